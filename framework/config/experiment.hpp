@@ -1,0 +1,101 @@
+#pragma once
+// The typed experiment a YAML config describes. Everything in here has been validated: the
+// scheduler and the methods never see an unchecked value.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "framework/core/params.hpp"
+
+namespace drbench {
+
+// One step of the preprocessing chain; each is fitted on the training part only.
+struct PreprocStep {
+  enum class Kind { Center, Standardize, MinMax, Pca } kind = Kind::Center;
+  bool per_feature = true;        // MinMax: per feature, or one global min/max (USPS [-1,1] -> [0,1])
+  double variance = 0.0;          // Pca: keep this fraction of the training variance (0 < v <= 1) ...
+  std::uint64_t components = 0;   // ... or this many components (exactly one of the two is set)
+  std::string describe() const;   // "pca(variance=0.99)"
+};
+
+struct DatasetSpec {
+  std::string name;               // label used in results and tables
+  // Where the points come from: "file" (HDF5 on the data path, by name or path), "csv", "idx"
+  // (pair of IDX files, e.g. Fashion-MNIST), "bundled" (iris, wine in datasets/), "generator".
+  std::string source = "file";
+  std::string path;               // file name or path for file/csv/idx ("" = <name>.h5 on the data path)
+  std::string generator;          // swiss_roll, s_curve, gaussian_blobs, ...
+  std::map<std::string, ParamValue> generator_params;
+  std::uint64_t max_points = 0;   // 0 = all; otherwise a stratified, seeded subsample first
+  std::vector<PreprocStep> preprocess;
+  bool verify_checksum = true;
+  int line = 0;                   // where it was declared, for errors raised later
+};
+
+struct SplitsSpec {
+  enum class Kind { PerClass, Ratio, Own, All } kind = Kind::PerClass;
+  // PerClass: training points per class; Ratio: training fraction (stratified by class);
+  // Own: the dataset's own split column (one value, 0); All: every point is used (transductive).
+  std::vector<double> values;
+  std::uint64_t test_per_class = 0;  // 0 = every remaining point is a test point
+  int repeats = 1;
+  std::uint64_t seed = 0;
+};
+
+struct GridAxis {
+  std::string param;
+  std::vector<ParamValue> values;
+};
+
+struct MethodSpec {
+  std::string label;              // row name in tables (defaults to the method name)
+  std::string method;             // registry name
+  std::vector<GridAxis> grid;     // cartesian product of the axes; fixed values are 1-long axes
+  std::vector<std::uint64_t> dims;
+  std::optional<std::vector<PreprocStep>> preprocess;  // overrides the dataset's chain
+  int line = 0;
+};
+
+struct EvaluationSpec {
+  std::vector<int> knn{1};
+  enum class Protocol { Holdout, Transductive } protocol = Protocol::Holdout;
+  // How the reported setting is chosen per (dataset, method, split value, dim) cell.
+  enum class Selection { MinMeanError } selection = Selection::MinMeanError;
+  std::vector<std::string> quality;  // extra measures: trustworthiness, continuity
+  int quality_k = 10;
+  std::string ttest_reference;       // method label the paired t-tests compare against ("" = none)
+};
+
+struct OutputSpec {
+  std::string path;                  // results HDF5 file (relative to the current directory)
+  bool keep_embeddings = false;
+  bool keep_traces = true;
+};
+
+struct Experiment {
+  std::string name;
+  std::string file;                  // the config's path, for error messages
+  std::string text;                  // the effective YAML text (after a profile overlay)
+  std::string profile;               // "" or the profile applied
+  std::string data_path;             // config key data_path ("" when absent)
+  std::uint64_t seed = 0;
+  int blas_threads = 1;
+  std::vector<DatasetSpec> datasets;
+  SplitsSpec splits;
+  std::vector<MethodSpec> methods;
+  EvaluationSpec evaluation;
+  OutputSpec output;
+};
+
+// Parses and validates a config file; `profile` selects an overlay from its `profiles:` map.
+// Throws ConfigError (file:line: key: problem (fix: ...)) on the first problem.
+Experiment load_experiment(const std::string& path, const std::string& profile = "");
+Experiment parse_experiment(const std::string& yaml_text, const std::string& file_name,
+                            const std::string& profile = "");
+
+// Every setting of a method spec: the cartesian product of its grid, completed with defaults.
+std::vector<ParamSet> expand_grid(const MethodSpec& spec);
+
+}  // namespace drbench

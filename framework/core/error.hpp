@@ -1,0 +1,35 @@
+#pragma once
+// Errors users see. Every message names where the problem is and how to fix it, because the people
+// reading them are running 64-rank jobs and cannot afford a guess-and-rerun cycle.
+#include <stdexcept>
+#include <string>
+
+namespace drbench {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Raised by config validation: file:line: key: problem (fix: ...)
+class ConfigError : public Error {
+ public:
+  ConfigError(const std::string& file, int line, const std::string& key, const std::string& problem,
+              const std::string& fix = "")
+      : Error(file + ":" + std::to_string(line) + ": " + (key.empty() ? "" : "'" + key + "': ") +
+              problem + (fix.empty() ? "" : " (fix: " + fix + ")")) {}
+};
+
+// Raised by data loading and validation.
+class DataError : public Error {
+ public:
+  using Error::Error;
+};
+
+// Raised by a method for input it cannot handle (dimension too large, singular scatter, ...).
+class MethodError : public Error {
+ public:
+  using Error::Error;
+};
+
+}  // namespace drbench

@@ -1,0 +1,34 @@
+#pragma once
+// The one interface between the framework and a dimensionality-reduction method. A method never
+// touches MPI, files or the config: it gets data, labels, a target dimension, its own random
+// engine and a trace, and it answers with an embedding and (where it has one) an out-of-sample map.
+#include <armadillo>
+#include <cstddef>
+
+#include "framework/core/rng.hpp"
+#include "framework/core/trace.hpp"
+
+namespace drbench {
+
+struct FitInput {
+  const arma::mat& X;               // d x n, one column per point (mlpack convention)
+  const arma::uvec* labels;         // n labels in 0..C-1; nullptr for unsupervised methods
+  std::size_t n_classes;            // C (0 when no labels are known)
+  arma::uword dim;                  // target latent dimension
+  Rng& rng;                         // the task's own engine: never use arma's global RNG
+  Trace* trace;                     // non-null: iterative methods log every iteration here
+};
+
+class Method {
+ public:
+  virtual ~Method() = default;
+  virtual void fit(const FitInput& in) = 0;
+  // dim x n_train coordinates of the training points.
+  virtual arma::mat embedding() const = 0;
+  // dim x m coordinates of new points (columns of Xnew, same d as the training data). Methods with
+  // no out-of-sample map keep this default, which throws; their descriptor says so, and the
+  // config validator refuses the holdout protocol for them before anything runs.
+  virtual arma::mat transform(const arma::mat& Xnew) const;
+};
+
+}  // namespace drbench

@@ -1,0 +1,76 @@
+#include "framework/core/registry.hpp"
+
+#include <algorithm>
+
+#include "framework/core/error.hpp"
+
+namespace drbench {
+
+arma::mat Method::transform(const arma::mat&) const {
+  throw MethodError("this method has no out-of-sample map; use evaluation.protocol: transductive");
+}
+
+const ParamSpec* MethodInfo::param(const std::string& pname) const {
+  for (const auto& p : params)
+    if (p.name == pname) return &p;
+  return nullptr;
+}
+
+ParamSet MethodInfo::complete(const ParamSet& given) const {
+  ParamSet out;
+  for (const auto& p : params) out.set(p.name, p.default_value);
+  for (const auto& [k, v] : given.values()) {
+    const ParamSpec* spec = param(k);
+    if (!spec) throw Error("method '" + name + "' has no parameter '" + k + "'");
+    // Integers written where a real is expected are promoted, so "gamma: 1" is a real 1.0.
+    if (spec->type == ParamType::Real && std::holds_alternative<std::int64_t>(v))
+      out.set(k, static_cast<double>(std::get<std::int64_t>(v)));
+    else
+      out.set(k, v);
+  }
+  return out;
+}
+
+arma::uword MethodInfo::dim_limit(const DataShape& s, const ParamSet& p) const {
+  if (max_dim) return max_dim(s, p);
+  return std::min<arma::uword>(s.n > 0 ? s.n - 1 : 0, s.d);
+}
+
+double MethodInfo::cost_of(const DataShape& s, const ParamSet& p, arma::uword dim) const {
+  if (cost) return cost(s, p, dim);
+  return static_cast<double>(s.n) * static_cast<double>(s.n) * static_cast<double>(s.d);
+}
+
+Registry& Registry::instance() {
+  static Registry r;
+  return r;
+}
+
+void Registry::add(MethodInfo info) {
+  if (find(info.name)) throw Error("internal: method '" + info.name + "' registered twice");
+  if (!info.make) throw Error("internal: method '" + info.name + "' has no factory");
+  methods_.push_back(std::move(info));
+  std::sort(methods_.begin(), methods_.end(),
+            [](const MethodInfo& a, const MethodInfo& b) { return a.name < b.name; });
+}
+
+const MethodInfo* Registry::find(const std::string& name) const {
+  for (const auto& m : methods_)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+std::vector<std::string> Registry::names() const {
+  std::vector<std::string> n;
+  for (const auto& m : methods_) n.push_back(m.name);
+  return n;
+}
+
+const MethodInfo& Registry::get(const std::string& name) const {
+  if (auto m = find(name)) return *m;
+  std::string known;
+  for (const auto& n : names()) known += (known.empty() ? "" : ", ") + n;
+  throw Error("unknown method '" + name + "' (known: " + known + ")");
+}
+
+}  // namespace drbench

@@ -1,0 +1,70 @@
+#pragma once
+// One registry of methods (Tapkee style). Each method folder registers a descriptor from its .cpp
+// with DRBENCH_REGISTER_METHOD; the methods library is linked whole-archive so those registrations
+// survive the linker.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "framework/core/method.hpp"
+#include "framework/core/params.hpp"
+
+namespace drbench {
+
+// What the validator and the scheduler know about a task's data before loading it fully.
+struct DataShape {
+  arma::uword n = 0;          // training points the method will see
+  arma::uword d = 0;          // input dimension after preprocessing
+  std::size_t n_classes = 0;
+};
+
+struct MethodInfo {
+  std::string name;           // config key, e.g. "pca"
+  std::string family;         // "baseline", "linear", "kernel", "manifold", "gplvm", "neighbour"
+  std::string summary;        // one line for `drbench methods`
+  std::string reference;      // paper / equation the implementation follows
+  std::vector<ParamSpec> params;
+  bool supervised = false;    // needs labels of the training points
+  bool out_of_sample = true;  // has transform(); false restricts it to the transductive protocol
+  bool iterative = false;     // produces an optimiser trace
+  // Largest latent dimension allowed for this data and setting (e.g. C-1 for LDA). Default: min(n-1, d).
+  std::function<arma::uword(const DataShape&, const ParamSet&)> max_dim;
+  // Relative cost estimate used to hand out the longest tasks first. Default: n^2 * d.
+  std::function<double(const DataShape&, const ParamSet&, arma::uword dim)> cost;
+  std::function<std::unique_ptr<Method>(const ParamSet&)> make;
+
+  // Cross-parameter checks that a single ParamSpec cannot express; empty string when fine.
+  std::function<std::string(const ParamSet&)> check_setting;
+
+  const ParamSpec* param(const std::string& pname) const;
+  // Defaults for every declared parameter, overridden by `given`.
+  ParamSet complete(const ParamSet& given) const;
+  arma::uword dim_limit(const DataShape& s, const ParamSet& p) const;
+  double cost_of(const DataShape& s, const ParamSet& p, arma::uword dim) const;
+};
+
+class Registry {
+ public:
+  static Registry& instance();
+  void add(MethodInfo info);
+  const MethodInfo* find(const std::string& name) const;
+  const MethodInfo& get(const std::string& name) const;  // throws Error listing known names
+  std::vector<std::string> names() const;                // sorted
+  const std::vector<MethodInfo>& all() const { return methods_; }
+
+ private:
+  std::vector<MethodInfo> methods_;
+};
+
+namespace detail {
+struct Registrar {
+  explicit Registrar(MethodInfo (*describe)()) { Registry::instance().add(describe()); }
+};
+}  // namespace detail
+
+}  // namespace drbench
+
+// Usage, in a method's .cpp:  DRBENCH_REGISTER_METHOD(pca_info)  where  MethodInfo pca_info();
+#define DRBENCH_REGISTER_METHOD(fn) \
+  static const ::drbench::detail::Registrar drbench_registrar_##fn{&fn};

@@ -1,0 +1,27 @@
+#pragma once
+// What an iterative method reports about its optimisation. The scheduler stores it in the results
+// file when the config asks for traces; the brief requires objective, gradient norm and time per
+// iteration for every optimiser.
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace drbench {
+
+struct TraceRow {
+  int iteration = 0;
+  double objective = 0.0;
+  double grad_norm = 0.0;
+  double seconds = 0.0;  // wall time since the optimiser started
+};
+
+struct Trace {
+  std::string optimizer;               // e.g. "scg", "lbfgs"
+  std::vector<TraceRow> rows;
+  std::vector<std::pair<std::string, std::string>> notes;  // e.g. {"jitter", "1e-6"}
+
+  void log(int it, double f, double g, double s) { rows.push_back({it, f, g, s}); }
+  void note(std::string key, std::string value) { notes.emplace_back(std::move(key), std::move(value)); }
+};
+
+}  // namespace drbench

@@ -1,0 +1,27 @@
+#pragma once
+// A loaded dataset: one column per point (mlpack/Armadillo convention), labels 0..C-1, and the
+// source's own train/test split when it defines one.
+#include <armadillo>
+#include <cstddef>
+#include <string>
+
+namespace drbench {
+
+struct Dataset {
+  std::string name;
+  arma::mat X;             // d x n
+  arma::uvec y;            // n labels in 0..n_classes-1
+  arma::ivec split;        // n entries (0 train, 1 test, 2 validation) or empty
+  std::size_t n_classes = 0;
+  std::string source;      // resolved file path, or the generator with its parameters
+  std::string sha256;      // verified checksum of the file ("" for generated/bundled data)
+
+  arma::uword n() const { return X.n_cols; }
+  arma::uword d() const { return X.n_rows; }
+};
+
+// Refuses NaN/Inf, label/sample count mismatch, labels outside 0..C-1 and empty classes, naming
+// the dataset and the offending column so the user can find it in their file.
+void validate_dataset(const Dataset& ds);
+
+}  // namespace drbench

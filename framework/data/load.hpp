@@ -1,0 +1,31 @@
+#pragma once
+// Finding and loading datasets. The data path is searched in order: the config's data_path, then
+// $DRBENCH_DATA, then ../shared/datasets (relative to the working directory, then to the source tree).
+#include <string>
+#include <vector>
+
+#include "framework/config/experiment.hpp"
+#include "framework/data/dataset.hpp"
+
+namespace drbench {
+
+std::vector<std::string> data_search_path(const std::string& config_data_path);
+
+// Loads (and checksum-verifies against MANIFEST.tsv where the file is listed) the dataset a spec
+// names, applies max_points subsampling (seeded by `seed`), and validates it. Throws DataError
+// naming the spec, the file and the fix.
+Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& search_path,
+                     std::uint64_t seed);
+
+// Individual readers, usable on their own.
+Dataset read_hdf5_dataset(const std::string& file);          // X (n x d), y, optional split
+Dataset read_csv_dataset(const std::string& file);           // last column = label
+Dataset read_idx_dataset(const std::string& images, const std::string& labels);
+std::string sha256_file(const std::string& file);
+
+struct DataPathEntry {
+  std::string name, file, note;  // what `drbench datasets` lists
+};
+std::vector<DataPathEntry> list_data_path(const std::vector<std::string>& search_path);
+
+}  // namespace drbench

@@ -1,0 +1,76 @@
+#include "framework/linalg/distances.hpp"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "framework/core/error.hpp"
+
+namespace drbench {
+
+arma::mat sq_distances(const arma::mat& A, const arma::mat& B) {
+  if (A.n_rows != B.n_rows) throw Error("sq_distances: dimension mismatch");
+  const arma::rowvec a2 = arma::sum(arma::square(A), 0);
+  const arma::rowvec b2 = arma::sum(arma::square(B), 0);
+  arma::mat D = -2.0 * (A.t() * B);
+  D.each_col() += a2.t();
+  D.each_row() += b2;
+  return arma::clamp(D, 0.0, arma::datum::inf);
+}
+
+arma::mat sq_distances(const arma::mat& A) {
+  arma::mat D = sq_distances(A, A);
+  D.diag().zeros();
+  return arma::symmatu(D);
+}
+
+arma::umat knn_graph_indices(const arma::mat& X, arma::uword k) {
+  const arma::uword n = X.n_cols;
+  if (k == 0 || k >= n)
+    throw MethodError("neighbour count k=" + std::to_string(k) + " must be in 1.." +
+                      std::to_string(n > 0 ? n - 1 : 0) + " for " + std::to_string(n) + " points");
+  arma::umat nn(k, n);
+  std::vector<arma::uword> idx(n);
+  // Row blocks keep the distance matrix at block x n instead of n x n for large n.
+  const arma::uword block = std::max<arma::uword>(1, std::min<arma::uword>(n, (1u << 24) / std::max<arma::uword>(n, 1)));
+  for (arma::uword s = 0; s < n; s += block) {
+    const arma::uword e = std::min(n, s + block);
+    const arma::mat D = sq_distances(X.cols(s, e - 1), X);  // (e-s) x n
+    for (arma::uword i = s; i < e; ++i) {
+      std::iota(idx.begin(), idx.end(), 0);
+      auto less = [&](arma::uword a, arma::uword b) {
+        if (a == i) return false;
+        if (b == i) return true;
+        const double da = D(i - s, a), db = D(i - s, b);
+        return da < db || (da == db && a < b);
+      };
+      std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), less);
+      for (arma::uword j = 0; j < k; ++j) nn(j, i) = idx[j];
+    }
+  }
+  return nn;
+}
+
+arma::sp_mat knn_graph(const arma::mat& X, arma::uword k) {
+  const arma::uword n = X.n_cols;
+  const arma::umat nn = knn_graph_indices(X, k);
+  // Each undirected edge once (lower index first), so mutual neighbours are not summed twice by
+  // the batch constructor.
+  std::vector<std::pair<arma::uword, arma::uword>> edges;
+  edges.reserve(k * n);
+  for (arma::uword i = 0; i < n; ++i)
+    for (arma::uword j = 0; j < k; ++j) edges.emplace_back(std::min(i, nn(j, i)), std::max(i, nn(j, i)));
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  arma::umat loc(2, 2 * edges.size());
+  arma::vec val(2 * edges.size());
+  arma::uword c = 0;
+  for (const auto& [a, b] : edges) {
+    const double w = arma::norm(X.col(a) - X.col(b));
+    loc(0, c) = a; loc(1, c) = b; val(c++) = w;
+    loc(0, c) = b; loc(1, c) = a; val(c++) = w;
+  }
+  return arma::sp_mat(loc, val, n, n);
+}
+
+}  // namespace drbench

@@ -1,0 +1,20 @@
+#pragma once
+// Pairwise distances and neighbour graphs shared by kNN evaluation and the graph-based methods.
+#include <armadillo>
+
+namespace drbench {
+
+// Squared Euclidean distances between the columns of A (d x n) and B (d x m): n x m, computed as
+// |a|^2 + |b|^2 - 2 A^T B with one BLAS-3 product, clamped at 0 against rounding.
+arma::mat sq_distances(const arma::mat& A, const arma::mat& B);
+arma::mat sq_distances(const arma::mat& A);  // A against itself, exact zeros on the diagonal
+
+// Indices (k x n) of the k nearest other columns of X for every column, nearest first; ties in
+// distance go to the lower index so graphs never depend on sort stability.
+arma::umat knn_graph_indices(const arma::mat& X, arma::uword k);
+
+// Symmetric sparse adjacency of the kNN graph (i~j when either is among the other's k nearest),
+// weighted by the Euclidean distance. Never densified: Isomap on thousands of points relies on it.
+arma::sp_mat knn_graph(const arma::mat& X, arma::uword k);
+
+}  // namespace drbench

@@ -1,0 +1,33 @@
+// No transformation: the "1-NN in the original space" row of every table. The embedding is the
+// (preprocessed) data itself, so `dims` is ignored and reported as the input dimension.
+#include "framework/core/registry.hpp"
+
+namespace drbench {
+namespace {
+
+class Identity final : public Method {
+ public:
+  void fit(const FitInput& in) override { X_ = in.X; }
+  arma::mat embedding() const override { return X_; }
+  arma::mat transform(const arma::mat& Xnew) const override { return Xnew; }
+
+ private:
+  arma::mat X_;
+};
+
+MethodInfo identity_info() {
+  MethodInfo m;
+  m.name = "identity";
+  m.family = "baseline";
+  m.summary = "no transformation (kNN in the input space); dims are ignored";
+  m.reference = "the 1NN row of GPLRF Table 1";
+  // Any requested dim is accepted: the embedding is the input whatever it says.
+  m.max_dim = [](const DataShape&, const ParamSet&) { return arma::uword(-1); };
+  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) { return double(s.n) * s.d; };
+  m.make = [](const ParamSet&) { return std::make_unique<Identity>(); };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(identity_info)
+}  // namespace drbench
