@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages drbench needs, and only those that are missing (so a re-run is a
+# no-op that needs no network). Run as root (or with sudo available).
+set -euo pipefail
+pkgs=(build-essential cmake pkg-config libarmadillo-dev libopenblas-dev liblapack-dev
+      libopenmpi-dev openmpi-bin libyaml-cpp-dev libhdf5-dev catch2 libbenchmark-dev
+      python3 python3-numpy python3-h5py)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "[install-deps] installing: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The README's second command (and CI's): install what is missing, build, run the whole suite.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/install-deps.sh
+bash scripts/build.sh
+. scripts/mpi-env.sh
+cd build
+ctest --output-on-failure -j "$(nproc)" --timeout 600
