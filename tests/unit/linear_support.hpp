@@ -1,0 +1,48 @@
+#pragma once
+// Small helpers shared by the [linear] tests: fitting a registered method by name and making
+// labelled Gaussian blobs with the task RNG.
+#include <armadillo>
+#include <memory>
+#include <string>
+
+#include "framework/core/registry.hpp"
+
+namespace drbench::testing {
+
+inline std::unique_ptr<Method> fit_method(const std::string& name, const arma::mat& X,
+                                          const arma::uvec* y, std::size_t C, arma::uword dim,
+                                          const ParamSet& given = ParamSet(),
+                                          std::uint64_t seed = 1) {
+  const MethodInfo& info = Registry::instance().get(name);
+  auto m = info.make(info.complete(given));
+  Rng rng(seed);
+  m->fit(FitInput{X, y, C, dim, rng, nullptr});
+  return m;
+}
+
+// C Gaussian classes of `per` points in d dimensions, class c centred at `spread` * a random
+// direction; labels 0..C-1 in blocks.
+inline void blobs(Rng& rng, arma::uword d, arma::uword C, arma::uword per, double spread,
+                  arma::mat& X, arma::uvec& y) {
+  X.set_size(d, C * per);
+  y.set_size(C * per);
+  const arma::mat centres = spread * rng.randn(d, C);
+  for (arma::uword c = 0; c < C; ++c)
+    for (arma::uword i = 0; i < per; ++i) {
+      X.col(c * per + i) = centres.col(c) + rng.randn(d, 1);
+      y(c * per + i) = c;
+    }
+}
+
+// Largest |cos| mismatch between matching columns: 0 when A and B span the same directions
+// column by column up to sign.
+inline double column_sign_mismatch(const arma::mat& A, const arma::mat& B) {
+  double worst = 0.0;
+  for (arma::uword j = 0; j < A.n_cols; ++j) {
+    const double c = arma::dot(A.col(j), B.col(j)) / (arma::norm(A.col(j)) * arma::norm(B.col(j)));
+    worst = std::max(worst, 1.0 - std::abs(c));
+  }
+  return worst;
+}
+
+}  // namespace drbench::testing
