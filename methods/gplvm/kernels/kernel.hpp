@@ -1,0 +1,73 @@
+#pragma once
+// Covariance functions for the GP-LVM family (GPy style: each kernel gives its matrix and its own
+// gradients, and kernels compose by sum). Latent points are the columns of X (q x n).
+//
+// Hyperparameters: every kernel hyperparameter is a positive quantity and is exposed to the
+// optimiser as its natural LOG (params() = log(value)); gradients are with respect to those logs,
+// so the optimiser works on unconstrained values.
+#include <armadillo>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace drbench {
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  virtual std::unique_ptr<Kernel> clone() const = 0;
+  virtual std::string name() const = 0;  // e.g. "rbf", "rbf+bias+white"
+
+  virtual arma::uword n_params() const = 0;
+  virtual arma::vec params() const = 0;  // log hyperparameters
+  virtual void set_params(const arma::vec& log_values) = 0;
+  virtual std::vector<std::string> param_names() const = 0;  // "rbf.variance", ...
+
+  // n x n covariance of the columns of X, white noise included.
+  virtual arma::mat K(const arma::mat& X) const = 0;
+  // n x m cross-covariance between the columns of X and X2, treated as DISTINCT points: white noise
+  // contributes nothing here (GPy convention), which is what a GP prediction at a new point needs.
+  virtual arma::mat K(const arma::mat& X, const arma::mat& X2) const = 0;
+  // diag(K(X)), white noise included: the prior variance of a (noisy) observation at each point.
+  virtual arma::vec diag(const arma::mat& X) const = 0;
+
+  // Given G = dL/dK for K = K(X) (n x n; entries treated as independent, G need not be symmetric):
+  // dL/dlog(theta) = tr(G^T dK/dlog theta), and dL/dX (q x n).
+  virtual arma::vec grad_params(const arma::mat& X, const arma::mat& G) const = 0;
+  virtual arma::mat grad_X(const arma::mat& X, const arma::mat& G) const = 0;
+  // Both at once; kernels that build the same intermediate matrices for both override this.
+  virtual void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
+                         arma::mat& g_X) const {
+    g_params = grad_params(X, G);
+    g_X = grad_X(X, G);
+  }
+  // Given G = dL/dK for K = K(X, X2) (n x m): dL/dX (q x n), X2 fixed.
+  virtual arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
+                                 const arma::mat& G) const = 0;
+  // Given g = dL/d diag(X) (n): dL/dX (q x n).
+  virtual arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const = 0;
+};
+
+// Shared storage of log hyperparameters for the concrete kernels.
+class KernelWithParams : public Kernel {
+ public:
+  arma::uword n_params() const override { return log_.n_elem; }
+  arma::vec params() const override { return log_; }
+  void set_params(const arma::vec& log_values) override;
+  std::vector<std::string> param_names() const override;
+
+ protected:
+  KernelWithParams(std::vector<std::string> names, const arma::vec& values);
+  double value(arma::uword i) const { return val_(i); }  // exp(log_(i)), cached
+
+ private:
+  std::vector<std::string> names_;
+  arma::vec log_, val_;
+};
+
+// Builds a kernel from a '+'-separated list of parts, e.g. "rbf+bias+white", each part at its
+// default hyperparameters: rbf, bias, white, linear, poly (degree 2), mlp. Throws Error on an
+// unknown part, naming the known ones.
+std::unique_ptr<Kernel> make_kernel(const std::string& spec);
+
+}  // namespace drbench

@@ -1,0 +1,108 @@
+#include "methods/gplvm/kernels/sum.hpp"
+
+#include "framework/core/error.hpp"
+
+namespace drbench {
+
+SumKernel::SumKernel(std::vector<std::unique_ptr<Kernel>> parts) : parts_(std::move(parts)) {
+  if (parts_.empty()) throw Error("internal: a sum kernel needs at least one part");
+}
+
+SumKernel::SumKernel(const SumKernel& other) : Kernel(other) {
+  for (const auto& p : other.parts_) parts_.push_back(p->clone());
+}
+
+std::string SumKernel::name() const {
+  std::string s;
+  for (const auto& p : parts_) s += (s.empty() ? "" : "+") + p->name();
+  return s;
+}
+
+arma::uword SumKernel::n_params() const {
+  arma::uword n = 0;
+  for (const auto& p : parts_) n += p->n_params();
+  return n;
+}
+
+arma::vec SumKernel::params() const {
+  arma::vec out;
+  for (const auto& p : parts_) out = arma::join_cols(out, p->params());
+  return out;
+}
+
+void SumKernel::set_params(const arma::vec& log_values) {
+  if (log_values.n_elem != n_params())
+    throw Error("internal: kernel " + name() + " expects " + std::to_string(n_params()) +
+                " parameters, got " + std::to_string(log_values.n_elem));
+  arma::uword at = 0;
+  for (auto& p : parts_) {
+    const arma::uword k = p->n_params();
+    if (k) p->set_params(log_values.subvec(at, at + k - 1));
+    at += k;
+  }
+}
+
+std::vector<std::string> SumKernel::param_names() const {
+  std::vector<std::string> out;
+  for (const auto& p : parts_)
+    for (auto& n : p->param_names()) out.push_back(n);
+  return out;
+}
+
+arma::mat SumKernel::K(const arma::mat& X) const {
+  arma::mat k = parts_[0]->K(X);
+  for (std::size_t i = 1; i < parts_.size(); ++i) k += parts_[i]->K(X);
+  return k;
+}
+
+arma::mat SumKernel::K(const arma::mat& X, const arma::mat& X2) const {
+  arma::mat k = parts_[0]->K(X, X2);
+  for (std::size_t i = 1; i < parts_.size(); ++i) k += parts_[i]->K(X, X2);
+  return k;
+}
+
+arma::vec SumKernel::diag(const arma::mat& X) const {
+  arma::vec k = parts_[0]->diag(X);
+  for (std::size_t i = 1; i < parts_.size(); ++i) k += parts_[i]->diag(X);
+  return k;
+}
+
+void SumKernel::gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
+                          arma::mat& g_X) const {
+  g_params.reset();
+  g_X.zeros(X.n_rows, X.n_cols);
+  arma::vec gp;
+  arma::mat gx;
+  for (const auto& p : parts_) {
+    p->gradients(X, G, gp, gx);
+    g_params = arma::join_cols(g_params, gp);
+    g_X += gx;
+  }
+}
+
+arma::vec SumKernel::grad_params(const arma::mat& X, const arma::mat& G) const {
+  arma::vec out;
+  for (const auto& p : parts_) out = arma::join_cols(out, p->grad_params(X, G));
+  return out;
+}
+
+arma::mat SumKernel::grad_X(const arma::mat& X, const arma::mat& G) const {
+  arma::mat g = parts_[0]->grad_X(X, G);
+  for (std::size_t i = 1; i < parts_.size(); ++i) g += parts_[i]->grad_X(X, G);
+  return g;
+}
+
+arma::mat SumKernel::grad_X_cross(const arma::mat& X, const arma::mat& X2,
+                                  const arma::mat& G) const {
+  arma::mat g = parts_[0]->grad_X_cross(X, X2, G);
+  for (std::size_t i = 1; i < parts_.size(); ++i) g += parts_[i]->grad_X_cross(X, X2, G);
+  return g;
+}
+
+arma::mat SumKernel::grad_X_diag(const arma::mat& X, const arma::vec& g) const {
+  arma::mat out = parts_[0]->grad_X_diag(X, g);
+  for (std::size_t i = 1; i < parts_.size(); ++i) out += parts_[i]->grad_X_diag(X, g);
+  return out;
+}
+
+}  // namespace drbench

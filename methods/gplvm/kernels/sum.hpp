@@ -1,0 +1,38 @@
+#pragma once
+// Sum of kernels (GPy's Add): matrices and X-gradients add, hyperparameters concatenate in the
+// order the parts were given.
+#include "methods/gplvm/kernels/kernel.hpp"
+
+namespace drbench {
+
+class SumKernel final : public Kernel {
+ public:
+  explicit SumKernel(std::vector<std::unique_ptr<Kernel>> parts);
+  SumKernel(const SumKernel& other);
+  std::unique_ptr<Kernel> clone() const override { return std::make_unique<SumKernel>(*this); }
+  std::string name() const override;
+
+  arma::uword n_params() const override;
+  arma::vec params() const override;
+  void set_params(const arma::vec& log_values) override;
+  std::vector<std::string> param_names() const override;
+
+  arma::mat K(const arma::mat& X) const override;
+  arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
+  arma::vec diag(const arma::mat& X) const override;
+  arma::vec grad_params(const arma::mat& X, const arma::mat& G) const override;
+  arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override;
+  void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
+                 arma::mat& g_X) const override;
+  arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
+                         const arma::mat& G) const override;
+  arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
+
+  std::size_t size() const { return parts_.size(); }
+  const Kernel& part(std::size_t i) const { return *parts_.at(i); }
+
+ private:
+  std::vector<std::unique_ptr<Kernel>> parts_;
+};
+
+}  // namespace drbench

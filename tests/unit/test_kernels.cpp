@@ -1,0 +1,117 @@
+#include <catch2/catch.hpp>
+
+#include "framework/core/rng.hpp"
+#include "framework/optim/grad_check.hpp"
+#include "methods/gplvm/kernels/kernel.hpp"
+#include "methods/gplvm/kernels/poly.hpp"
+#include "methods/gplvm/kernels/rbf.hpp"
+
+using namespace drbench;
+
+namespace {
+
+const char* kSpecs[] = {"rbf",  "bias", "white", "linear", "poly", "mlp", "rbf+bias+white",
+                        "mlp+bias+white", "poly+linear+white"};
+
+// Hyperparameters away from the defaults so that no gradient term vanishes by symmetry.
+void perturb(Kernel& k, Rng& rng) {
+  arma::vec p = k.params();
+  for (auto& v : p) v += 0.3 * rng.normal();
+  k.set_params(p);
+}
+
+}  // namespace
+
+TEST_CASE("Kernel hyperparameter and latent gradients match finite differences", "[kernels]") {
+  Rng rng(11);
+  const arma::uword q = 3, n = 7, m = 5;
+  for (const char* spec : kSpecs) {
+    INFO("kernel " << spec);
+    auto kern = make_kernel(spec);
+    perturb(*kern, rng);
+    const arma::mat X = 0.8 * rng.randn(q, n), X2 = 0.8 * rng.randn(q, m);
+    const arma::mat G = rng.randn(n, n), Gc = rng.randn(n, m);  // G deliberately not symmetric
+    const arma::vec gd = rng.randn(n, 1);
+
+    // L(theta) = sum(G .* K(X; theta)).
+    FunctionObjective by_theta([&](const arma::vec& t, arma::vec* g) {
+      auto k = kern->clone();
+      k->set_params(t);
+      if (g) *g = k->grad_params(X, G);
+      return arma::accu(G % k->K(X));
+    });
+    CHECK(check_gradient(by_theta, kern->params()).max_rel_error < 1e-6);
+
+    FunctionObjective by_x([&](const arma::vec& x, arma::vec* g) {
+      const arma::mat Xv = arma::reshape(x, q, n);
+      if (g) *g = arma::vectorise(kern->grad_X(Xv, G));
+      return arma::accu(G % kern->K(Xv));
+    });
+    CHECK(check_gradient(by_x, arma::vectorise(X)).max_rel_error < 1e-6);
+
+    FunctionObjective by_x_cross([&](const arma::vec& x, arma::vec* g) {
+      const arma::mat Xv = arma::reshape(x, q, n);
+      if (g) *g = arma::vectorise(kern->grad_X_cross(Xv, X2, Gc));
+      return arma::accu(Gc % kern->K(Xv, X2));
+    });
+    CHECK(check_gradient(by_x_cross, arma::vectorise(X)).max_rel_error < 1e-6);
+
+    FunctionObjective by_x_diag([&](const arma::vec& x, arma::vec* g) {
+      const arma::mat Xv = arma::reshape(x, q, n);
+      if (g) *g = arma::vectorise(kern->grad_X_diag(Xv, gd));
+      return arma::dot(gd, kern->diag(Xv));
+    });
+    CHECK(check_gradient(by_x_diag, arma::vectorise(X)).max_rel_error < 1e-6);
+
+    // The combined call agrees with the separate ones.
+    arma::vec gp;
+    arma::mat gx;
+    kern->gradients(X, G, gp, gx);
+    CHECK(arma::approx_equal(gp, kern->grad_params(X, G), "reldiff", 1e-10));
+    CHECK(arma::approx_equal(gx, kern->grad_X(X, G), "absdiff", 1e-10));
+  }
+}
+
+TEST_CASE("Kernel matrices are symmetric PSD and consistent with diag and cross", "[kernels]") {
+  Rng rng(5);
+  const arma::uword q = 2, n = 40;
+  for (const char* spec : kSpecs) {
+    INFO("kernel " << spec);
+    auto kern = make_kernel(spec);
+    perturb(*kern, rng);
+    const arma::mat X = rng.randn(q, n);
+    const arma::mat K = kern->K(X);
+    REQUIRE(K.n_rows == n);
+    REQUIRE(K.n_cols == n);
+    CHECK(arma::approx_equal(K, K.t(), "absdiff", 1e-12));
+    const arma::vec ev = arma::eig_sym(K);
+    CHECK(ev.min() > -1e-9 * std::max(1.0, ev.max()));
+    CHECK(arma::approx_equal(kern->diag(X), arma::diagvec(K), "absdiff", 1e-10));
+    // Cross-covariance of X with itself is K without the white-noise diagonal.
+    const arma::mat Kc = kern->K(X, X);
+    const arma::mat white_part = K - Kc;
+    CHECK(arma::approx_equal(white_part, arma::diagmat(arma::diagvec(white_part)), "absdiff",
+                             1e-10));
+    CHECK(kern->param_names().size() == kern->n_params());
+  }
+}
+
+TEST_CASE("Kernels follow their closed forms", "[kernels]") {
+  // GPLRF eq. (2): theta1 exp(-theta2/2 r^2) + theta3 + delta_ij / theta4.
+  auto k = make_kernel("rbf+bias+white");
+  k->set_params(arma::log(arma::vec{2.0, 0.5, 0.3, 0.1}));
+  const arma::mat X = {{0.0, 1.0, 3.0}, {0.0, 1.0, -1.0}};
+  const arma::mat K = k->K(X);
+  CHECK(K(0, 1) == Approx(2.0 * std::exp(-0.25 * 2.0) + 0.3));
+  CHECK(K(1, 2) == Approx(2.0 * std::exp(-0.25 * 8.0) + 0.3));
+  CHECK(K(2, 2) == Approx(2.0 + 0.3 + 0.1));
+  CHECK(k->param_names()[1] == "rbf.inv_width");
+
+  PolyKernel p(3, 1.5, 0.5, 2.0);
+  CHECK(p.K(X)(1, 2) == Approx(1.5 * std::pow(0.5 * 2.0 + 2.0, 3)));
+  auto mlp = make_kernel("mlp");
+  mlp->set_params(arma::log(arma::vec{1.0, 1.0, 1.0}));
+  CHECK(mlp->K(X)(0, 1) == Approx(std::asin(1.0 / std::sqrt(2.0 * 4.0))));
+
+  CHECK_THROWS_WITH(make_kernel("rbf+gauss"), Catch::Contains("known: rbf"));
+}
