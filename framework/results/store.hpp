@@ -1,7 +1,7 @@
 #pragma once
 // The results file and its journal. Only rank 0 writes. Each finished task is appended to
 // <path>.journal and fsync'd at once (a kill -9 loses nothing finished); the HDF5 file itself is
-// rewritten whole to a temporary name and renamed over the old one, so it is never half-written.
+// rewritten whole to <path>.tmp and renamed over the old one, so it is never half-written.
 // Rerunning the same command reads both and skips what is done.
 #include <cstdint>
 #include <map>
@@ -9,37 +9,60 @@
 #include <vector>
 
 #include "framework/config/experiment.hpp"
+#include "framework/results/schema.hpp"
 #include "framework/results/task_result.hpp"
 #include "framework/sched/task.hpp"
 
 namespace drbench {
 
-struct RunInfo {
-  std::string version, blas, host, started;  // written as root attributes
-  int ranks = 1;
-};
-
 class ResultsStore {
  public:
-  // Opens (or starts) the store for this experiment. When an existing file or journal was made by
-  // a different config text and !force_new, throws Error naming both and suggesting --force-new.
+  // Opens (or starts) the store at ex.output.path, creating its directory. Finished tasks found
+  // in the existing file and journal are matched to `tasks` by key. When either was made by a
+  // different config text, throws Error naming the file unless force_new; force_new moves an old
+  // file to <path>.bak and an old journal to <path>.journal.bak and starts empty.
   ResultsStore(const Experiment& ex, const std::vector<Task>& tasks, const RunInfo& info,
                bool force_new);
   ~ResultsStore();
+  ResultsStore(const ResultsStore&) = delete;
+  ResultsStore& operator=(const ResultsStore&) = delete;
 
   bool done(std::uint64_t task_id) const { return results_.count(task_id) != 0; }
   std::size_t n_done() const { return results_.size(); }
-  void add(const TaskResult& r);          // journal + fsync; snapshots the HDF5 every few seconds
-  void write_hdf5();                      // full rewrite, atomic rename; removes the journal when complete
+  const std::map<std::uint64_t, TaskResult>& results() const { return results_; }
+  const std::string& path() const { return path_; }
+
+  // Journal + fsync, then an HDF5 snapshot when the last one is older than the snapshot interval.
+  // Throws Error for a task id/key that is not part of this experiment.
+  void add(const TaskResult& r);
+  // Full rewrite, atomic rename. Empties the journal (everything is in the file now) and removes
+  // it when every task is done. Does nothing when nothing changed since the last write.
+  void write_hdf5();
+
+  // Minimum seconds between snapshots (default 10). Each snapshot also waits at least 10x as long
+  // as the previous one took, so large embeddings do not turn the run into a file copy loop.
+  void set_snapshot_interval(double seconds) { interval_ = seconds; }
 
  private:
+  void load_file(bool& have_config);
+  void load_journal();
+  void open_journal();
+  void adopt(TaskResult r);
+  [[noreturn]] void refuse(const std::string& file, const std::string& old_text) const;
+
   const Experiment& ex_;
   const std::vector<Task>& tasks_;
   RunInfo info_;
+  std::string path_, journal_path_;
+  std::map<std::string, std::uint64_t> id_of_key_;
   std::map<std::uint64_t, TaskResult> results_;
-  std::string journal_path_;
   int journal_fd_ = -1;
-  double last_snapshot_ = 0.0;
+  std::uint64_t journal_base_ = 0;   // bytes of header + config record
+  std::uint64_t journal_valid_ = 0;  // bytes of intact records found when loading
+  bool dirty_ = false;
+  double interval_ = 10.0;
+  double last_snapshot_ = 0.0;       // steady-clock seconds
+  double last_write_cost_ = 0.0;
 };
 
 }  // namespace drbench

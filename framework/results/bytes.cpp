@@ -1,0 +1,103 @@
+#include "framework/results/bytes.hpp"
+
+#include <array>
+#include <cstring>
+
+#include "framework/core/error.hpp"
+
+namespace drbench {
+
+void ByteWriter::u32(std::uint32_t v) {
+  for (int i = 0; i < 4; ++i) out_.push_back(static_cast<char>((v >> (8 * i)) & 0xffu));
+}
+
+void ByteWriter::u64(std::uint64_t v) {
+  for (int i = 0; i < 8; ++i) out_.push_back(static_cast<char>((v >> (8 * i)) & 0xffu));
+}
+
+void ByteWriter::f64(double v) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  u64(bits);
+}
+
+void ByteWriter::str(std::string_view s) {
+  u64(s.size());
+  out_.append(s.data(), s.size());
+}
+
+void ByteWriter::f64s(const std::vector<double>& v) {
+  u64(v.size());
+  for (double x : v) f64(x);
+}
+
+void ByteReader::need(std::size_t n) {
+  if (left() < n)
+    throw Error(what_ + ": truncated data (needed " + std::to_string(n) + " more bytes at offset " +
+                std::to_string(pos_) + ", " + std::to_string(left()) + " left)");
+}
+
+std::uint8_t ByteReader::u8() {
+  need(1);
+  return static_cast<std::uint8_t>(in_[pos_++]);
+}
+
+std::uint32_t ByteReader::u32() {
+  need(4);
+  std::uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v |= std::uint32_t(static_cast<unsigned char>(in_[pos_++])) << (8 * i);
+  return v;
+}
+
+std::uint64_t ByteReader::u64() {
+  need(8);
+  std::uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v |= std::uint64_t(static_cast<unsigned char>(in_[pos_++])) << (8 * i);
+  return v;
+}
+
+double ByteReader::f64() {
+  std::uint64_t bits = u64();
+  double v;
+  std::memcpy(&v, &bits, sizeof v);
+  return v;
+}
+
+std::uint64_t ByteReader::count(std::size_t item_size) {
+  std::uint64_t n = u64();
+  if (item_size > 0 && n > left() / item_size)
+    throw Error(what_ + ": corrupt length " + std::to_string(n) + " at offset " +
+                std::to_string(pos_ - 8) + " (only " + std::to_string(left()) + " bytes left)");
+  return n;
+}
+
+std::string ByteReader::str() {
+  std::uint64_t n = count(1);
+  std::string s(in_.substr(pos_, n));
+  pos_ += n;
+  return s;
+}
+
+std::vector<double> ByteReader::f64s() {
+  std::uint64_t n = count(8);
+  std::vector<double> v(n);
+  for (auto& x : v) x = f64();
+  return v;
+}
+
+std::uint32_t crc32(std::string_view bytes) {
+  static const std::array<std::uint32_t, 256> table = [] {
+    std::array<std::uint32_t, 256> t{};
+    for (std::uint32_t i = 0; i < 256; ++i) {
+      std::uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1u) ? 0xedb88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  std::uint32_t c = 0xffffffffu;
+  for (unsigned char b : bytes) c = table[(c ^ b) & 0xffu] ^ (c >> 8);
+  return c ^ 0xffffffffu;
+}
+
+}  // namespace drbench

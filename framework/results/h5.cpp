@@ -1,0 +1,311 @@
+#include "framework/results/h5.hpp"
+
+#include <filesystem>
+
+#include "framework/core/error.hpp"
+
+namespace drbench::h5 {
+
+namespace {
+
+[[noreturn]] void fail(const File& f, const std::string& what) {
+  throw Error(f.where + ": " + what);
+}
+
+Handle check(const File& f, hid_t id, herr_t (*close)(hid_t), const std::string& what) {
+  if (id < 0) fail(f, what);
+  return Handle(id, close);
+}
+
+void check(const File& f, herr_t rc, const std::string& what) {
+  if (rc < 0) fail(f, what);
+}
+
+Handle utf8_type() {
+  Handle t(H5Tcopy(H5T_C_S1), H5Tclose);
+  H5Tset_size(t, H5T_VARIABLE);
+  H5Tset_cset(t, H5T_CSET_UTF8);
+  return t;
+}
+
+Handle simple_space(const File& f, int rank, const hsize_t* dims) {
+  return check(f, H5Screate_simple(rank, dims, nullptr), H5Sclose, "cannot create a dataspace");
+}
+
+void reclaim(hid_t type, hid_t space, void* buf) {
+#if H5_VERSION_GE(1, 12, 0)
+  H5Treclaim(type, space, H5P_DEFAULT, buf);
+#else
+  H5Dvlen_reclaim(type, space, H5P_DEFAULT, buf);
+#endif
+}
+
+template <class T>
+void write_column(const File& f, hid_t g, const std::string& name, hid_t file_type, hid_t mem_type,
+                  const std::vector<T>& v) {
+  hsize_t n = v.size();
+  Handle space = simple_space(f, 1, &n);
+  Handle d = check(f, H5Dcreate2(g, name.c_str(), file_type, space, H5P_DEFAULT, H5P_DEFAULT,
+                                 H5P_DEFAULT),
+                   H5Dclose, "cannot create dataset '" + name + "'");
+  if (n > 0)
+    check(f, H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()),
+          "cannot write dataset '" + name + "'");
+}
+
+Handle open_dataset(const File& f, hid_t g, const std::string& name) {
+  return check(f, H5Dopen2(g, name.c_str(), H5P_DEFAULT), H5Dclose,
+               "missing dataset '" + name + "' (not a drbench results file, or damaged)");
+}
+
+hssize_t n_points(const File& f, hid_t d, const std::string& name) {
+  Handle space(H5Dget_space(d), H5Sclose);
+  hssize_t n = H5Sget_simple_extent_npoints(space);
+  if (n < 0) fail(f, "cannot read the size of '" + name + "'");
+  return n;
+}
+
+template <class T>
+std::vector<T> read_column(const File& f, hid_t g, const std::string& name, hid_t mem_type) {
+  Handle d = open_dataset(f, g, name);
+  std::vector<T> v(n_points(f, d, name));
+  if (!v.empty())
+    check(f, H5Dread(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()),
+          "cannot read dataset '" + name + "'");
+  return v;
+}
+
+Handle open_attr(const File& f, hid_t obj, const std::string& name) {
+  return check(f, H5Aopen(obj, name.c_str(), H5P_DEFAULT), H5Aclose,
+               "missing attribute '" + name + "'");
+}
+
+Handle create_attr(const File& f, hid_t obj, const std::string& name, hid_t type, hid_t space) {
+  if (H5Aexists(obj, name.c_str()) > 0) H5Adelete(obj, name.c_str());
+  return check(f, H5Acreate2(obj, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+               "cannot create attribute '" + name + "'");
+}
+
+std::vector<std::string> read_vlen_strings(const File& f, hid_t obj, bool attr,
+                                           const std::string& name) {
+  Handle type = utf8_type();
+  Handle ds = attr ? open_attr(f, obj, name) : open_dataset(f, obj, name);
+  Handle space(attr ? H5Aget_space(ds) : H5Dget_space(ds), H5Sclose);
+  hssize_t n = H5Sget_simple_extent_npoints(space);
+  if (n < 0) fail(f, "cannot read the size of '" + name + "'");
+  std::vector<char*> ptrs(n, nullptr);
+  if (n == 0) return {};
+  herr_t rc = attr ? H5Aread(ds, type, ptrs.data())
+                   : H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, ptrs.data());
+  if (rc < 0) fail(f, "cannot read strings from '" + name + "' (expected variable-length UTF-8)");
+  std::vector<std::string> out;
+  out.reserve(n);
+  for (char* p : ptrs) out.emplace_back(p ? p : "");
+  reclaim(type, space, ptrs.data());
+  return out;
+}
+
+}  // namespace
+
+File create_file(const std::string& path) {
+  File f{Handle(), path};
+  f.h = check(f, H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
+              "cannot create the HDF5 file (check that the directory is writable)");
+  return f;
+}
+
+bool is_hdf5(const std::string& path) {
+  Quiet q;
+  return std::filesystem::exists(path) && H5Fis_hdf5(path.c_str()) > 0;
+}
+
+File open_file(const std::string& path, bool writable) {
+  File f{Handle(), path};
+  if (!std::filesystem::exists(path)) fail(f, "no such file");
+  if (!is_hdf5(path)) fail(f, "not an HDF5 file");
+  f.h = check(f, H5Fopen(path.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT),
+              H5Fclose, "cannot open the HDF5 file");
+  return f;
+}
+
+Handle create_group(const File& f, hid_t parent, const std::string& name) {
+  return check(f, H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+               H5Gclose, "cannot create group '" + name + "'");
+}
+
+Handle open_group(const File& f, hid_t parent, const std::string& name) {
+  return check(f, H5Gopen2(parent, name.c_str(), H5P_DEFAULT), H5Gclose,
+               "missing group '" + name + "'");
+}
+
+bool exists(hid_t parent, const std::string& path) {
+  std::string prefix;
+  std::size_t start = 0;
+  while (start <= path.size()) {
+    std::size_t slash = path.find('/', start);
+    prefix = path.substr(0, slash);
+    if (H5Lexists(parent, prefix.c_str(), H5P_DEFAULT) <= 0) return false;
+    if (slash == std::string::npos) break;
+    start = slash + 1;
+  }
+  return true;
+}
+
+std::vector<std::string> children(const File& f, hid_t group) {
+  H5G_info_t info;
+  check(f, H5Gget_info(group, &info), "cannot list a group");
+  std::vector<std::string> names;
+  for (hsize_t i = 0; i < info.nlinks; ++i) {
+    ssize_t len = H5Lget_name_by_idx(group, ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0,
+                                     H5P_DEFAULT);
+    if (len < 0) fail(f, "cannot list a group");
+    std::string name(len, '\0');
+    H5Lget_name_by_idx(group, ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(), len + 1,
+                       H5P_DEFAULT);
+    names.push_back(name);
+  }
+  return names;
+}
+
+void attr_string(const File& f, hid_t obj, const std::string& name, const std::string& value) {
+  Handle type = utf8_type();
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle a = create_attr(f, obj, name, type, space);
+  const char* p = value.c_str();
+  check(f, H5Awrite(a, type, &p), "cannot write attribute '" + name + "'");
+}
+
+void attr_strings(const File& f, hid_t obj, const std::string& name,
+                  const std::vector<std::string>& values) {
+  Handle type = utf8_type();
+  hsize_t n = values.size();
+  Handle space = simple_space(f, 1, &n);
+  Handle a = create_attr(f, obj, name, type, space);
+  std::vector<const char*> ptrs;
+  for (const auto& s : values) ptrs.push_back(s.c_str());
+  if (n > 0) check(f, H5Awrite(a, type, ptrs.data()), "cannot write attribute '" + name + "'");
+}
+
+void attr_int(const File& f, hid_t obj, const std::string& name, std::int64_t value) {
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle a = create_attr(f, obj, name, H5T_STD_I64LE, space);
+  check(f, H5Awrite(a, H5T_NATIVE_INT64, &value), "cannot write attribute '" + name + "'");
+}
+
+void attr_ints(const File& f, hid_t obj, const std::string& name,
+               const std::vector<std::int64_t>& values) {
+  hsize_t n = values.size();
+  Handle space = simple_space(f, 1, &n);
+  Handle a = create_attr(f, obj, name, H5T_STD_I64LE, space);
+  if (n > 0)
+    check(f, H5Awrite(a, H5T_NATIVE_INT64, values.data()), "cannot write attribute '" + name + "'");
+}
+
+bool has_attr(hid_t obj, const std::string& name) { return H5Aexists(obj, name.c_str()) > 0; }
+
+std::string read_attr_string(const File& f, hid_t obj, const std::string& name) {
+  auto v = read_vlen_strings(f, obj, true, name);
+  if (v.size() != 1) fail(f, "attribute '" + name + "' is not a single string");
+  return v[0];
+}
+
+std::vector<std::string> read_attr_strings(const File& f, hid_t obj, const std::string& name) {
+  return read_vlen_strings(f, obj, true, name);
+}
+
+std::vector<std::int64_t> read_attr_ints(const File& f, hid_t obj, const std::string& name) {
+  Handle a = open_attr(f, obj, name);
+  Handle space(H5Aget_space(a), H5Sclose);
+  hssize_t n = H5Sget_simple_extent_npoints(space);
+  if (n < 0) fail(f, "cannot read attribute '" + name + "'");
+  std::vector<std::int64_t> v(n);
+  if (n > 0)
+    check(f, H5Aread(a, H5T_NATIVE_INT64, v.data()), "cannot read attribute '" + name + "'");
+  return v;
+}
+
+std::int64_t read_attr_int(const File& f, hid_t obj, const std::string& name) {
+  auto v = read_attr_ints(f, obj, name);
+  if (v.size() != 1) fail(f, "attribute '" + name + "' is not a single integer");
+  return v[0];
+}
+
+void write_f64(const File& f, hid_t g, const std::string& name, const std::vector<double>& v) {
+  write_column(f, g, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, v);
+}
+void write_u64(const File& f, hid_t g, const std::string& name,
+               const std::vector<std::uint64_t>& v) {
+  write_column(f, g, name, H5T_STD_U64LE, H5T_NATIVE_UINT64, v);
+}
+void write_i32(const File& f, hid_t g, const std::string& name,
+               const std::vector<std::int32_t>& v) {
+  write_column(f, g, name, H5T_STD_I32LE, H5T_NATIVE_INT32, v);
+}
+void write_i8(const File& f, hid_t g, const std::string& name, const std::vector<std::int8_t>& v) {
+  write_column(f, g, name, H5T_STD_I8LE, H5T_NATIVE_INT8, v);
+}
+
+void write_strings(const File& f, hid_t g, const std::string& name,
+                   const std::vector<std::string>& v) {
+  Handle type = utf8_type();
+  std::vector<const char*> ptrs;
+  for (const auto& s : v) ptrs.push_back(s.c_str());
+  write_column(f, g, name, type, type, ptrs);
+}
+
+void write_string(const File& f, hid_t g, const std::string& name, const std::string& v) {
+  Handle type = utf8_type();
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  Handle d = check(f, H5Dcreate2(g, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT,
+                                 H5P_DEFAULT),
+                   H5Dclose, "cannot create dataset '" + name + "'");
+  const char* p = v.c_str();
+  check(f, H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, &p),
+        "cannot write dataset '" + name + "'");
+}
+
+std::vector<double> read_f64(const File& f, hid_t g, const std::string& name) {
+  return read_column<double>(f, g, name, H5T_NATIVE_DOUBLE);
+}
+std::vector<std::int64_t> read_i64(const File& f, hid_t g, const std::string& name) {
+  return read_column<std::int64_t>(f, g, name, H5T_NATIVE_INT64);
+}
+std::vector<std::uint64_t> read_u64(const File& f, hid_t g, const std::string& name) {
+  return read_column<std::uint64_t>(f, g, name, H5T_NATIVE_UINT64);
+}
+std::vector<std::string> read_strings(const File& f, hid_t g, const std::string& name) {
+  return read_vlen_strings(f, g, false, name);
+}
+std::string read_string(const File& f, hid_t g, const std::string& name) {
+  auto v = read_vlen_strings(f, g, false, name);
+  if (v.size() != 1) fail(f, "dataset '" + name + "' is not a single string");
+  return v[0];
+}
+
+Handle write_matrix(const File& f, hid_t g, const std::string& name, std::uint64_t rows,
+                    std::uint64_t cols, const double* data) {
+  hsize_t dims[2] = {rows, cols};
+  Handle space = simple_space(f, 2, dims);
+  Handle d = check(f, H5Dcreate2(g, name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT,
+                                 H5P_DEFAULT, H5P_DEFAULT),
+                   H5Dclose, "cannot create dataset '" + name + "'");
+  if (rows * cols > 0)
+    check(f, H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+          "cannot write dataset '" + name + "'");
+  return d;
+}
+
+Matrix read_matrix(const File& f, hid_t g, const std::string& name) {
+  Handle d = open_dataset(f, g, name);
+  Handle space(H5Dget_space(d), H5Sclose);
+  if (H5Sget_simple_extent_ndims(space) != 2) fail(f, "dataset '" + name + "' is not 2-D");
+  hsize_t dims[2];
+  H5Sget_simple_extent_dims(space, dims, nullptr);
+  Matrix m{dims[0], dims[1], std::vector<double>(dims[0] * dims[1])};
+  if (!m.data.empty())
+    check(f, H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, m.data.data()),
+          "cannot read dataset '" + name + "'");
+  return m;
+}
+
+}  // namespace drbench::h5

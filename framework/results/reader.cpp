@@ -1,0 +1,166 @@
+#include "framework/results/reader.hpp"
+
+#include <algorithm>
+
+#include "framework/core/error.hpp"
+#include "framework/results/h5.hpp"
+
+namespace drbench {
+
+namespace {
+
+arma::mat to_arma(const h5::Matrix& m) {
+  // Row-major n x dim on disk is column-major dim x n in memory: one point per column.
+  arma::mat out(m.cols, m.rows);
+  std::copy(m.data.begin(), m.data.end(), out.memptr());
+  return out;
+}
+
+void read_arrays(const h5::File& f, std::vector<TaskRow>& rows) {
+  bool has_emb = h5::exists(f.h, "embeddings"), has_tr = h5::exists(f.h, "traces");
+  for (auto& row : rows) {
+    std::string id = std::to_string(row.result.task_id);
+    if (has_emb && h5::exists(f.h, "embeddings/" + id)) {
+      h5::Handle g = h5::open_group(f, f.h, "embeddings/" + id);
+      row.result.embedding_train = to_arma(h5::read_matrix(f, g, "train"));
+      row.result.embedding_test = to_arma(h5::read_matrix(f, g, "test"));
+    }
+    if (has_tr && h5::exists(f.h, "traces/" + id)) {
+      h5::Handle g = h5::open_group(f, f.h, "traces");
+      h5::Matrix m = h5::read_matrix(f, g, id);
+      if (m.cols != 4) throw Error(f.where + ": /traces/" + id + " does not have 4 columns");
+      Trace& t = row.result.trace;
+      for (std::uint64_t i = 0; i < m.rows; ++i)
+        t.rows.push_back({static_cast<int>(m.data[4 * i]), m.data[4 * i + 1], m.data[4 * i + 2],
+                          m.data[4 * i + 3]});
+      h5::Handle d(H5Dopen2(g, id.c_str(), H5P_DEFAULT), H5Dclose);
+      t.optimizer = h5::read_attr_string(f, d, "optimizer");
+      for (const auto& note : h5::read_attr_strings(f, d, "notes")) {
+        auto eq = note.find('=');
+        t.note(note.substr(0, eq), eq == std::string::npos ? "" : note.substr(eq + 1));
+      }
+    }
+  }
+}
+
+}  // namespace
+
+ResultsFile read_results(const std::string& path, bool with_arrays) {
+  h5::Quiet quiet;
+  h5::File f = h5::open_file(path, false);
+  ResultsFile r;
+  r.path = path;
+  if (!h5::has_attr(f.h, "config") || !h5::exists(f.h, "tasks"))
+    throw Error(path + ": not a drbench results file (no config attribute or /tasks group)");
+  r.name = h5::read_attr_string(f, f.h, "name");
+  r.config = h5::read_attr_string(f, f.h, "config");
+  r.config_hash = h5::read_attr_string(f, f.h, "config_hash");
+  r.profile = h5::read_attr_string(f, f.h, "profile");
+  r.version = h5::read_attr_string(f, f.h, "drbench_version");
+  r.blas = h5::read_attr_string(f, f.h, "blas");
+  r.host = h5::read_attr_string(f, f.h, "host");
+  r.started = h5::read_attr_string(f, f.h, "started");
+  r.finished = h5::read_attr_string(f, f.h, "finished");
+  r.ttest_reference = h5::read_attr_string(f, f.h, "ttest_reference");
+  r.ranks = static_cast<int>(h5::read_attr_int(f, f.h, "ranks"));
+  r.n_tasks = static_cast<std::uint64_t>(h5::read_attr_int(f, f.h, "n_tasks"));
+  r.datasets = h5::read_attr_strings(f, f.h, "datasets");
+  r.labels = h5::read_attr_strings(f, f.h, "labels");
+
+  h5::Handle g = h5::open_group(f, f.h, "tasks");
+  auto id = h5::read_u64(f, g, "id");
+  std::size_t n = id.size();
+  auto strings = [&](const char* name) {
+    auto v = h5::read_strings(f, g, name);
+    if (v.size() != n) throw Error(path + ": /tasks/" + name + " has a different length than id");
+    return v;
+  };
+  auto reals = [&](const char* name) {
+    auto v = h5::read_f64(f, g, name);
+    if (v.size() != n) throw Error(path + ": /tasks/" + name + " has a different length than id");
+    return v;
+  };
+  auto ints = [&](const char* name) {
+    auto v = h5::read_i64(f, g, name);
+    if (v.size() != n) throw Error(path + ": /tasks/" + name + " has a different length than id");
+    return v;
+  };
+  auto uints = [&](const char* name) {
+    auto v = h5::read_u64(f, g, name);
+    if (v.size() != n) throw Error(path + ": /tasks/" + name + " has a different length than id");
+    return v;
+  };
+  auto key = strings("key"), dataset = strings("dataset"), split_kind = strings("split_kind"),
+       method = strings("method"), label = strings("label"), setting = strings("setting"),
+       error = strings("error");
+  auto split_value = reals("split_value"), fit = reals("fit_seconds"),
+       transform = reals("transform_seconds"), eval = reals("eval_seconds");
+  auto repeat = ints("repeat"), status = ints("status"), rank = ints("rank");
+  auto dim = uints("dim"), seed = uints("seed"), split_seed = uints("split_seed"),
+       n_train = uints("n_train"), n_test = uints("n_test"), input_dim = uints("input_dim");
+  h5::Matrix knn = h5::read_matrix(f, g, "knn_error");
+  h5::Matrix quality = h5::read_matrix(f, g, "quality");
+  if (knn.rows != n || quality.rows != n)
+    throw Error(path + ": /tasks/knn_error or /tasks/quality has a different row count than id");
+  {
+    h5::Handle d(H5Dopen2(g, "knn_error", H5P_DEFAULT), H5Dclose);
+    for (auto k : h5::read_attr_ints(f, d, "k")) r.k.push_back(static_cast<int>(k));
+    h5::Handle q(H5Dopen2(g, "quality", H5P_DEFAULT), H5Dclose);
+    r.quality_names = h5::read_attr_strings(f, q, "names");
+  }
+  if (r.k.size() != knn.cols)
+    throw Error(path + ": /tasks/knn_error has " + std::to_string(knn.cols) +
+                " columns but its attribute k lists " + std::to_string(r.k.size()));
+
+  r.tasks.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    TaskRow& row = r.tasks[i];
+    TaskResult& t = row.result;
+    t.task_id = id[i];
+    t.key = key[i];
+    t.ok = status[i] == 0;
+    t.error = error[i];
+    t.fit_seconds = fit[i];
+    t.transform_seconds = transform[i];
+    t.eval_seconds = eval[i];
+    if (t.ok) {  // failed rows hold NaN padding, not values
+      t.knn_error.assign(knn.data.begin() + i * knn.cols, knn.data.begin() + (i + 1) * knn.cols);
+      t.quality.assign(quality.data.begin() + i * quality.cols,
+                       quality.data.begin() + (i + 1) * quality.cols);
+    }
+    t.n_train = n_train[i];
+    t.n_test = n_test[i];
+    t.input_dim = input_dim[i];
+    t.rank = static_cast<int>(rank[i]);
+    row.dataset = dataset[i];
+    row.split_kind = split_kind[i];
+    row.method = method[i];
+    row.label = label[i];
+    row.setting = setting[i];
+    row.split_value = split_value[i];
+    row.repeat = static_cast<int>(repeat[i]);
+    row.dim = dim[i];
+    row.seed = seed[i];
+    row.split_seed = split_seed[i];
+  }
+  std::stable_sort(r.tasks.begin(), r.tasks.end(), [](const TaskRow& a, const TaskRow& b) {
+    return a.result.task_id < b.result.task_id;
+  });
+  if (with_arrays) read_arrays(f, r.tasks);
+  if (h5::exists(f.h, "tables")) {
+    h5::Handle t = h5::open_group(f, f.h, "tables");
+    r.tables = h5::children(f, t);
+  }
+  return r;
+}
+
+std::string read_table(const std::string& path, const std::string& name) {
+  h5::Quiet quiet;
+  h5::File f = h5::open_file(path, false);
+  if (!h5::exists(f.h, "tables/" + name))
+    throw Error(path + ": no table '" + name + "' (run `drbench aggregate " + path + "` first)");
+  h5::Handle g = h5::open_group(f, f.h, "tables");
+  return h5::read_string(f, g, name);
+}
+
+}  // namespace drbench

@@ -1,0 +1,41 @@
+#pragma once
+// Reading a results file back (C++ side of docs/results-format.md).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "framework/results/task_result.hpp"
+
+namespace drbench {
+
+// One row of /tasks: what was run (from the config) and what came back.
+struct TaskRow {
+  TaskResult result;  // task_id, key, ok, error, timings, knn_error, quality, sizes, rank
+  std::string dataset, split_kind, method, label, setting;
+  double split_value = 0.0;
+  int repeat = 0;
+  std::uint64_t dim = 0, seed = 0, split_seed = 0;
+};
+
+struct ResultsFile {
+  std::string path;
+  // Root attributes.
+  std::string name, config, config_hash, profile, version, blas, host, started, finished;
+  std::string ttest_reference;
+  int ranks = 1;
+  std::uint64_t n_tasks = 0;             // tasks in the whole experiment (rows may be fewer)
+  std::vector<std::string> datasets;     // config order
+  std::vector<std::string> labels;       // config order
+  std::vector<int> k;                    // columns of knn_error
+  std::vector<std::string> quality_names;
+  std::vector<TaskRow> tasks;            // finished tasks, sorted by id
+  std::vector<std::string> tables;       // names under /tables
+};
+
+// with_arrays: also load /embeddings and /traces into each row's result (can be large).
+ResultsFile read_results(const std::string& path, bool with_arrays = false);
+
+// The text of /tables/<name>.
+std::string read_table(const std::string& path, const std::string& name);
+
+}  // namespace drbench

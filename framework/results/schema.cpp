@@ -1,0 +1,170 @@
+#include "framework/results/schema.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "framework/core/error.hpp"
+#include "framework/core/rng.hpp"
+#include "framework/results/h5.hpp"
+
+namespace drbench {
+
+std::string split_kind_name(SplitsSpec::Kind k) {
+  switch (k) {
+    case SplitsSpec::Kind::PerClass: return "per_class";
+    case SplitsSpec::Kind::Ratio: return "ratio";
+    case SplitsSpec::Kind::Own: return "own";
+    case SplitsSpec::Kind::All: return "all";
+  }
+  return "unknown";
+}
+
+std::string config_hash(const std::string& text) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx",
+                static_cast<unsigned long long>(hash_seed(0, text)));
+  return buf;
+}
+
+namespace {
+
+// Fixed-width rows (knn_error, quality) padded with NaN where a task has fewer values (failed
+// tasks have none).
+std::vector<double> padded(const std::vector<const TaskResult*>& rows,
+                           std::vector<double> TaskResult::*field, std::size_t width) {
+  std::vector<double> out(rows.size() * width, std::numeric_limits<double>::quiet_NaN());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const auto& v = rows[i]->*field;
+    for (std::size_t j = 0; j < width && j < v.size(); ++j) out[i * width + j] = v[j];
+  }
+  return out;
+}
+
+void write_tasks(const h5::File& f, const Experiment& ex, const std::vector<Task>& tasks,
+                 const std::map<std::uint64_t, TaskResult>& results) {
+  std::vector<const TaskResult*> rows;
+  std::vector<const Task*> info;
+  for (const auto& [id, r] : results) {
+    if (id >= tasks.size())
+      throw Error(f.where + ": result for task " + std::to_string(id) + " but only " +
+                  std::to_string(tasks.size()) + " tasks exist");
+    rows.push_back(&r);
+    info.push_back(&tasks[id]);
+  }
+  auto col = [&](auto get) {
+    using T = decltype(get(std::size_t{0}));
+    std::vector<T> v;
+    v.reserve(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) v.push_back(get(i));
+    return v;
+  };
+  h5::Handle g = h5::create_group(f, f.h, "tasks");
+  h5::write_u64(f, g, "id", col([&](std::size_t i) { return std::uint64_t(info[i]->id); }));
+  h5::write_strings(f, g, "key", col([&](std::size_t i) { return info[i]->key; }));
+  h5::write_strings(f, g, "dataset",
+                    col([&](std::size_t i) { return ex.datasets.at(info[i]->dataset).name; }));
+  h5::write_strings(f, g, "split_kind",
+                    col([&](std::size_t) { return split_kind_name(ex.splits.kind); }));
+  h5::write_f64(f, g, "split_value", col([&](std::size_t i) { return info[i]->split_value; }));
+  h5::write_i32(f, g, "repeat", col([&](std::size_t i) { return std::int32_t(info[i]->repeat); }));
+  h5::write_strings(f, g, "method",
+                    col([&](std::size_t i) { return ex.methods.at(info[i]->method).method; }));
+  h5::write_strings(f, g, "label",
+                    col([&](std::size_t i) { return ex.methods.at(info[i]->method).label; }));
+  h5::write_strings(f, g, "setting",
+                    col([&](std::size_t i) { return info[i]->setting.canonical(); }));
+  h5::write_u64(f, g, "dim", col([&](std::size_t i) { return std::uint64_t(info[i]->dim); }));
+  h5::write_u64(f, g, "seed", col([&](std::size_t i) { return info[i]->seed; }));
+  h5::write_u64(f, g, "split_seed", col([&](std::size_t i) { return info[i]->split_seed; }));
+  h5::write_i8(f, g, "status",
+               col([&](std::size_t i) { return std::int8_t(rows[i]->ok ? 0 : 1); }));
+  h5::write_strings(f, g, "error", col([&](std::size_t i) { return rows[i]->error; }));
+  h5::write_f64(f, g, "fit_seconds", col([&](std::size_t i) { return rows[i]->fit_seconds; }));
+  h5::write_f64(f, g, "transform_seconds",
+                col([&](std::size_t i) { return rows[i]->transform_seconds; }));
+  h5::write_f64(f, g, "eval_seconds", col([&](std::size_t i) { return rows[i]->eval_seconds; }));
+  h5::write_u64(f, g, "n_train", col([&](std::size_t i) { return std::uint64_t(rows[i]->n_train); }));
+  h5::write_u64(f, g, "n_test", col([&](std::size_t i) { return std::uint64_t(rows[i]->n_test); }));
+  h5::write_u64(f, g, "input_dim",
+                col([&](std::size_t i) { return std::uint64_t(rows[i]->input_dim); }));
+  h5::write_i32(f, g, "rank", col([&](std::size_t i) { return std::int32_t(rows[i]->rank); }));
+
+  std::size_t K = ex.evaluation.knn.size();
+  std::vector<std::int64_t> ks(ex.evaluation.knn.begin(), ex.evaluation.knn.end());
+  auto knn = padded(rows, &TaskResult::knn_error, K);
+  h5::Handle dk = h5::write_matrix(f, g, "knn_error", rows.size(), K, knn.data());
+  h5::attr_ints(f, dk, "k", ks);
+  std::size_t Q = ex.evaluation.quality.size();
+  auto quality = padded(rows, &TaskResult::quality, Q);
+  h5::Handle dq = h5::write_matrix(f, g, "quality", rows.size(), Q, quality.data());
+  h5::attr_strings(f, dq, "names", ex.evaluation.quality);
+  h5::attr_int(f, dq, "k", ex.evaluation.quality_k);
+}
+
+void write_arrays(const h5::File& f, const std::map<std::uint64_t, TaskResult>& results) {
+  h5::Handle emb = h5::create_group(f, f.h, "embeddings");
+  h5::Handle traces = h5::create_group(f, f.h, "traces");
+  for (const auto& [id, r] : results) {
+    std::string name = std::to_string(id);
+    // Armadillo stores dim x n column-major, which is exactly n x dim row-major: h5py reads
+    // (n, dim) with one point per row.
+    if (!r.embedding_train.is_empty() || !r.embedding_test.is_empty()) {
+      h5::Handle g = h5::create_group(f, emb, name);
+      h5::write_matrix(f, g, "train", r.embedding_train.n_cols, r.embedding_train.n_rows,
+                       r.embedding_train.memptr());
+      h5::write_matrix(f, g, "test", r.embedding_test.n_cols, r.embedding_test.n_rows,
+                       r.embedding_test.memptr());
+    }
+    if (!r.trace.rows.empty() || !r.trace.optimizer.empty()) {
+      std::vector<double> m;
+      m.reserve(r.trace.rows.size() * 4);
+      for (const auto& row : r.trace.rows) {
+        m.push_back(row.iteration);
+        m.push_back(row.objective);
+        m.push_back(row.grad_norm);
+        m.push_back(row.seconds);
+      }
+      h5::Handle d = h5::write_matrix(f, traces, name, r.trace.rows.size(), 4, m.data());
+      h5::attr_string(f, d, "optimizer", r.trace.optimizer);
+      h5::attr_strings(f, d, "columns", {"iteration", "objective", "grad_norm", "seconds"});
+      std::vector<std::string> notes;
+      for (const auto& [k, v] : r.trace.notes) notes.push_back(k + "=" + v);
+      h5::attr_strings(f, d, "notes", notes);
+    }
+  }
+}
+
+}  // namespace
+
+void write_results_file(const std::string& file, const Experiment& ex,
+                        const std::vector<Task>& tasks, const RunInfo& info,
+                        const std::map<std::uint64_t, TaskResult>& results,
+                        const std::string& finished) {
+  h5::Quiet quiet;
+  h5::File f = h5::create_file(file);
+  h5::attr_string(f, f.h, "name", ex.name);
+  h5::attr_string(f, f.h, "config", ex.text);
+  h5::attr_string(f, f.h, "config_hash", config_hash(ex.text));
+  h5::attr_string(f, f.h, "profile", ex.profile);
+  h5::attr_string(f, f.h, "drbench_version", info.version);
+  h5::attr_string(f, f.h, "blas", info.blas);
+  h5::attr_string(f, f.h, "host", info.host);
+  h5::attr_string(f, f.h, "started", info.started);
+  h5::attr_string(f, f.h, "finished", finished);
+  h5::attr_int(f, f.h, "ranks", info.ranks);
+  h5::attr_int(f, f.h, "n_tasks", static_cast<std::int64_t>(tasks.size()));
+  // Config order of rows and columns, for tables (task ids need not follow it).
+  std::vector<std::string> datasets, labels;
+  for (const auto& d : ex.datasets) datasets.push_back(d.name);
+  for (const auto& m : ex.methods) labels.push_back(m.label);
+  h5::attr_strings(f, f.h, "datasets", datasets);
+  h5::attr_strings(f, f.h, "labels", labels);
+  h5::attr_string(f, f.h, "ttest_reference", ex.evaluation.ttest_reference);
+  write_tasks(f, ex, tasks, results);
+  write_arrays(f, results);
+  h5::create_group(f, f.h, "tables");
+  if (f.h.close() < 0) throw Error(file + ": cannot finish writing the HDF5 file (disk full?)");
+}
+
+}  // namespace drbench

@@ -1,0 +1,229 @@
+#include "framework/results/store.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+
+#include "framework/core/error.hpp"
+#include "framework/results/bytes.hpp"
+#include "framework/results/files.hpp"
+#include "framework/results/reader.hpp"
+
+namespace drbench {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Journal layout (docs/results-format.md): magic, then records of
+//   u32 payload length | u32 CRC-32 of payload | payload
+// The first payload is 'C' + the config text, every other one 'R' + TaskResult::serialize().
+constexpr char kMagic[] = "DRBJNL01";
+constexpr std::size_t kMagicSize = 8;
+constexpr char kConfigRecord = 'C';
+constexpr char kResultRecord = 'R';
+
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string record(char type, const std::string& body) {
+  std::string payload(1, type);
+  payload += body;
+  ByteWriter w;
+  w.u32(static_cast<std::uint32_t>(payload.size()));
+  w.u32(crc32(payload));
+  return w.take() + payload;
+}
+
+void write_all(int fd, const std::string& bytes, const std::string& file) {
+  std::size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw Error(file + ": cannot write the journal: " + std::strerror(errno));
+    done += static_cast<std::size_t>(n);
+  }
+  if (::fsync(fd) != 0) throw Error(file + ": fsync of the journal failed: " + std::strerror(errno));
+}
+
+void move_aside(const std::string& from, const std::string& to) {
+  if (!fs::exists(from)) return;
+  std::error_code ec;
+  fs::rename(from, to, ec);
+  if (ec) throw Error(from + ": cannot move the old file to " + to + ": " + ec.message());
+}
+
+}  // namespace
+
+ResultsStore::ResultsStore(const Experiment& ex, const std::vector<Task>& tasks,
+                           const RunInfo& info, bool force_new)
+    : ex_(ex), tasks_(tasks), info_(info), path_(ex.output.path),
+      journal_path_(ex.output.path + ".journal") {
+  if (path_.empty())
+    throw Error(ex.file + ": output.path is empty (fix: set output: {path: results/<name>.h5})");
+  for (std::size_t i = 0; i < tasks_.size(); ++i) {
+    if (tasks_[i].id != i)
+      throw Error("ResultsStore: task at position " + std::to_string(i) + " has id " +
+                  std::to_string(tasks_[i].id) + " (ids must be positions in the expansion)");
+    id_of_key_[tasks_[i].key] = i;
+  }
+  make_parent_dirs(path_);
+  std::error_code ec;
+  fs::remove(path_ + ".tmp", ec);  // left by a run killed while snapshotting
+  if (force_new) {
+    move_aside(path_, path_ + ".bak");
+    move_aside(journal_path_, journal_path_ + ".bak");
+  }
+  bool have_file = false;
+  load_file(have_file);
+  load_journal();
+  dirty_ = !have_file || journal_valid_ > journal_base_;  // journal holds results
+  open_journal();
+  last_snapshot_ = now_seconds();
+}
+
+ResultsStore::~ResultsStore() {
+  // No snapshot here on purpose: everything added is already in the journal, and leaving it there
+  // is exactly what a crash would do, so the recovery path is the one that always gets exercised.
+  if (journal_fd_ >= 0) ::close(journal_fd_);
+}
+
+void ResultsStore::refuse(const std::string& file, const std::string& old_text) const {
+  throw Error(file + ": was made by a different config (config_hash " + config_hash(old_text) +
+              ", the config now has " + config_hash(ex_.text) +
+              "): the config changed since this run started, so its finished tasks cannot be "
+              "reused. Rerun with --force-new to start over (the old results move to " +
+              path_ + ".bak), or set output.path to a new file to keep both");
+}
+
+void ResultsStore::adopt(TaskResult r) {
+  auto it = id_of_key_.find(r.key);
+  if (it == id_of_key_.end()) return;  // a task this expansion no longer produces
+  r.task_id = it->second;
+  results_[it->second] = std::move(r);
+}
+
+void ResultsStore::load_file(bool& have_file) {
+  have_file = fs::exists(path_);
+  if (!have_file) return;
+  ResultsFile old = read_results(path_, true);
+  if (old.config != ex_.text) refuse(path_, old.config);
+  for (auto& row : old.tasks) adopt(std::move(row.result));
+}
+
+void ResultsStore::load_journal() {
+  journal_base_ = journal_valid_ = 0;
+  if (!fs::exists(journal_path_)) return;
+  std::ifstream in(journal_path_, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.size() < kMagicSize) {
+    // Killed while creating it: nothing was recorded yet.
+    if (std::string(kMagic, bytes.size()) == bytes) return;
+    throw Error(journal_path_ + ": not a drbench journal (fix: move it away or use --force-new)");
+  }
+  if (bytes.compare(0, kMagicSize, kMagic) != 0)
+    throw Error(journal_path_ + ": not a drbench journal (fix: move it away or use --force-new)");
+  std::size_t pos = kMagicSize;
+  bool first = true;
+  while (bytes.size() - pos >= 8) {
+    ByteReader head(std::string_view(bytes).substr(pos, 8), journal_path_);
+    std::uint32_t len = head.u32(), crc = head.u32();
+    if (len == 0 || bytes.size() - pos - 8 < len) break;  // cut short by a kill mid-write
+    std::string payload = bytes.substr(pos + 8, len);
+    if (crc32(payload) != crc) break;
+    if (first) {
+      if (payload[0] != kConfigRecord) break;
+      ByteReader r(std::string_view(payload).substr(1), journal_path_);
+      std::string text = r.str();
+      if (text != ex_.text) refuse(journal_path_, text);
+      journal_base_ = pos + 8 + len;
+      first = false;
+    } else if (payload[0] == kResultRecord) {
+      adopt(TaskResult::deserialize(payload.substr(1)));
+    } else {
+      break;
+    }
+    pos += 8 + len;
+  }
+  journal_valid_ = first ? 0 : pos;
+  if (pos < bytes.size() && !first)
+    std::cerr << "drbench: " << journal_path_ << ": ignored " << bytes.size() - pos
+              << " bytes of an incomplete last record (the run was killed while writing it)\n";
+}
+
+void ResultsStore::open_journal() {
+  if (journal_valid_ > 0) {
+    journal_fd_ = ::open(journal_path_.c_str(), O_WRONLY | O_APPEND);
+    if (journal_fd_ < 0)
+      throw Error(journal_path_ + ": cannot open for appending: " + std::strerror(errno));
+    // Drop a torn last record so new records follow intact ones.
+    if (::ftruncate(journal_fd_, static_cast<off_t>(journal_valid_)) != 0 || ::fsync(journal_fd_))
+      throw Error(journal_path_ + ": cannot truncate: " + std::strerror(errno));
+    return;
+  }
+  journal_fd_ = ::open(journal_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0644);
+  if (journal_fd_ < 0)
+    throw Error(journal_path_ + ": cannot create the journal: " + std::strerror(errno) +
+                " (fix: make the output directory writable)");
+  ByteWriter w;
+  w.str(ex_.text);
+  std::string head = std::string(kMagic, kMagicSize) + record(kConfigRecord, w.bytes());
+  write_all(journal_fd_, head, journal_path_);
+  fsync_parent_dir(journal_path_);
+  journal_base_ = journal_valid_ = head.size();
+}
+
+void ResultsStore::add(const TaskResult& r) {
+  TaskResult copy = r;
+  if (copy.task_id >= tasks_.size())
+    throw Error(path_ + ": result for task id " + std::to_string(copy.task_id) +
+                ", but the experiment has " + std::to_string(tasks_.size()) + " tasks");
+  const std::string& key = tasks_[copy.task_id].key;
+  if (copy.key.empty()) copy.key = key;
+  if (copy.key != key)
+    throw Error(path_ + ": result for task " + std::to_string(copy.task_id) + " has key '" +
+                copy.key + "' but that task is '" + key + "'");
+  if (journal_fd_ < 0) open_journal();
+  write_all(journal_fd_, record(kResultRecord, copy.serialize()), journal_path_);
+  results_[copy.task_id] = std::move(copy);
+  dirty_ = true;
+  double wait = std::max(interval_, 10.0 * last_write_cost_);
+  if (now_seconds() - last_snapshot_ >= wait) write_hdf5();
+}
+
+void ResultsStore::write_hdf5() {
+  bool complete = results_.size() == tasks_.size();
+  if (dirty_) {
+    double t0 = now_seconds();
+    std::string finished = complete ? utc_now_iso() : "";
+    replace_atomically(path_, [&](const std::string& tmp) {
+      write_results_file(tmp, ex_, tasks_, info_, results_, finished);
+    });
+    last_snapshot_ = now_seconds();
+    last_write_cost_ = last_snapshot_ - t0;
+    dirty_ = false;
+  }
+  if (journal_fd_ < 0) return;
+  if (complete) {
+    ::close(journal_fd_);
+    journal_fd_ = -1;
+    journal_valid_ = 0;
+    std::error_code ec;
+    fs::remove(journal_path_, ec);
+    fsync_parent_dir(journal_path_);
+  } else if (::ftruncate(journal_fd_, static_cast<off_t>(journal_base_)) != 0 ||
+             ::fsync(journal_fd_) != 0) {
+    throw Error(journal_path_ + ": cannot truncate: " + std::strerror(errno));
+  }
+}
+
+}  // namespace drbench

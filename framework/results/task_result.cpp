@@ -1,0 +1,105 @@
+#include "framework/results/task_result.hpp"
+
+#include "framework/core/error.hpp"
+#include "framework/results/bytes.hpp"
+
+namespace drbench {
+
+namespace {
+
+// Bumped whenever the field list below changes; old journals are then refused, not misread.
+constexpr std::uint8_t kFormat = 1;
+
+void put_mat(ByteWriter& w, const arma::mat& m) {
+  w.u64(m.n_rows);
+  w.u64(m.n_cols);
+  for (double v : m) w.f64(v);
+}
+
+arma::mat get_mat(ByteReader& r) {
+  std::uint64_t rows = r.u64();
+  std::uint64_t cols = rows == 0 ? r.u64() : r.count(8 * rows);
+  arma::mat m(rows, cols);
+  for (auto& v : m) v = r.f64();
+  return m;
+}
+
+}  // namespace
+
+std::string TaskResult::serialize() const {
+  ByteWriter w;
+  w.u8(kFormat);
+  w.u64(task_id);
+  w.str(key);
+  w.u8(ok ? 1 : 0);
+  w.str(error);
+  w.f64(fit_seconds);
+  w.f64(transform_seconds);
+  w.f64(eval_seconds);
+  w.f64s(knn_error);
+  w.f64s(quality);
+  w.u64(n_train);
+  w.u64(n_test);
+  w.u64(input_dim);
+  w.i32(rank);
+  put_mat(w, embedding_train);
+  put_mat(w, embedding_test);
+  w.str(trace.optimizer);
+  w.u64(trace.rows.size());
+  for (const auto& row : trace.rows) {
+    w.i32(row.iteration);
+    w.f64(row.objective);
+    w.f64(row.grad_norm);
+    w.f64(row.seconds);
+  }
+  w.u64(trace.notes.size());
+  for (const auto& [k, v] : trace.notes) {
+    w.str(k);
+    w.str(v);
+  }
+  return w.take();
+}
+
+TaskResult TaskResult::deserialize(const std::string& bytes) {
+  ByteReader r(bytes, "task result record");
+  std::uint8_t format = r.u8();
+  if (format != kFormat)
+    throw Error("task result record: format version " + std::to_string(format) + ", expected " +
+                std::to_string(kFormat) + " (written by a different drbench version; rerun it)");
+  TaskResult t;
+  t.task_id = r.u64();
+  t.key = r.str();
+  t.ok = r.u8() != 0;
+  t.error = r.str();
+  t.fit_seconds = r.f64();
+  t.transform_seconds = r.f64();
+  t.eval_seconds = r.f64();
+  t.knn_error = r.f64s();
+  t.quality = r.f64s();
+  t.n_train = r.u64();
+  t.n_test = r.u64();
+  t.input_dim = r.u64();
+  t.rank = r.i32();
+  t.embedding_train = get_mat(r);
+  t.embedding_test = get_mat(r);
+  t.trace.optimizer = r.str();
+  std::uint64_t n_rows = r.count(28);
+  t.trace.rows.resize(n_rows);
+  for (auto& row : t.trace.rows) {
+    row.iteration = r.i32();
+    row.objective = r.f64();
+    row.grad_norm = r.f64();
+    row.seconds = r.f64();
+  }
+  std::uint64_t n_notes = r.count(16);
+  for (std::uint64_t i = 0; i < n_notes; ++i) {
+    std::string k = r.str();
+    std::string v = r.str();
+    t.trace.notes.emplace_back(std::move(k), std::move(v));
+  }
+  if (r.left() != 0)
+    throw Error("task result record: " + std::to_string(r.left()) + " unexpected trailing bytes");
+  return t;
+}
+
+}  // namespace drbench

@@ -1,0 +1,110 @@
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <limits>
+
+#include "framework/core/error.hpp"
+#include "framework/results/bytes.hpp"
+#include "framework/results/task_result.hpp"
+
+using namespace drbench;
+
+namespace {
+
+TaskResult full_result() {
+  TaskResult r;
+  r.task_id = 123456789012ULL;
+  r.key = "usps|per_class=10|r3|GPLRF|gamma=0.5,kernel=rbf|d9 \xc3\xa9";  // UTF-8 survives
+  r.ok = false;
+  r.error = std::string("line one\nline two with a \0 byte", 31);
+  r.fit_seconds = 1.5;
+  r.transform_seconds = -0.0;
+  r.eval_seconds = std::numeric_limits<double>::infinity();
+  r.knn_error = {0.125, std::numeric_limits<double>::quiet_NaN(), 1e-300};
+  r.quality = {0.75};
+  r.n_train = 100;
+  r.n_test = 1 << 20;
+  r.input_dim = 7;
+  r.rank = -3;
+  r.embedding_train = arma::reshape(arma::regspace<arma::vec>(1, 12), 3, 4);
+  r.embedding_test = arma::mat(3, 2, arma::fill::value(-2.5));
+  r.trace.optimizer = "scg";
+  r.trace.log(0, 10.0, 3.0, 0.0);
+  r.trace.log(1, 9.5, 1.25, 0.01);
+  r.trace.note("jitter", "1e-6");
+  r.trace.note("stop", "gradient tolerance");
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("TaskResult serialize/deserialize round trip keeps every field", "[results]") {
+  TaskResult a = full_result();
+  std::string bytes = a.serialize();
+  TaskResult b = TaskResult::deserialize(bytes);
+  CHECK(b.task_id == a.task_id);
+  CHECK(b.key == a.key);
+  CHECK(b.ok == a.ok);
+  CHECK(b.error == a.error);
+  CHECK(b.error.size() == 31);
+  CHECK(b.fit_seconds == a.fit_seconds);
+  CHECK(std::signbit(b.transform_seconds));
+  CHECK(std::isinf(b.eval_seconds));
+  REQUIRE(b.knn_error.size() == 3);
+  CHECK(b.knn_error[0] == 0.125);
+  CHECK(std::isnan(b.knn_error[1]));
+  CHECK(b.knn_error[2] == 1e-300);
+  CHECK(b.quality == a.quality);
+  CHECK(b.n_train == a.n_train);
+  CHECK(b.n_test == a.n_test);
+  CHECK(b.input_dim == a.input_dim);
+  CHECK(b.rank == -3);
+  REQUIRE(b.embedding_train.n_rows == 3);
+  REQUIRE(b.embedding_train.n_cols == 4);
+  CHECK(arma::approx_equal(b.embedding_train, a.embedding_train, "absdiff", 0.0));
+  CHECK(arma::approx_equal(b.embedding_test, a.embedding_test, "absdiff", 0.0));
+  CHECK(b.trace.optimizer == "scg");
+  REQUIRE(b.trace.rows.size() == 2);
+  CHECK(b.trace.rows[1].iteration == 1);
+  CHECK(b.trace.rows[1].objective == 9.5);
+  CHECK(b.trace.rows[1].grad_norm == 1.25);
+  CHECK(b.trace.rows[1].seconds == 0.01);
+  CHECK(b.trace.notes == a.trace.notes);
+  // Deterministic encoding: the same result gives the same bytes.
+  CHECK(b.serialize() == bytes);
+}
+
+TEST_CASE("TaskResult encoding is little-endian with a version byte", "[results]") {
+  TaskResult r;
+  r.task_id = 0x0102030405060708ULL;
+  std::string bytes = r.serialize();
+  REQUIRE(bytes.size() > 9);
+  CHECK(bytes[0] == 1);
+  CHECK(bytes[1] == 0x08);
+  CHECK(bytes[8] == 0x01);
+  TaskResult empty = TaskResult::deserialize(bytes);
+  CHECK(empty.embedding_train.is_empty());
+  CHECK(empty.trace.rows.empty());
+}
+
+TEST_CASE("TaskResult deserialize rejects truncated and corrupt bytes", "[results]") {
+  std::string bytes = full_result().serialize();
+  for (std::size_t cut : {std::size_t(0), std::size_t(1), std::size_t(20), bytes.size() / 2,
+                          bytes.size() - 1})
+    CHECK_THROWS_AS(TaskResult::deserialize(bytes.substr(0, cut)), Error);
+  CHECK_THROWS_WITH(TaskResult::deserialize(bytes + "x"), Catch::Contains("trailing"));
+  std::string bad_version = bytes;
+  bad_version[0] = 9;
+  CHECK_THROWS_WITH(TaskResult::deserialize(bad_version), Catch::Contains("format version"));
+  // A huge string length must fail cleanly, not allocate.
+  std::string bad_len = bytes;
+  bad_len[16] = '\x7f';
+  CHECK_THROWS_AS(TaskResult::deserialize(bad_len), Error);
+}
+
+TEST_CASE("crc32 matches zlib", "[results]") {
+  // python3 -c "import zlib; print(hex(zlib.crc32(b'123456789')), hex(zlib.crc32(b'')))"
+  CHECK(crc32("123456789") == 0xcbf43926u);
+  CHECK(crc32("") == 0u);
+  // python3 -c "import zlib; print(hex(zlib.crc32(b'drbench journal')))" -> 0xb0ba5b16
+  CHECK(crc32("drbench journal") == 0xb0ba5b16u);
+}
