@@ -1,0 +1,97 @@
+#include "framework/linalg/kernel_matrix.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "framework/core/error.hpp"
+#include "framework/linalg/distances.hpp"
+
+namespace drbench {
+
+std::vector<ParamSpec> kernel_param_specs() {
+  return {
+      ParamSpec::choice(
+          "kernel", "rbf", {"rbf", "poly", "linear"},
+          "kernel function: rbf exp(-|x-y|^2/(2 sigma^2)), poly (x'y + offset)^degree, "
+          "linear x'y"),
+      ParamSpec::real(
+          "sigma", 1.0, 0.0, std::nullopt,
+          "RBF width (TPSLVM varies it in 0.3..3.75); in input units when width=absolute, "
+          "in multiples of the median pairwise distance when width=median",
+          true),
+      ParamSpec::choice("width", "median", {"median", "absolute"},
+                        "how sigma is read: relative to the median training distance, or as is"),
+      ParamSpec::integer("degree", 2, 1, 10, "polynomial kernel degree"),
+      ParamSpec::real("offset", 1.0, 0.0, std::nullopt,
+                      "polynomial kernel offset (>= 0 keeps it PSD)"),
+  };
+}
+
+double median_distance(const arma::mat& X) {
+  const arma::uword n = X.n_cols;
+  if (n < 2) throw MethodError("kernel width: need at least 2 training points for width=median");
+  const arma::uword stride = std::max<arma::uword>(1, (n + 999) / 1000);
+  const arma::mat S = X.cols(arma::regspace<arma::uvec>(0, stride, n - 1));
+  const arma::mat D = sq_distances(S);
+  std::vector<double> v;
+  v.reserve(S.n_cols * (S.n_cols - 1) / 2);
+  for (arma::uword j = 0; j < S.n_cols; ++j)
+    for (arma::uword i = 0; i < j; ++i) v.push_back(D(i, j));
+  auto mid = v.begin() + v.size() / 2;
+  std::nth_element(v.begin(), mid, v.end());
+  const double med = std::sqrt(*mid);
+  if (!(med > 0))
+    throw MethodError(
+        "kernel width: median training distance is 0 (duplicate points); use "
+        "width: absolute with an explicit sigma");
+  return med;
+}
+
+KernelSpec kernel_from_params(const ParamSet& p, const arma::mat& X) {
+  KernelSpec k;
+  const std::string& t = p.str("kernel");
+  k.type = t == "linear" ? KernelSpec::Type::Linear
+                         : (t == "poly" ? KernelSpec::Type::Poly : KernelSpec::Type::Rbf);
+  k.sigma = p.real("sigma");
+  if (k.type == KernelSpec::Type::Rbf && p.str("width") == "median") k.sigma *= median_distance(X);
+  k.degree = static_cast<int>(p.integer("degree"));
+  k.offset = p.real("offset");
+  return k;
+}
+
+arma::mat gram(const KernelSpec& k, const arma::mat& A, const arma::mat& B) {
+  if (A.n_rows != B.n_rows)
+    throw MethodError("kernel: new points have " + std::to_string(B.n_rows) +
+                      " features, the training data " + std::to_string(A.n_rows));
+  switch (k.type) {
+    case KernelSpec::Type::Linear:
+      return A.t() * B;
+    case KernelSpec::Type::Poly:
+      return arma::pow(A.t() * B + k.offset, k.degree);
+    case KernelSpec::Type::Rbf:
+      return arma::exp(sq_distances(A, B) * (-0.5 / (k.sigma * k.sigma)));
+  }
+  return {};
+}
+
+GramCentring centre_gram(arma::mat& K) {
+  GramCentring c;
+  c.row_mean = arma::mean(K, 1);
+  c.mean = arma::mean(c.row_mean);
+  // K is symmetric, so the column means equal the row means.
+  K.each_col() -= c.row_mean;
+  K.each_row() -= c.row_mean.t();
+  K += c.mean;
+  return c;
+}
+
+arma::mat centre_test_gram(const arma::mat& Kt, const GramCentring& c) {
+  arma::mat Kc = Kt;
+  Kc.each_col() -= c.row_mean;
+  Kc.each_row() -= arma::mean(Kt, 0);
+  Kc += c.mean;
+  return Kc;
+}
+
+}  // namespace drbench

@@ -1,0 +1,42 @@
+#pragma once
+// Gram matrices for the kernel methods (KPCA, GDA, KLPP, SKLPP): one kernel description, declared
+// once as parameters, evaluated between column sets, and centred consistently for train and test.
+#include <armadillo>
+#include <vector>
+
+#include "framework/core/params.hpp"
+
+namespace drbench {
+
+struct KernelSpec {
+  enum class Type { Linear, Rbf, Poly };
+  Type type = Type::Rbf;
+  double sigma = 1.0;  // RBF: k(x, y) = exp(-|x - y|^2 / (2 sigma^2)), sigma in input units
+  int degree = 2;      // Poly: k(x, y) = (x'y + offset)^degree
+  double offset = 1.0;
+};
+
+// The parameters every kernel method declares: kernel, sigma, width, degree, offset.
+std::vector<ParamSpec> kernel_param_specs();
+// Resolves a parameter setting against the training data: with width=median, sigma is a multiple
+// of the median pairwise distance of X (d x n) so one grid of sigmas suits every dataset's scale.
+KernelSpec kernel_from_params(const ParamSet& p, const arma::mat& X);
+
+// Median Euclidean distance between distinct columns of X; at most 1000 evenly strided columns are
+// used so the cost stays bounded on large training sets.
+double median_distance(const arma::mat& X);
+
+// n x m matrix of k(a_i, b_j) between the columns of A (d x n) and B (d x m).
+arma::mat gram(const KernelSpec& k, const arma::mat& A, const arma::mat& B);
+
+// Centring in feature space: K <- (I - 11'/n) K (I - 11'/n). The training statistics are kept so
+// test kernels are centred with the *training* mean, as the out-of-sample map requires.
+struct GramCentring {
+  arma::vec row_mean;  // mean over training points of k(x_i, .), one per training point
+  double mean = 0.0;   // mean of all entries of the training Gram matrix
+};
+GramCentring centre_gram(arma::mat& K);
+// Kt: n_train x m kernel between training and new points; returns its centred version.
+arma::mat centre_test_gram(const arma::mat& Kt, const GramCentring& c);
+
+}  // namespace drbench

@@ -1,0 +1,76 @@
+#include "methods/kernel/kernel_subspace.hpp"
+
+#include <string>
+
+#include "framework/core/error.hpp"
+#include "framework/linalg/dense_eigs.hpp"
+
+namespace drbench {
+
+void KernelSubspace::fit_basis(const arma::mat& X, arma::uword max_rank) {
+  X_ = X;
+  kernel_ = kernel_from_params(params_, X);
+  arma::mat K = gram(kernel_, X, X);
+  centring_ = centre_gram(K);
+  const arma::uword n = X.n_cols;
+  arma::vec ev;
+  arma::mat V;
+  extreme_eigs_sym(ev, V, K, max_rank > 0 ? std::min(max_rank, n) : n, true);
+  // Directions with (numerically) zero variance carry no information and would divide by ~0.
+  const double tol = std::max(ev.n_elem ? ev(0) : 0.0, 0.0) * 1e-10 * n;
+  arma::uword r = 0;
+  while (r < ev.n_elem && ev(r) > tol) ++r;
+  if (r == 0)
+    throw MethodError(
+        "the centred kernel matrix is zero (all training points coincide in feature "
+        "space); change sigma/kernel");
+  lambda_ = ev.head(r);
+  U_ = V.head_cols(r);
+  Z_ = (U_.each_row() % arma::sqrt(lambda_).t()).t();
+}
+
+void KernelSubspace::set_directions(const arma::mat& W) {
+  // y(x) = W' L^-1/2 U' kc(x)
+  A_ = (U_.each_row() / arma::sqrt(lambda_).t()) * W;
+  Y_ = W.t() * Z_;
+}
+
+arma::mat KernelSubspace::transform(const arma::mat& Xnew) const {
+  if (Xnew.n_rows != X_.n_rows)
+    throw MethodError("transform: new points have " + std::to_string(Xnew.n_rows) +
+                      " features, the training data " + std::to_string(X_.n_rows));
+  return A_.t() * centre_test_gram(gram(kernel_, X_, Xnew), centring_);
+}
+
+arma::mat lpp_directions(const arma::mat& Z, const arma::sp_mat& Wg, arma::uword dim, double reg) {
+  const arma::vec deg = arma::vec(arma::sum(Wg, 1));
+  const arma::mat ZD = Z.each_row() % deg.t();
+  arma::mat B = ZD * Z.t();      // Z D Z'
+  const arma::mat ZW = Z * Wg;   // Z W  (W symmetric)
+  arma::mat A = B - ZW * Z.t();  // Z L Z'
+  A = 0.5 * (A + A.t());
+  // The ridge goes on the Laplacian side: min (w'Aw + r|w|^2) / w'Bw. On the degree side it would
+  // reward directions of vanishing variance (tiny kernel eigenvalues) with a near-zero quotient.
+  // Solved as the equivalent maximisation  B w = nu (A + r I) w, nu = 1/mu, largest first.
+  A += (reg * arma::trace(B) / B.n_rows) * arma::eye(A.n_rows, A.n_cols);
+  arma::vec nu;
+  arma::mat W;
+  gen_eig_sym(nu, W, B, A, dim, true, "reg");
+  W.each_row() /= arma::sqrt(arma::sum(arma::square(W), 0));
+  return W;
+}
+
+arma::sp_mat heat_weights(const arma::sp_mat& G, double heat, bool binary) {
+  arma::sp_mat W = G;
+  if (W.n_nonzero == 0) return W;
+  if (binary) {
+    for (auto it = W.begin(); it != W.end(); ++it) *it = 1.0;
+    return W;
+  }
+  const double mean_sq = arma::accu(arma::square(arma::nonzeros(G))) / G.n_nonzero;
+  const double t = heat * (mean_sq > 0 ? mean_sq : 1.0);
+  for (auto it = W.begin(); it != W.end(); ++it) *it = std::exp(-((*it) * (*it)) / t);
+  return W;
+}
+
+}  // namespace drbench

@@ -1,0 +1,57 @@
+#pragma once
+// What KPCA, GDA, KLPP and SKLPP share. Each of them looks for projections v = sum_i a_i phi(x_i)
+// in the span of the centred training points in feature space. Writing the centred Gram matrix as
+// Kc = U L U' (rank r), every such v has coordinates w in the orthonormal basis Phi_c U L^-1/2,
+// and the training points have coordinates Z = L^1/2 U' (r x n, the full KPCA embedding). The
+// kernel problems therefore become their linear counterparts on Z (KPCA + LDA = GDA,
+// KPCA + LPP = KLPP, Yang et al. 2005), and a unit-norm w is a unit-norm v in feature space.
+#include <armadillo>
+#include <vector>
+
+#include "framework/core/method.hpp"
+#include "framework/core/params.hpp"
+#include "framework/linalg/kernel_matrix.hpp"
+
+namespace drbench {
+
+class KernelSubspace : public Method {
+ public:
+  explicit KernelSubspace(const ParamSet& p) : params_(p) {}
+  arma::mat embedding() const override { return Y_; }
+  arma::mat transform(const arma::mat& Xnew) const override;
+
+ protected:
+  // Gram matrix, centring and its eigendecomposition; fills Z_ (r x n) and lambda_ (r, descending).
+  // `max_rank` > 0 keeps only that many leading components (KPCA needs no more than dim).
+  void fit_basis(const arma::mat& X, arma::uword max_rank = 0);
+  // W: r x dim directions in Z coordinates; sets the expansion coefficients and the embedding.
+  void set_directions(const arma::mat& W);
+
+  const arma::mat& Z() const { return Z_; }
+  const arma::vec& lambda() const { return lambda_; }
+  const ParamSet& params() const { return params_; }
+
+ private:
+  ParamSet params_;
+  KernelSpec kernel_;
+  arma::mat X_;  // training points, needed to evaluate k(x_i, x) for new x
+  GramCentring centring_;
+  arma::mat U_;       // n x r eigenvectors of Kc
+  arma::vec lambda_;  // r eigenvalues of Kc, descending, all > 0
+  arma::mat Z_;       // r x n training coordinates
+  arma::mat A_;       // n x dim expansion coefficients: y(x) = A' kc(x)
+  arma::mat Y_;       // dim x n embedding
+};
+
+// Scatter-type matrices on graph weights, shared by KLPP and SKLPP: the locality-preserving
+// problem  (Z L Z' + reg I) w = mu Z D Z' w,  smallest mu first, directions normalised to unit
+// norm.
+arma::mat lpp_directions(const arma::mat& Z, const arma::sp_mat& Wgraph, arma::uword dim,
+                         double reg);
+
+// Heat-kernel weights exp(-|xi - xj|^2 / t) on the edges of a sparse graph whose values are
+// Euclidean distances, with t = heat * mean squared edge length (so `heat` is scale free);
+// binary=true gives 0/1 weights.
+arma::sp_mat heat_weights(const arma::sp_mat& dist_graph, double heat, bool binary);
+
+}  // namespace drbench

@@ -1,0 +1,19 @@
+#pragma once
+// Kernel locality preserving projections (He & Niyogi 2003, section 4): directions v in feature
+// space minimising  sum_ij W_ij (v'phi_i - v'phi_j)^2  subject to  sum_i D_ii (v'phi_i)^2 = 1,
+// i.e.  Kc L Kc a = mu Kc D Kc a. Solved in KPCA coordinates (kernel_subspace.hpp) with a ridge
+// `reg` on the right-hand side; W is the heat-kernel kNN graph of the input points.
+#include "methods/kernel/kernel_subspace.hpp"
+
+namespace drbench {
+
+class KernelLPP final : public KernelSubspace {
+ public:
+  using KernelSubspace::KernelSubspace;
+  void fit(const FitInput& in) override;
+};
+
+// Parameters KLPP and SKLPP share: graph weights, heat width and ridge.
+std::vector<ParamSpec> lpp_param_specs();
+
+}  // namespace drbench

@@ -1,0 +1,38 @@
+#include "methods/kernel/kpca/kpca.hpp"
+
+#include <string>
+
+#include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
+
+namespace drbench {
+
+void KernelPCA::fit(const FitInput& in) {
+  fit_basis(in.X, in.dim);
+  if (lambda().n_elem < in.dim)
+    throw MethodError("kpca: the centred kernel matrix has rank " +
+                      std::to_string(lambda().n_elem) + " < dims=" + std::to_string(in.dim) +
+                      "; lower dims or use a nonlinear kernel (kernel: rbf)");
+  set_directions(arma::eye(lambda().n_elem, in.dim));
+}
+
+namespace {
+
+MethodInfo kpca_info() {
+  MethodInfo m;
+  m.name = "kpca";
+  m.family = "kernel";
+  m.summary = "kernel PCA: leading eigenvectors of the centred Gram matrix";
+  m.reference = "Schoelkopf, Smola & Mueller 1998, Neural Computation 10(5), eq. 14-16";
+  m.params = kernel_param_specs();
+  m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 0 ? s.n - 1 : 0; };
+  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+    return double(s.n) * s.n * (s.d + 50.0);
+  };
+  m.make = [](const ParamSet& p) { return std::make_unique<KernelPCA>(p); };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(kpca_info)
+}  // namespace drbench
