@@ -62,21 +62,4 @@ void extreme_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A,
   }
 }
 
-void gen_eig_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A, const arma::mat& B,
-                 arma::uword k, bool largest, const char* what_reg) {
-  arma::mat R;
-  if (!arma::chol(R, arma::symmatu(B)))
-    throw MethodError(std::string("the right-hand matrix of the generalized eigenproblem is not "
-                                  "positive definite; increase ") +
-                      what_reg);
-  // C = R^-T A R^-1, computed with two triangular solves rather than an explicit inverse.
-  const arma::mat Rt = arma::trimatl(R.t());
-  arma::mat T = arma::solve(Rt, A);      // R^-T A
-  arma::mat C = arma::solve(Rt, T.t());  // R^-T (R^-T A)' = R^-T A R^-1
-  C = arma::symmatu(0.5 * (C + C.t()));
-  arma::mat V;
-  extreme_eigs_sym(values, V, C, k, largest);
-  vectors = arma::solve(arma::trimatu(R), V);  // v' B v = u' u = 1
-}
-
 }  // namespace drbench

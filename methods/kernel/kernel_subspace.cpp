@@ -4,6 +4,7 @@
 
 #include "framework/core/error.hpp"
 #include "framework/linalg/dense_eigs.hpp"
+#include "framework/linalg/eigen.hpp"
 
 namespace drbench {
 
@@ -31,8 +32,13 @@ void KernelSubspace::fit_basis(const arma::mat& X, arma::uword max_rank) {
 
 void KernelSubspace::set_directions(const arma::mat& W) {
   // y(x) = W' L^-1/2 U' kc(x)
-  A_ = (U_.each_row() / arma::sqrt(lambda_).t()) * W;
-  Y_ = W.t() * Z_;
+  arma::mat Ws = W;
+  // Directions have no sign; fix it by the embedding so results files are reproducible.
+  const arma::mat Y0 = W.t() * Z_;
+  for (arma::uword j = 0; j < Ws.n_cols; ++j)
+    if (Y0(j, arma::index_max(arma::abs(Y0.row(j)))) < 0) Ws.col(j) *= -1.0;
+  A_ = (U_.each_row() / arma::sqrt(lambda_).t()) * Ws;
+  Y_ = Ws.t() * Z_;
 }
 
 arma::mat KernelSubspace::transform(const arma::mat& Xnew) const {
@@ -53,9 +59,9 @@ arma::mat lpp_directions(const arma::mat& Z, const arma::sp_mat& Wg, arma::uword
   // reward directions of vanishing variance (tiny kernel eigenvalues) with a near-zero quotient.
   // Solved as the equivalent maximisation  B w = nu (A + r I) w, nu = 1/mu, largest first.
   A += (reg * arma::trace(B) / B.n_rows) * arma::eye(A.n_rows, A.n_cols);
-  arma::vec nu;
-  arma::mat W;
-  gen_eig_sym(nu, W, B, A, dim, true, "reg");
+  arma::mat W = gen_sym_eigs(B, A, dim, Spectrum::Largest, 0.0, "reg",
+                             "regularised graph Laplacian Z L Z' + reg I")
+                    .vectors;
   W.each_row() /= arma::sqrt(arma::sum(arma::square(W), 0));
   return W;
 }

@@ -28,18 +28,3 @@ TEST_CASE("extreme_eigs_sym: Lanczos path agrees with the full decomposition", "
   arma::mat vec;
   CHECK_THROWS_AS(extreme_eigs_sym(val, vec, A, n + 1, true), MethodError);
 }
-
-TEST_CASE("gen_eig_sym solves A v = lambda B v with B-normalised vectors", "[kernel][linalg]") {
-  Rng rng(42);
-  const arma::mat G = rng.randn(6, 6), H = rng.randn(6, 10);
-  const arma::mat A = G + G.t(), B = H * H.t();
-  arma::vec val;
-  arma::mat V;
-  gen_eig_sym(val, V, A, B, 3, false, "reg");
-  for (arma::uword j = 0; j < 3; ++j) {
-    CHECK(arma::norm(A * V.col(j) - val(j) * B * V.col(j)) < 1e-8);
-    CHECK(arma::as_scalar(V.col(j).t() * B * V.col(j)) == Approx(1.0));
-  }
-  CHECK(val(0) <= val(1));
-  CHECK_THROWS_AS(gen_eig_sym(val, V, A, -B, 2, true, "reg"), MethodError);
-}

@@ -4,7 +4,7 @@
 
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
-#include "framework/linalg/dense_eigs.hpp"
+#include "framework/linalg/eigen.hpp"
 
 namespace drbench {
 
@@ -32,10 +32,10 @@ void GDA::fit(const FitInput& in) {
     Bs += counts(c) * means.col(c) * means.col(c).t();
   }
   // Total scatter in Z coordinates is diag(lambda); the ridge is relative to its mean.
-  arma::mat T = arma::diagmat(lambda());
-  T.diag() += params().real("reg") * arma::mean(lambda());
-  arma::mat W;
-  gen_eig_sym(ratios_, W, Bs, T, in.dim, true, "reg");
+  const EigenPairs e = gen_sym_eigs(Bs, arma::diagmat(lambda()), in.dim, Spectrum::Largest,
+                                    params().real("reg"), "reg", "total scatter in feature space");
+  ratios_ = e.values;
+  arma::mat W = e.vectors;
   W.each_row() /= arma::sqrt(arma::sum(arma::square(W), 0));  // unit vectors in feature space
   set_directions(W);
 }
