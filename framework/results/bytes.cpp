@@ -45,14 +45,16 @@ std::uint8_t ByteReader::u8() {
 std::uint32_t ByteReader::u32() {
   need(4);
   std::uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v |= std::uint32_t(static_cast<unsigned char>(in_[pos_++])) << (8 * i);
+  for (int i = 0; i < 4; ++i)
+    v |= std::uint32_t(static_cast<unsigned char>(in_[pos_++])) << (8 * i);
   return v;
 }
 
 std::uint64_t ByteReader::u64() {
   need(8);
   std::uint64_t v = 0;
-  for (int i = 0; i < 8; ++i) v |= std::uint64_t(static_cast<unsigned char>(in_[pos_++])) << (8 * i);
+  for (int i = 0; i < 8; ++i)
+    v |= std::uint64_t(static_cast<unsigned char>(in_[pos_++])) << (8 * i);
   return v;
 }
 

@@ -15,8 +15,8 @@ class ByteWriter {
   void u64(std::uint64_t v);
   void i32(std::int32_t v) { u32(static_cast<std::uint32_t>(v)); }
   void f64(double v);
-  void str(std::string_view s);                // u64 length, then the bytes
-  void f64s(const std::vector<double>& v);     // u64 count, then the values
+  void str(std::string_view s);             // u64 length, then the bytes
+  void f64s(const std::vector<double>& v);  // u64 count, then the values
   const std::string& bytes() const { return out_; }
   std::string take() { return std::move(out_); }
 

@@ -12,9 +12,10 @@ void make_parent_dirs(const std::string& path);
 
 // Calls write(tmp) with tmp = path + ".tmp", fsyncs tmp, renames it over `path` and fsyncs the
 // directory. If write throws, tmp is removed and `path` is untouched.
-void replace_atomically(const std::string& path, const std::function<void(const std::string&)>& write);
+void replace_atomically(const std::string& path,
+                        const std::function<void(const std::string&)>& write);
 
-void fsync_path(const std::string& path);       // a file or a directory
+void fsync_path(const std::string& path);  // a file or a directory
 void fsync_parent_dir(const std::string& path);
 
 // "2026-11-21T20:41:56Z"

@@ -45,9 +45,9 @@ void write_column(const File& f, hid_t g, const std::string& name, hid_t file_ty
                   const std::vector<T>& v) {
   hsize_t n = v.size();
   Handle space = simple_space(f, 1, &n);
-  Handle d = check(f, H5Dcreate2(g, name.c_str(), file_type, space, H5P_DEFAULT, H5P_DEFAULT,
-                                 H5P_DEFAULT),
-                   H5Dclose, "cannot create dataset '" + name + "'");
+  Handle d =
+      check(f, H5Dcreate2(g, name.c_str(), file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+            H5Dclose, "cannot create dataset '" + name + "'");
   if (n > 0)
     check(f, H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()),
           "cannot write dataset '" + name + "'");
@@ -129,8 +129,8 @@ File open_file(const std::string& path, bool writable) {
 }
 
 Handle create_group(const File& f, hid_t parent, const std::string& name) {
-  return check(f, H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-               H5Gclose, "cannot create group '" + name + "'");
+  return check(f, H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
+               "cannot create group '" + name + "'");
 }
 
 Handle open_group(const File& f, hid_t parent, const std::string& name) {
@@ -156,8 +156,8 @@ std::vector<std::string> children(const File& f, hid_t group) {
   check(f, H5Gget_info(group, &info), "cannot list a group");
   std::vector<std::string> names;
   for (hsize_t i = 0; i < info.nlinks; ++i) {
-    ssize_t len = H5Lget_name_by_idx(group, ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0,
-                                     H5P_DEFAULT);
+    ssize_t len =
+        H5Lget_name_by_idx(group, ".", H5_INDEX_NAME, H5_ITER_INC, i, nullptr, 0, H5P_DEFAULT);
     if (len < 0) fail(f, "cannot list a group");
     std::string name(len, '\0');
     H5Lget_name_by_idx(group, ".", H5_INDEX_NAME, H5_ITER_INC, i, name.data(), len + 1,
@@ -201,7 +201,9 @@ void attr_ints(const File& f, hid_t obj, const std::string& name,
     check(f, H5Awrite(a, H5T_NATIVE_INT64, values.data()), "cannot write attribute '" + name + "'");
 }
 
-bool has_attr(hid_t obj, const std::string& name) { return H5Aexists(obj, name.c_str()) > 0; }
+bool has_attr(hid_t obj, const std::string& name) {
+  return H5Aexists(obj, name.c_str()) > 0;
+}
 
 std::string read_attr_string(const File& f, hid_t obj, const std::string& name) {
   auto v = read_vlen_strings(f, obj, true, name);
@@ -256,9 +258,9 @@ void write_strings(const File& f, hid_t g, const std::string& name,
 void write_string(const File& f, hid_t g, const std::string& name, const std::string& v) {
   Handle type = utf8_type();
   Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-  Handle d = check(f, H5Dcreate2(g, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT,
-                                 H5P_DEFAULT),
-                   H5Dclose, "cannot create dataset '" + name + "'");
+  Handle d =
+      check(f, H5Dcreate2(g, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+            H5Dclose, "cannot create dataset '" + name + "'");
   const char* p = v.c_str();
   check(f, H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, &p),
         "cannot write dataset '" + name + "'");
@@ -286,9 +288,9 @@ Handle write_matrix(const File& f, hid_t g, const std::string& name, std::uint64
                     std::uint64_t cols, const double* data) {
   hsize_t dims[2] = {rows, cols};
   Handle space = simple_space(f, 2, dims);
-  Handle d = check(f, H5Dcreate2(g, name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT,
-                                 H5P_DEFAULT, H5P_DEFAULT),
-                   H5Dclose, "cannot create dataset '" + name + "'");
+  Handle d = check(
+      f, H5Dcreate2(g, name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+      H5Dclose, "cannot create dataset '" + name + "'");
   if (rows * cols > 0)
     check(f, H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
           "cannot write dataset '" + name + "'");

@@ -68,13 +68,13 @@ struct File {
   std::string where;
 };
 
-File create_file(const std::string& path);                 // truncates
-File open_file(const std::string& path, bool writable);    // throws when absent or not HDF5
+File create_file(const std::string& path);               // truncates
+File open_file(const std::string& path, bool writable);  // throws when absent or not HDF5
 bool is_hdf5(const std::string& path);
 
 Handle create_group(const File& f, hid_t parent, const std::string& name);
 Handle open_group(const File& f, hid_t parent, const std::string& name);
-bool exists(hid_t parent, const std::string& path);        // every component of a/b/c
+bool exists(hid_t parent, const std::string& path);  // every component of a/b/c
 std::vector<std::string> children(const File& f, hid_t group);
 
 // Attributes.
@@ -94,8 +94,7 @@ std::vector<std::int64_t> read_attr_ints(const File& f, hid_t obj, const std::st
 void write_f64(const File& f, hid_t g, const std::string& name, const std::vector<double>& v);
 void write_u64(const File& f, hid_t g, const std::string& name,
                const std::vector<std::uint64_t>& v);
-void write_i32(const File& f, hid_t g, const std::string& name,
-               const std::vector<std::int32_t>& v);
+void write_i32(const File& f, hid_t g, const std::string& name, const std::vector<std::int32_t>& v);
 void write_i8(const File& f, hid_t g, const std::string& name, const std::vector<std::int8_t>& v);
 void write_strings(const File& f, hid_t g, const std::string& name,
                    const std::vector<std::string>& v);

@@ -23,13 +23,13 @@ struct ResultsFile {
   std::string name, config, config_hash, profile, version, blas, host, started, finished;
   std::string ttest_reference;
   int ranks = 1;
-  std::uint64_t n_tasks = 0;             // tasks in the whole experiment (rows may be fewer)
-  std::vector<std::string> datasets;     // config order
-  std::vector<std::string> labels;       // config order
-  std::vector<int> k;                    // columns of knn_error
+  std::uint64_t n_tasks = 0;          // tasks in the whole experiment (rows may be fewer)
+  std::vector<std::string> datasets;  // config order
+  std::vector<std::string> labels;    // config order
+  std::vector<int> k;                 // columns of knn_error
   std::vector<std::string> quality_names;
-  std::vector<TaskRow> tasks;            // finished tasks, sorted by id
-  std::vector<std::string> tables;       // names under /tables
+  std::vector<TaskRow> tasks;       // finished tasks, sorted by id
+  std::vector<std::string> tables;  // names under /tables
 };
 
 // with_arrays: also load /embeddings and /traces into each row's result (can be large).

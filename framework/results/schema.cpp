@@ -12,18 +12,21 @@ namespace drbench {
 
 std::string split_kind_name(SplitsSpec::Kind k) {
   switch (k) {
-    case SplitsSpec::Kind::PerClass: return "per_class";
-    case SplitsSpec::Kind::Ratio: return "ratio";
-    case SplitsSpec::Kind::Own: return "own";
-    case SplitsSpec::Kind::All: return "all";
+    case SplitsSpec::Kind::PerClass:
+      return "per_class";
+    case SplitsSpec::Kind::Ratio:
+      return "ratio";
+    case SplitsSpec::Kind::Own:
+      return "own";
+    case SplitsSpec::Kind::All:
+      return "all";
   }
   return "unknown";
 }
 
 std::string config_hash(const std::string& text) {
   char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx",
-                static_cast<unsigned long long>(hash_seed(0, text)));
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash_seed(0, text)));
   return buf;
 }
 
@@ -84,7 +87,8 @@ void write_tasks(const h5::File& f, const Experiment& ex, const std::vector<Task
   h5::write_f64(f, g, "transform_seconds",
                 col([&](std::size_t i) { return rows[i]->transform_seconds; }));
   h5::write_f64(f, g, "eval_seconds", col([&](std::size_t i) { return rows[i]->eval_seconds; }));
-  h5::write_u64(f, g, "n_train", col([&](std::size_t i) { return std::uint64_t(rows[i]->n_train); }));
+  h5::write_u64(f, g, "n_train",
+                col([&](std::size_t i) { return std::uint64_t(rows[i]->n_train); }));
   h5::write_u64(f, g, "n_test", col([&](std::size_t i) { return std::uint64_t(rows[i]->n_test); }));
   h5::write_u64(f, g, "input_dim",
                 col([&](std::size_t i) { return std::uint64_t(rows[i]->input_dim); }));

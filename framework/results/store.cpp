@@ -31,8 +31,7 @@ constexpr char kConfigRecord = 'C';
 constexpr char kResultRecord = 'R';
 
 double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 std::string record(char type, const std::string& body) {
@@ -52,7 +51,8 @@ void write_all(int fd, const std::string& bytes, const std::string& file) {
     if (n < 0) throw Error(file + ": cannot write the journal: " + std::strerror(errno));
     done += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0) throw Error(file + ": fsync of the journal failed: " + std::strerror(errno));
+  if (::fsync(fd) != 0)
+    throw Error(file + ": fsync of the journal failed: " + std::strerror(errno));
 }
 
 void move_aside(const std::string& from, const std::string& to) {
@@ -66,7 +66,10 @@ void move_aside(const std::string& from, const std::string& to) {
 
 ResultsStore::ResultsStore(const Experiment& ex, const std::vector<Task>& tasks,
                            const RunInfo& info, bool force_new)
-    : ex_(ex), tasks_(tasks), info_(info), path_(ex.output.path),
+    : ex_(ex),
+      tasks_(tasks),
+      info_(info),
+      path_(ex.output.path),
       journal_path_(ex.output.path + ".journal") {
   if (path_.empty())
     throw Error(ex.file + ": output.path is empty (fix: set output: {path: results/<name>.h5})");

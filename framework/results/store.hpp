@@ -61,7 +61,7 @@ class ResultsStore {
   std::uint64_t journal_valid_ = 0;  // bytes of intact records found when loading
   bool dirty_ = false;
   double interval_ = 10.0;
-  double last_snapshot_ = 0.0;       // steady-clock seconds
+  double last_snapshot_ = 0.0;  // steady-clock seconds
   double last_write_cost_ = 0.0;
 };
 

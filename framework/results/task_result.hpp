@@ -13,17 +13,17 @@ struct TaskResult {
   std::uint64_t task_id = 0;
   std::string key;
   bool ok = false;
-  std::string error;                 // the exception text when !ok
+  std::string error;  // the exception text when !ok
   double fit_seconds = 0.0;
   double transform_seconds = 0.0;
   double eval_seconds = 0.0;
-  std::vector<double> knn_error;     // one per evaluation.knn entry, fraction in [0,1]
-  std::vector<double> quality;       // one per evaluation.quality entry
+  std::vector<double> knn_error;  // one per evaluation.knn entry, fraction in [0,1]
+  std::vector<double> quality;    // one per evaluation.quality entry
   arma::uword n_train = 0, n_test = 0, input_dim = 0;  // after preprocessing
   int rank = 0;
-  arma::mat embedding_train;         // kept only when output.keep_embeddings
+  arma::mat embedding_train;  // kept only when output.keep_embeddings
   arma::mat embedding_test;
-  Trace trace;                       // kept only when output.keep_traces
+  Trace trace;  // kept only when output.keep_traces
 
   // Byte encoding used for MPI messages and the crash-safe journal.
   std::string serialize() const;

@@ -44,8 +44,8 @@ inline Experiment toy_experiment(const std::string& output, int repeats = 2,
   Experiment ex;
   ex.name = "toy";
   ex.file = "configs/toy.yaml";
-  ex.text = "name: toy\nseed: 7\nsplits: {per_class: [5, 10], repeats: " +
-            std::to_string(repeats) + "}\n";
+  ex.text = "name: toy\nseed: 7\nsplits: {per_class: [5, 10], repeats: " + std::to_string(repeats) +
+            "}\n";
   ex.seed = 7;
   ex.datasets.resize(2);
   ex.datasets[0].name = "usps";
@@ -78,7 +78,8 @@ inline std::vector<Task> toy_tasks(const Experiment& ex, std::vector<double> gam
       for (int rep = 0; rep < ex.splits.repeats; ++rep)
         for (std::size_t m = 0; m < ex.methods.size(); ++m) {
           std::vector<ParamSet> settings;
-          if (m == 0) settings.push_back(ParamSet());
+          if (m == 0)
+            settings.push_back(ParamSet());
           else
             for (double g : gammas) settings.push_back(setting(g));
           for (const auto& s : settings)
@@ -91,8 +92,8 @@ inline std::vector<Task> toy_tasks(const Experiment& ex, std::vector<double> gam
               t.method = m;
               t.setting = s;
               t.dim = dim;
-              std::string split_id = ex.datasets[d].name + "|per_class=" +
-                                     std::to_string(static_cast<int>(sv)) + "|r" +
+              std::string split_id = ex.datasets[d].name +
+                                     "|per_class=" + std::to_string(static_cast<int>(sv)) + "|r" +
                                      std::to_string(rep);
               t.key = split_id + "|" + ex.methods[m].label + "|" + s.canonical() + "|d" +
                       std::to_string(dim);

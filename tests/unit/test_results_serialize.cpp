@@ -88,8 +88,8 @@ TEST_CASE("TaskResult encoding is little-endian with a version byte", "[results]
 
 TEST_CASE("TaskResult deserialize rejects truncated and corrupt bytes", "[results]") {
   std::string bytes = full_result().serialize();
-  for (std::size_t cut : {std::size_t(0), std::size_t(1), std::size_t(20), bytes.size() / 2,
-                          bytes.size() - 1})
+  for (std::size_t cut :
+       {std::size_t(0), std::size_t(1), std::size_t(20), bytes.size() / 2, bytes.size() - 1})
     CHECK_THROWS_AS(TaskResult::deserialize(bytes.substr(0, cut)), Error);
   CHECK_THROWS_WITH(TaskResult::deserialize(bytes + "x"), Catch::Contains("trailing"));
   std::string bad_version = bytes;

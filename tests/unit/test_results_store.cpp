@@ -143,9 +143,9 @@ TEST_CASE("ResultsStore refuses a changed config and starts over with force_new"
   }
   SECTION("a journal without a file is checked too") {
     fs::remove(ex.output.path);
-    CHECK_THROWS_WITH(ResultsStore(changed, tasks, run_info(), false),
-                      Catch::Contains(ex.output.path + ".journal") &&
-                          Catch::Contains("--force-new"));
+    CHECK_THROWS_WITH(
+        ResultsStore(changed, tasks, run_info(), false),
+        Catch::Contains(ex.output.path + ".journal") && Catch::Contains("--force-new"));
   }
   SECTION("force_new moves the old results aside") {
     ResultsStore store(changed, tasks, run_info(), true);

@@ -1,0 +1,358 @@
+#include "framework/results/aggregate.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include "framework/core/error.hpp"
+#include "framework/results/files.hpp"
+#include "framework/results/h5.hpp"
+
+namespace drbench {
+
+namespace {
+
+std::string fmt(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+std::string number(double v) {
+  return fmt("%g", v);
+}
+
+void add_unique(std::vector<std::string>& v, const std::string& s) {
+  if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
+}
+
+void run_ttests(Aggregate& a) {
+  for (auto& c : a.cells) {
+    c.ttest.assign(a.k.size(), TTestResult{0, std::nan(""), std::nan("")});
+    c.worse.assign(a.k.size(), false);
+    if (a.reference.empty() || c.label == a.reference || c.best < 0) continue;
+    const Cell* ref = a.find(c.dataset, a.reference, c.split_value, c.dim);
+    if (!ref || ref->best < 0) continue;
+    const SettingStats& mine = *c.chosen();
+    const SettingStats& theirs = *ref->chosen();
+    // Pair repeats that saw the same partition.
+    std::map<std::uint64_t, std::size_t> at;
+    for (std::size_t i = 0; i < theirs.n(); ++i) at[theirs.split_seeds[i]] = i;
+    for (std::size_t ki = 0; ki < a.k.size(); ++ki) {
+      std::vector<double> x, y;
+      for (std::size_t i = 0; i < mine.n(); ++i) {
+        auto it = at.find(mine.split_seeds[i]);
+        if (it == at.end()) continue;
+        x.push_back(mine.errors[ki][i]);
+        y.push_back(theirs.errors[ki][it->second]);
+      }
+      c.ttest[ki] = paired_ttest(x, y);
+      c.worse[ki] = c.ttest[ki].n >= 2 && c.ttest[ki].p < a.alpha && c.ttest[ki].t > 0;
+    }
+  }
+}
+
+}  // namespace
+
+const Cell* Aggregate::find(const std::string& dataset, const std::string& label,
+                            double split_value, std::uint64_t dim) const {
+  for (const auto& c : cells)
+    if (c.dataset == dataset && c.label == label && c.split_value == split_value && c.dim == dim)
+      return &c;
+  return nullptr;
+}
+
+Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
+  Aggregate a;
+  a.k = f.k;
+  a.alpha = opt.alpha;
+  a.reference = opt.reference ? *opt.reference : f.ttest_reference;
+  a.datasets = f.datasets;
+  a.labels = f.labels;
+  std::set<double> splits;
+  std::set<std::uint64_t> dims;
+  using CellKey = std::tuple<std::string, std::string, double, std::uint64_t>;
+  std::map<CellKey, std::size_t> index;
+  std::map<std::pair<std::size_t, std::string>, std::size_t> setting_index;
+  for (const auto& row : f.tasks) {
+    add_unique(a.datasets, row.dataset);  // rows of files written without the order attributes
+    add_unique(a.labels, row.label);
+    if (a.split_kind.empty()) a.split_kind = row.split_kind;
+    splits.insert(row.split_value);
+    dims.insert(row.dim);
+    CellKey key{row.dataset, row.label, row.split_value, row.dim};
+    auto [it, fresh] = index.emplace(key, a.cells.size());
+    if (fresh) {
+      Cell c;
+      c.dataset = row.dataset;
+      c.label = row.label;
+      c.split_value = row.split_value;
+      c.dim = row.dim;
+      a.cells.push_back(c);
+    }
+    Cell& c = a.cells[it->second];
+    if (!row.result.ok) {
+      ++c.failed;
+      continue;
+    }
+    if (row.result.knn_error.size() != a.k.size())
+      throw Error(f.path + ": task " + std::to_string(row.result.task_id) + " has " +
+                  std::to_string(row.result.knn_error.size()) + " kNN errors, expected " +
+                  std::to_string(a.k.size()));
+    auto [sit, sfresh] =
+        setting_index.emplace(std::make_pair(it->second, row.setting), c.settings.size());
+    if (sfresh) {
+      SettingStats s;
+      s.setting = row.setting;
+      s.errors.resize(a.k.size());
+      c.settings.push_back(s);
+    }
+    SettingStats& s = c.settings[sit->second];
+    s.split_seeds.push_back(row.split_seed);
+    for (std::size_t ki = 0; ki < a.k.size(); ++ki)
+      s.errors[ki].push_back(row.result.knn_error[ki]);
+  }
+  a.split_values.assign(splits.begin(), splits.end());
+  a.dims.assign(dims.begin(), dims.end());
+  if (!a.reference.empty() &&
+      std::find(a.labels.begin(), a.labels.end(), a.reference) == a.labels.end())
+    throw Error(f.path + ": t-test reference '" + a.reference +
+                "' is not a method label in this file (labels: " +
+                [&] {
+                  std::string s;
+                  for (const auto& l : a.labels) s += (s.empty() ? "" : ", ") + l;
+                  return s;
+                }() +
+                ")");
+
+  for (auto& c : a.cells) {
+    std::sort(c.settings.begin(), c.settings.end(),
+              [](const SettingStats& x, const SettingStats& y) { return x.setting < y.setting; });
+    for (auto& s : c.settings) {
+      for (const auto& e : s.errors) {
+        s.mean.push_back(mean(e));
+        s.std.push_back(sample_std(e));
+      }
+    }
+    // min_mean_error on the first k; ties go to the first setting by name.
+    for (std::size_t i = 0; i < c.settings.size(); ++i)
+      if (c.best < 0 || c.settings[i].mean[0] < c.settings[c.best].mean[0])
+        c.best = static_cast<int>(i);
+  }
+  run_ttests(a);
+  return a;
+}
+
+std::vector<Table> make_tables(const Aggregate& a) {
+  std::vector<Table> out;
+  bool several = a.dims.size() > 1;
+  for (const auto& ds : a.datasets)
+    for (std::size_t ki = 0; ki < a.k.size(); ++ki)
+      for (auto dim : a.dims) {
+        Table t;
+        t.dataset = ds;
+        t.k = a.k[ki];
+        t.dim = dim;
+        t.several_dims = several;
+        t.name = ds + "_k" + std::to_string(t.k) + (several ? "_d" + std::to_string(dim) : "");
+        for (double sv : a.split_values) t.columns.push_back(a.split_kind + "=" + number(sv));
+        for (const auto& label : a.labels) {
+          std::vector<const Cell*> row;
+          std::size_t failed = 0;
+          bool any = false;
+          for (double sv : a.split_values) {
+            const Cell* c = a.find(ds, label, sv, several ? dim : a.dims[0]);
+            row.push_back(c);
+            if (c) {
+              any = true;
+              failed += c->failed;
+            }
+          }
+          if (!any) continue;  // this method has no tasks at this dim / on this dataset
+          t.rows.push_back(label);
+          t.cells.push_back(row);
+          t.failed.push_back(failed);
+        }
+        if (t.rows.empty()) continue;
+        t.caption = ds + ": " + std::to_string(t.k) + "-NN test error (%), mean ± std over " +
+                    "repeated partitions, best setting per cell" +
+                    (several ? ", latent dim " + std::to_string(dim) : "");
+        if (!a.reference.empty())
+          t.caption += "; † significantly worse than " + a.reference + " (paired t-test, p < " +
+                       number(a.alpha) + ")";
+        out.push_back(std::move(t));
+      }
+  return out;
+}
+
+namespace {
+
+std::size_t k_index(const Table& t, const Aggregate& a) {
+  return static_cast<std::size_t>(std::find(a.k.begin(), a.k.end(), t.k) - a.k.begin());
+}
+
+std::string mean_std(const Cell* c, std::size_t ki, const char* pm) {
+  const SettingStats* s = c ? c->chosen() : nullptr;
+  if (!s) return "-";
+  std::string out = fmt("%.2f", 100.0 * s->mean[ki]);
+  if (!std::isnan(s->std[ki])) out += std::string(pm) + fmt("%.2f", 100.0 * s->std[ki]);
+  return out;
+}
+
+std::string csv_field(const std::string& s) {
+  if (s.find_first_of(",\"\n") == std::string::npos) return s;
+  std::string q = "\"";
+  for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+  return q + "\"";
+}
+
+std::string latex_escape(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&':
+      case '%':
+      case '$':
+      case '#':
+      case '_':
+      case '{':
+      case '}':
+        out += '\\';
+        out += ch;
+        break;
+      case '~':
+        out += "\\textasciitilde{}";
+        break;
+      case '^':
+        out += "\\textasciicircum{}";
+        break;
+      case '\\':
+        out += "\\textbackslash{}";
+        break;
+      default:
+        out += ch;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string cell_text(const Cell* c, std::size_t ki) {
+  std::string s = mean_std(c, ki, " ± ");
+  if (c && ki < c->worse.size() && c->worse[ki]) s += " †";
+  return s;
+}
+
+std::string to_markdown(const Table& t, const Aggregate& a) {
+  std::size_t ki = k_index(t, a);
+  std::string s = "**" + t.caption + "**\n\n| method |";
+  for (const auto& col : t.columns) s += " " + col + " |";
+  s += " failed |\n|---|";
+  for (std::size_t j = 0; j < t.columns.size(); ++j) s += "---:|";
+  s += "---:|\n";
+  bool choices = false;
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    s += "| " + t.rows[i] + " |";
+    for (const Cell* c : t.cells[i]) {
+      s += " " + cell_text(c, ki) + " |";
+      if (c && c->settings.size() > 1) choices = true;
+    }
+    s += " " + std::to_string(t.failed[i]) + " |\n";
+  }
+  if (choices) {  // which setting won each cell, for methods that had a grid
+    s += "\nBest setting (lowest mean " + std::to_string(a.k.empty() ? 1 : a.k[0]) +
+         "-NN error):\n\n| method |";
+    for (const auto& col : t.columns) s += " " + col + " |";
+    s += "\n|---|";
+    for (std::size_t j = 0; j < t.columns.size(); ++j) s += "---|";
+    s += "\n";
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+      s += "| " + t.rows[i] + " |";
+      for (const Cell* c : t.cells[i]) {
+        const SettingStats* ch = c ? c->chosen() : nullptr;
+        s += " " + (ch ? (ch->setting.empty() ? "(defaults)" : ch->setting) : "-") + " |";
+      }
+      s += "\n";
+    }
+  }
+  return s;
+}
+
+std::string to_csv(const Table& t, const Aggregate& a) {
+  std::size_t ki = k_index(t, a);
+  std::string s =
+      "dataset,method,split_kind,split_value,dim,k,mean_error_pct,std_error_pct,n,setting,"
+      "p_value,worse,failed\n";
+  for (std::size_t i = 0; i < t.rows.size(); ++i)
+    for (std::size_t j = 0; j < t.columns.size(); ++j) {
+      const Cell* c = t.cells[i][j];
+      if (!c) continue;
+      const SettingStats* ch = c->chosen();
+      s += csv_field(t.dataset) + "," + csv_field(t.rows[i]) + "," + a.split_kind + "," +
+           number(a.split_values[j]) + "," + std::to_string(c->dim) + "," + std::to_string(t.k) +
+           ",";
+      if (ch) {
+        s += fmt("%.4f", 100.0 * ch->mean[ki]) + "," +
+             (std::isnan(ch->std[ki]) ? "" : fmt("%.4f", 100.0 * ch->std[ki])) + "," +
+             std::to_string(ch->n()) + "," + csv_field(ch->setting) + ",";
+      } else {
+        s += ",,0,,";
+      }
+      const TTestResult& tt = c->ttest[ki];
+      s += (tt.n >= 2 && !std::isnan(tt.p) ? fmt("%.6g", tt.p) : "") + "," +
+           (c->worse[ki] ? "1" : "0") + "," + std::to_string(c->failed) + "\n";
+    }
+  return s;
+}
+
+std::string to_latex(const Table& t, const Aggregate& a) {
+  std::size_t ki = k_index(t, a);
+  std::string s = "% " + t.caption + "\n\\begin{tabular}{l" + std::string(t.columns.size(), 'r') +
+                  "r}\n\\toprule\nMethod";
+  for (const auto& col : t.columns) s += " & " + latex_escape(col);
+  s += " & failed \\\\\n\\midrule\n";
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    s += latex_escape(t.rows[i]);
+    for (const Cell* c : t.cells[i]) {
+      std::string v = mean_std(c, ki, " \\pm ");
+      if (v == "-") {
+        s += " & --";
+        continue;
+      }
+      s += " & $" + v + (c->worse[ki] ? "^\\dagger" : "") + "$";
+    }
+    s += " & " + std::to_string(t.failed[i]) + " \\\\\n";
+  }
+  s += "\\bottomrule\n\\end{tabular}\n";
+  return s;
+}
+
+void write_tables(const std::string& path, const Aggregate& a) {
+  if (std::filesystem::exists(path + ".journal"))
+    throw Error(path + ": a run is still writing this file (" + path +
+                ".journal exists); let it finish, or rerun it to complete it, before storing "
+                "tables (printing them works meanwhile)");
+  auto tables = make_tables(a);
+  replace_atomically(path, [&](const std::string& tmp) {
+    std::filesystem::copy_file(path, tmp, std::filesystem::copy_options::overwrite_existing);
+    h5::Quiet quiet;
+    h5::File f = h5::open_file(tmp, true);
+    if (h5::exists(f.h, "tables") && H5Ldelete(f.h, "tables", H5P_DEFAULT) < 0)
+      throw Error(path + ": cannot replace the old /tables group");
+    h5::Handle g = h5::create_group(f, f.h, "tables");
+    for (const auto& t : tables) {
+      h5::write_string(f, g, t.name + ".md", to_markdown(t, a));
+      h5::write_string(f, g, t.name + ".csv", to_csv(t, a));
+      h5::write_string(f, g, t.name + ".tex", to_latex(t, a));
+    }
+    h5::attr_string(f, g, "reference", a.reference);
+    if (f.h.close() < 0) throw Error(path + ": cannot finish writing the tables (disk full?)");
+  });
+}
+
+}  // namespace drbench

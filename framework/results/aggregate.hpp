@@ -1,0 +1,87 @@
+#pragma once
+// From task rows to the published kind of table: mean +/- std of the kNN error over repeated
+// partitions, the best setting per (dataset, method label, split value, dim) cell, and paired
+// t-tests against a reference method.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "framework/results/reader.hpp"
+#include "framework/results/stats.hpp"
+
+namespace drbench {
+
+// One hyperparameter setting within a cell, over its successful repeats.
+struct SettingStats {
+  std::string setting;                      // canonical "a=1,b=rbf"
+  std::vector<std::uint64_t> split_seeds;   // one per successful repeat (pairs repeats in t-tests)
+  std::vector<std::vector<double>> errors;  // [k index][repeat], fractions
+  std::vector<double> mean, std;            // per k, fractions; std is the sample std (n-1)
+  std::size_t n() const { return split_seeds.size(); }
+};
+
+struct Cell {
+  std::string dataset, label;
+  double split_value = 0.0;
+  std::uint64_t dim = 0;
+  std::vector<SettingStats> settings;  // settings with at least one successful task, by name
+  int best = -1;                       // index of the chosen setting; -1 when every task failed
+  std::size_t failed = 0;              // failed tasks in this cell, all settings together
+  std::vector<TTestResult> ttest;      // per k: best setting vs the reference's best (n = 0: none)
+  std::vector<bool> worse;             // per k: significantly worse than the reference
+  const SettingStats* chosen() const { return best < 0 ? nullptr : &settings[best]; }
+};
+
+struct AggregateOptions {
+  // Label the t-tests compare against. nullopt: the file's ttest_reference; "": no tests.
+  std::optional<std::string> reference;
+  double alpha = 0.05;
+};
+
+struct Aggregate {
+  std::vector<int> k;
+  std::string split_kind;
+  std::string reference;  // "" when no tests were made
+  double alpha = 0.05;
+  std::vector<std::string> datasets, labels;  // config order
+  std::vector<double> split_values;           // ascending
+  std::vector<std::uint64_t> dims;            // ascending
+  std::vector<Cell> cells;
+  const Cell* find(const std::string& dataset, const std::string& label, double split_value,
+                   std::uint64_t dim) const;
+};
+
+// Groups the ok rows by (dataset, label, split value, dim, setting); selection is min_mean_error
+// on the first k. Throws Error when the reference label is not in the file.
+Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt = {});
+
+// One table per dataset x k (x dim when the experiment has several): rows are method labels,
+// columns split values; cells "mean ± std" in percent.
+struct Table {
+  std::string name;  // "usps_k1", "usps_k1_d9"
+  std::string dataset;
+  int k = 1;
+  std::uint64_t dim = 0;
+  bool several_dims = false;
+  std::string caption;
+  std::vector<std::string> columns;             // "per_class=5", ...
+  std::vector<std::string> rows;                // labels
+  std::vector<std::vector<const Cell*>> cells;  // [row][column], nullptr when absent
+  std::vector<std::size_t> failed;              // per row, failed tasks in the table
+};
+
+std::vector<Table> make_tables(const Aggregate& a);
+
+std::string cell_text(const Cell* c, std::size_t k_index);  // "12.34 ± 1.56" (+ " †" when worse)
+std::string to_markdown(const Table& t, const Aggregate& a);
+// Long format, one line per cell: numbers a script can read without parsing "±".
+std::string to_csv(const Table& t, const Aggregate& a);
+std::string to_latex(const Table& t, const Aggregate& a);
+
+// Stores every table as /tables/<name>.md, .csv and .tex in the results file, replacing earlier
+// tables and keeping everything else: the file is copied, edited and renamed over the original,
+// so it is never half-written. Refuses while <path>.journal exists (a run is still writing it).
+void write_tables(const std::string& path, const Aggregate& a);
+
+}  // namespace drbench

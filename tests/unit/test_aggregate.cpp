@@ -1,0 +1,248 @@
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "framework/core/error.hpp"
+#include "framework/results/aggregate.hpp"
+#include "framework/results/reader.hpp"
+#include "framework/results/stats.hpp"
+#include "framework/results/store.hpp"
+#include "test_results_fixture.hpp"
+
+using namespace drbench;
+using namespace drbench::testing;
+
+TEST_CASE("incomplete beta and Student t CDF match scipy", "[aggregate]") {
+  // python3 -c "from scipy import special; print(special.betainc(a, b, x))"
+  CHECK(incomplete_beta(0.5, 0.5, 0.3) == Approx(0.3690101195655454).epsilon(1e-12));
+  CHECK(incomplete_beta(2, 3, 0.4) == Approx(0.5248).epsilon(1e-12));
+  CHECK(incomplete_beta(5, 0.5, 0.9) == Approx(0.316642915020012).epsilon(1e-12));
+  CHECK(incomplete_beta(50, 0.5, 0.97) == Approx(0.08169933372182267).epsilon(1e-11));
+  CHECK(incomplete_beta(0.5, 20, 0.01) == Approx(0.4713699354850156).epsilon(1e-12));
+  CHECK(incomplete_beta(100, 100, 0.5) == Approx(0.5).epsilon(1e-12));
+  CHECK(incomplete_beta(1, 1, 0.7) == Approx(0.7).epsilon(1e-14));
+  CHECK(incomplete_beta(2.5, 0.5, 0.2) == Approx(0.006566271827563008).epsilon(1e-11));
+  CHECK(incomplete_beta(2, 3, 0.0) == 0.0);
+  CHECK(incomplete_beta(2, 3, 1.0) == 1.0);
+  CHECK_THROWS_AS(incomplete_beta(0, 1, 0.5), Error);
+  // python3 -c "from scipy import stats; print(stats.t.cdf(t, df))"
+  CHECK(student_t_cdf(0.0, 5) == Approx(0.5).epsilon(1e-14));
+  CHECK(student_t_cdf(1.0, 1) == Approx(0.75).epsilon(1e-13));
+  CHECK(student_t_cdf(-2.0, 3) == Approx(0.06966298427942155).epsilon(1e-12));
+  CHECK(student_t_cdf(2.5, 9) == Approx(0.9830690861585071).epsilon(1e-12));
+  CHECK(student_t_cdf(4.0, 29) == Approx(0.9997999680271737).epsilon(1e-12));
+  CHECK(student_t_cdf(-0.3, 2) == Approx(0.3962428304200888).epsilon(1e-12));
+  CHECK(student_t_cdf(12.0, 4) == Approx(0.9998617857257486).epsilon(1e-12));
+}
+
+TEST_CASE("paired t-test matches scipy.stats.ttest_rel", "[aggregate]") {
+  // stats.ttest_rel([.12,.15,.11,.14,.13], [.10,.14,.12,.11,.10]) -> t=2.1380899352993943,
+  // p=0.09930068321372693
+  auto r = paired_ttest({0.12, 0.15, 0.11, 0.14, 0.13}, {0.10, 0.14, 0.12, 0.11, 0.10});
+  CHECK(r.n == 5);
+  CHECK(r.t == Approx(2.1380899352993943).epsilon(1e-10));
+  CHECK(r.p == Approx(0.09930068321372693).epsilon(1e-10));
+  // stats.ttest_rel([.30,.31,.29], [.20,.22,.19]) -> t=29.000000000000043, p=0.001186944038478558
+  r = paired_ttest({0.30, 0.31, 0.29}, {0.20, 0.22, 0.19});
+  CHECK(r.t == Approx(29.0).epsilon(1e-10));
+  CHECK(r.p == Approx(0.001186944038478558).epsilon(1e-9));
+  CHECK(std::isnan(paired_ttest({0.1}, {0.2}).p));
+  CHECK(paired_ttest({0.1, 0.2}, {0.1, 0.2}).p == 1.0);
+  CHECK(paired_ttest({0.5, 0.75}, {0.25, 0.5}).p == 0.0);  // an exactly constant difference
+  CHECK(sample_std({0.30, 0.31, 0.29}) == Approx(0.01).epsilon(1e-12));
+}
+
+namespace {
+
+// Synthetic rows: dataset usps, per_class 5, three repeats (split seeds 100, 101, 102).
+struct Synthetic {
+  ResultsFile f;
+  std::uint64_t next = 0;
+  Synthetic() {
+    f.path = "synthetic.h5";
+    f.k = {1, 3};
+    f.labels = {"PCA", "KDA", "LDA"};
+    f.datasets = {"usps"};
+    f.ttest_reference = "KDA";
+  }
+  void add(const std::string& label, const std::string& setting, std::vector<double> e1,
+           std::vector<double> e3, double split = 5, std::uint64_t dim = 2) {
+    for (std::size_t r = 0; r < e1.size(); ++r) {
+      TaskRow row;
+      row.result.task_id = next++;
+      row.result.ok = true;
+      row.result.knn_error = {e1[r], e3[r]};
+      row.dataset = "usps";
+      row.split_kind = "per_class";
+      row.split_value = split;
+      row.label = label;
+      row.setting = setting;
+      row.repeat = static_cast<int>(r);
+      row.dim = dim;
+      row.split_seed = 100 + r + static_cast<std::uint64_t>(split) * 10;
+      f.tasks.push_back(row);
+    }
+  }
+  void fail(const std::string& label, const std::string& setting, int repeat) {
+    TaskRow row;
+    row.result.task_id = next++;
+    row.result.ok = false;
+    row.result.error = "MethodError: singular";
+    row.dataset = "usps";
+    row.split_kind = "per_class";
+    row.split_value = 5;
+    row.label = label;
+    row.setting = setting;
+    row.repeat = repeat;
+    row.dim = 2;
+    f.tasks.push_back(row);
+  }
+};
+
+Synthetic synthetic() {
+  Synthetic s;
+  s.add("KDA", "gamma=0.5", {0.10, 0.12, 0.14}, {0.11, 0.13, 0.15});
+  // Better at k=3 but worse at k=1: selection looks at the first k only.
+  s.add("KDA", "gamma=2", {0.20, 0.22, 0.24}, {0.05, 0.05, 0.05});
+  s.add("PCA", "", {0.30, 0.31, 0.29}, {0.12, 0.14, 0.13});
+  s.add("LDA", "", {0.11, 0.12, 0.16}, {0.11, 0.12, 0.16});
+  s.fail("LDA", "", 3);
+  s.add("PCA", "", {0.40, 0.50}, {0.40, 0.50}, 10);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("aggregate: means, sample stds and the best setting per cell", "[aggregate]") {
+  Synthetic s = synthetic();
+  Aggregate a = aggregate(s.f);
+  CHECK(a.reference == "KDA");
+  CHECK(a.labels == std::vector<std::string>{"PCA", "KDA", "LDA"});
+  CHECK(a.split_values == std::vector<double>{5, 10});
+  const Cell* kda = a.find("usps", "KDA", 5, 2);
+  REQUIRE(kda);
+  REQUIRE(kda->settings.size() == 2);
+  REQUIRE(kda->chosen());
+  CHECK(kda->chosen()->setting == "gamma=0.5");
+  CHECK(kda->chosen()->mean[0] == Approx(0.12));
+  CHECK(kda->chosen()->std[0] == Approx(0.02));
+  CHECK(kda->chosen()->mean[1] == Approx(0.13));  // k=3 reported for the k=1 winner
+  CHECK(kda->settings[1].mean[1] == Approx(0.05));
+  const Cell* lda = a.find("usps", "LDA", 5, 2);
+  REQUIRE(lda);
+  CHECK(lda->failed == 1);
+  CHECK(lda->chosen()->n() == 3);
+  CHECK(lda->chosen()->mean[0] == Approx(0.13));
+  CHECK(lda->chosen()->std[0] == Approx(0.026457513110645908));
+  const Cell* pca10 = a.find("usps", "PCA", 10, 2);
+  REQUIRE(pca10);
+  CHECK(pca10->chosen()->mean[0] == Approx(0.45));
+  CHECK(pca10->chosen()->std[0] == Approx(0.070710678118654752));
+  CHECK(a.find("usps", "KDA", 10, 2) == nullptr);
+}
+
+TEST_CASE("aggregate: paired t-tests against the reference mark significantly worse cells",
+          "[aggregate]") {
+  Synthetic s = synthetic();
+  Aggregate a = aggregate(s.f);
+  const Cell* pca = a.find("usps", "PCA", 5, 2);
+  // stats.ttest_rel([.30,.31,.29], [.10,.12,.14]) -> t=11.783766072743584, p=0.007124772673555145
+  CHECK(pca->ttest[0].n == 3);
+  CHECK(pca->ttest[0].t == Approx(11.783766072743584).epsilon(1e-9));
+  CHECK(pca->ttest[0].p == Approx(0.007124772673555145).epsilon(1e-8));
+  CHECK(pca->worse[0]);
+  // k=3: differences (.01, .01, -.02) average 0 -> p ~ 1 (scipy: 0.9999999999999997)
+  CHECK(pca->ttest[1].p > 0.99);
+  CHECK(!pca->worse[1]);
+  // stats.ttest_rel([.11,.12,.16], [.10,.12,.14]) -> p=0.22540333075851657
+  const Cell* lda = a.find("usps", "LDA", 5, 2);
+  CHECK(lda->ttest[0].p == Approx(0.22540333075851657).epsilon(1e-8));
+  CHECK(!lda->worse[0]);
+  // No reference cell at split 10: no test.
+  CHECK(a.find("usps", "PCA", 10, 2)->ttest[0].n == 0);
+  // The reference itself is never tested.
+  CHECK(a.find("usps", "KDA", 5, 2)->ttest[0].n == 0);
+
+  AggregateOptions none;
+  none.reference = "";
+  CHECK(!aggregate(s.f, none).find("usps", "PCA", 5, 2)->worse[0]);
+  AggregateOptions bad;
+  bad.reference = "GPLRF";
+  CHECK_THROWS_WITH(aggregate(s.f, bad), Catch::Contains("GPLRF") && Catch::Contains("PCA"));
+}
+
+TEST_CASE("tables: mean ± std in percent, markers, failures, three formats", "[aggregate]") {
+  Synthetic s = synthetic();
+  Aggregate a = aggregate(s.f);
+  auto tables = make_tables(a);
+  REQUIRE(tables.size() == 2);  // usps x k in {1, 3}, one dim
+  const Table& t = tables[0];
+  CHECK(t.name == "usps_k1");
+  CHECK(t.rows == std::vector<std::string>{"PCA", "KDA", "LDA"});
+  CHECK(t.columns == std::vector<std::string>{"per_class=5", "per_class=10"});
+  CHECK(t.failed == std::vector<std::size_t>{0, 0, 1});
+  std::string md = to_markdown(t, a);
+  CHECK_THAT(md, Catch::Contains("| PCA | 30.00 ± 1.00 † | 45.00 ± 7.07 | 0 |"));
+  CHECK_THAT(md, Catch::Contains("| KDA | 12.00 ± 2.00 | - | 0 |"));
+  CHECK_THAT(md, Catch::Contains("| LDA | 13.00 ± 2.65 | - | 1 |"));
+  CHECK_THAT(md, Catch::Contains("| KDA | gamma=0.5 | - |"));  // which setting won
+  std::string md3 = to_markdown(tables[1], a);
+  CHECK_THAT(md3, Catch::Contains("| PCA | 13.00 ± 1.00 | 45.00 ± 7.07 | 0 |"));
+  CHECK_THAT(md3, Catch::Contains("| KDA | 13.00 ± 2.00 |"));
+  std::string csv = to_csv(t, a);
+  CHECK_THAT(csv, Catch::Contains("usps,PCA,per_class,5,2,1,30.0000,1.0000,3,,0.00712477,1,0\n"));
+  CHECK_THAT(csv, Catch::Contains("usps,KDA,per_class,5,2,1,12.0000,2.0000,3,gamma=0.5,,0,0\n"));
+  std::string tex = to_latex(t, a);
+  CHECK_THAT(tex, Catch::Contains("PCA & $30.00 \\pm 1.00^\\dagger$ & $45.00 \\pm 7.07$ & 0 \\\\"));
+  CHECK_THAT(tex, Catch::Contains("per\\_class=5"));
+  CHECK_THAT(tex, Catch::Contains("KDA & $12.00 \\pm 2.00$ & -- & 0"));
+}
+
+TEST_CASE("tables: one per dim when the experiment has several", "[aggregate]") {
+  Synthetic s;
+  s.add("KDA", "", {0.1, 0.2}, {0.1, 0.2}, 5, 2);
+  s.add("KDA", "", {0.3, 0.4}, {0.3, 0.4}, 5, 9);
+  s.add("PCA", "", {0.5, 0.6}, {0.5, 0.6}, 5, 9);
+  Aggregate a = aggregate(s.f);
+  auto tables = make_tables(a);
+  REQUIRE(tables.size() == 4);
+  CHECK(tables[0].name == "usps_k1_d2");
+  CHECK(tables[0].rows == std::vector<std::string>{"KDA"});
+  CHECK(tables[1].name == "usps_k1_d9");
+  CHECK(tables[1].rows == std::vector<std::string>{"PCA", "KDA"});
+  CHECK_THAT(to_markdown(tables[1], a), Catch::Contains("| KDA | 35.00 ± 7.07 |"));
+}
+
+TEST_CASE("tables are stored in the results file without touching the rest", "[aggregate]") {
+  TempDir dir;
+  Experiment ex = toy_experiment(dir.file("toy.h5"), 3);
+  auto tasks = toy_tasks(ex);
+  RunInfo info;
+  {
+    ResultsStore store(ex, tasks, info, false);
+    for (const auto& t : tasks) {
+      double base = t.method == 0 ? 0.3 : (t.setting.real("gamma") < 1 ? 0.1 : 0.2);
+      store.add(toy_result(t, base + 0.01 * t.repeat, base));
+    }
+    store.write_hdf5();
+  }
+  ResultsFile f = read_results(ex.output.path);
+  Aggregate a = aggregate(f);
+  write_tables(ex.output.path, a);
+  write_tables(ex.output.path, a);  // replacing earlier tables works
+  ResultsFile g = read_results(ex.output.path);
+  CHECK(g.tasks.size() == tasks.size());
+  CHECK(g.config == ex.text);
+  CHECK(g.tables.size() == 2 * 2 * 3);  // datasets x k x {md, csv, tex}
+  auto tables = make_tables(a);
+  std::string md = read_table(ex.output.path, "usps_k1.md");
+  CHECK(md == to_markdown(tables[0], a));
+  CHECK_THAT(md, Catch::Contains("| KDA | 11.00 ± 1.00 | 11.00 ± 1.00 | 0 |"));
+  CHECK_THAT(md, Catch::Contains("| PCA | 31.00 ± 1.00 † |"));
+  CHECK_THAT(read_table(ex.output.path, "wine_k3.tex"), Catch::Contains("\\toprule"));
+  CHECK_THROWS_WITH(read_table(ex.output.path, "nope.md"), Catch::Contains("nope.md"));
+  CHECK(!std::filesystem::exists(ex.output.path + ".tmp"));
+
+  std::ofstream(ex.output.path + ".journal") << "x";
+  CHECK_THROWS_WITH(write_tables(ex.output.path, a), Catch::Contains(".journal exists"));
+}
