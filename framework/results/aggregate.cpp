@@ -159,7 +159,10 @@ std::vector<Table> make_tables(const Aggregate& a) {
         t.dim = dim;
         t.several_dims = several;
         t.name = ds + "_k" + std::to_string(t.k) + (several ? "_d" + std::to_string(dim) : "");
-        for (double sv : a.split_values) t.columns.push_back(a.split_kind + "=" + number(sv));
+        for (double sv : a.split_values)
+          t.columns.push_back(a.split_kind == "own" || a.split_kind == "all"
+                                  ? a.split_kind + " split"
+                                  : a.split_kind + "=" + number(sv));
         for (const auto& label : a.labels) {
           std::vector<const Cell*> row;
           std::size_t failed = 0;

@@ -65,10 +65,11 @@ struct Table {
   std::uint64_t dim = 0;
   bool several_dims = false;
   std::string caption;
-  std::vector<std::string> columns;             // "per_class=5", ...
-  std::vector<std::string> rows;                // labels
-  std::vector<std::vector<const Cell*>> cells;  // [row][column], nullptr when absent
-  std::vector<std::size_t> failed;              // per row, failed tasks in the table
+  std::vector<std::string> columns;  // "per_class=5", ...
+  std::vector<std::string> rows;     // labels
+  // [row][column], pointing into the Aggregate the table was made from; nullptr when absent.
+  std::vector<std::vector<const Cell*>> cells;
+  std::vector<std::size_t> failed;  // per row, failed tasks in the table
 };
 
 std::vector<Table> make_tables(const Aggregate& a);

@@ -151,7 +151,13 @@ void ResultsStore::load_journal() {
       journal_base_ = pos + 8 + len;
       first = false;
     } else if (payload[0] == kResultRecord) {
-      adopt(TaskResult::deserialize(payload.substr(1)));
+      try {
+        adopt(TaskResult::deserialize(payload.substr(1)));
+      } catch (const Error& e) {
+        // The checksum matched, so this is not a torn write but a record we cannot interpret.
+        throw Error(journal_path_ + ": " + e.what() +
+                    " (fix: rerun with the drbench version that wrote it, or use --force-new)");
+      }
     } else {
       break;
     }

@@ -246,3 +246,14 @@ TEST_CASE("tables are stored in the results file without touching the rest", "[a
   std::ofstream(ex.output.path + ".journal") << "x";
   CHECK_THROWS_WITH(write_tables(ex.output.path, a), Catch::Contains(".journal exists"));
 }
+
+TEST_CASE("tables: a dataset's own split is one column", "[aggregate]") {
+  Synthetic s;
+  s.add("KDA", "", {0.1, 0.2}, {0.1, 0.2}, 0);
+  for (auto& row : s.f.tasks) row.split_kind = "own";
+  Aggregate a = aggregate(s.f);
+  auto tables = make_tables(a);
+  REQUIRE(!tables.empty());
+  CHECK(tables[0].columns == std::vector<std::string>{"own split"});
+  CHECK_THAT(to_markdown(tables[0], a), Catch::Contains("| KDA | 15.00 ± 7.07 | 0 |"));
+}

@@ -3,6 +3,7 @@
 #include <fstream>
 
 #include "framework/core/error.hpp"
+#include "framework/results/bytes.hpp"
 #include "framework/results/h5.hpp"
 #include "framework/results/reader.hpp"
 #include "framework/results/store.hpp"
@@ -257,4 +258,45 @@ TEST_CASE("Opening something that is not a results file fails with its name", "[
   CHECK_THROWS_WITH(ResultsStore(ex, tasks, run_info(), false),
                     Catch::Contains(ex.output.path) && Catch::Contains("not an HDF5 file"));
   CHECK_THROWS_WITH(read_results(dir.file("missing.h5")), Catch::Contains("missing.h5"));
+}
+
+TEST_CASE("ResultsStore handles a fresh force_new and an empty experiment", "[results]") {
+  TempDir dir;
+  Experiment ex = toy_experiment(dir.file("toy.h5"));
+  auto tasks = toy_tasks(ex);
+  {
+    ResultsStore store(ex, tasks, run_info(), true);  // nothing to move aside
+    CHECK(!fs::exists(ex.output.path + ".bak"));
+    store.write_hdf5();
+  }
+  ResultsFile f = read_results(ex.output.path);
+  CHECK(f.tasks.empty());
+  CHECK(f.finished.empty());
+  std::vector<Task> none;
+  ResultsStore empty(ex, none, run_info(), true);
+  empty.write_hdf5();
+  CHECK(read_results(ex.output.path).n_tasks == 0);
+  CHECK(!fs::exists(ex.output.path + ".journal"));  // complete at once
+}
+
+TEST_CASE("A journal record with an intact checksum but unknown format is an error", "[results]") {
+  TempDir dir;
+  Experiment ex = toy_experiment(dir.file("toy.h5"));
+  auto tasks = toy_tasks(ex);
+  auto rec = [](char type, const std::string& body) {
+    std::string payload = std::string(1, type) + body;
+    ByteWriter w;
+    w.u32(static_cast<std::uint32_t>(payload.size()));
+    w.u32(crc32(payload));
+    return w.take() + payload;
+  };
+  ByteWriter text;
+  text.str(ex.text);
+  std::string result = toy_result(tasks[0], 0.1, 0.2).serialize();
+  result[0] = 9;  // a future format version
+  std::ofstream(ex.output.path + ".journal", std::ios::binary)
+      << "DRBJNL01" << rec('C', text.bytes()) << rec('R', result);
+  CHECK_THROWS_WITH(
+      ResultsStore(ex, tasks, run_info(), false),
+      Catch::Contains(ex.output.path + ".journal") && Catch::Contains("format version"));
 }
