@@ -90,7 +90,8 @@ ResultsStore::ResultsStore(const Experiment& ex, const std::vector<Task>& tasks,
   load_file(have_file);
   load_journal();
   dirty_ = !have_file || journal_valid_ > journal_base_;  // journal holds results
-  open_journal();
+  // The journal is opened (and a torn tail cut off) at the first add(), so merely opening a
+  // finished file, e.g. to rerun a complete experiment, leaves no journal behind.
   last_snapshot_ = now_seconds();
 }
 
@@ -221,17 +222,20 @@ void ResultsStore::write_hdf5() {
     last_write_cost_ = last_snapshot_ - t0;
     dirty_ = false;
   }
-  if (journal_fd_ < 0) return;
-  if (complete) {
-    ::close(journal_fd_);
-    journal_fd_ = -1;
-    journal_valid_ = 0;
+  if (journal_fd_ >= 0 && !complete) {
+    if (::ftruncate(journal_fd_, static_cast<off_t>(journal_base_)) != 0 || ::fsync(journal_fd_))
+      throw Error(journal_path_ + ": cannot truncate: " + std::strerror(errno));
+    return;
+  }
+  // The file now holds everything any journal here recorded.
+  if (journal_fd_ >= 0) ::close(journal_fd_);
+  journal_fd_ = -1;
+  journal_valid_ = 0;
+  if (fs::exists(journal_path_)) {
     std::error_code ec;
     fs::remove(journal_path_, ec);
+    if (ec) throw Error(journal_path_ + ": cannot remove: " + ec.message());
     fsync_parent_dir(journal_path_);
-  } else if (::ftruncate(journal_fd_, static_cast<off_t>(journal_base_)) != 0 ||
-             ::fsync(journal_fd_) != 0) {
-    throw Error(journal_path_ + ": cannot truncate: " + std::strerror(errno));
   }
 }
 

@@ -36,7 +36,9 @@ class ResultsStore {
   // Throws Error for a task id/key that is not part of this experiment.
   void add(const TaskResult& r);
   // Full rewrite, atomic rename. Empties the journal (everything is in the file now) and removes
-  // it when every task is done. Does nothing when nothing changed since the last write.
+  // it when every task is done. Rewrites nothing when nothing changed since the last write. The
+  // destructor does not call it: what was added since is in the journal and is recovered by the
+  // next store opened on the same path, exactly as after a crash.
   void write_hdf5();
 
   // Minimum seconds between snapshots (default 10). Each snapshot also waits at least 10x as long

@@ -116,6 +116,12 @@ TEST_CASE("ResultsStore removes the journal when every task is written", "[resul
   CHECK(f.tasks.size() == tasks.size());
   CHECK(!f.finished.empty());
   CHECK(f.n_tasks == tasks.size());
+  {
+    // Rerunning a finished experiment only opens the file: no journal appears.
+    ResultsStore again(ex, tasks, run_info(), false);
+    CHECK(again.n_done() == tasks.size());
+  }
+  CHECK(!fs::exists(ex.output.path + ".journal"));
 }
 
 TEST_CASE("ResultsStore refuses a changed config and starts over with force_new", "[results]") {
