@@ -1,0 +1,35 @@
+#pragma once
+// The GP-LVM likelihood core (GPLRF eq. 3-4):
+//   L = d/2 ln|K| + 1/2 tr(K^-1 Y Y^T) + N d/2 ln(2 pi),
+//   dL/dK = 1/2 (d K^-1 - K^-1 Y Y^T K^-1),
+// from one Cholesky factorisation; K^-1 Y is formed once and reused for the trace term and for
+// dL/dK, and every O(N^2 d) or O(N^3) step is a BLAS-3/LAPACK call.
+#include <armadillo>
+
+namespace drbench {
+
+struct CholeskyJitter {
+  arma::mat R;          // upper factor, K + jitter I = R^T R
+  double jitter = 0.0;  // what had to be added (0 when K factorised as it was)
+};
+
+// Cholesky of a symmetric K. When it fails, adds jitter = 1e-6 * mean(diag K) to the diagonal and
+// multiplies it by 10 until it succeeds, up to 0.1 * mean(diag K) (GPmat's jitChol schedule, cut
+// where the jitter would change the model more than the noise term does); false if it never did.
+bool cholesky_with_jitter(const arma::mat& K, CholeskyJitter& out);
+
+// In-place inverse of K = R^T R from its upper Cholesky factor (LAPACK potri), full symmetric.
+arma::mat inverse_from_cholesky(const arma::mat& R);
+
+struct GpNllResult {
+  double value = 0.0;   // +inf when K could not be factorised even with jitter
+  double jitter = 0.0;
+  arma::mat dK;         // dL/dK (n x n), filled when requested
+  arma::mat Kinv;       // K^-1 (with jitter), filled when dK is requested
+  arma::mat KinvY;      // K^-1 Yt (n x d), filled when dK is requested
+};
+
+// Yt is the data with one ROW per point (n x d), i.e. the transpose of drbench's d x n layout.
+GpNllResult gp_neg_log_likelihood(const arma::mat& K, const arma::mat& Yt, bool with_grad);
+
+}  // namespace drbench

@@ -1,0 +1,151 @@
+#include "methods/gplvm/model.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "framework/core/error.hpp"
+#include "framework/optim/optimizer.hpp"
+#include "methods/gplvm/init.hpp"
+#include "methods/gplvm/likelihood.hpp"
+#include "methods/gplvm/objective.hpp"
+
+namespace drbench {
+
+std::vector<ParamSpec> gplvm_param_specs() {
+  return {
+      ParamSpec::choice("kernel", "rbf", {"rbf", "mlp", "poly", "linear"},
+                        "covariance of the latent-to-data map; bias and white noise are always "
+                        "added (GPLRF eq. 2)"),
+      ParamSpec::integer("iterations", 1000, 1, 1e6, "optimiser iterations (TPSLVM: 1000)"),
+      ParamSpec::choice("optimizer", "scg", {"scg", "lbfgs"},
+                        "scaled conjugate gradients (as in the papers) or L-BFGS"),
+      ParamSpec::choice("init", "ppca", {"ppca", "pca"},
+                        "initial latent points: PCA scores scaled to unit variance (ppca) or raw"),
+      ParamSpec::real("x_prior", 0.0, 0.0, std::nullopt,
+                      "precision of a Gaussian prior on the latent points; 0 = none"),
+      ParamSpec::integer("oos_iterations", 200, 1, 1e5,
+                         "optimiser iterations per new point in the out-of-sample map"),
+  };
+}
+
+GplvmSettings gplvm_settings(const ParamSet& p) {
+  GplvmSettings s;
+  s.kernel = p.str("kernel");
+  s.iterations = int(p.integer("iterations"));
+  s.optimizer = p.str("optimizer");
+  s.init = p.str("init");
+  s.x_prior = p.real("x_prior");
+  s.oos_iterations = int(p.integer("oos_iterations"));
+  return s;
+}
+
+double PredictiveObjective::evaluate(const arma::vec& x, arma::vec* grad) {
+  const double d = double(y_.n_elem);
+  const arma::mat k = kernel_.K(x, X_);               // 1 x n
+  const arma::vec b = Kinv_ * k.t();                  // K^-1 k
+  const arma::vec mu = KinvY_.t() * k.t();            // Y^T K^-1 k
+  const double var = kernel_.diag(x)(0) - arma::dot(k, b);
+  if (!(var > 0)) {  // only without a white-noise term, where the GP can interpolate exactly
+    if (grad) grad->zeros(x.n_elem);
+    return arma::datum::inf;
+  }
+  const arma::vec r = y_ - mu;
+  const double rr = arma::dot(r, r);
+  const double f = 0.5 * d * std::log(2.0 * arma::datum::pi * var) + 0.5 * rr / var;
+  if (grad) {
+    const double dvar = 0.5 * d / var - 0.5 * rr / (var * var);
+    // dL/dk = -K^-1 Y r / var - 2 dvar K^-1 k (through the mean and the variance).
+    const arma::rowvec dk = (-(KinvY_ * r) / var - 2.0 * dvar * b).t();
+    *grad = arma::vectorise(kernel_.grad_X_cross(x, X_, dk) +
+                            kernel_.grad_X_diag(x, arma::vec{dvar}));
+  }
+  return f;
+}
+
+GplvmModel::GplvmModel(GplvmSettings s) : s_(std::move(s)) {}
+
+void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
+                     const arma::mat* X0) {
+  const arma::uword n = Y.n_cols;
+  if (n < 2) throw MethodError("gplvm: needs at least 2 training points, got " + std::to_string(n));
+  if (q >= n)
+    throw MethodError("gplvm: latent dimension " + std::to_string(q) +
+                      " must be below the number of training points " + std::to_string(n) +
+                      " (fix: lower 'dims')");
+  mean_ = arma::mean(Y, 1);
+  const arma::mat Yc = Y.each_col() - mean_;
+
+  arma::mat Xinit;
+  if (X0) {
+    if (X0->n_rows != q || X0->n_cols != n) throw Error("internal: gplvm X0 has the wrong shape");
+    Xinit = *X0;
+  } else {
+    Xinit = pca_latent_init(Yc, q, s_.init == "ppca", rng);
+  }
+
+  GplvmObjective obj(Yc, make_kernel(s_.kernel + "+bias+white"), q);
+  obj.set_trace(trace);
+  if (s_.x_prior > 0) obj.add_prior(std::make_shared<GaussianPrior>(s_.x_prior));
+  for (const auto& p : priors_) obj.add_prior(p);
+  if (bc_) {
+    bc_->setup(Yc, Xinit);
+    obj.set_back_constraint(bc_);
+  }
+  OptimOptions opt;
+  opt.max_iterations = s_.iterations;
+  opt.trace = trace;
+  const arma::vec x0 = obj.pack(Xinit);
+  if (!std::isfinite(obj.evaluate(x0, nullptr)))
+    throw MethodError("gplvm: the initial covariance matrix is not positive definite even with "
+                      "jitter (fix: check the data for NaN/inf or duplicated points)");
+  OptimResult res = minimize(s_.optimizer, obj, x0, opt);
+  X_ = obj.unpack(res.x);
+  f_ = res.f;
+  if (trace && obj.jitter_events() > 0)
+    trace->note("jitter_evaluations", std::to_string(obj.jitter_events()));
+  kernel_ = obj.kernel().clone();
+
+  // Quantities for prediction at the optimum.
+  CholeskyJitter ch;
+  if (!cholesky_with_jitter(kernel_->K(X_), ch))
+    throw MethodError("gplvm: the fitted covariance is not positive definite even with jitter");
+  Kinv_ = inverse_from_cholesky(ch.R);
+  KinvY_ = Kinv_ * Yc.t();
+  const arma::mat Kc = kernel_->K(X_, X_);  // noise-free: a new point never shares noise
+  mu_train_ = KinvY_.t() * Kc;
+  var_train_ = kernel_->diag(X_) - arma::sum(Kc % (Kinv_ * Kc), 0).t();
+  var_train_ = arma::clamp(var_train_, 1e-300, arma::datum::inf);
+}
+
+arma::uword GplvmModel::most_likely_start(const arma::vec& y) const {
+  const double d = double(y.n_elem);
+  // -log N(y | mu_i, var_i I) for every training latent point i at once.
+  const arma::vec rr = arma::dot(y, y) - 2.0 * (mu_train_.t() * y) +
+                       arma::sum(arma::square(mu_train_), 0).t();
+  const arma::vec nll = 0.5 * d * arma::log(var_train_) + 0.5 * rr / var_train_;
+  return nll.index_min();
+}
+
+arma::mat GplvmModel::transform(const arma::mat& Ynew) const {
+  if (X_.is_empty()) throw Error("internal: gplvm transform before fit");
+  if (Ynew.n_rows != mean_.n_elem)
+    throw MethodError("gplvm: new points have dimension " + std::to_string(Ynew.n_rows) +
+                      ", the training data had " + std::to_string(mean_.n_elem));
+  const arma::mat Yc = Ynew.each_col() - mean_;
+  if (bc_) return bc_->map(Yc);
+  arma::mat out(X_.n_rows, Ynew.n_cols);
+  OptimOptions opt;
+  opt.max_iterations = s_.oos_iterations;
+  opt.x_tol = 1e-6;
+  opt.f_tol = 1e-8;
+  for (arma::uword j = 0; j < Ynew.n_cols; ++j) {
+    const arma::vec y = Yc.col(j);
+    PredictiveObjective pred(*kernel_, X_, Kinv_, KinvY_, y);
+    const arma::vec start = X_.col(most_likely_start(y));
+    OptimResult r = scg(pred, start, opt);
+    out.col(j) = std::isfinite(r.f) ? r.x : start;
+  }
+  return out;
+}
+
+}  // namespace drbench

@@ -1,0 +1,87 @@
+#pragma once
+// A fitted GP-LVM: kernel, latent points, optional priors and back-constraint, and the
+// out-of-sample map. Every method of the family (gplvm, gplrf, dgplvm, ...) is a thin Method that
+// builds its priors/back-constraint and delegates to this class.
+#include <armadillo>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "framework/core/params.hpp"
+#include "framework/core/rng.hpp"
+#include "framework/core/trace.hpp"
+#include "framework/optim/objective.hpp"
+#include "methods/gplvm/back_constraint.hpp"
+#include "methods/gplvm/kernels/kernel.hpp"
+#include "methods/gplvm/prior.hpp"
+
+namespace drbench {
+
+struct GplvmSettings {
+  std::string kernel = "rbf";  // base kernel; bias and white noise are added (GPLRF eq. 2)
+  int iterations = 1000;
+  std::string optimizer = "scg";  // scg | lbfgs
+  std::string init = "ppca";      // ppca | pca
+  double x_prior = 0.0;           // precision of a Gaussian prior on X; 0 = none (eq. 3 as is)
+  int oos_iterations = 200;       // optimiser iterations per new point (TPSLVM Algorithm 1)
+};
+
+// The parameters every GP-LVM variant declares (kernel, iterations, optimizer, init, x_prior,
+// oos_iterations), and how to read them back; variants append their own (alpha, gamma, ...).
+std::vector<ParamSpec> gplvm_param_specs();
+GplvmSettings gplvm_settings(const ParamSet& p);
+
+// Gaussian predictive negative log density of one (centred) observation y at latent point x
+// (TPSLVM eq. 29): -log N(y | Y^T K^-1 k(X, x), (k(x, x) - k(X, x)^T K^-1 k(X, x)) I).
+class PredictiveObjective final : public Objective {
+ public:
+  PredictiveObjective(const Kernel& kernel, const arma::mat& X, const arma::mat& Kinv,
+                      const arma::mat& KinvY, const arma::vec& y)
+      : kernel_(kernel), X_(X), Kinv_(Kinv), KinvY_(KinvY), y_(y) {}
+  double evaluate(const arma::vec& x, arma::vec* grad) override;
+
+ private:
+  const Kernel& kernel_;
+  const arma::mat& X_;      // q x n training latent points
+  const arma::mat& Kinv_;   // n x n
+  const arma::mat& KinvY_;  // n x d
+  const arma::vec& y_;      // d
+};
+
+class GplvmModel {
+ public:
+  explicit GplvmModel(GplvmSettings s = {});
+
+  void add_prior(std::shared_ptr<const LatentPrior> prior) { priors_.push_back(std::move(prior)); }
+  void set_back_constraint(std::shared_ptr<BackConstraint> bc) { bc_ = std::move(bc); }
+
+  // Y is d x n (uncentred; the model centres it). X0 (q x n) overrides the PCA/PPCA start.
+  void fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
+           const arma::mat* X0 = nullptr);
+
+  const arma::mat& latent() const { return X_; }
+  const Kernel& kernel() const { return *kernel_; }
+  // q x m latent points of new observations: the back-constraint map when there is one, else
+  // TPSLVM Algorithm 1 (start at the training latent point under which y* is most likely, then
+  // optimise the predictive density).
+  arma::mat transform(const arma::mat& Ynew) const;
+  // Index of the training latent point under which the centred observation y is most likely.
+  arma::uword most_likely_start(const arma::vec& y_centred) const;
+  const arma::vec& mean() const { return mean_; }
+  double objective() const { return f_; }
+
+ private:
+  GplvmSettings s_;
+  std::vector<std::shared_ptr<const LatentPrior>> priors_;
+  std::shared_ptr<BackConstraint> bc_;
+  std::unique_ptr<Kernel> kernel_;
+  arma::vec mean_;
+  arma::mat X_;      // q x n
+  arma::mat Kinv_;   // n x n, at the optimum
+  arma::mat KinvY_;  // n x d
+  arma::mat mu_train_;     // d x n predictive means at the training latent points
+  arma::vec var_train_;    // n predictive variances there
+  double f_ = 0.0;
+};
+
+}  // namespace drbench

@@ -1,0 +1,82 @@
+#include "methods/gplvm/objective.hpp"
+
+#include <sstream>
+
+#include "framework/core/error.hpp"
+#include "methods/gplvm/likelihood.hpp"
+
+namespace drbench {
+
+GplvmObjective::GplvmObjective(const arma::mat& Y, std::unique_ptr<Kernel> kernel, arma::uword q)
+    : Yt_(Y.t()), kernel_(std::move(kernel)), q_(q) {
+  if (!kernel_) throw Error("internal: GplvmObjective needs a kernel");
+  if (q == 0) throw MethodError("gplvm: latent dimension must be at least 1");
+}
+
+arma::uword GplvmObjective::n_latent_params() const {
+  return bc_ ? bc_->params().n_elem : q_ * Yt_.n_rows;
+}
+
+arma::vec GplvmObjective::pack(const arma::mat& X) const {
+  arma::vec lat;
+  if (bc_) {
+    lat = bc_->params();
+  } else {
+    if (X.n_rows != q_ || X.n_cols != Yt_.n_rows)
+      throw Error("internal: GplvmObjective::pack expects a " + std::to_string(q_) + " x " +
+                  std::to_string(Yt_.n_rows) + " latent matrix");
+    lat = arma::vectorise(X);
+  }
+  return learn_kernel_ ? arma::vec(arma::join_cols(lat, kernel_->params())) : lat;
+}
+
+arma::mat GplvmObjective::unpack(const arma::vec& x) {
+  const arma::uword nl = n_latent_params();
+  const arma::uword nk = learn_kernel_ ? kernel_->n_params() : 0;
+  if (x.n_elem != nl + nk)
+    throw Error("internal: GplvmObjective expects " + std::to_string(nl + nk) +
+                " parameters, got " + std::to_string(x.n_elem));
+  if (nk) kernel_->set_params(x.tail(nk));
+  if (bc_) {
+    bc_->set_params(x.head(nl));
+    return bc_->latent();
+  }
+  return arma::reshape(x.head(nl), q_, Yt_.n_rows);
+}
+
+double GplvmObjective::evaluate(const arma::vec& x, arma::vec* grad) {
+  const arma::mat X = unpack(x);
+  const arma::mat K = kernel_->K(X);
+  GpNllResult r = gp_neg_log_likelihood(K, Yt_, grad != nullptr);
+  if (r.jitter > 0) {
+    ++jitter_events_;
+    if (r.jitter > max_jitter_) {
+      max_jitter_ = r.jitter;
+      if (trace_) {
+        std::ostringstream os;
+        os << r.jitter;
+        trace_->note("jitter", os.str());
+      }
+    }
+  }
+  double f = r.value;
+  if (!std::isfinite(f)) {
+    if (grad) grad->zeros(x.n_elem);
+    return f;
+  }
+  arma::mat gX;
+  arma::vec gtheta;
+  if (grad) kernel_->gradients(X, r.dK, gtheta, gX);
+  arma::mat gp;
+  for (const auto& p : priors_) {
+    f += p->value_grad(X, grad ? &gp : nullptr);
+    if (grad) gX += gp;
+  }
+  if (grad) {
+    const arma::vec glat = bc_ ? bc_->chain(gX) : arma::vectorise(gX);
+    *grad = learn_kernel_ ? arma::vec(arma::join_cols(glat, gtheta)) : glat;
+  }
+  return f;
+}
+
+}  // namespace drbench

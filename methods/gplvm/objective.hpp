@@ -1,0 +1,59 @@
+#pragma once
+// The GP-LVM training objective as a drbench::Objective: negative log-likelihood (likelihood.hpp)
+// plus any latent priors, over the stacked parameter vector
+//   [ vec(X) (q*n, column-major)  or  back-constraint parameters ;  kernel log-hyperparameters ].
+#include <armadillo>
+#include <memory>
+#include <vector>
+
+#include "framework/core/trace.hpp"
+#include "framework/optim/objective.hpp"
+#include "methods/gplvm/back_constraint.hpp"
+#include "methods/gplvm/kernels/kernel.hpp"
+#include "methods/gplvm/prior.hpp"
+
+namespace drbench {
+
+class GplvmObjective final : public Objective {
+ public:
+  // Y is d x n (one column per point), used as given (centre it first: the model has no mean).
+  GplvmObjective(const arma::mat& Y, std::unique_ptr<Kernel> kernel, arma::uword q);
+
+  void add_prior(std::shared_ptr<const LatentPrior> prior) { priors_.push_back(std::move(prior)); }
+  // With a back-constraint the latent block of the parameter vector holds its parameters.
+  void set_back_constraint(std::shared_ptr<BackConstraint> bc) { bc_ = std::move(bc); }
+  // false: the kernel hyperparameters are held fixed and left out of the parameter vector.
+  void set_learn_kernel(bool learn) { learn_kernel_ = learn; }
+  // Jitter events are noted here (the first time each new, larger jitter is needed).
+  void set_trace(Trace* trace) { trace_ = trace; }
+
+  // Parameter vector for latent points X (ignored with a back-constraint: its parameters are used)
+  // and the kernel's current hyperparameters.
+  arma::vec pack(const arma::mat& X) const;
+  // Latent points encoded by x; also moves the kernel to x's hyperparameters.
+  arma::mat unpack(const arma::vec& x);
+
+  double evaluate(const arma::vec& x, arma::vec* grad) override;
+
+  const Kernel& kernel() const { return *kernel_; }
+  Kernel& kernel() { return *kernel_; }
+  const arma::mat& Yt() const { return Yt_; }
+  arma::uword latent_dim() const { return q_; }
+  int jitter_events() const { return jitter_events_; }
+  double max_jitter() const { return max_jitter_; }
+
+ private:
+  arma::uword n_latent_params() const;
+
+  arma::mat Yt_;  // n x d
+  std::unique_ptr<Kernel> kernel_;
+  arma::uword q_;
+  std::vector<std::shared_ptr<const LatentPrior>> priors_;
+  std::shared_ptr<BackConstraint> bc_;
+  bool learn_kernel_ = true;
+  Trace* trace_ = nullptr;
+  int jitter_events_ = 0;
+  double max_jitter_ = 0.0;
+};
+
+}  // namespace drbench

@@ -1,0 +1,203 @@
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "framework/core/registry.hpp"
+#include "framework/core/rng.hpp"
+#include "framework/optim/grad_check.hpp"
+#include "framework/optim/optimizer.hpp"
+#include "methods/gplvm/kernels/kernel.hpp"
+#include "methods/gplvm/likelihood.hpp"
+#include "methods/gplvm/model.hpp"
+#include "methods/gplvm/objective.hpp"
+
+using namespace drbench;
+
+namespace {
+
+// n points on a noisy 2-D curved sheet in d dimensions (d x n).
+arma::mat sheet(Rng& rng, arma::uword n, arma::uword d, double noise) {
+  const arma::mat T = rng.randn(2, n);
+  const arma::mat W = rng.randn(d, 3);
+  arma::mat F(3, n);
+  F.row(0) = T.row(0);
+  F.row(1) = T.row(1);
+  F.row(2) = arma::sin(T.row(0)) % T.row(1);
+  return W * F + noise * rng.randn(d, n);
+}
+
+}  // namespace
+
+TEST_CASE("GP negative log-likelihood matches the direct formula", "[gplvm]") {
+  Rng rng(1);
+  const arma::mat A = rng.randn(12, 12);
+  const arma::mat K = A * A.t() + 0.5 * arma::eye(12, 12);
+  const arma::mat Yt = rng.randn(12, 4);
+  const double d = 4, n = 12;
+  const arma::mat Ki = arma::inv(K);
+  const double direct = 0.5 * d * std::log(arma::det(K)) +
+                        0.5 * arma::trace(Ki * Yt * Yt.t()) +
+                        0.5 * n * d * std::log(2 * arma::datum::pi);
+  const GpNllResult r = gp_neg_log_likelihood(K, Yt, true);
+  CHECK(r.value == Approx(direct).epsilon(1e-10));
+  CHECK(gp_neg_log_likelihood(K, Yt, false).value == Approx(direct).epsilon(1e-10));
+  CHECK(arma::approx_equal(r.dK, 0.5 * (d * Ki - Ki * Yt * Yt.t() * Ki), "reldiff", 1e-8));
+  CHECK(r.jitter == 0.0);
+}
+
+TEST_CASE("GP-LVM total objective gradient matches finite differences", "[gplvm]") {
+  Rng rng(2);
+  const arma::uword n = 30, d = 6, q = 2;
+  const arma::mat Y = sheet(rng, n, d, 0.1);
+  const arma::mat Yc = Y.each_col() - arma::mean(Y, 1);
+  for (const char* spec : {"rbf+bias+white", "mlp+bias+white", "poly+bias+white",
+                           "linear+bias+white"}) {
+    INFO("kernel " << spec);
+    for (bool learn : {true, false}) {
+      auto kern = make_kernel(spec);
+      arma::vec p = kern->params();
+      for (auto& v : p) v += 0.2 * rng.normal();
+      kern->set_params(p);
+      GplvmObjective obj(Yc, std::move(kern), q);
+      obj.add_prior(std::make_shared<GaussianPrior>(0.7));
+      obj.set_learn_kernel(learn);
+      const arma::vec x = obj.pack(rng.randn(q, n));
+      const GradCheck gc = check_gradient(obj, x);
+      INFO("learn_kernel=" << learn << " worst index " << gc.worst << " analytic "
+                           << gc.analytic(gc.worst) << " numeric " << gc.numeric(gc.worst));
+      CHECK(gc.max_rel_error < 1e-6);
+    }
+  }
+}
+
+TEST_CASE("Gaussian latent prior gradient matches finite differences", "[gplvm]") {
+  Rng rng(3);
+  GaussianPrior prior(2.5);
+  FunctionObjective f([&](const arma::vec& x, arma::vec* g) {
+    arma::mat gX;
+    const double v = prior.value_grad(arma::reshape(x, 3, 5), g ? &gX : nullptr);
+    if (g) *g = arma::vectorise(gX);
+    return v;
+  });
+  CHECK(check_gradient(f, arma::vectorise(rng.randn(3, 5))).max_rel_error < 1e-6);
+  CHECK_THROWS_AS(GaussianPrior(0.0), MethodError);
+}
+
+TEST_CASE("Cholesky failure adds increasing jitter and records it", "[gplvm]") {
+  Rng rng(4);
+  // A linear kernel without noise on 1-D latent points has rank 1: K is singular for n = 10.
+  const arma::mat Y = rng.randn(3, 10);
+  GplvmObjective obj(Y, make_kernel("linear"), 1);
+  Trace trace;
+  obj.set_trace(&trace);
+  const arma::mat X = rng.randn(1, 10);
+  arma::vec g;
+  const double f = obj.evaluate(obj.pack(X), &g);
+  REQUIRE(std::isfinite(f));
+  CHECK(g.is_finite());
+  CHECK(obj.jitter_events() == 1);
+  CHECK(obj.max_jitter() > 0);
+  REQUIRE(trace.notes.size() == 1);
+  CHECK(trace.notes[0].first == "jitter");
+  // The value is exactly the likelihood of K + jitter I.
+  const arma::mat Kj = X.t() * X + obj.max_jitter() * arma::eye(10, 10);
+  CHECK(f == Approx(gp_neg_log_likelihood(Kj, Y.t(), false).value).epsilon(1e-9));
+  // A second evaluation needing no larger jitter is counted but not noted again.
+  obj.evaluate(obj.pack(X), nullptr);
+  CHECK(obj.jitter_events() == 2);
+  CHECK(trace.notes.size() == 1);
+  // A matrix that cannot be rescued gives +inf, never a silent wrong value.
+  CholeskyJitter ch;
+  arma::mat bad(4, 4, arma::fill::value(-1.0));
+  CHECK_FALSE(cholesky_with_jitter(bad, ch));
+}
+
+TEST_CASE("GP-LVM with a linear kernel recovers the PPCA subspace", "[gplvm]") {
+  Rng rng(5);
+  const arma::uword n = 50, d = 8, q = 2;
+  const arma::mat Y = rng.randn(d, q) * arma::diagmat(arma::vec{3.0, 2.0}) * rng.randn(q, n) +
+                      0.3 * rng.randn(d, n);
+  const arma::mat Yc = Y.each_col() - arma::mean(Y, 1);
+  GplvmSettings s;
+  s.kernel = "linear";
+  s.iterations = 2000;
+  GplvmModel model(s);
+  const arma::mat X0 = rng.randn(q, n);  // random start, far from the answer
+  Trace trace;
+  model.fit(Y, q, rng, &trace, &X0);
+  // Reference: the top-q eigenvectors of Yc^T Yc span the ML latent subspace (Lawrence 2005).
+  arma::vec ev;
+  arma::mat U;
+  arma::eig_sym(ev, U, Yc.t() * Yc);
+  const arma::mat Uq = U.tail_cols(q);
+  arma::mat Q, R;
+  arma::qr_econ(Q, R, model.latent().t());
+  const arma::vec cosines = arma::svd(Uq.t() * Q);  // cosines of the principal angles
+  INFO("cosines " << cosines.t() << " stop " << trace.notes.back().second);
+  CHECK(cosines.min() > 0.999);
+  // The start was not already in that subspace.
+  arma::qr_econ(Q, R, X0.t());
+  CHECK(arma::svd(Uq.t() * Q).min() < 0.9);
+}
+
+TEST_CASE("Predictive density gradient matches finite differences", "[gplvm]") {
+  Rng rng(6);
+  const arma::uword n = 25, d = 5, q = 2;
+  const arma::mat Y = sheet(rng, n, d, 0.1);
+  for (const char* spec : {"rbf+bias+white", "mlp+bias+white", "poly+linear+white"}) {
+    INFO("kernel " << spec);
+    auto kern = make_kernel(spec);
+    const arma::mat X = rng.randn(q, n);
+    CholeskyJitter ch;
+    REQUIRE(cholesky_with_jitter(kern->K(X), ch));
+    const arma::mat Kinv = inverse_from_cholesky(ch.R);
+    const arma::mat KinvY = Kinv * Y.t();
+    const arma::vec y = rng.randn(d, 1);
+    PredictiveObjective pred(*kern, X, Kinv, KinvY, y);
+    CHECK(check_gradient(pred, rng.randn(q, 1)).max_rel_error < 1e-6);
+  }
+}
+
+TEST_CASE("Out-of-sample map of a training observation returns its own latent point",
+          "[gplvm]") {
+  Rng rng(7);
+  const arma::uword n = 40, d = 6, q = 2;
+  const arma::mat Y = sheet(rng, n, d, 0.05);
+  GplvmSettings s;
+  s.iterations = 300;
+  GplvmModel model(s);
+  model.fit(Y, q, rng, nullptr);
+  const arma::uvec pick = {0, 7, 19, 33};
+  const arma::mat Xo = model.transform(Y.cols(pick));
+  const arma::mat Xt = model.latent().cols(pick);
+  const double spread = arma::stddev(arma::vectorise(model.latent()));
+  for (arma::uword j = 0; j < pick.n_elem; ++j) {
+    INFO("point " << pick(j) << " oos " << Xo.col(j).t() << " train " << Xt.col(j).t());
+    CHECK(model.most_likely_start(Y.col(pick(j)) - model.mean()) == pick(j));
+    CHECK(arma::norm(Xo.col(j) - Xt.col(j)) < 0.05 * spread);
+  }
+}
+
+TEST_CASE("gplvm method is registered and fits through the Method interface", "[gplvm]") {
+  const MethodInfo& info = Registry::instance().get("gplvm");
+  CHECK(info.family == "gplvm");
+  CHECK(info.iterative);
+  ParamSet given;
+  given.set("iterations", std::int64_t(30));
+  given.set("optimizer", std::string("lbfgs"));
+  given.set("kernel", std::string("mlp"));
+  auto method = info.make(info.complete(given));
+  Rng rng(8);
+  const arma::mat Y = sheet(rng, 30, 5, 0.1);
+  Trace trace;
+  FitInput in{Y, nullptr, 0, 2, rng, &trace};
+  method->fit(in);
+  CHECK(method->embedding().n_rows == 2);
+  CHECK(method->embedding().n_cols == 30);
+  CHECK(trace.optimizer == "lbfgs");
+  CHECK(trace.rows.size() >= 2);
+  CHECK(trace.rows.back().objective < trace.rows.front().objective);
+  const arma::mat Xn = method->transform(Y.cols(0, 2));
+  CHECK(Xn.n_rows == 2);
+  CHECK(Xn.n_cols == 3);
+  CHECK(Xn.is_finite());
+}
