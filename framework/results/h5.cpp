@@ -105,11 +105,21 @@ std::vector<std::string> read_vlen_strings(const File& f, hid_t obj, bool attr,
   return out;
 }
 
+// No HDF5 file locks: one process writes, always to a new file that is renamed into place, so
+// locks protect nothing here, and they fail outright on NFS/Lustre mounts without flock.
+Handle access_props() {
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+#if H5_VERSION_GE(1, 10, 7)
+  H5Pset_file_locking(fapl, false, true);
+#endif
+  return fapl;
+}
+
 }  // namespace
 
 File create_file(const std::string& path) {
   File f{Handle(), path};
-  f.h = check(f, H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
+  f.h = check(f, H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access_props()), H5Fclose,
               "cannot create the HDF5 file (check that the directory is writable)");
   return f;
 }
@@ -123,7 +133,7 @@ File open_file(const std::string& path, bool writable) {
   File f{Handle(), path};
   if (!std::filesystem::exists(path)) fail(f, "no such file");
   if (!is_hdf5(path)) fail(f, "not an HDF5 file");
-  f.h = check(f, H5Fopen(path.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT),
+  f.h = check(f, H5Fopen(path.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, access_props()),
               H5Fclose, "cannot open the HDF5 file");
   return f;
 }
