@@ -169,6 +169,8 @@ TEST_CASE("aggregate: paired t-tests against the reference mark significantly wo
   AggregateOptions bad;
   bad.reference = "GPLRF";
   CHECK_THROWS_WITH(aggregate(s.f, bad), Catch::Contains("GPLRF") && Catch::Contains("PCA"));
+  s.f.k.clear();
+  CHECK_THROWS_WITH(aggregate(s.f), Catch::Contains("synthetic.h5"));
 }
 
 TEST_CASE("tables: mean ± std in percent, markers, failures, three formats", "[aggregate]") {
