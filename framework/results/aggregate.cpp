@@ -68,7 +68,8 @@ const Cell* Aggregate::find(const std::string& dataset, const std::string& label
 
 Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
   if (f.k.empty())
-    throw Error(f.path + ": /tasks/knn_error has no columns (the run evaluated no k), nothing to "
+    throw Error(f.path +
+                ": /tasks/knn_error has no columns (the run evaluated no k), nothing to "
                 "aggregate");
   Aggregate a;
   a.k = f.k;
