@@ -42,20 +42,23 @@ struct SplitsSpec {
   std::uint64_t test_per_class = 0;  // 0 = every remaining point is a test point
   int repeats = 1;
   std::uint64_t seed = 0;
+  int line = 0;                   // where splits: was declared
 };
 
 struct GridAxis {
   std::string param;
   std::vector<ParamValue> values;
+  int line = 0;                   // where the axis was declared
 };
 
 struct MethodSpec {
   std::string label;              // row name in tables (defaults to the method name)
   std::string method;             // registry name
   std::vector<GridAxis> grid;     // cartesian product of the axes; fixed values are 1-long axes
-  std::vector<std::uint64_t> dims;
+  std::vector<std::uint64_t> dims; // {0} when the method ignores dims (identity) and none are given
   std::optional<std::vector<PreprocStep>> preprocess;  // overrides the dataset's chain
   int line = 0;
+  int dims_line = 0;              // where dims was written (the method's line when absent)
 };
 
 struct EvaluationSpec {

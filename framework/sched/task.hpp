@@ -8,6 +8,7 @@
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/params.hpp"
+#include "framework/core/registry.hpp"
 
 namespace drbench {
 
@@ -25,6 +26,17 @@ struct Task {
   double cost = 0.0;             // relative expected run time (longest first)
 };
 
+// Order: datasets x split values x repeats x methods x settings (expand_grid order) x dims.
+// key = "<dataset>|<split>|r<repeat>|<label>|<setting canonical>|d<dim>" where <split> is
+// per_class=<v>, ratio=<v>, own or all; repeats count from 0; dim 0 = the method ignores dims.
+// split_seed = hash_seed(splits.seed, "<dataset>|<split>|r<repeat>") (shared by every method);
+// seed = hash_seed(ex.seed, key).
 std::vector<Task> expand_tasks(const Experiment& ex);
+// As above, with each dataset's whole shape (n, d after preprocessing, classes) for the cost
+// estimates; without shapes every dataset is estimated as n = 1000, d = 100, 10 classes.
+std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape>& shapes);
+
+// The "<split>" field of a key: "per_class=10", "ratio=0.3", "own", "all".
+std::string split_label(const SplitsSpec& splits, double value);
 
 }  // namespace drbench

@@ -1,0 +1,524 @@
+// YAML -> validated Experiment. The parser walks the tree once, converting and checking every value
+// where it is read, so each error can point at the exact line and key path of the offending value.
+#include "framework/config/experiment.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "framework/config/grid.hpp"
+#include "framework/config/yaml_reader.hpp"
+#include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
+#include "framework/data/generators.hpp"
+
+namespace drbench {
+
+// The generator catalogue lives in the data library. Referenced weakly so the config layer links
+// (and skips the catalogue check, leaving it to the loader) in a build without generators.
+const std::vector<GeneratorInfo>& generators() __attribute__((weak));
+
+namespace {
+
+using config::did_you_mean;
+using config::index_key;
+using config::join_key;
+using config::join_list;
+using config::Reader;
+
+const std::vector<std::string> kTopKeys = {"name",     "seed",    "data_path", "blas_threads",
+                                           "datasets", "splits",  "methods",   "evaluation",
+                                           "output",   "profiles"};
+const std::vector<std::string> kSources = {"file", "csv", "idx", "bundled", "generator"};
+const std::vector<std::string> kSplitKinds = {"train_per_class", "train_ratio", "own", "all"};
+const std::vector<std::string> kQuality = {"trustworthiness", "continuity"};
+
+// A list, or a single scalar read as a one-element list (dims: 2 == dims: [2]).
+std::vector<YAML::Node> items(const Reader& r, const YAML::Node& n, const std::string& key) {
+  if (n.IsScalar()) return {n};
+  r.expect_list(n, key);
+  std::vector<YAML::Node> out;
+  for (const auto& item : n) out.push_back(item);
+  return out;
+}
+
+// Maps are merged key by key; lists and scalars replace. The overlay's nodes are shared, not
+// copied, so errors in values a profile supplied point at the profile's lines.
+void overlay(YAML::Node base, const YAML::Node& over) {
+  for (const auto& kv : over) {
+    const std::string k = kv.first.Scalar();
+    YAML::Node b = base[k];
+    if (b.IsDefined() && b.IsMap() && kv.second.IsMap())
+      overlay(b, kv.second);
+    else
+      base[k] = kv.second;
+  }
+}
+
+class Parser {
+ public:
+  explicit Parser(const std::string& file) : r_(file) {}
+
+  Experiment parse(const YAML::Node& root, const std::string& profile) {
+    Experiment ex;
+    ex.file = r_.file();
+    ex.profile = profile;
+    const std::string stem = std::filesystem::path(r_.file()).stem().string();
+    ex.name = root["name"] ? r_.str(root["name"], "name") : stem;
+    if (root["seed"]) ex.seed = r_.uinteger(root["seed"], "seed");
+    if (root["data_path"]) ex.data_path = r_.str(root["data_path"], "data_path");
+    if (root["blas_threads"])
+      ex.blas_threads = static_cast<int>(r_.integer(root["blas_threads"], "blas_threads", 1, 4096));
+
+    const YAML::Node datasets = r_.required(root, "", "datasets");
+    r_.expect_list(datasets, "datasets");
+    for (std::size_t i = 0; i < datasets.size(); ++i) {
+      const std::string key = index_key("datasets", i);
+      ex.datasets.push_back(dataset(datasets[i], key));
+      for (std::size_t j = 0; j < i; ++j)
+        if (ex.datasets[j].name == ex.datasets[i].name)
+          r_.fail(datasets[i]["name"], join_key(key, "name"),
+                  "dataset name '" + ex.datasets[i].name + "' is already used by datasets[" +
+                      std::to_string(j) + "]",
+                  "give each dataset a distinct name (it labels the results)");
+    }
+
+    ex.splits = splits(r_.required(root, "", "splits"), ex.seed);
+
+    ex.evaluation = root["evaluation"] ? evaluation(root["evaluation"]) : EvaluationSpec{};
+
+    const YAML::Node methods = r_.required(root, "", "methods");
+    r_.expect_list(methods, "methods");
+    for (std::size_t i = 0; i < methods.size(); ++i) {
+      const std::string key = index_key("methods", i);
+      ex.methods.push_back(method(methods[i], key, ex.evaluation));
+      for (std::size_t j = 0; j < i; ++j)
+        if (ex.methods[j].label == ex.methods[i].label)
+          r_.fail(methods[i], join_key(key, "label"),
+                  "label '" + ex.methods[i].label + "' is already used by methods[" +
+                      std::to_string(j) + "]",
+                  "give one of them a distinct label: <name> (labels are table rows)");
+    }
+
+    cross_checks(ex, root);
+    ex.output = root["output"] ? output(root["output"]) : OutputSpec{};
+    if (ex.output.path.empty())
+      ex.output.path = "results/" + (stem.empty() ? ex.name : stem) +
+                       (profile.empty() ? "" : "-" + profile) + ".h5";
+    return ex;
+  }
+
+ private:
+  DatasetSpec dataset(const YAML::Node& n, const std::string& key) {
+    r_.expect_map(n, key);
+    r_.check_keys(n, key,
+                  {"name", "source", "path", "generator", "params", "max_points", "verify_checksum",
+                   "preprocess"});
+    DatasetSpec d;
+    d.line = Reader::line(n);
+    d.name = r_.str(r_.required(n, key, "name"), join_key(key, "name"));
+    if (n["source"]) d.source = r_.one_of(n["source"], join_key(key, "source"), kSources);
+
+    const bool has_path = d.source == "file" || d.source == "csv" || d.source == "idx";
+    if (n["path"]) {
+      if (!has_path)
+        r_.fail(n["path"], join_key(key, "path"), "'path' does not apply to source: " + d.source,
+                "remove it, or use source: file, csv or idx");
+      d.path = r_.str(n["path"], join_key(key, "path"));
+    } else if (d.source == "csv" || d.source == "idx") {
+      r_.fail(n, join_key(key, "path"), "source: " + d.source + " needs a path",
+              "path: <file> (relative to the data path or absolute)");
+    }
+
+    if (d.source == "generator") {
+      generator(n, key, d);
+    } else {
+      for (const char* k : {"generator", "params"})
+        if (n[k])
+          r_.fail(n[k], join_key(key, k), std::string("'") + k + "' only applies to generated data",
+                  "set source: generator, or remove it");
+    }
+    if (n["max_points"]) d.max_points = r_.uinteger(n["max_points"], join_key(key, "max_points"));
+    if (n["verify_checksum"])
+      d.verify_checksum = r_.boolean(n["verify_checksum"], join_key(key, "verify_checksum"));
+    if (n["preprocess"]) d.preprocess = preprocess(n["preprocess"], join_key(key, "preprocess"));
+    return d;
+  }
+
+  void generator(const YAML::Node& n, const std::string& key, DatasetSpec& d) {
+    const YAML::Node g = r_.required(n, key, "generator");
+    d.generator = r_.str(g, join_key(key, "generator"));
+    if (!&generators) {
+      const YAML::Node params = n["params"];
+      if (!params || params.IsNull()) return;
+      r_.expect_map(params, join_key(key, "params"));
+      for (const auto& kv : params)
+        d.generator_params[kv.first.Scalar()] =
+            r_.value(kv.second, join_key(join_key(key, "params"), kv.first.Scalar()));
+      return;
+    }
+    const GeneratorInfo* info = nullptr;
+    std::vector<std::string> names;
+    for (const auto& gi : generators()) {
+      names.push_back(gi.name);
+      if (gi.name == d.generator) info = &gi;
+    }
+    if (!info)
+      r_.fail(g, join_key(key, "generator"), "unknown generator '" + d.generator + "'",
+              did_you_mean(d.generator, names) + "one of " + join_list(names));
+    const YAML::Node params = n["params"];
+    if (!params) return;
+    const std::string pkey = join_key(key, "params");
+    if (params.IsNull()) return;
+    r_.expect_map(params, pkey);
+    std::vector<std::string> pnames;
+    for (const auto& p : info->params) pnames.push_back(p.name);
+    r_.check_keys(params, pkey, pnames);
+    for (const auto& kv : params) {
+      const std::string name = kv.first.Scalar();
+      const ParamSpec* spec = nullptr;
+      for (const auto& p : info->params)
+        if (p.name == name) spec = &p;
+      d.generator_params[name] = config::checked_value(r_, *spec, kv.second, join_key(pkey, name));
+    }
+  }
+
+  std::vector<PreprocStep> preprocess(const YAML::Node& n, const std::string& key) {
+    // An explicit empty list is meaningful: "no preprocessing" (e.g. a method-level override).
+    r_.expect_list(n, key, /*allow_empty=*/true);
+    std::vector<PreprocStep> steps;
+    for (std::size_t i = 0; i < n.size(); ++i) steps.push_back(step(n[i], index_key(key, i)));
+    return steps;
+  }
+
+  PreprocStep step(const YAML::Node& n, const std::string& key) {
+    const std::vector<std::string> kinds = {"center", "standardize", "minmax", "pca"};
+    const std::string forms =
+        "center, standardize, minmax, {minmax: {per_feature: false}}, "
+        "{pca: {variance: 0.99}} or {pca: {components: 50}}";
+    PreprocStep s;
+    std::string kind;
+    YAML::Node args;
+    if (n.IsScalar()) {
+      kind = r_.one_of(n, key, kinds);
+    } else if (n.IsMap() && n.size() == 1) {
+      const auto kv = *n.begin();
+      kind = r_.one_of(kv.first, key, kinds);
+      args = kv.second;
+    } else {
+      r_.fail(n, key, "expected one preprocessing step, got " + config::describe(n), forms);
+    }
+    const std::string akey = join_key(key, kind);
+    if (args && !args.IsNull() && !(args.IsMap() && args.size() == 0) && kind != "minmax" &&
+        kind != "pca")
+      r_.fail(args, akey, "'" + kind + "' takes no options", "write just '- " + kind + "'");
+    if (kind == "center") {
+      s.kind = PreprocStep::Kind::Center;
+    } else if (kind == "standardize") {
+      s.kind = PreprocStep::Kind::Standardize;
+    } else if (kind == "minmax") {
+      s.kind = PreprocStep::Kind::MinMax;
+      if (args && !args.IsNull()) {
+        r_.expect_map(args, akey);
+        r_.check_keys(args, akey, {"per_feature"});
+        if (args["per_feature"])
+          s.per_feature = r_.boolean(args["per_feature"], join_key(akey, "per_feature"));
+      }
+    } else {
+      s.kind = PreprocStep::Kind::Pca;
+      if (!args || args.IsNull() || !args.IsMap())
+        r_.fail(args ? args : n, akey, "pca needs either variance or components",
+                "{pca: {variance: 0.99}} or {pca: {components: 50}}");
+      r_.check_keys(args, akey, {"variance", "components"});
+      if (args["variance"] && args["components"])
+        r_.fail(args["components"], akey, "give either variance or components, not both");
+      if (args["variance"]) {
+        s.variance = r_.real(args["variance"], join_key(akey, "variance"));
+        if (!(s.variance > 0.0 && s.variance <= 1.0))
+          r_.fail(args["variance"], join_key(akey, "variance"),
+                  "variance fraction " + to_string(ParamValue(s.variance)) + " is out of range",
+                  "a number in (0, 1], e.g. 0.99");
+      } else if (args["components"]) {
+        s.components = static_cast<std::uint64_t>(
+            r_.integer(args["components"], join_key(akey, "components"), 1));
+      } else {
+        r_.fail(args, akey, "pca needs either variance or components",
+                "{pca: {variance: 0.99}} or {pca: {components: 50}}");
+      }
+    }
+    return s;
+  }
+
+  SplitsSpec splits(const YAML::Node& n, std::uint64_t default_seed) {
+    const std::string key = "splits";
+    r_.expect_map(n, key);
+    r_.check_keys(
+        n, key,
+        {"train_per_class", "train_ratio", "own", "all", "repeats", "seed", "test_per_class"});
+    SplitsSpec s;
+    s.line = Reader::line(n);
+    std::string kind;
+    for (const auto& k : kSplitKinds) {
+      if (!n[k]) continue;
+      if (!kind.empty())
+        r_.fail(n[k], join_key(key, k), "'" + kind + "' is already given",
+                "exactly one of train_per_class, train_ratio, own, all");
+      kind = k;
+    }
+    if (kind.empty())
+      r_.fail(n, key, "no partition given",
+              "exactly one of train_per_class: [10, 20], train_ratio: [0.5], own: true, all: true");
+    const std::string kkey = join_key(key, kind);
+    if (kind == "train_per_class" || kind == "train_ratio") {
+      s.kind = kind == "train_ratio" ? SplitsSpec::Kind::Ratio : SplitsSpec::Kind::PerClass;
+      const auto vals = items(r_, n[kind], kkey);
+      for (std::size_t i = 0; i < vals.size(); ++i) {
+        const std::string ikey = n[kind].IsSequence() ? index_key(kkey, i) : kkey;
+        double v;
+        if (s.kind == SplitsSpec::Kind::PerClass) {
+          v = static_cast<double>(r_.integer(vals[i], ikey, 1));
+        } else {
+          v = r_.real(vals[i], ikey);
+          if (!(v > 0.0 && v < 1.0))
+            r_.fail(vals[i], ikey, "training ratio " + vals[i].Scalar() + " is out of range",
+                    "a fraction strictly between 0 and 1, e.g. 0.3");
+        }
+        if (std::find(s.values.begin(), s.values.end(), v) != s.values.end())
+          r_.fail(vals[i], ikey, "value " + vals[i].Scalar() + " appears twice", "list it once");
+        s.values.push_back(v);
+      }
+    } else {
+      s.kind = kind == "own" ? SplitsSpec::Kind::Own : SplitsSpec::Kind::All;
+      if (!r_.boolean(n[kind], kkey))
+        r_.fail(n[kind], kkey, "'" + kind + ": false' selects no partition",
+                "write '" + kind + ": true' or use train_per_class / train_ratio");
+      if (n["test_per_class"])
+        r_.fail(n["test_per_class"], join_key(key, "test_per_class"),
+                "test_per_class does not apply to '" + kind + "'",
+                "remove it, or use train_per_class / train_ratio");
+      s.values = {0.0};
+    }
+    if (n["repeats"])
+      s.repeats = static_cast<int>(r_.integer(n["repeats"], join_key(key, "repeats"), 1, 1000000));
+    s.seed = n["seed"] ? r_.uinteger(n["seed"], join_key(key, "seed")) : default_seed;
+    if (n["test_per_class"])
+      s.test_per_class = r_.uinteger(n["test_per_class"], join_key(key, "test_per_class"));
+    return s;
+  }
+
+  MethodSpec method(const YAML::Node& n, const std::string& key, const EvaluationSpec& eval) {
+    r_.expect_map(n, key);
+    r_.check_keys(n, key, {"method", "label", "dims", "grid", "preprocess"});
+    MethodSpec m;
+    m.line = Reader::line(n);
+    const YAML::Node mn = r_.required(n, key, "method");
+    m.method = r_.str(mn, join_key(key, "method"));
+    const MethodInfo* info = Registry::instance().find(m.method);
+    if (!info)
+      r_.fail(mn, join_key(key, "method"), "unknown method '" + m.method + "'",
+              did_you_mean(m.method, Registry::instance().names()) +
+                  "registered methods: " + join_list(Registry::instance().names()));
+    if (!info->out_of_sample && eval.protocol == EvaluationSpec::Protocol::Holdout)
+      r_.fail(mn, join_key(key, "method"),
+              "method '" + m.method +
+                  "' has no out-of-sample map, so it cannot run under the holdout protocol",
+              "set evaluation.protocol: transductive, or drop this method");
+    m.label = n["label"] ? r_.str(n["label"], join_key(key, "label")) : m.method;
+
+    m.dims_line = m.line;
+    if (n["dims"]) {
+      const std::string dkey = join_key(key, "dims");
+      m.dims_line = Reader::line(n["dims"], m.line);
+      const auto vals = items(r_, n["dims"], dkey);
+      for (std::size_t i = 0; i < vals.size(); ++i) {
+        const std::string ikey = n["dims"].IsSequence() ? index_key(dkey, i) : dkey;
+        const auto d = static_cast<std::uint64_t>(r_.integer(vals[i], ikey, 1));
+        if (std::find(m.dims.begin(), m.dims.end(), d) != m.dims.end())
+          r_.fail(vals[i], ikey, "dimension " + std::to_string(d) + " appears twice",
+                  "list it once");
+        m.dims.push_back(d);
+      }
+    } else if (config::ignores_dims(*info)) {
+      m.dims = {0};
+    } else {
+      r_.fail(n, join_key(key, "dims"), "required key is missing",
+              "dims: [2] (the latent dimensions to embed into)");
+    }
+
+    if (n["grid"]) {
+      const std::string gkey = join_key(key, "grid");
+      const YAML::Node g = n["grid"];
+      if (!g.IsNull()) {
+        r_.expect_map(g, gkey);
+        std::vector<std::string> pnames;
+        for (const auto& p : info->params) pnames.push_back(p.name);
+        if (pnames.empty() && g.size() > 0)
+          r_.fail(g, gkey, "method '" + m.method + "' has no parameters", "remove the grid");
+        r_.check_keys(g, gkey, pnames);
+        for (const auto& kv : g)
+          m.grid.push_back(config::grid_axis(r_, *info->param(kv.first.Scalar()), kv.second,
+                                             join_key(gkey, kv.first.Scalar())));
+      }
+      // Cross-parameter rules (check_setting) apply to every combination the grid produces.
+      if (info->check_setting)
+        for (const auto& setting : expand_grid(m))
+          if (auto problem = info->check_setting(setting); !problem.empty())
+            r_.fail(g, gkey, "setting {" + setting.canonical() + "}: " + problem,
+                    "restrict the grid so every combination is valid");
+    } else if (info->check_setting) {
+      if (auto problem = info->check_setting(info->complete({})); !problem.empty())
+        r_.fail(n, join_key(key, "grid"), "the default setting is invalid: " + problem);
+    }
+    if (n["preprocess"]) m.preprocess = preprocess(n["preprocess"], join_key(key, "preprocess"));
+    return m;
+  }
+
+  EvaluationSpec evaluation(const YAML::Node& n) {
+    const std::string key = "evaluation";
+    r_.expect_map(n, key);
+    r_.check_keys(n, key,
+                  {"knn", "protocol", "selection", "quality", "quality_k", "ttest_against"});
+    EvaluationSpec e;
+    if (n["knn"]) {
+      e.knn.clear();
+      const std::string kkey = join_key(key, "knn");
+      const auto vals = items(r_, n["knn"], kkey);
+      for (std::size_t i = 0; i < vals.size(); ++i) {
+        const std::string ikey = n["knn"].IsSequence() ? index_key(kkey, i) : kkey;
+        const int k = static_cast<int>(r_.integer(vals[i], ikey, 1, 1000000));
+        if (std::find(e.knn.begin(), e.knn.end(), k) != e.knn.end())
+          r_.fail(vals[i], ikey, "k = " + std::to_string(k) + " appears twice", "list it once");
+        e.knn.push_back(k);
+      }
+    }
+    if (n["protocol"])
+      e.protocol = r_.one_of(n["protocol"], join_key(key, "protocol"),
+                             {"holdout", "transductive"}) == "holdout"
+                       ? EvaluationSpec::Protocol::Holdout
+                       : EvaluationSpec::Protocol::Transductive;
+    if (n["selection"]) r_.one_of(n["selection"], join_key(key, "selection"), {"min_mean_error"});
+    if (n["quality"]) {
+      const std::string qkey = join_key(key, "quality");
+      r_.expect_list(n["quality"], qkey, /*allow_empty=*/true);
+      for (std::size_t i = 0; i < n["quality"].size(); ++i) {
+        const std::string q = r_.one_of(n["quality"][i], index_key(qkey, i), kQuality);
+        if (std::find(e.quality.begin(), e.quality.end(), q) != e.quality.end())
+          r_.fail(n["quality"][i], index_key(qkey, i), "'" + q + "' appears twice", "list it once");
+        e.quality.push_back(q);
+      }
+    }
+    if (n["quality_k"])
+      e.quality_k =
+          static_cast<int>(r_.integer(n["quality_k"], join_key(key, "quality_k"), 1, 1000000));
+    if (n["ttest_against"])
+      e.ttest_reference = r_.str(n["ttest_against"], join_key(key, "ttest_against"));
+    return e;
+  }
+
+  OutputSpec output(const YAML::Node& n) {
+    const std::string key = "output";
+    r_.expect_map(n, key);
+    r_.check_keys(n, key, {"path", "keep_embeddings", "keep_traces"});
+    OutputSpec o;
+    if (n["path"]) o.path = r_.str(n["path"], join_key(key, "path"));
+    if (n["keep_embeddings"])
+      o.keep_embeddings = r_.boolean(n["keep_embeddings"], join_key(key, "keep_embeddings"));
+    if (n["keep_traces"])
+      o.keep_traces = r_.boolean(n["keep_traces"], join_key(key, "keep_traces"));
+    return o;
+  }
+
+  void cross_checks(const Experiment& ex, const YAML::Node& root) {
+    if (ex.splits.kind == SplitsSpec::Kind::All &&
+        ex.evaluation.protocol == EvaluationSpec::Protocol::Holdout)
+      r_.fail(root["splits"]["all"], "splits.all",
+              "'all: true' leaves no held-out test points for the holdout protocol",
+              "set evaluation.protocol: transductive, or split with train_ratio / train_per_class");
+    if (!ex.evaluation.ttest_reference.empty()) {
+      std::vector<std::string> labels;
+      for (const auto& m : ex.methods) labels.push_back(m.label);
+      if (std::find(labels.begin(), labels.end(), ex.evaluation.ttest_reference) == labels.end())
+        r_.fail(root["evaluation"]["ttest_against"], "evaluation.ttest_against",
+                "no method has the label '" + ex.evaluation.ttest_reference + "'",
+                did_you_mean(ex.evaluation.ttest_reference, labels) +
+                    "one of the method labels: " + join_list(labels));
+    }
+  }
+
+  Reader r_;
+};
+
+// Checks the profiles map (whether or not one is applied, so a typo in a profile shows up on the
+// first run) and overlays the requested one onto the root.
+void apply_profile(const Reader& r, YAML::Node root, const std::string& profile) {
+  const YAML::Node profiles = root["profiles"];
+  std::vector<std::string> names;
+  if (profiles) {
+    r.expect_map(profiles, "profiles");
+    std::vector<std::string> allowed(kTopKeys.begin(), kTopKeys.end() - 1);  // all but profiles
+    for (const auto& kv : profiles) {
+      const std::string pkey = join_key("profiles", kv.first.Scalar());
+      r.expect_map(kv.second, pkey);
+      r.check_keys(kv.second, pkey, allowed);
+      names.push_back(kv.first.Scalar());
+    }
+  }
+  if (profile.empty()) return;
+  if (!profiles)
+    r.fail(root, "profiles",
+           "profile '" + profile + "' was requested but the config defines no profiles",
+           "run without a profile, or add profiles: {" + profile + ": {...}}");
+  if (!profiles[profile])
+    r.fail(profiles, "profiles", "unknown profile '" + profile + "'",
+           did_you_mean(profile, names) + "available profiles: " + join_list(names));
+  overlay(root, profiles[profile]);
+}
+
+}  // namespace
+
+Experiment parse_experiment(const std::string& yaml_text, const std::string& file_name,
+                            const std::string& profile) {
+  Reader r(file_name);
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::ParserException& e) {
+    r.fail(e.mark.line + 1, "", "malformed YAML: " + e.msg,
+           "check the indentation and quoting on this line and the one before");
+  } catch (const YAML::Exception& e) {
+    r.fail(e.mark.is_null() ? 1 : e.mark.line + 1, "", "malformed YAML: " + e.msg);
+  }
+  if (!root.IsDefined() || root.IsNull())
+    r.fail(1, "", "the config is empty",
+           "start from configs/quickstart.yaml (keys: " + join_list(kTopKeys) + ")");
+  r.expect_map(root, "");
+  r.check_keys(root, "", kTopKeys);
+  apply_profile(r, root, profile);
+
+  Experiment ex = Parser(file_name).parse(root, profile);
+  if (profile.empty()) {
+    ex.text = yaml_text;
+  } else {
+    root.remove("profiles");  // the text records what ran, with the overlay already applied
+    YAML::Emitter out;
+    out << root;
+    ex.text = std::string(out.c_str()) + "\n";
+  }
+  return ex;
+}
+
+Experiment load_experiment(const std::string& path, const std::string& profile) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw ConfigError(path, 0, "", "cannot open the config file",
+                      "check the path (relative paths start from the current directory)");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_experiment(text.str(), path, profile);
+}
+
+}  // namespace drbench

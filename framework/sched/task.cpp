@@ -1,0 +1,70 @@
+#include "framework/sched/task.hpp"
+
+#include "framework/config/validate.hpp"
+#include "framework/core/error.hpp"
+#include "framework/core/rng.hpp"
+
+namespace drbench {
+
+std::string split_label(const SplitsSpec& splits, double value) {
+  switch (splits.kind) {
+    case SplitsSpec::Kind::PerClass:
+      return "per_class=" + to_string(ParamValue(value));
+    case SplitsSpec::Kind::Ratio:
+      return "ratio=" + to_string(ParamValue(value));
+    case SplitsSpec::Kind::Own:
+      return "own";
+    case SplitsSpec::Kind::All:
+      return "all";
+  }
+  return "";
+}
+
+std::vector<Task> expand_tasks(const Experiment& ex) {
+  return expand_tasks(ex, {});
+}
+
+std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape>& shapes) {
+  if (!shapes.empty() && shapes.size() != ex.datasets.size())
+    throw Error("internal: expand_tasks got " + std::to_string(shapes.size()) + " shapes for " +
+                std::to_string(ex.datasets.size()) + " datasets");
+  std::vector<const MethodInfo*> infos;
+  std::vector<std::vector<ParamSet>> settings;
+  for (const auto& m : ex.methods) {
+    infos.push_back(&Registry::instance().get(m.method));
+    settings.push_back(expand_grid(m));
+  }
+  std::vector<Task> tasks;
+  for (std::size_t di = 0; di < ex.datasets.size(); ++di) {
+    const DataShape full = shapes.empty() ? DataShape{1000, 100, 10} : shapes[di];
+    for (double value : ex.splits.values) {
+      const std::string split = ex.datasets[di].name + "|" + split_label(ex.splits, value);
+      const DataShape train = train_shape(ex.splits, value, full);
+      for (int r = 0; r < ex.splits.repeats; ++r) {
+        const std::string partition = split + "|r" + std::to_string(r);
+        const std::uint64_t split_seed = hash_seed(ex.splits.seed, partition);
+        for (std::size_t mi = 0; mi < ex.methods.size(); ++mi)
+          for (const auto& setting : settings[mi])
+            for (std::uint64_t dim : ex.methods[mi].dims) {
+              Task t;
+              t.id = tasks.size();
+              t.key = partition + "|" + ex.methods[mi].label + "|" + setting.canonical() + "|d" +
+                      std::to_string(dim);
+              t.dataset = di;
+              t.split_value = value;
+              t.repeat = r;
+              t.method = mi;
+              t.setting = setting;
+              t.dim = dim;
+              t.split_seed = split_seed;
+              t.seed = hash_seed(ex.seed, t.key);
+              t.cost = infos[mi]->cost_of(train, setting, dim == 0 ? train.d : dim);
+              tasks.push_back(std::move(t));
+            }
+      }
+    }
+  }
+  return tasks;
+}
+
+}  // namespace drbench

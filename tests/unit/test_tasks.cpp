@@ -1,0 +1,208 @@
+// Task expansion: count, order, canonical keys, seeds that depend on identity rather than order,
+// and the data-shape checks of dims. Fake methods come from test_config_fakes.cpp.
+#include <catch2/catch.hpp>
+#include <map>
+#include <set>
+
+#include "framework/config/experiment.hpp"
+#include "framework/config/validate.hpp"
+#include "framework/core/error.hpp"
+#include "framework/core/rng.hpp"
+#include "framework/sched/task.hpp"
+
+using namespace drbench;
+
+namespace {
+
+const char* kSweep = R"(seed: 11
+datasets:
+  - {name: iris, source: bundled}
+  - {name: usps}
+splits:
+  train_ratio: [0.3, 0.5]
+  repeats: 3
+  seed: 5
+methods:
+  - method: identity
+  - method: test_cfg_supervised
+    label: sup
+    dims: [1, 2]
+    grid: {gamma: [0.1, 1], kernel: [rbf, poly]}
+)";
+
+// The same sweep written in another order: methods swapped, grid axes swapped, dims reversed.
+const char* kSweepReordered = R"(seed: 11
+datasets:
+  - {name: usps}
+  - {name: iris, source: bundled}
+splits:
+  train_ratio: [0.5, 0.3]
+  repeats: 3
+  seed: 5
+methods:
+  - method: test_cfg_supervised
+    label: sup
+    dims: [2, 1]
+    grid: {kernel: [poly, rbf], gamma: [1, 0.1]}
+  - method: identity
+)";
+
+}  // namespace
+
+TEST_CASE("expansion count, order and canonical keys", "[tasks]") {
+  const Experiment ex = parse_experiment(kSweep, "sweep.yaml");
+  const auto tasks = expand_tasks(ex);
+  // 2 datasets x 2 ratios x 3 repeats x (identity 1 + sup 4 settings x 2 dims)
+  REQUIRE(tasks.size() == 2 * 2 * 3 * (1 + 4 * 2));
+  for (std::size_t i = 0; i < tasks.size(); ++i) CHECK(tasks[i].id == i);
+
+  CHECK(tasks[0].key == "iris|ratio=0.3|r0|identity||d0");
+  CHECK(tasks[1].key == "iris|ratio=0.3|r0|sup|center=true,gamma=0.1,k=5,kernel=rbf|d1");
+  CHECK(tasks[2].key == "iris|ratio=0.3|r0|sup|center=true,gamma=0.1,k=5,kernel=rbf|d2");
+  CHECK(tasks[3].key == "iris|ratio=0.3|r0|sup|center=true,gamma=0.1,k=5,kernel=poly|d1");
+  CHECK(tasks[8].key == "iris|ratio=0.3|r0|sup|center=true,gamma=1,k=5,kernel=poly|d2");
+  CHECK(tasks[9].key == "iris|ratio=0.3|r1|identity||d0");
+  CHECK(tasks[27].key == "iris|ratio=0.5|r0|identity||d0");
+  CHECK(tasks[54].key == "usps|ratio=0.3|r0|identity||d0");
+  CHECK(tasks.back().key == "usps|ratio=0.5|r2|sup|center=true,gamma=1,k=5,kernel=poly|d2");
+
+  const Task& t = tasks[3];
+  CHECK(t.dataset == 0);
+  CHECK(t.split_value == 0.3);
+  CHECK(t.repeat == 0);
+  CHECK(t.method == 1);
+  CHECK(t.dim == 1);
+  CHECK(t.setting.str("kernel") == "poly");
+  CHECK(t.setting.real("gamma") == 0.1);
+  CHECK(t.setting.integer("k") == 5);  // default filled in
+
+  std::set<std::string> keys;
+  for (const auto& task : tasks) keys.insert(task.key);
+  CHECK(keys.size() == tasks.size());
+}
+
+TEST_CASE("seeds follow task identity, not position", "[tasks]") {
+  const Experiment ex = parse_experiment(kSweep, "sweep.yaml");
+  const auto tasks = expand_tasks(ex);
+  const auto other = expand_tasks(parse_experiment(kSweepReordered, "sweep.yaml"));
+  REQUIRE(other.size() == tasks.size());
+  std::map<std::string, const Task*> by_key;
+  for (const auto& t : other) by_key[t.key] = &t;
+  for (const auto& t : tasks) {
+    REQUIRE(by_key.count(t.key) == 1);
+    CHECK(by_key[t.key]->seed == t.seed);
+    CHECK(by_key[t.key]->split_seed == t.split_seed);
+    CHECK(t.seed == hash_seed(11, t.key));
+  }
+  // Every method sees the same partitions (paired t-tests); repeats and datasets differ.
+  CHECK(tasks[0].split_seed == hash_seed(5, "iris|ratio=0.3|r0"));
+  for (int i = 1; i < 9; ++i) CHECK(tasks[i].split_seed == tasks[0].split_seed);
+  CHECK(tasks[9].split_seed != tasks[0].split_seed);
+  CHECK(tasks[27].split_seed != tasks[0].split_seed);
+  CHECK(tasks[54].split_seed != tasks[0].split_seed);
+  std::set<std::uint64_t> seeds;
+  for (const auto& t : tasks) seeds.insert(t.seed);
+  CHECK(seeds.size() == tasks.size());
+
+  // The split seed comes from splits.seed; the method seed from the top-level seed.
+  Experiment reseeded = ex;
+  reseeded.seed = 12;
+  const auto re = expand_tasks(reseeded);
+  CHECK(re[0].split_seed == tasks[0].split_seed);
+  CHECK(re[0].seed != tasks[0].seed);
+}
+
+TEST_CASE("expansion is deterministic", "[tasks]") {
+  const Experiment ex = parse_experiment(kSweep, "sweep.yaml");
+  const auto a = expand_tasks(ex), b = expand_tasks(parse_experiment(kSweep, "sweep.yaml"));
+  REQUIRE(a.size() == b.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    CHECK(a[i].key == b[i].key);
+    CHECK(a[i].seed == b[i].seed);
+    CHECK(a[i].split_seed == b[i].split_seed);
+    CHECK(a[i].cost == b[i].cost);
+  }
+}
+
+TEST_CASE("split kinds in keys, and costs from data shapes", "[tasks]") {
+  const Experiment ex = parse_experiment(R"(datasets: [{name: usps}, {name: iris}]
+splits: {train_per_class: [10, 100], repeats: 1}
+methods: [{method: test_cfg_supervised, dims: [2]}]
+)",
+                                         "pc.yaml");
+  const auto est = expand_tasks(ex);
+  REQUIRE(est.size() == 4);
+  CHECK(est[0].key ==
+        "usps|per_class=10|r0|test_cfg_supervised|center=true,gamma=1,k=5,kernel=rbf|d2");
+  // Without shapes: n = 1000, d = 100, 10 classes; the fake's cost is n * d * dim * k.
+  CHECK(est[0].cost == Approx(100.0 * 100 * 2 * 5));
+  CHECK(est[1].cost == Approx(1000.0 * 100 * 2 * 5));  // 100 per class capped at n
+  const auto shaped = expand_tasks(ex, {DataShape{9298, 256, 10}, DataShape{150, 4, 3}});
+  CHECK(shaped[0].cost == Approx(100.0 * 256 * 2 * 5));
+  CHECK(shaped[1].cost == Approx(1000.0 * 256 * 2 * 5));
+  CHECK(shaped[2].cost == Approx(30.0 * 4 * 2 * 5));
+  CHECK(shaped[3].cost == Approx(150.0 * 4 * 2 * 5));
+  CHECK_THROWS_AS(expand_tasks(ex, {DataShape{1, 1, 1}}), Error);
+
+  const Experiment own = parse_experiment(
+      "datasets: [{name: a}]\nsplits: {own: true, repeats: 2}\nmethods: [{method: identity}]\n",
+      "own.yaml");
+  const auto ot = expand_tasks(own);
+  REQUIRE(ot.size() == 2);
+  CHECK(ot[1].key == "a|own|r1|identity||d0");
+  CHECK(ot[1].split_seed == hash_seed(0, "a|own|r1"));
+}
+
+TEST_CASE("train_shape estimates the training set of each split value", "[tasks]") {
+  SplitsSpec s;
+  s.kind = SplitsSpec::Kind::PerClass;
+  CHECK(train_shape(s, 10, DataShape{9298, 256, 10}).n == 100);
+  CHECK(train_shape(s, 10, DataShape{50, 4, 10}).n == 50);
+  s.kind = SplitsSpec::Kind::Ratio;
+  CHECK(train_shape(s, 0.3, DataShape{150, 4, 3}).n == 45);
+  CHECK(train_shape(s, 0.3, DataShape{150, 4, 3}).d == 4);
+  s.kind = SplitsSpec::Kind::Own;
+  CHECK(train_shape(s, 0, DataShape{150, 4, 3}).n == 150);
+}
+
+TEST_CASE("validate_against_data refuses dims above a method's limit", "[tasks][config]") {
+  const std::string cfg = R"(datasets:
+  - {name: usps}
+  - {name: iris, source: bundled}
+splits: {train_ratio: [0.5]}
+methods:
+  - method: identity
+    dims: [500]
+  - method: test_cfg_supervised
+    label: sup
+    dims: [2, 9]
+)";
+  const Experiment ex = parse_experiment(cfg, "cfg/lim.yaml");
+  CHECK_NOTHROW(validate_against_data(ex, {DataShape{9298, 256, 10}, DataShape{150, 4, 10}}));
+  try {
+    validate_against_data(ex, {DataShape{9298, 256, 10}, DataShape{150, 4, 3}});
+    FAIL("expected a ConfigError");
+  } catch (const ConfigError& e) {
+    const std::string m = e.what();
+    CHECK_THAT(m, Catch::Contains("cfg/lim.yaml:10: 'methods[1].dims': test_cfg_supervised allows "
+                                  "at most C-1 = 2 dimensions on iris"));
+    CHECK_THAT(m, Catch::Contains("but dims asks for 9"));
+    CHECK_THAT(m, Catch::Contains("fix: use dims <= 2 for 'sup'"));
+  }
+  // The default limit is min(n-1, d) of the training part.
+  const Experiment tr = parse_experiment(R"(datasets: [{name: tiny}]
+splits: {train_per_class: [2]}
+methods:
+  - method: test_cfg_transductive
+    dims: [3, 6]
+evaluation: {protocol: transductive}
+)",
+                                         "cfg/tr.yaml");
+  CHECK_NOTHROW(validate_against_data(tr, {DataShape{100, 50, 4}}));  // n_train = 8
+  CHECK_THROWS_WITH(validate_against_data(tr, {DataShape{100, 50, 3}}),
+                    Catch::Contains("cfg/tr.yaml:5: 'methods[0].dims': test_cfg_transductive "
+                                    "allows at most n-1 = 5 dimensions on tiny"));
+  CHECK_THROWS_WITH(validate_against_data(tr, {DataShape{100, 4, 10}}),
+                    Catch::Contains("allows at most d = 4 dimensions"));
+  CHECK_THROWS_AS(validate_against_data(tr, {}), Error);
+}
