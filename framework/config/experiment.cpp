@@ -123,15 +123,17 @@ class Parser {
     d.name = r_.str(r_.required(n, key, "name"), join_key(key, "name"));
     if (n["source"]) d.source = r_.one_of(n["source"], join_key(key, "source"), kSources);
 
-    const bool has_path = d.source == "file" || d.source == "csv" || d.source == "idx";
+    // file/csv default to <name>.h5/<name>.csv and bundled to the set called <name>; an IDX pair
+    // has no such default.
     if (n["path"]) {
-      if (!has_path)
-        r_.fail(n["path"], join_key(key, "path"), "'path' does not apply to source: " + d.source,
-                "remove it, or use source: file, csv or idx");
+      if (d.source == "generator")
+        r_.fail(n["path"], join_key(key, "path"), "'path' does not apply to source: generator",
+                "remove it; the generator's parameters go under params");
       d.path = r_.str(n["path"], join_key(key, "path"));
-    } else if (d.source == "csv" || d.source == "idx") {
-      r_.fail(n, join_key(key, "path"), "source: " + d.source + " needs a path",
-              "path: <file> (relative to the data path or absolute)");
+    } else if (d.source == "idx") {
+      r_.fail(n, join_key(key, "path"), "source: idx needs a path",
+              "path: the images file, e.g. train-images-idx3-ubyte.gz (the labels file is found "
+              "next to it)");
     }
 
     if (d.source == "generator") {
