@@ -8,14 +8,24 @@
 
 namespace drbench {
 
-// Training-set shape one split value gives on a dataset whose whole shape is `full` (n = every
-// point, d after preprocessing, n_classes). per_class: min(value * C, n); ratio: round(value * n);
-// own and all: n (an upper bound for own, whose training part is not known before loading).
-DataShape train_shape(const SplitsSpec& splits, double value, const DataShape& full);
+// Shapes passed to validate_against_data and expand_tasks are DataShapes in the registry's sense:
+// per dataset, what a method sees at the smallest split value (n = points it is fitted on,
+// d after the dataset's preprocessing chain, n_classes). The scheduler measures them on the
+// loaded data (check_against_data).
 
-// `shapes[i]` is the whole shape of ex.datasets[i]. Throws ConfigError at the method's dims line,
-// e.g. "lda allows at most C-1 = 9 dimensions on usps ...". Methods whose max_dim is uword(-1)
-// (identity) accept any dims.
+// `shapes[i]` belongs to ex.datasets[i]. Throws ConfigError at the method's dims line, e.g.
+// "lda allows at most C-1 = 9 dimensions on usps (...)". Methods whose max_dim is uword(-1)
+// (identity) accept any dims. A method with its own preprocess override is checked against the
+// dataset chain's d as well.
 void validate_against_data(const Experiment& ex, const std::vector<DataShape>& shapes);
+
+// Estimated training shape at split value `value` from the shape at the smallest value: n grows
+// in proportion to the value for train_per_class / train_ratio; own and all have one value.
+DataShape scale_to_split(const SplitsSpec& splits, double value, const DataShape& smallest);
+
+// Training shape a split value gives on a dataset whose whole shape is `full` (n = every point):
+// per_class: min(value * C, n); ratio: round(value * n); own and all: n. Used for estimates when
+// no measured shapes exist.
+DataShape train_shape(const SplitsSpec& splits, double value, const DataShape& full);
 
 }  // namespace drbench

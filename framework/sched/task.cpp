@@ -36,10 +36,12 @@ std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape
   }
   std::vector<Task> tasks;
   for (std::size_t di = 0; di < ex.datasets.size(); ++di) {
-    const DataShape full = shapes.empty() ? DataShape{1000, 100, 10} : shapes[di];
+    // Without measurements, guess a 1000-point, 100-feature, 10-class dataset.
+    const DataShape guess{1000, 100, 10};
     for (double value : ex.splits.values) {
       const std::string split = ex.datasets[di].name + "|" + split_label(ex.splits, value);
-      const DataShape train = train_shape(ex.splits, value, full);
+      const DataShape train = shapes.empty() ? train_shape(ex.splits, value, guess)
+                                             : scale_to_split(ex.splits, value, shapes[di]);
       for (int r = 0; r < ex.splits.repeats; ++r) {
         const std::string partition = split + "|r" + std::to_string(r);
         const std::uint64_t split_seed = hash_seed(ex.splits.seed, partition);

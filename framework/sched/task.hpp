@@ -32,8 +32,10 @@ struct Task {
 // split_seed = hash_seed(splits.seed, "<dataset>|<split>|r<repeat>") (shared by every method);
 // seed = hash_seed(ex.seed, key).
 std::vector<Task> expand_tasks(const Experiment& ex);
-// As above, with each dataset's whole shape (n, d after preprocessing, classes) for the cost
-// estimates; without shapes every dataset is estimated as n = 1000, d = 100, 10 classes.
+// As above, with each dataset's measured training shape at the smallest split value (as for
+// validate_against_data, framework/config/validate.hpp) for the cost estimates, n scaled in
+// proportion to larger split values; without shapes every dataset is taken to have 1000 points,
+// d = 100 and 10 classes.
 std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape>& shapes);
 
 // The "<split>" field of a key: "per_class=10", "ratio=0.3", "own", "all".

@@ -137,11 +137,16 @@ methods: [{method: test_cfg_supervised, dims: [2]}]
   // Without shapes: n = 1000, d = 100, 10 classes; the fake's cost is n * d * dim * k.
   CHECK(est[0].cost == Approx(100.0 * 100 * 2 * 5));
   CHECK(est[1].cost == Approx(1000.0 * 100 * 2 * 5));  // 100 per class capped at n
-  const auto shaped = expand_tasks(ex, {DataShape{9298, 256, 10}, DataShape{150, 4, 3}});
+  // Measured training shapes at the smallest value (10 per class); n scales with the value.
+  const auto shaped = expand_tasks(ex, {DataShape{100, 256, 10}, DataShape{30, 4, 3}});
   CHECK(shaped[0].cost == Approx(100.0 * 256 * 2 * 5));
   CHECK(shaped[1].cost == Approx(1000.0 * 256 * 2 * 5));
   CHECK(shaped[2].cost == Approx(30.0 * 4 * 2 * 5));
-  CHECK(shaped[3].cost == Approx(150.0 * 4 * 2 * 5));
+  CHECK(shaped[3].cost == Approx(300.0 * 4 * 2 * 5));
+  for (std::size_t i = 0; i < est.size(); ++i) {
+    CHECK(shaped[i].key == est[i].key);  // shapes change costs only
+    CHECK(shaped[i].seed == est[i].seed);
+  }
   CHECK_THROWS_AS(expand_tasks(ex, {DataShape{1, 1, 1}}), Error);
 
   const Experiment own = parse_experiment(
@@ -153,7 +158,7 @@ methods: [{method: test_cfg_supervised, dims: [2]}]
   CHECK(ot[1].split_seed == hash_seed(0, "a|own|r1"));
 }
 
-TEST_CASE("train_shape estimates the training set of each split value", "[tasks]") {
+TEST_CASE("training-shape estimates per split value", "[tasks]") {
   SplitsSpec s;
   s.kind = SplitsSpec::Kind::PerClass;
   CHECK(train_shape(s, 10, DataShape{9298, 256, 10}).n == 100);
@@ -163,6 +168,12 @@ TEST_CASE("train_shape estimates the training set of each split value", "[tasks]
   CHECK(train_shape(s, 0.3, DataShape{150, 4, 3}).d == 4);
   s.kind = SplitsSpec::Kind::Own;
   CHECK(train_shape(s, 0, DataShape{150, 4, 3}).n == 150);
+  CHECK(scale_to_split(s, 0, DataShape{120, 4, 3}).n == 120);
+  s.kind = SplitsSpec::Kind::Ratio;
+  s.values = {0.2, 0.6};
+  CHECK(scale_to_split(s, 0.2, DataShape{30, 4, 3}).n == 30);
+  CHECK(scale_to_split(s, 0.6, DataShape{30, 4, 3}).n == 90);
+  CHECK(scale_to_split(s, 0.6, DataShape{30, 4, 3}).d == 4);
 }
 
 TEST_CASE("validate_against_data refuses dims above a method's limit", "[tasks][config]") {
@@ -198,11 +209,12 @@ methods:
 evaluation: {protocol: transductive}
 )",
                                          "cfg/tr.yaml");
-  CHECK_NOTHROW(validate_against_data(tr, {DataShape{100, 50, 4}}));  // n_train = 8
-  CHECK_THROWS_WITH(validate_against_data(tr, {DataShape{100, 50, 3}}),
+  CHECK_NOTHROW(validate_against_data(tr, {DataShape{8, 50, 4}}));
+  CHECK_THROWS_WITH(validate_against_data(tr, {DataShape{6, 50, 3}}),
                     Catch::Contains("cfg/tr.yaml:5: 'methods[0].dims': test_cfg_transductive "
                                     "allows at most n-1 = 5 dimensions on tiny"));
   CHECK_THROWS_WITH(validate_against_data(tr, {DataShape{100, 4, 10}}),
-                    Catch::Contains("allows at most d = 4 dimensions"));
+                    Catch::Contains("allows at most d = 4 dimensions on tiny (n=100 training "
+                                    "points, d=4, C=10), but dims asks for 6"));
   CHECK_THROWS_AS(validate_against_data(tr, {}), Error);
 }
