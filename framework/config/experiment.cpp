@@ -113,6 +113,13 @@ class Parser {
   }
 
  private:
+  // Names and labels are fields of the '|'-separated task keys (framework/sched/task.hpp).
+  void no_separator(const YAML::Node& n, const std::string& key, const std::string& s) {
+    if (s.find('|') != std::string::npos)
+      r_.fail(n, key, "'" + s + "' contains '|', which separates the fields of task keys",
+              "use another character, e.g. '/'");
+  }
+
   DatasetSpec dataset(const YAML::Node& n, const std::string& key) {
     r_.expect_map(n, key);
     r_.check_keys(n, key,
@@ -121,6 +128,7 @@ class Parser {
     DatasetSpec d;
     d.line = Reader::line(n);
     d.name = r_.str(r_.required(n, key, "name"), join_key(key, "name"));
+    no_separator(n["name"], join_key(key, "name"), d.name);
     if (n["source"]) d.source = r_.one_of(n["source"], join_key(key, "source"), kSources);
 
     // file/csv default to <name>.h5/<name>.csv and bundled to the set called <name>; an IDX pair
@@ -330,6 +338,7 @@ class Parser {
                   "' has no out-of-sample map, so it cannot run under the holdout protocol",
               "set evaluation.protocol: transductive, or drop this method");
     m.label = n["label"] ? r_.str(n["label"], join_key(key, "label")) : m.method;
+    if (n["label"]) no_separator(n["label"], join_key(key, "label"), m.label);
 
     m.dims_line = m.line;
     if (n["dims"]) {

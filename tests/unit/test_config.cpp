@@ -362,6 +362,9 @@ TEST_CASE("dims, labels and method-level errors", "[config]") {
                                   "already used by methods[0]"));
   CHECK(error_of(head + "  - {method: identity}\n  - {method: identity, label: id2}\n") ==
         "no error");
+  CHECK_THAT(error_of(head + "  - {method: identity, label: 'a|b'}\n"),
+             Catch::Contains("4: 'methods[0].label': 'a|b' contains '|'"));
+  CHECK(error_of(head + "  - {method: identity, label: PCA (rbf) / 9-D}\n") == "no error");
   CHECK_THAT(error_of(head + "  - {label: x}\n"),
              Catch::Contains("'methods[0].method': required key is missing"));
   CHECK_THAT(error_of("datasets: [{name: a}]\nsplits: {own: true}\nmethods: []\n"),
@@ -466,6 +469,8 @@ TEST_CASE("dataset and preprocessing errors", "[config]") {
                       "splits: {own: true}\nmethods: [{method: identity}]\n"),
              Catch::Contains("3: 'datasets[1].name': dataset name 'a' is already used"));
   CHECK_THAT(error_of("datasets: []\n"), Catch::Contains("'datasets': the list is empty"));
+  CHECK_THAT(with_dataset("{name: 'us|ps'}"),
+             Catch::Contains("'datasets[0].name': 'us|ps' contains '|'"));
 }
 
 TEST_CASE("evaluation and top-level value errors", "[config]") {
@@ -597,4 +602,22 @@ TEST_CASE("every config shipped in configs/ parses, under each of its profiles",
     ++checked;
   }
   CHECK(checked >= 1);
+}
+
+TEST_CASE("the complete example in docs/config.md parses", "[config]") {
+  std::ifstream in(std::string(DRBENCH_SOURCE_DIR) + "/docs/config.md");
+  REQUIRE(in);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto start = text.find("```yaml\n");
+  REQUIRE(start != std::string::npos);
+  const auto end = text.find("```\n", start + 8);
+  const std::string yaml = text.substr(start + 8, end - start - 8);
+  const Experiment ex = parse_experiment(yaml, "usps_kernels.yaml");
+  CHECK(ex.datasets.size() == 4);
+  CHECK(ex.methods.size() == 4);
+  CHECK(expand_grid(ex.methods[2]).size() == 5);
+  const Experiment quick = parse_experiment(yaml, "usps_kernels.yaml", "quick");
+  CHECK(quick.methods.size() == 2);
+  CHECK(quick.splits.values == std::vector<double>{10, 20, 30});
+  CHECK(quick.splits.repeats == 2);
 }
