@@ -1,5 +1,6 @@
 #include "methods/gplvm/likelihood.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -25,13 +26,21 @@ bool cholesky_with_jitter(const arma::mat& K, CholeskyJitter& out) {
   return false;
 }
 
-arma::mat inverse_from_cholesky(const arma::mat& R) {
-  arma::mat Kinv = R;
+arma::mat inverse_from_cholesky(arma::mat R) {
+  arma::mat Kinv = std::move(R);
   char uplo = 'U';
-  arma::blas_int n = arma::blas_int(R.n_rows), info = 0;
+  arma::blas_int n = arma::blas_int(Kinv.n_rows), info = 0;
   arma::lapack::potri(&uplo, &n, Kinv.memptr(), &n, &info);
   if (info != 0) throw Error("internal: LAPACK potri failed with info " + std::to_string(info));
-  return arma::symmatu(Kinv);
+  // Mirror the upper triangle in place (symmatu would allocate another N x N).
+  // Blocked so that the strided reads stay in cache.
+  const arma::uword m = Kinv.n_rows, B = 64;
+  for (arma::uword jb = 0; jb < m; jb += B)
+    for (arma::uword ib = jb; ib < m; ib += B)
+      for (arma::uword j = jb; j < std::min(m, jb + B); ++j)
+        for (arma::uword i = std::max(ib, j + 1); i < std::min(m, ib + B); ++i)
+          Kinv(i, j) = Kinv(j, i);
+  return Kinv;
 }
 
 GpNllResult gp_neg_log_likelihood(const arma::mat& K, const arma::mat& Yt, bool with_grad) {
@@ -50,13 +59,11 @@ GpNllResult gp_neg_log_likelihood(const arma::mat& K, const arma::mat& Yt, bool 
     const arma::mat V = arma::solve(arma::trimatl(ch.R.t()), Yt);
     trace_term = arma::accu(arma::square(V));
   } else {
-    r.Kinv = inverse_from_cholesky(ch.R);
+    r.Kinv = inverse_from_cholesky(std::move(ch.R));
     r.KinvY = r.Kinv * Yt;
     trace_term = arma::accu(r.KinvY % Yt);
     // dL/dK = d/2 K^-1 - 1/2 (K^-1 Y)(K^-1 Y)^T; the outer product is a rank-d BLAS-3 update.
-    r.dK = r.KinvY * r.KinvY.t();
-    r.dK *= -0.5;
-    r.dK += (0.5 * d) * r.Kinv;
+    r.dK = (0.5 * d) * r.Kinv - 0.5 * (r.KinvY * r.KinvY.t());
   }
   r.value = 0.5 * d * logdet + 0.5 * trace_term + 0.5 * n * d * std::log(2.0 * arma::datum::pi);
   return r;

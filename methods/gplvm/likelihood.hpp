@@ -19,7 +19,7 @@ struct CholeskyJitter {
 bool cholesky_with_jitter(const arma::mat& K, CholeskyJitter& out);
 
 // In-place inverse of K = R^T R from its upper Cholesky factor (LAPACK potri), full symmetric.
-arma::mat inverse_from_cholesky(const arma::mat& R);
+arma::mat inverse_from_cholesky(arma::mat R);
 
 struct GpNllResult {
   double value = 0.0;   // +inf when K could not be factorised even with jitter

@@ -16,6 +16,7 @@ class BiasKernel final : public KernelWithParams {
   arma::mat K(const arma::mat& X, const arma::mat& X2) const override {
     return arma::mat(X.n_cols, X2.n_cols, arma::fill::value(value(0)));
   }
+  void add_K(const arma::mat&, arma::mat& K) const override { K += value(0); }
   arma::vec diag(const arma::mat& X) const override {
     return arma::vec(X.n_cols, arma::fill::value(value(0)));
   }

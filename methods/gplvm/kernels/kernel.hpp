@@ -28,6 +28,9 @@ class Kernel {
   // n x m cross-covariance between the columns of X and X2, treated as DISTINCT points: white noise
   // contributes nothing here (GPy convention), which is what a GP prediction at a new point needs.
   virtual arma::mat K(const arma::mat& X, const arma::mat& X2) const = 0;
+  // K += K(X) without a temporary where the kernel can (constant and diagonal parts): lets a sum
+  // of kernels build its matrix in one buffer.
+  virtual void add_K(const arma::mat& X, arma::mat& K) const { K += this->K(X); }
   // diag(K(X)), white noise included: the prior variance of a (noisy) observation at each point.
   virtual arma::vec diag(const arma::mat& X) const = 0;
 

@@ -21,6 +21,14 @@ class RbfKernel final : public KernelWithParams {
   arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
                          const arma::mat& G) const override;
   arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
+
+ private:
+  // K(X) for the last X it was computed at: the GP-LVM asks for K(X) and then for the gradients
+  // at the same X, and recomputing the N^2 exponentials would cost about a tenth of an
+  // evaluation. Kernels are owned by one task's model, never shared between threads.
+  const arma::mat& cached_K(const arma::mat& X) const;
+  mutable arma::mat cache_X_, cache_K_;
+  mutable arma::vec cache_params_;
 };
 
 }  // namespace drbench

@@ -51,7 +51,7 @@ std::vector<std::string> SumKernel::param_names() const {
 
 arma::mat SumKernel::K(const arma::mat& X) const {
   arma::mat k = parts_[0]->K(X);
-  for (std::size_t i = 1; i < parts_.size(); ++i) k += parts_[i]->K(X);
+  for (std::size_t i = 1; i < parts_.size(); ++i) parts_[i]->add_K(X, k);
   return k;
 }
 

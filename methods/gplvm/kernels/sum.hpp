@@ -19,6 +19,9 @@ class SumKernel final : public Kernel {
 
   arma::mat K(const arma::mat& X) const override;
   arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
+  void add_K(const arma::mat& X, arma::mat& K) const override {
+    for (const auto& p : parts_) p->add_K(X, K);
+  }
   arma::vec diag(const arma::mat& X) const override;
   arma::vec grad_params(const arma::mat& X, const arma::mat& G) const override;
   arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override;

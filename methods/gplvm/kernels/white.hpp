@@ -20,6 +20,7 @@ class WhiteKernel final : public KernelWithParams {
   arma::mat K(const arma::mat& X, const arma::mat& X2) const override {
     return arma::zeros(X.n_cols, X2.n_cols);
   }
+  void add_K(const arma::mat&, arma::mat& K) const override { K.diag() += value(0); }
   arma::vec diag(const arma::mat& X) const override {
     return arma::vec(X.n_cols, arma::fill::value(value(0)));
   }

@@ -1,0 +1,75 @@
+// One GP-LVM objective+gradient evaluation (rbf+bias+white, d = 256 random data) against the floor
+// every evaluation must pay: LAPACK Cholesky plus inverse of an N x N matrix (issue 4: aim within
+// 2x). Run with OPENBLAS_NUM_THREADS fixed so both sides use the same BLAS threads.
+#include <benchmark/benchmark.h>
+
+#include "framework/core/rng.hpp"
+#include "methods/gplvm/kernels/kernel.hpp"
+#include "methods/gplvm/likelihood.hpp"
+#include "methods/gplvm/objective.hpp"
+
+namespace {
+
+constexpr arma::uword kD = 256;
+
+void BM_GplvmObjectiveGrad(benchmark::State& state) {
+  const arma::uword n = arma::uword(state.range(0)), q = arma::uword(state.range(1));
+  drbench::Rng rng(42);
+  arma::mat Y = rng.randn(kD, n);
+  Y.each_col() -= arma::mean(Y, 1);
+  drbench::GplvmObjective obj(Y, drbench::make_kernel("rbf+bias+white"), q);
+  const arma::vec x = obj.pack(rng.randn(q, n));
+  arma::vec g;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(obj.evaluate(x, &g));
+    benchmark::DoNotOptimize(g.memptr());
+  }
+}
+
+void BM_GplvmObjectiveOnly(benchmark::State& state) {
+  const arma::uword n = arma::uword(state.range(0)), q = arma::uword(state.range(1));
+  drbench::Rng rng(42);
+  arma::mat Y = rng.randn(kD, n);
+  Y.each_col() -= arma::mean(Y, 1);
+  drbench::GplvmObjective obj(Y, drbench::make_kernel("rbf+bias+white"), q);
+  const arma::vec x = obj.pack(rng.randn(q, n));
+  for (auto _ : state) benchmark::DoNotOptimize(obj.evaluate(x, nullptr));
+}
+
+// Floor: potrf + potri (what the objective uses) ...
+void BM_FloorCholPotri(benchmark::State& state) {
+  const arma::uword n = arma::uword(state.range(0));
+  drbench::Rng rng(42);
+  const arma::mat A = rng.randn(n, n);
+  const arma::mat K = A * A.t() / double(n) + arma::eye(n, n);
+  for (auto _ : state) {
+    arma::mat R = arma::chol(K);
+    benchmark::DoNotOptimize(drbench::inverse_from_cholesky(R).memptr());
+  }
+}
+
+// ... and arma::chol + arma::inv_sympd as the issue states it.
+void BM_FloorCholInvSympd(benchmark::State& state) {
+  const arma::uword n = arma::uword(state.range(0));
+  drbench::Rng rng(42);
+  const arma::mat A = rng.randn(n, n);
+  const arma::mat K = A * A.t() / double(n) + arma::eye(n, n);
+  for (auto _ : state) {
+    arma::mat R = arma::chol(K);
+    benchmark::DoNotOptimize(R.memptr());
+    arma::mat Kinv = arma::inv_sympd(K);
+    benchmark::DoNotOptimize(Kinv.memptr());
+  }
+}
+
+}  // namespace
+
+BENCHMARK(BM_GplvmObjectiveGrad)
+    ->ArgsProduct({{500, 1000, 2000}, {2, 9}})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_GplvmObjectiveOnly)
+    ->ArgsProduct({{500, 1000, 2000}, {2, 9}})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FloorCholPotri)->Arg(500)->Arg(1000)->Arg(2000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FloorCholInvSympd)->Arg(500)->Arg(1000)->Arg(2000)->Unit(benchmark::kMillisecond);
+BENCHMARK_MAIN();
