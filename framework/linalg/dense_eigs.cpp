@@ -8,14 +8,26 @@ namespace drbench {
 
 namespace {
 
-template <int Rule>
-bool lanczos(arma::vec& values, arma::mat& vectors, const arma::mat& A, arma::uword k) {
-  const arma::uword n = A.n_rows;
+// y = B x with B = -1/2 H D2 H, H = I - 11'/n, without forming B (Lanczos only needs products).
+struct DoubleCentredOp {
+  const arma::mat& D2;
+  const arma::uword n_rows, n_cols;
+  explicit DoubleCentredOp(const arma::mat& d2) : D2(d2), n_rows(d2.n_rows), n_cols(d2.n_cols) {}
+  void perform_op(double* x_in, double* y_out) const {
+    const arma::vec x(x_in, n_rows, false, true);
+    arma::vec y(y_out, n_rows, false, true);
+    y = D2 * (x - arma::mean(x));
+    y -= arma::mean(y);
+    y *= -0.5;
+  }
+};
+
+template <int Rule, typename Op>
+bool lanczos(arma::vec& values, arma::mat& vectors, const Op& op, arma::uword k) {
+  const arma::uword n = op.n_rows;
   const arma::uword ncv = std::min<arma::uword>(n, std::max<arma::uword>(2 * k + 1, 20));
   try {
-    arma::newarp::DenseGenMatProd<double> op(A);
-    arma::newarp::SymEigsSolver<double, Rule, arma::newarp::DenseGenMatProd<double>> eigs(op, k,
-                                                                                          ncv);
+    arma::newarp::SymEigsSolver<double, Rule, Op> eigs(op, k, ncv);
     eigs.init();  // fixed internal seed: the result does not depend on any global RNG state
     const arma::uword nconv = eigs.compute(3000, 1e-12);
     if (nconv < k) return false;
@@ -37,9 +49,10 @@ void extreme_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A,
     throw MethodError("requested " + std::to_string(k) + " eigenvectors of a " + std::to_string(n) +
                       " x " + std::to_string(n) + " matrix; lower dims");
   if (n > 800 && 10 * k < n) {
+    const arma::newarp::DenseGenMatProd<double> op(A);
     const bool ok = largest
-                        ? lanczos<arma::newarp::EigsSelect::LARGEST_ALGE>(values, vectors, A, k)
-                        : lanczos<arma::newarp::EigsSelect::SMALLEST_ALGE>(values, vectors, A, k);
+                        ? lanczos<arma::newarp::EigsSelect::LARGEST_ALGE>(values, vectors, op, k)
+                        : lanczos<arma::newarp::EigsSelect::SMALLEST_ALGE>(values, vectors, op, k);
     if (ok) {
       // newarp may return the pairs in either order; sort from the extreme inwards.
       const arma::uvec order = arma::sort_index(values, largest ? "descend" : "ascend");
@@ -60,6 +73,28 @@ void extreme_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A,
     values = ev.head(k);
     vectors = V.head_cols(k);
   }
+}
+
+void double_centred_eigs(arma::vec& values, arma::mat& vectors, const arma::mat& D2,
+                         arma::uword k) {
+  const arma::uword n = D2.n_rows;
+  if (k == 0 || k >= n)
+    throw MethodError("requested " + std::to_string(k) + " MDS coordinates of " +
+                      std::to_string(n) + " points; lower dims");
+  if (n > 800 && 10 * k < n) {
+    const DoubleCentredOp op(D2);
+    if (lanczos<arma::newarp::EigsSelect::LARGEST_ALGE>(values, vectors, op, k)) {
+      const arma::uvec order = arma::sort_index(values, "descend");
+      values = values(order);
+      vectors = vectors.cols(order);
+      return;
+    }
+  }
+  arma::mat B = D2;
+  B.each_col() -= arma::mean(B, 1);
+  B.each_row() -= arma::mean(B, 0);
+  B *= -0.5;
+  extreme_eigs_sym(values, vectors, arma::symmatu(B), k, true);
 }
 
 }  // namespace drbench

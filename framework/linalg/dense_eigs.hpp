@@ -14,4 +14,9 @@ namespace drbench {
 void extreme_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A, arma::uword k,
                       bool largest);
 
+// The k largest eigenpairs of the classical-MDS matrix B = -1/2 H D2 H (H the centring matrix)
+// for squared distances D2, largest first. For large n, B is never formed: Lanczos works on
+// products with D2, so Isomap keeps one n x n matrix instead of two.
+void double_centred_eigs(arma::vec& values, arma::mat& vectors, const arma::mat& D2, arma::uword k);
+
 }  // namespace drbench

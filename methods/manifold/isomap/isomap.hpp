@@ -1,0 +1,37 @@
+#pragma once
+// Isomap (Tenenbaum, de Silva & Langford 2000): classical MDS on graph geodesics. The neighbour
+// graph (kNN or epsilon ball) stays sparse; geodesics come from Dijkstra from every source. A new
+// point's geodesic to training point j is min_l (|x - x_l| + g(l, j)) over its graph neighbours
+// l, and Gower's formula maps it (Bengio et al. 2003, section 3).
+#include <armadillo>
+
+#include "framework/core/method.hpp"
+#include "framework/core/params.hpp"
+#include "methods/manifold/mds/mds.hpp"
+
+namespace drbench {
+
+class Isomap final : public Method {
+ public:
+  explicit Isomap(const ParamSet& p) : params_(p) {}
+  void fit(const FitInput& in) override;
+  arma::mat embedding() const override { return spectrum_.embedding(); }
+  arma::mat transform(const arma::mat& Xnew) const override;
+  // n x n squared geodesic distances of the training points.
+  const arma::mat& geodesics_sq() const { return G2_; }
+
+ private:
+  ParamSet params_;
+  arma::mat X_;
+  arma::mat G2_;
+  MdsSpectrum spectrum_;
+};
+
+// Symmetric sparse graph joining points closer than eps (Euclidean lengths as values).
+arma::sp_mat epsilon_graph(const arma::mat& X, double eps);
+
+// Adds, for every connected component but one, the shortest edge from it to the rest, until the
+// graph is connected (the repair sklearn's Isomap applies). Returns the number of edges added.
+arma::uword bridge_components(arma::sp_mat& G, const arma::mat& X);
+
+}  // namespace drbench

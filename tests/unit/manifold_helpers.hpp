@@ -1,0 +1,41 @@
+#pragma once
+// Synthetic manifolds with known intrinsic coordinates for the manifold-method tests.
+#include <armadillo>
+#include <cmath>
+
+#include "framework/core/rng.hpp"
+
+namespace drbench::testing {
+
+// Swiss roll (Tenenbaum et al. 2000): t in [1.5 pi, 4.5 pi], height in [0, 21]. `unrolled` gets
+// the intrinsic coordinates (arc length along the spiral, height), 2 x n.
+inline arma::mat swiss_roll(Rng& rng, arma::uword n, arma::mat& unrolled) {
+  arma::mat X(3, n);
+  unrolled.set_size(2, n);
+  auto arc = [](double t) { return 0.5 * (t * std::sqrt(1 + t * t) + std::asinh(t)); };
+  for (arma::uword i = 0; i < n; ++i) {
+    const double t = 1.5 * arma::datum::pi * (1 + 2 * rng.uniform());
+    const double h = 21 * rng.uniform();
+    X(0, i) = t * std::cos(t);
+    X(1, i) = h;
+    X(2, i) = t * std::sin(t);
+    unrolled(0, i) = arc(t);
+    unrolled(1, i) = h;
+  }
+  return X;
+}
+
+// Orthogonal R minimising |R A - B| (both k x n, centred inside) and the residual after it.
+inline double procrustes_residual(const arma::mat& A, const arma::mat& B) {
+  const arma::mat Ac = A.each_col() - arma::mean(A, 1), Bc = B.each_col() - arma::mean(B, 1);
+  arma::mat U, V;
+  arma::vec s;
+  arma::svd(U, s, V, Bc * Ac.t());
+  return arma::abs(U * V.t() * Ac - Bc).max();
+}
+
+inline double abs_corr(const arma::rowvec& a, const arma::rowvec& b) {
+  return std::abs(arma::as_scalar(arma::cor(a.t(), b.t())));
+}
+
+}  // namespace drbench::testing

@@ -1,0 +1,90 @@
+#include <catch2/catch.hpp>
+
+#include "framework/core/error.hpp"
+#include "framework/linalg/dijkstra.hpp"
+#include "framework/linalg/distances.hpp"
+#include "methods/manifold/isomap/isomap.hpp"
+#include "tests/unit/manifold_helpers.hpp"
+#include "tests/unit/nonlinear_helpers.hpp"
+
+using namespace drbench;
+using drbench::testing::abs_corr;
+using drbench::testing::fit_method;
+
+TEST_CASE("dijkstra agrees with Floyd-Warshall on a random sparse graph", "[manifold][isomap]") {
+  Rng rng(61);
+  const arma::uword n = 40;
+  arma::mat W(n, n, arma::fill::zeros);
+  for (arma::uword i = 0; i < n; ++i)
+    for (arma::uword j = i + 1; j < n; ++j)
+      if (rng.uniform() < 0.08) W(i, j) = W(j, i) = 0.1 + rng.uniform();
+  arma::mat F(n, n);
+  F.fill(arma::datum::inf);
+  for (arma::uword i = 0; i < n; ++i)
+    for (arma::uword j = 0; j < n; ++j)
+      if (i == j)
+        F(i, j) = 0;
+      else if (W(i, j) > 0)
+        F(i, j) = W(i, j);
+  for (arma::uword k = 0; k < n; ++k)
+    for (arma::uword i = 0; i < n; ++i)
+      for (arma::uword j = 0; j < n; ++j) F(i, j) = std::min(F(i, j), F(i, k) + F(k, j));
+  const arma::mat D = all_pairs_shortest_paths(arma::sp_mat(W));
+  for (arma::uword i = 0; i < n; ++i)
+    for (arma::uword j = 0; j < n; ++j) {
+      if (std::isinf(F(i, j)))
+        CHECK(std::isinf(D(i, j)));
+      else
+        CHECK(D(i, j) == Approx(F(i, j)).margin(1e-12));
+    }
+  arma::uword nc = 0;
+  const arma::uvec lab = connected_components(arma::sp_mat(W), nc);
+  for (arma::uword i = 0; i < n; ++i)
+    for (arma::uword j = 0; j < n; ++j) CHECK((lab(i) == lab(j)) == std::isfinite(F(i, j)));
+}
+
+TEST_CASE("isomap unrolls the swiss roll", "[manifold][isomap]") {
+  Rng rng(62);
+  arma::mat truth;
+  const arma::mat X = drbench::testing::swiss_roll(rng, 1000, truth);
+  auto m = fit_method("isomap", {{"neighbours", std::int64_t(10)}}, X, 2);
+  const arma::mat Y = m->embedding();
+  CHECK(abs_corr(Y.row(0), truth.row(0)) > 0.99);
+  CHECK(abs_corr(Y.row(1), truth.row(1)) > 0.99);
+  // Exact in exact arithmetic; Lanczos eigenvectors carry ~1e-8 relative residuals.
+  CHECK(arma::abs(m->transform(X) - Y).max() < 1e-6 * arma::abs(Y).max());
+  // New points of the roll land where their intrinsic coordinates say.
+  arma::mat truth_new;
+  const arma::mat Xn = drbench::testing::swiss_roll(rng, 200, truth_new);
+  const arma::mat Yn = m->transform(Xn);
+  CHECK(abs_corr(Yn.row(0), truth_new.row(0)) > 0.99);
+  CHECK(abs_corr(Yn.row(1), truth_new.row(1)) > 0.99);
+}
+
+TEST_CASE("isomap epsilon graph and disconnected graphs", "[manifold][isomap]") {
+  Rng rng(63);
+  // Two separate clusters on a line: disconnected for small k.
+  arma::mat X(2, 40);
+  for (arma::uword i = 0; i < 40; ++i) {
+    X(0, i) = (i < 20 ? 0.0 : 100.0) + 0.1 * i;
+    X(1, i) = 0.01 * rng.normal();
+  }
+  try {
+    fit_method("isomap", {{"neighbours", std::int64_t(3)}}, X, 1);
+    FAIL("expected a MethodError");
+  } catch (const MethodError& e) {
+    const std::string msg = e.what();
+    CHECK(msg.find("neighbours=3") != std::string::npos);
+    CHECK(msg.find("2 connected components") != std::string::npos);
+  }
+  auto b = fit_method(
+      "isomap", {{"neighbours", std::int64_t(3)}, {"disconnected", std::string("bridge")}}, X, 1);
+  // Along a line the geodesics are the distances, so the 1-D embedding is the x coordinate.
+  CHECK(abs_corr(b->embedding().row(0), X.row(0)) > 0.999);
+  CHECK_THROWS_AS(fit_method("isomap", {{"graph", std::string("epsilon")}, {"epsilon", 0.5}}, X, 1),
+                  MethodError);
+  auto e =
+      fit_method("isomap", {{"graph", std::string("epsilon")}, {"epsilon", 0.5}}, X.cols(0, 19), 1);
+  CHECK(abs_corr(e->embedding().row(0), X(0, arma::span(0, 19))) > 0.999);
+  CHECK(arma::abs(e->transform(X.cols(0, 19)) - e->embedding()).max() < 1e-9);
+}
