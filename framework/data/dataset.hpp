@@ -9,12 +9,12 @@ namespace drbench {
 
 struct Dataset {
   std::string name;
-  arma::mat X;             // d x n
-  arma::uvec y;            // n labels in 0..n_classes-1
-  arma::ivec split;        // n entries (0 train, 1 test, 2 validation) or empty
+  arma::mat X;       // d x n
+  arma::uvec y;      // n labels in 0..n_classes-1
+  arma::ivec split;  // n entries (0 train, 1 test, 2 validation) or empty
   std::size_t n_classes = 0;
-  std::string source;      // resolved file path, or the generator with its parameters
-  std::string sha256;      // verified checksum of the file ("" for generated/bundled data)
+  std::string source;  // resolved file path, or the generator with its parameters
+  std::string sha256;  // verified checksum of the file ("" for generated/bundled data)
 
   arma::uword n() const { return X.n_cols; }
   arma::uword d() const { return X.n_rows; }

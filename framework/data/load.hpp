@@ -1,6 +1,7 @@
 #pragma once
 // Finding and loading datasets. The data path is searched in order: the config's data_path, then
-// $DRBENCH_DATA, then ../shared/datasets (relative to the working directory, then to the source tree).
+// $DRBENCH_DATA, then ../shared/datasets (relative to the working directory, then to the source
+// tree).
 #include <string>
 #include <vector>
 
@@ -18,10 +19,19 @@ Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& se
                      std::uint64_t seed);
 
 // Individual readers, usable on their own.
-Dataset read_hdf5_dataset(const std::string& file);          // X (n x d), y, optional split
-Dataset read_csv_dataset(const std::string& file);           // last column = label
-Dataset read_idx_dataset(const std::string& images, const std::string& labels);
+Dataset read_hdf5_dataset(const std::string& file);  // X (n x d), y, optional split
+Dataset read_csv_dataset(const std::string& file);   // last column = label
+Dataset read_idx_dataset(const std::string& images, const std::string& labels);  // plain or .gz
+// The labels file that goes with an IDX images file by the MNIST naming
+// (train-images-idx3-ubyte[.gz] -> train-labels-idx1-ubyte[.gz]); "" when the name does not follow
+// it.
+std::string idx_labels_file(const std::string& images);
+
 std::string sha256_file(const std::string& file);
+std::string sha256_string(const std::string& data);
+// Checks `file` against MANIFEST.tsv in its directory. Returns the verified digest, or "" when the
+// directory has no manifest or the manifest does not list the file. Throws DataError on a mismatch.
+std::string verify_manifest_checksum(const std::string& file);
 
 struct DataPathEntry {
   std::string name, file, note;  // what `drbench datasets` lists

@@ -1,0 +1,156 @@
+// Synthetic manifolds (sklearn's make_swiss_roll / make_s_curve parametrisation) and Gaussian
+// blobs. Manifold labels are quantile bins of the coordinate along the manifold, so every class
+// has the same size and kNN error measures how well an embedding keeps that coordinate ordered.
+#include "framework/data/generators.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "framework/core/error.hpp"
+
+namespace drbench {
+namespace {
+
+const double kPi = arma::datum::pi;
+
+std::vector<ParamSpec> manifold_params() {
+  return {ParamSpec::integer("n", 1000, 2, 10000000, "number of points"),
+          ParamSpec::real("noise", 0.0, 0.0, std::nullopt, "std of isotropic Gaussian noise added"),
+          ParamSpec::integer("classes", 4, 1, 1000,
+                             "labels: equal-size bins of the coordinate along the manifold")};
+}
+
+// Binds user values to the generator's specs, filling defaults; names key and valid range on error.
+ParamSet bind(const GeneratorInfo& g, const std::map<std::string, ParamValue>& given) {
+  ParamSet ps;
+  for (const auto& s : g.params) ps.set(s.name, s.default_value);
+  for (const auto& [k, v] : given) {
+    const auto it = std::find_if(g.params.begin(), g.params.end(),
+                                 [&](const ParamSpec& s) { return s.name == k; });
+    if (it == g.params.end()) {
+      std::string valid;
+      for (const auto& s : g.params) valid += (valid.empty() ? "" : ", ") + s.name;
+      throw DataError("generator '" + g.name + "': unknown parameter '" + k + "' (valid: " + valid +
+                      ")");
+    }
+    const std::string problem = it->check(v);
+    if (!problem.empty()) throw DataError("generator '" + g.name + "': '" + k + "': " + problem);
+    ps.set(k, v);
+  }
+  return ps;
+}
+
+const GeneratorInfo& find_generator(const std::string& name) {
+  for (const auto& g : generators())
+    if (g.name == name) return g;
+  std::string valid;
+  for (const auto& g : generators()) valid += (valid.empty() ? "" : ", ") + g.name;
+  throw DataError("unknown generator '" + name + "' (valid: " + valid + ")");
+}
+
+// Class c for the point whose coordinate t has rank r among n: floor(r * C / n).
+arma::uvec quantile_labels(const arma::vec& t, arma::uword classes) {
+  const arma::uvec order = arma::stable_sort_index(t);
+  arma::uvec y(t.n_elem);
+  for (arma::uword r = 0; r < order.n_elem; ++r) y(order(r)) = r * classes / t.n_elem;
+  return y;
+}
+
+struct Generated {
+  Dataset ds;
+  arma::mat latent;
+};
+
+Generated generate(const std::string& name, const std::map<std::string, ParamValue>& given,
+                   std::uint64_t seed) {
+  const GeneratorInfo& g = find_generator(name);
+  const ParamSet p = bind(g, given);
+  const arma::uword n = static_cast<arma::uword>(p.integer("n"));
+  const arma::uword classes = static_cast<arma::uword>(p.integer("classes"));
+  const double noise = p.real("noise");
+  if (classes > n)
+    throw DataError("generator '" + name + "': classes=" + std::to_string(classes) +
+                    " exceeds n=" + std::to_string(n) + " (fix: lower classes or raise n)");
+  Rng rng(seed);
+  Generated out;
+  Dataset& ds = out.ds;
+  ds.name = name;
+  ds.source = "generator " + name + "(" + p.canonical() + ", seed=" + std::to_string(seed) + ")";
+  ds.n_classes = classes;
+  if (name == "swiss_roll" || name == "s_curve") {
+    arma::vec t(n), h(n);
+    for (arma::uword i = 0; i < n; ++i) {
+      t(i) = rng.uniform();
+      h(i) = rng.uniform();
+    }
+    ds.X.set_size(3, n);
+    if (name == "swiss_roll") {
+      t = 1.5 * kPi * (1.0 + 2.0 * t);
+      h *= 21.0;
+      ds.X.row(0) = (t % arma::cos(t)).t();
+      ds.X.row(1) = h.t();
+      ds.X.row(2) = (t % arma::sin(t)).t();
+    } else {
+      t = 3.0 * kPi * (t - 0.5);
+      h *= 2.0;
+      ds.X.row(0) = arma::sin(t).t();
+      ds.X.row(1) = h.t();
+      ds.X.row(2) = (arma::sign(t) % (arma::cos(t) - 1.0)).t();
+    }
+    out.latent = arma::join_cols(t.t(), h.t());
+    ds.y = quantile_labels(t, classes);
+    if (noise > 0) ds.X += noise * rng.randn(3, n);
+  } else {  // gaussian_blobs
+    const arma::uword dim = static_cast<arma::uword>(p.integer("dim"));
+    const arma::mat centres = p.real("separation") * rng.randn(dim, classes);
+    ds.X.set_size(dim, n);
+    ds.y.set_size(n);
+    for (arma::uword i = 0; i < n; ++i) {
+      ds.y(i) = i * classes / n;  // contiguous, equal-size classes
+      ds.X.col(i) = centres.col(ds.y(i)) + std::max(noise, 0.0) * rng.randn(dim, 1);
+    }
+    out.latent = centres.cols(ds.y);
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<GeneratorInfo>& generators() {
+  static const std::vector<GeneratorInfo> list = [] {
+    std::vector<GeneratorInfo> g;
+    g.push_back({"swiss_roll",
+                 "3-D swiss roll (sklearn make_swiss_roll): t in [1.5pi, 4.5pi], height in [0, 21]",
+                 manifold_params()});
+    g.push_back({"s_curve",
+                 "3-D S curve (sklearn make_s_curve): t in [-1.5pi, 1.5pi], height in [0, 2]",
+                 manifold_params()});
+    std::vector<ParamSpec> blobs = {
+        ParamSpec::integer("n", 1000, 2, 10000000, "number of points"),
+        ParamSpec::real("noise", 1.0, 0.0, std::nullopt, "std of each blob around its centre"),
+        ParamSpec::integer("classes", 3, 1, 1000, "number of blobs (one class each)"),
+        ParamSpec::integer("dim", 10, 1, 100000, "ambient dimension"),
+        ParamSpec::real("separation", 5.0, 0.0, std::nullopt,
+                        "std of the blob centres (drawn from N(0, separation^2 I))")};
+    g.push_back(
+        {"gaussian_blobs", "isotropic Gaussian clusters, one class each, equal sizes", blobs});
+    return g;
+  }();
+  return list;
+}
+
+Dataset generate_dataset(const std::string& generator,
+                         const std::map<std::string, ParamValue>& params, std::uint64_t seed) {
+  return generate(generator, params, seed).ds;
+}
+
+arma::mat generator_latent(const std::string& generator,
+                           const std::map<std::string, ParamValue>& params, std::uint64_t seed) {
+  if (generator != "swiss_roll" && generator != "s_curve")
+    throw DataError("generator '" + generator +
+                    "' has no manifold coordinates (fix: use swiss_roll or s_curve)");
+  return generate(generator, params, seed).latent;
+}
+
+}  // namespace drbench

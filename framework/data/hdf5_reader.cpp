@@ -1,0 +1,144 @@
+// HDF5 datasets in the shared layout: X (n x d, row-major, any numeric type), y (n, integer),
+// optional split (n, integer). Row-major n x d is exactly Armadillo's column-major d x n, so X is
+// read straight into the matrix with HDF5 converting the element type.
+#include <hdf5.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "framework/core/error.hpp"
+#include "framework/data/load.hpp"
+
+namespace drbench {
+namespace {
+
+// HDF5 prints its own error stack to stderr by default; we report through DataError instead.
+class QuietHdf5 {
+ public:
+  QuietHdf5() {
+    H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
+  QuietHdf5(const QuietHdf5&) = delete;
+  QuietHdf5& operator=(const QuietHdf5&) = delete;
+
+ private:
+  H5E_auto2_t func_ = nullptr;
+  void* data_ = nullptr;
+};
+
+class Handle {
+ public:
+  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
+  ~Handle() {
+    if (id_ >= 0) close_(id_);
+  }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  hid_t get() const { return id_; }
+  bool ok() const { return id_ >= 0; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+std::vector<hsize_t> shape_of(hid_t dset) {
+  Handle space(H5Dget_space(dset), H5Sclose);
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  std::vector<hsize_t> dims(rank > 0 ? rank : 0);
+  if (rank > 0) H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+  return dims;
+}
+
+bool numeric(hid_t dset) {
+  Handle type(H5Dget_type(dset), H5Tclose);
+  const H5T_class_t c = H5Tget_class(type.get());
+  return c == H5T_INTEGER || c == H5T_FLOAT;
+}
+
+std::vector<long long> read_integers(hid_t file, const std::string& path, const char* key,
+                                     hsize_t n) {
+  Handle d(H5Dopen2(file, key, H5P_DEFAULT), H5Dclose);
+  if (!d.ok()) throw DataError(path + ": cannot open dataset '" + key + "'");
+  const auto dims = shape_of(d.get());
+  hsize_t len = 1;
+  for (hsize_t v : dims) len *= v;
+  if (dims.empty() || dims.size() > 2 || (dims.size() == 2 && dims[1] != 1 && dims[0] != 1) ||
+      len != n)
+    throw DataError(path + ": '" + key + "' must hold one entry per row of X (" +
+                    std::to_string(n) + "), found " + std::to_string(len) +
+                    " (fix: write it as a length-n vector)");
+  Handle type(H5Dget_type(d.get()), H5Tclose);
+  if (H5Tget_class(type.get()) != H5T_INTEGER)
+    throw DataError(path + ": '" + key + "' must be an integer dataset (fix: store it as int32)");
+  std::vector<long long> v(n);
+  if (H5Dread(d.get(), H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)
+    throw DataError(path + ": reading '" + key + "' failed (file damaged?)");
+  return v;
+}
+
+}  // namespace
+
+Dataset read_hdf5_dataset(const std::string& path) {
+  QuietHdf5 quiet;
+  if (!std::filesystem::is_regular_file(path))
+    throw DataError(path + ": no such file (fix: check the path or the data path)");
+  if (H5Fis_hdf5(path.c_str()) <= 0)
+    throw DataError(path +
+                    ": not a readable HDF5 file (fix: check the path, or that the file is "
+                    "not truncated; regenerate it with h5py)");
+  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  if (!file.ok()) throw DataError(path + ": cannot open HDF5 file read-only");
+  for (const char* key : {"X", "y"})
+    if (H5Lexists(file.get(), key, H5P_DEFAULT) <= 0)
+      throw DataError(path + ": no dataset '" + key +
+                      "' (fix: the layout is X (n x d samples in rows), y (n labels 0..C-1), "
+                      "optional split)");
+
+  Dataset ds;
+  ds.source = path;
+  {
+    Handle x(H5Dopen2(file.get(), "X", H5P_DEFAULT), H5Dclose);
+    if (!x.ok()) throw DataError(path + ": cannot open dataset 'X'");
+    const auto dims = shape_of(x.get());
+    if (dims.size() != 2)
+      throw DataError(
+          path + ": 'X' has rank " + std::to_string(dims.size()) +
+          "; expected a 2-D array n x d, one sample per row (fix: reshape images to rows)");
+    if (!numeric(x.get()))
+      throw DataError(path + ": 'X' is not numeric (fix: store float64 or an integer type)");
+    ds.X.set_size(dims[1], dims[0]);
+    if (ds.X.n_elem > 0 &&
+        H5Dread(x.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, ds.X.memptr()) < 0)
+      throw DataError(path +
+                      ": reading 'X' failed (file damaged, or a compression filter missing)");
+  }
+  const auto y = read_integers(file.get(), path, "y", ds.X.n_cols);
+  ds.y.set_size(y.size());
+  long long ymax = -1;
+  for (std::size_t j = 0; j < y.size(); ++j) {
+    if (y[j] < 0)
+      throw DataError(path + ": label y[" + std::to_string(j) + "] = " + std::to_string(y[j]) +
+                      " is negative (fix: labels must be 0..C-1)");
+    ds.y(j) = static_cast<arma::uword>(y[j]);
+    ymax = std::max(ymax, y[j]);
+  }
+  ds.n_classes = static_cast<std::size_t>(ymax + 1);
+  if (H5Lexists(file.get(), "split", H5P_DEFAULT) > 0) {
+    const auto s = read_integers(file.get(), path, "split", ds.X.n_cols);
+    ds.split.set_size(s.size());
+    for (std::size_t j = 0; j < s.size(); ++j) {
+      if (s[j] < 0 || s[j] > 2)
+        throw DataError(path + ": split[" + std::to_string(j) + "] = " + std::to_string(s[j]) +
+                        " (fix: 0 = train, 1 = test, 2 = validation)");
+      ds.split(j) = s[j];
+    }
+  }
+  return ds;
+}
+
+}  // namespace drbench

@@ -1,0 +1,302 @@
+#include "framework/data/load.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "framework/core/error.hpp"
+#include "framework/core/rng.hpp"
+#include "framework/data/generators.hpp"
+
+namespace fs = std::filesystem;
+
+namespace drbench {
+namespace {
+
+// Where Debian's dataset-fashion-mnist package installs its IDX files.
+const char* kDebianFashionMnist = "/usr/share/datasets/fashion-mnist";
+
+std::vector<std::string> bundled_dirs() {
+  std::vector<std::string> dirs = {(fs::current_path() / "datasets" / "data").string(),
+                                   std::string(DRBENCH_SOURCE_DIR) + "/datasets/data"};
+  return dirs;
+}
+
+std::vector<std::string> split_tabs(const std::string& line) {
+  std::vector<std::string> out;
+  std::stringstream ss(line);
+  std::string f;
+  while (std::getline(ss, f, '\t')) {
+    if (!f.empty() && f.back() == '\r') f.pop_back();
+    out.push_back(f);
+  }
+  return out;
+}
+
+struct ManifestRow {
+  std::string name, file, sha256, n, d, classes;
+};
+
+std::vector<ManifestRow> read_manifest(const fs::path& manifest) {
+  std::vector<ManifestRow> rows;
+  std::ifstream in(manifest);
+  if (!in) return rows;
+  std::string line;
+  if (!std::getline(in, line)) return rows;
+  const auto header = split_tabs(line);
+  auto col = [&](const std::string& key) -> int {
+    const auto it = std::find(header.begin(), header.end(), key);
+    return it == header.end() ? -1 : static_cast<int>(it - header.begin());
+  };
+  const int c_file = col("file"), c_sha = col("sha256");
+  if (c_file < 0 || c_sha < 0)
+    throw DataError(manifest.string() +
+                    ": header lacks 'file' and 'sha256' columns (fix: restore "
+                    "the manifest, a tab-separated table starting name<TAB>file<TAB>sha256...)");
+  const int c_name = col("name"), c_n = col("n"), c_d = col("d"), c_classes = col("classes");
+  while (std::getline(in, line)) {
+    const auto f = split_tabs(line);
+    auto at = [&](int c) {
+      return c >= 0 && c < static_cast<int>(f.size()) ? f[c] : std::string();
+    };
+    if (f.empty() || at(c_file).empty()) continue;
+    rows.push_back({at(c_name), at(c_file), at(c_sha), at(c_n), at(c_d), at(c_classes)});
+  }
+  return rows;
+}
+
+// A name or path resolved against the data path; relative paths with a directory part are also
+// tried against the working directory.
+std::string resolve(const std::string& file, const std::vector<std::string>& search_path,
+                    std::vector<std::string>& tried) {
+  const fs::path p(file);
+  if (p.is_absolute()) {
+    tried.push_back(file);
+    return fs::exists(p) ? file : "";
+  }
+  for (const auto& dir : search_path) {
+    const fs::path cand = fs::path(dir) / p;
+    tried.push_back(cand.string());
+    if (fs::exists(cand)) return cand.string();
+  }
+  tried.push_back((fs::current_path() / p).string());
+  if (fs::exists(p)) return fs::absolute(p).string();
+  return "";
+}
+
+std::string not_found(const DatasetSpec& spec, const std::string& file,
+                      const std::vector<std::string>& tried, const std::string& fix) {
+  std::string msg = "dataset '" + spec.name + "'";
+  if (spec.line > 0) msg += " (config line " + std::to_string(spec.line) + ")";
+  msg += ": file '" + file + "' not found; searched:";
+  for (const auto& t : tried) msg += "\n  " + t;
+  if (tried.empty()) msg += " (the data path is empty)";
+  return msg + "\n(fix: " + fix + ")";
+}
+
+const std::string kPathFix =
+    "set data_path in the config or DRBENCH_DATA to the directory holding it, or give an "
+    "absolute path";
+
+// Seeded, stratified subsample of m points: each class keeps its share (largest remainders get
+// the leftover points), at least one point per class while m allows.
+Dataset subsample(const Dataset& ds, arma::uword m, std::uint64_t seed) {
+  const arma::uword n = ds.n(), C = ds.n_classes;
+  std::vector<std::vector<arma::uword>> members(C);
+  for (arma::uword j = 0; j < n; ++j) members[ds.y(j)].push_back(j);
+  std::vector<arma::uword> quota(C);
+  std::vector<std::pair<double, arma::uword>> remainder;
+  arma::uword used = 0;
+  for (arma::uword c = 0; c < C; ++c) {
+    const double exact = double(members[c].size()) * double(m) / double(n);
+    quota[c] = static_cast<arma::uword>(std::floor(exact));
+    used += quota[c];
+    remainder.push_back({-(exact - double(quota[c])), c});
+  }
+  std::sort(remainder.begin(), remainder.end());
+  for (std::size_t i = 0; used < m && i < remainder.size(); ++i, ++used)
+    ++quota[remainder[i].second];
+  // Lift empty classes to one point, taking from the largest quotas.
+  for (arma::uword c = 0; c < C; ++c)
+    if (quota[c] == 0 && !members[c].empty()) {
+      const auto big = std::max_element(quota.begin(), quota.end()) - quota.begin();
+      if (quota[big] <= 1) break;
+      --quota[big];
+      quota[c] = 1;
+    }
+  Rng rng(hash_seed(seed, "max_points"));
+  std::vector<arma::uword> keep;
+  for (arma::uword c = 0; c < C; ++c) {
+    const arma::uvec perm = rng.permutation(members[c].size());
+    for (arma::uword i = 0; i < quota[c]; ++i) keep.push_back(members[c][perm(i)]);
+  }
+  std::sort(keep.begin(), keep.end());
+  const arma::uvec idx(keep);
+  Dataset out = ds;
+  out.X = ds.X.cols(idx);
+  out.y = ds.y(idx);
+  if (!ds.split.is_empty()) out.split = ds.split(idx);
+  out.source +=
+      " [stratified subsample of " + std::to_string(m) + " of " + std::to_string(n) + " points]";
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> data_search_path(const std::string& config_data_path) {
+  std::vector<std::string> cand;
+  if (!config_data_path.empty()) cand.push_back(config_data_path);
+  if (const char* env = std::getenv("DRBENCH_DATA"); env && *env) cand.push_back(env);
+  cand.push_back((fs::current_path() / ".." / "shared" / "datasets").string());
+  cand.push_back(std::string(DRBENCH_SOURCE_DIR) + "/../shared/datasets");
+  std::vector<std::string> out;
+  std::vector<fs::path> seen;
+  for (const auto& c : cand) {
+    std::error_code ec;
+    if (!fs::is_directory(c, ec)) continue;
+    const fs::path canon = fs::weakly_canonical(c, ec);
+    if (std::find(seen.begin(), seen.end(), canon) != seen.end()) continue;
+    seen.push_back(canon);
+    out.push_back(canon.string());
+  }
+  return out;
+}
+
+std::string verify_manifest_checksum(const std::string& file) {
+  const fs::path p(file);
+  const fs::path manifest = p.parent_path() / "MANIFEST.tsv";
+  if (!fs::exists(manifest)) return "";
+  for (const auto& row : read_manifest(manifest)) {
+    if (row.file != p.filename().string()) continue;
+    const std::string got = sha256_file(file);
+    if (got != row.sha256)
+      throw DataError(file + ": sha256 mismatch against " + manifest.string() + "\n  expected " +
+                      row.sha256 + "\n  got      " + got +
+                      "\n(fix: the file is damaged or was replaced; restore it from the source "
+                      "named in the manifest, or set verify_checksum: false for this dataset if "
+                      "the change is intended)");
+    return got;
+  }
+  return "";
+}
+
+Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& search_path,
+                     std::uint64_t seed) {
+  Dataset ds;
+  const std::string& src = spec.source;
+  std::vector<std::string> tried;
+  auto where = [&](const std::string& msg) {
+    return "dataset '" + spec.name + "'" +
+           (spec.line > 0 ? " (config line " + std::to_string(spec.line) + ")" : "") + ": " + msg;
+  };
+  try {
+    if (src == "file" || src == "csv") {
+      const std::string name =
+          spec.path.empty() ? spec.name + (src == "file" ? ".h5" : ".csv") : spec.path;
+      const std::string file = resolve(name, search_path, tried);
+      if (file.empty()) throw DataError(not_found(spec, name, tried, kPathFix));
+      const std::string sha = spec.verify_checksum ? verify_manifest_checksum(file) : "";
+      ds = src == "file" ? read_hdf5_dataset(file) : read_csv_dataset(file);
+      ds.sha256 = sha;
+    } else if (src == "idx") {
+      if (spec.path.empty())
+        throw DataError(where("source idx needs path: the images file (fix: e.g. path: " +
+                              std::string(kDebianFashionMnist) + "/train-images-idx3-ubyte.gz)"));
+      std::vector<std::string> dirs = search_path;
+      dirs.push_back(kDebianFashionMnist);
+      std::string images = resolve(spec.path, dirs, tried);
+      if (images.empty() && fs::path(spec.path).extension() != ".gz")
+        images = resolve(spec.path + ".gz", dirs, tried);
+      if (images.empty())
+        throw DataError(
+            not_found(spec, spec.path, tried,
+                      kPathFix + "; Fashion-MNIST: apt-get install dataset-fashion-mnist"));
+      const std::string labels = idx_labels_file(images);
+      if (labels.empty())
+        throw DataError(where("cannot tell the labels file for '" + images +
+                              "' (fix: name the pair *-images-idx3-ubyte / *-labels-idx1-ubyte)"));
+      ds = read_idx_dataset(images, labels);
+    } else if (src == "bundled") {
+      const std::string name = spec.path.empty() ? spec.name : spec.path;
+      std::string file;
+      for (const auto& dir : bundled_dirs()) {
+        const fs::path cand = fs::path(dir) / (name + ".csv");
+        tried.push_back(cand.string());
+        if (fs::exists(cand)) {
+          file = cand.string();
+          break;
+        }
+      }
+      if (file.empty())
+        throw DataError(
+            not_found(spec, name + ".csv", tried,
+                      "bundled datasets are iris and wine (datasets/data/ in the source "
+                      "tree); use source: file for others"));
+      ds = read_csv_dataset(file);
+    } else if (src == "generator") {
+      ds = generate_dataset(spec.generator, spec.generator_params, seed);
+    } else {
+      throw DataError(
+          where("unknown source '" + src + "' (fix: one of file, csv, idx, bundled, generator)"));
+    }
+  } catch (const DataError& e) {
+    const std::string m = e.what();
+    if (m.rfind("dataset '", 0) == 0) throw;
+    throw DataError(where(m));
+  }
+  ds.name = spec.name;
+  if (spec.max_points > 0 && spec.max_points < ds.n()) {
+    if (ds.n_classes == 0 || ds.y.n_elem != ds.n()) validate_dataset(ds);
+    ds = subsample(ds, spec.max_points, seed);
+  }
+  validate_dataset(ds);
+  return ds;
+}
+
+std::vector<DataPathEntry> list_data_path(const std::vector<std::string>& search_path) {
+  std::vector<DataPathEntry> out;
+  for (const auto& dir : search_path) {
+    std::error_code ec;
+    std::vector<ManifestRow> manifest;
+    try {
+      manifest = read_manifest(fs::path(dir) / "MANIFEST.tsv");
+    } catch (const DataError&) {
+    }
+    std::vector<fs::path> files;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (e.is_regular_file() && (e.path().extension() == ".h5" || e.path().extension() == ".csv"))
+        files.push_back(e.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& f : files) {
+      DataPathEntry entry{f.stem().string(), f.string(),
+                          "not in MANIFEST.tsv (checksum not verified)"};
+      for (const auto& r : manifest)
+        if (r.file == f.filename().string()) {
+          entry.name = r.name.empty() ? entry.name : r.name;
+          entry.note = r.n + " x " + r.d + ", " + r.classes + " classes (sha256 in MANIFEST.tsv)";
+        }
+      out.push_back(entry);
+    }
+  }
+  for (const auto& dir : bundled_dirs()) {
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec)) continue;
+    for (const char* name : {"iris", "wine"}) {
+      const fs::path f = fs::path(dir) / (std::string(name) + ".csv");
+      if (fs::exists(f)) out.push_back({name, f.string(), "bundled (source: bundled)"});
+    }
+    break;
+  }
+  for (const char* part : {"train", "t10k"}) {
+    const fs::path f =
+        fs::path(kDebianFashionMnist) / (std::string(part) + "-images-idx3-ubyte.gz");
+    if (fs::exists(f))
+      out.push_back({std::string("fashion-mnist-") + part, f.string(),
+                     "IDX from Debian dataset-fashion-mnist (source: idx)"});
+  }
+  return out;
+}
+
+}  // namespace drbench

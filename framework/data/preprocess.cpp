@@ -1,0 +1,167 @@
+#include "framework/data/preprocess.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include "framework/core/error.hpp"
+
+namespace drbench {
+
+std::string PreprocStep::describe() const {
+  std::ostringstream os;
+  os.precision(12);
+  switch (kind) {
+    case Kind::Center:
+      os << "center";
+      break;
+    case Kind::Standardize:
+      os << "standardize";
+      break;
+    case Kind::MinMax:
+      os << (per_feature ? "minmax" : "minmax(global)");
+      break;
+    case Kind::Pca:
+      if (components > 0)
+        os << "pca(components=" << components << ")";
+      else
+        os << "pca(variance=" << variance << ")";
+      break;
+  }
+  return os.str();
+}
+
+namespace {
+
+// Sign convention (as sklearn's svd_flip): the largest-magnitude entry of each axis is positive,
+// so the projection does not flip between LAPACK builds.
+void fix_signs(arma::mat& V) {
+  for (arma::uword k = 0; k < V.n_cols; ++k)
+    if (V(arma::index_max(arma::abs(V.col(k))), k) < 0) V.col(k) *= -1.0;
+}
+
+// Principal axes of the centred training data Xc (d x n), largest variance first, with their
+// variances. Eigen-decomposes whichever Gram matrix is smaller: d x d covariance or n x n.
+void principal_axes(const arma::mat& Xc, arma::mat& axes, arma::vec& var) {
+  const arma::uword d = Xc.n_rows, n = Xc.n_cols;
+  const double denom = std::max<double>(1.0, double(n) - 1.0);
+  arma::vec eval;
+  arma::mat evec;
+  if (d <= n) {
+    if (!arma::eig_sym(eval, evec, (Xc * Xc.t()) / denom))
+      throw MethodError("pca preprocessing: eigendecomposition of the covariance failed");
+    axes = arma::fliplr(evec);
+    var = arma::flipud(eval);
+  } else {
+    if (!arma::eig_sym(eval, evec, Xc.t() * Xc))
+      throw MethodError("pca preprocessing: eigendecomposition of the Gram matrix failed");
+    eval = arma::flipud(eval);
+    evec = arma::fliplr(evec);
+    // Only axes with non-negligible variance can be recovered from the n x n side.
+    const double tol = std::max(1e-300, eval.max() * 1e-12 * double(n));
+    arma::uword r = 0;
+    while (r < eval.n_elem && eval(r) > tol) ++r;
+    axes = Xc * evec.head_cols(r);
+    axes.each_row() /= arma::sqrt(eval.head(r)).t();
+    var = eval.head(r) / denom;
+  }
+  var = arma::clamp(var, 0.0, arma::datum::inf);
+  fix_signs(axes);
+}
+
+}  // namespace
+
+void Pipeline::fit(const arma::mat& Xtrain) {
+  if (Xtrain.n_cols == 0) throw DataError("preprocessing: no training points to fit on");
+  fitted_.clear();
+  arma::mat X = Xtrain;
+  for (const auto& step : steps_) {
+    Fitted f;
+    switch (step.kind) {
+      case PreprocStep::Kind::Center:
+        f.shift = arma::mean(X, 1);
+        f.scale = arma::ones(1);
+        break;
+      case PreprocStep::Kind::Standardize: {
+        f.shift = arma::mean(X, 1);
+        f.scale = arma::stddev(X, 1, 1);  // population std, as sklearn's StandardScaler
+        f.scale.replace(0.0, 1.0);        // constant features stay 0 instead of NaN
+        break;
+      }
+      case PreprocStep::Kind::MinMax:
+        if (step.per_feature) {
+          f.shift = arma::min(X, 1);
+          f.scale = arma::max(X, 1) - f.shift;
+        } else {
+          f.shift = arma::vec{X.min()};
+          f.scale = arma::vec{X.max() - X.min()};
+        }
+        f.scale.replace(0.0, 1.0);
+        break;
+      case PreprocStep::Kind::Pca: {
+        f.shift = arma::mean(X, 1);
+        f.scale = arma::ones(1);
+        arma::mat Xc = X;
+        Xc.each_col() -= f.shift;
+        arma::mat axes;
+        arma::vec var;
+        principal_axes(Xc, axes, var);
+        arma::uword k = 0;
+        if (step.components > 0) {
+          if (step.components > X.n_rows)
+            throw DataError("preprocessing " + step.describe() +
+                            ": asks for more components than the " + std::to_string(X.n_rows) +
+                            " features (fix: lower components)");
+          if (step.components > axes.n_cols)
+            throw DataError("preprocessing " + step.describe() + ": the " +
+                            std::to_string(X.n_cols) + " training points span only " +
+                            std::to_string(axes.n_cols) +
+                            " directions (fix: lower components or use variance=...)");
+          k = step.components;
+        } else {
+          if (!(step.variance > 0 && step.variance <= 1))
+            throw DataError("preprocessing " + step.describe() +
+                            ": variance must lie in (0, 1] (fix: e.g. pca(variance=0.95))");
+          const double total = arma::accu(var);
+          double acc = 0;
+          // Smallest k reaching the fraction; the relative slack keeps variance=1 from asking for
+          // axes that only carry rounding noise.
+          while (k < var.n_elem && (k == 0 || acc < step.variance * total * (1 - 1e-12)))
+            acc += var(k++);
+        }
+        f.proj = axes.head_cols(k);
+        break;
+      }
+    }
+    fitted_.push_back(f);
+    X = apply_step(fitted_.size() - 1, X);
+  }
+}
+
+arma::mat Pipeline::apply_step(std::size_t i, const arma::mat& X) const {
+  const Fitted& f = fitted_[i];
+  arma::mat out = X;
+  if (f.shift.n_elem == 1)
+    out -= f.shift(0);
+  else {
+    if (f.shift.n_elem != X.n_rows)
+      throw DataError("preprocessing " + steps_[i].describe() + ": fitted on " +
+                      std::to_string(f.shift.n_elem) + " features, applied to " +
+                      std::to_string(X.n_rows));
+    out.each_col() -= f.shift;
+  }
+  if (f.scale.n_elem == 1)
+    out /= f.scale(0);
+  else
+    out.each_col() /= f.scale;
+  if (!f.proj.is_empty()) out = f.proj.t() * out;
+  return out;
+}
+
+arma::mat Pipeline::apply(const arma::mat& X) const {
+  if (fitted_.size() != steps_.size()) throw Error("internal: Pipeline::apply called before fit");
+  arma::mat out = X;
+  for (std::size_t i = 0; i < fitted_.size(); ++i) out = apply_step(i, out);
+  return out;
+}
+
+}  // namespace drbench

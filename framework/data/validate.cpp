@@ -1,0 +1,48 @@
+#include <cmath>
+#include <string>
+
+#include "framework/core/error.hpp"
+#include "framework/data/dataset.hpp"
+
+namespace drbench {
+
+void validate_dataset(const Dataset& ds) {
+  const std::string where =
+      "dataset '" + ds.name + "'" + (ds.source.empty() ? "" : " (" + ds.source + ")");
+  if (ds.n() < 2)
+    throw DataError(where + ": has " + std::to_string(ds.n()) +
+                    " point(s); at least 2 are needed (fix: check the file, or raise max_points)");
+  if (ds.d() == 0) throw DataError(where + ": has no features (fix: check the file's X)");
+  if (!ds.X.is_finite()) {
+    // Report the first bad entry in the file's own terms: row = point, column = feature.
+    for (arma::uword j = 0; j < ds.n(); ++j)
+      for (arma::uword i = 0; i < ds.d(); ++i)
+        if (!std::isfinite(ds.X(i, j)))
+          throw DataError(where + ": X has " + (std::isnan(ds.X(i, j)) ? "NaN" : "Inf") +
+                          " at point " + std::to_string(j) + ", feature " + std::to_string(i) +
+                          " (0-based; row " + std::to_string(j) + " of the file's X)" +
+                          " (fix: impute or drop such points before loading)");
+  }
+  if (ds.y.n_elem != ds.n())
+    throw DataError(where + ": " + std::to_string(ds.y.n_elem) + " labels for " +
+                    std::to_string(ds.n()) + " points (fix: y needs one label per row of X)");
+  if (ds.n_classes == 0) throw DataError(where + ": no classes (fix: provide labels 0..C-1)");
+  arma::uvec count(ds.n_classes, arma::fill::zeros);
+  for (arma::uword j = 0; j < ds.n(); ++j) {
+    if (ds.y(j) >= ds.n_classes)
+      throw DataError(where + ": label " + std::to_string(ds.y(j)) + " of point " +
+                      std::to_string(j) + " is outside 0.." + std::to_string(ds.n_classes - 1) +
+                      " (fix: labels must be 0..C-1)");
+    ++count(ds.y(j));
+  }
+  for (arma::uword c = 0; c < ds.n_classes; ++c)
+    if (count(c) == 0)
+      throw DataError(where + ": class " + std::to_string(c) + " of 0.." +
+                      std::to_string(ds.n_classes - 1) +
+                      " has no points (fix: relabel the classes as consecutive 0..C-1)");
+  if (!ds.split.is_empty() && ds.split.n_elem != ds.n())
+    throw DataError(where + ": split has " + std::to_string(ds.split.n_elem) + " entries for " +
+                    std::to_string(ds.n()) + " points (fix: one split entry per row of X)");
+}
+
+}  // namespace drbench

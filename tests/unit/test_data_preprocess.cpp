@@ -1,0 +1,133 @@
+#include <catch2/catch.hpp>
+
+#include "framework/core/error.hpp"
+#include "framework/core/rng.hpp"
+#include "framework/data/preprocess.hpp"
+
+using namespace drbench;
+
+namespace {
+
+PreprocStep step(PreprocStep::Kind k) {
+  PreprocStep s;
+  s.kind = k;
+  return s;
+}
+
+PreprocStep pca_variance(double v) {
+  PreprocStep s = step(PreprocStep::Kind::Pca);
+  s.variance = v;
+  return s;
+}
+
+PreprocStep pca_components(std::uint64_t k) {
+  PreprocStep s = step(PreprocStep::Kind::Pca);
+  s.components = k;
+  return s;
+}
+
+arma::mat data(std::uint64_t seed, arma::uword d, arma::uword n) {
+  Rng rng(seed);
+  arma::mat X = rng.randn(d, n);
+  X.each_col() += arma::regspace(1, double(d));
+  X.each_col() %= arma::regspace(1, double(d));
+  return X;
+}
+
+}  // namespace
+
+TEST_CASE("Every step is fitted on the training points only", "[data]") {
+  const arma::mat train = data(1, 5, 40);
+  arma::mat test = data(2, 5, 10);
+  for (const PreprocStep& s :
+       {step(PreprocStep::Kind::Center), step(PreprocStep::Kind::Standardize),
+        step(PreprocStep::Kind::MinMax), pca_variance(0.9), pca_components(2)}) {
+    INFO(s.describe());
+    Pipeline a({s}), b({s});
+    a.fit(train);
+    b.fit(train);
+    const arma::mat ya = a.apply(test.col(0));
+    arma::mat test2 = test;
+    test2.cols(1, 9) *= 100.0;  // wildly different other test points
+    const arma::mat yb = b.apply(test2).col(0);
+    CHECK(arma::approx_equal(ya, yb, "absdiff", 1e-12));
+    // Refitting on different training data does change the transform.
+    Pipeline c({s});
+    c.fit(data(3, 5, 40) * 2.0);
+    CHECK(!arma::approx_equal(c.apply(test.col(0)), ya, "absdiff", 1e-6));
+  }
+}
+
+TEST_CASE("Center, standardize and min-max statistics", "[data]") {
+  arma::mat train = data(4, 3, 30);
+  train.row(2).fill(7.0);  // constant feature
+  Pipeline std_pipe({step(PreprocStep::Kind::Standardize)});
+  const arma::mat z = std_pipe.fit_apply(train);
+  CHECK(arma::abs(arma::mean(z, 1)).max() < 1e-12);
+  CHECK(arma::stddev(z.row(0), 1) == Approx(1.0));
+  CHECK(z.row(2).is_zero());
+  CHECK(z.is_finite());
+
+  Pipeline mm({step(PreprocStep::Kind::MinMax)});
+  const arma::mat m = mm.fit_apply(train);
+  CHECK(arma::min(m.rows(0, 1), 1).max() == Approx(0.0).margin(1e-15));
+  CHECK(arma::max(m.rows(0, 1), 1).min() == Approx(1.0));
+  // Test points outside the training range map outside [0, 1]; they are not clipped.
+  const arma::vec beyond =
+      mm.apply(arma::vec{train.row(0).max() + (train.row(0).max() - train.row(0).min()), 0, 7});
+  CHECK(beyond(0) == Approx(2.0));
+
+  PreprocStep global = step(PreprocStep::Kind::MinMax);
+  global.per_feature = false;
+  const arma::mat usps_like = {{-1, 0.5}, {1, 0}};
+  Pipeline g({global});
+  const arma::mat gm = g.fit_apply(usps_like);
+  CHECK(arma::approx_equal(gm, (usps_like + 1.0) / 2.0, "absdiff", 1e-15));
+  CHECK(global.describe() == "minmax(global)");
+}
+
+TEST_CASE("PCA keeps the requested variance fraction, both Gram sides agree", "[data]") {
+  // Variances 100, 25, 4, 1 along axes: cumulative fractions 0.769, 0.962, 0.992, 1.
+  Rng rng(5);
+  arma::mat Z = rng.randn(4, 2000);
+  Z.each_col() %= arma::vec{10, 5, 2, 1};
+  // Exact variance per axis after whitening the sample, so the count is not at the mercy of noise.
+  Z.each_col() -= arma::mean(Z, 1);
+  Z.each_col() /= arma::stddev(Z, 0, 1);
+  Z.each_col() %= arma::vec{10, 5, 2, 1};
+  arma::mat Q, R;
+  arma::qr(Q, R, rng.randn(4, 4));
+  const arma::mat X = Q * Z;
+  Pipeline p({pca_variance(0.97)});
+  const arma::mat Y = p.fit_apply(X);
+  CHECK(Y.n_rows == 3);
+  CHECK(Pipeline({pca_variance(0.95)}).fit_apply(X).n_rows == 2);
+  CHECK(arma::stddev(Y.row(0)) == Approx(10.0).epsilon(0.05));
+  CHECK(arma::abs(arma::mean(Y, 1)).max() < 1e-10);
+  CHECK(Pipeline({pca_variance(0.75)}).fit_apply(X).n_rows == 1);
+  CHECK(Pipeline({pca_variance(1.0)}).fit_apply(X).n_rows == 4);
+  CHECK(pca_variance(0.95).describe() == "pca(variance=0.95)");
+
+  // d > n goes through the n x n Gram matrix: same projection up to rounding.
+  const arma::mat wide = data(6, 50, 12);
+  Pipeline pw({pca_components(5)});
+  const arma::mat Yw = pw.fit_apply(wide);
+  arma::mat Wc = wide.each_col() - arma::mean(wide, 1);
+  arma::mat U, V;
+  arma::vec s;
+  arma::svd_econ(U, s, V, Wc);
+  for (arma::uword k = 0; k < 5; ++k)
+    CHECK(std::abs(arma::dot(Yw.row(k), (s(k) * V.col(k)).t())) ==
+          Approx(s(k) * s(k)).epsilon(1e-8));
+  CHECK_THROWS_AS(Pipeline({pca_components(13)}).fit(wide), DataError);
+  CHECK_THROWS_AS(Pipeline({pca_components(51)}).fit(wide), DataError);
+}
+
+TEST_CASE("Steps chain: standardize then PCA", "[data]") {
+  const arma::mat X = data(7, 6, 50);
+  Pipeline chain({step(PreprocStep::Kind::Standardize), pca_components(2)});
+  const arma::mat Y = chain.fit_apply(X);
+  CHECK(Y.n_rows == 2);
+  CHECK(arma::approx_equal(chain.apply(X.cols(3, 5)), Y.cols(3, 5), "absdiff", 1e-12));
+  CHECK_THROWS(Pipeline({step(PreprocStep::Kind::Center)}).apply(X));
+}

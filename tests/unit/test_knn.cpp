@@ -1,0 +1,100 @@
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <numeric>
+
+#include "framework/core/rng.hpp"
+#include "framework/eval/knn.hpp"
+
+using namespace drbench;
+
+namespace {
+
+// Brute force reference: full sort by (directly summed distance, index).
+arma::umat brute_indices(const arma::mat& train, const arma::mat& test, arma::uword k, bool loo) {
+  arma::umat nn(k, test.n_cols);
+  for (arma::uword j = 0; j < test.n_cols; ++j) {
+    std::vector<std::pair<double, arma::uword>> d;
+    for (arma::uword i = 0; i < train.n_cols; ++i)
+      if (!(loo && i == j)) d.push_back({arma::accu(arma::square(train.col(i) - test.col(j))), i});
+    std::sort(d.begin(), d.end());
+    for (arma::uword r = 0; r < k; ++r) nn(r, j) = d[r].second;
+  }
+  return nn;
+}
+
+arma::uword brute_vote(const arma::umat& nn, arma::uword j, const arma::uvec& y, arma::uword k) {
+  std::map<arma::uword, int> count;
+  for (arma::uword r = 0; r < k; ++r) ++count[y(nn(r, j))];
+  int top = 0;
+  for (auto& [c, n] : count) top = std::max(top, n);
+  for (arma::uword r = 0; r < k; ++r)
+    if (count[y(nn(r, j))] == top) return y(nn(r, j));
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("kNN indices match brute force, including many exact ties", "[knn]") {
+  Rng rng(11);
+  // Integer grid coordinates: lots of exactly equal distances, all exact in double.
+  arma::mat train = arma::round(3.0 * rng.randu(3, 300));
+  arma::mat test = arma::round(3.0 * rng.randu(3, 70));
+  const arma::umat nn = knn_indices(train, test, 12);
+  CHECK(arma::all(arma::vectorise(nn == brute_indices(train, test, 12, false))));
+  const arma::umat loo = knn_indices(train, train, 7, true);
+  CHECK(arma::all(arma::vectorise(loo == brute_indices(train, train, 7, true))));
+  // Larger k takes the other selection path.
+  const arma::umat big = knn_indices(train, test, 80);
+  CHECK(arma::all(arma::vectorise(big == brute_indices(train, test, 80, false))));
+
+  // Continuous data, more test points than one block.
+  const arma::mat a = rng.randn(5, 3000), b = rng.randn(5, 1200);
+  CHECK(arma::all(arma::vectorise(knn_indices(a, b, 3) == brute_indices(a, b, 3, false))));
+}
+
+TEST_CASE("kNN vote: ties in the vote go to the class of the nearest tied neighbour", "[knn]") {
+  const arma::uvec y = {0, 1, 2, 1, 0};
+  // Neighbours nearest first, one column per query.
+  const arma::umat nn = {{2, 0, 1}, {1, 1, 0}, {0, 2, 3}, {3, 3, 4}};
+  CHECK(arma::all(knn_vote(nn, y, 1) == arma::uvec{2, 0, 1}));
+  // k=2: column 0 has classes {2, 1}: tie -> 2 (nearest); column 2 {1, 0} -> 1.
+  CHECK(arma::all(knn_vote(nn, y, 2) == arma::uvec{2, 0, 1}));
+  // k=3: column 0 {2,1,0} -> 2; column 1 {0,1,2} -> 0; column 2 {1,0,1} -> 1.
+  CHECK(arma::all(knn_vote(nn, y, 3) == arma::uvec{2, 0, 1}));
+  // k=4: column 0 {2,1,0,1} -> 1 (majority); column 1 {0,1,2,1} -> 1.
+  CHECK(arma::all(knn_vote(nn, y, 4) == arma::uvec{1, 1, 1}));
+  CHECK_THROWS(knn_vote(nn, y, 5));
+
+  Rng rng(3);
+  const arma::mat train = arma::round(2.0 * rng.randu(2, 200));
+  const arma::mat test = arma::round(2.0 * rng.randu(2, 50));
+  arma::uvec yt(200);
+  for (auto& v : yt) v = static_cast<arma::uword>(rng.uniform() * 4);
+  const arma::umat ref = brute_indices(train, test, 9, false);
+  for (arma::uword k : {1, 2, 4, 9}) {
+    const arma::uvec pred = knn_vote(knn_indices(train, test, 9), yt, k);
+    for (arma::uword j = 0; j < test.n_cols; ++j) CHECK(pred(j) == brute_vote(ref, j, yt, k));
+  }
+}
+
+TEST_CASE("kNN errors and leave-one-out errors", "[knn]") {
+  // Two well separated clusters plus one mislabelled point near cluster 0.
+  arma::mat X = {{0, 0.1, 0.2, 0.3, 10, 10.1, 10.2, 0.15}};
+  const arma::uvec y = {0, 0, 0, 0, 1, 1, 1, 1};
+  const auto loo = knn_loo_errors(X, y, {1, 3});
+  // k=1: point 7 (label 1) has nearest 1 or 2 (label 0) -> wrong; points 1, 2 have nearest
+  // 7 at distance 0.05 -> wrong. k=3: only point 7 is wrong.
+  CHECK(loo[0] == Approx(3.0 / 8));
+  CHECK(loo[1] == Approx(1.0 / 8));
+
+  const arma::mat test = {{0.05, 10.05, 5.5}};
+  // 5.5 is nearer 10 (4.5) than 0.3 (5.2), so labelling it 0 makes it the one error for k=1; for
+  // k=7 its neighbours hold four of class 1 (10, 10.1, 10.2 and the stray 0.15) and three of 0.
+  const auto err = knn_errors(X, y, test, arma::uvec{0, 1, 0}, {1, 7});
+  CHECK(err[0] == Approx(1.0 / 3));
+  CHECK(err[1] == Approx(1.0 / 3));
+  CHECK(knn_errors(X, y, test, arma::uvec{0, 1, 1}, {1, 7}) == std::vector<double>{0.0, 0.0});
+  CHECK_THROWS(knn_errors(X, y, test, arma::uvec{0, 1, 1}, {9}));
+  CHECK_THROWS(knn_loo_errors(X, y, {8}));
+  CHECK_THROWS(knn_errors(X, y, arma::mat(1, 0), arma::uvec(), {1}));
+}
