@@ -1,8 +1,214 @@
+// The drbench command line. Only argument handling lives here; every command is a thin call into
+// the framework so the same operations are available from C++.
+#include <mpi.h>
+
+#include <cstdio>
+#include <cstring>
 #include <iostream>
+#include <string>
+#include <vector>
 
+#include "framework/core/blas.hpp"
+#include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/data/generators.hpp"
+#include "framework/data/load.hpp"
+#include "framework/results/aggregate.hpp"
+#include "framework/sched/scheduler.hpp"
+#include "framework/sched/task.hpp"
 
-int main() {
-  for (const auto& n : drbench::Registry::instance().names()) std::cout << n << "\n";
+namespace {
+
+using namespace drbench;
+
+const char* kUsage = R"(drbench: reproducible benchmarks of dimensionality-reduction methods
+
+usage:
+  drbench run CONFIG [--profile NAME | --quick] [--force-new] [--quiet] [--no-table]
+        Run (or resume) the sweep a config describes; under mpirun, rank 0 schedules and writes.
+  drbench validate CONFIG [--profile NAME | --quick]
+        Check the config and its data as `run` would, print the task count, write nothing.
+  drbench aggregate RESULTS.h5 [--format md|csv|tex] [--ttest LABEL] [--no-store]
+        Mean +/- std tables (best setting per cell, paired t-tests), printed and stored in the file.
+  drbench methods [NAME]      Every method with its parameters, types, defaults and ranges.
+  drbench datasets [--data-path DIR]
+        What the data path holds (config data_path, then $DRBENCH_DATA, then ../shared/datasets),
+        plus the bundled tables and generators.
+  drbench help | --help       This text.
+  drbench --version           Version and the BLAS in use.
+
+Examples:
+  mpirun -np 2 drbench run configs/quickstart.yaml
+  drbench aggregate results/quickstart.h5 --format tex
+)";
+
+int usage_error(const std::string& msg) {
+  std::fprintf(stderr, "drbench: %s\n(run 'drbench help' for usage)\n", msg.c_str());
+  return 2;
+}
+
+// Pulls "--name value" or "--flag" out of args; what is left are positional arguments.
+struct Args {
+  std::vector<std::string> pos;
+  std::vector<std::pair<std::string, std::string>> opts;
+  std::string value(const std::string& k, const std::string& def = "") const {
+    for (const auto& [a, b] : opts)
+      if (a == k) return b;
+    return def;
+  }
+  bool flag(const std::string& k) const {
+    for (const auto& o : opts)
+      if (o.first == k) return true;
+    return false;
+  }
+};
+
+Args parse_args(int argc, char** argv, int from, const std::vector<std::string>& with_value,
+                const std::vector<std::string>& flags) {
+  Args a;
+  for (int i = from; i < argc; ++i) {
+    std::string s = argv[i];
+    if (s.rfind("--", 0) != 0) {
+      a.pos.push_back(s);
+      continue;
+    }
+    bool known = false;
+    for (const auto& w : with_value)
+      if (s == w) {
+        if (i + 1 >= argc) throw Error("option " + s + " needs a value");
+        a.opts.emplace_back(s, argv[++i]);
+        known = true;
+      }
+    for (const auto& f : flags)
+      if (s == f) {
+        a.opts.emplace_back(s, "");
+        known = true;
+      }
+    if (!known) throw Error("unknown option '" + s + "'");
+  }
+  return a;
+}
+
+std::string profile_of(const Args& a) {
+  if (a.flag("--quick")) return "quick";
+  return a.value("--profile");
+}
+
+int cmd_run(int argc, char** argv) {
+  Args a = parse_args(argc, argv, 2, {"--profile"}, {"--quick", "--force-new", "--quiet", "--no-table"});
+  if (a.pos.size() != 1) return usage_error("run needs exactly one CONFIG");
+  MPI_Init(&argc, &argv);
+  RunOptions o;
+  o.config = a.pos[0];
+  o.profile = profile_of(a);
+  o.force_new = a.flag("--force-new");
+  o.quiet = a.flag("--quiet");
+  o.print_table = !a.flag("--no-table");
+  int rc = 2;
+  try {
+    rc = run_experiment(o);
+  } catch (const std::exception& e) {
+    // Past validation only a broken environment lands here (disk full, I/O error): say so and
+    // take the other ranks down rather than leaving them waiting.
+    std::fprintf(stderr, "drbench: %s\n", e.what());
+    MPI_Abort(MPI_COMM_WORLD, 3);
+  }
+  MPI_Finalize();
+  return rc;
+}
+
+int cmd_validate(int argc, char** argv) {
+  Args a = parse_args(argc, argv, 2, {"--profile"}, {"--quick"});
+  if (a.pos.size() != 1) return usage_error("validate needs exactly one CONFIG");
+  const Experiment ex = load_experiment(a.pos[0], profile_of(a));
+  const auto shapes = check_against_data(ex);
+  const auto tasks = expand_tasks(ex, shapes);
+  std::printf("%s: valid; %zu tasks; results -> %s\n", a.pos[0].c_str(), tasks.size(),
+              ex.output.path.c_str());
   return 0;
+}
+
+int cmd_aggregate(int argc, char** argv) {
+  Args a = parse_args(argc, argv, 2, {"--format", "--ttest"}, {"--no-store"});
+  if (a.pos.size() != 1) return usage_error("aggregate needs exactly one RESULTS.h5");
+  const std::string fmt = a.value("--format", "md");
+  if (fmt != "md" && fmt != "csv" && fmt != "tex")
+    return usage_error("--format must be md, csv or tex (got '" + fmt + "')");
+  AggregateOptions opt;
+  opt.ttest_reference = a.value("--ttest");
+  opt.store = !a.flag("--no-store");
+  const Tables t = aggregate_file(a.pos[0], opt);
+  std::cout << (fmt == "md" ? t.markdown : fmt == "csv" ? t.csv : t.latex);
+  return 0;
+}
+
+void print_method(const MethodInfo& m) {
+  std::printf("%s  [%s]%s%s%s\n    %s\n", m.name.c_str(), m.family.c_str(),
+              m.supervised ? " supervised" : "", m.out_of_sample ? " out-of-sample" : " transductive-only",
+              m.iterative ? " iterative" : "", m.summary.c_str());
+  if (!m.reference.empty()) std::printf("    reference: %s\n", m.reference.c_str());
+  for (const auto& p : m.params)
+    std::printf("    %-16s %-6s default %-10s range %-22s %s\n", p.name.c_str(),
+                type_name(p.type).c_str(), to_string(p.default_value).c_str(),
+                p.range_text().c_str(), p.doc.c_str());
+}
+
+int cmd_methods(int argc, char** argv) {
+  const auto& reg = Registry::instance();
+  if (argc >= 3) {
+    print_method(reg.get(argv[2]));
+    return 0;
+  }
+  for (const auto& m : reg.all()) print_method(m);
+  return 0;
+}
+
+int cmd_datasets(int argc, char** argv) {
+  Args a = parse_args(argc, argv, 2, {"--data-path"}, {});
+  const auto path = data_search_path(a.value("--data-path"));
+  std::printf("data path (searched in order):\n");
+  for (const auto& p : path) std::printf("  %s\n", p.c_str());
+  std::printf("\ndatasets found:\n");
+  for (const auto& e : list_data_path(path))
+    std::printf("  %-14s %s  %s\n", e.name.c_str(), e.file.c_str(), e.note.c_str());
+  std::printf("\ngenerators (source: generator):\n");
+  for (const auto& g : generators()) {
+    std::printf("  %-14s %s\n", g.name.c_str(), g.summary.c_str());
+    for (const auto& p : g.params)
+      std::printf("    %-12s %-6s default %-8s range %s\n", p.name.c_str(), type_name(p.type).c_str(),
+                  to_string(p.default_value).c_str(), p.range_text().c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  const std::string cmd = argv[1];
+  try {
+    if (cmd == "--version" || cmd == "version") {
+      set_blas_threads(1);
+      std::printf("drbench %s\nBLAS/LAPACK: %s\n", DRBENCH_VERSION, drbench::blas_description().c_str());
+      return 0;
+    }
+    if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (cmd == "run") return cmd_run(argc, argv);
+    // Commands other than run are single-process; BLAS stays single-threaded for predictability.
+    set_blas_threads(1);
+    if (cmd == "validate") return cmd_validate(argc, argv);
+    if (cmd == "aggregate") return cmd_aggregate(argc, argv);
+    if (cmd == "methods") return cmd_methods(argc, argv);
+    if (cmd == "datasets") return cmd_datasets(argc, argv);
+    return usage_error("unknown command '" + cmd + "'");
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "drbench: %s\n", e.what());
+    return 2;
+  }
 }

@@ -1,0 +1,133 @@
+#include "framework/sched/run_task.hpp"
+
+#include <chrono>
+#include <exception>
+
+#include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
+#include "framework/data/load.hpp"
+#include "framework/data/preprocess.hpp"
+#include "framework/data/split.hpp"
+#include "framework/eval/knn.hpp"
+#include "framework/eval/quality.hpp"
+
+namespace drbench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+void require_finite(const arma::mat& E, const char* what) {
+  if (!E.is_finite())
+    throw MethodError(std::string(what) + " contains NaN or Inf (the fit diverged; try a "
+                                          "stronger regulariser or fewer iterations)");
+}
+
+}  // namespace
+
+std::uint64_t dataset_seed(const Experiment& ex, std::size_t i) {
+  return hash_seed(ex.seed, "dataset|" + ex.datasets.at(i).name);
+}
+
+const Dataset& TaskRunner::dataset(std::size_t i) {
+  auto it = cache_.find(i);
+  if (it != cache_.end()) return it->second;
+  return cache_.emplace(i, load_dataset(ex_.datasets.at(i), search_path_, dataset_seed(ex_, i)))
+      .first->second;
+}
+
+TaskResult TaskRunner::run(const Task& t, int rank) {
+  TaskResult r;
+  r.task_id = t.id;
+  r.key = t.key;
+  r.rank = rank;
+  try {
+    run_inner(t, r);
+    r.ok = true;
+  } catch (const std::exception& e) {
+    r.ok = false;
+    r.error = e.what();
+    r.knn_error.assign(ex_.evaluation.knn.size(), arma::datum::nan);
+    r.quality.assign(ex_.evaluation.quality.size(), arma::datum::nan);
+  }
+  if (!ex_.output.keep_embeddings) {
+    r.embedding_train.reset();
+    r.embedding_test.reset();
+  }
+  if (!ex_.output.keep_traces) r.trace = Trace{};
+  return r;
+}
+
+void TaskRunner::run_inner(const Task& t, TaskResult& r) {
+  const Dataset& ds = dataset(t.dataset);
+  const MethodSpec& ms = ex_.methods.at(t.method);
+  const MethodInfo& info = Registry::instance().get(ms.method);
+  const bool transductive = ex_.evaluation.protocol == EvaluationSpec::Protocol::Transductive;
+
+  const Partition part = make_partition(ds, ex_.splits, t.split_value, t.split_seed);
+  // Transductive protocol: every point of the partition is embedded and scored leave-one-out.
+  const arma::uvec fit_idx =
+      transductive ? arma::uvec(arma::sort(arma::join_cols(part.train, part.test))) : part.train;
+
+  Pipeline pipe(ms.preprocess ? *ms.preprocess : ex_.datasets.at(t.dataset).preprocess);
+  const arma::mat Xfit = pipe.fit_apply(ds.X.cols(fit_idx));
+  const arma::uvec yfit = ds.y.elem(fit_idx);
+  r.n_train = Xfit.n_cols;
+  r.input_dim = Xfit.n_rows;
+
+  const DataShape shape{Xfit.n_cols, Xfit.n_rows, ds.n_classes};
+  const arma::uword limit = info.dim_limit(shape, t.setting);
+  if (t.dim > limit)
+    throw MethodError(ms.label + ": dim " + std::to_string(t.dim) + " exceeds the limit " +
+                      std::to_string(limit) + " for " + std::to_string(shape.n) + " points in " +
+                      std::to_string(shape.d) + "-D with " + std::to_string(shape.n_classes) +
+                      " classes (lower methods[].dims)");
+
+  // Anything that still draws from Armadillo's global generator gets a per-task seed too.
+  arma::arma_rng::set_seed(t.seed);
+  Rng rng(t.seed);
+  FitInput in{Xfit, info.supervised ? &yfit : nullptr, ds.n_classes, t.dim, rng, &r.trace};
+  std::unique_ptr<Method> method = info.make(t.setting);
+
+  auto t0 = Clock::now();
+  method->fit(in);
+  arma::mat Efit = method->embedding();
+  r.fit_seconds = since(t0);
+  require_finite(Efit, "the training embedding");
+  if (Efit.n_cols != Xfit.n_cols)
+    throw Error("internal: " + ms.method + " returned " + std::to_string(Efit.n_cols) +
+                " embedded points for " + std::to_string(Xfit.n_cols) + " inputs");
+
+  const auto& ks = ex_.evaluation.knn;
+  if (transductive) {
+    auto t1 = Clock::now();
+    r.knn_error = knn_loo_errors(Efit, yfit, ks);
+    for (const auto& q : ex_.evaluation.quality)
+      r.quality.push_back(q == "trustworthiness"
+                              ? trustworthiness(Xfit, Efit, ex_.evaluation.quality_k)
+                              : continuity(Xfit, Efit, ex_.evaluation.quality_k));
+    r.eval_seconds = since(t1);
+  } else {
+    const arma::mat Xtest = pipe.apply(ds.X.cols(part.test));
+    const arma::uvec ytest = ds.y.elem(part.test);
+    r.n_test = Xtest.n_cols;
+    auto t1 = Clock::now();
+    arma::mat Etest = method->transform(Xtest);
+    r.transform_seconds = since(t1);
+    require_finite(Etest, "the test embedding");
+    auto t2 = Clock::now();
+    r.knn_error = knn_errors(Efit, yfit, Etest, ytest, ks);
+    for (const auto& q : ex_.evaluation.quality)
+      r.quality.push_back(q == "trustworthiness"
+                              ? trustworthiness(Xtest, Etest, ex_.evaluation.quality_k)
+                              : continuity(Xtest, Etest, ex_.evaluation.quality_k));
+    r.eval_seconds = since(t2);
+    r.embedding_test = std::move(Etest);
+  }
+  r.embedding_train = std::move(Efit);
+}
+
+}  // namespace drbench

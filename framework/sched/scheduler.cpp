@@ -1,0 +1,229 @@
+#include "framework/sched/scheduler.hpp"
+
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <iostream>
+#include <thread>
+
+#include "framework/core/blas.hpp"
+#include "framework/core/error.hpp"
+#include "framework/data/load.hpp"
+#include "framework/data/preprocess.hpp"
+#include "framework/data/split.hpp"
+#include "framework/results/aggregate.hpp"
+#include "framework/results/store.hpp"
+#include "framework/sched/progress.hpp"
+#include "framework/sched/run_task.hpp"
+
+namespace drbench {
+
+namespace {
+
+enum Tag : int { kReady = 1, kTask = 2, kStop = 3, kResult = 4 };
+
+std::string host_name() {
+  char buf[256] = {0};
+  gethostname(buf, sizeof buf - 1);
+  return buf;
+}
+
+std::string now_iso() {
+  std::time_t t = std::time(nullptr);
+  char buf[64];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return buf;
+}
+
+// Rank 0's waits poll with a short sleep: Open MPI's blocking receive spins a core, and the
+// master shares its node with workers that need every core.
+void wait_for_message(int* source, int* tag) {
+  MPI_Status st;
+  int flag = 0;
+  for (;;) {
+    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+    if (flag) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  *source = st.MPI_SOURCE;
+  *tag = st.MPI_TAG;
+}
+
+std::string recv_bytes(int source, int tag) {
+  MPI_Status st;
+  MPI_Probe(source, tag, MPI_COMM_WORLD, &st);
+  int count = 0;
+  MPI_Get_count(&st, MPI_BYTE, &count);
+  std::string buf(static_cast<std::size_t>(count), '\0');
+  MPI_Recv(buf.data(), count, MPI_BYTE, source, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  return buf;
+}
+
+void report_failure(const TaskResult& r, bool quiet) {
+  if (!r.ok && !quiet) std::fprintf(stderr, "\n[drbench] task %s failed: %s\n", r.key.c_str(), r.error.c_str());
+}
+
+void worker_loop(const std::vector<Task>& tasks, TaskRunner& runner, int rank) {
+  MPI_Send(nullptr, 0, MPI_BYTE, 0, kReady, MPI_COMM_WORLD);
+  for (;;) {
+    MPI_Status st;
+    std::uint64_t id = 0;
+    MPI_Recv(&id, 1, MPI_UINT64_T, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
+    if (st.MPI_TAG == kStop) return;
+    const std::string bytes = runner.run(tasks.at(id), rank).serialize();
+    MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, 0, kResult, MPI_COMM_WORLD);
+  }
+}
+
+void master_loop(const std::vector<std::uint64_t>& todo, ResultsStore& store, int nranks,
+                 Progress& progress, std::size_t& failed, bool quiet) {
+  std::size_t next = 0;
+  int stopped = 0;
+  auto finish_result = [&](const TaskResult& r) {
+    store.add(r);
+    if (!r.ok) ++failed;
+    report_failure(r, quiet);
+    progress.update(store.n_done(), failed);
+  };
+  while (stopped < nranks - 1) {
+    int src = 0, tag = 0;
+    wait_for_message(&src, &tag);
+    if (tag == kResult) {
+      finish_result(TaskResult::deserialize(recv_bytes(src, kResult)));
+    } else {
+      MPI_Recv(nullptr, 0, MPI_BYTE, src, kReady, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    if (next < todo.size()) {
+      std::uint64_t id = todo[next++];
+      MPI_Send(&id, 1, MPI_UINT64_T, src, kTask, MPI_COMM_WORLD);
+    } else {
+      std::uint64_t none = 0;
+      MPI_Send(&none, 1, MPI_UINT64_T, src, kStop, MPI_COMM_WORLD);
+      ++stopped;
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<DataShape> check_against_data(const Experiment& ex) {
+  const auto path = data_search_path(ex.data_path);
+  std::vector<DataShape> shapes;
+  for (std::size_t i = 0; i < ex.datasets.size(); ++i) {
+    const Dataset ds = load_dataset(ex.datasets[i], path, dataset_seed(ex, i));
+    DataShape smallest{};
+    bool first = true;
+    // Every split value must be feasible for this dataset; the smallest training set bounds dims.
+    const std::vector<double> values =
+        ex.splits.values.empty() ? std::vector<double>{0.0} : ex.splits.values;
+    for (double v : values) {
+      const Partition p = make_partition(ds, ex.splits, v, hash_seed(ex.splits.seed, "check"));
+      arma::uvec idx = p.train;
+      if (ex.evaluation.protocol == EvaluationSpec::Protocol::Transductive)
+        idx = arma::sort(arma::join_cols(p.train, p.test));
+      Pipeline pipe(ex.datasets[i].preprocess);
+      const arma::uword d = pipe.fit_apply(ds.X.cols(idx)).n_rows;
+      if (first || idx.n_elem < smallest.n) smallest = DataShape{idx.n_elem, d, ds.n_classes};
+      first = false;
+    }
+    shapes.push_back(smallest);
+  }
+  validate_against_data(ex, shapes);
+  return shapes;
+}
+
+int run_experiment(const RunOptions& opt) {
+  int rank = 0, nranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+
+  // Rank 0 validates config and data first; the others wait for its verdict so that an invalid
+  // input ends every rank cleanly with one message and no file written.
+  Experiment ex;
+  std::vector<DataShape> shapes;
+  int ok = 1;
+  std::string problem;
+  if (rank == 0) {
+    try {
+      ex = load_experiment(opt.config, opt.profile);
+      set_blas_threads(ex.blas_threads);
+      shapes = check_against_data(ex);
+    } catch (const std::exception& e) {
+      ok = 0;
+      problem = e.what();
+    }
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (!ok) {
+    if (rank == 0) std::fprintf(stderr, "drbench: %s\nNothing was run or written.\n", problem.c_str());
+    return 2;
+  }
+  if (rank != 0) {
+    ex = load_experiment(opt.config, opt.profile);
+    set_blas_threads(ex.blas_threads);
+  }
+  const std::vector<Task> tasks = rank == 0 ? expand_tasks(ex, shapes) : expand_tasks(ex);
+  TaskRunner runner(ex, data_search_path(ex.data_path));
+
+  if (rank != 0) {
+    worker_loop(tasks, runner, rank);
+    return 0;
+  }
+
+  RunInfo info{DRBENCH_VERSION, blas_description(), host_name(), now_iso(), nranks};
+  std::unique_ptr<ResultsStore> store;
+  try {
+    store = std::make_unique<ResultsStore>(ex, tasks, info, opt.force_new);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "drbench: %s\n", e.what());
+    // The workers are already waiting for work: release them before leaving.
+    for (int r = 1; r < nranks; ++r) {
+      MPI_Recv(nullptr, 0, MPI_BYTE, r, kReady, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      std::uint64_t none = 0;
+      MPI_Send(&none, 1, MPI_UINT64_T, r, kStop, MPI_COMM_WORLD);
+    }
+    return 2;
+  }
+
+  std::vector<std::uint64_t> todo;
+  for (const auto& t : tasks)
+    if (!store->done(t.id)) todo.push_back(t.id);
+  // Longest expected tasks first, so the sweep does not end waiting on one late giant.
+  std::stable_sort(todo.begin(), todo.end(),
+                   [&](std::uint64_t a, std::uint64_t b) { return tasks[a].cost > tasks[b].cost; });
+  if (!opt.quiet)
+    std::fprintf(stderr, "[drbench] %s: %zu tasks, %zu already done, %d rank(s), BLAS: %s\n",
+                 opt.config.c_str(), tasks.size(), tasks.size() - todo.size(), nranks,
+                 info.blas.c_str());
+
+  std::size_t failed = 0;
+  Progress progress(tasks.size(), store->n_done(), opt.quiet);
+  if (nranks == 1) {
+    for (std::uint64_t id : todo) {
+      const TaskResult r = runner.run(tasks[id], 0);
+      store->add(r);
+      if (!r.ok) ++failed;
+      report_failure(r, opt.quiet);
+      progress.update(store->n_done(), failed);
+    }
+  } else {
+    master_loop(todo, *store, nranks, progress, failed, opt.quiet);
+  }
+  progress.finish(store->n_done(), failed);
+  store->write_hdf5();
+  store.reset();
+
+  if (opt.print_table) std::cout << aggregate_file(ex.output.path, AggregateOptions{}).markdown;
+  if (!opt.quiet) {
+    if (failed)
+      std::fprintf(stderr, "[drbench] %zu task(s) failed in this run; their errors are in /tasks/error\n", failed);
+    std::fprintf(stderr, "[drbench] results: %s\n", ex.output.path.c_str());
+  }
+  return 0;
+}
+
+}  // namespace drbench

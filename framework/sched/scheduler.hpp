@@ -1,0 +1,30 @@
+#pragma once
+// The MPI master/worker loop. Rank 0 validates everything (config and data) before any work or any
+// file is written, expands the tasks, hands them out longest first to whichever rank asks, and is
+// the only writer of the results. With one rank it runs every task itself.
+#include <string>
+#include <vector>
+
+#include "framework/config/experiment.hpp"
+#include "framework/core/registry.hpp"
+
+namespace drbench {
+
+struct RunOptions {
+  std::string config;
+  std::string profile;
+  bool force_new = false;
+  bool quiet = false;
+  bool print_table = true;
+};
+
+// Collective over MPI_COMM_WORLD (MPI must be initialised). Returns the process exit code: 0 when
+// the sweep ran (failed tasks are results too, recorded with their errors), 2 for invalid input
+// (nothing written).
+int run_experiment(const RunOptions& opt);
+
+// Loads every dataset once and checks the experiment against the data (split feasibility,
+// dimension limits); returns the shape each method will see in the smallest split. Throws.
+std::vector<DataShape> check_against_data(const Experiment& ex);
+
+}  // namespace drbench
