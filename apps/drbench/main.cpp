@@ -24,8 +24,10 @@ using namespace drbench;
 const char* kUsage = R"(drbench: reproducible benchmarks of dimensionality-reduction methods
 
 usage:
-  drbench run CONFIG [--profile NAME | --quick] [--force-new] [--quiet] [--no-table]
+  drbench run CONFIG [--profile NAME | --quick] [--output FILE.h5] [--force-new] [--quiet]
+                     [--no-table]
         Run (or resume) the sweep a config describes; under mpirun, rank 0 schedules and writes.
+        Rerunning the same command after a crash or kill resumes; --force-new starts over.
   drbench validate CONFIG [--profile NAME | --quick]
         Check the config and its data as `run` would, print the task count, write nothing.
   drbench aggregate RESULTS.h5 [--format md|csv|tex] [--ttest LABEL] [--no-store]
@@ -95,12 +97,14 @@ std::string profile_of(const Args& a) {
 }
 
 int cmd_run(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, {"--profile"}, {"--quick", "--force-new", "--quiet", "--no-table"});
+  Args a = parse_args(argc, argv, 2, {"--profile", "--output"},
+                      {"--quick", "--force-new", "--quiet", "--no-table"});
   if (a.pos.size() != 1) return usage_error("run needs exactly one CONFIG");
   MPI_Init(&argc, &argv);
   RunOptions o;
   o.config = a.pos[0];
   o.profile = profile_of(a);
+  o.output = a.value("--output");
   o.force_new = a.flag("--force-new");
   o.quiet = a.flag("--quiet");
   o.print_table = !a.flag("--no-table");

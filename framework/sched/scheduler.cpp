@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
+#include <cstdlib>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -79,21 +81,39 @@ void worker_loop(const std::vector<Task>& tasks, TaskRunner& runner, int rank) {
   }
 }
 
-void master_loop(const std::vector<std::uint64_t>& todo, ResultsStore& store, int nranks,
-                 Progress& progress, std::size_t& failed, bool quiet) {
+// Records a finished task. DRBENCH_FAULT_KILL_AFTER=N makes rank 0 SIGKILL itself after N tasks
+// of this run were recorded: the resume tests use it to reproduce a crash at an exact point.
+class Recorder {
+ public:
+  Recorder(ResultsStore& store, Progress& progress, bool quiet)
+      : store_(store), progress_(progress), quiet_(quiet) {
+    if (const char* k = std::getenv("DRBENCH_FAULT_KILL_AFTER")) kill_after_ = std::atol(k);
+  }
+  void operator()(const TaskResult& r) {
+    store_.add(r);
+    if (!r.ok) ++failed_;
+    report_failure(r, quiet_);
+    progress_.update(store_.n_done(), failed_);
+    if (kill_after_ > 0 && ++recorded_ == kill_after_) std::raise(SIGKILL);
+  }
+  std::size_t failed() const { return failed_; }
+
+ private:
+  ResultsStore& store_;
+  Progress& progress_;
+  bool quiet_;
+  std::size_t failed_ = 0;
+  long kill_after_ = 0, recorded_ = 0;
+};
+
+void master_loop(const std::vector<std::uint64_t>& todo, int nranks, Recorder& record) {
   std::size_t next = 0;
   int stopped = 0;
-  auto finish_result = [&](const TaskResult& r) {
-    store.add(r);
-    if (!r.ok) ++failed;
-    report_failure(r, quiet);
-    progress.update(store.n_done(), failed);
-  };
   while (stopped < nranks - 1) {
     int src = 0, tag = 0;
     wait_for_message(&src, &tag);
     if (tag == kResult) {
-      finish_result(TaskResult::deserialize(recv_bytes(src, kResult)));
+      record(TaskResult::deserialize(recv_bytes(src, kResult)));
     } else {
       MPI_Recv(nullptr, 0, MPI_BYTE, src, kReady, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
@@ -150,6 +170,7 @@ int run_experiment(const RunOptions& opt) {
   if (rank == 0) {
     try {
       ex = load_experiment(opt.config, opt.profile);
+      if (!opt.output.empty()) ex.output.path = opt.output;
       set_blas_threads(ex.blas_threads);
       shapes = check_against_data(ex);
     } catch (const std::exception& e) {
@@ -200,19 +221,14 @@ int run_experiment(const RunOptions& opt) {
                  opt.config.c_str(), tasks.size(), tasks.size() - todo.size(), nranks,
                  info.blas.c_str());
 
-  std::size_t failed = 0;
   Progress progress(tasks.size(), store->n_done(), opt.quiet);
+  Recorder record(*store, progress, opt.quiet);
   if (nranks == 1) {
-    for (std::uint64_t id : todo) {
-      const TaskResult r = runner.run(tasks[id], 0);
-      store->add(r);
-      if (!r.ok) ++failed;
-      report_failure(r, opt.quiet);
-      progress.update(store->n_done(), failed);
-    }
+    for (std::uint64_t id : todo) record(runner.run(tasks[id], 0));
   } else {
-    master_loop(todo, *store, nranks, progress, failed, opt.quiet);
+    master_loop(todo, nranks, record);
   }
+  const std::size_t failed = record.failed();
   progress.finish(store->n_done(), failed);
   store->write_hdf5();
   store.reset();

@@ -13,6 +13,7 @@ namespace drbench {
 struct RunOptions {
   std::string config;
   std::string profile;
+  std::string output;  // overrides output.path when non-empty
   bool force_new = false;
   bool quiet = false;
   bool print_table = true;
