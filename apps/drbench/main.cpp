@@ -14,6 +14,7 @@
 #include "framework/data/generators.hpp"
 #include "framework/data/load.hpp"
 #include "framework/results/aggregate.hpp"
+#include "framework/results/render.hpp"
 #include "framework/sched/scheduler.hpp"
 #include "framework/sched/task.hpp"
 
@@ -31,7 +32,9 @@ usage:
   drbench validate CONFIG [--profile NAME | --quick]
         Check the config and its data as `run` would, print the task count, write nothing.
   drbench aggregate RESULTS.h5 [--format md|csv|tex] [--ttest LABEL] [--no-store]
-        Mean +/- std tables (best setting per cell, paired t-tests), printed and stored in the file.
+        Mean +/- std of the kNN error in percent (best setting per cell, paired t-tests against
+        LABEL, default the config's evaluation.ttest_against; --ttest "" for none), printed and
+        stored under /tables in the file unless --no-store.
   drbench methods [NAME]      Every method with its parameters, types, defaults and ranges.
   drbench datasets [--data-path DIR]
         What the data path holds (config data_path, then $DRBENCH_DATA, then ../shared/datasets),
@@ -139,10 +142,10 @@ int cmd_aggregate(int argc, char** argv) {
   if (fmt != "md" && fmt != "csv" && fmt != "tex")
     return usage_error("--format must be md, csv or tex (got '" + fmt + "')");
   AggregateOptions opt;
-  opt.ttest_reference = a.value("--ttest");
-  opt.store = !a.flag("--no-store");
-  const Tables t = aggregate_file(a.pos[0], opt);
-  std::cout << (fmt == "md" ? t.markdown : fmt == "csv" ? t.csv : t.latex);
+  if (a.flag("--ttest")) opt.reference = a.value("--ttest");
+  const Aggregate agg = aggregate(read_results(a.pos[0]), opt);
+  if (!a.flag("--no-store")) write_tables(a.pos[0], agg);
+  std::cout << render_tables(agg, fmt);
   return 0;
 }
 

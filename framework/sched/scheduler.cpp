@@ -18,6 +18,7 @@
 #include "framework/data/preprocess.hpp"
 #include "framework/data/split.hpp"
 #include "framework/results/aggregate.hpp"
+#include "framework/results/render.hpp"
 #include "framework/results/store.hpp"
 #include "framework/sched/progress.hpp"
 #include "framework/sched/run_task.hpp"
@@ -233,7 +234,7 @@ int run_experiment(const RunOptions& opt) {
   store->write_hdf5();
   store.reset();
 
-  if (opt.print_table) std::cout << aggregate_file(ex.output.path, AggregateOptions{}).markdown;
+  if (opt.print_table) std::cout << render_tables(aggregate(read_results(ex.output.path)), "md");
   if (!opt.quiet) {
     if (failed)
       std::fprintf(stderr, "[drbench] %zu task(s) failed in this run; their errors are in /tasks/error\n", failed);

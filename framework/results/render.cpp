@@ -1,0 +1,22 @@
+#include "framework/results/render.hpp"
+
+#include "framework/core/error.hpp"
+
+namespace drbench {
+
+std::string render_tables(const Aggregate& a, const std::string& format) {
+  std::string out;
+  for (const auto& t : make_tables(a)) {
+    if (format == "md")
+      out += to_markdown(t, a) + "\n";
+    else if (format == "csv")
+      out += to_csv(t, a);
+    else if (format == "tex")
+      out += to_latex(t, a) + "\n";
+    else
+      throw Error("unknown table format '" + format + "' (valid: md, csv, tex)");
+  }
+  return out;
+}
+
+}  // namespace drbench
