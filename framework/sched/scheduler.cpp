@@ -14,6 +14,7 @@
 
 #include "framework/core/blas.hpp"
 #include "framework/core/error.hpp"
+#include "framework/config/validate.hpp"
 #include "framework/data/load.hpp"
 #include "framework/data/preprocess.hpp"
 #include "framework/data/split.hpp"

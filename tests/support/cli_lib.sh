@@ -6,6 +6,9 @@ WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 . "$SRC/scripts/mpi-env.sh"
 MPIRUN=(mpirun --oversubscribe)
+# Debian's interpreter, which has python3-h5py; a pyenv python3 earlier on PATH would not.
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # expect_fail "what" cmd...: the command must exit non-zero; its stderr is left in $WORK/err.
@@ -27,7 +30,7 @@ need_shared() {
 }
 # Task tables of two results files, minus the columns that may differ between runs (timings, rank).
 same_task_tables() {
-  python3 - "$1" "$2" <<'PY'
+  "$PY" - "$1" "$2" <<'PY'
 import sys, h5py, numpy as np
 a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
 skip = {"fit_seconds", "transform_seconds", "eval_seconds", "rank"}
