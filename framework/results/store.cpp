@@ -1,10 +1,12 @@
 #include "framework/results/store.hpp"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -80,6 +82,7 @@ ResultsStore::ResultsStore(const Experiment& ex, const std::vector<Task>& tasks,
     id_of_key_[tasks_[i].key] = i;
   }
   make_parent_dirs(path_);
+  lock_output();
   std::error_code ec;
   fs::remove(path_ + ".tmp", ec);  // left by a run killed while snapshotting
   if (force_new) {
@@ -99,6 +102,23 @@ ResultsStore::~ResultsStore() {
   // No snapshot here on purpose: everything added is already in the journal, and leaving it there
   // is exactly what a crash would do, so the recovery path is the one that always gets exercised.
   if (journal_fd_ >= 0) ::close(journal_fd_);
+  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock; the empty lock file may stay
+}
+
+// Two runs appending to one journal would interleave records and each rewrite the other's file.
+// The kernel drops a flock when its holder dies, so a killed run never leaves a stale lock.
+void ResultsStore::lock_output() {
+  const std::string lock_path = path_ + ".lock";
+  lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lock_fd_ < 0) throw Error(lock_path + ": cannot create the lock file: " + std::strerror(errno));
+  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) == 0) return;
+  const int err = errno;
+  if (err == EWOULDBLOCK)
+    throw Error(path_ + ": another drbench run is writing this results file (" + lock_path +
+                " is locked); wait for it to finish, or pass --output to write elsewhere");
+  // Some network filesystems refuse flock (ENOLCK); the run can still go on, unguarded.
+  std::fprintf(stderr, "[drbench] warning: cannot lock %s (%s); do not start a second run on it\n",
+               lock_path.c_str(), std::strerror(err));
 }
 
 void ResultsStore::refuse(const std::string& file, const std::string& old_text) const {

@@ -49,6 +49,7 @@ class ResultsStore {
   void load_file(bool& have_config);
   void load_journal();
   void open_journal();
+  void lock_output();
   void adopt(TaskResult r);
   [[noreturn]] void refuse(const std::string& file, const std::string& old_text) const;
 
@@ -59,6 +60,7 @@ class ResultsStore {
   std::map<std::string, std::uint64_t> id_of_key_;
   std::map<std::uint64_t, TaskResult> results_;
   int journal_fd_ = -1;
+  int lock_fd_ = -1;  // flock on <path>.lock held while the store is open
   std::uint64_t journal_base_ = 0;   // bytes of header + config record
   std::uint64_t journal_valid_ = 0;  // bytes of intact records found when loading
   bool dirty_ = false;

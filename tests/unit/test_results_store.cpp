@@ -108,9 +108,11 @@ TEST_CASE("ResultsStore removes the journal when every task is written", "[resul
   TempDir dir;
   Experiment ex = toy_experiment(dir.file("toy.h5"));
   auto tasks = toy_tasks(ex);
-  ResultsStore store(ex, tasks, run_info(), false);
-  for (const auto& t : tasks) store.add(toy_result(t, 0.5, 0.25));
-  store.write_hdf5();
+  {
+    ResultsStore store(ex, tasks, run_info(), false);
+    for (const auto& t : tasks) store.add(toy_result(t, 0.5, 0.25));
+    store.write_hdf5();
+  }
   CHECK(!fs::exists(ex.output.path + ".journal"));
   ResultsFile f = read_results(ex.output.path);
   CHECK(f.tasks.size() == tasks.size());
@@ -305,4 +307,23 @@ TEST_CASE("A journal record with an intact checksum but unknown format is an err
   CHECK_THROWS_WITH(
       ResultsStore(ex, tasks, run_info(), false),
       Catch::Contains(ex.output.path + ".journal") && Catch::Contains("format version"));
+}
+
+TEST_CASE("ResultsStore refuses a second writer of the same file while the first is open",
+          "[results]") {
+  TempDir dir;
+  Experiment ex = toy_experiment(dir.file("locked.h5"));
+  auto tasks = toy_tasks(ex);
+  {
+    ResultsStore first(ex, tasks, run_info(), false);
+    try {
+      ResultsStore second(ex, tasks, run_info(), false);
+      FAIL("a second store on the same file was allowed");
+    } catch (const Error& e) {
+      CHECK_THAT(e.what(), Catch::Contains("another drbench run"));
+      CHECK_THAT(e.what(), Catch::Contains("--output"));
+    }
+  }
+  ResultsStore again(ex, tasks, run_info(), false);  // the lock went with the first store
+  CHECK(again.n_done() == 0);
 }
