@@ -11,7 +11,8 @@ using namespace drbench;
 namespace {
 
 const char* kSpecs[] = {"rbf",  "bias", "white", "linear", "poly", "mlp", "rbf+bias+white",
-                        "mlp+bias+white", "poly+linear+white"};
+                        "mlp+bias+white", "poly+linear+white", "rbf*linear+white",
+                        "mlp*poly*rbf+bias"};
 
 // Hyperparameters away from the defaults so that no gradient term vanishes by symmetry.
 void perturb(Kernel& k, Rng& rng) {
@@ -114,4 +115,12 @@ TEST_CASE("Kernels follow their closed forms", "[kernels]") {
   CHECK(mlp->K(X)(0, 1) == Approx(std::asin(1.0 / std::sqrt(2.0 * 4.0))));
 
   CHECK_THROWS_WITH(make_kernel("rbf+gauss"), Catch::Contains("known: rbf"));
+  CHECK_THROWS_WITH(make_kernel("rbf*"), Catch::Contains("unknown kernel ''"));
+
+  // Products multiply elementwise; '*' binds tighter than '+'.
+  auto prod = make_kernel("rbf*linear+white");
+  CHECK(prod->name() == "rbf*linear+white");
+  const arma::mat Kp = prod->K(X);
+  CHECK(Kp(1, 2) == Approx(make_kernel("rbf")->K(X)(1, 2) * make_kernel("linear")->K(X)(1, 2)));
+  CHECK(Kp(1, 2) != 0.0);
 }

@@ -5,6 +5,7 @@
 #include "methods/gplvm/kernels/linear.hpp"
 #include "methods/gplvm/kernels/mlp.hpp"
 #include "methods/gplvm/kernels/poly.hpp"
+#include "methods/gplvm/kernels/product.hpp"
 #include "methods/gplvm/kernels/rbf.hpp"
 #include "methods/gplvm/kernels/sum.hpp"
 #include "methods/gplvm/kernels/white.hpp"
@@ -32,32 +33,45 @@ std::vector<std::string> KernelWithParams::param_names() const {
   return out;
 }
 
-std::unique_ptr<Kernel> make_kernel(const std::string& spec) {
-  std::vector<std::unique_ptr<Kernel>> parts;
+namespace {
+
+std::unique_ptr<Kernel> make_part(const std::string& p, const std::string& spec) {
+  if (p == "rbf") return std::make_unique<RbfKernel>();
+  if (p == "bias") return std::make_unique<BiasKernel>();
+  if (p == "white") return std::make_unique<WhiteKernel>();
+  if (p == "linear") return std::make_unique<LinearKernel>();
+  if (p == "poly") return std::make_unique<PolyKernel>();
+  if (p == "mlp") return std::make_unique<MlpKernel>();
+  throw Error("unknown kernel '" + p + "' in '" + spec +
+              "' (known: rbf, bias, white, linear, poly, mlp; combine with '+' and '*')");
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
   std::size_t start = 0;
-  while (start <= spec.size()) {
-    std::size_t end = spec.find('+', start);
-    if (end == std::string::npos) end = spec.size();
-    const std::string p = spec.substr(start, end - start);
-    if (p == "rbf")
-      parts.push_back(std::make_unique<RbfKernel>());
-    else if (p == "bias")
-      parts.push_back(std::make_unique<BiasKernel>());
-    else if (p == "white")
-      parts.push_back(std::make_unique<WhiteKernel>());
-    else if (p == "linear")
-      parts.push_back(std::make_unique<LinearKernel>());
-    else if (p == "poly")
-      parts.push_back(std::make_unique<PolyKernel>());
-    else if (p == "mlp")
-      parts.push_back(std::make_unique<MlpKernel>());
-    else
-      throw Error("unknown kernel '" + p + "' in '" + spec +
-                  "' (known: rbf, bias, white, linear, poly, mlp; combine with '+')");
+  while (true) {
+    const std::size_t end = s.find(sep, start);
+    out.push_back(s.substr(start, end == std::string::npos ? std::string::npos : end - start));
+    if (end == std::string::npos) return out;
     start = end + 1;
   }
-  if (parts.size() == 1) return std::move(parts.front());
-  return std::make_unique<SumKernel>(std::move(parts));
+}
+
+}  // namespace
+
+std::unique_ptr<Kernel> make_kernel(const std::string& spec) {
+  // '*' binds tighter than '+': "rbf*linear+white" is (rbf*linear)+white.
+  std::vector<std::unique_ptr<Kernel>> terms;
+  for (const auto& term : split(spec, '+')) {
+    std::unique_ptr<Kernel> k;
+    for (const auto& factor : split(term, '*')) {
+      auto f = make_part(factor, spec);
+      k = k ? std::make_unique<ProductKernel>(std::move(k), std::move(f)) : std::move(f);
+    }
+    terms.push_back(std::move(k));
+  }
+  if (terms.size() == 1) return std::move(terms.front());
+  return std::make_unique<SumKernel>(std::move(terms));
 }
 
 }  // namespace drbench

@@ -1,6 +1,6 @@
 #pragma once
 // Covariance functions for the GP-LVM family (GPy style: each kernel gives its matrix and its own
-// gradients, and kernels compose by sum). Latent points are the columns of X (q x n).
+// gradients, and kernels compose by sum and product). Latent points are the columns of X (q x n).
 //
 // Hyperparameters: every kernel hyperparameter is a positive quantity and is exposed to the
 // optimiser as its natural LOG (params() = log(value)); gradients are with respect to those logs,
@@ -68,9 +68,9 @@ class KernelWithParams : public Kernel {
   arma::vec log_, val_;
 };
 
-// Builds a kernel from a '+'-separated list of parts, e.g. "rbf+bias+white", each part at its
-// default hyperparameters: rbf, bias, white, linear, poly (degree 2), mlp. Throws Error on an
-// unknown part, naming the known ones.
+// Builds a kernel from a sum of products of parts, e.g. "rbf+bias+white" or "rbf*linear+white"
+// ('*' binds tighter), each part at its default hyperparameters: rbf, bias, white, linear, poly
+// (degree 2), mlp. Throws Error on an unknown part, naming the known ones.
 std::unique_ptr<Kernel> make_kernel(const std::string& spec);
 
 }  // namespace drbench

@@ -1,0 +1,35 @@
+#pragma once
+// Product of two kernels (GPy's Prod): K = K1 .* K2. Each factor's gradient is taken with the
+// other factor's matrix folded into dL/dK, so the factors need nothing beyond the Kernel interface.
+#include "methods/gplvm/kernels/kernel.hpp"
+
+namespace drbench {
+
+class ProductKernel final : public Kernel {
+ public:
+  ProductKernel(std::unique_ptr<Kernel> a, std::unique_ptr<Kernel> b);
+  ProductKernel(const ProductKernel& o) : Kernel(o), a_(o.a_->clone()), b_(o.b_->clone()) {}
+  std::unique_ptr<Kernel> clone() const override { return std::make_unique<ProductKernel>(*this); }
+  std::string name() const override { return a_->name() + "*" + b_->name(); }
+
+  arma::uword n_params() const override { return a_->n_params() + b_->n_params(); }
+  arma::vec params() const override { return arma::join_cols(a_->params(), b_->params()); }
+  void set_params(const arma::vec& log_values) override;
+  std::vector<std::string> param_names() const override;
+
+  arma::mat K(const arma::mat& X) const override { return a_->K(X) % b_->K(X); }
+  arma::mat K(const arma::mat& X, const arma::mat& X2) const override {
+    return a_->K(X, X2) % b_->K(X, X2);
+  }
+  arma::vec diag(const arma::mat& X) const override { return a_->diag(X) % b_->diag(X); }
+  arma::vec grad_params(const arma::mat& X, const arma::mat& G) const override;
+  arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override;
+  arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
+                         const arma::mat& G) const override;
+  arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
+
+ private:
+  std::unique_ptr<Kernel> a_, b_;
+};
+
+}  // namespace drbench
