@@ -1,0 +1,84 @@
+#include "methods/gplvm/models/common.hpp"
+
+#include "framework/core/error.hpp"
+#include "methods/gplvm/back_constraints/linear.hpp"
+#include "methods/gplvm/back_constraints/mlp.hpp"
+#include "methods/gplvm/back_constraints/rbf.hpp"
+
+namespace drbench {
+
+std::vector<ParamSpec> back_constraint_param_specs(const std::string& def, bool with_none) {
+  std::vector<std::string> kinds{"rbf", "mlp", "linear"};
+  if (with_none) kinds.push_back("none");
+  return {
+      ParamSpec::choice("back_constraint", def, kinds,
+                        "map X = g(Y) optimised through the chain rule and used for new "
+                        "points "
+                        "(rbf: kernel regression as in GPLRF; none: TPSLVM Algorithm 1)"),
+      ParamSpec::real("gamma", 0.01, 0.0, std::nullopt,
+                      "inverse width of the RBF back-constraint, k = "
+                      "exp(-gamma/2 |y - y'|^2) "
+                      "(GPLRF: 0.001, 0.01, 0.1)",
+                      true),
+      ParamSpec::integer("hidden", 20, 1, 1e4, "tanh hidden units of the MLP back-constraint"),
+  };
+}
+
+std::shared_ptr<BackConstraint> make_back_constraint(const ParamSet& p, Rng& rng) {
+  const std::string& kind = p.str("back_constraint");
+  if (kind == "rbf") return std::make_shared<RbfBackConstraint>(p.real("gamma"));
+  if (kind == "mlp")
+    return std::make_shared<MlpBackConstraint>(arma::uword(p.integer("hidden")), rng.engine()());
+  if (kind == "linear") return std::make_shared<LinearBackConstraint>();
+  if (kind == "none") return nullptr;
+  throw Error("internal: unknown back_constraint '" + kind + "'");
+}
+
+std::vector<ParamSpec> gp_variant_param_specs(const std::string& def_bc, std::vector<ParamSpec> own,
+                                              bool bc_none) {
+  std::vector<ParamSpec> all = gplvm_param_specs();
+  for (auto& s : back_constraint_param_specs(def_bc, bc_none)) all.push_back(std::move(s));
+  for (auto& s : own) all.push_back(std::move(s));
+  return all;
+}
+
+PriorGplvm::PriorGplvm(std::string method, ParamSet p, PriorBuilder priors, bool supervised)
+    : method_(std::move(method)),
+      p_(std::move(p)),
+      priors_(std::move(priors)),
+      supervised_(supervised),
+      model_(gplvm_settings(p_)) {}
+
+void PriorGplvm::fit(const FitInput& in) {
+  if (supervised_ && (in.labels == nullptr || in.n_classes < 2))
+    throw MethodError(method_ + ": needs the labels of the training points (supervised method)");
+  model_ = GplvmModel(gplvm_settings(p_));
+  for (auto& prior : priors_(in)) model_.add_prior(std::move(prior));
+  if (auto bc = make_back_constraint(p_, in.rng)) model_.set_back_constraint(std::move(bc));
+  model_.fit(in.X, in.dim, in.rng, in.trace);
+}
+
+MethodInfo gp_variant_info(std::string name, std::string summary, std::string reference,
+                           std::vector<ParamSpec> params, bool supervised) {
+  MethodInfo m;
+  m.name = std::move(name);
+  m.family = "gplvm";
+  m.summary = std::move(summary);
+  m.reference = std::move(reference);
+  m.params = std::move(params);
+  m.supervised = supervised;
+  m.iterative = true;
+  m.out_of_sample = true;
+  m.max_dim = [](const DataShape& s, const ParamSet&) {
+    return s.n > 1 ? s.n - 1 : arma::uword(0);
+  };
+  // As the plain GP-LVM: one Cholesky + inverse and O(n^2 d) products per
+  // evaluation, about two evaluations per SCG iteration.
+  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
+    const double n = double(s.n);
+    return double(p.integer("iterations")) * 2.0 * (n * n * n + 3.0 * n * n * double(s.d));
+  };
+  return m;
+}
+
+}  // namespace drbench

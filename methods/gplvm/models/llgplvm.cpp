@@ -1,0 +1,43 @@
+// LL-GPLVM (Urtasun et al. 2008): GP-LVM with the locally linear prior that
+// keeps the data's LLE reconstruction weights, alpha/2 tr(X M X^T) with alpha =
+// 1/sigma^2.
+#include <cmath>
+
+#include "methods/gplvm/models/common.hpp"
+#include "methods/gplvm/priors/locally_linear.hpp"
+
+namespace drbench {
+namespace {
+
+MethodInfo llgplvm_info() {
+  MethodInfo m = gp_variant_info(
+      "llgplvm", "locally linear GP-LVM: GP-LVM + prior keeping the data's LLE weights",
+      "Urtasun, Fleet, Geiger, Popovic, Darrell, Lawrence. "
+      "Topologically-constrained latent "
+      "variable models, ICML 2008",
+      gp_variant_param_specs(
+          "rbf",
+          {ParamSpec::real("alpha", 1.0, 0.0, std::nullopt,
+                           "weight 1/sigma^2 of the prior tr(X M X^T)/(2 sigma^2)", true),
+           ParamSpec::integer("neighbors", 7, 1, std::nullopt, "LLE neighbours in the data space"),
+           ParamSpec::real("lle_reg", 1e-3, 0.0, std::nullopt,
+                           "LLE regulariser, times the trace of each local Gram matrix")}),
+      false);
+  m.make = [](const ParamSet& p) {
+    const double alpha = p.real("alpha"), reg = p.real("lle_reg");
+    const auto k = arma::uword(p.integer("neighbors"));
+    return std::make_unique<PriorGplvm>(
+        "llgplvm", p,
+        [alpha, reg, k](const FitInput& in) {
+          return std::vector<std::shared_ptr<const LatentPrior>>{
+              std::make_shared<LocallyLinearPrior>(lle_weights(in.X, k, reg),
+                                                   1.0 / std::sqrt(alpha))};
+        },
+        false);
+  };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(llgplvm_info)
+}  // namespace drbench

@@ -1,0 +1,42 @@
+// tSNEGPLVM (van der Maaten 2009): GP-LVM regularised by lambda KL(P||Q)
+// between the data's t-SNE affinities and the latent Student-t affinities;
+// lambda is the sweep's alpha.
+#include <algorithm>
+
+#include "methods/gplvm/models/common.hpp"
+#include "methods/gplvm/priors/tsne.hpp"
+
+namespace drbench {
+namespace {
+
+MethodInfo tsnegplvm_info() {
+  MethodInfo m = gp_variant_info(
+      "tsnegplvm",
+      "t-SNE-regularised GP-LVM: GP-LVM + lambda KL(P||Q) keeping local "
+      "structure",
+      "van der Maaten. Preserving local structure in Gaussian process latent "
+      "variable models, "
+      "Benelearn 2009",
+      gp_variant_param_specs(
+          "rbf", {ParamSpec::real("alpha", 1.0, 0.0, std::nullopt,
+                                  "weight lambda of the t-SNE regulariser lambda KL(P||Q)", true),
+                  ParamSpec::real("perplexity", 10.0, 1.0, std::nullopt,
+                                  "perplexity of the data affinities P (capped at n-1)")}),
+      false);
+  m.make = [](const ParamSet& p) {
+    const double lambda = p.real("alpha"), perp = p.real("perplexity");
+    return std::make_unique<PriorGplvm>(
+        "tsnegplvm", p,
+        [lambda, perp](const FitInput& in) {
+          const double cap = double(in.X.n_cols) - 1.0;
+          return std::vector<std::shared_ptr<const LatentPrior>>{std::make_shared<TsnePrior>(
+              tsne_joint_affinities(in.X, std::min(perp, cap)), lambda)};
+        },
+        false);
+  };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(tsnegplvm_info)
+}  // namespace drbench
