@@ -2,6 +2,7 @@
 // Small helpers shared by the [linear] tests: fitting a registered method by name and making
 // labelled Gaussian blobs with the task RNG.
 #include <armadillo>
+#include <catch2/catch.hpp>
 #include <memory>
 #include <string>
 
@@ -32,6 +33,32 @@ inline void blobs(Rng& rng, arma::uword d, arma::uword C, arma::uword per, doubl
       X.col(c * per + i) = centres.col(c) + rng.randn(d, 1);
       y(c * per + i) = c;
     }
+}
+
+// A CSV written by scripts/make_linear_fixtures.py (numpy/scipy reference solutions).
+inline arma::mat linear_fixture(const std::string& name) {
+  arma::mat M;
+  const std::string file =
+      std::string(DRBENCH_SOURCE_DIR) + "/tests/fixtures/linear/" + name + ".csv";
+  REQUIRE(M.load(file, arma::csv_ascii));
+  return M;
+}
+
+// The fixture data set: X (d x n) and labels.
+inline void fixture_data(arma::mat& X, arma::uvec& y) {
+  X = linear_fixture("X").t();
+  y = arma::conv_to<arma::uvec>::from(arma::vectorise(linear_fixture("y")));
+}
+
+// max |A - B| after flipping each column of B to the sign of the matching column of A.
+inline double signed_column_diff(const arma::mat& A, const arma::mat& B) {
+  if (A.n_rows != B.n_rows || A.n_cols != B.n_cols) return arma::datum::inf;
+  double worst = 0.0;
+  for (arma::uword j = 0; j < A.n_cols; ++j) {
+    const double s = arma::dot(A.col(j), B.col(j)) < 0 ? -1.0 : 1.0;
+    worst = std::max(worst, arma::abs(A.col(j) - s * B.col(j)).max());
+  }
+  return worst;
 }
 
 // Largest |cos| mismatch between matching columns: 0 when A and B span the same directions

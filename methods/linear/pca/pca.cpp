@@ -85,6 +85,19 @@ PcaBasis pca_basis_ratio(const arma::mat& X, double ratio) {
   return b;
 }
 
+PcaReduced pca_reduce(const arma::mat& X, double ratio, arma::uword dim,
+                      const std::string& method) {
+  PcaReduced r;
+  r.basis = pca_basis_ratio(X, ratio);
+  const arma::uword kept = r.basis.W.n_cols;
+  if (dim == 0 || dim > kept)
+    throw MethodError(method + ": dims=" + std::to_string(dim) + " exceeds the " +
+                      std::to_string(kept) + " directions kept by the PCA pre-step (pca_ratio=" +
+                      std::to_string(ratio) + "); lower 'dims' or raise 'pca_ratio'");
+  r.Z = r.basis.W.t() * (X.each_col() - r.basis.mean);
+  return r;
+}
+
 void Pca::fit(const FitInput& in) {
   basis_ = pca_basis(in.X, in.dim);
   set_projection(in.X, basis_.mean, basis_.W);

@@ -2,6 +2,7 @@
 // Principal component analysis: project centred points on the top eigenvectors of the sample
 // covariance. Other linear methods reuse pca_basis (the PCA pre-step of LPP, the PPCA closed form).
 #include <armadillo>
+#include <string>
 
 #include "methods/linear/linear_method.hpp"
 
@@ -21,6 +22,15 @@ PcaBasis pca_basis(const arma::mat& X, arma::uword k);
 // All directions with positive variance, truncated to the fewest that keep `ratio` (0, 1] of the
 // total variance (ratio = 1 keeps the whole numerical rank): the pre-step LPP/GPLRF papers use.
 PcaBasis pca_basis_ratio(const arma::mat& X, double ratio);
+
+// The PCA pre-step of the graph-based projections: basis from pca_basis_ratio and the reduced
+// centred data Z = W^T (X - mean). Throws, naming 'dims' and 'pca_ratio', when fewer than `dim`
+// directions survive.
+struct PcaReduced {
+  PcaBasis basis;
+  arma::mat Z;  // r x n
+};
+PcaReduced pca_reduce(const arma::mat& X, double ratio, arma::uword dim, const std::string& method);
 
 class Pca final : public LinearMethod {
  public:

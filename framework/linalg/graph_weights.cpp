@@ -1,0 +1,123 @@
+#include "framework/linalg/graph_weights.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "framework/core/error.hpp"
+#include "framework/linalg/distances.hpp"
+
+namespace drbench {
+
+namespace {
+
+double sq_dist(const arma::mat& X, arma::uword i, arma::uword j) {
+  return arma::accu(arma::square(X.col(i) - X.col(j)));
+}
+
+arma::sp_mat symmetric_from_edges(const std::vector<std::pair<arma::uword, arma::uword>>& edges,
+                                  const std::vector<double>& w, arma::uword n) {
+  arma::umat loc(2, 2 * edges.size());
+  arma::vec val(2 * edges.size());
+  arma::uword c = 0;
+  for (std::size_t e = 0; e < edges.size(); ++e) {
+    loc(0, c) = edges[e].first;
+    loc(1, c) = edges[e].second;
+    val(c++) = w[e];
+    loc(0, c) = edges[e].second;
+    loc(1, c) = edges[e].first;
+    val(c++) = w[e];
+  }
+  return arma::sp_mat(loc, val, n, n);
+}
+
+void check_width(double t, const char* what) {
+  if (!(t > 0.0) || !std::isfinite(t))
+    throw MethodError(std::string("heat-kernel width t is ") + std::to_string(t) + " (" + what +
+                      "); all points coincide? set 't' > 0 explicitly");
+}
+
+}  // namespace
+
+HeatGraph heat_knn_weights(const arma::mat& X, arma::uword k, double t) {
+  const arma::uword n = X.n_cols;
+  const arma::umat nn = knn_graph_indices(X, k);
+  std::vector<std::pair<arma::uword, arma::uword>> edges;
+  edges.reserve(k * n);
+  double mean_sq = 0.0;
+  for (arma::uword i = 0; i < n; ++i)
+    for (arma::uword j = 0; j < k; ++j) {
+      edges.emplace_back(std::min(i, nn(j, i)), std::max(i, nn(j, i)));
+      mean_sq += sq_dist(X, i, nn(j, i));
+    }
+  mean_sq /= static_cast<double>(k * n);
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  HeatGraph g;
+  g.t = t > 0.0 ? t : mean_sq;
+  check_width(g.t, "mean squared kNN distance");
+  std::vector<double> w(edges.size());
+  // Weights never underflow to an exact 0, which the sparse matrix would drop as a missing edge.
+  for (std::size_t e = 0; e < edges.size(); ++e)
+    w[e] = std::max(std::exp(-sq_dist(X, edges[e].first, edges[e].second) / g.t), 1e-300);
+  g.W = symmetric_from_edges(edges, w, n);
+  return g;
+}
+
+HeatGraph same_class_weights(const arma::mat& X, const arma::uvec& labels, ClassWeight kind,
+                             double t) {
+  const arma::uword n = X.n_cols;
+  if (labels.n_elem != n) throw MethodError("same_class_weights: one label per point needed");
+  std::vector<std::pair<arma::uword, arma::uword>> edges;
+  std::vector<double> d2;
+  const arma::uvec classes = arma::unique(labels);
+  for (arma::uword c : classes) {
+    const arma::uvec idx = arma::find(labels == c);
+    const arma::mat D = sq_distances(X.cols(idx));
+    for (arma::uword a = 0; a < idx.n_elem; ++a)
+      for (arma::uword b = a + 1; b < idx.n_elem; ++b) {
+        edges.emplace_back(idx(a), idx(b));
+        d2.push_back(D(a, b));
+      }
+  }
+  HeatGraph g;
+  std::vector<double> w(edges.size(), 1.0);
+  if (kind == ClassWeight::Heat) {
+    double mean_sq = 0.0;
+    for (double v : d2) mean_sq += v;
+    mean_sq = d2.empty() ? 0.0 : mean_sq / static_cast<double>(d2.size());
+    g.t = t > 0.0 ? t : mean_sq;
+    check_width(g.t, "mean squared same-class distance");
+    for (std::size_t e = 0; e < edges.size(); ++e) w[e] = std::max(std::exp(-d2[e] / g.t), 1e-300);
+  }
+  g.W = symmetric_from_edges(edges, w, n);
+  return g;
+}
+
+arma::vec graph_degrees(const arma::sp_mat& W) {
+  return arma::vec(arma::sum(W, 1));
+}
+
+arma::sp_mat graph_laplacian(const arma::sp_mat& W) {
+  arma::sp_mat L = -W;
+  L.diag() = graph_degrees(W);
+  return L;
+}
+
+arma::mat laplacian_quadratic(const arma::mat& X, const arma::sp_mat& W) {
+  // X L X^T = X D X^T - X W X^T; (W X^T) is a sparse-dense product, O(nnz * d).
+  const arma::mat WXt = W * X.t();
+  arma::mat Q = degree_quadratic(X, W) - X * WXt;
+  return 0.5 * (Q + Q.t());
+}
+
+arma::mat degree_quadratic(const arma::mat& X, const arma::sp_mat& W) {
+  const arma::vec deg = graph_degrees(W);
+  arma::mat XD = X;
+  XD.each_row() %= deg.t();
+  return XD * X.t();
+}
+
+}  // namespace drbench

@@ -1,0 +1,57 @@
+#include "methods/linear/ip_sr/ip_sr.hpp"
+
+#include <cmath>
+
+#include "framework/core/registry.hpp"
+#include "framework/linalg/eigen.hpp"
+#include "methods/linear/ip/ip.hpp"
+
+namespace drbench {
+
+void IpSr::fit(const FitInput& in) {
+  const arma::uword n = in.X.n_cols;
+  require_dim(in.dim, n > 0 ? n - 1 : 0, "the graph embedding has at most n-1 directions");
+  const arma::mat tau = isometric_kernel(in.X, k_, connect_, "ip_sr", in.trace);
+  EigenPairs e = sym_eigs(tau, in.dim, Spectrum::Largest);
+  fix_signs(e.vectors);
+  responses_ = e.vectors.t();
+  const arma::vec mean = arma::mean(in.X, 1);
+  const arma::mat Xc = in.X.each_col() - mean;
+  // alpha is relative to trace(X X^T)/d so one value suits data of any scale.
+  arma::mat G = ridge_regularised(Xc * Xc.t(), alpha_);
+  arma::mat A;
+  if (!arma::solve(A, G, Xc * e.vectors, arma::solve_opts::likely_sympd))
+    throw MethodError("ip_sr: the ridge system X X^T + alpha I is singular; raise 'alpha' (now " +
+                      std::to_string(alpha_) + ")");
+  set_projection(in.X, mean, A);
+}
+
+namespace {
+
+MethodInfo ip_sr_info() {
+  MethodInfo m;
+  m.name = "ip_sr";
+  m.family = "linear";
+  m.summary = "isometric projection via spectral regression: tau(D_G) eigenvectors, then ridge";
+  m.reference = "Cai, He & Han, AAAI 2007, section 4; Zheng et al., ICPR 2012, eq. 4";
+  m.params = {
+      ParamSpec::integer("k", 5, 1, 1000, "neighbours of the kNN graph (papers vary 2..20)"),
+      ParamSpec::real("alpha", 0.01, 0.0, 1e6,
+                      "ridge of the regression, relative to trace(X X^T)/d"),
+      ParamSpec::choice("disconnected", "connect", {"connect", "error"},
+                        "a disconnected kNN graph: join components at their closest pairs, or "
+                        "fail the task")};
+  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
+    return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * p.real("k")) +
+           double(s.n) * s.n * s.n / 10.0;
+  };
+  m.make = [](const ParamSet& p) {
+    return std::make_unique<IpSr>(static_cast<arma::uword>(p.integer("k")), p.real("alpha"),
+                                  p.str("disconnected") == "connect");
+  };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(ip_sr_info)
+}  // namespace drbench

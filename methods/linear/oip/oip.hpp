@@ -1,0 +1,39 @@
+#pragma once
+// Orthogonal Isometric Projection (Zheng, Tang, Fang & Zhang, ICPR 2012, Algorithm 1):
+//   1. kNN graph, geodesic (Dijkstra) distances D_G;
+//   2. tau(D_G) = -C S C / 2 with C = I - 11^T/N;
+//   3. M = X (X^T X - 2 tau(D_G)^T) X^T; V = eigenvectors of M with the p smallest eigenvalues.
+// V is orthonormal (a standard symmetric eigenproblem, eq. 6), unlike IP's X X^T-orthonormal
+// projection. Two readings of the text, both stated here because they change numbers:
+//  - tau acts on squared geodesic distances (S_ij = d_G(i,j)^2), the Isomap operator the paper
+//    cites for "converting distances into inner products"; Algorithm 1 writes W(i,j) = d_G(i,j)
+//    but feeds W to the same tau.
+//  - X is centred: tau(D_G) is the Gram matrix of a centred configuration, and the objective
+//    |tau(D_G) - X^T V V^T X| compares it with the Gram matrix of the projected points, which is
+//    only meaningful when those are centred too. Out-of-sample points are centred with the
+//    training mean, which leaves distances between projections unchanged.
+#include <armadillo>
+
+#include "methods/linear/linear_method.hpp"
+
+namespace drbench {
+
+// M of Algorithm 1, step 3, for centred data Xc (d x n) and tau (n x n):
+// M = (Xc Xc^T)^2 - 2 Xc tau Xc^T, never forming the n x n matrix Xc^T Xc.
+arma::mat oip_matrix(const arma::mat& Xc, const arma::mat& tau);
+
+class Oip final : public LinearMethod {
+ public:
+  Oip(arma::uword k, bool connect) : LinearMethod("oip"), k_(k), connect_(connect) {}
+  void fit(const FitInput& in) override;
+  const arma::vec& eigenvalues() const { return values_; }
+  const arma::mat& objective_matrix() const { return M_; }
+
+ private:
+  arma::uword k_;
+  bool connect_;
+  arma::vec values_;
+  arma::mat M_;
+};
+
+}  // namespace drbench

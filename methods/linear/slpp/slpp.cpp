@@ -1,0 +1,48 @@
+#include "methods/linear/slpp/slpp.hpp"
+
+#include "framework/core/registry.hpp"
+#include "methods/linear/lpp/lpp.hpp"
+
+namespace drbench {
+
+void Slpp::fit(const FitInput& in) {
+  const arma::uvec& y = require_labels(in);
+  const HeatGraph g = same_class_weights(in.X, y, kind_, t_);
+  if (in.trace && kind_ == ClassWeight::Heat) in.trace->note("heat_width_t", std::to_string(g.t));
+  GraphProjection p = solve_lpp(in.X, g.W, in.dim, pca_ratio_, reg_, "slpp");
+  values_ = p.values;
+  set_projection(in.X, std::move(p.mean), std::move(p.A));
+}
+
+namespace {
+
+MethodInfo slpp_info() {
+  MethodInfo m;
+  m.name = "slpp";
+  m.family = "linear";
+  m.summary = "supervised LPP: same-class graph (heat kernel or 1), X L X^T a = l X D X^T a";
+  m.reference = "Zheng et al., Signal Processing 87(10) 2007, section 3 (SLPP)";
+  m.params = {
+      ParamSpec::choice("weight", "heat", {"heat", "binary"},
+                        "same-class edge weight: exp(-|xi-xj|^2/t) or 1"),
+      ParamSpec::real("t", 0.0, 0.0, 1e12,
+                      "heat-kernel width; 0 = mean squared distance of same-class pairs"),
+      ParamSpec::real("pca_ratio", 1.0, 0.0, 1.0,
+                      "variance kept by the PCA pre-step (1 = full rank)", true),
+      ParamSpec::real("reg", 1e-8, 0.0, 1e3, "ridge on X D X^T, relative to its trace/dim")};
+  m.supervised = true;
+  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+    const double per = s.n_classes ? double(s.n) / s.n_classes : double(s.n);
+    return double(s.n) * per * s.d + double(s.d) * s.d * s.d + double(s.n) * s.d * s.d;
+  };
+  m.make = [](const ParamSet& p) {
+    return std::make_unique<Slpp>(
+        p.str("weight") == "heat" ? ClassWeight::Heat : ClassWeight::Binary, p.real("t"),
+        p.real("pca_ratio"), p.real("reg"));
+  };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(slpp_info)
+}  // namespace drbench

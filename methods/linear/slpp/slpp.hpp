@@ -1,0 +1,26 @@
+#pragma once
+// Supervised LPP (Zheng, Yang, Tan, Jia, Yang, "Gabor feature-based face recognition using
+// supervised locality preserving projection", Signal Processing 87(10), 2007): the LPP
+// eigenproblem with the graph built from labels, W_ij = exp(-|xi-xj|^2/t) (or 1) when x_i and x_j
+// belong to the same class and 0 otherwise.
+#include <armadillo>
+
+#include "framework/linalg/graph_weights.hpp"
+#include "methods/linear/linear_method.hpp"
+
+namespace drbench {
+
+class Slpp final : public LinearMethod {
+ public:
+  Slpp(ClassWeight kind, double t, double pca_ratio, double reg)
+      : LinearMethod("slpp"), kind_(kind), t_(t), pca_ratio_(pca_ratio), reg_(reg) {}
+  void fit(const FitInput& in) override;
+  const arma::vec& eigenvalues() const { return values_; }
+
+ private:
+  ClassWeight kind_;
+  double t_, pca_ratio_, reg_;
+  arma::vec values_;
+};
+
+}  // namespace drbench

@@ -1,0 +1,81 @@
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "framework/core/error.hpp"
+#include "framework/linalg/distances.hpp"
+#include "framework/linalg/graph_weights.hpp"
+#include "linear_support.hpp"
+#include "methods/linear/lpp/lpp.hpp"
+
+using namespace drbench;
+using namespace drbench::testing;
+
+TEST_CASE("heat-kernel kNN weights and Laplacian match a dense computation", "[linear][lpp]") {
+  Rng rng(41);
+  const arma::mat X = rng.randn(3, 30);
+  const arma::uword k = 4;
+  const HeatGraph g = heat_knn_weights(X, k, 0.0);
+  const arma::mat D2 = sq_distances(X);
+  const arma::umat nn = knn_graph_indices(X, k);
+  double t = 0.0;
+  arma::mat W(30, 30, arma::fill::zeros);
+  for (arma::uword i = 0; i < 30; ++i)
+    for (arma::uword j = 0; j < k; ++j) {
+      t += D2(i, nn(j, i)) / (30.0 * k);
+      W(i, nn(j, i)) = W(nn(j, i), i) = 1.0;
+    }
+  CHECK(g.t == Approx(t).epsilon(1e-12));
+  W %= arma::exp(-D2 / t);
+  CHECK(arma::approx_equal(arma::mat(g.W), W, "absdiff", 1e-12));
+  const arma::mat L = arma::diagmat(arma::sum(W, 1)) - W;
+  CHECK(arma::approx_equal(arma::mat(graph_laplacian(g.W)), L, "absdiff", 1e-12));
+  CHECK(arma::approx_equal(laplacian_quadratic(X, g.W), X * L * X.t(), "absdiff", 1e-10));
+  CHECK(arma::approx_equal(degree_quadratic(X, g.W), X * arma::diagmat(arma::sum(W, 1)) * X.t(),
+                           "absdiff", 1e-10));
+  CHECK(heat_knn_weights(X, k, 2.5).t == 2.5);
+}
+
+TEST_CASE("lpp matches the scipy generalized eigensolution", "[linear][lpp]") {
+  arma::mat X;
+  arma::uvec y;
+  fixture_data(X, y);
+  ParamSet p;
+  p.set("reg", 0.0);
+  auto m = fit_method("lpp", X, nullptr, 0, 3, p);
+  const auto& lpp = dynamic_cast<const Lpp&>(*m);
+  CHECK(arma::approx_equal(lpp.eigenvalues(), arma::vectorise(linear_fixture("lpp_values")),
+                           "absdiff", 1e-9));
+  CHECK(signed_column_diff(lpp.projection(), linear_fixture("lpp_A")) < 1e-8);
+}
+
+TEST_CASE("lpp solves its eigenproblem and transform equals the embedding", "[linear][lpp]") {
+  Rng rng(42);
+  const arma::mat X = rng.randn(5, 80);
+  ParamSet p;
+  p.set("reg", 0.0);
+  auto m = fit_method("lpp", X, nullptr, 0, 2, p);
+  const auto& lpp = dynamic_cast<const Lpp&>(*m);
+  const HeatGraph g = heat_knn_weights(X, 5, 0.0);
+  const arma::mat Xc = X.each_col() - arma::mean(X, 1);
+  const arma::mat A = lpp.projection();
+  const arma::mat R = laplacian_quadratic(Xc, g.W) * A -
+                      degree_quadratic(Xc, g.W) * A * arma::diagmat(lpp.eigenvalues());
+  CHECK(arma::abs(R).max() < 1e-8);
+  // Smallest: a random direction has a larger Rayleigh quotient than the first eigenvector.
+  for (int i = 0; i < 10; ++i) {
+    const arma::vec a = rng.randn(5, 1);
+    const double q = arma::as_scalar(a.t() * laplacian_quadratic(Xc, g.W) * a) /
+                     arma::as_scalar(a.t() * degree_quadratic(Xc, g.W) * a);
+    CHECK(q >= lpp.eigenvalues()(0));
+  }
+  CHECK(arma::approx_equal(m->transform(X), m->embedding(), "absdiff", 1e-10));
+  CHECK(lpp.heat_width() == Approx(g.t));
+}
+
+TEST_CASE("lpp refuses more dims than the PCA pre-step keeps", "[linear][lpp]") {
+  Rng rng(43);
+  arma::mat X = rng.randn(2, 40);
+  X = arma::join_cols(X, X);  // rank 2 in 4-D
+  CHECK_THROWS_WITH(fit_method("lpp", X, nullptr, 0, 3), Catch::Contains("pca_ratio"));
+  CHECK_NOTHROW(fit_method("lpp", X, nullptr, 0, 2));
+}

@@ -1,0 +1,40 @@
+#include <catch2/catch.hpp>
+
+#include "linear_support.hpp"
+#include "methods/linear/ip/ip.hpp"
+#include "methods/linear/oip/oip.hpp"
+
+using namespace drbench;
+using namespace drbench::testing;
+
+TEST_CASE("oip matches the numpy eigensolution of Algorithm 1", "[linear][oip]") {
+  arma::mat X;
+  arma::uvec y;
+  fixture_data(X, y);
+  auto m = fit_method("oip", X, nullptr, 0, 3);
+  const auto& oip = dynamic_cast<const Oip&>(*m);
+  const arma::vec ref = arma::vectorise(linear_fixture("oip_values"));
+  CHECK(arma::approx_equal(oip.eigenvalues(), ref, "absdiff", 1e-8 * arma::abs(ref).max()));
+  CHECK(signed_column_diff(oip.projection(), linear_fixture("oip_A")) < 1e-8);
+}
+
+TEST_CASE("oip projection is orthonormal and solves M V = V Lambda for the smallest eigenvalues",
+          "[linear][oip]") {
+  Rng rng(81);
+  const arma::mat X = rng.randn(7, 60) + 2.0;
+  auto m = fit_method("oip", X, nullptr, 0, 3);
+  const auto& oip = dynamic_cast<const Oip&>(*m);
+  const arma::mat& V = oip.projection();
+  CHECK(arma::approx_equal(V.t() * V, arma::eye(3, 3), "absdiff", 1e-12));
+  const arma::mat Xc = X.each_col() - arma::mean(X, 1);
+  const arma::mat M = oip_matrix(Xc, isometric_kernel(X, 5, true, "test", nullptr));
+  CHECK(arma::approx_equal(M, oip.objective_matrix(), "reldiff", 1e-12));
+  // The same M written as in the paper, X (X^T X - 2 tau^T) X^T.
+  const arma::mat tau = isometric_kernel(X, 5, true, "test", nullptr);
+  CHECK(arma::approx_equal(M, Xc * (Xc.t() * Xc - 2.0 * tau.t()) * Xc.t(), "reldiff", 1e-9));
+  const double scale = arma::abs(oip.eigenvalues()).max();
+  CHECK(arma::abs(M * V - V * arma::diagmat(oip.eigenvalues())).max() < 1e-9 * scale);
+  const arma::vec all = arma::eig_sym(M);
+  CHECK(arma::approx_equal(oip.eigenvalues(), arma::vec(all.head(3)), "absdiff", 1e-9 * scale));
+  CHECK(arma::approx_equal(m->transform(X), m->embedding(), "absdiff", 1e-9));
+}

@@ -1,0 +1,62 @@
+#include <catch2/catch.hpp>
+
+#include "framework/core/error.hpp"
+#include "framework/linalg/distances.hpp"
+#include "framework/linalg/graph_weights.hpp"
+#include "linear_support.hpp"
+#include "methods/linear/slpp/slpp.hpp"
+
+using namespace drbench;
+using namespace drbench::testing;
+
+TEST_CASE("same-class weights connect exactly the same-label pairs", "[linear][slpp]") {
+  Rng rng(51);
+  arma::mat X;
+  arma::uvec y;
+  blobs(rng, 3, 3, 7, 2.0, X, y);
+  const arma::mat D2 = sq_distances(X);
+  const HeatGraph b = same_class_weights(X, y, ClassWeight::Binary, 0.0);
+  const HeatGraph h = same_class_weights(X, y, ClassWeight::Heat, 1.5);
+  for (arma::uword i = 0; i < y.n_elem; ++i)
+    for (arma::uword j = 0; j < y.n_elem; ++j) {
+      const bool same = y(i) == y(j) && i != j;
+      CHECK(b.W(i, j) == (same ? 1.0 : 0.0));
+      CHECK(h.W(i, j) == Approx(same ? std::exp(-D2(i, j) / 1.5) : 0.0).margin(1e-15));
+    }
+}
+
+TEST_CASE("slpp matches the scipy generalized eigensolution", "[linear][slpp]") {
+  arma::mat X;
+  arma::uvec y;
+  fixture_data(X, y);
+  ParamSet p;
+  p.set("reg", 0.0);
+  auto m = fit_method("slpp", X, &y, 3, 3, p);
+  const auto& slpp = dynamic_cast<const Slpp&>(*m);
+  CHECK(arma::approx_equal(slpp.eigenvalues(), arma::vectorise(linear_fixture("slpp_values")),
+                           "absdiff", 1e-9));
+  CHECK(signed_column_diff(slpp.projection(), linear_fixture("slpp_A")) < 1e-8);
+  CHECK(arma::approx_equal(m->transform(X), m->embedding(), "absdiff", 1e-10));
+}
+
+TEST_CASE("slpp needs labels and pulls classes together", "[linear][slpp]") {
+  Rng rng(52);
+  arma::mat X;
+  arma::uvec y;
+  blobs(rng, 8, 4, 20, 2.0, X, y);
+  CHECK_THROWS_AS(fit_method("slpp", X, nullptr, 0, 2), MethodError);
+  ParamSet p;
+  p.set("weight", std::string("binary"));
+  auto m = fit_method("slpp", X, &y, 4, 3, p);
+  CHECK(arma::approx_equal(m->transform(X), m->embedding(), "absdiff", 1e-10));
+  // Within-class spread relative to total spread is smaller than in the input space.
+  auto ratio = [&](const arma::mat& Z) {
+    double within = 0.0;
+    for (arma::uword c = 0; c < 4; ++c) {
+      const arma::mat Zc = Z.cols(arma::find(y == c));
+      within += arma::accu(arma::var(Zc, 1, 1)) * Zc.n_cols;
+    }
+    return within / (arma::accu(arma::var(Z, 1, 1)) * Z.n_cols);
+  };
+  CHECK(ratio(m->embedding()) < ratio(X));
+}
