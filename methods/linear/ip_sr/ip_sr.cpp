@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "framework/core/registry.hpp"
+#include "framework/linalg/dense_eigs.hpp"
 #include "framework/linalg/eigen.hpp"
 #include "methods/linear/ip/ip.hpp"
 
@@ -12,15 +13,18 @@ void IpSr::fit(const FitInput& in) {
   const arma::uword n = in.X.n_cols;
   require_dim(in.dim, n > 0 ? n - 1 : 0, "the graph embedding has at most n-1 directions");
   const arma::mat tau = isometric_kernel(in.X, k_, connect_, "ip_sr", in.trace);
-  EigenPairs e = sym_eigs(tau, in.dim, Spectrum::Largest);
-  fix_signs(e.vectors);
-  responses_ = e.vectors.t();
+  // Lanczos on the dense n x n kernel: only dim << n eigenpairs are needed.
+  arma::vec values;
+  arma::mat Yr;
+  extreme_eigs_sym(values, Yr, tau, in.dim, true);
+  fix_signs(Yr);
+  responses_ = Yr.t();
   const arma::vec mean = arma::mean(in.X, 1);
   const arma::mat Xc = in.X.each_col() - mean;
   // alpha is relative to trace(X X^T)/d so one value suits data of any scale.
   arma::mat G = ridge_regularised(Xc * Xc.t(), alpha_);
   arma::mat A;
-  if (!arma::solve(A, G, Xc * e.vectors, arma::solve_opts::likely_sympd))
+  if (!arma::solve(A, G, Xc * Yr, arma::solve_opts::likely_sympd))
     throw MethodError("ip_sr: the ridge system X X^T + alpha I is singular; raise 'alpha' (now " +
                       std::to_string(alpha_) + ")");
   set_projection(in.X, mean, A);
