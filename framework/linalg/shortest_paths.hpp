@@ -1,16 +1,15 @@
 #pragma once
-// Geodesic (graph shortest-path) distances for Isomap-style methods (IP, IP+SR, OIP, SOIP).
+// Geodesic (graph shortest-path) distances for the isometric projections (IP, IP+SR, OIP, SOIP),
+// on top of the Dijkstra and component search in dijkstra.hpp.
 #include <armadillo>
+
+#include "framework/linalg/dijkstra.hpp"
 
 namespace drbench {
 
-// All-pairs shortest path lengths on an undirected graph given as a symmetric sparse adjacency
-// whose values are edge lengths (> 0). Dijkstra with a binary heap from every source:
-// O(N (E + N) log N), the n x n result is the only dense object. Unreachable pairs are +inf.
+// All-pairs shortest path lengths on an undirected graph (symmetric sparse adjacency whose values
+// are edge lengths > 0), exactly symmetric; unreachable pairs are +inf.
 arma::mat geodesic_distances(const arma::sp_mat& G);
-
-// Connected component of every node (ids 0..count-1, numbered in order of their first node).
-arma::uvec connected_components(const arma::sp_mat& G, arma::uword& count);
 
 // G with the components joined: between every pair of components the closest pair of points
 // (Euclidean, columns of X) gets an edge, as scikit-learn's Isomap does since 1.0. Returns G
