@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The GPLRF paper's first three USPS rows (1NN, PCA, LDA) with the config's quick profile (3
+# partitions): every cell within 3 of the paper's standard deviations of the published mean.
+. "$(dirname "$0")/../support/cli_lib.sh"
+need_shared usps.h5
+"${MPIRUN[@]}" -np 2 "$DRBENCH" run "$SRC/configs/usps_baselines.yaml" --quick \
+  --output "$WORK/u.h5" --quiet --no-table
+"$DRBENCH" aggregate "$WORK/u.h5" --format csv --no-store >"$WORK/u.csv"
+"$PY" "$SRC/scripts/compare_to_paper.py" "$WORK/u.csv" "$SRC/tests/reference/gplrf_table1_usps.csv" \
+  --max-sigma 3
