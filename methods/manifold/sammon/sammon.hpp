@@ -1,0 +1,35 @@
+#pragma once
+// Sammon mapping (Sammon 1969): minimises the stress
+//   E = 1/c sum_{i<j} (D_ij - d_ij)^2 / D_ij,   c = sum_{i<j} D_ij,
+// between input distances D and embedding distances d with Sammon's pseudo-Newton step
+// y <- y - g / |h| (h the diagonal of the Hessian), halving the step until the stress decreases
+// (as in Cawley's sammon.m). Initialised by classical MDS. Pairs with D_ij = 0 are left out.
+// Out of sample: a new point minimises its own stress against the fixed training embedding,
+// E(y) = sum_j (D_j - |y - y_j|)^2 / D_j, with the same step; a converged training embedding is
+// a stationary point of that problem, so transform(train) reproduces it to optimiser tolerance.
+#include <armadillo>
+
+#include "framework/core/method.hpp"
+#include "framework/core/params.hpp"
+
+namespace drbench {
+
+// Stress of Y (k x n) for input distances D (n x n), with its gradient and diagonal Hessian
+// (both k x n) when the pointers are non-null.
+double sammon_stress(const arma::mat& D, const arma::mat& Y, arma::mat* grad, arma::mat* hdiag);
+
+class Sammon final : public Method {
+ public:
+  explicit Sammon(const ParamSet& p) : params_(p) {}
+  void fit(const FitInput& in) override;
+  arma::mat embedding() const override { return Y_; }
+  arma::mat transform(const arma::mat& Xnew) const override;
+  double stress() const { return stress_; }
+
+ private:
+  ParamSet params_;
+  arma::mat X_, Y_;
+  double stress_ = 0.0;
+};
+
+}  // namespace drbench

@@ -1,0 +1,56 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "framework/core/error.hpp"
+#include "methods/manifold/laplacian_eigenmaps/laplacian_eigenmaps.hpp"
+#include "tests/unit/manifold_helpers.hpp"
+#include "tests/unit/nonlinear_helpers.hpp"
+
+using namespace drbench;
+using drbench::testing::fit_method;
+
+TEST_CASE("laplacian eigenmaps solves L y = lambda D y with Y D Y' = I",
+          "[manifold][laplacian_eigenmaps]") {
+  Rng rng(81);
+  arma::mat truth;
+  const arma::mat X = drbench::testing::swiss_roll(rng, 300, truth);
+  auto m = fit_method("laplacian_eigenmaps", {{"neighbours", std::int64_t(10)}}, X, 2);
+  const auto& le = dynamic_cast<const LaplacianEigenmaps&>(*m);
+  const arma::mat W(le.weights());
+  const arma::mat D = arma::diagmat(arma::sum(W, 1));
+  const arma::mat L = D - W;
+  const arma::mat Y = m->embedding();
+  CHECK(arma::abs(Y * D * Y.t() - arma::eye(2, 2)).max() < 1e-8);
+  // Y D 1 = 0: orthogonal to the trivial constant solution.
+  CHECK(arma::abs(Y * D * arma::ones(Y.n_cols)).max() < 1e-8);
+  // Reference: the generalized problem by QZ on dense matrices, smallest non-trivial eigenvalues.
+  arma::cx_vec ev;
+  arma::cx_mat V;
+  REQUIRE(arma::eig_pair(ev, V, L, D));
+  const arma::vec lam = arma::sort(arma::real(ev));
+  for (arma::uword j = 0; j < 2; ++j) {
+    const arma::vec y = Y.row(j).t();
+    const double rq = arma::as_scalar(y.t() * L * y);  // y' D y = 1
+    CHECK(rq == Approx(lam(j + 1)).epsilon(1e-6));
+    CHECK(arma::norm(L * y - rq * D * y) < 1e-6);
+  }
+  CHECK(arma::abs(m->transform(X) - Y).max() < 1e-9);
+  // New points near the roll land near their nearest training point's embedding.
+  arma::mat tn;
+  const arma::mat Xn = drbench::testing::swiss_roll(rng, 20, tn);
+  const arma::mat Yn = m->transform(Xn);
+  CHECK(Yn.is_finite());
+}
+
+TEST_CASE("laplacian eigenmaps refuses a disconnected graph, naming neighbours",
+          "[manifold][laplacian_eigenmaps]") {
+  arma::mat X(1, 20);
+  for (arma::uword i = 0; i < 20; ++i) X(0, i) = (i < 10 ? 0.0 : 50.0) + i;
+  try {
+    fit_method("laplacian_eigenmaps", {{"neighbours", std::int64_t(2)}}, X, 1);
+    FAIL("expected a MethodError");
+  } catch (const MethodError& e) {
+    CHECK(std::string(e.what()).find("neighbours=2") != std::string::npos);
+  }
+}
