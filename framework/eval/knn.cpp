@@ -4,13 +4,12 @@
 #include <string>
 
 #include "framework/core/error.hpp"
-#include "framework/linalg/distances.hpp"
 
 namespace drbench {
 namespace {
 
-// Candidates per test point beyond kmax: the BLAS expansion |a|^2+|b|^2-2a.b can reorder near
-// ties by rounding, so a few extra candidates are re-ranked with directly summed distances.
+// Candidates per test point beyond kmax: ranking by the BLAS expansion |a|^2 - 2a.b can reorder
+// near ties by rounding, so a few extra candidates are re-ranked with directly summed distances.
 constexpr arma::uword kSlack = 8;
 
 struct Cand {
@@ -19,32 +18,39 @@ struct Cand {
   bool operator<(const Cand& o) const { return d < o.d || (d == o.d && i < o.i); }
 };
 
-// The m smallest entries of column `col` (ascending, lower index on ties) into best[0..m).
-void select_smallest(const double* col, arma::uword n, arma::uword m, arma::uword skip,
-                     std::vector<Cand>& best) {
-  best.clear();
+// The m smallest of key(i) = a2[i] - 2 g[i] over i != skip (ascending, lower index first on
+// ties) into best. The per-query constant |b|^2 does not change the order, so it is left out and
+// the whole selection is one pass over the BLAS product.
+void select_smallest(const double* a2, const double* g, arma::uword n, arma::uword m,
+                     arma::uword skip, std::vector<Cand>& best) {
+  best.resize(m);
   if (m <= 64) {
-    // Bounded insertion: for small m nearly every entry fails the first comparison, which beats
-    // nth_element over an index array by a wide margin.
+    // Bounded insertion: once the buffer is full nearly every entry fails the first comparison,
+    // which beats nth_element over an index array by a wide margin for small m.
+    arma::uword filled = 0;
     double worst = arma::datum::inf;
-    for (arma::uword i = 0; i < n; ++i) {
-      const double d = col[i];
-      if (best.size() == m && !(d < worst)) continue;
-      if (i == skip) continue;
-      auto pos = best.end();
-      while (pos != best.begin() && d < (pos - 1)->d)
-        --pos;  // equal d: after, lower index stays first
-      if (best.size() == m) best.pop_back();
-      best.insert(pos, {d, i});
-      if (best.size() == m) worst = best.back().d;
+    auto offer = [&](arma::uword i, double key) {
+      if (i == skip) return;
+      arma::uword pos = filled < m ? filled++ : m - 1;
+      while (pos > 0 && key < best[pos - 1].d) {  // equal keys stay behind: lower index first
+        best[pos] = best[pos - 1];
+        --pos;
+      }
+      best[pos] = {key, i};
+      if (filled == m) worst = best[m - 1].d;
+    };
+    arma::uword i = 0;
+    for (; i < n && filled < m; ++i) offer(i, a2[i] - 2.0 * g[i]);
+    for (; i < n; ++i) {
+      const double key = a2[i] - 2.0 * g[i];
+      if (key < worst) offer(i, key);
     }
   } else {
+    best.clear();
     for (arma::uword i = 0; i < n; ++i)
-      if (i != skip) best.push_back({col[i], i});
-    const auto mid = best.begin() + std::min<std::size_t>(m, best.size());
-    std::nth_element(best.begin(), mid - (mid == best.end() ? 1 : 0), best.end());
-    best.resize(std::min<std::size_t>(m, best.size()));
-    std::sort(best.begin(), best.end());
+      if (i != skip) best.push_back({a2[i] - 2.0 * g[i], i});
+    std::nth_element(best.begin(), best.begin() + (m - 1), best.end());
+    best.resize(m);
   }
 }
 
@@ -65,23 +71,26 @@ arma::umat knn_indices(const arma::mat& train, const arma::mat& test, arma::uwor
                 (exclude_self ? " (leave-one-out excludes the point itself)" : "") +
                 " (fix: lower the evaluation's knn values)");
   const arma::uword cand = std::min(avail, kmax + kSlack);
+  const arma::uword dim = train.n_rows;
   arma::umat nn(kmax, m);
-  // Blocks of test columns keep the distance block (n x b) around 16 MB whatever the sizes.
+  const arma::rowvec a2 = arma::sum(arma::square(train), 0);
+  // Blocks of test columns small enough that the product block (n x b, ~2 MB) stays in cache
+  // between the BLAS call that writes it and the selection pass that reads it.
   const arma::uword block =
-      std::clamp<arma::uword>((arma::uword(1) << 21) / std::max<arma::uword>(n, 1), 1, 1024);
+      std::clamp<arma::uword>((arma::uword(1) << 18) / std::max<arma::uword>(n, 1), 16, 512);
+  arma::mat G;
   std::vector<Cand> best;
-  best.reserve(cand + 1);
+  best.reserve(std::max(cand, n));
   for (arma::uword s = 0; s < m; s += block) {
     const arma::uword e = std::min(m, s + block);
-    const arma::mat D =
-        sq_distances(train, test.cols(s, e - 1));  // n x b, one column per test point
+    G = train.t() * test.cols(s, e - 1);  // n x b, one BLAS-3 call
     for (arma::uword j = s; j < e; ++j) {
-      select_smallest(D.colptr(j - s), n, cand, exclude_self ? j : n, best);
+      select_smallest(a2.memptr(), G.colptr(j - s), n, cand, exclude_self ? j : n, best);
       const double* q = test.colptr(j);
       for (auto& c : best) {
         const double* p = train.colptr(c.i);
         double acc = 0;
-        for (arma::uword r = 0; r < train.n_rows; ++r) acc += (p[r] - q[r]) * (p[r] - q[r]);
+        for (arma::uword r = 0; r < dim; ++r) acc += (p[r] - q[r]) * (p[r] - q[r]);
         c.d = acc;
       }
       std::sort(best.begin(), best.end());

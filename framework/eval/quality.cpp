@@ -9,6 +9,7 @@
 #include <string>
 
 #include "framework/core/error.hpp"
+#include "framework/eval/knn.hpp"
 #include "framework/linalg/distances.hpp"
 
 namespace drbench {
@@ -25,8 +26,8 @@ double rank_penalty_measure(const arma::mat& ref, const arma::mat& other, arma::
     throw Error(std::string(what) + ": k=" + std::to_string(k) + " must be in 1.." +
                 std::to_string(n > 0 ? (n - 1) / 2 : 0) + " (below n/2) for " + std::to_string(n) +
                 " points (fix: lower evaluation.quality_k)");
-  const arma::umat nn_ref = knn_graph_indices(ref, k);
-  const arma::umat nn_other = knn_graph_indices(other, k);
+  const arma::umat nn_ref = knn_indices(ref, ref, k, true);
+  const arma::umat nn_other = knn_indices(other, other, k, true);
   double penalty = 0;
   const arma::uword block = std::clamp<arma::uword>((arma::uword(1) << 21) / n, 1, n);
   std::vector<arma::uword> ref_set(k);
