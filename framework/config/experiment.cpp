@@ -18,10 +18,6 @@
 
 namespace drbench {
 
-// The generator catalogue lives in the data library. Referenced weakly so the config layer links
-// (and skips the catalogue check, leaving it to the loader) in a build without generators.
-const std::vector<GeneratorInfo>& generators() __attribute__((weak));
-
 namespace {
 
 using config::did_you_mean;
@@ -162,15 +158,6 @@ class Parser {
   void generator(const YAML::Node& n, const std::string& key, DatasetSpec& d) {
     const YAML::Node g = r_.required(n, key, "generator");
     d.generator = r_.str(g, join_key(key, "generator"));
-    if (!&generators) {
-      const YAML::Node params = n["params"];
-      if (!params || params.IsNull()) return;
-      r_.expect_map(params, join_key(key, "params"));
-      for (const auto& kv : params)
-        d.generator_params[kv.first.Scalar()] =
-            r_.value(kv.second, join_key(join_key(key, "params"), kv.first.Scalar()));
-      return;
-    }
     const GeneratorInfo* info = nullptr;
     std::vector<std::string> names;
     for (const auto& gi : generators()) {

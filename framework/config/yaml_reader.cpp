@@ -138,8 +138,8 @@ void Reader::check_keys(const YAML::Node& map, const std::string& path,
                         const std::vector<std::string>& allowed) const {
   std::set<std::string> seen;
   for (const auto& kv : map) {
-    const std::string k = kv.first.Scalar();
     if (!kv.first.IsScalar()) fail(kv.first, path, "map keys must be plain names");
+    const std::string k = kv.first.Scalar();
     if (std::find(allowed.begin(), allowed.end(), k) == allowed.end())
       fail(kv.first, join_key(path, k), "unknown key",
            did_you_mean(k, allowed) + "valid keys here: " + join_list(allowed));
