@@ -1,6 +1,7 @@
 #include "framework/linalg/distances.hpp"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <vector>
 
@@ -66,7 +67,9 @@ arma::sp_mat knn_graph(const arma::mat& X, arma::uword k) {
   arma::vec val(2 * edges.size());
   arma::uword c = 0;
   for (const auto& [a, b] : edges) {
-    const double w = arma::norm(X.col(a) - X.col(b));
+    // Duplicate points are neighbours at distance 0, which a sparse matrix cannot store: keep the
+    // edge with the smallest positive length instead of silently dropping it.
+    const double w = std::max(arma::norm(X.col(a) - X.col(b)), std::numeric_limits<double>::min());
     loc(0, c) = a; loc(1, c) = b; val(c++) = w;
     loc(0, c) = b; loc(1, c) = a; val(c++) = w;
   }
