@@ -21,6 +21,9 @@ void RbfBackConstraint::setup(const arma::mat& Y, const arma::mat& X0) {
     throw Error("internal: RBF back-constraint: X0 and Y have different numbers of points");
   Y_ = Y;
   K_ = kernel(Y, Y);
+  // The Gram product behind the distances is symmetric only up to rounding; the Cholesky-based
+  // solve below (and chain()'s use of K as its own transpose) want it exactly symmetric.
+  K_ = arma::symmatu(K_);
   K_.diag().ones();
   // Least squares fit of X0: bias = mean, weights from (K + eps I) B^T = (X0 - b)^T. The small
   // ridge only keeps the solve stable when K is numerically singular (tiny gamma).
