@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/install-deps.sh
-bash scripts/build.sh
+bash scripts/build.sh -DDRBENCH_TESTS=ON
 . scripts/mpi-env.sh
 cd build
 ctest --output-on-failure -j "$(nproc)" --timeout 600
