@@ -25,6 +25,10 @@ std::vector<ParamSpec> gplvm_param_specs() {
                       "precision of a Gaussian prior on the latent points; 0 = none"),
       ParamSpec::integer("oos_iterations", 200, 1, 1e5,
                          "optimiser iterations per new point in the out-of-sample map"),
+      ParamSpec::boolean("learn_kernel", true,
+                         "optimise the kernel hyperparameters with X; false keeps them at their "
+                         "initial values, which pins the latent scale that priors such as "
+                         "GPLRF's GMRF otherwise shrink away"),
   };
 }
 
@@ -36,6 +40,7 @@ GplvmSettings gplvm_settings(const ParamSet& p) {
   s.init = p.str("init");
   s.x_prior = p.real("x_prior");
   s.oos_iterations = int(p.integer("oos_iterations"));
+  s.learn_kernel = p.boolean("learn_kernel");
   return s;
 }
 
@@ -84,6 +89,7 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
   }
 
   GplvmObjective obj(Yc, make_kernel(s_.kernel + "+bias+white"), q);
+  obj.set_learn_kernel(s_.learn_kernel);
   obj.set_trace(trace);
   if (s_.x_prior > 0) obj.add_prior(std::make_shared<GaussianPrior>(s_.x_prior));
   for (const auto& p : priors_) obj.add_prior(p);

@@ -24,6 +24,7 @@ struct GplvmSettings {
   std::string init = "ppca";      // ppca | pca
   double x_prior = 0.0;           // precision of a Gaussian prior on X; 0 = none (eq. 3 as is)
   int oos_iterations = 200;       // optimiser iterations per new point (TPSLVM Algorithm 1)
+  bool learn_kernel = true;       // false: hyperparameters stay at their initial values
 };
 
 // The parameters every GP-LVM variant declares (kernel, iterations, optimizer, init, x_prior,

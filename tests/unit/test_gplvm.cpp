@@ -242,3 +242,24 @@ TEST_CASE("gplvm method is registered and fits through the Method interface", "[
   CHECK(Xn.n_cols == 3);
   CHECK(Xn.is_finite());
 }
+
+TEST_CASE("learn_kernel=false keeps the kernel hyperparameters and still moves X", "[gplvm]") {
+  Rng rng(11);
+  const arma::mat Y = sheet(rng, 30, 5, 0.05);
+  const arma::vec start = make_kernel("rbf+bias+white")->params();
+  for (bool learn : {false, true}) {
+    GplvmSettings s;
+    s.iterations = 40;
+    s.learn_kernel = learn;
+    GplvmModel model(s);
+    Rng fit_rng(3);
+    model.fit(Y, 2, fit_rng, nullptr);
+    const double moved = arma::norm(model.kernel().params() - start);
+    INFO("learn_kernel=" << learn << " hyperparameters moved by " << moved);
+    if (learn)
+      CHECK(moved > 1e-3);
+    else
+      CHECK(moved == 0.0);
+    CHECK(model.objective() < 1e300);
+  }
+}
