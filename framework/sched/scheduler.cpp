@@ -108,7 +108,7 @@ class Recorder {
   long kill_after_ = 0, recorded_ = 0;
 };
 
-void master_loop(const std::vector<std::uint64_t>& todo, int nranks, Recorder& record) {
+void master_loop(const std::vector<std::uint64_t>& pending, int nranks, Recorder& record) {
   std::size_t next = 0;
   int stopped = 0;
   while (stopped < nranks - 1) {
@@ -119,8 +119,8 @@ void master_loop(const std::vector<std::uint64_t>& todo, int nranks, Recorder& r
     } else {
       MPI_Recv(nullptr, 0, MPI_BYTE, src, kReady, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     }
-    if (next < todo.size()) {
-      std::uint64_t id = todo[next++];
+    if (next < pending.size()) {
+      std::uint64_t id = pending[next++];
       MPI_Send(&id, 1, MPI_UINT64_T, src, kTask, MPI_COMM_WORLD);
     } else {
       std::uint64_t none = 0;
@@ -212,23 +212,23 @@ int run_experiment(const RunOptions& opt) {
     return 2;
   }
 
-  std::vector<std::uint64_t> todo;
+  std::vector<std::uint64_t> pending;
   for (const auto& t : tasks)
-    if (!store->done(t.id)) todo.push_back(t.id);
+    if (!store->done(t.id)) pending.push_back(t.id);
   // Longest expected tasks first, so the sweep does not end waiting on one late giant.
-  std::stable_sort(todo.begin(), todo.end(),
+  std::stable_sort(pending.begin(), pending.end(),
                    [&](std::uint64_t a, std::uint64_t b) { return tasks[a].cost > tasks[b].cost; });
   if (!opt.quiet)
     std::fprintf(stderr, "[drbench] %s: %zu tasks, %zu already done, %d rank(s), BLAS: %s\n",
-                 opt.config.c_str(), tasks.size(), tasks.size() - todo.size(), nranks,
+                 opt.config.c_str(), tasks.size(), tasks.size() - pending.size(), nranks,
                  info.blas.c_str());
 
   Progress progress(tasks.size(), store->n_done(), opt.quiet);
   Recorder record(*store, progress, opt.quiet);
   if (nranks == 1) {
-    for (std::uint64_t id : todo) record(runner.run(tasks[id], 0));
+    for (std::uint64_t id : pending) record(runner.run(tasks[id], 0));
   } else {
-    master_loop(todo, nranks, record);
+    master_loop(pending, nranks, record);
   }
   const std::size_t failed = record.failed();
   progress.finish(store->n_done(), failed);
