@@ -20,6 +20,16 @@ double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+// The quality measures the config asks for, in its order, on one (input, embedding) pair.
+std::vector<double> quality_scores(const EvaluationSpec& ev, const arma::mat& high,
+                                   const arma::mat& low) {
+  std::vector<double> q;
+  for (const auto& name : ev.quality)
+    q.push_back(name == "trustworthiness" ? trustworthiness(high, low, ev.quality_k)
+                                          : continuity(high, low, ev.quality_k));
+  return q;
+}
+
 void require_finite(const arma::mat& E, const char* what) {
   if (!E.is_finite())
     throw MethodError(std::string(what) + " contains NaN or Inf (the fit diverged; try a "
@@ -105,10 +115,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   if (transductive) {
     auto t1 = Clock::now();
     r.knn_error = knn_loo_errors(Efit, yfit, ks);
-    for (const auto& q : ex_.evaluation.quality)
-      r.quality.push_back(q == "trustworthiness"
-                              ? trustworthiness(Xfit, Efit, ex_.evaluation.quality_k)
-                              : continuity(Xfit, Efit, ex_.evaluation.quality_k));
+    r.quality = quality_scores(ex_.evaluation, Xfit, Efit);
     r.eval_seconds = since(t1);
   } else {
     const arma::mat Xtest = pipe.apply(ds.X.cols(part.test));
@@ -120,10 +127,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
     require_finite(Etest, "the test embedding");
     auto t2 = Clock::now();
     r.knn_error = knn_errors(Efit, yfit, Etest, ytest, ks);
-    for (const auto& q : ex_.evaluation.quality)
-      r.quality.push_back(q == "trustworthiness"
-                              ? trustworthiness(Xtest, Etest, ex_.evaluation.quality_k)
-                              : continuity(Xtest, Etest, ex_.evaluation.quality_k));
+    r.quality = quality_scores(ex_.evaluation, Xtest, Etest);
     r.eval_seconds = since(t2);
     r.embedding_test = std::move(Etest);
   }

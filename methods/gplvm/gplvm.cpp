@@ -4,6 +4,7 @@
 // as the out-of-sample map.
 #include "framework/core/registry.hpp"
 #include "methods/gplvm/model.hpp"
+#include "methods/gplvm/models/common.hpp"
 
 namespace drbench {
 namespace {
@@ -20,22 +21,10 @@ class Gplvm final : public Method {
 };
 
 MethodInfo gplvm_info() {
-  MethodInfo m;
-  m.name = "gplvm";
-  m.family = "gplvm";
-  m.summary = "Gaussian process latent variable model (ML latent points, joint kernel learning)";
-  m.reference = "Lawrence 2005; GPLRF (Zhong et al. 2010) eq. 1-4; TPSLVM Algorithm 1 for new points";
-  m.params = gplvm_param_specs();
-  m.iterative = true;
-  m.out_of_sample = true;
-  m.max_dim = [](const DataShape& s, const ParamSet&) {
-    return s.n > 1 ? s.n - 1 : arma::uword(0);
-  };
-  // One Cholesky + inverse per evaluation and about two evaluations per SCG iteration.
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double n = double(s.n);
-    return double(p.integer("iterations")) * 2.0 * (n * n * n + 3.0 * n * n * double(s.d));
-  };
+  MethodInfo m = gp_variant_info(
+      "gplvm", "Gaussian process latent variable model (ML latent points, joint kernel learning)",
+      "Lawrence 2005; GPLRF (Zhong et al. 2010) eq. 1-4; TPSLVM Algorithm 1 for new points",
+      gplvm_param_specs(), false);
   m.make = [](const ParamSet& p) { return std::make_unique<Gplvm>(gplvm_settings(p)); };
   return m;
 }
