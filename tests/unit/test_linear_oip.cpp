@@ -38,3 +38,31 @@ TEST_CASE("oip projection is orthonormal and solves M V = V Lambda for the small
   CHECK(arma::approx_equal(oip.eigenvalues(), arma::vec(all.head(3)), "absdiff", 1e-9 * scale));
   CHECK(arma::approx_equal(m->transform(X), m->embedding(), "absdiff", 1e-9));
 }
+
+TEST_CASE("isometric kernel: squared geodesics give the centred Gram matrix; plain ones do not",
+          "[linear][oip]") {
+  // Points on a line, unevenly spaced: kNN geodesics equal |t_i - t_j| exactly, so tau of the
+  // squared distances is the Gram matrix of the centred positions (classical MDS), and tau of the
+  // distances themselves is -H |t_i - t_j| H / 2.
+  const arma::rowvec t = {0.0, 0.4, 1.0, 1.5, 2.7, 3.0, 4.2, 5.0};
+  const arma::uword n = t.n_elem;
+  arma::mat X(2, n, arma::fill::zeros);
+  X.row(0) = t;
+  const arma::vec tc = t.t() - arma::mean(t);
+  const arma::mat H = arma::eye(n, n) - arma::ones(n, n) / double(n);
+  arma::mat D(n, n);
+  for (arma::uword i = 0; i < n; ++i)
+    for (arma::uword j = 0; j < n; ++j) D(i, j) = std::abs(t(i) - t(j));
+  CHECK(arma::approx_equal(isometric_kernel(X, 2, false, "test", nullptr), tc * tc.t(), "absdiff",
+                           1e-12));
+  CHECK(arma::approx_equal(isometric_kernel(X, 2, false, "test", nullptr, false), -0.5 * H * D * H,
+                           "absdiff", 1e-12));
+  // The option reaches the method: oip with tau_of=distance builds M from the plain kernel.
+  ParamSet p;
+  p.set("tau_of", std::string("distance"));
+  p.set("k", std::int64_t(2));
+  auto m = fit_method("oip", X, nullptr, 0, 1, p);
+  const arma::mat Xc = X.each_col() - arma::mean(X, 1);
+  CHECK(arma::approx_equal(dynamic_cast<const Oip&>(*m).objective_matrix(),
+                           oip_matrix(Xc, -0.5 * H * D * H), "reldiff", 1e-10));
+}

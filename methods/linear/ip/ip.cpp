@@ -9,7 +9,7 @@
 namespace drbench {
 
 arma::mat isometric_kernel(const arma::mat& X, arma::uword k, bool connect,
-                           const std::string& method, Trace* trace) {
+                           const std::string& method, Trace* trace, bool squared) {
   arma::sp_mat G = knn_graph(X, k);
   arma::uword parts = 0;
   if (connect) {
@@ -23,7 +23,8 @@ arma::mat isometric_kernel(const arma::mat& X, arma::uword k, bool connect,
                         " connected components, so geodesic distances are infinite; raise 'k' "
                         "or set 'disconnected: connect'");
   }
-  arma::mat S = arma::square(geodesic_distances(G));
+  arma::mat S = geodesic_distances(G);
+  if (squared) S = arma::square(S);
   // Double centring -H S H / 2 without forming H.
   const arma::vec r = arma::mean(S, 1);
   const double g = arma::mean(r);

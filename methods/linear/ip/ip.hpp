@@ -14,9 +14,11 @@ namespace drbench {
 
 // tau(D_G) (n x n) for the columns of X with a k-nearest-neighbour graph. A disconnected graph
 // is joined at its closest pairs when `connect` is true (noted in the trace), otherwise it is a
-// MethodError that asks for a larger 'k'.
+// MethodError that asks for a larger 'k'. `squared` selects Isomap's tau (of squared geodesics);
+// false applies the same double centring to the geodesic distances themselves (OIP's Algorithm 1
+// read literally, W(i,j) = d_G(i,j)).
 arma::mat isometric_kernel(const arma::mat& X, arma::uword k, bool connect,
-                           const std::string& method, Trace* trace);
+                           const std::string& method, Trace* trace, bool squared = true);
 
 class Ip final : public LinearMethod {
  public:

@@ -18,7 +18,7 @@ void Oip::fit(const FitInput& in) {
   require_dim(in.dim, in.X.n_rows, "an orthonormal projection has at most d directions");
   const arma::vec mean = arma::mean(in.X, 1);
   const arma::mat Xc = in.X.each_col() - mean;
-  const arma::mat tau = isometric_kernel(in.X, k_, connect_, "oip", in.trace);
+  const arma::mat tau = isometric_kernel(in.X, k_, connect_, "oip", in.trace, squared_);
   M_ = oip_matrix(Xc, tau);
   EigenPairs e = sym_eigs(M_, in.dim, Spectrum::Smallest);
   fix_signs(e.vectors);
@@ -38,14 +38,17 @@ MethodInfo oip_info() {
       ParamSpec::integer("k", 5, 1, 1000, "neighbours of the kNN graph (papers vary 2..20)"),
       ParamSpec::choice("disconnected", "connect", {"connect", "error"},
                         "a disconnected kNN graph: join components at their closest pairs, or "
-                        "fail the task")};
+                        "fail the task"),
+      ParamSpec::choice("tau_of", "squared", {"squared", "distance"},
+                        "what tau double-centres: squared geodesics (Isomap's operator) or the "
+                        "geodesic distances themselves (Algorithm 1's W(i,j) = d_G(i,j))")};
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
     return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * p.real("k"));
   };
   m.make = [](const ParamSet& p) {
     return std::make_unique<Oip>(static_cast<arma::uword>(p.integer("k")),
-                                 p.str("disconnected") == "connect");
+                                 p.str("disconnected") == "connect", p.str("tau_of") == "squared");
   };
   return m;
 }
