@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
@@ -13,9 +14,9 @@ namespace drbench {
 
 namespace {
 
-// 1/D with zeros where D = 0 (the diagonal and duplicate points).
-arma::mat safe_inverse(const arma::mat& D) {
-  arma::mat R = D;
+// 1/D with zeros where D = 0 (duplicate points: left out of the stress).
+arma::vec safe_inverse(const arma::vec& D) {
+  arma::vec R = D;
   R.transform([](double v) { return v > 0 ? 1.0 / v : 0.0; });
   return R;
 }
@@ -23,28 +24,62 @@ arma::mat safe_inverse(const arma::mat& D) {
 }  // namespace
 
 double sammon_stress(const arma::mat& D, const arma::mat& Y, arma::mat* grad, arma::mat* hdiag) {
-  const arma::mat Dinv = safe_inverse(D);
-  const double c = 0.5 * arma::accu(D);
-  arma::mat d = arma::sqrt(sq_distances(Y));
-  // Pairs left out (D = 0, including i = j) must not contribute: zero their mask.
-  const arma::mat mask = arma::conv_to<arma::mat>::from(Dinv > 0);
-  const arma::mat delta = (D - d) % mask;
-  const double E = 0.5 * arma::accu(arma::square(delta) % Dinv) / c;
-  if (grad || hdiag) {
-    const arma::mat dinv = safe_inverse(d) % mask;
-    const arma::mat A = delta % Dinv % dinv;  // (D - d) / (D d)
-    const arma::rowvec a = arma::sum(A, 0);
-    if (grad) *grad = (-2.0 / c) * (Y.each_row() % a - Y * A);
-    if (hdiag) {
-      const arma::mat Q = Dinv % arma::square(dinv) % (1.0 + delta % dinv);
-      const arma::rowvec q = arma::sum(Q, 0);
-      // sum_j Q_ij (y_i - y_j)^2 = y_i^2 q_i - 2 y_i (Y Q)_i + (Y^2 Q)_i
-      const arma::mat sq =
-          arma::mat(arma::square(Y)).each_row() % q - 2.0 * Y % (Y * Q) + arma::square(Y) * Q;
-      *hdiag = (-2.0 / c) * (arma::repmat(a, Y.n_rows, 1) - sq);
+  const arma::uword n = Y.n_cols, q = Y.n_rows;
+  if (D.n_rows != n || D.n_cols != n)
+    throw Error("sammon_stress: distance matrix is " + std::to_string(D.n_rows) + " x " +
+                std::to_string(D.n_cols) + " for " + std::to_string(n) + " points");
+  // One pass over the pairs i < j, O(n^2 q) and no n x n temporaries: a fit evaluates the stress
+  // several times per iteration, and at n = 2,000 each n x n matrix is 32 MB of traffic.
+  // Per pair, with u = y_i - y_j, d = |u|, A = (D - d) / (D d), Q = (1 + (D - d) / d) / (D d^2):
+  //   grad_i = -2/c sum_j A u,   hdiag_i = -2/c sum_j (A - Q u^2)   (and the same for j, -u).
+  const bool derivs = grad || hdiag;
+  if (grad) grad->zeros(q, n);
+  if (hdiag) hdiag->zeros(q, n);
+  std::vector<double> u(q);
+  double E = 0.0, c = 0.0;
+  for (arma::uword j = 1; j < n; ++j) {
+    const double* Dj = D.colptr(j);
+    const double* yj = Y.colptr(j);
+    double* gj = grad ? grad->colptr(j) : nullptr;
+    double* hj = hdiag ? hdiag->colptr(j) : nullptr;
+    for (arma::uword i = 0; i < j; ++i) {
+      const double Dij = Dj[i];
+      if (!(Dij > 0)) continue;
+      const double* yi = Y.colptr(i);
+      double d2 = 0.0;
+      for (arma::uword k = 0; k < q; ++k) {
+        u[k] = yi[k] - yj[k];
+        d2 += u[k] * u[k];
+      }
+      const double d = std::sqrt(d2), Dinv = 1.0 / Dij, del = Dij - d;
+      c += Dij;
+      E += del * del * Dinv;
+      if (!derivs) continue;
+      // Where d = 0 the stress has no gradient; such a pair is skipped, as in Sammon's paper.
+      const double dinv = d > 0 ? 1.0 / d : 0.0;
+      const double A = del * Dinv * dinv;
+      if (grad) {
+        double* gi = grad->colptr(i);
+        for (arma::uword k = 0; k < q; ++k) {
+          gi[k] += A * u[k];
+          gj[k] -= A * u[k];
+        }
+      }
+      if (hdiag) {
+        const double Q = Dinv * dinv * dinv * (1.0 + del * dinv);
+        double* hi = hdiag->colptr(i);
+        for (arma::uword k = 0; k < q; ++k) {
+          const double h = A - Q * u[k] * u[k];
+          hi[k] += h;
+          hj[k] += h;
+        }
+      }
     }
   }
-  return E;
+  if (!(c > 0)) return 0.0;
+  if (grad) *grad *= -2.0 / c;
+  if (hdiag) *hdiag *= -2.0 / c;
+  return E / c;
 }
 
 void Sammon::fit(const FitInput& in) {
@@ -114,20 +149,26 @@ arma::mat Sammon::transform(const arma::mat& Xnew) const {
       Dq2(near) = arma::datum::inf;
       y = 0.9 * y + 0.1 * Y_.col(Dq2.index_min());
     }
+    std::vector<double> u(k);
     auto stress = [&](const arma::vec& v, arma::vec* g, arma::vec* h) {
-      arma::rowvec d = arma::sqrt(arma::sum(arma::square(Y_.each_col() - v), 0));
       double E = 0;
       if (g) g->zeros(k);
       if (h) h->zeros(k);
       for (arma::uword j = 0; j < Dq.n_elem; ++j) {
         if (Dinv(j) == 0) continue;
-        const double dj = std::max(d(j), 1e-300), del = Dq(j) - dj;
-        E += del * del * Dinv(j);
-        if (g) *g -= 2.0 * del * Dinv(j) / dj * (v - Y_.col(j));
-        if (h) {
-          const arma::vec diff = v - Y_.col(j);
-          *h -= 2.0 * Dinv(j) / dj * (del - arma::square(diff) / dj * (1.0 + del / dj));
+        const double* yj = Y_.colptr(j);
+        double d2 = 0.0;
+        for (arma::uword t = 0; t < k; ++t) {
+          u[t] = v(t) - yj[t];
+          d2 += u[t] * u[t];
         }
+        const double dj = std::max(std::sqrt(d2), 1e-300), del = Dq(j) - dj;
+        E += del * del * Dinv(j);
+        if (g)
+          for (arma::uword t = 0; t < k; ++t) (*g)(t) -= 2.0 * del * Dinv(j) / dj * u[t];
+        if (h)
+          for (arma::uword t = 0; t < k; ++t)
+            (*h)(t) -= 2.0 * Dinv(j) / dj * (del - u[t] * u[t] / dj * (1.0 + del / dj));
       }
       return E;
     };

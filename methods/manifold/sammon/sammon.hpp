@@ -15,7 +15,7 @@
 namespace drbench {
 
 // Stress of Y (k x n) for input distances D (n x n), with its gradient and diagonal Hessian
-// (both k x n) when the pointers are non-null.
+// (both k x n) when the pointers are non-null. Reads the upper triangle of D only.
 double sammon_stress(const arma::mat& D, const arma::mat& Y, arma::mat* grad, arma::mat* hdiag);
 
 class Sammon final : public Method {
