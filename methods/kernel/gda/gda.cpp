@@ -1,5 +1,7 @@
 #include "methods/kernel/gda/gda.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "framework/core/error.hpp"
@@ -17,25 +19,35 @@ void GDA::fit(const FitInput& in) {
     throw MethodError("gda: dims=" + std::to_string(in.dim) + " exceeds C-1=" +
                       std::to_string(C - 1) + " (between-class scatter has rank C-1); lower dims");
   fit_basis(in.X);
-  const arma::mat& Z = this->Z();  // centred: class means are deviations from the global mean
+  const arma::mat& Z = this->Z();  // centred: class sums are deviations from the global mean
   const arma::uword r = Z.n_rows;
-  arma::mat means(r, C, arma::fill::zeros);
+  // Between-class scatter Bs = M M' with M(:, c) = (sum of class c) / sqrt(n_c): rank <= C - 1.
+  arma::mat M(r, C, arma::fill::zeros);
   arma::vec counts(C, arma::fill::zeros);
   for (arma::uword i = 0; i < Z.n_cols; ++i) {
-    means.col(y(i)) += Z.col(i);
+    M.col(y(i)) += Z.col(i);
     counts(y(i)) += 1;
   }
-  arma::mat Bs(r, r, arma::fill::zeros);
-  for (std::size_t c = 0; c < C; ++c) {
-    if (counts(c) == 0) continue;
-    means.col(c) /= counts(c);
-    Bs += counts(c) * means.col(c) * means.col(c).t();
-  }
-  // Total scatter in Z coordinates is diag(lambda); the ridge is relative to its mean.
-  const EigenPairs e = gen_sym_eigs(Bs, arma::diagmat(lambda()), in.dim, Spectrum::Largest,
-                                    params().real("reg"), "reg", "total scatter in feature space");
+  for (std::size_t c = 0; c < C; ++c)
+    if (counts(c) > 0) M.col(c) /= std::sqrt(counts(c));
+  // Total scatter in Z coordinates is diag(lambda); the ridge is relative to its mean
+  // (ridge_regularised's convention). The pencil (M M', S) with diagonal S = lambda + ridge
+  // reduces to the C x C problem  (N'N) v = mu v,  N = S^-1/2 M:  w = S^-1/2 N v / sqrt(mu).
+  // That is the same problem as a dense r x r generalized eigensolver would solve, without the
+  // O(r^3) reduction (r is up to n - 1).
+  const double reg = params().real("reg");
+  const double scale = arma::mean(lambda());
+  const arma::vec s = lambda() + reg * (scale > 0 ? scale : 1.0);
+  const arma::vec s_isqrt = 1.0 / arma::sqrt(s);
+  const arma::mat N = M.each_col() % s_isqrt;
+  const EigenPairs e = sym_eigs(arma::symmatu(N.t() * N), in.dim, Spectrum::Largest);
+  if (!(e.values(in.dim - 1) > 1e-12 * std::max(e.values(0), 0.0)))
+    throw MethodError("gda: the between-class scatter of the training data has rank below dims=" +
+                      std::to_string(in.dim) +
+                      " (classes missing from the training split?); lower dims");
   ratios_ = e.values;
-  arma::mat W = e.vectors;
+  arma::mat W = N * e.vectors;
+  W.each_col() %= s_isqrt;
   W.each_row() /= arma::sqrt(arma::sum(arma::square(W), 0));  // unit vectors in feature space
   set_directions(W);
 }
