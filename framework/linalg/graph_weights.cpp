@@ -41,6 +41,23 @@ void check_width(double t, const char* what) {
 
 }  // namespace
 
+double heat_kernel(double sq_dist, double t) {
+  return std::max(std::exp(-sq_dist / t), 1e-300);
+}
+
+arma::sp_mat heat_edge_weights(const arma::sp_mat& dist_graph, double t) {
+  check_width(t, "heat_edge_weights");
+  arma::sp_mat W = dist_graph;
+  for (auto it = W.begin(); it != W.end(); ++it) *it = heat_kernel((*it) * (*it), t);
+  return W;
+}
+
+double mean_sq_edge_length(const arma::sp_mat& dist_graph) {
+  if (dist_graph.n_nonzero == 0) return 0.0;
+  return arma::accu(arma::square(arma::nonzeros(dist_graph))) /
+         static_cast<double>(dist_graph.n_nonzero);
+}
+
 HeatGraph heat_knn_weights(const arma::mat& X, arma::uword k, double t) {
   const arma::uword n = X.n_cols;
   const arma::umat nn = knn_graph_indices(X, k);
@@ -59,9 +76,8 @@ HeatGraph heat_knn_weights(const arma::mat& X, arma::uword k, double t) {
   g.t = t > 0.0 ? t : mean_sq;
   check_width(g.t, "mean squared kNN distance");
   std::vector<double> w(edges.size());
-  // Weights never underflow to an exact 0, which the sparse matrix would drop as a missing edge.
   for (std::size_t e = 0; e < edges.size(); ++e)
-    w[e] = std::max(std::exp(-sq_dist(X, edges[e].first, edges[e].second) / g.t), 1e-300);
+    w[e] = heat_kernel(sq_dist(X, edges[e].first, edges[e].second), g.t);
   g.W = symmetric_from_edges(edges, w, n);
   return g;
 }
@@ -90,7 +106,7 @@ HeatGraph same_class_weights(const arma::mat& X, const arma::uvec& labels, Class
     mean_sq = d2.empty() ? 0.0 : mean_sq / static_cast<double>(d2.size());
     g.t = t > 0.0 ? t : mean_sq;
     check_width(g.t, "mean squared same-class distance");
-    for (std::size_t e = 0; e < edges.size(); ++e) w[e] = std::max(std::exp(-d2[e] / g.t), 1e-300);
+    for (std::size_t e = 0; e < edges.size(); ++e) w[e] = heat_kernel(d2[e], g.t);
   }
   g.W = symmetric_from_edges(edges, w, n);
   return g;

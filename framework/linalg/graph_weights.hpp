@@ -6,6 +6,19 @@
 
 namespace drbench {
 
+// The heat kernel exp(-d2 / t) of a squared distance d2, floored at 1e-300: an edge weight must
+// never underflow to an exact 0, which a sparse matrix would drop as a missing edge. Every heat
+// weight in drbench (LPP, SLPP, KLPP, SKLPP) goes through here; the methods differ only in how
+// they choose t.
+double heat_kernel(double sq_dist, double t);
+
+// heat_kernel(d^2, t) on every stored edge of a sparse graph whose values are Euclidean
+// distances d (knn_graph, class graphs). Throws if t is not positive and finite.
+arma::sp_mat heat_edge_weights(const arma::sp_mat& dist_graph, double t);
+
+// Mean of d^2 over the stored edges of such a graph (0 for an empty graph).
+double mean_sq_edge_length(const arma::sp_mat& dist_graph);
+
 struct HeatGraph {
   arma::sp_mat W;  // symmetric, zero diagonal
   double t = 0.0;  // heat width actually used

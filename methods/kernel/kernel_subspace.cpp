@@ -5,6 +5,7 @@
 #include "framework/core/error.hpp"
 #include "framework/linalg/dense_eigs.hpp"
 #include "framework/linalg/eigen.hpp"
+#include "framework/linalg/graph_weights.hpp"
 
 namespace drbench {
 
@@ -73,10 +74,9 @@ arma::sp_mat heat_weights(const arma::sp_mat& G, double heat, bool binary) {
     for (auto it = W.begin(); it != W.end(); ++it) *it = 1.0;
     return W;
   }
-  const double mean_sq = arma::accu(arma::square(arma::nonzeros(G))) / G.n_nonzero;
-  const double t = heat * (mean_sq > 0 ? mean_sq : 1.0);
-  for (auto it = W.begin(); it != W.end(); ++it) *it = std::exp(-((*it) * (*it)) / t);
-  return W;
+  // `heat` is relative: t = heat x mean squared edge length (LPP's t is absolute, same kernel).
+  const double mean_sq = mean_sq_edge_length(G);
+  return heat_edge_weights(G, heat * (mean_sq > 0 ? mean_sq : 1.0));
 }
 
 }  // namespace drbench
