@@ -10,13 +10,14 @@ namespace drbench {
 // ordered from the extreme inwards (largest first, or smallest first). Small problems, or k close
 // to n, use LAPACK's full decomposition; large ones use Armadillo's Lanczos (newarp) on dense
 // products, so a 7,500-point MDS costs a few hundred matrix-vector products instead of O(n^3).
-// Throws MethodError if the iteration does not converge.
+// Only A's upper triangle is read. Throws MethodError if the iteration does not converge.
 void extreme_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A, arma::uword k,
                       bool largest);
 
 // The k largest eigenpairs of the classical-MDS matrix B = -1/2 H D2 H (H the centring matrix)
 // for squared distances D2, largest first. For large n, B is never formed: Lanczos works on
-// products with D2, so Isomap keeps one n x n matrix instead of two.
+// products with D2, so Isomap keeps one n x n matrix instead of two. Only D2's upper triangle is
+// read.
 void double_centred_eigs(arma::vec& values, arma::mat& vectors, const arma::mat& D2, arma::uword k);
 
 }  // namespace drbench

@@ -7,6 +7,13 @@
 #include "framework/core/error.hpp"
 #include "framework/linalg/distances.hpp"
 
+extern "C" {
+// BLAS symmetric rank-k update (OpenBLAS, gfortran convention with hidden string lengths).
+void dsyrk_(const char* uplo, const char* trans, const arma::blas_int* n, const arma::blas_int* k,
+            const double* alpha, const double* a, const arma::blas_int* lda, const double* beta,
+            double* c, const arma::blas_int* ldc, std::size_t, std::size_t);
+}
+
 namespace drbench {
 
 std::vector<ParamSpec> kernel_param_specs() {
@@ -60,6 +67,47 @@ KernelSpec kernel_from_params(const ParamSet& p, const arma::mat& X) {
   return k;
 }
 
+namespace {
+
+// exp(-max(|a_i|^2 + |b_j|^2 - 2 a_i'b_j, 0) / (2 sigma^2)), written into the one n x m buffer
+// that holds A'B. For the training Gram (A and B the same matrix) dsyrk fills the upper triangle
+// only, the exp runs on it (half the calls), and one blocked pass mirrors it: the result is
+// exactly symmetric and the n x n matrix is traversed by column, never by row.
+arma::mat rbf_gram(const arma::mat& A, const arma::mat& B, double sigma) {
+  const bool same = &A == &B;
+  const double g = -0.5 / (sigma * sigma);
+  const arma::rowvec a2 = arma::sum(arma::square(A), 0);
+  if (!same) {
+    arma::mat K = A.t() * B;
+    const arma::rowvec b2 = arma::sum(arma::square(B), 0);
+    for (arma::uword j = 0; j < K.n_cols; ++j) {
+      double* kj = K.colptr(j);
+      for (arma::uword i = 0; i < K.n_rows; ++i)
+        kj[i] = std::exp(std::max(a2[i] + b2[j] - 2.0 * kj[i], 0.0) * g);
+    }
+    return K;
+  }
+  const arma::uword n = A.n_cols;
+  arma::mat K(n, n);
+  if (n == 0) return K;
+  const arma::blas_int N = static_cast<arma::blas_int>(n),
+                       D = static_cast<arma::blas_int>(A.n_rows);
+  const double alpha = -2.0, beta = 0.0;
+  dsyrk_("U", "T", &N, &D, &alpha, A.memptr(), &D, &beta, K.memptr(), &N, 1, 1);
+  for (arma::uword j = 0; j < n; ++j) {
+    double* kj = K.colptr(j);
+    for (arma::uword i = 0; i <= j; ++i) kj[i] = std::exp(std::max(a2[i] + a2[j] + kj[i], 0.0) * g);
+  }
+  const arma::uword bs = 64;
+  for (arma::uword jb = 0; jb < n; jb += bs)
+    for (arma::uword ib = 0; ib <= jb; ib += bs)
+      for (arma::uword j = jb; j < std::min(n, jb + bs); ++j)
+        for (arma::uword i = ib; i < std::min(j, ib + bs); ++i) K(j, i) = K(i, j);
+  return K;
+}
+
+}  // namespace
+
 arma::mat gram(const KernelSpec& k, const arma::mat& A, const arma::mat& B) {
   if (A.n_rows != B.n_rows)
     throw MethodError("kernel: new points have " + std::to_string(B.n_rows) +
@@ -70,7 +118,7 @@ arma::mat gram(const KernelSpec& k, const arma::mat& A, const arma::mat& B) {
     case KernelSpec::Type::Poly:
       return arma::pow(A.t() * B + k.offset, k.degree);
     case KernelSpec::Type::Rbf:
-      return arma::exp(sq_distances(A, B) * (-0.5 / (k.sigma * k.sigma)));
+      return rbf_gram(A, B, k.sigma);
   }
   return {};
 }
