@@ -1,5 +1,6 @@
 #include "framework/linalg/dense_eigs.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "framework/core/error.hpp"
@@ -9,6 +10,10 @@ extern "C" {
 void dsymv_(const char* uplo, const arma::blas_int* n, const double* alpha, const double* a,
             const arma::blas_int* lda, const double* x, const arma::blas_int* incx,
             const double* beta, double* y, const arma::blas_int* incy, std::size_t);
+// BLAS triangular solve with one right-hand side.
+void dtrsv_(const char* uplo, const char* trans, const char* diag, const arma::blas_int* n,
+            const double* a, const arma::blas_int* lda, double* x, const arma::blas_int* incx,
+            std::size_t, std::size_t, std::size_t);
 }
 
 namespace drbench {
@@ -28,6 +33,19 @@ struct SymMatProd {
   const arma::uword n_rows, n_cols;
   explicit SymMatProd(const arma::mat& a) : A(a), n_rows(a.n_rows), n_cols(a.n_cols) {}
   void perform_op(double* x_in, double* y_out) const { sym_matvec(A, x_in, y_out); }
+};
+
+// y = A^-1 x = R^-1 R^-T x for A = R'R (R upper triangular): shift-invert at 0.
+struct CholInverseOp {
+  const arma::mat& R;
+  const arma::uword n_rows, n_cols;
+  explicit CholInverseOp(const arma::mat& r) : R(r), n_rows(r.n_rows), n_cols(r.n_cols) {}
+  void perform_op(double* x_in, double* y_out) const {
+    const arma::blas_int n = static_cast<arma::blas_int>(n_rows), one = 1;
+    std::copy(x_in, x_in + n_rows, y_out);
+    dtrsv_("U", "T", "N", &n, R.memptr(), &n, y_out, &one, 1, 1, 1);
+    dtrsv_("U", "N", "N", &n, R.memptr(), &n, y_out, &one, 1, 1, 1);
+  }
 };
 
 // y = B x with B = -1/2 H D2 H, H = I - 11'/n, without forming B (Lanczos only needs products).
@@ -96,6 +114,26 @@ void extreme_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A,
     values = ev.head(k);
     vectors = V.head_cols(k);
   }
+}
+
+bool smallest_eigs_spd(arma::vec& values, arma::mat& vectors, const arma::mat& A, arma::uword k) {
+  const arma::uword n = A.n_rows;
+  if (A.n_cols != n) throw Error("smallest_eigs_spd: matrix is not square");
+  if (k == 0 || k > n)
+    throw MethodError("requested " + std::to_string(k) + " eigenvectors of a " + std::to_string(n) +
+                      " x " + std::to_string(n) + " matrix; lower dims");
+  if (n <= 800 || 10 * k >= n) return false;
+  arma::mat R;
+  if (!arma::chol(R, A)) return false;  // not numerically positive definite
+  const CholInverseOp op(R);
+  arma::vec inv;
+  if (!lanczos<arma::newarp::EigsSelect::LARGEST_ALGE>(inv, vectors, op, k) || !(inv.min() > 0))
+    return false;
+  // The largest eigenvalues of A^-1 are the reciprocals of A's smallest, which they order.
+  const arma::uvec order = arma::sort_index(inv, "descend");
+  values = 1.0 / inv(order);
+  vectors = vectors.cols(order);
+  return true;
 }
 
 void double_centred_eigs(arma::vec& values, arma::mat& vectors, const arma::mat& D2,

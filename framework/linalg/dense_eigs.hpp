@@ -14,6 +14,14 @@ namespace drbench {
 void extreme_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A, arma::uword k,
                       bool largest);
 
+// The k smallest eigenpairs of the symmetric positive definite A, smallest first, by Lanczos on
+// A^-1 through A's Cholesky factor (shift-invert at 0: n^3/3 flops and a few dozen triangular
+// solves instead of the O(n^3) tridiagonal reduction, and the small eigenvalues come out to full
+// relative accuracy). Returns false, leaving the outputs unspecified, where that does not apply:
+// small n or k close to n (the dense solvers are as fast), A not numerically positive definite,
+// or no convergence; the caller then uses a dense solver. Only A's upper triangle is read.
+bool smallest_eigs_spd(arma::vec& values, arma::mat& vectors, const arma::mat& A, arma::uword k);
+
 // The k largest eigenpairs of the classical-MDS matrix B = -1/2 H D2 H (H the centring matrix)
 // for squared distances D2, largest first. For large n, B is never formed: Lanczos works on
 // products with D2, so Isomap keeps one n x n matrix instead of two. Only D2's upper triangle is
