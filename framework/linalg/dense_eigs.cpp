@@ -48,6 +48,23 @@ struct CholInverseOp {
   }
 };
 
+// y = R^-T A R^-1 x (R upper triangular): the standard form of the pencil (A, R'R), unformed.
+struct CholReducedOp {
+  const arma::mat& A;
+  const arma::mat& R;
+  const arma::uword n_rows, n_cols;
+  mutable arma::vec t;
+  CholReducedOp(const arma::mat& a, const arma::mat& r)
+      : A(a), R(r), n_rows(a.n_rows), n_cols(a.n_cols), t(a.n_rows) {}
+  void perform_op(double* x_in, double* y_out) const {
+    const arma::blas_int n = static_cast<arma::blas_int>(n_rows), one = 1;
+    std::copy(x_in, x_in + n_rows, t.memptr());
+    dtrsv_("U", "N", "N", &n, R.memptr(), &n, t.memptr(), &one, 1, 1, 1);
+    sym_matvec(A, t.memptr(), y_out);
+    dtrsv_("U", "T", "N", &n, R.memptr(), &n, y_out, &one, 1, 1, 1);
+  }
+};
+
 // y = B x with B = -1/2 H D2 H, H = I - 11'/n, without forming B (Lanczos only needs products).
 struct DoubleCentredOp {
   const arma::mat& D2;
@@ -132,6 +149,26 @@ bool smallest_eigs_spd(arma::vec& values, arma::mat& vectors, const arma::mat& A
   // The largest eigenvalues of A^-1 are the reciprocals of A's smallest, which they order.
   const arma::uvec order = arma::sort_index(inv, "descend");
   values = 1.0 / inv(order);
+  vectors = vectors.cols(order);
+  return true;
+}
+
+bool extreme_eigs_chol_reduced(arma::vec& values, arma::mat& vectors, const arma::mat& A,
+                               const arma::mat& R, arma::uword k, bool largest) {
+  const arma::uword n = A.n_rows;
+  if (A.n_cols != n || R.n_rows != n || R.n_cols != n)
+    throw Error("extreme_eigs_chol_reduced: A and R must be square and of equal size");
+  if (k == 0 || k > n)
+    throw MethodError("requested " + std::to_string(k) + " eigenvectors of a " + std::to_string(n) +
+                      " x " + std::to_string(n) + " matrix; lower dims");
+  if (n <= 800 || 10 * k >= n) return false;
+  const CholReducedOp op(A, R);
+  const bool ok = largest
+                      ? lanczos<arma::newarp::EigsSelect::LARGEST_ALGE>(values, vectors, op, k)
+                      : lanczos<arma::newarp::EigsSelect::SMALLEST_ALGE>(values, vectors, op, k);
+  if (!ok) return false;
+  const arma::uvec order = arma::sort_index(values, largest ? "descend" : "ascend");
+  values = values(order);
   vectors = vectors.cols(order);
   return true;
 }

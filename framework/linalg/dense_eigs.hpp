@@ -22,6 +22,14 @@ void extreme_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A,
 // or no convergence; the caller then uses a dense solver. Only A's upper triangle is read.
 bool smallest_eigs_spd(arma::vec& values, arma::mat& vectors, const arma::mat& A, arma::uword k);
 
+// The k extreme eigenpairs of R^-T A R^-1 for symmetric A and upper-triangular R (a Cholesky
+// factor B = R'R turns the pencil A v = l B v into this standard form, v = R^-1 u), ordered from
+// the extreme inwards, by Lanczos without forming the matrix: two triangular solves and one dsymv
+// per product instead of two O(n^3) triangular solves and a tridiagonal reduction. Returns false
+// (outputs unspecified) for small n or k close to n, or without convergence: use a dense solver.
+bool extreme_eigs_chol_reduced(arma::vec& values, arma::mat& vectors, const arma::mat& A,
+                               const arma::mat& R, arma::uword k, bool largest);
+
 // The k largest eigenpairs of the classical-MDS matrix B = -1/2 H D2 H (H the centring matrix)
 // for squared distances D2, largest first. For large n, B is never formed: Lanczos works on
 // products with D2, so Isomap keeps one n x n matrix instead of two. Only D2's upper triangle is

@@ -51,18 +51,26 @@ arma::mat KernelSubspace::transform(const arma::mat& Xnew) const {
 
 arma::mat lpp_directions(const arma::mat& Z, const arma::sp_mat& Wg, arma::uword dim, double reg) {
   const arma::vec deg = arma::vec(arma::sum(Wg, 1));
-  const arma::mat ZD = Z.each_row() % deg.t();
-  arma::mat B = ZD * Z.t();      // Z D Z'
-  const arma::mat ZW = Z * Wg;   // Z W  (W symmetric)
-  arma::mat A = B - ZW * Z.t();  // Z L Z'
+  const arma::mat ZDh = Z.each_row() % arma::sqrt(deg).t();
+  const arma::mat B = ZDh * ZDh.t();  // Z D Z' (a syrk)
+  const arma::mat ZW = Z * Wg;        // Z W  (W symmetric)
+  arma::mat A = B - ZW * Z.t();       // Z L Z'
   A = 0.5 * (A + A.t());
   // The ridge goes on the Laplacian side: min (w'Aw + r|w|^2) / w'Bw. On the degree side it would
   // reward directions of vanishing variance (tiny kernel eigenvalues) with a near-zero quotient.
   // Solved as the equivalent maximisation  B w = nu (A + r I) w, nu = 1/mu, largest first.
-  A += (reg * arma::trace(B) / B.n_rows) * arma::eye(A.n_rows, A.n_cols);
-  arma::mat W = gen_sym_eigs(B, A, dim, Spectrum::Largest, 0.0, "reg",
-                             "regularised graph Laplacian Z L Z' + reg I")
-                    .vectors;
+  A.diag() += reg * arma::trace(B) / B.n_rows;
+  // Only dim of up to n - 1 directions are wanted: Lanczos on the Cholesky-reduced pencil skips
+  // the O(r^3) reduction to standard form and the tridiagonalisation; the dense solver remains for
+  // small problems, and for the error message when A + r I is not positive definite.
+  arma::mat R, W;
+  arma::vec nu;
+  if (arma::chol(R, A) && extreme_eigs_chol_reduced(nu, W, B, R, dim, true))
+    W = arma::solve(arma::trimatu(R), W);
+  else
+    W = gen_sym_eigs(B, A, dim, Spectrum::Largest, 0.0, "reg",
+                     "regularised graph Laplacian Z L Z' + reg I")
+            .vectors;
   W.each_row() /= arma::sqrt(arma::sum(arma::square(W), 0));
   return W;
 }

@@ -2,6 +2,7 @@
 
 #include "framework/core/rng.hpp"
 #include "framework/linalg/dense_eigs.hpp"
+#include "framework/linalg/eigen.hpp"
 
 using namespace drbench;
 
@@ -29,4 +30,28 @@ TEST_CASE("smallest_eigs_spd: shift-invert Lanczos agrees with the full decompos
   Aneg.diag() -= 1.0;
   CHECK_FALSE(smallest_eigs_spd(val, vec, Aneg, 3));
   CHECK_FALSE(smallest_eigs_spd(val, vec, arma::mat(A.submat(0, 0, 99, 99)), 3));
+}
+
+TEST_CASE("extreme_eigs_chol_reduced solves the pencil (A, R'R) like the dense solver",
+          "[linalg]") {
+  Rng rng(62);
+  const arma::uword n = 900;
+  const arma::mat G = rng.randn(n, 60);
+  const arma::mat A = G * G.t();
+  const arma::mat H = rng.randn(n, n);
+  const arma::mat B = H * H.t() / n + arma::eye(n, n);
+  arma::mat R;
+  REQUIRE(arma::chol(R, B));
+  arma::vec val;
+  arma::mat U;
+  REQUIRE(extreme_eigs_chol_reduced(val, U, A, R, 3, true));
+  const arma::mat V = arma::solve(arma::trimatu(R), U);
+  const EigenPairs ref = gen_sym_eigs(A, B, 3, Spectrum::Largest, 0.0, "reg", "B");
+  for (arma::uword j = 0; j < 3; ++j) {
+    CHECK(val(j) == Approx(ref.values(j)).epsilon(1e-9));
+    const double c = arma::dot(V.col(j), B * ref.vectors.col(j));  // both B-orthonormal
+    CHECK(std::abs(c) == Approx(1.0).epsilon(1e-8));
+  }
+  CHECK_FALSE(
+      extreme_eigs_chol_reduced(val, U, A.submat(0, 0, 99, 99), R.submat(0, 0, 99, 99), 3, true));
 }
