@@ -1,5 +1,6 @@
 #include "methods/manifold/sammon/sammon.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -84,57 +85,108 @@ double sammon_stress(const arma::mat& D, const arma::mat& Y, arma::mat* grad, ar
   if (D.n_rows != n || D.n_cols != n)
     throw Error("sammon_stress: distance matrix is " + std::to_string(D.n_rows) + " x " +
                 std::to_string(D.n_cols) + " for " + std::to_string(n) + " points");
+  if (!grad && !hdiag) return stress_only(D, Y);
   // One pass over the pairs i < j, O(n^2 q) and no n x n temporaries: a fit evaluates the stress
   // several times per iteration, and at n = 2,000 each n x n matrix is 32 MB of traffic.
   // Per pair, with u = y_i - y_j, d = |u|, A = (D - d) / (D d), Q = (1 + (D - d) / d) / (D d^2):
   //   grad_i = -2/c sum_j A u,   hdiag_i = -2/c sum_j (A - Q u^2)   (and the same for j, -u).
-  if (!grad && !hdiag) return stress_only(D, Y);
-  if (grad) grad->zeros(q, n);
-  if (hdiag) hdiag->zeros(q, n);
-  std::vector<double> u(q);
+  // Pairs with D = 0 are left out; where d = 0 the stress has no gradient and the pair adds
+  // nothing to it, as in Sammon's paper. Transposed layout (n x q): pairs (i, i+1) are adjacent.
+  const arma::mat Yt = Y.t();
+  arma::mat Gt(n, q, arma::fill::zeros), Ht(n, q, arma::fill::zeros);
+  std::vector<double> gj(q), hj(q);
   double E = 0.0, c = 0.0;
+#if defined(__SSE2__)
+  const __m128d zero = _mm_setzero_pd(), one = _mm_set1_pd(1.0);
+  __m128d Ev = zero, cv = zero;
+  std::vector<double> gjv(2 * q), hjv(2 * q);  // two lanes per coordinate
+  // 1/x where mask is set, 0 elsewhere (no division by zero).
+  auto masked_inverse = [&](__m128d x, __m128d mask) {
+    return _mm_and_pd(mask,
+                      _mm_div_pd(one, _mm_or_pd(_mm_and_pd(mask, x), _mm_andnot_pd(mask, one))));
+  };
+#endif
   for (arma::uword j = 1; j < n; ++j) {
     const double* Dj = D.colptr(j);
-    const double* yj = Y.colptr(j);
-    double* gj = grad ? grad->colptr(j) : nullptr;
-    double* hj = hdiag ? hdiag->colptr(j) : nullptr;
-    for (arma::uword i = 0; i < j; ++i) {
+    std::fill(gj.begin(), gj.end(), 0.0);
+    std::fill(hj.begin(), hj.end(), 0.0);
+    arma::uword i = 0;
+#if defined(__SSE2__)
+    std::fill(gjv.begin(), gjv.end(), 0.0);
+    std::fill(hjv.begin(), hjv.end(), 0.0);
+    for (; i + 1 < j; i += 2) {
+      __m128d d2 = zero;
+      for (arma::uword k = 0; k < q; ++k) {
+        const double* yk = Yt.colptr(k);
+        const __m128d t = _mm_sub_pd(_mm_loadu_pd(yk + i), _mm_set1_pd(yk[j]));
+        d2 = _mm_add_pd(d2, _mm_mul_pd(t, t));
+      }
+      const __m128d Dv = _mm_loadu_pd(Dj + i);
+      const __m128d Dinv = masked_inverse(Dv, _mm_cmpgt_pd(Dv, zero));
+      const __m128d d = _mm_sqrt_pd(d2);
+      const __m128d dinv = masked_inverse(d, _mm_cmpgt_pd(d, zero));
+      const __m128d del = _mm_sub_pd(Dv, d);
+      Ev = _mm_add_pd(Ev, _mm_mul_pd(_mm_mul_pd(del, del), Dinv));
+      cv = _mm_add_pd(cv, _mm_and_pd(_mm_cmpgt_pd(Dv, zero), Dv));
+      const __m128d A = _mm_mul_pd(_mm_mul_pd(del, Dinv), dinv);
+      const __m128d Q = _mm_mul_pd(_mm_mul_pd(Dinv, _mm_mul_pd(dinv, dinv)),
+                                   _mm_add_pd(one, _mm_mul_pd(del, dinv)));
+      for (arma::uword k = 0; k < q; ++k) {
+        const double* yk = Yt.colptr(k);
+        const __m128d t = _mm_sub_pd(_mm_loadu_pd(yk + i), _mm_set1_pd(yk[j]));
+        const __m128d au = _mm_mul_pd(A, t);
+        const __m128d h = _mm_sub_pd(A, _mm_mul_pd(Q, _mm_mul_pd(t, t)));
+        double* gk = Gt.colptr(k) + i;
+        double* hk = Ht.colptr(k) + i;
+        _mm_storeu_pd(gk, _mm_add_pd(_mm_loadu_pd(gk), au));
+        _mm_storeu_pd(hk, _mm_add_pd(_mm_loadu_pd(hk), h));
+        _mm_storeu_pd(&gjv[2 * k], _mm_sub_pd(_mm_loadu_pd(&gjv[2 * k]), au));
+        _mm_storeu_pd(&hjv[2 * k], _mm_add_pd(_mm_loadu_pd(&hjv[2 * k]), h));
+      }
+    }
+    for (arma::uword k = 0; k < q; ++k) {
+      gj[k] += gjv[2 * k] + gjv[2 * k + 1];
+      hj[k] += hjv[2 * k] + hjv[2 * k + 1];
+    }
+#endif
+    for (; i < j; ++i) {
       const double Dij = Dj[i];
       if (!(Dij > 0)) continue;
-      const double* yi = Y.colptr(i);
       double d2 = 0.0;
       for (arma::uword k = 0; k < q; ++k) {
-        u[k] = yi[k] - yj[k];
-        d2 += u[k] * u[k];
+        const double t = Yt(i, k) - Yt(j, k);
+        d2 += t * t;
       }
       const double d = std::sqrt(d2), Dinv = 1.0 / Dij, del = Dij - d;
       c += Dij;
       E += del * del * Dinv;
-      // Where d = 0 the stress has no gradient; such a pair is skipped, as in Sammon's paper.
       const double dinv = d > 0 ? 1.0 / d : 0.0;
       const double A = del * Dinv * dinv;
-      if (grad) {
-        double* gi = grad->colptr(i);
-        for (arma::uword k = 0; k < q; ++k) {
-          gi[k] += A * u[k];
-          gj[k] -= A * u[k];
-        }
-      }
-      if (hdiag) {
-        const double Q = Dinv * dinv * dinv * (1.0 + del * dinv);
-        double* hi = hdiag->colptr(i);
-        for (arma::uword k = 0; k < q; ++k) {
-          const double h = A - Q * u[k] * u[k];
-          hi[k] += h;
-          hj[k] += h;
-        }
+      const double Q = Dinv * dinv * dinv * (1.0 + del * dinv);
+      for (arma::uword k = 0; k < q; ++k) {
+        const double t = Yt(i, k) - Yt(j, k), h = A - Q * t * t;
+        Gt(i, k) += A * t;
+        gj[k] -= A * t;
+        Ht(i, k) += h;
+        hj[k] += h;
       }
     }
+    for (arma::uword k = 0; k < q; ++k) {
+      Gt(j, k) += gj[k];
+      Ht(j, k) += hj[k];
+    }
   }
-  if (!(c > 0)) return 0.0;
-  if (grad) *grad *= -2.0 / c;
-  if (hdiag) *hdiag *= -2.0 / c;
-  return E / c;
+#if defined(__SSE2__)
+  double lanes[2];
+  _mm_storeu_pd(lanes, Ev);
+  E += lanes[0] + lanes[1];
+  _mm_storeu_pd(lanes, cv);
+  c += lanes[0] + lanes[1];
+#endif
+  const double scale = c > 0 ? -2.0 / c : 0.0;
+  if (grad) *grad = scale * Gt.t();
+  if (hdiag) *hdiag = scale * Ht.t();
+  return c > 0 ? E / c : 0.0;
 }
 
 void Sammon::fit(const FitInput& in) {
