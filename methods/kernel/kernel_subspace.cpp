@@ -82,7 +82,8 @@ arma::sp_mat heat_weights(const arma::sp_mat& G, double heat, bool binary) {
     for (auto it = W.begin(); it != W.end(); ++it) *it = 1.0;
     return W;
   }
-  // `heat` is relative: t = heat x mean squared edge length (LPP's t is absolute, same kernel).
+  // `heat` is relative: t = heat x mean squared edge length (LPP's and SLPP's `t` is absolute,
+  // or picked from the data when 0; the kernel itself is the same).
   const double mean_sq = mean_sq_edge_length(G);
   return heat_edge_weights(G, heat * (mean_sq > 0 ? mean_sq : 1.0));
 }
