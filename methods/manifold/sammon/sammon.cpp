@@ -78,6 +78,43 @@ double stress_only(const arma::mat& D, const arma::mat& Y) {
   return c > 0 ? E / c : 0.0;
 }
 
+// Stress of one new point v against the fixed training embedding (Yt: n x k, transposed so that
+// training points j, j+1 are adjacent): sum_j Dinv_j (D_j - |v - y_j|)^2, Dinv_j = 0 leaving the
+// pair out. The step halving of transform() calls this several times per iteration and point.
+double point_stress_only(const arma::mat& Yt, const arma::vec& Dq, const arma::vec& Dinv,
+                         const arma::vec& v) {
+  const arma::uword n = Yt.n_rows, k = Yt.n_cols;
+  double E = 0.0;
+  arma::uword j = 0;
+#if defined(__SSE2__)
+  __m128d Ev = _mm_setzero_pd();
+  for (; j + 1 < n; j += 2) {
+    __m128d d2 = _mm_setzero_pd();
+    for (arma::uword t = 0; t < k; ++t) {
+      const __m128d u = _mm_sub_pd(_mm_set1_pd(v[t]), _mm_loadu_pd(Yt.colptr(t) + j));
+      d2 = _mm_add_pd(d2, _mm_mul_pd(u, u));
+    }
+    const __m128d d = _mm_max_pd(_mm_sqrt_pd(d2), _mm_set1_pd(1e-300));
+    const __m128d del = _mm_sub_pd(_mm_loadu_pd(Dq.memptr() + j), d);
+    Ev = _mm_add_pd(Ev, _mm_mul_pd(_mm_mul_pd(del, del), _mm_loadu_pd(Dinv.memptr() + j)));
+  }
+  double lanes[2];
+  _mm_storeu_pd(lanes, Ev);
+  E = lanes[0] + lanes[1];
+#endif
+  for (; j < n; ++j) {
+    if (Dinv[j] == 0) continue;
+    double d2 = 0.0;
+    for (arma::uword t = 0; t < k; ++t) {
+      const double u = v[t] - Yt(j, t);
+      d2 += u * u;
+    }
+    const double del = Dq[j] - std::max(std::sqrt(d2), 1e-300);
+    E += del * del * Dinv[j];
+  }
+  return E;
+}
+
 }  // namespace
 
 double sammon_stress(const arma::mat& D, const arma::mat& Y, arma::mat* grad, arma::mat* hdiag) {
@@ -244,6 +281,8 @@ arma::mat Sammon::transform(const arma::mat& Xnew) const {
   const arma::uword k = Y_.n_rows;
   arma::mat Yn(k, Xnew.n_cols);
   const int max_iter = static_cast<int>(params_.integer("max_iter"));
+  const double step0 = params_.real("step"), tol = params_.real("tol");
+  const arma::mat Yt = Y_.t();
   for (arma::uword q = 0; q < Xnew.n_cols; ++q) {
     const arma::vec Dq = Dn.col(q);
     const arma::vec Dinv = safe_inverse(Dq);
@@ -258,6 +297,7 @@ arma::mat Sammon::transform(const arma::mat& Xnew) const {
     }
     std::vector<double> u(k);
     auto stress = [&](const arma::vec& v, arma::vec* g, arma::vec* h) {
+      if (!g && !h) return point_stress_only(Yt, Dq, Dinv, v);
       double E = 0;
       if (g) g->zeros(k);
       if (h) h->zeros(k);
@@ -283,7 +323,7 @@ arma::mat Sammon::transform(const arma::mat& Xnew) const {
     double E = stress(y, &g, &h);
     for (int it = 0; it < max_iter; ++it) {
       const arma::vec step = g / arma::abs(h);
-      double s = params_.real("step"), Enew = E;
+      double s = step0, Enew = E;
       arma::vec ynew;
       int j = 0;
       for (; j < 20; ++j) {
@@ -296,7 +336,7 @@ arma::mat Sammon::transform(const arma::mat& Xnew) const {
       const double rel = (E - Enew) / E;
       y = ynew;
       E = stress(y, &g, &h);
-      if (rel < params_.real("tol")) break;
+      if (rel < tol) break;
     }
     Yn.col(q) = y;
   }
