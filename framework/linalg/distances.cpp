@@ -33,10 +33,12 @@ arma::umat knn_graph_indices(const arma::mat& X, arma::uword k) {
   arma::umat nn(k, n);
   std::vector<arma::uword> idx(n);
   // Row blocks keep the distance matrix at block x n instead of n x n for large n.
-  const arma::uword block = std::max<arma::uword>(1, std::min<arma::uword>(n, (1u << 24) / std::max<arma::uword>(n, 1)));
+  const arma::uword block =
+      std::max<arma::uword>(1, std::min<arma::uword>(n, (1u << 24) / std::max<arma::uword>(n, 1)));
   for (arma::uword s = 0; s < n; s += block) {
     const arma::uword e = std::min(n, s + block);
-    const arma::mat D = sq_distances(X.cols(s, e - 1), X);  // (e-s) x n
+    // One block holding every point: the symmetric form (a syrk, half the flops of the product).
+    const arma::mat D = s == 0 && e == n ? sq_distances(X) : sq_distances(X.cols(s, e - 1), X);
     for (arma::uword i = s; i < e; ++i) {
       std::iota(idx.begin(), idx.end(), 0);
       auto less = [&](arma::uword a, arma::uword b) {
@@ -60,7 +62,8 @@ arma::sp_mat knn_graph(const arma::mat& X, arma::uword k) {
   std::vector<std::pair<arma::uword, arma::uword>> edges;
   edges.reserve(k * n);
   for (arma::uword i = 0; i < n; ++i)
-    for (arma::uword j = 0; j < k; ++j) edges.emplace_back(std::min(i, nn(j, i)), std::max(i, nn(j, i)));
+    for (arma::uword j = 0; j < k; ++j)
+      edges.emplace_back(std::min(i, nn(j, i)), std::max(i, nn(j, i)));
   std::sort(edges.begin(), edges.end());
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
   arma::umat loc(2, 2 * edges.size());
@@ -70,8 +73,12 @@ arma::sp_mat knn_graph(const arma::mat& X, arma::uword k) {
     // Duplicate points are neighbours at distance 0, which a sparse matrix cannot store: keep the
     // edge with the smallest positive length instead of silently dropping it.
     const double w = std::max(arma::norm(X.col(a) - X.col(b)), std::numeric_limits<double>::min());
-    loc(0, c) = a; loc(1, c) = b; val(c++) = w;
-    loc(0, c) = b; loc(1, c) = a; val(c++) = w;
+    loc(0, c) = a;
+    loc(1, c) = b;
+    val(c++) = w;
+    loc(0, c) = b;
+    loc(1, c) = a;
+    val(c++) = w;
   }
   return arma::sp_mat(loc, val, n, n);
 }
