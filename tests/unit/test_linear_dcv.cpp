@@ -52,9 +52,62 @@ TEST_CASE("dcv limits dims to C-1 and explains a missing null space", "[linear][
   blobs(rng, 4, 3, 30, 3.0, X, y);  // large-sample case: S_w has full rank
   CHECK_THROWS_WITH(fit_method("dcv", X, &y, 3, 3), Catch::Contains("C-1 = 2"));
   CHECK_THROWS_WITH(fit_method("dcv", X, &y, 3, 2), Catch::Contains("null_tol"));
+  CHECK_THROWS_WITH(fit_method("dcv", X, &y, 3, 2), Catch::Contains("(d = 4, n - C = 87)"));
   ParamSet p;
   p.set("null_tol", 0.9);  // treat the low-variance within-class directions as null
   auto m = fit_method("dcv", X, &y, 3, 1, p);
   CHECK(m->embedding().is_finite());
   CHECK_THROWS_AS(fit_method("dcv", X, nullptr, 0, 2), MethodError);
+}
+
+namespace {
+
+// The fixture of scripts/make_dcv_fixture.py: points as columns, labels, the reference W
+// (d x C-1) and the common vectors (d x C).
+void dcv_fixture(arma::mat& X, arma::uvec& y, arma::mat& W, arma::mat& common) {
+  X = linear_fixture("dcv_X").t();
+  y = arma::conv_to<arma::uvec>::from(arma::vectorise(linear_fixture("dcv_y")));
+  W = linear_fixture("dcv_W");
+  common = linear_fixture("dcv_common").t();
+}
+
+}  // namespace
+
+TEST_CASE("dcv matches the Gram-Schmidt reference of the paper (numpy)", "[linear][dcv]") {
+  arma::mat X, Wref, common;
+  arma::uvec y;
+  dcv_fixture(X, y, Wref, common);
+  auto m = fit_method("dcv", X, &y, 4, 3);
+  const auto& dcv = dynamic_cast<const Dcv&>(*m);
+  // d = 22, n - C = 16: the null space of S_w has dimension 6 (2 of them the constant pixels).
+  CHECK(dcv.null_dim() == 6);
+  CHECK(signed_column_diff(dcv.projection(), Wref) < 1e-8);
+  // Every training sample lands on its class's discriminative common vector W^T x_com^c.
+  const arma::mat dcvs = dcv.projection().t() * (common.each_col() - dcv.mean());
+  const arma::mat Y = m->embedding();
+  for (arma::uword i = 0; i < y.n_elem; ++i)
+    CHECK(arma::norm(Y.col(i) - dcvs.col(y(i))) < 1e-9 * arma::abs(dcvs).max());
+  // W spans the scatter of the common vectors: projecting them on W loses nothing.
+  const arma::mat Cc = common.each_col() - arma::mean(common, 1);
+  const arma::mat& W = dcv.projection();
+  CHECK(arma::norm(Cc - W * (W.t() * Cc), "fro") < 1e-9 * arma::norm(Cc, "fro"));
+}
+
+TEST_CASE("dcv ignores constant coordinates and the scale and offset of the data",
+          "[linear][dcv]") {
+  arma::mat X, Wref, common;
+  arma::uvec y;
+  dcv_fixture(X, y, Wref, common);
+  const arma::mat W = dynamic_cast<const Dcv&>(*fit_method("dcv", X, &y, 4, 3)).projection();
+  // The last two coordinates are constant: in the null space of S_w but not of S_b, so W has
+  // no weight on them and dropping them leaves the rest of W unchanged.
+  CHECK(arma::abs(W.tail_rows(2)).max() < 1e-12);
+  const arma::mat Xv = X.head_rows(20);
+  auto trimmed = fit_method("dcv", Xv, &y, 4, 3);
+  CHECK(signed_column_diff(dynamic_cast<const Dcv&>(*trimmed).projection(), W.head_rows(20)) <
+        1e-9);
+  // Units must not matter: tiny pixel values (1e-12) and an offset give the same directions.
+  const arma::mat Xs = 1e-12 * X + 5e-12;
+  auto scaled = fit_method("dcv", Xs, &y, 4, 3);
+  CHECK(signed_column_diff(dynamic_cast<const Dcv&>(*scaled).projection(), W) < 1e-8);
 }

@@ -4,46 +4,66 @@
 
 #include "framework/core/registry.hpp"
 #include "framework/linalg/eigen.hpp"
-#include "methods/linear/lda/lda.hpp"
 
 namespace drbench {
 
 void Dcv::fit(const FitInput& in) {
   const arma::uvec& y = require_labels(in);
-  const Scatter s = class_scatter(in.X, y, in.n_classes);
-  const arma::uvec present = arma::find(s.counts > 0);
+  const arma::mat& X = in.X;
+  const arma::uword d = X.n_rows, n = X.n_cols;
+  // Class means only: the d x d scatter matrices of class_scatter are never needed (d can be
+  // the number of pixels of a face image, far above n).
+  const arma::uword C = in.n_classes ? in.n_classes : (y.n_elem ? y.max() + 1 : 0);
+  arma::mat means(d, C, arma::fill::zeros);
+  arma::uvec counts(C, arma::fill::zeros);
+  for (arma::uword i = 0; i < n; ++i) {
+    if (y(i) >= C)
+      throw MethodError("dcv: label " + std::to_string(y(i)) + " of training point " +
+                        std::to_string(i) + " is outside 0.." + std::to_string(C - 1));
+    means.col(y(i)) += X.col(i);
+    ++counts(y(i));
+  }
+  const arma::uvec present = arma::find(counts > 0);
   if (present.n_elem < 2) throw MethodError("dcv needs at least 2 classes in the training data");
+  for (const arma::uword c : present) means.col(c) /= static_cast<double>(counts(c));
   require_dim(
       in.dim, present.n_elem - 1,
       "DCV has at most C-1 = " + std::to_string(present.n_elem - 1) + " directions for C classes");
   // Range of S_w from the within-class differences (thin SVD: cheap when d >> n).
-  const arma::mat Xw = in.X - s.class_means.cols(y);
   arma::mat U, V;
   arma::vec sv;
-  if (!arma::svd_econ(U, sv, V, Xw, "left"))
+  if (!arma::svd_econ(U, sv, V, arma::mat(X - means.cols(y)), "left"))
     throw MethodError("dcv: SVD of the within-class differences failed (NaN/Inf in the input?)");
   const double top = sv.n_elem ? sv(0) * sv(0) : 0.0;
   const arma::uvec range = arma::find(arma::square(sv) > null_tol_ * top);
   const arma::mat Q = U.cols(range);
-  null_dim_ = in.X.n_rows - range.n_elem;
+  null_dim_ = d - range.n_elem;
   // Common vectors: class means with their S_w-range component removed (every sample of the
   // class has the same one, since x - m_c lies in that range).
-  arma::mat common = s.class_means.cols(present);
+  arma::mat common = means.cols(present);
   common -= Q * (Q.t() * common);
-  arma::mat Cc = common.each_col() - arma::mean(common, 1);
+  const arma::mat Cc = common.each_col() - arma::mean(common, 1);
   arma::mat W;
   arma::vec cs;
   if (!arma::svd_econ(W, cs, V, Cc, "left"))
     throw MethodError("dcv: SVD of the common vectors failed");
-  const arma::uword informative = arma::accu(cs > 1e-10 * std::max(1.0, cs.n_elem ? cs(0) : 0.0));
+  // Spread of the common vectors relative to the spread of the class means: when the null space
+  // is empty (or numerically so) the common vectors differ only by rounding, ~1e-16 of it.
+  arma::mat Mc = means.cols(present);
+  Mc.each_col() -= arma::mean(Mc, 1);
+  const double between = arma::norm(Mc, 2);
+  const arma::uword informative = arma::accu(cs > 1e-8 * between);
   if (informative < in.dim)
-    throw MethodError("dcv: the null space of S_w (dimension " + std::to_string(null_dim_) +
-                      ") separates only " + std::to_string(informative) +
-                      " directions between classes; lower 'dims' or raise 'null_tol' to treat "
-                      "low-variance within-class directions as null (large-sample case)");
+    throw MethodError(
+        "dcv: the null space of S_w has dimension " + std::to_string(null_dim_) +
+        " (d = " + std::to_string(d) + ", n - C = " + std::to_string(n - present.n_elem) +
+        ") and separates only " + std::to_string(informative) + " direction(s) between classes, " +
+        "fewer than dims = " + std::to_string(in.dim) +
+        ". DCV needs d > n - C; with more samples, lower 'dims' or raise 'null_tol' so that "
+        "within-class directions of small variance count as null");
   W = W.head_cols(in.dim);
   fix_signs(W);
-  set_projection(in.X, s.mean, W);
+  set_projection(X, arma::mean(X, 1), W);
 }
 
 namespace {
@@ -55,15 +75,16 @@ MethodInfo dcv_info() {
   m.summary =
       "discriminative common vectors: between-class directions inside the null space of S_w";
   m.reference = "Cevikalp et al., IEEE TPAMI 27(1) 2005, section 2.2, eq. 12-17";
-  m.params = {ParamSpec::real("null_tol", 1e-10, 0.0, 1.0,
-                              "eigenvalues of S_w below null_tol * the largest count as null "
-                              "(raise it when n - C >= d, the large-sample case)")};
+  m.params = {ParamSpec::real(
+      "null_tol", 1e-10, 0.0, 1.0,
+      "eigenvalues of S_w up to null_tol times its largest eigenvalue count as null "
+      "(raise it when n - C >= d, the large-sample case)")};
   m.supervised = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return std::min<arma::uword>(s.n_classes > 0 ? s.n_classes - 1 : 0, s.d);
   };
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.d * std::min(s.n, s.d);
+    return double(s.n) * s.d * std::min(s.n, s.d);  // the thin SVD of X - class means
   };
   m.make = [](const ParamSet& p) { return std::make_unique<Dcv>(p.real("null_tol")); };
   return m;
