@@ -111,3 +111,18 @@ TEST_CASE("dcv ignores constant coordinates and the scale and offset of the data
   auto scaled = fit_method("dcv", Xs, &y, 4, 3);
   CHECK(signed_column_diff(dynamic_cast<const Dcv&>(*scaled).projection(), W) < 1e-8);
 }
+
+TEST_CASE("dcv with one sample per class keeps the span of the centred samples", "[linear][dcv]") {
+  // S_w = 0: the whole space is null, each sample is its own common vector and W spans the
+  // centred samples (the one-image-per-person case of face recognition).
+  Rng rng(104);
+  arma::mat X;
+  arma::uvec y;
+  blobs(rng, 8, 4, 1, 2.0, X, y);
+  auto m = fit_method("dcv", X, &y, 4, 3);
+  CHECK(dynamic_cast<const Dcv&>(*m).null_dim() == 8);
+  const arma::mat& W = dynamic_cast<const Dcv&>(*m).projection();
+  CHECK(arma::approx_equal(W.t() * W, arma::eye(3, 3), "absdiff", 1e-12));
+  const arma::mat Xc = X.each_col() - arma::mean(X, 1);
+  CHECK(arma::norm(Xc - W * (W.t() * Xc), "fro") < 1e-10 * arma::norm(Xc, "fro"));
+}

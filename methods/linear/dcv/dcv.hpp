@@ -12,8 +12,8 @@
 // scripts/make_dcv_fixture.py computes it that way as the test reference.
 // W is also the limit of regularised LDA, S_b w = l (S_w + r I) w, as r -> 0, so DCV inherits
 // its weakness when n - C is close to d: the null space is then small, test samples vary inside
-// it and accuracy drops (USPS, d = 256, 25 per class: null space of dimension 16, 1-NN error
-// ~0.67, the same as LDA with r = 1e-6).
+// it and accuracy drops (USPS in [0, 1], d = 256, 25 per class: null space of dimension 16,
+// 1-NN error 66 % in 9-D over 10 splits, LDA with reg = 1e-6 64 %, LDA with reg = 1 14 %).
 // The null space exists when d > n - C (the small-sample case the method is designed for). The
 // range of S_w is where its eigenvalue exceeds `null_tol` times the largest one; raising
 // null_tol counts low-variance within-class directions as null, which is the only way to run
