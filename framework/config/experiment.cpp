@@ -378,8 +378,9 @@ class Parser {
   EvaluationSpec evaluation(const YAML::Node& n) {
     const std::string key = "evaluation";
     r_.expect_map(n, key);
-    r_.check_keys(n, key,
-                  {"knn", "protocol", "selection", "quality", "quality_k", "ttest_against"});
+    r_.check_keys(
+        n, key,
+        {"knn", "knn_metric", "protocol", "selection", "quality", "quality_k", "ttest_against"});
     EvaluationSpec e;
     if (n["knn"]) {
       e.knn.clear();
@@ -393,6 +394,9 @@ class Parser {
         e.knn.push_back(k);
       }
     }
+    if (n["knn_metric"])
+      e.knn_metric =
+          r_.one_of(n["knn_metric"], join_key(key, "knn_metric"), {"euclidean", "cosine"});
     if (n["protocol"])
       e.protocol = r_.one_of(n["protocol"], join_key(key, "protocol"),
                              {"holdout", "transductive"}) == "holdout"

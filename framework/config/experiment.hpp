@@ -63,6 +63,9 @@ struct MethodSpec {
 
 struct EvaluationSpec {
   std::vector<int> knn{1};
+  // Distance of the kNN classifier: euclidean, or cosine (1 - cosine similarity; ranked as the
+  // Euclidean distance between unit-length embeddings).
+  std::string knn_metric = "euclidean";
   enum class Protocol { Holdout, Transductive } protocol = Protocol::Holdout;
   // How the reported setting is chosen per (dataset, method, split value, dim) cell.
   enum class Selection { MinMeanError } selection = Selection::MinMeanError;

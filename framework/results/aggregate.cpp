@@ -73,6 +73,7 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
                 "aggregate");
   Aggregate a;
   a.k = f.k;
+  a.knn_metric = f.knn_metric;
   a.alpha = opt.alpha;
   a.reference = opt.reference ? *opt.reference : f.ttest_reference;
   a.datasets = f.datasets;
@@ -185,7 +186,9 @@ std::vector<Table> make_tables(const Aggregate& a) {
           t.failed.push_back(failed);
         }
         if (t.rows.empty()) continue;
-        t.caption = ds + ": " + std::to_string(t.k) + "-NN test error (%), mean ± std over " +
+        t.caption = ds + ": " + std::to_string(t.k) + "-NN" +
+                    (a.knn_metric == "euclidean" ? "" : " (" + a.knn_metric + ")") +
+                    " test error (%), mean ± std over " +
                     "repeated partitions, best setting per cell" +
                     (several ? ", latent dim " + std::to_string(dim) : "");
         if (!a.reference.empty())

@@ -41,6 +41,7 @@ struct AggregateOptions {
 
 struct Aggregate {
   std::vector<int> k;
+  std::string knn_metric = "euclidean";
   std::string split_kind;
   std::string reference;  // "" when no tests were made
   double alpha = 0.05;

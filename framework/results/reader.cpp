@@ -105,6 +105,8 @@ ResultsFile read_results(const std::string& path, bool with_arrays) {
   {
     h5::Handle d(H5Dopen2(g, "knn_error", H5P_DEFAULT), H5Dclose);
     for (auto k : h5::read_attr_ints(f, d, "k")) r.k.push_back(static_cast<int>(k));
+    // Files written before the metric was configurable used the Euclidean distance.
+    if (h5::has_attr(d, "metric")) r.knn_metric = h5::read_attr_string(f, d, "metric");
     h5::Handle q(H5Dopen2(g, "quality", H5P_DEFAULT), H5Dclose);
     r.quality_names = h5::read_attr_strings(f, q, "names");
   }

@@ -27,6 +27,7 @@ struct ResultsFile {
   std::vector<std::string> datasets;  // config order
   std::vector<std::string> labels;    // config order
   std::vector<int> k;                 // columns of knn_error
+  std::string knn_metric = "euclidean";
   std::vector<std::string> quality_names;
   std::vector<TaskRow> tasks;       // finished tasks, sorted by id
   std::vector<std::string> tables;  // names under /tables

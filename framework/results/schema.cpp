@@ -99,6 +99,7 @@ void write_tasks(const h5::File& f, const Experiment& ex, const std::vector<Task
   auto knn = padded(rows, &TaskResult::knn_error, K);
   h5::Handle dk = h5::write_matrix(f, g, "knn_error", rows.size(), K, knn.data());
   h5::attr_ints(f, dk, "k", ks);
+  h5::attr_string(f, dk, "metric", ex.evaluation.knn_metric);
   std::size_t Q = ex.evaluation.quality.size();
   auto quality = padded(rows, &TaskResult::quality, Q);
   h5::Handle dq = h5::write_matrix(f, g, "quality", rows.size(), Q, quality.data());

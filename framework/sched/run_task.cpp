@@ -32,8 +32,9 @@ std::vector<double> quality_scores(const EvaluationSpec& ev, const arma::mat& hi
 
 void require_finite(const arma::mat& E, const char* what) {
   if (!E.is_finite())
-    throw MethodError(std::string(what) + " contains NaN or Inf (the fit diverged; try a "
-                                          "stronger regulariser or fewer iterations)");
+    throw MethodError(std::string(what) +
+                      " contains NaN or Inf (the fit diverged; try a "
+                      "stronger regulariser or fewer iterations)");
 }
 
 }  // namespace
@@ -112,9 +113,11 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
                 " embedded points for " + std::to_string(Xfit.n_cols) + " inputs");
 
   const auto& ks = ex_.evaluation.knn;
+  const bool cosine = ex_.evaluation.knn_metric == "cosine";
   if (transductive) {
     auto t1 = Clock::now();
-    r.knn_error = knn_loo_errors(Efit, yfit, ks);
+    r.knn_error =
+        cosine ? knn_loo_errors(unit_columns(Efit), yfit, ks) : knn_loo_errors(Efit, yfit, ks);
     r.quality = quality_scores(ex_.evaluation, Xfit, Efit);
     r.eval_seconds = since(t1);
   } else {
@@ -126,7 +129,8 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
     r.transform_seconds = since(t1);
     require_finite(Etest, "the test embedding");
     auto t2 = Clock::now();
-    r.knn_error = knn_errors(Efit, yfit, Etest, ytest, ks);
+    r.knn_error = cosine ? knn_errors(unit_columns(Efit), yfit, unit_columns(Etest), ytest, ks)
+                         : knn_errors(Efit, yfit, Etest, ytest, ks);
     r.quality = quality_scores(ex_.evaluation, Xtest, Etest);
     r.eval_seconds = since(t2);
     r.embedding_test = std::move(Etest);

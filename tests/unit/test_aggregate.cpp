@@ -198,6 +198,10 @@ TEST_CASE("tables: mean ± std in percent, markers, failures, three formats", "[
   CHECK_THAT(tex, Catch::Contains("PCA & $30.00 \\pm 1.00^\\dagger$ & $45.00 \\pm 7.07$ & 0 \\\\"));
   CHECK_THAT(tex, Catch::Contains("per\\_class=5"));
   CHECK_THAT(tex, Catch::Contains("KDA & $12.00 \\pm 2.00$ & -- & 0"));
+  CHECK_THAT(t.caption, Catch::StartsWith("usps: 1-NN test error (%)"));
+  s.f.knn_metric = "cosine";  // the caption says which distance the classifier used
+  CHECK_THAT(make_tables(aggregate(s.f))[0].caption,
+             Catch::StartsWith("usps: 1-NN (cosine) test error (%)"));
 }
 
 TEST_CASE("tables: one per dim when the experiment has several", "[aggregate]") {

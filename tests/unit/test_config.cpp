@@ -60,6 +60,7 @@ methods:
     preprocess: []
 evaluation:
   knn: [1, 3]
+  knn_metric: cosine
   protocol: holdout
   selection: min_mean_error
   quality: [trustworthiness, continuity]
@@ -140,6 +141,7 @@ TEST_CASE("a complete config parses into the typed experiment", "[config]") {
   CHECK(sup.preprocess->empty());
 
   CHECK(ex.evaluation.knn == std::vector<int>{1, 3});
+  CHECK(ex.evaluation.knn_metric == "cosine");
   CHECK(ex.evaluation.protocol == EvaluationSpec::Protocol::Holdout);
   CHECK(ex.evaluation.quality == std::vector<std::string>{"trustworthiness", "continuity"});
   CHECK(ex.evaluation.quality_k == 12);
@@ -166,6 +168,7 @@ methods: [{method: test_cfg_supervised, dims: 2, grid: {gamma: 3}}]
   // An integer written for a real parameter is stored as a real.
   CHECK(ex.methods[0].grid[0].values == std::vector<ParamValue>{3.0});
   CHECK(ex.evaluation.knn == std::vector<int>{1});
+  CHECK(ex.evaluation.knn_metric == "euclidean");
   CHECK(ex.evaluation.quality.empty());
   CHECK(ex.evaluation.ttest_reference.empty());
   CHECK(ex.output.path == "results/mini.h5");
@@ -390,6 +393,9 @@ methods:
   CHECK_THAT(error_of("datasets: [{name: a}]\nsplits: {own: true}\nmethods: [{method: identity}]\n"
                       "evaluation: {protocol: inductive}\n"),
              Catch::Contains("one of holdout, transductive"));
+  CHECK_THAT(error_of("datasets: [{name: a}]\nsplits: {own: true}\nmethods: [{method: identity}]\n"
+                      "evaluation: {knn_metric: manhattan}\n"),
+             Catch::Contains("4: 'evaluation.knn_metric': unknown value 'manhattan'"));
 }
 
 TEST_CASE("split errors", "[config]") {

@@ -77,6 +77,30 @@ TEST_CASE("kNN vote: ties in the vote go to the class of the nearest tied neighb
   }
 }
 
+TEST_CASE("cosine kNN through unit_columns matches a brute-force cosine ranking", "[knn]") {
+  Rng rng(17);
+  arma::mat train = rng.randn(5, 60), test = rng.randn(5, 25);
+  train.col(3) *= 40.0;  // lengths must not matter
+  train.col(7).zeros();  // a zero vector stays finite and equidistant from everything
+  const arma::umat nn = knn_indices(unit_columns(train), unit_columns(test), 6);
+  REQUIRE(unit_columns(train).is_finite());
+  for (arma::uword j = 0; j < test.n_cols; ++j) {
+    std::vector<std::pair<double, arma::uword>> d;
+    for (arma::uword i = 0; i < train.n_cols; ++i) {
+      const double nt = arma::norm(train.col(i)), ns = arma::norm(test.col(j));
+      const double c = nt > 0 ? arma::dot(train.col(i), test.col(j)) / (nt * ns) : 0.5;
+      d.push_back({1.0 - c, i});
+    }
+    std::sort(d.begin(), d.end());
+    for (arma::uword r = 0; r < 6; ++r) CHECK(nn(r, j) == d[r].second);
+  }
+  // Scaling a point changes its Euclidean neighbours but not its cosine ones.
+  arma::mat scaled = test;
+  scaled.each_row() %= arma::exp(rng.randn(1, test.n_cols));
+  CHECK(
+      arma::all(arma::vectorise(knn_indices(unit_columns(train), unit_columns(scaled), 6) == nn)));
+}
+
 TEST_CASE("kNN errors and leave-one-out errors", "[knn]") {
   // Two well separated clusters plus one mislabelled point near cluster 0.
   arma::mat X = {{0, 0.1, 0.2, 0.3, 10, 10.1, 10.2, 0.15}};

@@ -211,6 +211,7 @@ TEST_CASE("Results file round trip: tasks table, embeddings, traces", "[results]
   CHECK(f.labels == std::vector<std::string>{"PCA", "KDA"});
   CHECK(f.datasets == std::vector<std::string>{"usps", "wine"});
   CHECK(f.k == std::vector<int>{1, 3});
+  CHECK(f.knn_metric == "euclidean");
   CHECK(f.quality_names == std::vector<std::string>{"trustworthiness"});
   REQUIRE(f.tasks.size() == 2);
   const TaskRow& a = f.tasks[0];  // sorted by id: task 1 first
