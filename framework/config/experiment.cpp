@@ -193,9 +193,10 @@ class Parser {
   }
 
   PreprocStep step(const YAML::Node& n, const std::string& key) {
-    const std::vector<std::string> kinds = {"center", "standardize", "minmax", "pca"};
+    const std::vector<std::string> kinds = {"center", "standardize", "minmax", "pca",
+                                            "unit_norm"};
     const std::string forms =
-        "center, standardize, minmax, {minmax: {per_feature: false}}, "
+        "center, standardize, minmax, unit_norm, {minmax: {per_feature: false}}, "
         "{pca: {variance: 0.99}} or {pca: {components: 50}}";
     PreprocStep s;
     std::string kind;
@@ -217,6 +218,8 @@ class Parser {
       s.kind = PreprocStep::Kind::Center;
     } else if (kind == "standardize") {
       s.kind = PreprocStep::Kind::Standardize;
+    } else if (kind == "unit_norm") {
+      s.kind = PreprocStep::Kind::UnitNorm;
     } else if (kind == "minmax") {
       s.kind = PreprocStep::Kind::MinMax;
       if (args && !args.IsNull()) {

@@ -13,7 +13,7 @@ namespace drbench {
 
 // One step of the preprocessing chain; each is fitted on the training part only.
 struct PreprocStep {
-  enum class Kind { Center, Standardize, MinMax, Pca } kind = Kind::Center;
+  enum class Kind { Center, Standardize, MinMax, Pca, UnitNorm } kind = Kind::Center;
   bool per_feature = true;        // MinMax: per feature, or one global min/max (USPS [-1,1] -> [0,1])
   double variance = 0.0;          // Pca: keep this fraction of the training variance (0 < v <= 1) ...
   std::uint64_t components = 0;   // ... or this many components (exactly one of the two is set)

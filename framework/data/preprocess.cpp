@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "framework/core/error.hpp"
+#include "framework/linalg/distances.hpp"
 
 namespace drbench {
 
@@ -19,6 +20,9 @@ std::string PreprocStep::describe() const {
       break;
     case Kind::MinMax:
       os << (per_feature ? "minmax" : "minmax(global)");
+      break;
+    case Kind::UnitNorm:
+      os << "unit_norm";
       break;
     case Kind::Pca:
       if (components > 0)
@@ -87,6 +91,8 @@ void Pipeline::fit(const arma::mat& Xtrain) {
         f.scale.replace(0.0, 1.0);        // constant features stay 0 instead of NaN
         break;
       }
+      case PreprocStep::Kind::UnitNorm:
+        break;  // per point: nothing to learn from the training set
       case PreprocStep::Kind::MinMax:
         if (step.per_feature) {
           f.shift = arma::min(X, 1);
@@ -139,6 +145,7 @@ void Pipeline::fit(const arma::mat& Xtrain) {
 
 arma::mat Pipeline::apply_step(std::size_t i, const arma::mat& X) const {
   const Fitted& f = fitted_[i];
+  if (steps_[i].kind == PreprocStep::Kind::UnitNorm) return unit_columns(X);
   arma::mat out = X;
   if (f.shift.n_elem == 1)
     out -= f.shift(0);

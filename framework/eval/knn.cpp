@@ -161,12 +161,4 @@ std::vector<double> knn_loo_errors(const arma::mat& X, const arma::uvec& y,
   return errors_from(knn_indices(X, X, max_k(ks), true), y, y, ks);
 }
 
-arma::mat unit_columns(const arma::mat& X) {
-  arma::rowvec norms = arma::sqrt(arma::sum(arma::square(X), 0));
-  norms.replace(0.0, 1.0);
-  arma::mat U = X;
-  U.each_row() /= norms;
-  return U;
-}
-
 }  // namespace drbench

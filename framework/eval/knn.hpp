@@ -23,9 +23,4 @@ std::vector<double> knn_errors(const arma::mat& train, const arma::uvec& ytrain,
 std::vector<double> knn_loo_errors(const arma::mat& X, const arma::uvec& y,
                                    const std::vector<int>& ks);
 
-// Columns scaled to unit length (zero columns stay zero, equidistant from every unit vector):
-// Euclidean neighbours of the result are the cosine neighbours of the input, since
-// |a/|a| - b/|b||^2 = 2 - 2 cos(a, b).
-arma::mat unit_columns(const arma::mat& X);
-
 }  // namespace drbench

@@ -83,4 +83,12 @@ arma::sp_mat knn_graph(const arma::mat& X, arma::uword k) {
   return arma::sp_mat(loc, val, n, n);
 }
 
+arma::mat unit_columns(const arma::mat& X) {
+  arma::rowvec norms = arma::sqrt(arma::sum(arma::square(X), 0));
+  norms.replace(0.0, 1.0);
+  arma::mat U = X;
+  U.each_row() /= norms;
+  return U;
+}
+
 }  // namespace drbench

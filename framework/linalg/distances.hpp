@@ -9,6 +9,11 @@ namespace drbench {
 arma::mat sq_distances(const arma::mat& A, const arma::mat& B);
 arma::mat sq_distances(const arma::mat& A);  // A against itself, exact zeros on the diagonal
 
+// Columns scaled to unit length (zero columns stay zero, equidistant from every unit vector):
+// Euclidean neighbours of the result are the cosine neighbours of the input, since
+// |a/|a| - b/|b||^2 = 2 - 2 cos(a, b). Used by the cosine kNN and the unit_norm preprocessing.
+arma::mat unit_columns(const arma::mat& X);
+
 // Indices (k x n) of the k nearest other columns of X for every column, nearest first; ties in
 // distance go to the lower index so graphs never depend on sort stability.
 arma::umat knn_graph_indices(const arma::mat& X, arma::uword k);

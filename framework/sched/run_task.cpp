@@ -10,6 +10,7 @@
 #include "framework/data/split.hpp"
 #include "framework/eval/knn.hpp"
 #include "framework/eval/quality.hpp"
+#include "framework/linalg/distances.hpp"
 
 namespace drbench {
 

@@ -86,6 +86,22 @@ TEST_CASE("Center, standardize and min-max statistics", "[data]") {
   CHECK(global.describe() == "minmax(global)");
 }
 
+TEST_CASE("unit_norm scales each point to length one, whatever the training set", "[data]") {
+  arma::mat train = data(6, 4, 20), test = data(7, 4, 5);
+  test.col(2).zeros();
+  Pipeline a({step(PreprocStep::Kind::UnitNorm)}), b({step(PreprocStep::Kind::UnitNorm)});
+  const arma::mat u = a.fit_apply(train);
+  CHECK(arma::approx_equal(arma::sqrt(arma::sum(arma::square(u), 0)), arma::ones<arma::rowvec>(20),
+                           "absdiff", 1e-14));
+  CHECK(arma::approx_equal(u.col(3) * arma::norm(train.col(3)), train.col(3), "absdiff", 1e-12));
+  b.fit(data(8, 4, 30) * 50.0);
+  const arma::mat ta = a.apply(test), tb = b.apply(test);
+  CHECK(arma::approx_equal(ta, tb, "absdiff", 0.0));  // no statistic of the training set used
+  CHECK(ta.col(2).is_zero());                         // a zero point stays zero, not NaN
+  CHECK(ta.is_finite());
+  CHECK(step(PreprocStep::Kind::UnitNorm).describe() == "unit_norm");
+}
+
 TEST_CASE("PCA keeps the requested variance fraction, both Gram sides agree", "[data]") {
   // Variances 100, 25, 4, 1 along axes: cumulative fractions 0.769, 0.962, 0.992, 1.
   Rng rng(5);

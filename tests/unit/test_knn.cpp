@@ -4,6 +4,7 @@
 
 #include "framework/core/rng.hpp"
 #include "framework/eval/knn.hpp"
+#include "framework/linalg/distances.hpp"
 
 using namespace drbench;
 
