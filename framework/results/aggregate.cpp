@@ -190,7 +190,9 @@ std::vector<Table> make_tables(const Aggregate& a) {
                     (a.knn_metric == "euclidean" ? "" : " (" + a.knn_metric + ")") +
                     " test error (%), mean ± std over " +
                     "repeated partitions, best setting per cell" +
-                    (several ? ", latent dim " + std::to_string(dim) : "");
+                    (!several   ? ""
+                     : dim == 0 ? ", input space (methods without a latent dimension)"
+                                : ", latent dim " + std::to_string(dim));
         if (!a.reference.empty())
           t.caption += "; † significantly worse than " + a.reference + " (paired t-test, p < " +
                        number(a.alpha) + ")";

@@ -217,6 +217,13 @@ TEST_CASE("tables: one per dim when the experiment has several", "[aggregate]") 
   CHECK(tables[1].name == "usps_k1_d9");
   CHECK(tables[1].rows == std::vector<std::string>{"PCA", "KDA"});
   CHECK_THAT(to_markdown(tables[1], a), Catch::Contains("| KDA | 35.00 ± 7.07 |"));
+  CHECK_THAT(tables[1].caption, Catch::Contains(", latent dim 9"));
+  // dim 0 (identity's "no reduction") is named as such, not as a 0-dimensional latent space.
+  s.add("1NN", "", {0.05, 0.06}, {0.05, 0.06}, 5, 0);
+  s.f.labels.push_back("1NN");
+  const auto with_input = make_tables(aggregate(s.f));
+  CHECK_THAT(with_input[0].caption, Catch::Contains(", input space (methods without a latent"));
+  CHECK(with_input[0].rows == std::vector<std::string>{"1NN"});
 }
 
 TEST_CASE("tables are stored in the results file without touching the rest", "[aggregate]") {
