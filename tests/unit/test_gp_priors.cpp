@@ -138,20 +138,58 @@ TEST_CASE("Rank prior matches its SVD form, value and gradient", "[gp_priors]") 
   const double alpha = 1.3, beta = 0.7;
   RankPrior prior(alpha, beta);
 
+  // Reference: sum_i ln(1 + s_i^2/beta^2) = ln det(I + Xc Xc^T/beta^2), whose gradient is
+  // 2 alpha (beta^2 I + Xc Xc^T)^-1 Xc (the implementation works from the SVD instead).
   const arma::mat Xc = X.each_col() - arma::mean(X, 1);
-  arma::mat U, V;
-  arma::vec s;
-  arma::svd_econ(U, s, V, Xc);
-  const double expected = alpha * arma::accu(arma::log(1.0 + arma::square(s) / (beta * beta)));
-  const arma::mat g_svd =
-      U * arma::diagmat(2.0 * alpha * s / (beta * beta + arma::square(s))) * V.t();
+  arma::mat G = Xc * Xc.t();
+  G.diag() += beta * beta;
+  const double expected = alpha * (arma::log_det_sympd(G) - q * std::log(beta * beta));
+  const arma::mat g_logdet = 2.0 * alpha * arma::solve(G, Xc);
 
   arma::mat g;
   CHECK(prior.value_grad(X, &g) == Approx(expected).epsilon(1e-10));
-  CHECK(arma::abs(g - g_svd).max() < 1e-10);
+  CHECK(arma::abs(g - g_logdet).max() < 1e-10);
   CHECK(prior_grad_error(prior, X) < 1e-6);
   // Translation invariant: the prior acts on the centred matrix.
   CHECK(prior.value_grad(X + 5.0, nullptr) == Approx(expected).epsilon(1e-10));
+}
+
+TEST_CASE("Rank prior stays exact with more latent dimensions than points and far-out X",
+          "[gp_priors]") {
+  // rankGPLVM starts at the data (q >= D), so q can exceed the rank n - 1 of the centred X, and
+  // the optimiser's trial steps can make s_i^2 / beta^2 pass 1e16, where I + Xc Xc^T / beta^2
+  // is no longer numerically positive definite. X is built with known singular values: U0 and
+  // V0 orthonormal, V0's columns orthogonal to the ones vector so that centring keeps them.
+  Rng rng(6);
+  const arma::uword q = 6, n = 5, r = 4;
+  const double alpha = 0.8, beta = 0.5;
+  RankPrior prior(alpha, beta);
+  arma::mat U0, V0, R;
+  arma::qr_econ(U0, R, rng.randn(q, r));
+  arma::mat B = rng.randn(n, r);
+  B.each_row() -= arma::mean(B, 0);
+  arma::qr_econ(V0, R, B);
+  for (const double scale : {1.0, 1e9}) {
+    const arma::vec s0 = scale * arma::vec{3.0, 1.0, 0.2, 0.05};
+    arma::mat X = U0 * arma::diagmat(s0) * V0.t();
+    X.each_col() += arma::vec{1.0, -2.0, 0.5, 0.0, 3.0, 1.0};
+    const double ref = alpha * arma::accu(arma::log1p(arma::square(s0) / (beta * beta)));
+    const arma::mat g_ref =
+        U0 * arma::diagmat(2.0 * alpha * s0 / (beta * beta + arma::square(s0))) * V0.t();
+    arma::mat g;
+    CHECK(prior.value_grad(X, &g) == Approx(ref).epsilon(1e-10));
+    // Rounding X (eps |X|) already moves the gradient by up to 2 alpha / beta^2 times that in
+    // the null directions of Xc, where the prior is quadratic; no evaluation can beat it.
+    const double rounding = 16 * arma::datum::eps * arma::abs(X).max() * 2 * alpha / (beta * beta);
+    CHECK(arma::abs(g - g_ref).max() < 1e-10 * arma::abs(g_ref).max() + rounding);
+    if (scale == 1.0) CHECK(prior_grad_error(prior, X) < 1e-6);
+  }
+  // A non-finite X is a step the optimiser must reject, as the GP likelihood does.
+  arma::mat X = rng.randn(q, n), g;
+  X(2, 3) = arma::datum::nan;
+  CHECK(std::isinf(prior.value_grad(X, &g)));
+  CHECK(g.n_rows == q);
+  CHECK(g.n_cols == n);
 }
 
 TEST_CASE("t-SNE regulariser: affinities at the requested perplexity, KL value and gradient",

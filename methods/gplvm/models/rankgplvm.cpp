@@ -1,6 +1,6 @@
 // rankGPLVM (Geiger, Urtasun & Darrell 2009): GP-LVM with the rank prior
 // alpha sum_i ln(1 + s_i^2/beta^2) on the singular values of the centred latent
-// matrix.
+// matrix. The paper's recipe starts from the observations (init: pca, dims >= D).
 #include "methods/gplvm/models/common.hpp"
 #include "methods/gplvm/priors/rank.hpp"
 
