@@ -129,7 +129,7 @@ TEST_CASE("LLE weights reconstruct planar data; the locally linear prior vanishe
   CHECK_THROWS_AS(lle_weights(Y, n, 1e-3), MethodError);
 }
 
-TEST_CASE("Rank prior matches its SVD form, value and gradient", "[gp_priors]") {
+TEST_CASE("Rank prior matches its log-det form, value and gradient", "[gp_priors]") {
   Rng rng(4);
   const arma::uword q = 4, n = 25;
   arma::mat X = rng.randn(q, n);
