@@ -8,9 +8,28 @@
 
 namespace drbench {
 
+namespace {
+
+// Upper Cholesky factor by LAPACK's potrf, which reads only the upper triangle: kernel matrices
+// summed from several terms carry rounding asymmetry that arma::chol would warn about on every
+// optimiser step, although it cannot change the factor.
+bool upper_cholesky(arma::mat& R, const arma::mat& K) {
+  R = K;
+  char uplo = 'U';
+  arma::blas_int n = arma::blas_int(R.n_rows), info = 0;
+  arma::lapack::potrf(&uplo, &n, R.memptr(), &n, &info);
+  if (info != 0) return false;
+  for (arma::uword j = 0; j + 1 < R.n_cols; ++j)
+    std::fill(R.colptr(j) + j + 1, R.colptr(j) + R.n_rows, 0.0);
+  return true;
+}
+
+}  // namespace
+
 bool cholesky_with_jitter(const arma::mat& K, CholeskyJitter& out) {
   out.jitter = 0.0;
-  if (arma::chol(out.R, K)) return true;
+  if (!K.is_finite()) return false;
+  if (upper_cholesky(out.R, K)) return true;
   const double base = 1e-6 * std::max(arma::mean(arma::abs(K.diag())), 1e-12);
   arma::mat Kj = K;
   double added = 0.0;
@@ -18,7 +37,7 @@ bool cholesky_with_jitter(const arma::mat& K, CholeskyJitter& out) {
     const double j = base * std::pow(10.0, k);
     Kj.diag() += j - added;
     added = j;
-    if (arma::chol(out.R, Kj)) {
+    if (upper_cholesky(out.R, Kj)) {
       out.jitter = j;
       return true;
     }

@@ -52,8 +52,7 @@ TEST_CASE("GP negative log-likelihood matches the direct formula", "[gplvm]") {
   const arma::mat Yt = rng.randn(12, 4);
   const double d = 4, n = 12;
   const arma::mat Ki = arma::inv(K);
-  const double direct = 0.5 * d * std::log(arma::det(K)) +
-                        0.5 * arma::trace(Ki * Yt * Yt.t()) +
+  const double direct = 0.5 * d * std::log(arma::det(K)) + 0.5 * arma::trace(Ki * Yt * Yt.t()) +
                         0.5 * n * d * std::log(2 * arma::datum::pi);
   const GpNllResult r = gp_neg_log_likelihood(K, Yt, true);
   CHECK(r.value == Approx(direct).epsilon(1e-10));
@@ -67,8 +66,8 @@ TEST_CASE("GP-LVM total objective gradient matches finite differences", "[gplvm]
   const arma::uword n = 30, d = 6, q = 2;
   const arma::mat Y = sheet(rng, n, d, 0.1);
   const arma::mat Yc = Y.each_col() - arma::mean(Y, 1);
-  for (const char* spec : {"rbf+bias+white", "mlp+bias+white", "poly+bias+white",
-                           "linear+bias+white"}) {
+  for (const char* spec :
+       {"rbf+bias+white", "mlp+bias+white", "poly+bias+white", "linear+bias+white"}) {
     INFO("kernel " << spec);
     for (bool learn : {true, false}) {
       auto kern = make_kernel(spec);
@@ -150,6 +149,22 @@ TEST_CASE("Cholesky failure adds increasing jitter and records it", "[gplvm]") {
   CholeskyJitter ch;
   arma::mat bad(4, 4, arma::fill::value(-1.0));
   CHECK_FALSE(cholesky_with_jitter(bad, ch));
+  bad.fill(arma::datum::nan);
+  CHECK_FALSE(cholesky_with_jitter(bad, ch));
+}
+
+TEST_CASE("Cholesky reads the upper triangle: rounding asymmetry in K does not matter", "[gplvm]") {
+  Rng rng(12);
+  const arma::mat A = rng.randn(6, 6);
+  const arma::mat K = A * A.t() + arma::eye(6, 6);
+  arma::mat Kskew = K;
+  Kskew(4, 1) *= 1.0 + 1e-9;  // below the diagonal only, as summed kernel terms can leave it
+  CholeskyJitter ch;
+  REQUIRE(cholesky_with_jitter(Kskew, ch));
+  CHECK(ch.jitter == 0.0);
+  CHECK(arma::approx_equal(ch.R, arma::chol(K), "absdiff", 1e-12));
+  CHECK(arma::approx_equal(arma::trimatu(ch.R), ch.R, "absdiff", 0.0));  // zeros below
+  CHECK(arma::approx_equal(ch.R.t() * ch.R, K, "absdiff", 1e-10));
 }
 
 TEST_CASE("GP-LVM with a linear kernel recovers the PPCA subspace", "[gplvm]") {
@@ -198,8 +213,7 @@ TEST_CASE("Predictive density gradient matches finite differences", "[gplvm]") {
   }
 }
 
-TEST_CASE("Out-of-sample map of a training observation returns its own latent point",
-          "[gplvm]") {
+TEST_CASE("Out-of-sample map of a training observation returns its own latent point", "[gplvm]") {
   Rng rng(7);
   const arma::uword n = 40, d = 6, q = 2;
   const arma::mat Y = sheet(rng, n, d, 0.05);
