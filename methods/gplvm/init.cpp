@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "framework/core/error.hpp"
+#include "framework/linalg/graph_weights.hpp"
+#include "methods/linear/lpp/lpp.hpp"
 
 namespace drbench {
 
@@ -25,6 +27,17 @@ arma::mat pca_latent_init(const arma::mat& Y, arma::uword q, bool unit_variance,
       X.row(k) = 1e-3 * rng.randn(1, n);
     }
   }
+  return X;
+}
+
+arma::mat slpp_latent_init(const arma::mat& Y, const arma::uvec& labels, arma::uword q) {
+  const HeatGraph g = same_class_weights(Y, labels, ClassWeight::Heat, 0.0);
+  const GraphProjection p = solve_lpp(Y, g.W, q, 1.0, 1e-8, "gplvm (init: slpp)");
+  arma::mat X = p.A.t() * (Y.each_col() - p.mean);
+  X.each_col() -= arma::mean(X, 1);
+  arma::vec sd = arma::stddev(X, 1, 1);
+  sd.replace(0.0, 1.0);
+  X.each_col() /= sd;
   return X;
 }
 

@@ -8,6 +8,7 @@
 #include "methods/gplvm/back_constraints/linear.hpp"
 #include "methods/gplvm/back_constraints/mlp.hpp"
 #include "methods/gplvm/back_constraints/rbf.hpp"
+#include "methods/gplvm/init.hpp"
 #include "methods/gplvm/kernels/kernel.hpp"
 #include "methods/gplvm/model.hpp"
 #include "methods/gplvm/objective.hpp"
@@ -183,4 +184,43 @@ TEST_CASE("Every GPLRF rival fits, logs a trace and maps new points", "[gp_model
   // Supervised methods refuse to run without labels.
   Rng rng(3);
   CHECK_THROWS_AS(make("gplrf", {})->fit({train.X, nullptr, 0, 2, rng, nullptr}), MethodError);
+}
+
+TEST_CASE("init: slpp starts from the SLPP coordinates at unit variance (supervised variants only)",
+          "[gp_models]") {
+  const Toy t(10, 6, 31);
+  const arma::mat X0 = slpp_latent_init(t.X, t.y, 2);
+  REQUIRE(X0.n_rows == 2);
+  CHECK(arma::abs(arma::mean(X0, 1)).max() < 1e-12);
+  CHECK(arma::approx_equal(arma::stddev(X0, 1, 1), arma::ones(2), "absdiff", 1e-12));
+  // The same directions as the registered slpp method (heat weights, t = 0, no PCA pre-step).
+  ParamSet sp;
+  auto slpp = make("slpp", sp);
+  Rng rng(4);
+  slpp->fit({t.X, &t.y, 3, 2, rng, nullptr});
+  arma::mat E = slpp->embedding();
+  E.each_col() -= arma::mean(E, 1);
+  for (arma::uword k = 0; k < 2; ++k) {
+    const double c =
+        arma::dot(E.row(k), X0.row(k)) / (arma::norm(E.row(k)) * arma::norm(X0.row(k)));
+    CHECK(std::abs(c) == Approx(1.0).epsilon(1e-9));
+  }
+  // SLPP separates the classes from the start, so the start already has a small within-class share.
+  CHECK(within_over_total(X0, t.y, 3) < 0.2);
+  // gplrf accepts it, starts there and fits; the unsupervised variants reject it when configured.
+  ParamSet p;
+  p.set("init", std::string("slpp"));
+  p.set("iterations", std::int64_t(5));
+  auto m = make("gplrf", p);
+  m->fit({t.X, &t.y, 3, 2, rng, nullptr});
+  CHECK(m->embedding().is_finite());
+  auto init_spec = [](const std::string& method) {
+    for (const auto& s : Registry::instance().get(method).params)
+      if (s.name == "init") return s;
+    FAIL("no init parameter");
+    return ParamSpec{};
+  };
+  CHECK(init_spec("gplrf").check(std::string("slpp")).empty());
+  CHECK(init_spec("dgplvm").check(std::string("slpp")).empty());
+  CHECK_THAT(init_spec("bcgplvm").check(std::string("slpp")), Catch::Contains("{ppca, pca}"));
 }

@@ -4,6 +4,7 @@
 #include "methods/gplvm/back_constraints/linear.hpp"
 #include "methods/gplvm/back_constraints/mlp.hpp"
 #include "methods/gplvm/back_constraints/rbf.hpp"
+#include "methods/gplvm/init.hpp"
 
 namespace drbench {
 
@@ -55,6 +56,13 @@ void PriorGplvm::fit(const FitInput& in) {
   model_ = GplvmModel(gplvm_settings(p_));
   for (auto& prior : priors_(in)) model_.add_prior(std::move(prior));
   if (auto bc = make_back_constraint(p_, in.rng)) model_.set_back_constraint(std::move(bc));
+  if (p_.str("init") == "slpp") {
+    if (in.labels == nullptr)
+      throw MethodError(method_ + ": init 'slpp' needs the training labels (fix: init: ppca)");
+    const arma::mat X0 = slpp_latent_init(in.X, *in.labels, in.dim);
+    model_.fit(in.X, in.dim, in.rng, in.trace, &X0);
+    return;
+  }
   model_.fit(in.X, in.dim, in.rng, in.trace);
 }
 
@@ -66,6 +74,13 @@ MethodInfo gp_variant_info(std::string name, std::string summary, std::string re
   m.summary = std::move(summary);
   m.reference = std::move(reference);
   m.params = std::move(params);
+  // Only the label-using variants see the labels, so only they can start from SLPP.
+  if (supervised)
+    for (auto& s : m.params)
+      if (s.name == "init") {
+        s.choices.push_back("slpp");
+        s.doc += "; slpp: SLPP coordinates at unit variance (the GPLRF paper's oil start)";
+      }
   m.supervised = supervised;
   m.iterative = true;
   m.out_of_sample = true;
