@@ -25,6 +25,20 @@ arma::vec safe_inverse(const arma::vec& D) {
   return R;
 }
 
+#if defined(__SSE2__)
+// Squared latent distances of points i and i+1 to point j, Yt being n x q (one column per
+// coordinate, so the two points are adjacent in memory).
+inline __m128d pair_sq_dist(const arma::mat& Yt, arma::uword i, arma::uword j) {
+  __m128d d2 = _mm_setzero_pd();
+  for (arma::uword k = 0; k < Yt.n_cols; ++k) {
+    const double* yk = Yt.colptr(k);
+    const __m128d t = _mm_sub_pd(_mm_loadu_pd(yk + i), _mm_set1_pd(yk[j]));
+    d2 = _mm_add_pd(d2, _mm_mul_pd(t, t));
+  }
+  return d2;
+}
+#endif
+
 // The stress alone, which the step halving evaluates several times per iteration (5-6 on USPS):
 // the same sum as sammon_stress, two pairs at a time. SSE2 is the x86-64 baseline, so this needs
 // no special build; other targets take the scalar loop, which is also every column's tail.
@@ -41,12 +55,7 @@ double stress_only(const arma::mat& D, const arma::mat& Y) {
     arma::uword i = 0;
 #if defined(__SSE2__)
     for (; i + 1 < j; i += 2) {
-      __m128d d2 = zero;
-      for (arma::uword k = 0; k < q; ++k) {
-        const double* yk = Yt.colptr(k);
-        const __m128d t = _mm_sub_pd(_mm_loadu_pd(yk + i), _mm_set1_pd(yk[j]));
-        d2 = _mm_add_pd(d2, _mm_mul_pd(t, t));
-      }
+      const __m128d d2 = pair_sq_dist(Yt, i, j);
       const __m128d Dv = _mm_loadu_pd(Dj + i);
       const __m128d keep = _mm_cmpgt_pd(Dv, zero);  // pairs with D = 0 are left out
       const __m128d Dsafe = _mm_or_pd(_mm_and_pd(keep, Dv), _mm_andnot_pd(keep, one));
@@ -152,12 +161,7 @@ double sammon_stress(const arma::mat& D, const arma::mat& Y, arma::mat* grad, ar
     std::fill(gjv.begin(), gjv.end(), 0.0);
     std::fill(hjv.begin(), hjv.end(), 0.0);
     for (; i + 1 < j; i += 2) {
-      __m128d d2 = zero;
-      for (arma::uword k = 0; k < q; ++k) {
-        const double* yk = Yt.colptr(k);
-        const __m128d t = _mm_sub_pd(_mm_loadu_pd(yk + i), _mm_set1_pd(yk[j]));
-        d2 = _mm_add_pd(d2, _mm_mul_pd(t, t));
-      }
+      const __m128d d2 = pair_sq_dist(Yt, i, j);
       const __m128d Dv = _mm_loadu_pd(Dj + i);
       const __m128d Dinv = masked_inverse(Dv, _mm_cmpgt_pd(Dv, zero));
       const __m128d d = _mm_sqrt_pd(d2);
