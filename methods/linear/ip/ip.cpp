@@ -35,6 +35,16 @@ arma::mat isometric_kernel(const arma::mat& X, arma::uword k, bool connect,
   return S;
 }
 
+ParamSpec geodesic_k_spec() {
+  return ParamSpec::integer("k", 5, 1, 1000, "neighbours of the kNN graph (papers vary 2..20)");
+}
+
+ParamSpec disconnected_spec() {
+  return ParamSpec::choice("disconnected", "connect", {"connect", "error"},
+                           "a disconnected kNN graph: join components at their closest pairs, or "
+                           "fail the task");
+}
+
 void Ip::fit(const FitInput& in) {
   const PcaReduced pre = pca_reduce(in.X, pca_ratio_, in.dim, "ip");
   const arma::mat tau = isometric_kernel(in.X, k_, connect_, "ip", in.trace);
@@ -54,14 +64,11 @@ MethodInfo ip_info() {
   m.family = "linear";
   m.summary = "isometric projection: X tau(D_G) X^T a = l X X^T a on kNN geodesics";
   m.reference = "Cai, He & Han, Isometric Projection, AAAI 2007, section 3 (eq. 7)";
-  m.params = {
-      ParamSpec::integer("k", 5, 1, 1000, "neighbours of the kNN graph (papers vary 2..20)"),
-      ParamSpec::real("pca_ratio", 1.0, 0.0, 1.0,
-                      "variance kept by the PCA pre-step (1 = full rank)", true),
-      ParamSpec::real("reg", 1e-8, 0.0, 1e3, "ridge on X X^T, relative to its trace/dim"),
-      ParamSpec::choice("disconnected", "connect", {"connect", "error"},
-                        "a disconnected kNN graph: join components at their closest pairs, or "
-                        "fail the task")};
+  m.params = {geodesic_k_spec(),
+              ParamSpec::real("pca_ratio", 1.0, 0.0, 1.0,
+                              "variance kept by the PCA pre-step (1 = full rank)", true),
+              ParamSpec::real("reg", 1e-8, 0.0, 1e3, "ridge on X X^T, relative to its trace/dim"),
+              disconnected_spec()};
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
     return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * p.real("k"));
   };

@@ -7,6 +7,7 @@
 #include <armadillo>
 #include <string>
 
+#include "framework/core/params.hpp"
 #include "framework/core/trace.hpp"
 #include "methods/linear/linear_method.hpp"
 
@@ -19,6 +20,11 @@ namespace drbench {
 // read literally, W(i,j) = d_G(i,j)).
 arma::mat isometric_kernel(const arma::mat& X, arma::uword k, bool connect,
                            const std::string& method, Trace* trace, bool squared = true);
+
+// The two parameters of that kernel, shared by every method built on it (ip, ip_sr, oip, soip):
+// 'k' and 'disconnected' ("connect" or "error").
+ParamSpec geodesic_k_spec();
+ParamSpec disconnected_spec();
 
 class Ip final : public LinearMethod {
  public:

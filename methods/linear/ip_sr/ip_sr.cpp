@@ -38,13 +38,10 @@ MethodInfo ip_sr_info() {
   m.family = "linear";
   m.summary = "isometric projection via spectral regression: tau(D_G) eigenvectors, then ridge";
   m.reference = "Cai, He & Han, AAAI 2007, section 4; Zheng et al., ICPR 2012, eq. 4";
-  m.params = {
-      ParamSpec::integer("k", 5, 1, 1000, "neighbours of the kNN graph (papers vary 2..20)"),
-      ParamSpec::real("alpha", 0.01, 0.0, 1e6,
-                      "ridge of the regression, relative to trace(X X^T)/d"),
-      ParamSpec::choice("disconnected", "connect", {"connect", "error"},
-                        "a disconnected kNN graph: join components at their closest pairs, or "
-                        "fail the task")};
+  m.params = {geodesic_k_spec(),
+              ParamSpec::real("alpha", 0.01, 0.0, 1e6,
+                              "ridge of the regression, relative to trace(X X^T)/d"),
+              disconnected_spec()};
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
     return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * p.real("k")) +
            double(s.n) * s.n * s.n / 10.0;

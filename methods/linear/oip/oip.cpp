@@ -35,10 +35,7 @@ MethodInfo oip_info() {
   m.summary = "orthogonal isometric projection: smallest eigenvectors of X(X^T X - 2 tau)X^T";
   m.reference = "Zheng, Tang, Fang & Zhang, Orthogonal Isometric Projection, ICPR 2012, Alg. 1";
   m.params = {
-      ParamSpec::integer("k", 5, 1, 1000, "neighbours of the kNN graph (papers vary 2..20)"),
-      ParamSpec::choice("disconnected", "connect", {"connect", "error"},
-                        "a disconnected kNN graph: join components at their closest pairs, or "
-                        "fail the task"),
+      geodesic_k_spec(), disconnected_spec(),
       ParamSpec::choice("tau_of", "squared", {"squared", "distance"},
                         "what tau double-centres: squared geodesics (Isomap's operator) or the "
                         "geodesic distances themselves (Algorithm 1's W(i,j) = d_G(i,j))")};

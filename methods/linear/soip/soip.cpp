@@ -44,16 +44,12 @@ MethodInfo soip_info() {
   m.family = "linear";
   m.summary = "sparse OIP: lasso (LARS) regression of the OIP projections, unit-length vectors";
   m.reference = "Zheng, Tang, Fang & Zhang, ICPR 2012, section 4; Efron et al. 2004 (LARS)";
-  m.params = {
-      ParamSpec::integer("k", 5, 1, 1000, "neighbours of the kNN graph (papers vary 2..20)"),
-      ParamSpec::choice("disconnected", "connect", {"connect", "error"},
-                        "a disconnected kNN graph: join components at their closest pairs, or "
-                        "fail the task"),
-      ParamSpec::integer("nonzeros", 0, 0, 1e6,
-                         "largest number of nonzero entries per projection vector (0 = no "
-                         "limit, stop at 'lambda')"),
-      ParamSpec::real("lambda", 0.01, 0.0, 1.0,
-                      "lasso penalty relative to the one that zeroes every coefficient")};
+  m.params = {geodesic_k_spec(), disconnected_spec(),
+              ParamSpec::integer("nonzeros", 0, 0, 1e6,
+                                 "largest number of nonzero entries per projection vector (0 = no "
+                                 "limit, stop at 'lambda')"),
+              ParamSpec::real("lambda", 0.01, 0.0, 1.0,
+                              "lasso penalty relative to the one that zeroes every coefficient")};
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
     return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * p.real("k")) +

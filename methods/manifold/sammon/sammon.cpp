@@ -25,6 +25,16 @@ arma::vec safe_inverse(const arma::vec& D) {
   return R;
 }
 
+// Squared latent distance of points i and j, Yt being n x q: the scalar tail of the loops below.
+inline double row_sq_dist(const arma::mat& Yt, arma::uword i, arma::uword j) {
+  double d2 = 0.0;
+  for (arma::uword k = 0; k < Yt.n_cols; ++k) {
+    const double t = Yt(i, k) - Yt(j, k);
+    d2 += t * t;
+  }
+  return d2;
+}
+
 #if defined(__SSE2__)
 // Squared latent distances of points i and i+1 to point j, Yt being n x q (one column per
 // coordinate, so the two points are adjacent in memory).
@@ -43,7 +53,7 @@ inline __m128d pair_sq_dist(const arma::mat& Yt, arma::uword i, arma::uword j) {
 // the same sum as sammon_stress, two pairs at a time. SSE2 is the x86-64 baseline, so this needs
 // no special build; other targets take the scalar loop, which is also every column's tail.
 double stress_only(const arma::mat& D, const arma::mat& Y) {
-  const arma::uword n = Y.n_cols, q = Y.n_rows;
+  const arma::uword n = Y.n_cols;
   const arma::mat Yt = Y.t();  // n x q: pairs (i, i+1) are adjacent in every coordinate
   double E = 0.0, c = 0.0;
 #if defined(__SSE2__)
@@ -67,11 +77,7 @@ double stress_only(const arma::mat& D, const arma::mat& Y) {
     for (; i < j; ++i) {
       const double Dij = Dj[i];
       if (!(Dij > 0)) continue;
-      double d2 = 0.0;
-      for (arma::uword k = 0; k < q; ++k) {
-        const double t = Yt(i, k) - Yt(j, k);
-        d2 += t * t;
-      }
+      const double d2 = row_sq_dist(Yt, i, j);
       const double del = Dij - std::sqrt(d2);
       E += del * del / Dij;
       c += Dij;
@@ -193,11 +199,7 @@ double sammon_stress(const arma::mat& D, const arma::mat& Y, arma::mat* grad, ar
     for (; i < j; ++i) {
       const double Dij = Dj[i];
       if (!(Dij > 0)) continue;
-      double d2 = 0.0;
-      for (arma::uword k = 0; k < q; ++k) {
-        const double t = Yt(i, k) - Yt(j, k);
-        d2 += t * t;
-      }
+      const double d2 = row_sq_dist(Yt, i, j);
       const double d = std::sqrt(d2), Dinv = 1.0 / Dij, del = Dij - d;
       c += Dij;
       E += del * del * Dinv;
