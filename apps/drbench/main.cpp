@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/core/build_info.hpp"
 #include "framework/core/blas.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
@@ -151,7 +152,8 @@ int cmd_aggregate(int argc, char** argv) {
 
 void print_method(const MethodInfo& m) {
   std::printf("%s  [%s]%s%s%s\n    %s\n", m.name.c_str(), m.family.c_str(),
-              m.supervised ? " supervised" : "", m.out_of_sample ? " out-of-sample" : " transductive-only",
+              m.supervised ? " supervised" : "",
+              m.out_of_sample ? " out-of-sample" : " transductive-only",
               m.iterative ? " iterative" : "", m.summary.c_str());
   if (!m.reference.empty()) std::printf("    reference: %s\n", m.reference.c_str());
   for (const auto& p : m.params)
@@ -182,8 +184,9 @@ int cmd_datasets(int argc, char** argv) {
   for (const auto& g : generators()) {
     std::printf("  %-14s %s\n", g.name.c_str(), g.summary.c_str());
     for (const auto& p : g.params)
-      std::printf("    %-12s %-6s default %-8s range %s\n", p.name.c_str(), type_name(p.type).c_str(),
-                  to_string(p.default_value).c_str(), p.range_text().c_str());
+      std::printf("    %-12s %-6s default %-8s range %s\n", p.name.c_str(),
+                  type_name(p.type).c_str(), to_string(p.default_value).c_str(),
+                  p.range_text().c_str());
   }
   return 0;
 }
@@ -199,7 +202,8 @@ int main(int argc, char** argv) {
   try {
     if (cmd == "--version" || cmd == "version") {
       set_blas_threads(1);
-      std::printf("drbench %s\nBLAS/LAPACK: %s\n", DRBENCH_VERSION, drbench::blas_description().c_str());
+      std::printf("drbench %s\nBLAS/LAPACK: %s\n", drbench::version(),
+                  drbench::blas_description().c_str());
       return 0;
     }
     if (cmd == "help" || cmd == "--help" || cmd == "-h") {

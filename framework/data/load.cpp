@@ -1,4 +1,5 @@
 #include "framework/data/load.hpp"
+#include "framework/core/build_info.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -20,7 +21,7 @@ const char* kDebianFashionMnist = "/usr/share/datasets/fashion-mnist";
 
 std::vector<std::string> bundled_dirs() {
   std::vector<std::string> dirs = {(fs::current_path() / "datasets" / "data").string(),
-                                   std::string(DRBENCH_SOURCE_DIR) + "/datasets/data"};
+                                   std::string(drbench::source_dir()) + "/datasets/data"};
   return dirs;
 }
 
@@ -150,7 +151,7 @@ std::vector<std::string> data_search_path(const std::string& config_data_path) {
   if (!config_data_path.empty()) cand.push_back(config_data_path);
   if (const char* env = std::getenv("DRBENCH_DATA"); env && *env) cand.push_back(env);
   cand.push_back((fs::current_path() / ".." / "shared" / "datasets").string());
-  cand.push_back(std::string(DRBENCH_SOURCE_DIR) + "/../shared/datasets");
+  cand.push_back(std::string(drbench::source_dir()) + "/../shared/datasets");
   std::vector<std::string> out;
   std::vector<fs::path> seen;
   for (const auto& c : cand) {

@@ -1,4 +1,5 @@
 #include "framework/sched/scheduler.hpp"
+#include "framework/core/build_info.hpp"
 
 #include <mpi.h>
 #include <unistd.h>
@@ -197,7 +198,7 @@ int run_experiment(const RunOptions& opt) {
     return 0;
   }
 
-  RunInfo info{DRBENCH_VERSION, blas_description(), host_name(), now_iso(), nranks};
+  RunInfo info{drbench::version(), blas_description(), host_name(), now_iso(), nranks};
   std::unique_ptr<ResultsStore> store;
   try {
     store = std::make_unique<ResultsStore>(ex, tasks, info, opt.force_new);

@@ -2,6 +2,7 @@
 // Small helpers shared by the [linear] tests: fitting a registered method by name and making
 // labelled Gaussian blobs with the task RNG.
 #include <armadillo>
+#include "framework/core/build_info.hpp"
 #include <catch2/catch.hpp>
 #include <memory>
 #include <string>
@@ -39,7 +40,7 @@ inline void blobs(Rng& rng, arma::uword d, arma::uword C, arma::uword per, doubl
 inline arma::mat linear_fixture(const std::string& name) {
   arma::mat M;
   const std::string file =
-      std::string(DRBENCH_SOURCE_DIR) + "/tests/fixtures/linear/" + name + ".csv";
+      std::string(drbench::source_dir()) + "/tests/fixtures/linear/" + name + ".csv";
   REQUIRE(M.load(file, arma::csv_ascii));
   return M;
 }

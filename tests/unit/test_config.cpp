@@ -1,6 +1,7 @@
 // Config parsing: good configs give the right structs; each kind of bad input gives an error that
 // names file, line, key path and a fix. Fake methods come from test_config_fakes.cpp.
 #include <catch2/catch.hpp>
+#include "framework/core/build_info.hpp"
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -594,7 +595,7 @@ TEST_CASE("load_experiment reads a file and names it in errors", "[config]") {
 
 TEST_CASE("every config shipped in configs/ parses, under each of its profiles", "[config]") {
   namespace fs = std::filesystem;
-  const fs::path dir = fs::path(DRBENCH_SOURCE_DIR) / "configs";
+  const fs::path dir = fs::path(drbench::source_dir()) / "configs";
   int checked = 0;
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
     if (entry.path().extension() != ".yaml") continue;
@@ -611,7 +612,7 @@ TEST_CASE("every config shipped in configs/ parses, under each of its profiles",
 }
 
 TEST_CASE("the complete example in docs/config.md parses", "[config]") {
-  std::ifstream in(std::string(DRBENCH_SOURCE_DIR) + "/docs/config.md");
+  std::ifstream in(std::string(drbench::source_dir()) + "/docs/config.md");
   REQUIRE(in);
   std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto start = text.find("```yaml\n");

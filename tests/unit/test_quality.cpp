@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include "framework/core/build_info.hpp"
 #include <string>
 
 #include "framework/core/rng.hpp"
@@ -8,7 +9,7 @@ using namespace drbench;
 
 TEST_CASE("Trustworthiness and continuity match scikit-learn", "[quality]") {
   // tests/fixtures/quality/ is written by scripts/make_fixtures_quality.py (sklearn 1.2.1).
-  const std::string dir = std::string(DRBENCH_SOURCE_DIR) + "/tests/fixtures/quality/";
+  const std::string dir = std::string(drbench::source_dir()) + "/tests/fixtures/quality/";
   arma::mat points, expected;
   REQUIRE(points.load(dir + "points.csv", arma::csv_ascii));
   REQUIRE(expected.load(dir + "expected.csv", arma::csv_ascii));
