@@ -3,7 +3,7 @@
 # no-op that needs no network). Run as root (or with sudo available).
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libarmadillo-dev libopenblas-dev liblapack-dev
-      libopenmpi-dev openmpi-bin libyaml-cpp-dev libhdf5-dev catch2 libbenchmark-dev
+      libopenmpi-dev openmpi-bin libyaml-cpp-dev libhdf5-dev libnanoflann-dev catch2 libbenchmark-dev
       python3 python3-numpy python3-h5py)
 missing=()
 for p in "${pkgs[@]}"; do

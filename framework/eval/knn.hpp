@@ -10,8 +10,18 @@ namespace drbench {
 
 // kmax x m matrix of training indices, nearest first, for each test column.
 // exclude_self: test == train (same columns), and a point is not its own neighbour (leave-one-out).
+// Up to kKdTreeMaxDim dimensions an exact k-d tree (nanoflann) answers, above that blocked BLAS
+// distances; both rank by the same directly summed squared distance with the same tie rule.
 arma::umat knn_indices(const arma::mat& train, const arma::mat& test, arma::uword kmax,
                        bool exclude_self = false);
+constexpr arma::uword kKdTreeMaxDim = 20;
+// The two paths, for tests and benchmarks. The blocked one picks kmax + 8 candidates by the BLAS
+// expansion |a|^2 - 2a.b before ranking them exactly, so it can differ from the tree only when
+// more than 8 points lie within rounding of the k-th distance.
+arma::umat knn_indices_kdtree(const arma::mat& train, const arma::mat& test, arma::uword kmax,
+                              bool exclude_self = false);
+arma::umat knn_indices_blocked(const arma::mat& train, const arma::mat& test, arma::uword kmax,
+                               bool exclude_self = false);
 
 // Predicted labels with k neighbours, from the index matrix above.
 arma::uvec knn_vote(const arma::umat& nn, const arma::uvec& ytrain, arma::uword k);
