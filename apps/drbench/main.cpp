@@ -30,6 +30,8 @@ usage:
                      [--no-table]
         Run (or resume) the sweep a config describes; under mpirun, rank 0 schedules and writes.
         Rerunning the same command after a crash or kill resumes; --force-new starts over.
+        SIGTERM, SIGINT or SIGUSR1 stop it cleanly: running tasks finish, results are saved,
+        exit status 75; the same command resumes.
   drbench validate CONFIG [--profile NAME | --quick]
         Check the config and its data as `run` would, print the task count, write nothing.
   drbench aggregate RESULTS.h5 [--format md|csv|tex] [--ttest LABEL] [--no-store]
@@ -104,7 +106,9 @@ int cmd_run(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2, {"--profile", "--output"},
                       {"--quick", "--force-new", "--quiet", "--no-table"});
   if (a.pos.size() != 1) return usage_error("run needs exactly one CONFIG");
-  MPI_Init(&argc, &argv);
+  // Rank 0 runs tasks in a second thread beside its dispatcher; only the dispatcher calls MPI.
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   RunOptions o;
   o.config = a.pos[0];
   o.profile = profile_of(a);
