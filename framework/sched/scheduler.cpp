@@ -20,6 +20,7 @@
 #include "framework/results/aggregate.hpp"
 #include "framework/results/render.hpp"
 #include "framework/results/store.hpp"
+#include "framework/sched/cost_model.hpp"
 #include "framework/sched/dispatch.hpp"
 #include "framework/sched/progress.hpp"
 #include "framework/sched/run_task.hpp"
@@ -91,6 +92,28 @@ class Recorder {
   std::size_t failed_ = 0;
   long recorded_ = 0;
 };
+
+// Each task's expected cost: the descriptors' estimates, or seconds from a cost model fitted to
+// the finished tasks of this experiment once there are any.
+std::vector<double> expected_costs(const Experiment& ex, const std::vector<Task>& tasks,
+                                   const std::vector<DataShape>& shapes, const ResultsStore& store) {
+  std::vector<double> cost(tasks.size());
+  for (const auto& t : tasks) cost[t.id] = t.cost;
+  if (store.n_done() == 0) return cost;
+  const auto features = task_features(ex, tasks, shapes);
+  std::vector<CostSample> samples;
+  for (const auto& [id, r] : store.results()) {
+    if (!r.ok) continue;
+    CostSample s{features[id], r.fit_seconds + r.transform_seconds + r.eval_seconds};
+    s.x.n = double(r.n_train);
+    s.x.d = double(r.input_dim);
+    samples.push_back(s);
+  }
+  const CostModel model = CostModel::fit(samples);
+  if (model.calibrated())
+    for (const auto& t : tasks) cost[t.id] = model.predict(features[t.id]);
+  return cost;
+}
 
 }  // namespace
 
@@ -178,9 +201,9 @@ int run_experiment(const RunOptions& opt) {
   std::vector<std::uint64_t> pending;
   for (const auto& t : tasks)
     if (!store->done(t.id)) pending.push_back(t.id);
-  // Longest expected tasks first, so the sweep does not end waiting on one late giant.
-  std::vector<double> cost(tasks.size());
-  for (const auto& t : tasks) cost[t.id] = t.cost;
+  // Longest expected tasks first, so the sweep does not end waiting on one late giant. A resumed
+  // run predicts seconds from the tasks already finished (framework/sched/cost_model.hpp).
+  const std::vector<double> cost = expected_costs(ex, tasks, shapes, *store);
   std::stable_sort(pending.begin(), pending.end(),
                    [&](std::uint64_t a, std::uint64_t b) { return cost[a] > cost[b]; });
   if (!opt.quiet)
