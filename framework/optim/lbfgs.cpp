@@ -6,6 +6,7 @@
 #include <cmath>
 #include <deque>
 
+#include "framework/core/time_limit.hpp"
 #include "framework/optim/optimizer.hpp"
 
 namespace drbench {
@@ -168,6 +169,7 @@ OptimResult lbfgs(Objective& obj, const arma::vec& x0, const OptimOptions& opt, 
     f = acc.f;
     g = acc.g;
     if (opt.trace) opt.trace->log(k, f, arma::norm(g), seconds());
+    check_task_deadline(k);
 
     const double sy = arma::dot(s, y);
     if (sy > 1e-10 * arma::norm(s) * arma::norm(y)) {  // keep H positive definite

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "framework/core/error.hpp"
+#include "framework/core/time_limit.hpp"
 #include "framework/optim/optimizer.hpp"
 
 namespace drbench {
@@ -89,6 +90,7 @@ OptimResult scg(Objective& obj, const arma::vec& x0, const OptimOptions& opt) {
       f_now = f_old;
     }
     if (opt.trace) opt.trace->log(j, f_now, arma::norm(success ? grad_x_new : grad_new), seconds_since(t0));
+    check_task_deadline(j);
 
     if (success) {
       if (arma::abs(alpha * d).max() < opt.x_tol && std::abs(f_new - f_old) < opt.f_tol)

@@ -5,6 +5,7 @@
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/error.hpp"
+#include "framework/core/time_limit.hpp"
 #include "framework/sched/dispatch.hpp"
 
 using namespace drbench;
@@ -36,6 +37,28 @@ TEST_CASE("chunks carry about 1/(factor x workers) of the cost left", "[sched]")
   CHECK(next == order.size());
   CHECK(left == Approx(0.0).margin(1e-9));
   CHECK(chunks < 60);  // geometric shrinking, not one message per task
+}
+
+TEST_CASE("check_task_deadline stops an optimiser past the thread's deadline", "[sched]") {
+  using Clock = std::chrono::steady_clock;
+  CHECK_NOTHROW(check_task_deadline(0));  // no deadline set
+  set_task_deadline(Clock::now() + std::chrono::hours(1));
+  CHECK_NOTHROW(check_task_deadline(1));
+  set_task_deadline(Clock::now());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  CHECK_THROWS_WITH(check_task_deadline(7), Catch::Contains("iteration 7"));
+  // Deadlines belong to threads: rank 0 runs tasks beside its dispatcher.
+  bool other_thread_threw = false;
+  std::thread([&] {
+    try {
+      check_task_deadline(1);
+    } catch (const TimeLimitExceeded&) {
+      other_thread_threw = true;
+    }
+  }).join();
+  CHECK(!other_thread_threw);
+  set_task_deadline(Clock::time_point::max());
+  CHECK_NOTHROW(check_task_deadline(2));
 }
 
 TEST_CASE("max_task_seconds is a positive number of seconds", "[sched][config]") {
