@@ -4,7 +4,8 @@
 // left, results batched with them, rank 0 as one server that spends `message_seconds` (+
 // `result_seconds` per result) on each message and `commit_seconds` per group commit, and
 // `latency_seconds` per message in each direction. Rank 0's own worker loses the time its
-// dispatcher spends. Answers "how long, how efficient, how balanced" before a cluster is spent.
+// dispatcher spends serving messages. Answers "how long, how efficient, how balanced" before a
+// cluster is spent.
 #include <cstdint>
 #include <vector>
 
