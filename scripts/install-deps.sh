@@ -4,7 +4,8 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libarmadillo-dev libopenblas-dev liblapack-dev
       libopenmpi-dev openmpi-bin libyaml-cpp-dev libhdf5-dev catch2 libbenchmark-dev
-      python3 python3-numpy python3-h5py)
+      python3 python3-numpy python3-h5py python3-pandas python3-matplotlib python3-pytest
+      chromium)  # chromium: only the report test (tests/python/test_report.py) uses it
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

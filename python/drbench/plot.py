@@ -26,6 +26,7 @@ import matplotlib  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.offsetbox import AnnotationBbox, OffsetImage  # noqa: E402
@@ -39,6 +40,19 @@ MAX_TRACE_CURVES = 12
 
 def slug(s: str) -> str:
     return re.sub(r"[^A-Za-z0-9]+", "-", str(s)).strip("-").lower() or "x"
+
+
+def parse_setting(s: str) -> dict:
+    return dict(kv.split("=", 1) for kv in s.split(",") if "=" in kv) if s else {}
+
+
+def short_setting(setting: str, all_settings) -> str:
+    """Only the parameters that differ between the settings a method was run with (the grid
+    axes): the rest are defaults every task shares."""
+    mine = parse_setting(setting)
+    others = [parse_setting(x) for x in set(all_settings)]
+    keys = [k for k in mine if len({o.get(k) for o in others}) > 1]
+    return ",".join(f"{k}={mine[k]}" for k in keys)
 
 
 def fmt_split(kind: str, v: float) -> str:
@@ -83,6 +97,25 @@ class Plotter:
         if ds not in self._info:
             self._info[ds] = dsdata.DatasetInfo(ds, self.dirs)
         return self._info[ds]
+
+    def indices_are_file_rows(self, ds, task) -> bool:
+        """Point indices count rows of the dataset after max_points subsampling; only without
+        subsampling do they address rows of the file (for thumbnails and sequence order)."""
+        info = self.info(ds)
+        if not info.path:
+            return False
+        cfg = self.r.attrs.get("config", "")
+        try:
+            import yaml
+            spec = [d for d in (yaml.safe_load(cfg) or {}).get("datasets", [])
+                    if isinstance(d, dict) and d.get("name") == ds]
+            if spec and "max_points" not in spec[0]:
+                return True
+        except Exception:  # no PyYAML, or a config it cannot read: judge by the point count
+            pass
+        with h5py.File(info.path, "r") as f:
+            n = f["X"].shape[0]
+        return int(task["n_train"]) + int(task["n_test"]) == n
 
     def save(self, fig, name, kind, dataset="", method="", tasks=(), what=""):
         os.makedirs(self.out, exist_ok=True)
@@ -144,7 +177,10 @@ class Plotter:
     def title_of(self, task, row, short=False):
         kcol = f"error_k{self.r.k[0]}"
         err = 100 * task[kcol]
-        head = f"{task['label']}" + (f" ({task['setting']})" if task["setting"] else "")
+        grid = self.tasks[(self.tasks["dataset"] == task["dataset"]) &
+                          (self.tasks["label"] == task["label"])]["setting"]
+        st = short_setting(task["setting"], grid)
+        head = f"{task['label']}" + (f" ({st})" if st else "")
         where = f"{fmt_split(task['split_kind'], task['split_value'])}, d={task['dim']}, " \
                 f"repeat {task['repeat']}"
         e = f"{self.r.k[0]}-NN error {err:.2f}%"
@@ -171,7 +207,7 @@ class Plotter:
         else:
             y = emb[zcols[1]].to_numpy()
         seq = None
-        if has_labels and (emb["index"] >= 0).all():
+        if has_labels and (emb["index"] >= 0).all() and self.indices_are_file_rows(ds, task):
             seq = info.sequences(emb["index"].to_numpy(), emb["label"].to_numpy())
         if seq is not None and not one_d:
             sid, pos, closed = seq
@@ -251,7 +287,8 @@ class Plotter:
                 self.save(fig, f"latent_{slug(ds)}_{slug(label)}", "latent", ds, label,
                           [task["id"]], what)
                 if self.info(ds).image_shape is not None and (
-                        self.r.embedding(int(task["id"]))["index"] >= 0).all():
+                        self.r.embedding(int(task["id"]))["index"] >= 0).all() and \
+                        self.indices_are_file_rows(ds, task):
                     fig, ax = plt.subplots(figsize=(7, 6))
                     self.scatter(ax, ds, task, thumbs=True)
                     ax.set_title(self.title_of(task, row), fontsize=9)
@@ -408,11 +445,14 @@ class Plotter:
                 fig, (a1, a2) = plt.subplots(1, 2, figsize=(10, 3.8))
                 cmap = plt.get_cmap("tab10" if len(t) <= 10 else "tab20")
                 obj_all = []
+                grid = self.tasks[(self.tasks["dataset"] == ds) &
+                                  (self.tasks["label"] == label)]["setting"]
                 for j, (_, task) in enumerate(t.iterrows()):
                     d = tr[tr["task_id"] == task["id"]]
                     opt = d["optimizer"].iloc[0]
                     secs = d["seconds"].iloc[-1]
-                    lab = f"{opt} {task['setting']}".strip() + f" ({secs:.2f} s)"
+                    lab = f"{opt} {short_setting(task['setting'], grid)}".strip() + \
+                        f" ({secs:.2f} s)"
                     a1.plot(d["iteration"], d["objective"], color=cmap(j % cmap.N), lw=1.2,
                             label=lab)
                     a2.plot(d["seconds"], d["objective"], color=cmap(j % cmap.N), lw=1.2)
@@ -429,7 +469,7 @@ class Plotter:
                 fig.suptitle(f"{ds}, {label}: optimiser traces "
                              f"({fmt_split(t0['split_kind'], t0['split_value'])}, d={dim}, "
                              f"repeat {t0['repeat']})", fontsize=10)
-                a1.legend(fontsize=6, frameon=False, loc="center left",
+                a1.legend(fontsize=7, frameon=False, loc="center left",
                           bbox_to_anchor=(2.25, 0.5))
                 self.save(fig, f"trace_{slug(ds)}_{slug(label)}", "trace", ds, label,
                           t["id"].tolist(), "objective against iteration and seconds; legend: "
