@@ -66,9 +66,10 @@ def fmt_split(kind: str, v: float) -> str:
 class Plotter:
     def __init__(self, r: dres.Results, out: str, fmt: str = "png", dpi: int = 100,
                  datasets=None, methods=None, data_dirs=(), metric: str = "error",
-                 max_panels: int = 12):
+                 max_panels: int = 12, ks=None):
         self.r, self.out, self.fmt, self.dpi = r, out, fmt, dpi
         self.metric = metric
+        self.ks = [k for k in r.k if ks is None or k in ks]
         self.max_panels = max_panels
         t = r.tasks
         if datasets:
@@ -398,7 +399,7 @@ class Plotter:
         if tab.empty:
             return
         for ds in self.datasets:
-            for k in self.r.k:
+            for k in self.ks:
                 t = tab[(tab["dataset"] == ds) & (tab["k"] == k)]
                 if t.empty:
                     continue
@@ -496,6 +497,9 @@ def main(argv=None):
                    help="y axis of the curves: kNN error (default) or accuracy = 100 - error")
     p.add_argument("--data-path", action="append", default=[],
                    help="directory with the dataset .h5 files (class names, images)")
+    p.add_argument("--k", default=None,
+                   help="curves for this k of the kNN error (comma list, or 'all'; default the "
+                        "first k of the file)")
     a = p.parse_args(argv)
     if not os.path.isfile(a.results):
         p.error(f"{a.results}: no such file")
@@ -509,7 +513,19 @@ def main(argv=None):
             if bad:
                 p.error(f"--{what} {', '.join(bad)}: not in {a.results} (has: "
                         f"{', '.join(sorted(known))})")
-    pl = Plotter(r, out, a.format, a.dpi, a.dataset, a.method, a.data_path, a.metric)
+    if a.k is None:
+        ks = r.k[:1]
+    elif a.k == "all":
+        ks = r.k
+    else:
+        try:
+            ks = [int(x) for x in a.k.split(",")]
+        except ValueError:
+            p.error(f"--k {a.k}: expected integers separated by commas, or 'all'")
+        if not set(ks) <= set(r.k):
+            p.error(f"--k {a.k}: {a.results} has kNN errors for k = "
+                    f"{', '.join(map(str, r.k))} only")
+    pl = Plotter(r, out, a.format, a.dpi, a.dataset, a.method, a.data_path, a.metric, ks=ks)
     manifest = pl.all()
     for n in r.notes:
         print(f"note: {n}", file=sys.stderr)

@@ -131,7 +131,7 @@ def provenance_html(r: dres.Results) -> str:
 def build(path: str, out: str, dpi: int = 90, data_dirs=(), metric: str = "error") -> int:
     r = dres.load(path)
     with tempfile.TemporaryDirectory(prefix="drbench-report-") as tmp:
-        pl = dplot.Plotter(r, tmp, "png", dpi, data_dirs=data_dirs, metric=metric)
+        pl = dplot.Plotter(r, tmp, "png", dpi, data_dirs=data_dirs, metric=metric, ks=r.k[:1])
         pl.all()
         figs = []
         for fname, kind, ds, method, tasks, what in pl.manifest:

@@ -22,8 +22,9 @@ def test_plot_draws_every_kind(results_file, tmp_path):
     kinds = {r["kind"] for r in rows}
     assert {"latent", "latent_grid", "error_vs_split", "error_vs_dim", "trace"} <= kinds
     files = sorted(os.listdir(out))
-    assert sorted(r["file"] for r in rows) + ["manifest.tsv"] == files
+    assert sorted([r["file"] for r in rows] + ["manifest.tsv"]) == files
     names = {r["file"] for r in rows}
+    assert not any("_k3" in n for n in (r["file"] for r in rows))  # first k unless --k
     for must in ("latent_iris_pca.png", "latent_iris_lda.png", "latent_iris_grid.png",
                  "error_vs_split_iris_k1.png", "error_vs_dim_iris_k1_split0.3.png",
                  "trace_iris_gplvm.png"):
@@ -55,15 +56,18 @@ def test_plot_svg_and_accuracy(results_file, tmp_path):
     path, _ = results_file
     out = tmp_path / "svg"
     drbench("plot", path, "-o", str(out), "--format", "svg", "--metric", "accuracy",
-            "--dataset", "iris")
+            "--dataset", "iris", "--method", "PCA", "--k", "all")
     svg = (out / "error_vs_split_iris_k1.svg").read_text()
     assert svg.lstrip().startswith("<?xml") and "accuracy" in svg
+    assert (out / "error_vs_split_iris_k3.svg").exists()  # default: the first k only
 
 
 def test_plot_bad_arguments(results_file, tmp_path):
     path, _ = results_file
     p = drbench("plot", path, "--dataset", "usps", check=False)
     assert p.returncode != 0 and "usps" in p.stderr and "iris" in p.stderr
+    p = drbench("plot", path, "--k", "7", check=False)
+    assert p.returncode != 0 and "k = 1, 3" in p.stderr
     p = drbench("plot", str(tmp_path / "missing.h5"), check=False)
     assert p.returncode != 0 and "missing.h5" in p.stderr
 
