@@ -92,6 +92,9 @@ class Plotter:
         self.datasets += [x for x in dict.fromkeys(t["dataset"]) if x not in self.datasets]
         self.colors = {lb: plt.get_cmap("tab10")(i % 10) for i, lb in enumerate(self.labels)}
         self.emb_ids = set(r.embedding_ids)
+        # Labels whose "embedding" is the input itself (identity ignores dims).
+        self.input_space_labels = set(t[t["method"] == "identity"]["label"]) if "method" in t \
+            else set()
 
     # ---- helpers ----
     def info(self, ds) -> dsdata.DatasetInfo:
@@ -182,7 +185,8 @@ class Plotter:
                           (self.tasks["label"] == task["label"])]["setting"]
         st = short_setting(task["setting"], grid)
         head = f"{task['label']}" + (f" ({st})" if st else "")
-        where = f"{fmt_split(task['split_kind'], task['split_value'])}, d={task['dim']}, " \
+        d = "input space" if task["label"] in self.input_space_labels else f"d={task['dim']}"
+        where = f"{fmt_split(task['split_kind'], task['split_value'])}, {d}, " \
                 f"repeat {task['repeat']}"
         e = f"{self.r.k[0]}-NN error {err:.2f}%"
         if row is not None and not pd.isna(row["mean_error_pct"]):
@@ -244,6 +248,9 @@ class Plotter:
             ax.set_yticks([0, -1])
             ax.set_yticklabels(["train", "test"])
             ax.set_xlabel("z1")
+        elif len(zcols) > 2 or task["label"] in self.input_space_labels:
+            ax.set_xlabel(f"dimension 1 of {len(zcols)}")
+            ax.set_ylabel(f"dimension 2 of {len(zcols)}")
         else:
             ax.set_xlabel("z1")
             ax.set_ylabel("z2")
@@ -365,7 +372,10 @@ class Plotter:
                                self._dims_of(tab, label) == 1 else f" (d={dim})")
                 if x_col == "split_value" and len(groups) == 1 and dim is not None and dim > 0:
                     lab = f"{label} (d={dim})"
-                if x_col == "dim" and (g["dim"] == 0).all():  # no latent space: a reference line
+                input_space = label in self.input_space_labels
+                if x_col == "split_value" and input_space:
+                    lab = f"{label} (input space)"
+                if x_col == "dim" and ((g["dim"] == 0).all() or input_space):  # no latent space: a reference line
                     ax.axhline(yv[0], color=self.colors[label], ls="--", lw=1,
                                label=f"{label} (input space)")
                     drawn += 1
@@ -452,8 +462,9 @@ class Plotter:
                     d = tr[tr["task_id"] == task["id"]]
                     opt = d["optimizer"].iloc[0]
                     secs = d["seconds"].iloc[-1]
-                    lab = f"{opt} {short_setting(task['setting'], grid)}".strip() + \
-                        f" ({secs:.2f} s)"
+                    st = ",".join(x for x in short_setting(task["setting"], grid).split(",")
+                                  if x and x != f"optimizer={opt}")
+                    lab = f"{opt} {st}".strip() + f" ({secs:.3g} s)"
                     a1.plot(d["iteration"], d["objective"], color=cmap(j % cmap.N), lw=1.2,
                             label=lab)
                     a2.plot(d["seconds"], d["objective"], color=cmap(j % cmap.N), lw=1.2)

@@ -25,6 +25,7 @@ splits:
 methods:
   - {method: pca, label: PCA, dims: [1, 2]}
   - {method: lda, label: LDA, dims: [2]}
+  - {method: lda, label: LDA 1-D, dims: [1]}   # a one-dimensional scatter
   - method: gplvm
     label: GPLVM
     dims: [2]

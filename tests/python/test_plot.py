@@ -25,7 +25,7 @@ def test_plot_draws_every_kind(results_file, tmp_path):
     assert sorted([r["file"] for r in rows] + ["manifest.tsv"]) == files
     names = {r["file"] for r in rows}
     assert not any("_k3" in n for n in (r["file"] for r in rows))  # first k unless --k
-    for must in ("latent_iris_pca.png", "latent_iris_lda.png", "latent_iris_grid.png",
+    for must in ("latent_iris_pca.png", "latent_iris_lda.png", "latent_iris_lda-1-d.png", "latent_iris_grid.png",
                  "error_vs_split_iris_k1.png", "error_vs_dim_iris_k1_split0.3.png",
                  "trace_iris_gplvm.png"):
         assert must in names

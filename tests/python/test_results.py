@@ -41,14 +41,14 @@ def test_task_table(raw_results):
     r = dres.load(raw_results)
     with h5py.File(raw_results, "r") as f:
         n_tasks = int(f.attrs["n_tasks"])
-    assert len(r.tasks) == n_tasks == 2 * 3 * (2 + 1 + 2)
+    assert len(r.tasks) == n_tasks == 2 * 3 * (2 + 1 + 1 + 2)
     assert r.k == [1, 3]
     assert list(r.tasks["id"]) == sorted(r.tasks["id"])
     assert r.tasks["ok"].all()
     for k in (1, 3):
         e = r.tasks[f"error_k{k}"]
         assert ((e >= 0) & (e <= 1)).all()
-    assert set(r.tasks["label"]) == {"PCA", "LDA", "GPLVM"}
+    assert set(r.tasks["label"]) == {"PCA", "LDA", "LDA 1-D", "GPLVM"}
     assert r.attrs["name"] == "pytiny" and r.attrs["ranks"] == 1
     assert "keep_traces: true" in r.attrs["config"]
 
