@@ -66,10 +66,11 @@ def fmt_split(kind: str, v: float) -> str:
 class Plotter:
     def __init__(self, r: dres.Results, out: str, fmt: str = "png", dpi: int = 100,
                  datasets=None, methods=None, data_dirs=(), metric: str = "error",
-                 max_panels: int = 12, ks=None):
+                 max_panels: int = 12, ks=None, paper=None):
         self.r, self.out, self.fmt, self.dpi = r, out, fmt, dpi
         self.metric = metric
         self.ks = [k for k in r.k if ks is None or k in ks]
+        self.paper = paper  # published values to draw beside ours (read_paper)
         self.max_panels = max_panels
         t = r.tasks
         if datasets:
@@ -216,7 +217,6 @@ class Plotter:
             seq = info.sequences(emb["index"].to_numpy(), emb["label"].to_numpy())
         if seq is not None and not one_d:
             sid, pos, closed = seq
-            train = (emb["part"] == "train").to_numpy()
             for s in np.unique(sid):
                 sel = np.where(sid == s)[0]
                 sel = sel[np.argsort(pos[sel], kind="stable")]
@@ -225,7 +225,6 @@ class Plotter:
                     xs, ys = np.append(xs, xs[0]), np.append(ys, ys[0])
                 c = cmap(int(emb["label"].iloc[sel[0]]) % cmap.N) if has_labels else "0.4"
                 ax.plot(xs, ys, "-", color=c, lw=0.8, alpha=0.7, zorder=1)
-            del train
         for part, mark in (("train", TRAIN_MARK), ("test", TEST_MARK)):
             sel = (emb["part"] == part).to_numpy()
             if not sel.any():
@@ -386,6 +385,17 @@ class Plotter:
                             ls="-" if len(groups) == 1 else ["-", "--", ":", "-."][
                                 [d for d, _ in groups].index(dim) % 4])
                 drawn += 1
+        if x_col == "split_value" and self.paper is not None and drawn:
+            for label in self.labels:
+                pp = self.paper[self.paper["method"] == label].sort_values("split_value")
+                if pp.empty or label not in set(tab["method"]):
+                    continue
+                xv = pp["split_value"].to_numpy(dtype=float)
+                if (tab["split_kind"] == "ratio").all():
+                    xv = 100 * xv
+                yv, ye = self.y_of(100 * pp["mean"].to_numpy(), 100 * pp["std"].to_numpy())
+                ax.errorbar(xv, yv, yerr=ye, marker="s", ms=4, mfc="none", capsize=2, lw=0.9,
+                            ls=":", color=self.colors[label], label=f"{label}, paper")
         if not drawn:
             plt.close(fig)
             return
@@ -393,10 +403,16 @@ class Plotter:
         ax.set_ylabel(self.y_label)
         if log_x:
             ax.set_xscale("log")
+        lo, hi = ax.get_ylim()  # error bars past 0 % or 100 % mean nothing
+        ax.set_ylim(max(lo, 0.0), min(hi, 100.0))
         if x_col == "dim":
             ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
         ax.grid(alpha=0.3)
-        ax.legend(fontsize=7, frameon=False, loc="best")
+        n_entries = len(ax.get_legend_handles_labels()[1])
+        if n_entries > 6:
+            ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.01, 0.5))
+        else:
+            ax.legend(fontsize=7, frameon=False, loc="best")
         ax.set_title(title, fontsize=9)
         self.save(fig, name, kind, ds, ",".join(dict.fromkeys(tab["method"])), (),
                   f"{title}; bars: ± 1 sample std over repeats")
@@ -422,7 +438,9 @@ class Plotter:
                                 "error_vs_split", f"{ds}: {k}-NN {self.metric} against "
                                 f"the training size (mean ± std, {n_rep} repeats)", xl)
                 latent = t[t["dim"] > 0]
-                if latent["dim"].nunique() > 1:
+                # Only when some method was run at several dimensions: otherwise each method is
+                # a single point and the figure says nothing the tables do not.
+                if latent.groupby("method")["dim"].nunique().max() > 1:
                     splits = sorted(t["split_value"].unique())
                     for sv in splits:
                         suffix = "" if len(splits) == 1 else f"_split{sv:g}"
@@ -470,9 +488,17 @@ class Plotter:
                     a2.plot(d["seconds"], d["objective"], color=cmap(j % cmap.N), lw=1.2)
                     obj_all.append(d["objective"].to_numpy())
                 obj = np.concatenate(obj_all) if obj_all else np.array([1.0])
+                obj = obj[np.isfinite(obj)]
+                # Starting objectives can be orders of magnitude above the converged ones (a
+                # strong prior at a poor start): a log axis keeps the convergence visible;
+                # symlog when objectives reach zero or below (negative log-likelihoods).
+                spread = obj.max() - obj.min() if obj.size else 0.0
+                typical = np.median(np.abs(obj)) if obj.size else 1.0
                 for a in (a1, a2):
-                    if np.all(obj > 0) and obj.max() / obj.min() > 100:
+                    if obj.size and np.all(obj > 0) and obj.max() / obj.min() > 100:
                         a.set_yscale("log")
+                    elif obj.size and spread > 100 * max(typical, 1e-12):
+                        a.set_yscale("symlog", linthresh=max(typical, 1e-12))
                     a.grid(alpha=0.3)
                     a.set_ylabel("objective")
                 a1.set_xlabel("iteration")
@@ -508,6 +534,10 @@ def main(argv=None):
                    help="y axis of the curves: kNN error (default) or accuracy = 100 - error")
     p.add_argument("--data-path", action="append", default=[],
                    help="directory with the dataset .h5 files (class names, images)")
+    p.add_argument("--paper", default=None,
+                   help="CSV of published values (method,split_value,mean,std as error "
+                        "fractions, '#' comments; tests/reference/*.csv) drawn dotted beside "
+                        "ours on the error-against-split curves")
     p.add_argument("--k", default=None,
                    help="curves for this k of the kNN error (comma list, or 'all'; default the "
                         "first k of the file)")
@@ -536,7 +566,18 @@ def main(argv=None):
         if not set(ks) <= set(r.k):
             p.error(f"--k {a.k}: {a.results} has kNN errors for k = "
                     f"{', '.join(map(str, r.k))} only")
-    pl = Plotter(r, out, a.format, a.dpi, a.dataset, a.method, a.data_path, a.metric, ks=ks)
+    paper = None
+    if a.paper:
+        try:
+            paper = pd.read_csv(a.paper, comment="#")
+            missing = {"method", "split_value", "mean", "std"} - set(paper.columns)
+            if missing:
+                p.error(f"--paper {a.paper}: no column(s) {', '.join(sorted(missing))} (need "
+                        "method,split_value,mean,std)")
+        except OSError as e:
+            p.error(f"--paper {a.paper}: {e.strerror}")
+    pl = Plotter(r, out, a.format, a.dpi, a.dataset, a.method, a.data_path, a.metric, ks=ks,
+                 paper=paper)
     manifest = pl.all()
     for n in r.notes:
         print(f"note: {n}", file=sys.stderr)
