@@ -30,7 +30,8 @@ h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-to
 table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.9em}
 caption{text-align:left;font-weight:600;padding:.3em 0}
 td,th{border:1px solid #ccc;padding:.25em .6em}th{background:#f3f3f3}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
+td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+td.set{font-size:.8em;overflow-wrap:anywhere;max-width:36em}
 table.prov td:first-child{font-weight:600;background:#fafafa}
 pre{background:#f7f7f7;padding:.8em;overflow:auto;font-size:.85em;border:1px solid #e3e3e3}
 figure{margin:1em 0 2em}figure img{max-width:100%;border:1px solid #eee}
@@ -100,9 +101,12 @@ def tables_html(r: dres.Results) -> str:
                         c = rows[rows["split_value"] == s]
                         h.append(f"<td class=num>{esc(cell_text(c.iloc[0]) if len(c) else '-')}"
                                  "</td>")
-                    settings = ", ".join(dict.fromkeys(x for x in rows["setting"] if x))
+                    # The grid axes only (what the tables choose between), once per distinct one.
+                    grid = r.tasks[(r.tasks["dataset"] == ds) & (r.tasks["label"] == lb)]
+                    settings = "; ".join(dict.fromkeys(
+                        dplot.short_setting(x, grid["setting"]) for x in rows["setting"] if x))
                     h.append(f"<td class=num>{int(rows['failed'].max())}</td>"
-                             f"<td>{esc(settings or '(defaults)')}</td></tr>")
+                             f"<td class=set>{esc(settings or '(one setting)')}</td></tr>")
                 h.append("</table>")
                 out.append("".join(h))
     return "\n".join(out)

@@ -5,7 +5,6 @@ import shutil
 import subprocess
 
 import matplotlib.image as mpimg
-import numpy as np
 import pytest
 
 from conftest import drbench

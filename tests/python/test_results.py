@@ -1,5 +1,4 @@
 """drbench.results against the C++ program that wrote and aggregated the file."""
-import io
 import math
 
 import h5py
