@@ -6,7 +6,7 @@ Draws, for what the file holds (docs/figures.md):
   latent_<dataset>_<method>   latent scatter of one task (2-D, or 1-D along a line), by class
   latent_<dataset>_grid       every method's scatter side by side
   images_<dataset>_<method>   image datasets: thumbnails at their latent positions
-  error_vs_split_<dataset>_k<k>       error (or accuracy) against the split value, one curve per method
+  error_vs_split_<dataset>_k<k>       error (or accuracy) against the split value, per method
   error_vs_dim_<dataset>_k<k>[_<split>]  error against the latent dimension
   trace_<dataset>_<method>    objective against iteration and against seconds
 and writes manifest.tsv (one line per file: file, kind, dataset, method, tasks, what).
@@ -330,7 +330,8 @@ class Plotter:
         for ax in list(axes.flat)[n:]:
             ax.axis("off")
         handles, labels = axes.flat[0].get_legend_handles_labels()
-        handles += [] if not has_labels else [plt.Line2D([], [], marker=TRAIN_MARK, ls="", color="0.3", label="train"),
+        handles += [] if not has_labels else [
+                    plt.Line2D([], [], marker=TRAIN_MARK, ls="", color="0.3", label="train"),
                     plt.Line2D([], [], marker=TEST_MARK, ls="", color="0.3", mfc="none",
                                label="test")]
         fig.legend(handles=handles, loc="lower center", ncol=min(len(handles), 8), fontsize=7,
@@ -374,7 +375,8 @@ class Plotter:
                 input_space = label in self.input_space_labels
                 if x_col == "split_value" and input_space:
                     lab = f"{label} (input space)"
-                if x_col == "dim" and ((g["dim"] == 0).all() or input_space):  # no latent space: a reference line
+                # No latent space: a reference line.
+                if x_col == "dim" and ((g["dim"] == 0).all() or input_space):
                     ax.axhline(yv[0], color=self.colors[label], ls="--", lw=1,
                                label=f"{label} (input space)")
                     drawn += 1
@@ -413,9 +415,17 @@ class Plotter:
             ax.legend(fontsize=7, frameon=False, loc="center left", bbox_to_anchor=(1.01, 0.5))
         else:
             ax.legend(fontsize=7, frameon=False, loc="best")
-        ax.set_title(title, fontsize=9)
+        # Which data and profile: a quick profile's curves are not the paper's experiment.
+        t = self.tasks[self.tasks["dataset"] == ds]
+        n = int((t["n_train"] + t["n_test"]).max()) if "n_train" in t and len(t) else 0
+        prof = self.r.attrs.get("profile", "")
+        sub = ", ".join(x for x in (f"{n} points" if n else "",
+                                    f"profile {prof}" if prof else "") if x)
+        ax.set_title(title + (f"\n{self.r.name}: {sub}" if sub else ""), fontsize=9)
+        paper = "; dotted: the paper's values" if x_col == "split_value" and \
+            self.paper is not None else ""
         self.save(fig, name, kind, ds, ",".join(dict.fromkeys(tab["method"])), (),
-                  f"{title}; bars: ± 1 sample std over repeats")
+                  f"{title}; bars: ± 1 sample std over repeats{paper}")
 
     def _dims_of(self, tab, label):
         return tab[tab["method"] == label]["dim"].nunique()
@@ -434,9 +444,10 @@ class Plotter:
                 if t["split_value"].nunique() > 1:
                     xl = {"ratio": "training points (% of the data)",
                           "per_class": "training points per class"}.get(kind, kind)
-                    self.curves(t, "split_value", ds, k, f"error_vs_split_{slug(ds)}_k{k}",
-                                "error_vs_split", f"{ds}: {k}-NN {self.metric} against "
-                                f"the training size (mean ± std, {n_rep} repeats)", xl)
+                    m = self.metric
+                    self.curves(t, "split_value", ds, k, f"{m}_vs_split_{slug(ds)}_k{k}",
+                                f"{m}_vs_split", f"{ds}: {k}-NN {m} against the training size "
+                                f"(mean ± std, {n_rep} repeats)", xl)
                 latent = t[t["dim"] > 0]
                 # Only when some method was run at several dimensions: otherwise each method is
                 # a single point and the figure says nothing the tables do not.
@@ -445,7 +456,8 @@ class Plotter:
                     for sv in splits:
                         suffix = "" if len(splits) == 1 else f"_split{sv:g}"
                         self.curves(t[t["split_value"] == sv], "dim", ds, k,
-                                    f"error_vs_dim_{slug(ds)}_k{k}{suffix}", "error_vs_dim",
+                                    f"{self.metric}_vs_dim_{slug(ds)}_k{k}{suffix}",
+                                    f"{self.metric}_vs_dim",
                                     f"{ds}: {k}-NN {self.metric} against the latent dimension "
                                     f"({fmt_split(kind, sv)}, {n_rep} repeats)",
                                     "latent dimension")

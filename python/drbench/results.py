@@ -3,9 +3,9 @@
     from drbench import results
     r = results.load("results/quickstart.h5")
     r.tasks        # one row per finished task; knn errors as columns error_k1, error_k3, ...
-    r.tables       # the aggregated tables, long format (the columns of `drbench aggregate --format csv`)
-    r.traces       # optimiser traces, long format: task_id, iteration, objective, grad_norm, seconds[, step]
-    r.embeddings   # every kept embedding, long format: task_id, part, row, index, label, z0, z1, ...
+    r.tables       # aggregated tables, long format (columns of `drbench aggregate --format csv`)
+    r.traces       # optimiser traces: task_id, iteration, objective, grad_norm, seconds[, step]
+    r.embeddings   # every kept embedding: task_id, part, row, index, label, z0, z1, ...
     r.embedding(17)  # one task's embedding
 
 `r.tables` are the tables `drbench aggregate` stored under /tables when the file has them, else the
@@ -29,7 +29,8 @@ TABLE_COLUMNS = ["dataset", "method", "split_kind", "split_value", "dim", "k", "
 # Where a per-point array of an embedding may live, newest spelling first: files written before
 # embeddings carried their point indices and labels have none of these.
 _INDEX_NAMES = ("{part}_index", "{part}_indices", "{part}_idx", "index/{part}", "indices/{part}")
-_LABEL_NAMES = ("{part}_label", "{part}_labels", "{part}_y", "y_{part}", "labels/{part}", "y/{part}")
+_LABEL_NAMES = ("{part}_label", "{part}_labels", "{part}_y", "y_{part}", "labels/{part}",
+                "y/{part}")
 
 
 def _text(v):

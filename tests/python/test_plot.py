@@ -25,7 +25,8 @@ def test_plot_draws_every_kind(results_file, tmp_path):
     assert sorted([r["file"] for r in rows] + ["manifest.tsv"]) == files
     names = {r["file"] for r in rows}
     assert not any("_k3" in n for n in (r["file"] for r in rows))  # first k unless --k
-    for must in ("latent_iris_pca.png", "latent_iris_lda.png", "latent_iris_lda-1-d.png", "latent_iris_grid.png",
+    for must in ("latent_iris_pca.png", "latent_iris_lda.png", "latent_iris_lda-1-d.png",
+                 "latent_iris_grid.png",
                  "error_vs_split_iris_k1.png", "error_vs_dim_iris_k1_split0.3.png",
                  "trace_iris_gplvm.png"):
         assert must in names
@@ -57,9 +58,9 @@ def test_plot_svg_and_accuracy(results_file, tmp_path):
     out = tmp_path / "svg"
     drbench("plot", path, "-o", str(out), "--format", "svg", "--metric", "accuracy",
             "--dataset", "iris", "--method", "PCA", "--k", "all")
-    svg = (out / "error_vs_split_iris_k1.svg").read_text()
+    svg = (out / "accuracy_vs_split_iris_k1.svg").read_text()
     assert svg.lstrip().startswith("<?xml") and "accuracy" in svg
-    assert (out / "error_vs_split_iris_k3.svg").exists()  # default: the first k only
+    assert (out / "accuracy_vs_split_iris_k3.svg").exists()  # default: the first k only
 
 
 def test_plot_bad_arguments(results_file, tmp_path):
