@@ -42,7 +42,8 @@ usage:
         LABEL, default the config's evaluation.ttest_against; --ttest "" for none), printed and
         stored under /tables in the file unless --no-store.
   drbench plot RESULTS.h5 [-o DIR] [--dataset NAME] [--method LABEL] [--format png|pdf|svg]
-                          [--metric error|accuracy] [--k K] [--dpi N] [--data-path DIR]
+                          [--metric error|accuracy] [--k K] [--paper CSV] [--dpi N]
+                          [--data-path DIR]
         Figures (latent spaces, error against split and dimension, optimiser traces) and a
         manifest.tsv; drawn by python/drbench (Python 3 with h5py, pandas, matplotlib).
   drbench report RESULTS.h5 [-o REPORT.html]
