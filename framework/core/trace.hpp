@@ -14,9 +14,7 @@ struct TraceRow {
   double objective = 0.0;
   double grad_norm = 0.0;
   double seconds = 0.0;  // wall time since the optimiser started
-  // Length of the accepted step (line-search step size or learning rate times the update's
-  // scale, as the optimiser defines it); NaN where the optimiser does not record one.
-  double step = std::numeric_limits<double>::quiet_NaN();
+  double step = std::numeric_limits<double>::quiet_NaN();  // accepted step length; NaN: none
 };
 
 struct Trace {

@@ -1,0 +1,79 @@
+#include "methods/neighbour/dsne/dsne_objective.hpp"
+
+#include <cmath>
+#include <initializer_list>
+#include <string>
+
+#include "framework/core/error.hpp"
+#include "framework/linalg/distances.hpp"
+#include "methods/neighbour/linear_embedding.hpp"
+
+namespace drbench {
+
+namespace {
+
+arma::mat same_class_mask(const arma::uvec& labels) {
+  const arma::uword n = labels.n_elem;
+  arma::mat same = arma::conv_to<arma::mat>::from(arma::repmat(labels, 1, n) ==
+                                                  arma::repmat(labels.t(), n, 1));
+  same.diag().zeros();
+  return same;
+}
+
+}  // namespace
+
+arma::mat dsne_input_similarities(const arma::mat& X, const arma::uvec& labels, double t,
+                                  double* t_used) {
+  const arma::uword n = X.n_cols;
+  if (labels.n_elem != n)
+    throw MethodError("dsne: " + std::to_string(labels.n_elem) + " labels for " +
+                      std::to_string(n) + " training points");
+  const arma::mat same = same_class_mask(labels);
+  arma::mat diff = 1.0 - same;
+  diff.diag().zeros();
+  diff.elem(arma::find(same)).zeros();
+  if (arma::accu(same) == 0 || arma::accu(diff) == 0)
+    throw MethodError(
+        "dsne needs at least two classes and a class with two or more training points");
+  const arma::mat D2 = sq_distances(X);
+  if (!(t > 0)) t = arma::accu(D2 % same) / arma::accu(same);
+  if (!(t > 0) || !std::isfinite(t))
+    throw MethodError("dsne: same-class points coincide; set 'kernel_width' > 0");
+  if (t_used) *t_used = t;
+  arma::mat P(n, n, arma::fill::zeros);
+  for (const arma::mat* mask : std::initializer_list<const arma::mat*>{&same, &diff}) {
+    const arma::uvec idx = arma::find(*mask);
+    const arma::vec d = D2.elem(idx);
+    const arma::vec k = arma::exp(-(d - d.min()) / t);
+    P.elem(idx) = k / arma::accu(k);
+  }
+  return P;
+}
+
+DsneObjective::DsneObjective(const arma::mat& X, const arma::uvec& labels, arma::mat P,
+                             arma::uword dim)
+    : X_(X), P_(std::move(P)), same_(same_class_mask(labels)), dim_(dim) {
+  const arma::uvec pos = arma::find(P_ > 0);
+  const arma::vec p = P_.elem(pos);
+  p_entropy_ = arma::accu(p % arma::log(p));
+}
+
+double DsneObjective::evaluate(const arma::vec& a, arma::vec* grad) {
+  const arma::mat A(const_cast<double*>(a.memptr()), dim_, X_.n_rows, false, true);
+  const arma::mat Y = A * X_;
+  arma::mat U = 1.0 / (1.0 + embedded_sq_distances(Y));
+  U.diag().zeros();
+  const arma::mat Us = U % same_;
+  const arma::mat Ud = U - Us;
+  const double zs = arma::accu(Us), zd = arma::accu(Ud);
+  // E = sum p log p - sum p log u + log Z_s + log Z_d (each group's p sums to 1).
+  const double f = p_entropy_ - arma::accu(P_ % arma::log(U + (U == 0))) + std::log(zs) +
+                   std::log(zd);
+  if (grad) {
+    const arma::mat Q = Us / zs + Ud / zd;
+    *grad = arma::vectorise(laplacian_gradient(Y, (P_ - Q) % U, X_));
+  }
+  return f;
+}
+
+}  // namespace drbench

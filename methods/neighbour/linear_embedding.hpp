@@ -1,0 +1,42 @@
+#pragma once
+// What the linear neighbour embeddings (DEE, DSNE) share: the parameters are a projection A
+// (dim x D, stored column-major in a vector for the optimisers), the embedding is Y = A X, and
+// every pairwise objective of the squared distances d_nm = |A x_n - A x_m|^2 has the gradient
+//   dE/dA = sum_nm (dE/dd_nm) 2 A x_nm x_nm^T = 4 A X L_K X^T = 4 (Y L_K) X^T
+// with K_nm = dE/dd_nm (symmetric) and L_K = diag(K 1) - K its graph Laplacian.
+#include <armadillo>
+
+#include "framework/core/rng.hpp"
+
+namespace drbench {
+
+// Squared distances between the columns of Y (exact zeros on the diagonal, clamped at 0).
+inline arma::mat embedded_sq_distances(const arma::mat& Y) {
+  const arma::rowvec sq = arma::sum(arma::square(Y), 0);
+  arma::mat D2 = -2.0 * (Y.t() * Y);
+  D2.each_col() += sq.t();
+  D2.each_row() += sq;
+  D2.elem(arma::find(D2 < 0)).zeros();
+  D2.diag().zeros();
+  return D2;
+}
+
+// 4 (Y L_K) X^T for a symmetric K with zero diagonal: dim x D, O(dim N^2 + dim N D).
+inline arma::mat laplacian_gradient(const arma::mat& Y, const arma::mat& K, const arma::mat& X) {
+  arma::mat YL = Y.each_row() % arma::sum(K, 0);
+  YL -= Y * K;
+  return 4.0 * YL * X.t();
+}
+
+// A random start: Gaussian entries scaled so that the embedded points' root-mean-square distance
+// to their mean is `spread` (small, so the first iterations see the nearly quadratic regime and
+// the optimisers, not the start, decide the layout).
+inline arma::mat random_projection_start(arma::uword dim, const arma::mat& Xc, Rng& rng,
+                                         double spread) {
+  arma::mat A = rng.randn(dim, Xc.n_rows);
+  const double rms = std::sqrt(arma::accu(arma::square(A * Xc)) / double(Xc.n_cols));
+  if (rms > 0) A *= spread / rms;
+  return A;
+}
+
+}  // namespace drbench
