@@ -4,7 +4,9 @@
 // every pairwise objective of the squared distances d_nm = |A x_n - A x_m|^2 has the gradient
 //   dE/dA = sum_nm (dE/dd_nm) 2 A x_nm x_nm^T = 4 A X L_K X^T = 4 (Y L_K) X^T
 // with K_nm = dE/dd_nm (symmetric) and L_K = diag(K 1) - K its graph Laplacian.
+#include <algorithm>
 #include <armadillo>
+#include <cmath>
 
 #include "framework/core/rng.hpp"
 
@@ -19,6 +21,32 @@ inline arma::mat embedded_sq_distances(const arma::mat& Y) {
   D2.elem(arma::find(D2 < 0)).zeros();
   D2.diag().zeros();
   return D2;
+}
+
+// Copies the strict lower triangle of a square matrix onto the upper one, in cache-sized blocks
+// (arma::symmatl walks the upper triangle row by row, which costs more than the N^2 exponentials
+// the objectives compute).
+inline void mirror_lower(arma::mat& K) {
+  const arma::uword n = K.n_rows, b = 64;
+  for (arma::uword j0 = 0; j0 < n; j0 += b)
+    for (arma::uword i0 = j0; i0 < n; i0 += b) {
+      const arma::uword j1 = std::min(n, j0 + b), i1 = std::min(n, i0 + b);
+      for (arma::uword j = j0; j < j1; ++j)
+        for (arma::uword i = std::max(i0, j + 1); i < i1; ++i) K(j, i) = K(i, j);
+    }
+}
+
+// Squared distance between columns i and j of Y, accumulated directly: for dim << N this is far
+// cheaper than a Gram matrix Y^T Y, which BLAS handles poorly with an inner dimension of 2.
+inline double column_sq_distance(const arma::mat& Y, arma::uword i, arma::uword j) {
+  const double* a = Y.colptr(i);
+  const double* b = Y.colptr(j);
+  double s = 0.0;
+  for (arma::uword k = 0; k < Y.n_rows; ++k) {
+    const double t = a[k] - b[k];
+    s += t * t;
+  }
+  return s;
 }
 
 // 4 (Y L_K) X^T for a symmetric K with zero diagonal: dim x D, O(dim N^2 + dim N D).

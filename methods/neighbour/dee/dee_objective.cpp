@@ -1,5 +1,6 @@
 #include "methods/neighbour/dee/dee_objective.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -40,11 +41,28 @@ DeeObjective::DeeObjective(const arma::mat& X, arma::mat Wp, arma::mat Wm, doubl
 double DeeObjective::evaluate(const arma::vec& a, arma::vec* grad) {
   const arma::mat A(const_cast<double*>(a.memptr()), dim_, X_.n_rows, false, true);
   const arma::mat Y = A * X_;
-  const arma::mat D2 = embedded_sq_distances(Y);
-  const arma::mat R = lambda_ * (Wm_ % arma::exp(-D2));  // lambda w- exp(-d^2)
-  const double f = arma::accu(Wp_ % D2) + arma::accu(R);
-  if (grad) *grad = arma::vectorise(laplacian_gradient(Y, Wp_ - R, X_));
-  return f;
+  const arma::uword n = Y.n_cols;
+  // One pass over the pairs i > j: the N^2 exponentials dominate, so each is computed once and
+  // K = w+ - lambda w- exp(-d^2) is filled in the same sweep.
+  arma::mat K(n, n);
+  double f = 0.0;
+  for (arma::uword j = 0; j < n; ++j) {
+    K(j, j) = 0.0;
+    const double* wp = Wp_.colptr(j);
+    const double* wm = Wm_.colptr(j);
+    double* k = K.colptr(j);
+    for (arma::uword i = j + 1; i < n; ++i) {
+      const double d2 = column_sq_distance(Y, i, j);
+      const double r = wm[i] != 0.0 ? lambda_ * wm[i] * std::exp(-d2) : 0.0;
+      f += wp[i] * d2 + r;
+      k[i] = wp[i] - r;
+    }
+  }
+  if (grad) {
+    mirror_lower(K);
+    *grad = arma::vectorise(laplacian_gradient(Y, K, X_));
+  }
+  return 2.0 * f;  // ordered pairs: each unordered pair twice
 }
 
 double DeeObjective::factor(const arma::mat& S, double mu_rel) {
@@ -55,6 +73,7 @@ double DeeObjective::factor(const arma::mat& S, double mu_rel) {
   if (!(mu > 0) || !arma::chol(R_, M))
     throw MethodError("dee: the search direction's matrix is not positive definite (mu = " +
                       std::to_string(mu) + "); raise 'mu'");
+  Rt_ = R_.t();  // kept, so that no solve transposes a D x D matrix
   return mu;
 }
 
@@ -73,7 +92,7 @@ double DeeObjective::factor_fixed_point(double mu_rel) {
 arma::vec DeeObjective::preconditioned_direction(const arma::vec& grad) const {
   const arma::mat G(const_cast<double*>(grad.memptr()), dim_, X_.n_rows, false, true);
   // Delta^T = -M^-1 G^T with M = R^T R.
-  const arma::mat Z = arma::solve(arma::trimatl(R_.t()), G.t(), arma::solve_opts::fast);
+  const arma::mat Z = arma::solve(arma::trimatl(Rt_), G.t(), arma::solve_opts::fast);
   const arma::mat Dt = arma::solve(arma::trimatu(R_), Z, arma::solve_opts::fast);
   return -arma::vectorise(Dt.t());
 }

@@ -47,7 +47,7 @@ class DeeObjective final : public Objective {
   arma::mat Wp_, Wm_;
   double lambda_;
   arma::uword dim_;
-  arma::mat R_;  // upper Cholesky factor of M
+  arma::mat R_, Rt_;  // upper Cholesky factor of M and its transpose
 };
 
 // w+ (heat kernel between same-class points, 2 sigma^2 = t) and w- (squared distances between
