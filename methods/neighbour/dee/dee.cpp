@@ -25,8 +25,7 @@ void Dee::fit(const FitInput& in) {
   require_dim(in.dim, in.X.n_rows, "at most D projection directions");
   const arma::vec mean = arma::mean(in.X, 1);
   const arma::mat Xc = in.X.each_col() - mean;
-  const double t = s_.kernel_width > 0 ? 2.0 * s_.kernel_width * s_.kernel_width : 0.0;
-  DeeWeights w = dee_weights(Xc, y, t);
+  DeeWeights w = dee_weights(Xc, y, s_.kernel_width);
   DeeObjective obj(Xc, std::move(w.Wp), std::move(w.Wm), s_.lambda, in.dim);
 
   OptimOptions opt;
@@ -50,7 +49,7 @@ void Dee::fit(const FitInput& in) {
   stop_reason_ = r.stop_reason;
   if (in.trace) {
     in.trace->optimizer = s_.optimizer;
-    in.trace->note("kernel_width", num(std::sqrt(w.t / 2.0)));
+    in.trace->note("kernel_width", num(w.kernel_width));
     if (mu > 0) in.trace->note("mu", num(mu));
   }
   const arma::mat A = arma::reshape(r.x, in.dim, in.X.n_rows);

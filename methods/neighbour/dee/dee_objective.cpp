@@ -6,31 +6,29 @@
 
 #include "framework/core/error.hpp"
 #include "framework/linalg/distances.hpp"
-#include "framework/linalg/graph_weights.hpp"
+#include "framework/affinity/weights.hpp"
 #include "methods/neighbour/linear_embedding.hpp"
 
 namespace drbench {
 
-DeeWeights dee_weights(const arma::mat& X, const arma::uvec& labels, double t) {
+DeeWeights dee_weights(const arma::mat& X, const arma::uvec& labels, double kernel_width) {
   const arma::uword n = X.n_cols;
   if (labels.n_elem != n)
     throw MethodError("dee: " + std::to_string(labels.n_elem) + " labels for " +
                       std::to_string(n) + " training points");
-  const arma::mat D2 = sq_distances(X);
-  const arma::umat same = arma::repmat(labels, 1, n) == arma::repmat(labels.t(), n, 1);
-  const arma::umat intra = same % (1 - arma::eye<arma::umat>(n, n));
-  if (arma::accu(intra) == 0 || arma::accu(same) == n * n)
+  const arma::mat same = class_mask(labels, ClassPairs::Same);
+  const arma::mat diff = class_mask(labels, ClassPairs::Different);
+  if (arma::accu(same) == 0 || arma::accu(diff) == 0)
     throw MethodError(
         "dee needs at least two classes and a class with two or more training points");
+  const arma::mat D2 = sq_distances(X);
   DeeWeights w;
-  w.t = t > 0 ? t : arma::accu(D2 % intra) / double(arma::accu(intra));
-  if (!(w.t > 0) || !std::isfinite(w.t))
+  w.kernel_width = kernel_width > 0 ? kernel_width
+                                    : std::sqrt(arma::accu(D2 % same) / arma::accu(same) / 2.0);
+  if (!(w.kernel_width > 0) || !std::isfinite(w.kernel_width))
     throw MethodError("dee: same-class points coincide; set 'kernel_width' > 0");
-  w.Wp.zeros(n, n);
-  for (arma::uword j = 0; j < n; ++j)
-    for (arma::uword i = 0; i < n; ++i)
-      if (intra(i, j)) w.Wp(i, j) = heat_kernel(D2(i, j), w.t);
-  w.Wm = D2 % (1 - same);
+  w.Wp = gaussian_weights(D2, w.kernel_width) % same;
+  w.Wm = D2 % diff;
   return w;
 }
 

@@ -5,23 +5,12 @@
 #include <initializer_list>
 #include <string>
 
+#include "framework/affinity/weights.hpp"
 #include "framework/core/error.hpp"
 #include "framework/linalg/distances.hpp"
 #include "methods/neighbour/linear_embedding.hpp"
 
 namespace drbench {
-
-namespace {
-
-arma::mat same_class_mask(const arma::uvec& labels) {
-  const arma::uword n = labels.n_elem;
-  arma::mat same = arma::conv_to<arma::mat>::from(arma::repmat(labels, 1, n) ==
-                                                  arma::repmat(labels.t(), n, 1));
-  same.diag().zeros();
-  return same;
-}
-
-}  // namespace
 
 arma::mat dsne_input_similarities(const arma::mat& X, const arma::uvec& labels, double t,
                                   double* t_used) {
@@ -29,10 +18,8 @@ arma::mat dsne_input_similarities(const arma::mat& X, const arma::uvec& labels, 
   if (labels.n_elem != n)
     throw MethodError("dsne: " + std::to_string(labels.n_elem) + " labels for " +
                       std::to_string(n) + " training points");
-  const arma::mat same = same_class_mask(labels);
-  arma::mat diff = 1.0 - same;
-  diff.diag().zeros();
-  diff.elem(arma::find(same)).zeros();
+  const arma::mat same = class_mask(labels, ClassPairs::Same);
+  const arma::mat diff = class_mask(labels, ClassPairs::Different);
   if (arma::accu(same) == 0 || arma::accu(diff) == 0)
     throw MethodError(
         "dsne needs at least two classes and a class with two or more training points");
@@ -53,7 +40,7 @@ arma::mat dsne_input_similarities(const arma::mat& X, const arma::uvec& labels, 
 
 DsneObjective::DsneObjective(const arma::mat& X, const arma::uvec& labels, arma::mat P,
                              arma::uword dim)
-    : X_(X), P_(std::move(P)), same_(same_class_mask(labels)), dim_(dim) {
+    : X_(X), P_(std::move(P)), same_(class_mask(labels, ClassPairs::Same)), dim_(dim) {
   const arma::uvec pos = arma::find(P_ > 0);
   const arma::vec p = P_.elem(pos);
   p_entropy_ = arma::accu(p % arma::log(p));
