@@ -4,9 +4,9 @@
 #include <cmath>
 #include <string>
 
+#include "framework/affinity/weights.hpp"
 #include "framework/core/error.hpp"
 #include "framework/linalg/distances.hpp"
-#include "framework/affinity/weights.hpp"
 #include "methods/neighbour/linear_embedding.hpp"
 
 namespace drbench {
@@ -14,8 +14,8 @@ namespace drbench {
 DeeWeights dee_weights(const arma::mat& X, const arma::uvec& labels, double kernel_width) {
   const arma::uword n = X.n_cols;
   if (labels.n_elem != n)
-    throw MethodError("dee: " + std::to_string(labels.n_elem) + " labels for " +
-                      std::to_string(n) + " training points");
+    throw MethodError("dee: " + std::to_string(labels.n_elem) + " labels for " + std::to_string(n) +
+                      " training points");
   const arma::mat same = class_mask(labels, ClassPairs::Same);
   const arma::mat diff = class_mask(labels, ClassPairs::Different);
   if (arma::accu(same) == 0 || arma::accu(diff) == 0)
@@ -23,8 +23,8 @@ DeeWeights dee_weights(const arma::mat& X, const arma::uvec& labels, double kern
         "dee needs at least two classes and a class with two or more training points");
   const arma::mat D2 = sq_distances(X);
   DeeWeights w;
-  w.kernel_width = kernel_width > 0 ? kernel_width
-                                    : std::sqrt(arma::accu(D2 % same) / arma::accu(same) / 2.0);
+  w.kernel_width =
+      kernel_width > 0 ? kernel_width : std::sqrt(arma::accu(D2 % same) / arma::accu(same) / 2.0);
   if (!(w.kernel_width > 0) || !std::isfinite(w.kernel_width))
     throw MethodError("dee: same-class points coincide; set 'kernel_width' > 0");
   w.Wp = gaussian_weights(D2, w.kernel_width) % same;
