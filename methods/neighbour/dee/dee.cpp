@@ -46,7 +46,8 @@ void Dee::fit(const FitInput& in) {
     };
     which = "descent";
   }
-  const arma::mat A0 = random_projection_start(in.dim, Xc, in.rng, 1e-2);
+  const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
+                                    : random_projection_start(in.dim, Xc, in.rng, 1e-2);
   const OptimResult r = minimize(which, obj, arma::vectorise(A0), opt);
   iterations_ = r.iterations;
   objective_ = r.f;
@@ -84,6 +85,8 @@ MethodInfo dee_info() {
           "repulsion", "balanced", {"raw", "balanced"},
           "raw: w- = squared input distance (eq. 11); balanced (default): w- scaled so that "
           "its total equals that of w+ (lambda then weighs the terms' totals)"),
+      ParamSpec::choice("init", "random", {"random", "pca"},
+                        "start of A: small Gaussian rows, or the leading principal directions"),
       ParamSpec::choice("optimizer", "ld", {"ld", "fp", "cg", "gd"},
                         "ld: Laplacian direction; fp: fixed point; cg: conjugate gradients; gd: "
                         "gradient descent (all with a Wolfe line search)"),
@@ -105,6 +108,7 @@ MethodInfo dee_info() {
     s.kernel_width = p.real("kernel_width");
     s.lambda = p.real("lambda");
     s.balanced = p.str("repulsion") == "balanced";
+    s.pca_start = p.str("init") == "pca";
     s.optimizer = p.str("optimizer");
     s.iterations = int(p.integer("iterations"));
     s.tolerance = p.real("tolerance");

@@ -18,6 +18,7 @@ struct DeeSettings {
   // lambda_raw = lambda sum(w+) / sum(w-), but a lambda that does not depend on the pixel scale or
   // the number of pairs. The paper does not give its lambda.
   bool balanced = true;
+  bool pca_start = false;  // A0 from the leading principal directions instead of Gaussian rows
   std::string optimizer = "ld";  // ld | fp | cg | gd
   int iterations = 1000;
   double tolerance = 1e-3;
