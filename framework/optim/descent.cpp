@@ -18,9 +18,12 @@ enum class Rule { Gradient, ConjugateGradient, Supplied };
 
 const char* rule_name(Rule r) {
   switch (r) {
-    case Rule::Gradient: return "gd";
-    case Rule::ConjugateGradient: return "cg";
-    case Rule::Supplied: return "descent";
+    case Rule::Gradient:
+      return "gd";
+    case Rule::ConjugateGradient:
+      return "cg";
+    case Rule::Supplied:
+      return "descent";
   }
   return "";
 }

@@ -16,8 +16,8 @@ struct LinePoint {
 };
 
 struct WolfeOptions {
-  double c1 = 1e-4;     // sufficient decrease: phi(a) <= phi(0) + c1 a phi'(0)
-  double c2 = 0.9;      // curvature: |phi'(a)| <= -c2 phi'(0) (strong) or phi'(a) >= c2 phi'(0)
+  double c1 = 1e-4;  // sufficient decrease: phi(a) <= phi(0) + c1 a phi'(0)
+  double c2 = 0.9;   // curvature: |phi'(a)| <= -c2 phi'(0) (strong) or phi'(a) >= c2 phi'(0)
   bool strong = true;
   int max_bracket = 25;  // trial steps while bracketing (each doubles the last)
   int max_zoom = 30;     // interpolation steps inside the bracket
@@ -25,8 +25,8 @@ struct WolfeOptions {
 };
 
 struct ArmijoOptions {
-  double c = 1e-4;    // sufficient decrease constant
-  double rho = 0.5;   // each rejected step is multiplied by rho
+  double c = 1e-4;   // sufficient decrease constant
+  double rho = 0.5;  // each rejected step is multiplied by rho
   int max_steps = 60;
 };
 

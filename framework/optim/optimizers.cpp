@@ -12,8 +12,7 @@ const std::vector<OptimizerInfo>& optimizers() {
        [](Objective& o, const arma::vec& x, const OptimOptions& p) { return scg(o, x, p); }},
       {"lbfgs", "limited-memory BFGS, 10 pairs, strong Wolfe line search", false, false,
        [](Objective& o, const arma::vec& x, const OptimOptions& p) { return lbfgs(o, x, p); }},
-      {"gd", "gradient descent with a Wolfe or Armijo line search", false, true,
-       gradient_descent},
+      {"gd", "gradient descent with a Wolfe or Armijo line search", false, true, gradient_descent},
       {"cg",
        "nonlinear conjugate gradients (Polak-Ribiere+) with a Wolfe line search; the objective's "
        "direction, when given, preconditions it",

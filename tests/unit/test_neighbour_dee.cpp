@@ -172,8 +172,10 @@ TEST_CASE("DEE trace, stop rule and determinism", "[neighbour][dee]") {
         CHECK(t.rows[i].step > 0);
         CHECK(t.rows[i].seconds >= t.rows[i - 1].seconds);
       }
-      if (run == 0) first = m->embedding();
-      else CHECK(arma::approx_equal(first, m->embedding(), "absdiff", 0.0));
+      if (run == 0)
+        first = m->embedding();
+      else
+        CHECK(arma::approx_equal(first, m->embedding(), "absdiff", 0.0));
     }
   }
 }

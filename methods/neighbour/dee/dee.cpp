@@ -25,8 +25,11 @@ void Dee::fit(const FitInput& in) {
   require_dim(in.dim, in.X.n_rows, "at most D projection directions");
   const arma::vec mean = arma::mean(in.X, 1);
   const arma::mat Xc = in.X.each_col() - mean;
-  const double t = s_.kernel_width > 0 ? 2.0 * s_.kernel_width * s_.kernel_width : 0.0;
-  DeeWeights w = dee_weights(Xc, y, t);
+  DeeWeights w = dee_weights(Xc, y, s_.kernel_width);
+  // balanced: w- rescaled to the total of w+, so that lambda is a ratio of the two terms' weights
+  // rather than a number tied to the pixel scale and to how many pairs each term has.
+  const double w_scale = s_.balanced ? arma::accu(w.Wp) / arma::accu(w.Wm) : 1.0;
+  w.Wm *= w_scale;
   DeeObjective obj(Xc, std::move(w.Wp), std::move(w.Wm), s_.lambda, in.dim);
 
   OptimOptions opt;
@@ -43,15 +46,17 @@ void Dee::fit(const FitInput& in) {
     };
     which = "descent";
   }
-  const arma::mat A0 = random_projection_start(in.dim, Xc, in.rng, 1e-2);
+  const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
+                                    : random_projection_start(in.dim, Xc, in.rng, 1e-2);
   const OptimResult r = minimize(which, obj, arma::vectorise(A0), opt);
   iterations_ = r.iterations;
   objective_ = r.f;
   stop_reason_ = r.stop_reason;
   if (in.trace) {
     in.trace->optimizer = s_.optimizer;
-    in.trace->note("kernel_width", num(std::sqrt(w.t / 2.0)));
+    in.trace->note("kernel_width", num(w.kernel_width));
     if (mu > 0) in.trace->note("mu", num(mu));
+    if (s_.balanced) in.trace->note("lambda_raw", num(s_.lambda * w_scale));
   }
   const arma::mat A = arma::reshape(r.x, in.dim, in.X.n_rows);
   set_projection(in.X, mean, A.t());
@@ -63,10 +68,12 @@ MethodInfo dee_info() {
   MethodInfo m;
   m.name = "dee";
   m.family = "neighbour";
-  m.summary = "discriminative elastic embedding: linear map, same-class heat attraction, "
-              "other-class elastic repulsion";
-  m.reference = "Zheng, Zhang, Cattani & Wang, Comput. Math. Methods Med. 2014, art. 594379, "
-                "eq. 10-17 (derivation: methods/neighbour/dee/dee_objective.hpp)";
+  m.summary =
+      "discriminative elastic embedding: linear map, same-class heat attraction, "
+      "other-class elastic repulsion";
+  m.reference =
+      "Zheng, Zhang, Cattani & Wang, Comput. Math. Methods Med. 2014, art. 594379, "
+      "eq. 10-17 (derivation: methods/neighbour/dee/dee_objective.hpp)";
   m.params = {
       ParamSpec::real("kernel_width", 0.0, 0.0, 1e12,
                       "sigma of the same-class heat kernel w+ = exp(-r^2/(2 sigma^2)); 0 = "
@@ -74,6 +81,12 @@ MethodInfo dee_info() {
       ParamSpec::real("lambda", 1.0, 0.0, 1e12,
                       "weight of the repulsion between different classes (w- = squared input "
                       "distance)"),
+      ParamSpec::choice(
+          "repulsion", "balanced", {"raw", "balanced"},
+          "raw: w- = squared input distance (eq. 11); balanced (default): w- scaled so that "
+          "its total equals that of w+ (lambda then weighs the terms' totals)"),
+      ParamSpec::choice("init", "random", {"random", "pca"},
+                        "start of A: small Gaussian rows, or the leading principal directions"),
       ParamSpec::choice("optimizer", "ld", {"ld", "fp", "cg", "gd"},
                         "ld: Laplacian direction; fp: fixed point; cg: conjugate gradients; gd: "
                         "gradient descent (all with a Wolfe line search)"),
@@ -94,6 +107,8 @@ MethodInfo dee_info() {
     DeeSettings s;
     s.kernel_width = p.real("kernel_width");
     s.lambda = p.real("lambda");
+    s.balanced = p.str("repulsion") == "balanced";
+    s.pca_start = p.str("init") == "pca";
     s.optimizer = p.str("optimizer");
     s.iterations = int(p.integer("iterations"));
     s.tolerance = p.real("tolerance");

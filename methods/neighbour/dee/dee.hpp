@@ -14,6 +14,11 @@ namespace drbench {
 struct DeeSettings {
   double kernel_width = 0.0;  // sigma of w+; 0: 2 sigma^2 = mean same-class squared distance
   double lambda = 1.0;
+  // w- scaled to the total of w+ (the `repulsion` parameter): the same model as eq. 12 with
+  // lambda_raw = lambda sum(w+) / sum(w-), but a lambda that does not depend on the pixel scale or
+  // the number of pairs. The paper does not give its lambda.
+  bool balanced = true;
+  bool pca_start = false;  // A0 from the leading principal directions instead of Gaussian rows
   std::string optimizer = "ld";  // ld | fp | cg | gd
   int iterations = 1000;
   double tolerance = 1e-3;

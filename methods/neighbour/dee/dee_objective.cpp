@@ -1,35 +1,34 @@
 #include "methods/neighbour/dee/dee_objective.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
+#include "framework/affinity/weights.hpp"
 #include "framework/core/error.hpp"
 #include "framework/linalg/distances.hpp"
-#include "framework/linalg/graph_weights.hpp"
 #include "methods/neighbour/linear_embedding.hpp"
 
 namespace drbench {
 
-DeeWeights dee_weights(const arma::mat& X, const arma::uvec& labels, double t) {
+DeeWeights dee_weights(const arma::mat& X, const arma::uvec& labels, double kernel_width) {
   const arma::uword n = X.n_cols;
   if (labels.n_elem != n)
-    throw MethodError("dee: " + std::to_string(labels.n_elem) + " labels for " +
-                      std::to_string(n) + " training points");
-  const arma::mat D2 = sq_distances(X);
-  const arma::umat same = arma::repmat(labels, 1, n) == arma::repmat(labels.t(), n, 1);
-  const arma::umat intra = same % (1 - arma::eye<arma::umat>(n, n));
-  if (arma::accu(intra) == 0 || arma::accu(same) == n * n)
+    throw MethodError("dee: " + std::to_string(labels.n_elem) + " labels for " + std::to_string(n) +
+                      " training points");
+  const arma::mat same = class_mask(labels, ClassPairs::Same);
+  const arma::mat diff = class_mask(labels, ClassPairs::Different);
+  if (arma::accu(same) == 0 || arma::accu(diff) == 0)
     throw MethodError(
         "dee needs at least two classes and a class with two or more training points");
+  const arma::mat D2 = sq_distances(X);
   DeeWeights w;
-  w.t = t > 0 ? t : arma::accu(D2 % intra) / double(arma::accu(intra));
-  if (!(w.t > 0) || !std::isfinite(w.t))
+  w.kernel_width =
+      kernel_width > 0 ? kernel_width : std::sqrt(arma::accu(D2 % same) / arma::accu(same) / 2.0);
+  if (!(w.kernel_width > 0) || !std::isfinite(w.kernel_width))
     throw MethodError("dee: same-class points coincide; set 'kernel_width' > 0");
-  w.Wp.zeros(n, n);
-  for (arma::uword j = 0; j < n; ++j)
-    for (arma::uword i = 0; i < n; ++i)
-      if (intra(i, j)) w.Wp(i, j) = heat_kernel(D2(i, j), w.t);
-  w.Wm = D2 % (1 - same);
+  w.Wp = gaussian_weights(D2, w.kernel_width) % same;
+  w.Wm = D2 % diff;
   return w;
 }
 
@@ -40,11 +39,28 @@ DeeObjective::DeeObjective(const arma::mat& X, arma::mat Wp, arma::mat Wm, doubl
 double DeeObjective::evaluate(const arma::vec& a, arma::vec* grad) {
   const arma::mat A(const_cast<double*>(a.memptr()), dim_, X_.n_rows, false, true);
   const arma::mat Y = A * X_;
-  const arma::mat D2 = embedded_sq_distances(Y);
-  const arma::mat R = lambda_ * (Wm_ % arma::exp(-D2));  // lambda w- exp(-d^2)
-  const double f = arma::accu(Wp_ % D2) + arma::accu(R);
-  if (grad) *grad = arma::vectorise(laplacian_gradient(Y, Wp_ - R, X_));
-  return f;
+  const arma::uword n = Y.n_cols;
+  // One pass over the pairs i > j: the N^2 exponentials dominate, so each is computed once and
+  // K = w+ - lambda w- exp(-d^2) is filled in the same sweep.
+  arma::mat K(n, n);
+  double f = 0.0;
+  for (arma::uword j = 0; j < n; ++j) {
+    K(j, j) = 0.0;
+    const double* wp = Wp_.colptr(j);
+    const double* wm = Wm_.colptr(j);
+    double* k = K.colptr(j);
+    for (arma::uword i = j + 1; i < n; ++i) {
+      const double d2 = column_sq_distance(Y, i, j);
+      const double r = wm[i] != 0.0 ? lambda_ * wm[i] * std::exp(-d2) : 0.0;
+      f += wp[i] * d2 + r;
+      k[i] = wp[i] - r;
+    }
+  }
+  if (grad) {
+    mirror_lower(K);
+    *grad = arma::vectorise(laplacian_gradient(Y, K, X_));
+  }
+  return 2.0 * f;  // ordered pairs: each unordered pair twice
 }
 
 double DeeObjective::factor(const arma::mat& S, double mu_rel) {
@@ -55,6 +71,7 @@ double DeeObjective::factor(const arma::mat& S, double mu_rel) {
   if (!(mu > 0) || !arma::chol(R_, M))
     throw MethodError("dee: the search direction's matrix is not positive definite (mu = " +
                       std::to_string(mu) + "); raise 'mu'");
+  Rt_ = R_.t();  // kept, so that no solve transposes a D x D matrix
   return mu;
 }
 
@@ -73,7 +90,7 @@ double DeeObjective::factor_fixed_point(double mu_rel) {
 arma::vec DeeObjective::preconditioned_direction(const arma::vec& grad) const {
   const arma::mat G(const_cast<double*>(grad.memptr()), dim_, X_.n_rows, false, true);
   // Delta^T = -M^-1 G^T with M = R^T R.
-  const arma::mat Z = arma::solve(arma::trimatl(R_.t()), G.t(), arma::solve_opts::fast);
+  const arma::mat Z = arma::solve(arma::trimatl(Rt_), G.t(), arma::solve_opts::fast);
   const arma::mat Dt = arma::solve(arma::trimatu(R_), Z, arma::solve_opts::fast);
   return -arma::vectorise(Dt.t());
 }

@@ -47,15 +47,16 @@ class DeeObjective final : public Objective {
   arma::mat Wp_, Wm_;
   double lambda_;
   arma::uword dim_;
-  arma::mat R_;  // upper Cholesky factor of M
+  arma::mat R_, Rt_;  // upper Cholesky factor of M and its transpose
 };
 
-// w+ (heat kernel between same-class points, 2 sigma^2 = t) and w- (squared distances between
-// different-class points). t <= 0: the mean squared distance between same-class pairs.
+// w+ (heat kernel of width sigma = kernel_width between same-class points) and w- (squared
+// distances between different-class points), from the shared affinity module. kernel_width <= 0:
+// 2 sigma^2 = the mean squared distance between same-class pairs.
 struct DeeWeights {
   arma::mat Wp, Wm;
-  double t = 0.0;  // 2 sigma^2 actually used
+  double kernel_width = 0.0;  // sigma actually used
 };
-DeeWeights dee_weights(const arma::mat& X, const arma::uvec& labels, double t);
+DeeWeights dee_weights(const arma::mat& X, const arma::uvec& labels, double kernel_width);
 
 }  // namespace drbench

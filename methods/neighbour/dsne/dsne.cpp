@@ -38,10 +38,12 @@ MethodInfo dsne_info() {
   MethodInfo m;
   m.name = "dsne";
   m.family = "neighbour";
-  m.summary = "discriminative SNE: linear map, KL between Gaussian and Student-t similarities "
-              "normalised within same-class and different-class pairs";
-  m.reference = "Zheng, Qiu, Jiang & Wang, J. Comput.-Aided Des. Comput. Graph. 24 (2012), as "
-                "stated in Zheng et al., Comput. Math. Methods Med. 2014, eq. 5-8";
+  m.summary =
+      "discriminative SNE: linear map, KL between Gaussian and Student-t similarities "
+      "normalised within same-class and different-class pairs";
+  m.reference =
+      "Zheng, Qiu, Jiang & Wang, J. Comput.-Aided Des. Comput. Graph. 24 (2012), as "
+      "stated in Zheng et al., Comput. Math. Methods Med. 2014, eq. 5-8";
   m.params = {
       ParamSpec::real("kernel_width", 0.0, 0.0, 1e12,
                       "sigma of the input Gaussian (eq. 5); 0 = 2 sigma^2 is the mean squared "
@@ -52,8 +54,7 @@ MethodInfo dsne_info() {
   m.iterative = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return 5.0 * p.integer("iterations") * (double(dim) * s.n * (s.n + s.d) + 4.0 * s.n * s.n) /
-           10;
+    return 5.0 * p.integer("iterations") * (double(dim) * s.n * (s.n + s.d) + 4.0 * s.n * s.n) / 10;
   };
   m.make = [](const ParamSet& p) {
     DsneSettings s;

@@ -1,26 +1,16 @@
 #include "methods/neighbour/dsne/dsne_objective.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <initializer_list>
 #include <string>
 
+#include "framework/affinity/weights.hpp"
 #include "framework/core/error.hpp"
 #include "framework/linalg/distances.hpp"
 #include "methods/neighbour/linear_embedding.hpp"
 
 namespace drbench {
-
-namespace {
-
-arma::mat same_class_mask(const arma::uvec& labels) {
-  const arma::uword n = labels.n_elem;
-  arma::mat same = arma::conv_to<arma::mat>::from(arma::repmat(labels, 1, n) ==
-                                                  arma::repmat(labels.t(), n, 1));
-  same.diag().zeros();
-  return same;
-}
-
-}  // namespace
 
 arma::mat dsne_input_similarities(const arma::mat& X, const arma::uvec& labels, double t,
                                   double* t_used) {
@@ -28,10 +18,8 @@ arma::mat dsne_input_similarities(const arma::mat& X, const arma::uvec& labels, 
   if (labels.n_elem != n)
     throw MethodError("dsne: " + std::to_string(labels.n_elem) + " labels for " +
                       std::to_string(n) + " training points");
-  const arma::mat same = same_class_mask(labels);
-  arma::mat diff = 1.0 - same;
-  diff.diag().zeros();
-  diff.elem(arma::find(same)).zeros();
+  const arma::mat same = class_mask(labels, ClassPairs::Same);
+  const arma::mat diff = class_mask(labels, ClassPairs::Different);
   if (arma::accu(same) == 0 || arma::accu(diff) == 0)
     throw MethodError(
         "dsne needs at least two classes and a class with two or more training points");
@@ -52,7 +40,7 @@ arma::mat dsne_input_similarities(const arma::mat& X, const arma::uvec& labels, 
 
 DsneObjective::DsneObjective(const arma::mat& X, const arma::uvec& labels, arma::mat P,
                              arma::uword dim)
-    : X_(X), P_(std::move(P)), same_(same_class_mask(labels)), dim_(dim) {
+    : X_(X), P_(std::move(P)), same_(class_mask(labels, ClassPairs::Same)), dim_(dim) {
   const arma::uvec pos = arma::find(P_ > 0);
   const arma::vec p = P_.elem(pos);
   p_entropy_ = arma::accu(p % arma::log(p));
@@ -61,17 +49,35 @@ DsneObjective::DsneObjective(const arma::mat& X, const arma::uvec& labels, arma:
 double DsneObjective::evaluate(const arma::vec& a, arma::vec* grad) {
   const arma::mat A(const_cast<double*>(a.memptr()), dim_, X_.n_rows, false, true);
   const arma::mat Y = A * X_;
-  arma::mat U = 1.0 / (1.0 + embedded_sq_distances(Y));
-  U.diag().zeros();
-  const arma::mat Us = U % same_;
-  const arma::mat Ud = U - Us;
-  const double zs = arma::accu(Us), zd = arma::accu(Ud);
+  const arma::uword n = Y.n_cols;
+  // Pairs i > j only (P, U and K are symmetric): u, the group sums Z, and sum p log u.
+  arma::mat U(n, n, arma::fill::zeros);
+  double zs = 0.0, zd = 0.0, p_log_u = 0.0;
+  for (arma::uword j = 0; j < n; ++j) {
+    const double* p = P_.colptr(j);
+    const double* same = same_.colptr(j);
+    double* u = U.colptr(j);
+    for (arma::uword i = j + 1; i < n; ++i) {
+      const double v = 1.0 / (1.0 + column_sq_distance(Y, i, j));
+      u[i] = v;
+      (same[i] != 0.0 ? zs : zd) += v;
+      if (p[i] > 0) p_log_u += p[i] * std::log(v);
+    }
+  }
+  zs *= 2.0;
+  zd *= 2.0;
   // E = sum p log p - sum p log u + log Z_s + log Z_d (each group's p sums to 1).
-  const double f = p_entropy_ - arma::accu(P_ % arma::log(U + (U == 0))) + std::log(zs) +
-                   std::log(zd);
+  const double f = p_entropy_ - 2.0 * p_log_u + std::log(zs) + std::log(zd);
   if (grad) {
-    const arma::mat Q = Us / zs + Ud / zd;
-    *grad = arma::vectorise(laplacian_gradient(Y, (P_ - Q) % U, X_));
+    for (arma::uword j = 0; j < n; ++j) {
+      const double* p = P_.colptr(j);
+      const double* same = same_.colptr(j);
+      double* u = U.colptr(j);
+      for (arma::uword i = j + 1; i < n; ++i)
+        u[i] = (p[i] - u[i] / (same[i] != 0.0 ? zs : zd)) * u[i];  // K = (p - q) u
+    }
+    mirror_lower(U);
+    *grad = arma::vectorise(laplacian_gradient(Y, U, X_));
   }
   return f;
 }

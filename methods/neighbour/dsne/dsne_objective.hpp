@@ -1,7 +1,8 @@
 #pragma once
 // Discriminative stochastic neighbour embedding (Zheng, Qiu, Jiang & Wang 2012, in the form of
 // papers/001 section 2.2, eq. 5-8), re-derived:
-//   p_ij = exp(-|x_ij|^2 / (2 sigma^2)) / Z^P_g,   q_ij = u_ij / Z^Q_g,   u_ij = 1 / (1 + |A x_ij|^2)
+//   p_ij = exp(-|x_ij|^2 / (2 sigma^2)) / Z^P_g,   q_ij = u_ij / Z^Q_g,   u_ij = 1 / (1 + |A
+//   x_ij|^2)
 // for i != j, where g is the group of the pair (same class, different classes) and each Z sums
 // its kernel over every ordered pair of that group, so P and Q each sum to 1 within each group.
 //   E(A) = sum_{i != j} p_ij log(p_ij / q_ij)                                      (eq. 7)
