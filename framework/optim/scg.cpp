@@ -6,6 +6,8 @@
 #include <cmath>
 #include <limits>
 
+#include "framework/core/error.hpp"
+#include "framework/core/time_limit.hpp"
 #include "framework/optim/optimizer.hpp"
 
 namespace drbench {
@@ -93,6 +95,7 @@ OptimResult scg(Objective& obj, const arma::vec& x0, const OptimOptions& opt) {
     if (success && opt.callback &&
         !opt.callback({j, f_now, arma::norm(grad_x_new), alpha, seconds_since(t0), x, grad_x_new}))
       return finish("callback", f_now);
+    check_task_deadline(j);
 
     if (success) {
       if (arma::abs(alpha * d).max() < opt.x_tol && std::abs(f_new - f_old) < opt.f_tol)

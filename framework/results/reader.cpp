@@ -125,6 +125,7 @@ ResultsFile read_results(const std::string& path, bool with_arrays) {
     t.task_id = id[i];
     t.key = key[i];
     t.ok = status[i] == 0;
+    t.timed_out = status[i] == 2;
     t.error = error[i];
     t.fit_seconds = fit[i];
     t.transform_seconds = transform[i];

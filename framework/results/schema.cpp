@@ -81,7 +81,9 @@ void write_tasks(const h5::File& f, const Experiment& ex, const std::vector<Task
   h5::write_u64(f, g, "seed", col([&](std::size_t i) { return info[i]->seed; }));
   h5::write_u64(f, g, "split_seed", col([&](std::size_t i) { return info[i]->split_seed; }));
   h5::write_i8(f, g, "status",
-               col([&](std::size_t i) { return std::int8_t(rows[i]->ok ? 0 : 1); }));
+               col([&](std::size_t i) {
+                 return std::int8_t(rows[i]->ok ? 0 : (rows[i]->timed_out ? 2 : 1));
+               }));
   h5::write_strings(f, g, "error", col([&](std::size_t i) { return rows[i]->error; }));
   h5::write_f64(f, g, "fit_seconds", col([&](std::size_t i) { return rows[i]->fit_seconds; }));
   h5::write_f64(f, g, "transform_seconds",

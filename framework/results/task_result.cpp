@@ -31,7 +31,8 @@ std::string TaskResult::serialize() const {
   w.u8(kFormat);
   w.u64(task_id);
   w.str(key);
-  w.u8(ok ? 1 : 0);
+  // 1 ok, 0 failed, 2 timed out: one byte, so journals written before timeouts read unchanged.
+  w.u8(ok ? 1 : (timed_out ? 2 : 0));
   w.str(error);
   w.f64(fit_seconds);
   w.f64(transform_seconds);
@@ -70,7 +71,9 @@ TaskResult TaskResult::deserialize(const std::string& bytes) {
   TaskResult t;
   t.task_id = r.u64();
   t.key = r.str();
-  t.ok = r.u8() != 0;
+  const std::uint8_t status = r.u8();
+  t.ok = status == 1;
+  t.timed_out = status == 2;
   t.error = r.str();
   t.fit_seconds = r.f64();
   t.transform_seconds = r.f64();
