@@ -2,10 +2,14 @@
 // the framework so the same operations are available from C++.
 #include <mpi.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <iostream>
 #include <string>
@@ -43,6 +47,13 @@ usage:
         Mean +/- std of the kNN error in percent (best setting per cell, paired t-tests against
         LABEL, default the config's evaluation.ttest_against; --ttest "" for none), printed and
         stored under /tables in the file unless --no-store.
+  drbench plot RESULTS.h5 [-o DIR] [--dataset NAME] [--method LABEL] [--format png|pdf|svg]
+                          [--metric error|accuracy] [--k K] [--paper CSV] [--dpi N]
+                          [--data-path DIR]
+        Figures (latent spaces, error against split and dimension, optimiser traces) and a
+        manifest.tsv; drawn by python/drbench (Python 3 with h5py, pandas, matplotlib).
+  drbench report RESULTS.h5 [-o REPORT.html]
+        One self-contained HTML page: provenance, tables and every figure inline.
   drbench plan CONFIG --ranks R[,R...] [--costs RESULTS.h5] [--profile NAME | --quick]
                       [--latency S] [--commit S]
         Predicted wall time, efficiency and load per rank on R ranks: a replay of the scheduler
@@ -162,6 +173,32 @@ int cmd_aggregate(int argc, char** argv) {
   if (!a.flag("--no-store")) write_tables(a.pos[0], agg);
   std::cout << render_tables(agg, fmt);
   return 0;
+}
+
+// plot and report are drawn by the Python package beside the sources (matplotlib does it better
+// than anything we would write in C++): hand every argument over to `python3 -m drbench.<module>`.
+int cmd_python(const char* module, int argc, char** argv) {
+  const std::string dir = std::string(source_dir()) + "/python";
+  if (!std::filesystem::exists(dir + "/drbench/" + module + ".py"))
+    throw Error(dir + "/drbench/" + module + ".py not found: drbench " + argv[1] +
+                " runs the Python package of the checkout it was built from; rebuild drbench "
+                "from a checkout that has python/drbench");
+  const char* env = std::getenv("DRBENCH_PYTHON");
+  const std::string python = env && *env ? env : "/usr/bin/python3";
+  if (access(python.c_str(), X_OK) != 0)
+    throw Error(std::string("drbench ") + argv[1] + " needs " + python +
+                " with h5py, pandas and matplotlib (Debian: apt-get install python3 python3-h5py "
+                "python3-pandas python3-matplotlib; or set DRBENCH_PYTHON)");
+  const char* old = std::getenv("PYTHONPATH");
+  const std::string path = dir + (old && *old ? ":" + std::string(old) : "");
+  setenv("PYTHONPATH", path.c_str(), 1);
+  const std::string mod = std::string("drbench.") + module;
+  std::vector<char*> args{const_cast<char*>(python.c_str()), const_cast<char*>("-m"),
+                          const_cast<char*>(mod.c_str())};
+  for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+  args.push_back(nullptr);
+  execv(python.c_str(), args.data());
+  throw Error("cannot start " + python + ": " + std::strerror(errno));
 }
 
 int cmd_plan(int argc, char** argv) {
@@ -305,6 +342,8 @@ int main(int argc, char** argv) {
     if (cmd == "aggregate") return cmd_aggregate(argc, argv);
     if (cmd == "plan") return cmd_plan(argc, argv);
     if (cmd == "methods") return cmd_methods(argc, argv);
+    if (cmd == "plot") return cmd_python("plot", argc, argv);
+    if (cmd == "report") return cmd_python("report", argc, argv);
     if (cmd == "datasets") return cmd_datasets(argc, argv);
     return usage_error("unknown command '" + cmd + "'");
   } catch (const std::exception& e) {

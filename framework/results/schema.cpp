@@ -125,16 +125,17 @@ void write_arrays(const h5::File& f, const std::map<std::uint64_t, TaskResult>& 
     }
     if (!r.trace.rows.empty() || !r.trace.optimizer.empty()) {
       std::vector<double> m;
-      m.reserve(r.trace.rows.size() * 4);
+      m.reserve(r.trace.rows.size() * 5);
       for (const auto& row : r.trace.rows) {
         m.push_back(row.iteration);
         m.push_back(row.objective);
         m.push_back(row.grad_norm);
         m.push_back(row.seconds);
+        m.push_back(row.step);
       }
-      h5::Handle d = h5::write_matrix(f, traces, name, r.trace.rows.size(), 4, m.data());
+      h5::Handle d = h5::write_matrix(f, traces, name, r.trace.rows.size(), 5, m.data());
       h5::attr_string(f, d, "optimizer", r.trace.optimizer);
-      h5::attr_strings(f, d, "columns", {"iteration", "objective", "grad_norm", "seconds"});
+      h5::attr_strings(f, d, "columns", {"iteration", "objective", "grad_norm", "seconds", "step"});
       std::vector<std::string> notes;
       for (const auto& [k, v] : r.trace.notes) notes.push_back(k + "=" + v);
       h5::attr_strings(f, d, "notes", notes);
