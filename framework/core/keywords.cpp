@@ -1,5 +1,6 @@
 #include "framework/core/keywords.hpp"
 
+#include <utility>
 #include <vector>
 
 #include "framework/core/registry.hpp"
@@ -18,6 +19,11 @@ ParamSpec iterations(std::int64_t def, std::int64_t hi, const std::string& what)
 ParamSpec weights(const std::string& what) {
   return ParamSpec::choice("weights", "heat", {"heat", "binary"},
                            "graph edge weights, heat exp(-|xi-xj|^2/t) or binary 1: " + what);
+}
+
+ParamSpec weights(const std::string& def, std::vector<std::string> choices,
+                  const std::string& what) {
+  return ParamSpec::choice("weights", def, std::move(choices), "graph edge weights: " + what);
 }
 
 ParamSpec kernel_width(double def, const std::string& reference) {
@@ -66,6 +72,15 @@ ParamSpec epsilon(double def) {
 ParamSpec perplexity(double def, const std::string& what) {
   return ParamSpec::real("perplexity", def, 1.0, std::nullopt,
                          "effective neighbours of the calibrated Gaussian affinities: " + what);
+}
+
+ParamSpec lambda(double def, std::optional<double> hi, bool positive, const std::string& what) {
+  return ParamSpec::real("lambda", def, 0.0, hi, "weight of " + what, positive);
+}
+
+ParamSpec optimizer(const std::string& def, std::vector<std::string> choices,
+                    const std::string& what) {
+  return ParamSpec::choice("optimizer", def, std::move(choices), "optimiser: " + what);
 }
 
 double KernelWidth::heat_t(double reference_t) const {

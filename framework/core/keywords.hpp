@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "framework/core/params.hpp"
 
@@ -22,6 +23,9 @@ ParamSpec neighbours(std::int64_t def, std::int64_t lo, std::int64_t hi, const s
 ParamSpec iterations(std::int64_t def, std::int64_t hi, const std::string& what);
 // `weights` (choice {heat, binary}): edge weights of a graph, exp(-d^2/t) or 1.
 ParamSpec weights(const std::string& what);
+// `weights` with a method's own choices (e.g. neighbour embeddings: {perplexity, gaussian}).
+ParamSpec weights(const std::string& def, std::vector<std::string> choices,
+                  const std::string& what);
 // `kernel_width` (real > 0): sigma of the Gaussian exp(-r^2 / (2 sigma^2)). `reference` says what
 // a relative width multiplies (empty when the method only reads it in input units).
 ParamSpec kernel_width(double def, const std::string& reference);
@@ -37,6 +41,11 @@ ParamSpec graph(const std::string& def);
 ParamSpec epsilon(double def);
 // `perplexity` (real >= 1): effective number of neighbours of the calibrated Gaussian affinities.
 ParamSpec perplexity(double def, const std::string& what);
+// `lambda` (real >= 0, or > 0 with `positive`): weight of a penalty, prior or repulsion term.
+ParamSpec lambda(double def, std::optional<double> hi, bool positive, const std::string& what);
+// `optimizer` (choice): the optimiser of an iterative method; `what` says what each choice does.
+ParamSpec optimizer(const std::string& def, std::vector<std::string> choices,
+                    const std::string& what);
 
 // A kernel width as a method reads it: sigma, and whether it multiplies the method's reference.
 struct KernelWidth {

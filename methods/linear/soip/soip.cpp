@@ -49,8 +49,9 @@ MethodInfo soip_info() {
               ParamSpec::integer("nonzeros", 0, 0, 1e6,
                                  "largest number of nonzero entries per projection vector (0 = no "
                                  "limit, stop at 'lambda')"),
-              ParamSpec::real("lambda", 0.01, 0.0, 1.0,
-                              "lasso penalty relative to the one that zeroes every coefficient")};
+              keywords::lambda(0.01, 1.0, false,
+                               "the lasso penalty, relative to the one that zeroes every "
+                               "coefficient")};
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
     return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * p.real("neighbours")) +
