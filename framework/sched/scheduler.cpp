@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
+#include <memory>
+#include <optional>
 
 #include "framework/config/validate.hpp"
 #include "framework/core/blas.hpp"
@@ -119,11 +121,14 @@ std::vector<double> expected_costs(const Experiment& ex, const std::vector<Task>
 
 }  // namespace
 
-std::vector<DataShape> check_against_data(const Experiment& ex) {
+std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runner) {
   const auto path = data_search_path(ex.data_path);
   std::vector<DataShape> shapes;
   for (std::size_t i = 0; i < ex.datasets.size(); ++i) {
-    const Dataset ds = load_dataset(ex.datasets[i], path, dataset_seed(ex, i));
+    // Without a runner the dataset is dropped after its check, so validation holds one at a time.
+    std::optional<Dataset> own;
+    if (!runner) own = load_dataset(ex.datasets[i], path, dataset_seed(ex, i));
+    const Dataset& ds = runner ? runner->dataset(i) : *own;
     DataShape smallest{};
     bool first = true;
     // Every split value must be feasible for this dataset; the smallest training set bounds dims.
@@ -156,12 +161,17 @@ int run_experiment(const RunOptions& opt) {
   std::vector<DataShape> shapes;
   int ok = 1;
   std::string problem;
+  // Built once the experiment is read; it holds a reference to `ex`.
+  std::unique_ptr<TaskRunner> runner;
   if (rank == 0) {
     try {
       ex = load_experiment(opt.config, opt.profile);
       if (!opt.output.empty()) ex.output.path = opt.output;
       set_blas_threads(ex.blas_threads);
-      shapes = check_against_data(ex);
+      // With one rank, rank 0 runs the tasks too: the data it checks stay loaded for them. With
+      // more, rank 0 only schedules and writes, and keeps no dataset.
+      if (nranks == 1) runner = std::make_unique<TaskRunner>(ex, data_search_path(ex.data_path));
+      shapes = check_against_data(ex, runner.get());
     } catch (const std::exception& e) {
       ok = 0;
       problem = e.what();
@@ -178,10 +188,10 @@ int run_experiment(const RunOptions& opt) {
     set_blas_threads(ex.blas_threads);
   }
   const std::vector<Task> tasks = rank == 0 ? expand_tasks(ex, shapes) : expand_tasks(ex);
-  TaskRunner runner(ex, data_search_path(ex.data_path));
+  if (!runner) runner = std::make_unique<TaskRunner>(ex, data_search_path(ex.data_path));
   install_stop_handlers();
   DispatchHooks hooks;
-  hooks.run = [&](std::uint64_t id) { return runner.run(tasks.at(id), rank).serialize(); };
+  hooks.run = [&](std::uint64_t id) { return runner->run(tasks.at(id), rank).serialize(); };
 
   // Successive halving runs in two collective rounds: the second stage's tasks are chosen by rank 0
   // from the first stage's results.
