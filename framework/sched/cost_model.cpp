@@ -184,7 +184,7 @@ std::vector<CostSample> cost_samples(const ResultsFile& f, const std::vector<Tas
     s.x.iterations = iterations_of(row.setting);
     auto it = id_of_key.find(r.key);
     if (it != id_of_key.end()) s.x.estimate = features.at(it->second).estimate;
-    s.seconds = r.fit_seconds + r.transform_seconds + r.eval_seconds;
+    s.seconds = r.total_seconds();
     out.push_back(s);
   }
   return out;
