@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "framework/core/error.hpp"
+#include "framework/core/time_limit.hpp"
 #include "framework/optim/optimizer.hpp"
 
 namespace drbench {
@@ -73,6 +74,7 @@ OptimResult momentum_descent(Objective& obj, const arma::vec& x0, const OptimOpt
       res.stop_reason = "callback";
       break;
     }
+    check_task_deadline(it);
   }
   if (opt.trace) opt.trace->note("stop_reason", res.stop_reason);
   res.x = std::move(x);
