@@ -66,6 +66,10 @@ ResultsFile read_results(const std::string& path, bool with_arrays) {
   r.started = h5::read_attr_string(f, f.h, "started");
   r.finished = h5::read_attr_string(f, f.h, "finished");
   r.ttest_reference = h5::read_attr_string(f, f.h, "ttest_reference");
+  if (h5::has_attr(f.h, "halving_repeats")) {
+    r.halving_repeats = static_cast<int>(h5::read_attr_int(f, f.h, "halving_repeats"));
+    r.halving_keep = static_cast<int>(h5::read_attr_int(f, f.h, "halving_keep"));
+  }
   r.ranks = static_cast<int>(h5::read_attr_int(f, f.h, "ranks"));
   r.n_tasks = static_cast<std::uint64_t>(h5::read_attr_int(f, f.h, "n_tasks"));
   r.datasets = h5::read_attr_strings(f, f.h, "datasets");

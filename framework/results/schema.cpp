@@ -169,6 +169,10 @@ void write_results_file(const std::string& file, const Experiment& ex,
   h5::attr_strings(f, f.h, "datasets", datasets);
   h5::attr_strings(f, f.h, "labels", labels);
   h5::attr_string(f, f.h, "ttest_reference", ex.evaluation.ttest_reference);
+  if (ex.evaluation.halving_repeats > 0) {
+    h5::attr_int(f, f.h, "halving_repeats", ex.evaluation.halving_repeats);
+    h5::attr_int(f, f.h, "halving_keep", ex.evaluation.halving_keep);
+  }
   write_tasks(f, ex, tasks, results);
   write_arrays(f, results);
   h5::create_group(f, f.h, "tables");
