@@ -228,8 +228,7 @@ int cmd_plan(int argc, char** argv) {
     std::map<std::string, double> took;  // tasks of this very experiment: their own times
     for (const auto& row : rf.tasks)
       if (row.result.ok)
-        took[row.result.key] =
-            row.result.fit_seconds + row.result.transform_seconds + row.result.eval_seconds;
+        took[row.result.key] = row.result.total_seconds();
     for (const auto& t : tasks) {
       auto it = took.find(t.key);
       seconds[t.id] = it != took.end() ? (++measured, it->second) : model.predict(features[t.id]);

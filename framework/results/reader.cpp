@@ -103,6 +103,9 @@ ResultsFile read_results(const std::string& path, bool with_arrays) {
        error = strings("error");
   auto split_value = reals("split_value"), fit = reals("fit_seconds"),
        transform = reals("transform_seconds"), eval = reals("eval_seconds");
+  // Files written before task_seconds existed: 0 (not recorded).
+  const std::vector<double> task_seconds =
+      h5::exists(g, "task_seconds") ? reals("task_seconds") : std::vector<double>(n, 0.0);
   auto repeat = ints("repeat"), status = ints("status"), rank = ints("rank");
   auto dim = uints("dim"), seed = uints("seed"), split_seed = uints("split_seed"),
        n_train = uints("n_train"), n_test = uints("n_test"), input_dim = uints("input_dim");
@@ -133,6 +136,7 @@ ResultsFile read_results(const std::string& path, bool with_arrays) {
     t.error = error[i];
     t.fit_seconds = fit[i];
     t.transform_seconds = transform[i];
+    t.task_seconds = task_seconds[i];
     t.eval_seconds = eval[i];
     if (t.ok) {  // failed rows hold NaN padding, not values
       t.knn_error.assign(knn.data.begin() + i * knn.cols, knn.data.begin() + (i + 1) * knn.cols);

@@ -87,6 +87,7 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
     r.embedding_test.reset();
   }
   if (!ex_.output.keep_traces) r.trace = Trace{};
+  r.task_seconds = since(t0);
   return r;
 }
 

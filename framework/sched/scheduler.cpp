@@ -108,7 +108,7 @@ std::vector<double> expected_costs(const Experiment& ex, const std::vector<Task>
   std::vector<CostSample> samples;
   for (const auto& [id, r] : store.results()) {
     if (!r.ok) continue;
-    CostSample s{features[id], r.fit_seconds + r.transform_seconds + r.eval_seconds};
+    CostSample s{features[id], r.total_seconds()};
     s.x.n = double(r.n_train);
     s.x.d = double(r.input_dim);
     samples.push_back(s);
