@@ -88,11 +88,13 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
     Xinit = pca_latent_init(Yc, q, s_.init == "ppca", rng);
   }
 
-  GplvmObjective obj(Yc, make_kernel(s_.kernel + "+bias+white"), q);
+  GplvmObjective obj(
+      Yc, kernel_spec_ ? kernel_spec_->clone() : make_kernel(s_.kernel + "+bias+white"), q);
   obj.set_learn_kernel(s_.learn_kernel);
   obj.set_trace(trace);
   if (s_.x_prior > 0) obj.add_prior(std::make_shared<GaussianPrior>(s_.x_prior));
   for (const auto& p : priors_) obj.add_prior(p);
+  for (const auto& p : tuned_) obj.add_tuned_prior(p);
   if (bc_) {
     bc_->setup(Yc, Xinit);
     obj.set_back_constraint(bc_);
@@ -110,6 +112,11 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
   if (trace && obj.jitter_events() > 0)
     trace->note("jitter_evaluations", std::to_string(obj.jitter_events()));
   kernel_ = obj.kernel().clone();
+  if (s_.oos == "joint") {
+    free_kernel_ = obj.kernel().clone();
+    Yc_ = Yc;
+  }
+  kernel_->fix_inputs(X_);
 
   // Quantities for prediction at the optimum.
   CholeskyJitter ch;
@@ -121,6 +128,32 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
   mu_train_ = KinvY_.t() * Kc;
   var_train_ = kernel_->diag(X_) - arma::sum(Kc % (Kinv_ * Kc), 0).t();
   var_train_ = arma::clamp(var_train_, 1e-300, arma::datum::inf);
+}
+
+arma::vec GplvmModel::joint_point(const arma::vec& y, const arma::vec& start, double* f_out) const {
+  const arma::uword q = X_.n_rows, n = X_.n_cols;
+  GplvmObjective obj(arma::join_rows(Yc_, y), free_kernel_->clone(), q);
+  obj.set_learn_kernel(false);
+  if (s_.x_prior > 0) obj.add_prior(std::make_shared<GaussianPrior>(s_.x_prior));
+  arma::mat Xa = arma::join_rows(X_, start);
+  FunctionObjective f([&](const arma::vec& xs, arma::vec* g) {
+    Xa.col(n) = xs;
+    arma::vec full;
+    const double v = obj.evaluate(arma::vectorise(Xa), g ? &full : nullptr);
+    if (g) *g = full.tail(q);
+    return v;
+  });
+  OptimOptions opt;
+  opt.max_iterations = s_.oos_iterations;
+  opt.x_tol = 1e-6;
+  opt.f_tol = 1e-8;
+  OptimResult r = scg(f, start, opt);
+  if (!std::isfinite(r.f)) {
+    *f_out = f.evaluate(start, nullptr);
+    return start;
+  }
+  *f_out = r.f;
+  return r.x;
 }
 
 arma::uword GplvmModel::most_likely_start(const arma::vec& y) const {
@@ -139,6 +172,23 @@ arma::mat GplvmModel::transform(const arma::mat& Ynew) const {
                       ", the training data had " + std::to_string(mean_.n_elem));
   const arma::mat Yc = Ynew.each_col() - mean_;
   if (bc_) return bc_->map(Yc);
+  if (s_.oos == "joint") {
+    // The authors' start: PPCA coordinates of the new points themselves (deterministic here).
+    Rng rng(0);
+    const arma::mat start = Yc.n_cols > X_.n_rows ? pca_latent_init(Yc, X_.n_rows, true, rng)
+                                                  : arma::mat(arma::zeros(X_.n_rows, Yc.n_cols));
+    arma::mat out(X_.n_rows, Yc.n_cols);
+    // The PPCA frame of a batch is not the training frame, so from that start alone the search
+    // can stop in a far local optimum (a training observation then lands away from its own
+    // point); Algorithm 1's start is tried too and the likelier end kept.
+    for (arma::uword j = 0; j < Yc.n_cols; ++j) {
+      double fa = 0, fb = 0;
+      const arma::vec a = joint_point(Yc.col(j), start.col(j), &fa);
+      const arma::vec b = joint_point(Yc.col(j), X_.col(most_likely_start(Yc.col(j))), &fb);
+      out.col(j) = fb < fa ? b : a;
+    }
+    return out;
+  }
   arma::mat out(X_.n_rows, Ynew.n_cols);
   OptimOptions opt;
   opt.max_iterations = s_.oos_iterations;

@@ -25,6 +25,12 @@ struct GplvmSettings {
   double x_prior = 0.0;           // precision of a Gaussian prior on X; 0 = none (eq. 3 as is)
   int oos_iterations = 200;       // optimiser iterations per new point (TPSLVM Algorithm 1)
   bool learn_kernel = true;       // false: hyperparameters stay at their initial values
+  // New points: "predictive" (TPSLVM Algorithm 1: maximise the GP predictive density with the
+  // training latent points fixed) or "joint" (the TPSLVM authors' code: y* joins the data and x*
+  // the latent points, so it also becomes a knot, and the likelihood of all N + 1 points is
+  // maximised over x* alone from the PPCA coordinates of the new points, and also from
+  // Algorithm 1's start, keeping the likelier end; O(N^3) per step).
+  std::string oos = "predictive";
 };
 
 // The parameters every GP-LVM variant declares (kernel, iterations, optimizer, init, x_prior,
@@ -54,7 +60,12 @@ class GplvmModel {
   explicit GplvmModel(GplvmSettings s = {});
 
   void add_prior(std::shared_ptr<const LatentPrior> prior) { priors_.push_back(std::move(prior)); }
+  // A prior whose hyperparameters are learnt with X; they stay at the optimum in `prior`.
+  void add_tuned_prior(std::shared_ptr<TunablePrior> prior) { tuned_.push_back(std::move(prior)); }
   void set_back_constraint(std::shared_ptr<BackConstraint> bc) { bc_ = std::move(bc); }
+  // The full covariance to fit, noise included (TPSLVM's tps+white); without it the model uses
+  // settings.kernel + bias + white.
+  void set_kernel(std::unique_ptr<Kernel> k) { kernel_spec_ = std::move(k); }
 
   // Y is d x n (uncentred; the model centres it). X0 (q x n) overrides the PCA/PPCA start.
   void fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
@@ -74,10 +85,17 @@ class GplvmModel {
  private:
   GplvmSettings s_;
   std::vector<std::shared_ptr<const LatentPrior>> priors_;
+  std::vector<std::shared_ptr<TunablePrior>> tuned_;
   std::shared_ptr<BackConstraint> bc_;
   std::unique_ptr<Kernel> kernel_;
+  std::shared_ptr<const Kernel> kernel_spec_;  // start of the fit when set (see set_kernel)
   arma::vec mean_;
   arma::mat X_;      // q x n
+  // x* maximising the joint likelihood of the N + 1 points from `start`; *f the objective there.
+  arma::vec joint_point(const arma::vec& y, const arma::vec& start, double* f) const;
+
+  std::unique_ptr<Kernel> free_kernel_;  // the fitted kernel before fix_inputs (joint oos)
+  arma::mat Yc_;                         // d x n centred training data, kept for the joint oos only
   arma::mat Kinv_;   // n x n, at the optimum
   arma::mat KinvY_;  // n x d
   arma::mat mu_train_;     // d x n predictive means at the training latent points

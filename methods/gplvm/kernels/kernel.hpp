@@ -49,6 +49,10 @@ class Kernel {
                                  const arma::mat& G) const = 0;
   // Given g = dL/d diag(X) (n): dL/dX (q x n).
   virtual arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const = 0;
+  // Called once after fitting with the training latent points. A kernel whose covariance depends
+  // on all the training points (TPSLVM's thin-plate spline: they are its knots) pins them here so
+  // that K(x*, X) and diag(x*) at new points use the fitted knots; others ignore it.
+  virtual void fix_inputs(const arma::mat& X) { (void)X; }
 };
 
 // Shared storage of log hyperparameters for the concrete kernels.
