@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -26,9 +27,9 @@ using config::join_key;
 using config::join_list;
 using config::Reader;
 
-const std::vector<std::string> kTopKeys = {"name",     "seed",    "data_path", "blas_threads",
-                                           "datasets", "splits",  "methods",   "evaluation",
-                                           "output",   "profiles"};
+const std::vector<std::string> kTopKeys = {
+    "name",   "seed",    "data_path",  "blas_threads", "max_task_seconds", "datasets",
+    "splits", "methods", "evaluation", "output",       "profiles"};
 const std::vector<std::string> kSources = {"file", "csv", "idx", "bundled", "generator"};
 const std::vector<std::string> kSplitKinds = {"train_per_class", "train_ratio", "own", "all"};
 const std::vector<std::string> kQuality = {"trustworthiness", "continuity"};
@@ -69,6 +70,12 @@ class Parser {
     if (root["data_path"]) ex.data_path = r_.str(root["data_path"], "data_path");
     if (root["blas_threads"])
       ex.blas_threads = static_cast<int>(r_.integer(root["blas_threads"], "blas_threads", 1, 4096));
+    if (root["max_task_seconds"]) {
+      ex.max_task_seconds = r_.real(root["max_task_seconds"], "max_task_seconds");
+      if (!(ex.max_task_seconds > 0) || !std::isfinite(ex.max_task_seconds))
+        r_.fail(root["max_task_seconds"], "max_task_seconds", "must be a number of seconds > 0",
+                "e.g. max_task_seconds: 3600, or remove the key for no limit");
+    }
 
     const YAML::Node datasets = r_.required(root, "", "datasets");
     r_.expect_list(datasets, "datasets");

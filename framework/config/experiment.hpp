@@ -93,6 +93,7 @@ struct Experiment {
   std::string data_path;             // config key data_path ("" when absent)
   std::uint64_t seed = 0;
   int blas_threads = 1;
+  double max_task_seconds = 0.0;     // per-task time limit; 0 = none
   std::vector<DatasetSpec> datasets;
   SplitsSpec splits;
   std::vector<MethodSpec> methods;
