@@ -13,7 +13,7 @@ namespace drbench {
 
 std::vector<ParamSpec> gplvm_param_specs() {
   return {
-      ParamSpec::choice("kernel", "rbf", {"rbf", "mlp", "poly", "linear"},
+      ParamSpec::choice("kernel", "rbf", covariance_kernel_names(),
                         "covariance of the latent-to-data map; bias and white noise are always "
                         "added (GPLRF eq. 2)"),
       ParamSpec::integer("iterations", 1000, 1, 1e6, "optimiser iterations (TPSLVM: 1000)"),

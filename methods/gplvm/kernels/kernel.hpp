@@ -73,8 +73,12 @@ class KernelWithParams : public Kernel {
 };
 
 // Builds a kernel from a sum of products of parts, e.g. "rbf+bias+white" or "rbf*linear+white"
-// ('*' binds tighter), each part at its default hyperparameters: rbf, bias, white, linear, poly
-// (degree 2), mlp. Throws Error on an unknown part, naming the known ones.
+// ('*' binds tighter), each part at its default hyperparameters: rbf, matern32, matern52, bias,
+// white, linear, poly (degree 2), mlp. Throws Error on an unknown part, naming the known ones.
 std::unique_ptr<Kernel> make_kernel(const std::string& spec);
+
+// The registry's covariance kernels (every part but bias and white): what a GP method's
+// `kernel` parameter may name.
+std::vector<std::string> covariance_kernel_names();
 
 }  // namespace drbench
