@@ -56,13 +56,15 @@ double PredictiveObjective::evaluate(const arma::vec& x, arma::vec* grad) {
   }
   const arma::vec r = y_ - mu;
   const double rr = arma::dot(r, r);
-  const double f = 0.5 * d * std::log(2.0 * arma::datum::pi * var) + 0.5 * rr / var;
+  const double f = 0.5 * d * std::log(2.0 * arma::datum::pi * var) + 0.5 * rr / var +
+                   0.5 * x_prior_ * arma::dot(x, x);
   if (grad) {
     const double dvar = 0.5 * d / var - 0.5 * rr / (var * var);
     // dL/dk = -K^-1 Y r / var - 2 dvar K^-1 k (through the mean and the variance).
     const arma::rowvec dk = (-(KinvY_ * r) / var - 2.0 * dvar * b).t();
     *grad = arma::vectorise(kernel_.grad_X_cross(x, X_, dk) +
                             kernel_.grad_X_diag(x, arma::vec{dvar}));
+    *grad += x_prior_ * x;
   }
   return f;
 }
@@ -196,7 +198,7 @@ arma::mat GplvmModel::transform(const arma::mat& Ynew) const {
   opt.f_tol = 1e-8;
   for (arma::uword j = 0; j < Ynew.n_cols; ++j) {
     const arma::vec y = Yc.col(j);
-    PredictiveObjective pred(*kernel_, X_, Kinv_, KinvY_, y);
+    PredictiveObjective pred(*kernel_, X_, Kinv_, KinvY_, y, s_.x_prior);
     const arma::vec start = X_.col(most_likely_start(y));
     OptimResult r = scg(pred, start, opt);
     out.col(j) = std::isfinite(r.f) ? r.x : start;
