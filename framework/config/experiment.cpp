@@ -14,6 +14,7 @@
 #include "framework/config/grid.hpp"
 #include "framework/config/yaml_reader.hpp"
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/data/generators.hpp"
 
@@ -373,6 +374,10 @@ class Parser {
         for (const auto& p : info->params) pnames.push_back(p.name);
         if (pnames.empty() && g.size() > 0)
           r_.fail(g, gkey, "method '" + m.method + "' has no parameters", "remove the grid");
+        for (const auto& kv : g)  // a name earlier versions used: say what it is called now
+          if (kv.first.IsScalar() && !info->param(kv.first.Scalar()))
+            if (auto fix = keywords::retired_name_fix(*info, kv.first.Scalar()); !fix.empty())
+              r_.fail(kv.first, join_key(gkey, kv.first.Scalar()), "renamed parameter", fix);
         r_.check_keys(g, gkey, pnames);
         for (const auto& kv : g)
           m.grid.push_back(config::grid_axis(r_, *info->param(kv.first.Scalar()), kv.second,

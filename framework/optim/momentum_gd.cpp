@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "framework/core/error.hpp"
+#include "framework/core/time_limit.hpp"
 
 namespace drbench {
 
@@ -51,6 +52,7 @@ MomentumGdResult momentum_gd(arma::mat& Y, const GradientEstimator& grad,
         res.stop_reason = "callback";
         break;
       }
+      check_task_deadline(it);
     }
     if (res.stop_reason != "iterations") break;
   }

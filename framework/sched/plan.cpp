@@ -52,7 +52,6 @@ class Sim {
   PlanResult run() {
     for (int r = 1; r < p_.ranks; ++r) send(r, 0.0, true, false);
     if (local_) local_next(0.0);
-    push({p_.commit_interval, 0, Ev::CommitTick, 0});
     while (!q_.empty()) {
       Event e = q_.top();
       q_.pop();
@@ -62,9 +61,9 @@ class Sim {
         case Ev::Reply: reply(e.rank); break;
         case Ev::Done: done(e); break;
         case Ev::CommitTick:
-          if (finished()) break;
-          if (uncommitted_) serve(now_, p_.commit_seconds, true);
-          push({now_ + p_.commit_interval, 0, Ev::CommitTick, 0});
+          tick_pending_ = false;
+          last_commit_ = now_;
+          if (uncommitted_ && !finished()) serve(now_, p_.commit_seconds, true);
           break;
       }
       if (finished() && q_.empty()) break;
@@ -79,6 +78,14 @@ class Sim {
 
  private:
   bool finished() const { return byes_ == p_.ranks - 1 && local_finished_; }
+
+  // A group commit at most every commit_interval, and only while results wait for one.
+  void results_in(std::size_t n) {
+    uncommitted_ += n;
+    if (n == 0 || tick_pending_) return;
+    tick_pending_ = true;
+    push({std::max(now_, last_commit_ + p_.commit_interval), 0, Ev::CommitTick, 0});
+  }
 
   void push(Event e) {
     e.seq = seq_++;
@@ -122,7 +129,7 @@ class Sim {
   void arrive(const Event& e) {
     ++r_.messages;
     const double t = serve(now_, p_.message_seconds + p_.result_seconds * e.results, false);
-    uncommitted_ += e.results;
+    results_in(e.results);
     last_ = std::max(last_, t);
     if (e.want_more) {
       w_[e.rank].inflight = take_chunk();
@@ -184,7 +191,7 @@ class Sim {
     ++r_.tasks[e.rank];
     last_ = std::max(last_, now_);
     if (e.rank == 0) {
-      ++uncommitted_;
+      results_in(1);
       local_next(now_);
       return;
     }
@@ -200,7 +207,8 @@ class Sim {
   std::vector<Worker> w_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> q_;
   std::uint64_t seq_ = 0;
-  double now_ = 0, left_ = 0, server_free_ = 0, last_ = 0;
+  double now_ = 0, left_ = 0, server_free_ = 0, last_ = 0, last_commit_ = 0;
+  bool tick_pending_ = false;
   std::size_t next_ = 0, uncommitted_ = 0;
   int workers_ = 1, byes_ = 0;
   bool local_ = true, local_finished_ = false;

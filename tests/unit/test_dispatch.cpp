@@ -6,6 +6,8 @@
 #include "framework/config/experiment.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/time_limit.hpp"
+#include "framework/optim/momentum_gd.hpp"
+#include "framework/optim/optimizer.hpp"
 #include "framework/sched/dispatch.hpp"
 
 using namespace drbench;
@@ -59,6 +61,39 @@ TEST_CASE("check_task_deadline stops an optimiser past the thread's deadline", "
   CHECK(!other_thread_threw);
   set_task_deadline(Clock::time_point::max());
   CHECK_NOTHROW(check_task_deadline(2));
+}
+
+TEST_CASE("every optimiser stops at a task deadline that has passed", "[sched]") {
+  // A quadratic that no optimiser finishes in one iteration.
+  const arma::vec scale = arma::linspace(1.0, 50.0, 20);
+  FunctionObjective quad([&](const arma::vec& x, arma::vec* g) {
+    if (g) *g = scale % x;
+    return 0.5 * arma::dot(x, scale % x);
+  });
+  const arma::vec x0(20, arma::fill::ones);
+  OptimOptions opt;
+  opt.max_iterations = 1000;
+  opt.direction = [&](const arma::vec&, const arma::vec& g) { return arma::vec(-g / scale); };
+  set_task_deadline(std::chrono::steady_clock::now());
+  std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  for (const auto& o : optimizers()) {
+    INFO(o.name);
+    CHECK_THROWS_AS(minimize(o.name, quad, x0, opt), TimeLimitExceeded);
+  }
+  arma::mat Y(10, 2, arma::fill::ones);
+  GradientEstimator est{[](const arma::mat& Yc, double, bool, arma::mat& G) {
+    G = Yc;
+    return 0.5 * arma::accu(Yc % Yc);
+  }};
+  MomentumGdOptions mo;
+  mo.phases = {{100, 0.5, 1.0}};
+  mo.learning_rate = 0.01;
+  CHECK_THROWS_AS(momentum_gd(Y, est, mo), TimeLimitExceeded);
+  set_task_deadline(std::chrono::steady_clock::time_point::max());
+  for (const auto& o : optimizers()) {
+    INFO(o.name);
+    CHECK_NOTHROW(minimize(o.name, quad, x0, opt));
+  }
 }
 
 TEST_CASE("max_task_seconds is a positive number of seconds", "[sched][config]") {

@@ -52,7 +52,7 @@ Problem make_problem(std::uint64_t seed, arma::uword D, arma::uword C, arma::uwo
 TEST_CASE("DEE gradient matches finite differences", "[neighbour][dee]") {
   const Problem p = make_problem(3, 6, 3, 8, 2.0);
   for (double lambda : {0.1, 1.0}) {
-    DeeWeights w = dee_weights(p.X, p.y, 0.0);
+    DeeWeights w = dee_weights(p.X, p.y, keywords::KernelWidth{});
     DeeObjective obj(p.X, w.Wp, w.Wm, lambda, 2);
     Rng rng(5);
     for (double scale : {0.05, 0.3}) {
@@ -66,8 +66,10 @@ TEST_CASE("DEE gradient matches finite differences", "[neighbour][dee]") {
 
 TEST_CASE("DSNE gradient matches finite differences", "[neighbour][dsne]") {
   const Problem p = make_problem(4, 5, 3, 7, 1.5);
-  for (double t : {0.0, 0.5}) {
-    DsneObjective obj(p.X, p.y, dsne_input_similarities(p.X, p.y, t), 3);
+  for (double t : {0.0, 0.5}) {  // 0: relative width 1; else absolute, t = 2 sigma^2
+    const keywords::KernelWidth w =
+        t > 0 ? keywords::KernelWidth{std::sqrt(t / 2.0), false} : keywords::KernelWidth{};
+    DsneObjective obj(p.X, p.y, dsne_input_similarities(p.X, p.y, w), 3);
     Rng rng(6);
     for (double scale : {0.1, 1.0}) {
       const arma::vec a = scale * arma::vectorise(rng.randn(3, 5));
@@ -81,7 +83,7 @@ TEST_CASE("DSNE gradient matches finite differences", "[neighbour][dsne]") {
 TEST_CASE("DSNE similarities sum to one within each pair group", "[neighbour][dsne]") {
   const Problem p = make_problem(8, 4, 3, 5, 3.0);
   // A narrow kernel would underflow every different-class pair without the shift by the minimum.
-  const arma::mat P = dsne_input_similarities(p.X, p.y, 1e-3);
+  const arma::mat P = dsne_input_similarities(p.X, p.y, keywords::KernelWidth{0.02, false});
   arma::mat same = arma::conv_to<arma::mat>::from(arma::repmat(p.y, 1, p.y.n_elem) ==
                                                   arma::repmat(p.y.t(), p.y.n_elem, 1));
   same.diag().zeros();
@@ -95,7 +97,7 @@ TEST_CASE("DEE Laplacian and fixed-point directions are descent directions", "[n
   // N > D, and D > N with L+ singular along the class indicators (as ORL and Yale at D = 1024).
   for (auto [D, per] : {std::pair<arma::uword, arma::uword>{6, 10}, {60, 5}}) {
     const Problem p = make_problem(9, D, 4, per, 2.0);
-    DeeWeights w = dee_weights(p.X, p.y, 0.0);
+    DeeWeights w = dee_weights(p.X, p.y, keywords::KernelWidth{});
     DeeObjective obj(p.X, w.Wp, w.Wm, 1.0, 3);
     Rng rng(10);
     for (int kind = 0; kind < 2; ++kind) {
@@ -120,7 +122,7 @@ TEST_CASE("DEE Laplacian and fixed-point directions are descent directions", "[n
 
 TEST_CASE("DEE directions solve M Delta^T = -G^T", "[neighbour][dee]") {
   const Problem p = make_problem(12, 8, 3, 6, 2.0);
-  DeeWeights w = dee_weights(p.X, p.y, 0.0);
+  DeeWeights w = dee_weights(p.X, p.y, keywords::KernelWidth{});
   DeeObjective obj(p.X, w.Wp, w.Wm, 0.5, 2);
   const double mu = obj.factor_laplacian(1e-3);
   const arma::mat Lp = arma::diagmat(arma::sum(w.Wp, 1)) - w.Wp;
@@ -182,9 +184,9 @@ TEST_CASE("DEE trace, stop rule and determinism", "[neighbour][dee]") {
 
 TEST_CASE("Conjugate gradients on DEE and DSNE only take downhill steps", "[neighbour][dsne]") {
   const Problem p = make_problem(41, 8, 3, 8, 2.0);
-  DeeWeights w = dee_weights(p.X, p.y, 0.0);
+  DeeWeights w = dee_weights(p.X, p.y, keywords::KernelWidth{});
   DeeObjective dee(p.X, w.Wp, w.Wm, 1.0, 2);
-  DsneObjective dsne(p.X, p.y, dsne_input_similarities(p.X, p.y, 0.0), 2);
+  DsneObjective dsne(p.X, p.y, dsne_input_similarities(p.X, p.y, keywords::KernelWidth{}), 2);
   for (Objective* obj : {static_cast<Objective*>(&dee), static_cast<Objective*>(&dsne)}) {
     Rng rng(3);
     const arma::vec a0 = arma::vectorise(0.1 * rng.randn(2, 8));
@@ -235,4 +237,19 @@ TEST_CASE("DEE and DSNE refuse unlabelled or single-class data", "[neighbour][de
   const arma::uvec one(p.X.n_cols, arma::fill::zeros);
   CHECK_THROWS_WITH(fit_method("dee", p.X, &one, 1, 2), Catch::Contains("two classes"));
   CHECK_THROWS_WITH(fit_method("dsne", p.X, &one, 1, 2), Catch::Contains("two classes"));
+}
+
+TEST_CASE("DEE and DSNE read kernel_width as the vocabulary says", "[neighbour][dee][dsne]") {
+  const Problem p = make_problem(12, 5, 3, 6, 2.0);
+  // Relative 1 is the width whose t = 2 sigma^2 is the mean squared same-class distance.
+  const DeeWeights base = dee_weights(p.X, p.y, keywords::KernelWidth{});
+  const DeeWeights twice = dee_weights(p.X, p.y, keywords::KernelWidth{2.0, true});
+  CHECK(twice.kernel_width == Approx(2.0 * base.kernel_width).epsilon(1e-14));
+  CHECK(dee_weights(p.X, p.y, keywords::KernelWidth{0.7, false}).kernel_width ==
+        Approx(0.7).epsilon(1e-14));
+  double t_rel = 0.0, t_abs = 0.0;
+  dsne_input_similarities(p.X, p.y, keywords::KernelWidth{}, &t_rel);
+  dsne_input_similarities(p.X, p.y, keywords::KernelWidth{0.7, false}, &t_abs);
+  CHECK(t_rel == Approx(2.0 * base.kernel_width * base.kernel_width).epsilon(1e-14));
+  CHECK(t_abs == Approx(2.0 * 0.7 * 0.7).epsilon(1e-14));
 }

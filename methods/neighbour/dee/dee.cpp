@@ -4,6 +4,7 @@
 #include <memory>
 #include <sstream>
 
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/neighbour/dee/dee_objective.hpp"
@@ -64,6 +65,9 @@ void Dee::fit(const FitInput& in) {
 
 namespace {
 
+// The heat width whose t = 2 sigma^2 is the mean squared same-class distance (relative 1).
+const char* const kSameClassReference = "the width whose t is the mean squared same-class distance";
+
 MethodInfo dee_info() {
   MethodInfo m;
   m.name = "dee";
@@ -75,22 +79,20 @@ MethodInfo dee_info() {
       "Zheng, Zhang, Cattani & Wang, Comput. Math. Methods Med. 2014, art. 594379, "
       "eq. 10-17 (derivation: methods/neighbour/dee/dee_objective.hpp)";
   m.params = {
-      ParamSpec::real("kernel_width", 0.0, 0.0, 1e12,
-                      "sigma of the same-class heat kernel w+ = exp(-r^2/(2 sigma^2)); 0 = "
-                      "2 sigma^2 is the mean squared same-class distance"),
-      ParamSpec::real("lambda", 1.0, 0.0, 1e12,
-                      "weight of the repulsion between different classes (w- = squared input "
-                      "distance)"),
+      keywords::kernel_width(1.0, kSameClassReference),
+      keywords::width("relative", kSameClassReference),
+      keywords::lambda(1.0, 1e12, false,
+                       "the repulsion between different classes (w- = squared input distance)"),
       ParamSpec::choice(
           "repulsion", "balanced", {"raw", "balanced"},
           "raw: w- = squared input distance (eq. 11); balanced (default): w- scaled so that "
           "its total equals that of w+ (lambda then weighs the terms' totals)"),
       ParamSpec::choice("init", "random", {"random", "pca"},
                         "start of A: small Gaussian rows, or the leading principal directions"),
-      ParamSpec::choice("optimizer", "ld", {"ld", "fp", "cg", "gd"},
-                        "ld: Laplacian direction; fp: fixed point; cg: conjugate gradients; gd: "
-                        "gradient descent (all with a Wolfe line search)"),
-      ParamSpec::integer("iterations", 1000, 1, 1000000, "iteration cap (the paper's 1000)"),
+      keywords::optimizer("ld", {"ld", "fp", "cg", "gd"},
+                          "ld: Laplacian direction; fp: fixed point; cg: conjugate gradients; gd: "
+                          "gradient descent (all with a Wolfe line search)"),
+      keywords::iterations(1000, 1000000, "the chosen optimiser (the paper's 1000)"),
       ParamSpec::real("tolerance", 1e-3, 0.0, 1.0,
                       "stop when |A_new - A| <= tolerance |A| (the paper's 1e-3)"),
       ParamSpec::real("mu", 1e-3, 1e-12, 1e6,
@@ -98,6 +100,7 @@ MethodInfo dee_info() {
                       "when D > N and along class-mean directions")};
   m.supervised = true;
   m.iterative = true;
+  m.transform_reproduces_embedding = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
     const double per_iter = double(dim) * s.n * (s.n + s.d) + 2.0 * s.n * s.n;
@@ -105,7 +108,7 @@ MethodInfo dee_info() {
   };
   m.make = [](const ParamSet& p) {
     DeeSettings s;
-    s.kernel_width = p.real("kernel_width");
+    s.kernel_width = keywords::kernel_width_of(p);
     s.lambda = p.real("lambda");
     s.balanced = p.str("repulsion") == "balanced";
     s.pca_start = p.str("init") == "pca";

@@ -7,12 +7,14 @@
 #include <armadillo>
 #include <string>
 
+#include "framework/core/keywords.hpp"
 #include "methods/linear/linear_method.hpp"
 
 namespace drbench {
 
 struct DeeSettings {
-  double kernel_width = 0.0;  // sigma of w+; 0: 2 sigma^2 = mean same-class squared distance
+  // sigma of w+; relative 1 (the default): 2 sigma^2 = the mean same-class squared distance
+  keywords::KernelWidth kernel_width;
   double lambda = 1.0;
   // w- scaled to the total of w+ (the `repulsion` parameter): the same model as eq. 12 with
   // lambda_raw = lambda sum(w+) / sum(w-), but a lambda that does not depend on the pixel scale or

@@ -11,7 +11,8 @@
 
 namespace drbench {
 
-DeeWeights dee_weights(const arma::mat& X, const arma::uvec& labels, double kernel_width) {
+DeeWeights dee_weights(const arma::mat& X, const arma::uvec& labels,
+                       const keywords::KernelWidth& width) {
   const arma::uword n = X.n_cols;
   if (labels.n_elem != n)
     throw MethodError("dee: " + std::to_string(labels.n_elem) + " labels for " + std::to_string(n) +
@@ -23,10 +24,11 @@ DeeWeights dee_weights(const arma::mat& X, const arma::uvec& labels, double kern
         "dee needs at least two classes and a class with two or more training points");
   const arma::mat D2 = sq_distances(X);
   DeeWeights w;
-  w.kernel_width =
-      kernel_width > 0 ? kernel_width : std::sqrt(arma::accu(D2 % same) / arma::accu(same) / 2.0);
+  // t = 2 sigma^2 of the heat kernel; a relative width multiplies the mean same-class t.
+  const double t = width.heat_t(width.relative ? arma::accu(D2 % same) / arma::accu(same) : 0.0);
+  w.kernel_width = std::sqrt(t / 2.0);
   if (!(w.kernel_width > 0) || !std::isfinite(w.kernel_width))
-    throw MethodError("dee: same-class points coincide; set 'kernel_width' > 0");
+    throw MethodError("dee: same-class points coincide; set 'width: absolute'");
   w.Wp = gaussian_weights(D2, w.kernel_width) % same;
   w.Wm = D2 % diff;
   return w;

@@ -21,6 +21,7 @@
 // mu = mu_rel * trace(X L+ X^T) / D (resp. X D+ X^T).
 #include <armadillo>
 
+#include "framework/core/keywords.hpp"
 #include "framework/optim/objective.hpp"
 
 namespace drbench {
@@ -51,12 +52,14 @@ class DeeObjective final : public Objective {
 };
 
 // w+ (heat kernel of width sigma = kernel_width between same-class points) and w- (squared
-// distances between different-class points), from the shared affinity module. kernel_width <= 0:
-// 2 sigma^2 = the mean squared distance between same-class pairs.
+// distances between different-class points), from the shared affinity module. The reference of a
+// relative width is the sigma with 2 sigma^2 = the mean squared distance between same-class pairs
+// (relative 1 is that sigma; absolute is sigma itself).
 struct DeeWeights {
   arma::mat Wp, Wm;
   double kernel_width = 0.0;  // sigma actually used
 };
-DeeWeights dee_weights(const arma::mat& X, const arma::uvec& labels, double kernel_width);
+DeeWeights dee_weights(const arma::mat& X, const arma::uvec& labels,
+                       const keywords::KernelWidth& width);
 
 }  // namespace drbench

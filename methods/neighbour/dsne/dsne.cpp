@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/neighbour/dsne/dsne_objective.hpp"
@@ -17,8 +18,7 @@ void Dsne::fit(const FitInput& in) {
   const arma::vec mean = arma::mean(in.X, 1);
   const arma::mat Xc = in.X.each_col() - mean;
   double t = 0.0;
-  arma::mat P = dsne_input_similarities(
-      Xc, y, s_.kernel_width > 0 ? 2.0 * s_.kernel_width * s_.kernel_width : 0.0, &t);
+  arma::mat P = dsne_input_similarities(Xc, y, s_.kernel_width, &t);
   DsneObjective obj(Xc, y, std::move(P), in.dim);
   OptimOptions opt;
   opt.max_iterations = s_.iterations;
@@ -34,6 +34,10 @@ void Dsne::fit(const FitInput& in) {
 
 namespace {
 
+// The input Gaussian of eq. 5 at relative width 1 has t = 2 sigma^2 = the mean squared
+// same-class distance.
+const char* const kSameClassReference = "the width whose t is the mean squared same-class distance";
+
 MethodInfo dsne_info() {
   MethodInfo m;
   m.name = "dsne";
@@ -45,20 +49,20 @@ MethodInfo dsne_info() {
       "Zheng, Qiu, Jiang & Wang, J. Comput.-Aided Des. Comput. Graph. 24 (2012), as "
       "stated in Zheng et al., Comput. Math. Methods Med. 2014, eq. 5-8";
   m.params = {
-      ParamSpec::real("kernel_width", 0.0, 0.0, 1e12,
-                      "sigma of the input Gaussian (eq. 5); 0 = 2 sigma^2 is the mean squared "
-                      "same-class distance"),
-      ParamSpec::integer("iterations", 1000, 1, 1000000, "conjugate-gradient iteration cap"),
+      keywords::kernel_width(1.0, kSameClassReference),
+      keywords::width("relative", kSameClassReference),
+      keywords::iterations(1000, 1000000, "conjugate gradients"),
       ParamSpec::real("tolerance", 1e-3, 0.0, 1.0, "stop when |A_new - A| <= tolerance |A|")};
   m.supervised = true;
   m.iterative = true;
+  m.transform_reproduces_embedding = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
     return 5.0 * p.integer("iterations") * (double(dim) * s.n * (s.n + s.d) + 4.0 * s.n * s.n) / 10;
   };
   m.make = [](const ParamSet& p) {
     DsneSettings s;
-    s.kernel_width = p.real("kernel_width");
+    s.kernel_width = keywords::kernel_width_of(p);
     s.iterations = int(p.integer("iterations"));
     s.tolerance = p.real("tolerance");
     return std::make_unique<Dsne>(s);

@@ -5,12 +5,14 @@
 // gradient are derived in dsne_objective.hpp and checked by finite differences. Out of sample: A x.
 #include <armadillo>
 
+#include "framework/core/keywords.hpp"
 #include "methods/linear/linear_method.hpp"
 
 namespace drbench {
 
 struct DsneSettings {
-  double kernel_width = 0.0;  // sigma of eq. 5; 0: 2 sigma^2 = mean same-class squared distance
+  // sigma of eq. 5; relative 1 (the default): 2 sigma^2 = the mean same-class squared distance
+  keywords::KernelWidth kernel_width;
   int iterations = 1000;
   double tolerance = 1e-3;
 };

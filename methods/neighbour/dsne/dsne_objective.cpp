@@ -12,8 +12,8 @@
 
 namespace drbench {
 
-arma::mat dsne_input_similarities(const arma::mat& X, const arma::uvec& labels, double t,
-                                  double* t_used) {
+arma::mat dsne_input_similarities(const arma::mat& X, const arma::uvec& labels,
+                                  const keywords::KernelWidth& width, double* t_used) {
   const arma::uword n = X.n_cols;
   if (labels.n_elem != n)
     throw MethodError("dsne: " + std::to_string(labels.n_elem) + " labels for " +
@@ -24,9 +24,9 @@ arma::mat dsne_input_similarities(const arma::mat& X, const arma::uvec& labels, 
     throw MethodError(
         "dsne needs at least two classes and a class with two or more training points");
   const arma::mat D2 = sq_distances(X);
-  if (!(t > 0)) t = arma::accu(D2 % same) / arma::accu(same);
+  const double t = width.heat_t(width.relative ? arma::accu(D2 % same) / arma::accu(same) : 0.0);
   if (!(t > 0) || !std::isfinite(t))
-    throw MethodError("dsne: same-class points coincide; set 'kernel_width' > 0");
+    throw MethodError("dsne: same-class points coincide; set 'width: absolute'");
   if (t_used) *t_used = t;
   arma::mat P(n, n, arma::fill::zeros);
   for (const arma::mat* mask : std::initializer_list<const arma::mat*>{&same, &diff}) {

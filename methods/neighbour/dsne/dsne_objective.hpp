@@ -11,15 +11,16 @@
 // L_intra + L_inter = L_K split by group).
 #include <armadillo>
 
+#include "framework/core/keywords.hpp"
 #include "framework/optim/objective.hpp"
 
 namespace drbench {
 
-// P of eq. 5: N x N, zero diagonal, each group summing to 1. t = 2 sigma^2 (<= 0: the mean squared
-// same-class distance). Computed relative to each group's smallest distance so that a narrow
-// kernel cannot underflow a whole group to 0.
-arma::mat dsne_input_similarities(const arma::mat& X, const arma::uvec& labels, double t,
-                                  double* t_used = nullptr);
+// P of eq. 5: N x N, zero diagonal, each group summing to 1. t = 2 sigma^2 = width.heat_t(the mean
+// squared same-class distance), so relative 1 is that mean. Computed relative to each group's
+// smallest distance so that a narrow kernel cannot underflow a whole group to 0.
+arma::mat dsne_input_similarities(const arma::mat& X, const arma::uvec& labels,
+                                  const keywords::KernelWidth& width, double* t_used = nullptr);
 
 class DsneObjective final : public Objective {
  public:

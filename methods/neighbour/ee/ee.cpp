@@ -6,6 +6,7 @@
 #include "framework/affinity/perplexity.hpp"
 #include "framework/affinity/weights.hpp"
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/optim/optimizer.hpp"
@@ -94,18 +95,16 @@ MethodInfo ee_info() {
       "Carreira-Perpinan 2010, ICML (eq. 1-4); Vladymyrov & Carreira-Perpinan 2012, "
       "ICML (spectral direction); DEE paper eq. 1-4";
   m.params = {
-      ParamSpec::choice("weights", "perplexity", {"perplexity", "gaussian"},
-                        "w+: entropic affinities at 'perplexity' (symmetrised) or "
+      keywords::weights("perplexity", {"perplexity", "gaussian"},
+                        "w+ are entropic affinities at 'perplexity' (symmetrised) or "
                         "exp(-r^2/(2 kernel_width^2))"),
-      ParamSpec::real("perplexity", 20.0, 1.0, std::nullopt, "perplexity of the w+ affinities"),
-      ParamSpec::real("kernel_width", 1.0, 0.0, std::nullopt,
-                      "sigma of the Gaussian w+ (weights: gaussian)", true),
-      ParamSpec::real("lambda", 100.0, 0.0, std::nullopt,
-                      "weight of the repulsion (w+ and w- each sum to one)", true),
-      ParamSpec::choice("optimizer", "sd", {"sd", "fp", "gd"},
-                        "sd: spectral direction; fp: fixed point; gd: gradient descent (all "
-                        "with backtracking Armijo c = 0.1, rho = 0.8)"),
-      ParamSpec::integer("iterations", 1000, 1, 1000000, "iteration cap"),
+      keywords::perplexity(20.0, "the w+ affinities"),
+      keywords::kernel_width(1.0, ""),  // weights: gaussian only
+      keywords::lambda(100.0, std::nullopt, true, "the repulsion (w+ and w- each sum to one)"),
+      keywords::optimizer("sd", {"sd", "fp", "gd"},
+                          "sd: spectral direction; fp: fixed point; gd: gradient descent (all "
+                          "with backtracking Armijo c = 0.1, rho = 0.8)"),
+      keywords::iterations(1000, 1000000, "the chosen optimiser"),
       ParamSpec::real("tolerance", 1e-3, 0.0, 1.0, "stop when |Y_new - Y| <= tolerance |Y|"),
       ParamSpec::real("mu", 1e-10, 1e-15, 1.0, "sd: ridge on 4 L+ relative to its mean diagonal"),
   };

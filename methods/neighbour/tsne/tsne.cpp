@@ -6,6 +6,7 @@
 
 #include "framework/affinity/perplexity.hpp"
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/optim/momentum_gd.hpp"
 #include "methods/neighbour/tsne/kl_gradient.hpp"
@@ -96,21 +97,19 @@ MethodInfo tsne_info() {
       "van der Maaten & Hinton 2008, JMLR 9 (eq. 1-5); van der Maaten 2014, JMLR 15 (Barnes-Hut); "
       "Belkina et al. 2019 (learning rate n/12)";
   m.params = {
-      ParamSpec::real("perplexity", 30.0, 1.0, std::nullopt,
-                      "effective number of neighbours of the input affinities"),
+      keywords::perplexity(30.0, "the input affinities"),
       ParamSpec::choice("gradient", "barnes_hut", {"barnes_hut", "exact"},
                         "Barnes-Hut (sparse P on 3 x perplexity neighbours) or exact O(n^2)"),
       ParamSpec::real("theta", 0.5, 0.0, std::nullopt,
                       "Barnes-Hut opening angle (0 = exact repulsion on the tree)"),
-      ParamSpec::integer("iterations", 1000, 1, 1000000, "gradient-descent iterations in all"),
+      keywords::iterations(1000, 1000000, "gradient-descent iterations in all"),
       ParamSpec::real("early_exaggeration", 12.0, 1.0, std::nullopt,
                       "factor on P during the first exaggeration_iterations"),
       ParamSpec::integer("exaggeration_iterations", 250, 0, 1000000,
                          "iterations with early exaggeration and momentum 0.5"),
       ParamSpec::real("learning_rate", 0.0, 0.0, std::nullopt,
                       "step on the gradient / 4; 0 = max(n / early_exaggeration, 200)"),
-      ParamSpec::integer("neighbours", 0, 0, std::nullopt,
-                         "kNN of the sparse P (Barnes-Hut); 0 = 3 x perplexity"),
+      keywords::neighbours(0, 0, 1000000, "the sparse P (Barnes-Hut); 0 = 3 x perplexity"),
       ParamSpec::choice("init", "pca", {"pca", "random"},
                         "start: PCA or Gaussian, scaled to std 1e-4"),
   };
