@@ -111,9 +111,9 @@ namespace {
 
 std::vector<ParamSpec> bc_specs() {
   std::vector<ParamSpec> s = back_constraint_param_specs("rbf", false);
-  // The authors' BC-TPSLVM default: RBF back-constraint of inverse width 1e-4.
+  // The authors' BC-TPSLVM default: RBF back-constraint of inverse width 1e-4, kernel_width 100.
   for (auto& spec : s)
-    if (spec.name == "gamma") spec.default_value = 1e-4;
+    if (spec.name == "kernel_width") spec.default_value = 100.0;
   return s;
 }
 
