@@ -24,6 +24,7 @@
 #include "framework/results/aggregate.hpp"
 #include "framework/results/render.hpp"
 #include "framework/sched/cost_model.hpp"
+#include "framework/sched/halving.hpp"
 #include "framework/sched/plan.hpp"
 #include "framework/sched/scheduler.hpp"
 #include "framework/sched/task.hpp"
@@ -227,8 +228,7 @@ int cmd_plan(int argc, char** argv) {
     std::map<std::string, double> took;  // tasks of this very experiment: their own times
     for (const auto& row : rf.tasks)
       if (row.result.ok)
-        took[row.result.key] =
-            row.result.fit_seconds + row.result.transform_seconds + row.result.eval_seconds;
+        took[row.result.key] = row.result.total_seconds();
     for (const auto& t : tasks) {
       auto it = took.find(t.key);
       seconds[t.id] = it != took.end() ? (++measured, it->second) : model.predict(features[t.id]);
@@ -236,13 +236,22 @@ int cmd_plan(int argc, char** argv) {
   } else {
     for (const auto& t : tasks) seconds[t.id] = t.cost;
   }
-  std::vector<std::uint64_t> order(tasks.size());
-  for (const auto& t : tasks) order[t.id] = t.id;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::uint64_t x, std::uint64_t y) { return seconds[x] > seconds[y]; });
+  // Successive halving runs as two stages one after the other; the plan keeps the costliest
+  // settings per cell for the second.
+  std::vector<std::vector<std::uint64_t>> stages(1);
+  for (const auto& t : tasks)
+    if (first_stage(ex, t)) stages[0].push_back(t.id);
+  if (halving_on(ex)) stages.push_back(halving_costliest(ex, tasks, seconds));
+  for (auto& order : stages)
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint64_t x, std::uint64_t y) { return seconds[x] > seconds[y]; });
   const bool in_seconds = a.flag("--costs") && (model.calibrated() || measured == tasks.size());
   const char* unit = in_seconds ? "s" : "cost units";
   std::printf("%s: %zu tasks\n", a.pos[0].c_str(), tasks.size());
+  if (halving_on(ex))
+    std::printf("successive halving: %zu first-stage tasks, then %zu (the %d costliest settings "
+                "per cell on the other repeats)\n",
+                stages[0].size(), stages[1].size(), ex.evaluation.halving_keep);
   if (a.flag("--costs"))
     std::printf("task times from %s: %zu measured, the rest predicted by\n%s",
                 a.value("--costs").c_str(), measured, model.describe().c_str());
@@ -252,16 +261,32 @@ int cmd_plan(int argc, char** argv) {
   if (a.flag("--latency")) p.latency_seconds = std::atof(a.value("--latency").c_str());
   if (a.flag("--commit")) p.commit_seconds = std::atof(a.value("--commit").c_str());
   double total = 0, longest = 0;
-  for (double v : seconds) {
-    total += v;
-    longest = std::max(longest, v);
-  }
+  for (const auto& order : stages)
+    for (std::uint64_t id : order) {
+      total += seconds[id];
+      longest = std::max(longest, seconds[id]);
+    }
   std::printf("work %.4g %s, longest task %.4g %s\n\n", total, unit, longest, unit);
   std::printf("%8s %12s %10s %10s %12s %12s %12s\n", "ranks", "wall", "efficiency", "messages",
               "load min", "load median", "load max");
   for (int r : ranks) {
     p.ranks = r;
-    const PlanResult res = simulate_schedule(order, seconds, p);
+    PlanResult res;
+    for (const auto& order : stages) {
+      const PlanResult s = simulate_schedule(order, seconds, p);
+      if (res.busy.empty()) {
+        res = s;
+        continue;
+      }
+      res.wall_seconds += s.wall_seconds;
+      res.work_seconds += s.work_seconds;
+      res.messages += s.messages;
+      for (std::size_t k = 0; k < res.busy.size(); ++k) {
+        res.busy[k] += s.busy[k];
+        res.tasks[k] += s.tasks[k];
+      }
+    }
+    res.efficiency = res.wall_seconds > 0 ? res.work_seconds / (r * res.wall_seconds) : 1.0;
     std::vector<double> busy = res.busy;
     std::sort(busy.begin(), busy.end());
     std::printf("%8d %12.4g %9.1f%% %10zu %12.4g %12.4g %12.4g\n", r, res.wall_seconds,

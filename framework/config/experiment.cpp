@@ -94,6 +94,12 @@ class Parser {
     ex.splits = splits(r_.required(root, "", "splits"), ex.seed);
 
     ex.evaluation = root["evaluation"] ? evaluation(root["evaluation"]) : EvaluationSpec{};
+    if (ex.evaluation.halving_repeats >= ex.splits.repeats)
+      r_.fail(root["evaluation"]["selection"]["halving"]["repeats"],
+              "evaluation.selection.halving.repeats",
+              "is " + std::to_string(ex.evaluation.halving_repeats) + ", but splits.repeats is " +
+                  std::to_string(ex.splits.repeats) + ": halving needs repeats left to run",
+              "choose fewer repeats for the first stage than splits.repeats");
 
     const YAML::Node methods = r_.required(root, "", "methods");
     r_.expect_list(methods, "methods");
@@ -397,6 +403,24 @@ class Parser {
     return m;
   }
 
+  // min_mean_error, or {halving: {repeats: R, keep: K}}: successive halving, which still reports
+  // the setting with the lowest mean error, chosen among those run on every repeat.
+  void selection(const YAML::Node& n, const std::string& key, EvaluationSpec& e) {
+    if (!n.IsMap()) {
+      r_.one_of(n, key, {"min_mean_error"});
+      return;
+    }
+    r_.check_keys(n, key, {"halving"});
+    const std::string hkey = join_key(key, "halving");
+    const YAML::Node h = r_.required(n, key, "halving");
+    r_.expect_map(h, hkey);
+    r_.check_keys(h, hkey, {"repeats", "keep"});
+    e.halving_repeats = static_cast<int>(
+        r_.integer(r_.required(h, hkey, "repeats"), join_key(hkey, "repeats"), 1, 1000000));
+    e.halving_keep = static_cast<int>(
+        r_.integer(r_.required(h, hkey, "keep"), join_key(hkey, "keep"), 1, 1000000));
+  }
+
   EvaluationSpec evaluation(const YAML::Node& n) {
     const std::string key = "evaluation";
     r_.expect_map(n, key);
@@ -424,7 +448,7 @@ class Parser {
                              {"holdout", "transductive"}) == "holdout"
                        ? EvaluationSpec::Protocol::Holdout
                        : EvaluationSpec::Protocol::Transductive;
-    if (n["selection"]) r_.one_of(n["selection"], join_key(key, "selection"), {"min_mean_error"});
+    if (n["selection"]) selection(n["selection"], join_key(key, "selection"), e);
     if (n["quality"]) {
       const std::string qkey = join_key(key, "quality");
       r_.expect_list(n["quality"], qkey, /*allow_empty=*/true);

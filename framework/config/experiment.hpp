@@ -74,6 +74,9 @@ struct EvaluationSpec {
   enum class Protocol { Holdout, Transductive } protocol = Protocol::Holdout;
   // How the reported setting is chosen per (dataset, method, split value, dim) cell.
   enum class Selection { MinMeanError } selection = Selection::MinMeanError;
+  // Successive halving (selection: {halving: {repeats: R, keep: K}}; 0 = off): every setting runs
+  // on the first R repeats, and only the K best per cell (lowest mean error there) on the rest.
+  int halving_repeats = 0, halving_keep = 0;
   std::vector<std::string> quality;  // extra measures: trustworthiness, continuity
   int quality_k = 10;
   std::string ttest_reference;       // method label the paired t-tests compare against ("" = none)

@@ -18,6 +18,13 @@ GeodesicGraphSpec GeodesicGraphSpec::from(const ParamSet& p) {
   return s;
 }
 
+GeodesicGraphSpec GeodesicGraphSpec::knn_graph(arma::uword neighbours, bool connect) {
+  GeodesicGraphSpec s;
+  s.neighbours = neighbours;
+  s.connect = connect;
+  return s;
+}
+
 arma::sp_mat epsilon_graph(const arma::mat& X, double eps) {
   const arma::uword n = X.n_cols;
   std::vector<arma::uword> r, c;

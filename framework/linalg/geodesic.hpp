@@ -20,6 +20,7 @@ struct GeodesicGraphSpec {
   double epsilon = 1.0;
   bool connect = true;  // disconnected: connect (else error)
   static GeodesicGraphSpec from(const ParamSet& p);
+  static GeodesicGraphSpec knn_graph(arma::uword neighbours, bool connect);
 };
 
 // Symmetric sparse graph joining points closer than eps (Euclidean lengths as values).

@@ -15,6 +15,9 @@ class Objective {
   // it. An objective that cannot be evaluated at x (e.g. a covariance that stays singular) returns
   // +inf; optimisers then treat the step as failed.
   virtual double evaluate(const arma::vec& x, arma::vec* grad) = 0;
+  // The gradient alone, for optimisers that need no value at x ("momentum"). Objectives whose
+  // value costs more than their gradient override it.
+  virtual void gradient(const arma::vec& x, arma::vec& grad) { evaluate(x, &grad); }
 };
 
 // Adapts a lambda, for tests and small problems.

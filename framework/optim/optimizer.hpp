@@ -8,7 +8,8 @@
 //    or a fixed-point step; "descent" follows it, "cg" uses it as a preconditioner;
 //  - `callback`: sees every accepted iteration and can stop the run;
 //  - `phases`: consecutive iteration budgets with a hook run on entry (t-SNE's early
-//    exaggeration), after which the objective is re-evaluated and any memory is reset.
+//    exaggeration), after which the objective is re-evaluated and any memory is reset
+//    ("momentum" keeps its gains and update across phases and takes each phase's momentum).
 #include <armadillo>
 #include <functional>
 #include <string>
@@ -34,6 +35,23 @@ struct Phase {
   std::string name;    // noted in the trace when the phase starts
   int iterations = 0;  // budget of this phase; the last phase runs until max_iterations
   std::function<void()> enter;
+  double momentum = 0.0;  // "momentum" only: the update's momentum during this phase
+};
+
+// "momentum": gradient descent with momentum and per-coordinate gains (Jacobs 1988), t-SNE's
+// optimiser (van der Maaten & Hinton 2008) in openTSNE's phased form. No line search: a fixed
+// learning rate, and it runs every iteration of its phases (the tolerances do not apply).
+struct MomentumOptions {
+  double learning_rate = 200.0;
+  double gain_increase = 0.2;  // added where the gradient and the last update disagree in sign
+  double gain_decrease = 0.8;  // factor where they agree
+  double min_gain = 0.01;
+  // The objective's value is asked for every this many iterations and at the last one; the other
+  // iterations call Objective::gradient and their trace rows carry NaN (t-SNE's KL over all
+  // pairs costs more than its gradient).
+  int objective_every = 1;
+  // Multiplies |g| in the trace, for objectives whose gradient is a scaled one (t-SNE's / 4).
+  double grad_norm_scale = 1.0;
 };
 
 enum class LineSearchKind { Wolfe, Armijo };
@@ -60,6 +78,7 @@ struct OptimOptions {
   LineSearchKind line_search = LineSearchKind::Wolfe;
   WolfeOptions wolfe;
   ArmijoOptions armijo;
+  MomentumOptions momentum;
 };
 
 struct OptimResult {
@@ -89,6 +108,11 @@ OptimResult gradient_descent(Objective& obj, const arma::vec& x0, const OptimOpt
 OptimResult conjugate_gradients(Objective& obj, const arma::vec& x0, const OptimOptions& opt = {});
 OptimResult direction_descent(Objective& obj, const arma::vec& x0, const OptimOptions& opt = {});
 
+// Phased momentum descent with gains (momentum.cpp; MomentumOptions). One trace row per iteration
+// (step = norm of the update); stops at max_iterations, on a callback or when the update or an
+// asked-for objective is not finite ("not_finite").
+OptimResult momentum_descent(Objective& obj, const arma::vec& x0, const OptimOptions& opt = {});
+
 struct OptimizerInfo {
   std::string name;
   std::string summary;
@@ -97,7 +121,7 @@ struct OptimizerInfo {
   std::function<OptimResult(Objective&, const arma::vec&, const OptimOptions&)> run;
 };
 
-// The table minimize() chooses from: scg, lbfgs, gd, cg, descent.
+// The table minimize() chooses from: scg, lbfgs, gd, cg, descent, momentum.
 const std::vector<OptimizerInfo>& optimizers();
 const OptimizerInfo* find_optimizer(const std::string& name);
 

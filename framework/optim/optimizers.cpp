@@ -20,6 +20,10 @@ const std::vector<OptimizerInfo>& optimizers() {
       {"descent",
        "line search along the objective's own direction (spectral/Laplacian, fixed point)", true,
        true, direction_descent},
+      {"momentum",
+       "gradient descent with momentum and per-coordinate gains, fixed learning rate, phases "
+       "(t-SNE's optimiser)",
+       false, true, momentum_descent},
   };
   return table;
 }

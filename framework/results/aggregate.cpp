@@ -76,6 +76,8 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
   a.knn_metric = f.knn_metric;
   a.alpha = opt.alpha;
   a.reference = opt.reference ? *opt.reference : f.ttest_reference;
+  a.halving_repeats = f.halving_repeats;
+  a.halving_keep = f.halving_keep;
   a.datasets = f.datasets;
   a.labels = f.labels;
   std::set<double> splits;
@@ -143,9 +145,13 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
         s.std.push_back(sample_std(e));
       }
     }
-    // min_mean_error on the first k; ties go to the first setting by name.
+    // min_mean_error on the first k; ties go to the first setting by name. After successive
+    // halving only the settings that went on past the first stage (most repeats) compete.
+    std::size_t most = 0;
+    for (const auto& s : c.settings) most = std::max(most, s.n());
     for (std::size_t i = 0; i < c.settings.size(); ++i)
-      if (c.best < 0 || c.settings[i].mean[0] < c.settings[c.best].mean[0])
+      if ((a.halving_repeats == 0 || c.settings[i].n() == most) &&
+          (c.best < 0 || c.settings[i].mean[0] < c.settings[c.best].mean[0]))
         c.best = static_cast<int>(i);
   }
   run_ttests(a);
@@ -186,13 +192,17 @@ std::vector<Table> make_tables(const Aggregate& a) {
           t.failed.push_back(failed);
         }
         if (t.rows.empty()) continue;
-        t.caption = ds + ": " + std::to_string(t.k) + "-NN" +
-                    (a.knn_metric == "euclidean" ? "" : " (" + a.knn_metric + ")") +
-                    " test error (%), mean ± std over " +
-                    "repeated partitions, best setting per cell" +
-                    (!several   ? ""
-                     : dim == 0 ? ", input space (methods without a latent dimension)"
-                                : ", latent dim " + std::to_string(dim));
+        t.caption =
+            ds + ": " + std::to_string(t.k) + "-NN" +
+            (a.knn_metric == "euclidean" ? "" : " (" + a.knn_metric + ")") +
+            " test error (%), mean ± std over " + "repeated partitions, best setting per cell" +
+            (a.halving_repeats == 0
+                 ? ""
+                 : " by successive halving (every setting on " + std::to_string(a.halving_repeats) +
+                       " partitions, the best " + std::to_string(a.halving_keep) + " on all)") +
+            (!several   ? ""
+             : dim == 0 ? ", input space (methods without a latent dimension)"
+                        : ", latent dim " + std::to_string(dim));
         if (!a.reference.empty())
           t.caption += "; † significantly worse than " + a.reference + " (paired t-test, p < " +
                        number(a.alpha) + ")";

@@ -44,6 +44,7 @@ struct Aggregate {
   std::string knn_metric = "euclidean";
   std::string split_kind;
   std::string reference;  // "" when no tests were made
+  int halving_repeats = 0, halving_keep = 0;  // as in the results file
   double alpha = 0.05;
   std::vector<std::string> datasets, labels;  // config order
   std::vector<double> split_values;           // ascending

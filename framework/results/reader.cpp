@@ -66,6 +66,10 @@ ResultsFile read_results(const std::string& path, bool with_arrays) {
   r.started = h5::read_attr_string(f, f.h, "started");
   r.finished = h5::read_attr_string(f, f.h, "finished");
   r.ttest_reference = h5::read_attr_string(f, f.h, "ttest_reference");
+  if (h5::has_attr(f.h, "halving_repeats")) {
+    r.halving_repeats = static_cast<int>(h5::read_attr_int(f, f.h, "halving_repeats"));
+    r.halving_keep = static_cast<int>(h5::read_attr_int(f, f.h, "halving_keep"));
+  }
   r.ranks = static_cast<int>(h5::read_attr_int(f, f.h, "ranks"));
   r.n_tasks = static_cast<std::uint64_t>(h5::read_attr_int(f, f.h, "n_tasks"));
   r.datasets = h5::read_attr_strings(f, f.h, "datasets");
@@ -99,6 +103,9 @@ ResultsFile read_results(const std::string& path, bool with_arrays) {
        error = strings("error");
   auto split_value = reals("split_value"), fit = reals("fit_seconds"),
        transform = reals("transform_seconds"), eval = reals("eval_seconds");
+  // Files written before task_seconds existed: 0 (not recorded).
+  const std::vector<double> task_seconds =
+      h5::exists(g, "task_seconds") ? reals("task_seconds") : std::vector<double>(n, 0.0);
   auto repeat = ints("repeat"), status = ints("status"), rank = ints("rank");
   auto dim = uints("dim"), seed = uints("seed"), split_seed = uints("split_seed"),
        n_train = uints("n_train"), n_test = uints("n_test"), input_dim = uints("input_dim");
@@ -129,6 +136,7 @@ ResultsFile read_results(const std::string& path, bool with_arrays) {
     t.error = error[i];
     t.fit_seconds = fit[i];
     t.transform_seconds = transform[i];
+    t.task_seconds = task_seconds[i];
     t.eval_seconds = eval[i];
     if (t.ok) {  // failed rows hold NaN padding, not values
       t.knn_error.assign(knn.data.begin() + i * knn.cols, knn.data.begin() + (i + 1) * knn.cols);

@@ -22,6 +22,8 @@ struct ResultsFile {
   // Root attributes.
   std::string name, config, config_hash, profile, version, blas, host, started, finished;
   std::string ttest_reference;
+  int halving_repeats = 0,
+      halving_keep = 0;  // successive halving (0: every setting on every repeat)
   int ranks = 1;
   std::uint64_t n_tasks = 0;          // tasks in the whole experiment (rows may be fewer)
   std::vector<std::string> datasets;  // config order

@@ -89,6 +89,7 @@ void write_tasks(const h5::File& f, const Experiment& ex, const std::vector<Task
   h5::write_f64(f, g, "transform_seconds",
                 col([&](std::size_t i) { return rows[i]->transform_seconds; }));
   h5::write_f64(f, g, "eval_seconds", col([&](std::size_t i) { return rows[i]->eval_seconds; }));
+  h5::write_f64(f, g, "task_seconds", col([&](std::size_t i) { return rows[i]->task_seconds; }));
   h5::write_u64(f, g, "n_train",
                 col([&](std::size_t i) { return std::uint64_t(rows[i]->n_train); }));
   h5::write_u64(f, g, "n_test", col([&](std::size_t i) { return std::uint64_t(rows[i]->n_test); }));
@@ -169,6 +170,10 @@ void write_results_file(const std::string& file, const Experiment& ex,
   h5::attr_strings(f, f.h, "datasets", datasets);
   h5::attr_strings(f, f.h, "labels", labels);
   h5::attr_string(f, f.h, "ttest_reference", ex.evaluation.ttest_reference);
+  if (ex.evaluation.halving_repeats > 0) {
+    h5::attr_int(f, f.h, "halving_repeats", ex.evaluation.halving_repeats);
+    h5::attr_int(f, f.h, "halving_keep", ex.evaluation.halving_keep);
+  }
   write_tasks(f, ex, tasks, results);
   write_arrays(f, results);
   h5::create_group(f, f.h, "tables");

@@ -8,7 +8,9 @@ namespace drbench {
 namespace {
 
 // Bumped whenever the field list below changes; old journals are then refused, not misread.
-constexpr std::uint8_t kFormat = 2;  // 2: trace rows carry a step
+// 3: task_seconds at the end; records of format 2 (without it) are still read.
+constexpr std::uint8_t kFormat = 3;
+constexpr std::uint8_t kOldest = 2;  // 2: trace rows carry a step
 
 void put_mat(ByteWriter& w, const arma::mat& m) {
   w.u64(m.n_rows);
@@ -59,15 +61,17 @@ std::string TaskResult::serialize() const {
     w.str(k);
     w.str(v);
   }
+  w.f64(task_seconds);
   return w.take();
 }
 
 TaskResult TaskResult::deserialize(const std::string& bytes) {
   ByteReader r(bytes, "task result record");
   std::uint8_t format = r.u8();
-  if (format != kFormat)
+  if (format < kOldest || format > kFormat)
     throw Error("task result record: format version " + std::to_string(format) + ", expected " +
-                std::to_string(kFormat) + " (written by a different drbench version; rerun it)");
+                std::to_string(kOldest) + ".." + std::to_string(kFormat) +
+                " (written by a different drbench version; rerun it)");
   TaskResult t;
   t.task_id = r.u64();
   t.key = r.str();
@@ -102,6 +106,7 @@ TaskResult TaskResult::deserialize(const std::string& bytes) {
     std::string v = r.str();
     t.trace.notes.emplace_back(std::move(k), std::move(v));
   }
+  if (format >= 3) t.task_seconds = r.f64();
   if (r.left() != 0)
     throw Error("task result record: " + std::to_string(r.left()) + " unexpected trailing bytes");
   return t;

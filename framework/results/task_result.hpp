@@ -18,6 +18,13 @@ struct TaskResult {
   double fit_seconds = 0.0;
   double transform_seconds = 0.0;
   double eval_seconds = 0.0;
+  // The whole task as the runner saw it: also the split, per-task preprocessing and data access,
+  // which the three above leave out (what plans and the cost model need). 0: not recorded.
+  double task_seconds = 0.0;
+  // task_seconds where recorded, else fit + transform + eval.
+  double total_seconds() const {
+    return task_seconds > 0 ? task_seconds : fit_seconds + transform_seconds + eval_seconds;
+  }
   std::vector<double> knn_error;  // one per evaluation.knn entry, fraction in [0,1]
   std::vector<double> quality;    // one per evaluation.quality entry
   arma::uword n_train = 0, n_test = 0, input_dim = 0;  // after preprocessing

@@ -61,14 +61,27 @@ CostModel CostModel::fit(const std::vector<CostSample>& samples) {
     if (rows.size() < kMinSamples) continue;
     Fit fit;
     fit.samples = rows.size();
-    // Only features that vary can be fitted; a constant one is absorbed by the intercept.
+    // Only features that vary (by at least half) can be fitted; a feature with a narrow spread
+    // (d after a variance-kept PCA) gives wild exponents and is absorbed by the intercept.
     for (int f = 0; f < kFeatures; ++f) {
       double lo = feature(rows[0]->x, f), hi = lo;
       for (const auto* r : rows) {
         lo = std::min(lo, feature(r->x, f));
         hi = std::max(hi, feature(r->x, f));
       }
-      if (hi - lo > 1e-9) fit.features.push_back(f);
+      if (hi - lo > std::log(1.5)) fit.features.push_back(f);
+    }
+    if (std::find(fit.features.begin(), fit.features.end(), 0) == fit.features.end()) {
+      std::vector<double> r;
+      for (const auto* s : rows)
+        if (s->x.estimate > 0) r.push_back(s->seconds / s->x.estimate);
+      if (!r.empty()) {
+        fit.per_estimate = median(r);
+        fit.features.clear();
+        fit.coef = {std::log(fit.per_estimate)};
+        m.per_method_[method] = fit;
+        continue;
+      }
     }
     const arma::uword p = fit.features.size() + 1;
     arma::mat A(rows.size(), p);
@@ -95,6 +108,7 @@ double CostModel::predict(const CostFeatures& x) const {
   auto it = per_method_.find(x.method);
   if (it != per_method_.end()) {
     const Fit& f = it->second;
+    if (f.per_estimate > 0) return x.estimate * f.per_estimate;
     double z = f.coef[0];
     for (std::size_t j = 0; j < f.features.size(); ++j) z += f.coef[j + 1] * feature(x, f.features[j]);
     return std::exp(z);
@@ -108,6 +122,14 @@ std::string CostModel::describe() const {
   std::string out;
   char buf[256];
   for (const auto& [method, f] : per_method_) {
+    if (f.per_estimate > 0) {
+      std::snprintf(buf, sizeof buf,
+                    "  %-12s %4zu tasks, seconds = descriptor estimate x %.3g (n does not vary in "
+                    "the finished tasks)\n",
+                    method.c_str(), f.samples, f.per_estimate);
+      out += buf;
+      continue;
+    }
     std::snprintf(buf, sizeof buf, "  %-12s %4zu tasks, seconds = %.3g", method.c_str(), f.samples,
                   std::exp(f.coef[0]));
     out += buf;
@@ -162,7 +184,7 @@ std::vector<CostSample> cost_samples(const ResultsFile& f, const std::vector<Tas
     s.x.iterations = iterations_of(row.setting);
     auto it = id_of_key.find(r.key);
     if (it != id_of_key.end()) s.x.estimate = features.at(it->second).estimate;
-    s.seconds = r.fit_seconds + r.transform_seconds + r.eval_seconds;
+    s.seconds = r.total_seconds();
     out.push_back(s);
   }
   return out;

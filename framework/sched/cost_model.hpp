@@ -43,6 +43,9 @@ class CostModel {
     std::vector<double> coef;   // intercept first
     double rms_log = 0;
     std::size_t samples = 0;
+    // > 0 when n did not vary over the method's finished tasks: a power law would say nothing
+    // about other sizes, so the method's own descriptor estimate x this (median seconds/estimate).
+    double per_estimate = 0;
   };
   std::map<std::string, Fit> per_method_;
   double seconds_per_estimate_ = 0;  // median seconds / estimate (0: no samples)

@@ -200,6 +200,10 @@ class Rank0 {
       loop();
     } catch (...) {
       request_stop();  // the local worker must not outlive the loop
+      {
+        std::lock_guard<std::mutex> lock(m_);
+        taken_.notify_all();
+      }
       if (local.joinable()) local.join();
       throw;
     }
@@ -215,7 +219,10 @@ class Rank0 {
     for (;;) {
       std::uint64_t id;
       {
-        std::lock_guard<std::mutex> lock(m_);
+        // At most kLocalAhead results wait for the loop: a stop request (or a crash) finds the
+        // worker no further ahead of what is recorded than that, however tiny the tasks.
+        std::unique_lock<std::mutex> lock(m_);
+        taken_.wait(lock, [this] { return local_done_.size() < kLocalAhead || stop_requested(); });
         if (stop_requested() || next_ == order_.size()) break;
         id = order_[next_++];
         cost_left_ -= cost_[id];
@@ -223,6 +230,7 @@ class Rank0 {
       std::string r = hooks_.run(id);
       std::lock_guard<std::mutex> lock(m_);
       local_done_.push_back(std::move(r));
+      cv_.notify_one();  // the loop records it now rather than at its next idle poll
     }
     std::lock_guard<std::mutex> lock(m_);
     local_finished_ = true;
@@ -301,6 +309,7 @@ class Rank0 {
         mine.swap(local_done_);
         local_done = local_finished_;
       }
+      if (!mine.empty()) taken_.notify_one();
       for (auto& r : mine) record(std::move(r));
       busy = busy || !mine.empty();
       if (stop_requested() && !quit_sent) {
@@ -318,7 +327,7 @@ class Rank0 {
         idle.reset();
         continue;
       }
-      // The local worker wakes this wait when it finishes; remote updates are polled.
+      // The local worker wakes this wait with each result; remote updates are polled.
       std::unique_lock<std::mutex> lock(m_);
       if (!local_finished_) cv_.wait_for(lock, idle.next());
       else {
@@ -338,6 +347,8 @@ class Rank0 {
 
   std::mutex m_;  // guards next_, cost_left_, local_done_, local_finished_
   std::condition_variable cv_;
+  std::condition_variable taken_;  // the loop took the local results: the worker may go on
+  static constexpr std::size_t kLocalAhead = 16;
   std::size_t next_ = 0;
   double cost_left_ = 0.0;
   std::vector<std::string> local_done_;

@@ -87,7 +87,35 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
     r.embedding_test.reset();
   }
   if (!ex_.output.keep_traces) r.trace = Trace{};
+  r.task_seconds = since(t0);
   return r;
+}
+
+std::shared_ptr<const PreparedSplit> TaskRunner::prepared(const Task& t) {
+  const MethodSpec& ms = ex_.methods.at(t.method);
+  const std::vector<PreprocStep>& chain =
+      ms.preprocess ? *ms.preprocess : ex_.datasets.at(t.dataset).preprocess;
+  // split_seed already names the dataset, split value and repeat; the chain tells apart methods
+  // that override the dataset's preprocessing.
+  std::string key = std::to_string(t.dataset) + "|" + std::to_string(t.split_seed) + "|";
+  for (const auto& step : chain) key += step.describe() + ";";
+  if (auto hit = splits_.find(key)) return hit;
+
+  const Dataset& ds = dataset(t.dataset);
+  const bool transductive = ex_.evaluation.protocol == EvaluationSpec::Protocol::Transductive;
+  const Partition part = make_partition(ds, ex_.splits, t.split_value, t.split_seed);
+  // Transductive protocol: every point of the partition is embedded and scored leave-one-out.
+  const arma::uvec fit_idx =
+      transductive ? arma::uvec(arma::sort(arma::join_cols(part.train, part.test))) : part.train;
+  Pipeline pipe(chain);
+  PreparedSplit p;
+  p.Xfit = pipe.fit_apply(ds.X.cols(fit_idx));
+  p.yfit = ds.y.elem(fit_idx);
+  if (!transductive) {
+    p.Xtest = pipe.apply(ds.X.cols(part.test));
+    p.ytest = ds.y.elem(part.test);
+  }
+  return splits_.insert(key, std::move(p));
 }
 
 void TaskRunner::run_inner(const Task& t, TaskResult& r) {
@@ -96,14 +124,9 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   const MethodInfo& info = Registry::instance().get(ms.method);
   const bool transductive = ex_.evaluation.protocol == EvaluationSpec::Protocol::Transductive;
 
-  const Partition part = make_partition(ds, ex_.splits, t.split_value, t.split_seed);
-  // Transductive protocol: every point of the partition is embedded and scored leave-one-out.
-  const arma::uvec fit_idx =
-      transductive ? arma::uvec(arma::sort(arma::join_cols(part.train, part.test))) : part.train;
-
-  Pipeline pipe(ms.preprocess ? *ms.preprocess : ex_.datasets.at(t.dataset).preprocess);
-  const arma::mat Xfit = pipe.fit_apply(ds.X.cols(fit_idx));
-  const arma::uvec yfit = ds.y.elem(fit_idx);
+  const std::shared_ptr<const PreparedSplit> prep = prepared(t);
+  const arma::mat& Xfit = prep->Xfit;
+  const arma::uvec& yfit = prep->yfit;
   r.n_train = Xfit.n_cols;
   r.input_dim = Xfit.n_rows;
 
@@ -144,8 +167,8 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
     r.quality = quality_scores(ex_.evaluation, Xfit, Efit);
     r.eval_seconds = since(t1);
   } else {
-    const arma::mat Xtest = pipe.apply(ds.X.cols(part.test));
-    const arma::uvec ytest = ds.y.elem(part.test);
+    const arma::mat& Xtest = prep->Xtest;
+    const arma::uvec& ytest = prep->ytest;
     r.n_test = Xtest.n_cols;
     auto t1 = Clock::now();
     arma::mat Etest = method->transform(Xtest);

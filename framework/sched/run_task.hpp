@@ -1,6 +1,7 @@
 #pragma once
 // One task, start to finish, on whichever rank got it: load (cached per rank), split, preprocess
-// (fitted on the training part only), fit, map the test points, score. Nothing here knows about MPI.
+// (fitted on the training part only; both cached per rank for each (dataset, split value, repeat)
+// group, split_cache.hpp), fit, map the test points, score. Nothing here knows about MPI.
 #include <map>
 #include <string>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "framework/config/experiment.hpp"
 #include "framework/data/dataset.hpp"
 #include "framework/results/task_result.hpp"
+#include "framework/sched/split_cache.hpp"
 #include "framework/sched/task.hpp"
 
 namespace drbench {
@@ -21,6 +23,13 @@ class TaskRunner {
   TaskResult run(const Task& t, int rank);
 
   const Dataset& dataset(std::size_t i);
+  // The partition of t's group, preprocessed by t's method's chain (fitted on the training part).
+  std::shared_ptr<const PreparedSplit> prepared(const Task& t);
+  const SplitCache& split_cache() const { return splits_; }
+
+  // Per rank: a few groups of a large dataset (USPS: 19 MB each) fit; a sweep's tasks of one
+  // group are spread over the run by the longest-first order, so more than one is worth keeping.
+  static constexpr std::size_t kSplitCacheBytes = std::size_t(256) << 20;
 
  private:
   void run_inner(const Task& t, TaskResult& r);
@@ -28,6 +37,7 @@ class TaskRunner {
   const Experiment& ex_;
   std::vector<std::string> search_path_;
   std::map<std::size_t, Dataset> cache_;
+  SplitCache splits_{kSplitCacheBytes};
 };
 
 // The seed of a dataset's own random choices (max_points subsampling, generators): shared by all

@@ -6,14 +6,16 @@
 
 #include <algorithm>
 #include <csignal>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <iostream>
+#include <memory>
+#include <optional>
 
+#include "framework/config/validate.hpp"
 #include "framework/core/blas.hpp"
 #include "framework/core/error.hpp"
-#include "framework/config/validate.hpp"
 #include "framework/data/load.hpp"
 #include "framework/data/preprocess.hpp"
 #include "framework/data/split.hpp"
@@ -22,6 +24,7 @@
 #include "framework/results/store.hpp"
 #include "framework/sched/cost_model.hpp"
 #include "framework/sched/dispatch.hpp"
+#include "framework/sched/halving.hpp"
 #include "framework/sched/progress.hpp"
 #include "framework/sched/run_task.hpp"
 
@@ -96,7 +99,8 @@ class Recorder {
 // Each task's expected cost: the descriptors' estimates, or seconds from a cost model fitted to
 // the finished tasks of this experiment once there are any.
 std::vector<double> expected_costs(const Experiment& ex, const std::vector<Task>& tasks,
-                                   const std::vector<DataShape>& shapes, const ResultsStore& store) {
+                                   const std::vector<DataShape>& shapes,
+                                   const ResultsStore& store) {
   std::vector<double> cost(tasks.size());
   for (const auto& t : tasks) cost[t.id] = t.cost;
   if (store.n_done() == 0) return cost;
@@ -104,7 +108,7 @@ std::vector<double> expected_costs(const Experiment& ex, const std::vector<Task>
   std::vector<CostSample> samples;
   for (const auto& [id, r] : store.results()) {
     if (!r.ok) continue;
-    CostSample s{features[id], r.fit_seconds + r.transform_seconds + r.eval_seconds};
+    CostSample s{features[id], r.total_seconds()};
     s.x.n = double(r.n_train);
     s.x.d = double(r.input_dim);
     samples.push_back(s);
@@ -117,11 +121,14 @@ std::vector<double> expected_costs(const Experiment& ex, const std::vector<Task>
 
 }  // namespace
 
-std::vector<DataShape> check_against_data(const Experiment& ex) {
+std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runner) {
   const auto path = data_search_path(ex.data_path);
   std::vector<DataShape> shapes;
   for (std::size_t i = 0; i < ex.datasets.size(); ++i) {
-    const Dataset ds = load_dataset(ex.datasets[i], path, dataset_seed(ex, i));
+    // Without a runner the dataset is dropped after its check, so validation holds one at a time.
+    std::optional<Dataset> own;
+    if (!runner) own = load_dataset(ex.datasets[i], path, dataset_seed(ex, i));
+    const Dataset& ds = runner ? runner->dataset(i) : *own;
     DataShape smallest{};
     bool first = true;
     // Every split value must be feasible for this dataset; the smallest training set bounds dims.
@@ -154,12 +161,17 @@ int run_experiment(const RunOptions& opt) {
   std::vector<DataShape> shapes;
   int ok = 1;
   std::string problem;
+  // Built once the experiment is read; it holds a reference to `ex`.
+  std::unique_ptr<TaskRunner> runner;
   if (rank == 0) {
     try {
       ex = load_experiment(opt.config, opt.profile);
       if (!opt.output.empty()) ex.output.path = opt.output;
       set_blas_threads(ex.blas_threads);
-      shapes = check_against_data(ex);
+      // With one rank, rank 0 runs the tasks too: the data it checks stay loaded for them. With
+      // more, rank 0 only schedules and writes, and keeps no dataset.
+      if (nranks == 1) runner = std::make_unique<TaskRunner>(ex, data_search_path(ex.data_path));
+      shapes = check_against_data(ex, runner.get());
     } catch (const std::exception& e) {
       ok = 0;
       problem = e.what();
@@ -167,7 +179,8 @@ int run_experiment(const RunOptions& opt) {
   }
   MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (!ok) {
-    if (rank == 0) std::fprintf(stderr, "drbench: %s\nNothing was run or written.\n", problem.c_str());
+    if (rank == 0)
+      std::fprintf(stderr, "drbench: %s\nNothing was run or written.\n", problem.c_str());
     return 2;
   }
   if (rank != 0) {
@@ -175,13 +188,16 @@ int run_experiment(const RunOptions& opt) {
     set_blas_threads(ex.blas_threads);
   }
   const std::vector<Task> tasks = rank == 0 ? expand_tasks(ex, shapes) : expand_tasks(ex);
-  TaskRunner runner(ex, data_search_path(ex.data_path));
+  if (!runner) runner = std::make_unique<TaskRunner>(ex, data_search_path(ex.data_path));
   install_stop_handlers();
   DispatchHooks hooks;
-  hooks.run = [&](std::uint64_t id) { return runner.run(tasks.at(id), rank).serialize(); };
+  hooks.run = [&](std::uint64_t id) { return runner->run(tasks.at(id), rank).serialize(); };
 
+  // Successive halving runs in two collective rounds: the second stage's tasks are chosen by rank 0
+  // from the first stage's results.
+  const int rounds = halving_on(ex) ? 2 : 1;
   if (rank != 0) {
-    dispatch({}, {}, hooks);
+    for (int i = 0; i < rounds; ++i) dispatch({}, {}, hooks);
     return 0;
   }
 
@@ -194,30 +210,57 @@ int run_experiment(const RunOptions& opt) {
     // The workers are already asking for work: an empty dispatch releases them.
     hooks.record = [](std::string&&) {};
     hooks.commit = [] {};
-    dispatch({}, {}, hooks);
+    for (int i = 0; i < rounds; ++i) dispatch({}, {}, hooks);
     return 2;
   }
 
-  std::vector<std::uint64_t> pending;
-  for (const auto& t : tasks)
-    if (!store->done(t.id)) pending.push_back(t.id);
   // Longest expected tasks first, so the sweep does not end waiting on one late giant. A resumed
   // run predicts seconds from the tasks already finished (framework/sched/cost_model.hpp).
   const std::vector<double> cost = expected_costs(ex, tasks, shapes, *store);
-  std::stable_sort(pending.begin(), pending.end(),
-                   [&](std::uint64_t a, std::uint64_t b) { return cost[a] > cost[b]; });
-  if (!opt.quiet)
+  auto not_done = [&](const std::vector<std::uint64_t>& ids) {
+    std::vector<std::uint64_t> pending;
+    for (std::uint64_t id : ids)
+      if (!store->done(id)) pending.push_back(id);
+    std::stable_sort(pending.begin(), pending.end(),
+                     [&](std::uint64_t a, std::uint64_t b) { return cost[a] > cost[b]; });
+    return pending;
+  };
+  std::vector<std::uint64_t> stage;
+  for (const auto& t : tasks)
+    if (first_stage(ex, t)) stage.push_back(t.id);
+  std::vector<std::uint64_t> pending = not_done(stage);
+  const std::size_t planned = halving_planned(ex, tasks);
+  if (!opt.quiet) {
     std::fprintf(stderr, "[drbench] %s: %zu tasks, %zu already done, %d rank(s), BLAS: %s\n",
-                 opt.config.c_str(), tasks.size(), tasks.size() - pending.size(), nranks,
-                 info.blas.c_str());
+                 opt.config.c_str(), planned, store->n_done(), nranks, info.blas.c_str());
+    if (rounds == 2)
+      std::fprintf(stderr,
+                   "[drbench] successive halving: every setting on %d repeats (%zu tasks), the "
+                   "best %d per cell on the rest (%zu of %zu expanded tasks run)\n",
+                   ex.evaluation.halving_repeats, stage.size(), ex.evaluation.halving_keep, planned,
+                   tasks.size());
+  }
 
-  Progress progress(tasks.size(), store->n_done(), opt.quiet);
+  Progress progress(planned, store->n_done(), opt.quiet);
   Recorder recorder(*store, progress, opt.quiet);
   hooks.record = [&](std::string&& bytes) { recorder.add(TaskResult::deserialize(bytes)); };
   hooks.commit = [&] { recorder.commit(); };
-  const DispatchStats stats = dispatch(pending, cost, hooks);
+  DispatchStats stats = dispatch(pending, cost, hooks);
+  if (rounds == 2) {
+    // Second stage: chosen from the committed first-stage results (resumed runs choose alike).
+    std::vector<std::uint64_t> next;
+    if (!stats.stopped)
+      next = not_done(halving_survivors(ex, tasks, [&](std::uint64_t id) -> const TaskResult* {
+        auto it = store->results().find(id);
+        return it == store->results().end() ? nullptr : &it->second;
+      }));
+    const DispatchStats second = dispatch(next, cost, hooks);
+    stats.stopped = stats.stopped || second.stopped;
+    stats.recorded += second.recorded;
+  }
   const std::size_t failed = recorder.failed();
-  progress.finish(store->n_done(), failed);
+  const std::size_t store_done = store->n_done();
+  progress.finish(store_done, failed);
   store->write_hdf5();
   store.reset();
 
@@ -225,14 +268,15 @@ int run_experiment(const RunOptions& opt) {
     std::fprintf(stderr,
                  "[drbench] stopped by a signal: %zu of %zu tasks are saved in %s; rerun the same "
                  "command to resume\n",
-                 tasks.size() - pending.size() + stats.recorded, tasks.size(),
-                 ex.output.path.c_str());
+                 store_done, planned, ex.output.path.c_str());
     return kExitStopped;
   }
   if (opt.print_table) std::cout << render_tables(aggregate(read_results(ex.output.path)), "md");
   if (!opt.quiet) {
     if (failed)
-      std::fprintf(stderr, "[drbench] %zu task(s) failed in this run; their errors are in /tasks/error\n", failed);
+      std::fprintf(stderr,
+                   "[drbench] %zu task(s) failed in this run; their errors are in /tasks/error\n",
+                   failed);
     std::fprintf(stderr, "[drbench] results: %s\n", ex.output.path.c_str());
   }
   return 0;

@@ -26,6 +26,9 @@ int run_experiment(const RunOptions& opt);
 
 // Loads every dataset once and checks the experiment against the data (split feasibility,
 // dimension limits); returns the shape each method will see in the smallest split. Throws.
-std::vector<DataShape> check_against_data(const Experiment& ex);
+// With `runner`, the datasets are loaded through its cache, so a rank that then runs the tasks
+// itself (one rank) does not load them a second time.
+class TaskRunner;
+std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runner = nullptr);
 
 }  // namespace drbench

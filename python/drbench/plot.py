@@ -350,12 +350,17 @@ class Plotter:
                     plt.Line2D([], [], marker=TRAIN_MARK, ls="", color="0.3", label="train"),
                     plt.Line2D([], [], marker=TEST_MARK, ls="", color="0.3", mfc="none",
                                label="test")]
-        fig.legend(handles=handles, loc="lower center", ncol=min(len(handles), 8), fontsize=7,
-                   frameon=False, bbox_to_anchor=(0.5, -0.02))
+        ncol = max(1, min(len(handles), 8))
+        fig.legend(handles=handles, loc="lower center", ncol=ncol, fontsize=7,
+                   frameon=False, bbox_to_anchor=(0.5, 0.0))
         t0 = panels[0][1]
         fig.suptitle(f"{ds}: latent spaces ({fmt_split(t0['split_kind'], t0['split_value'])}, "
                      f"repeat {t0['repeat']}, best setting per method)", fontsize=10)
-        fig.tight_layout(rect=(0, 0.04, 1, 0.97))
+        # Room below the panels for every legend row (20 classes make three), so the legend never
+        # sits on the tick labels.
+        legend_rows = -(-len(handles) // ncol)
+        bottom = min(0.45, (0.18 * legend_rows + 0.08) / fig.get_figheight())
+        fig.tight_layout(rect=(0, bottom, 1, 0.97))
         self.save(fig, f"latent_{slug(ds)}_grid", "latent_grid", ds,
                   ",".join(p[0] for p in panels), [p[1]["id"] for p in panels],
                   "latent scatter of every method" + ("" if has_labels else " (uncoloured)"))

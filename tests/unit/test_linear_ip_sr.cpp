@@ -8,15 +8,6 @@
 using namespace drbench;
 using namespace drbench::testing;
 
-namespace {
-GeodesicGraphSpec knn_spec(arma::uword neighbours, bool connect) {
-  GeodesicGraphSpec s;
-  s.neighbours = neighbours;
-  s.connect = connect;
-  return s;
-}
-}  // namespace
-
 TEST_CASE("ip_sr matches the numpy spectral regression", "[linear][ip_sr]") {
   arma::mat X;
   arma::uvec y;
@@ -31,7 +22,7 @@ TEST_CASE("ip_sr responses are eigenvectors of tau; alpha -> 0 interpolates them
           "[linear][ip_sr]") {
   Rng rng(71);
   const arma::mat X = rng.randn(30, 25);  // d > n: X^T a = y is solvable exactly
-  const arma::mat tau = isometric_kernel(X, knn_spec(5, true), "test", nullptr);
+  const arma::mat tau = isometric_kernel(X, GeodesicGraphSpec::knn_graph(5, true), "test", nullptr);
   ParamSet p;
   p.set("alpha", 1e-10);
   auto m = fit_method("ip_sr", X, nullptr, 0, 2, p);

@@ -239,6 +239,62 @@ TEST_CASE("DEE and DSNE refuse unlabelled or single-class data", "[neighbour][de
   CHECK_THROWS_WITH(fit_method("dsne", p.X, &one, 1, 2), Catch::Contains("two classes"));
 }
 
+TEST_CASE("Accepted DEE and DSNE steps satisfy the strong Wolfe conditions", "[neighbour][dee]") {
+  // Checked from the outside on every accepted step of real runs: with s = x_new - x_old,
+  // f_new <= f_old + c1 g_old's and |g_new's| <= c2 |g_old's| (cg searches with c2 = 0.1).
+  const Problem p = make_problem(51, 12, 3, 8, 2.0);  // D = 12 < N = 24
+  const Problem q = make_problem(52, 30, 3, 6, 2.0);  // D = 30 > N = 18: L+ part rank deficient
+  for (const Problem* pr : {&p, &q}) {
+    const arma::uword D = pr->X.n_rows;
+    DeeWeights w = dee_weights(pr->X, pr->y, keywords::KernelWidth{});
+    DeeObjective dee(pr->X, w.Wp, w.Wm, 1.0, 2);
+    DsneObjective dsne(pr->X, pr->y, dsne_input_similarities(pr->X, pr->y, keywords::KernelWidth{}),
+                       2);
+    struct Run {
+      const char* name;
+      Objective* obj;
+      int factor;  // 0 none, 1 Laplacian, 2 fixed point
+    };
+    for (const Run& run : {Run{"ld", &dee, 1}, Run{"fp", &dee, 2}, Run{"cg", &dee, 0},
+                           Run{"gd", &dee, 0}, Run{"cg", &dsne, 0}}) {
+      OptimOptions o;
+      o.max_iterations = 30;
+      o.x_tol = o.f_tol = 0;
+      std::string which = run.name;
+      if (run.factor) {
+        run.factor == 1 ? dee.factor_laplacian(1e-3) : dee.factor_fixed_point(1e-3);
+        o.direction = [&dee](const arma::vec&, const arma::vec& g) {
+          return dee.preconditioned_direction(g);
+        };
+        which = "descent";
+      }
+      const double c1 = o.wolfe.c1, c2 = which == "cg" ? std::min(0.1, o.wolfe.c2) : o.wolfe.c2;
+      Rng rng(8);
+      const arma::vec a0 = arma::vectorise(0.1 * rng.randn(2, D));
+      arma::vec x_old = a0, g_old;
+      double f_old = run.obj->evaluate(a0, &g_old);
+      int steps = 0, wolfe = 0;
+      o.callback = [&](const IterationInfo& it) {
+        const arma::vec s = it.x - x_old;
+        const double slope0 = arma::dot(g_old, s), slope1 = arma::dot(it.g, s);
+        ++steps;
+        // Relative slack for rounding in f: the values are O(1) to O(100) here.
+        wolfe += slope0 < 0 && it.f <= f_old + c1 * slope0 + 1e-12 * std::abs(f_old) &&
+                 std::abs(slope1) <= c2 * std::abs(slope0) * (1 + 1e-9);
+        x_old = it.x;
+        g_old = it.g;
+        f_old = it.f;
+        return true;
+      };
+      const OptimResult r = minimize(which, *run.obj, a0, o);
+      INFO(run.name << (run.obj == &dsne ? " (dsne)" : " (dee)") << " D=" << D
+                    << " stop=" << r.stop_reason);
+      CHECK(steps >= 3);
+      CHECK(wolfe == steps);
+    }
+  }
+}
+
 TEST_CASE("DEE and DSNE read kernel_width as the vocabulary says", "[neighbour][dee][dsne]") {
   const Problem p = make_problem(12, 5, 3, 6, 2.0);
   // Relative 1 is the width whose t = 2 sigma^2 is the mean squared same-class distance.

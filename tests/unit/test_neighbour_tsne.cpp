@@ -6,7 +6,7 @@
 #include "framework/affinity/perplexity.hpp"
 #include "framework/eval/knn.hpp"
 #include "framework/optim/grad_check.hpp"
-#include "framework/optim/momentum_gd.hpp"
+#include "framework/optim/optimizer.hpp"
 #include "methods/neighbour/tsne/kl_gradient.hpp"
 #include "methods/neighbour/tsne/tsne.hpp"
 #include "nonlinear_helpers.hpp"
@@ -97,44 +97,72 @@ TEST_CASE("Barnes-Hut tree survives coincident points", "[neighbour][tsne]") {
   CHECK(arma::norm(gb - ge, "fro") < 1e-10 * arma::norm(ge, "fro"));
 }
 
-TEST_CASE("Phased momentum descent: phases, exaggeration, trace with steps, callback",
+TEST_CASE("Momentum optimiser: phases, exaggeration, gradient-only calls, trace, callback",
           "[neighbour][tsne][optim]") {
-  // f = 0.5 |Y - T|^2: the estimator records the exaggeration it is asked for.
-  const arma::mat T = {{1.0, -2.0}, {0.5, 3.0}};
+  // f = 0.5 e |x - t|^2 with e set by the phases: the objective records what it is asked with.
+  const arma::vec t = {1.0, 0.5, -2.0, 3.0};
+  double e = 1.0;
   std::vector<double> seen;
-  GradientEstimator est;
-  est.evaluate = [&](const arma::mat& Y, double e, bool want, arma::mat& g) {
+  int value_calls = 0;
+  struct Recorder final : Objective {
+    std::function<double(const arma::vec&, arma::vec*)> f;
+    std::function<void(const arma::vec&, arma::vec&)> g;
+    double evaluate(const arma::vec& x, arma::vec* grad) override { return f(x, grad); }
+    void gradient(const arma::vec& x, arma::vec& grad) override { g(x, grad); }
+  } obj;
+  obj.g = [&](const arma::vec& x, arma::vec& g) {
     seen.push_back(e);
-    g = Y - T;
-    return want ? 0.5 * arma::accu(arma::square(Y - T)) : std::nan("");
+    g = e * (x - t);
   };
-  MomentumGdOptions opt;
-  opt.phases = {{5, 0.5, 4.0}, {195, 0.8, 1.0}};
-  opt.learning_rate = 0.1;
-  opt.objective_every = 3;
+  obj.f = [&](const arma::vec& x, arma::vec* g) {
+    ++value_calls;
+    if (g) obj.g(x, *g);
+    return 0.5 * e * arma::accu(arma::square(x - t));
+  };
+  OptimOptions opt;
+  opt.max_iterations = 200;
+  opt.phases = {{"early", 5, [&] { e = 4.0; }, 0.5}, {"main", 0, [&] { e = 1.0; }, 0.8}};
+  opt.momentum.learning_rate = 0.1;
+  opt.momentum.objective_every = 3;
   Trace trace;
   opt.trace = &trace;
-  arma::mat Y(2, 2, arma::fill::zeros);
-  const MomentumGdResult r = momentum_gd(Y, est, opt);
+  const arma::vec x0(4, arma::fill::zeros);
+  const OptimResult r = minimize("momentum", obj, x0, opt);
   CHECK(r.iterations == 200);
-  CHECK(r.stop_reason == "iterations");
-  CHECK(arma::abs(Y - T).max() < 1e-6);
+  CHECK(r.stop_reason == "max_iterations");
+  CHECK(arma::abs(r.x - t).max() < 1e-6);
   REQUIRE(seen.size() == 200);
   CHECK(seen[4] == 4.0);
   CHECK(seen[5] == 1.0);
+  CHECK(value_calls == 68);  // iterations 0, 3, ..., 198 and the last, 199
   REQUIRE(trace.rows.size() == 200);
   CHECK(std::isnan(trace.rows[1].objective));
   CHECK(std::isfinite(trace.rows[3].objective));
   CHECK(std::isfinite(trace.rows[199].objective));
+  CHECK(r.f == trace.rows[199].objective);
   // First step from rest: gains become 1.2 where the gradient is positive (its sign differs from
   // the zero update's), 0.8 elsewhere; step = lr |gains % grad|.
-  const arma::mat g0 = -T;
-  const arma::mat gains0 = arma::conv_to<arma::mat>::from(g0 > 0) * 0.4 + 0.8;
-  CHECK(trace.rows[0].step == Approx(0.1 * arma::norm(gains0 % g0, "fro")));
-  Y.zeros();
-  trace = Trace();
-  const MomentumGdResult s =
-      momentum_gd(Y, est, opt, [](int it, const arma::mat&) { return it < 9; });
+  const arma::vec g0 = -4.0 * t;
+  const arma::vec gains0 = arma::conv_to<arma::vec>::from(g0 > 0) * 0.4 + 0.8;
+  CHECK(trace.rows[0].step == Approx(0.1 * arma::norm(gains0 % g0)));
+  // Every iterate against the update rule replayed here from the gradients the callback sees,
+  // with momentum 0.5 in the first phase and 0.8 after it.
+  arma::vec gains(4, arma::fill::ones), u(4, arma::fill::zeros), x_ref = x0;
+  double worst = 0.0;
+  opt.trace = nullptr;
+  opt.callback = [&](const IterationInfo& it) {
+    const double mom = it.iteration < 5 ? 0.5 : 0.8;
+    for (arma::uword i = 0; i < 4; ++i) {
+      gains(i) = (it.g(i) > 0) != (u(i) > 0) ? gains(i) + 0.2 : gains(i) * 0.8;
+      gains(i) = std::max(gains(i), 0.01);
+      u(i) = mom * u(i) - 0.1 * gains(i) * it.g(i);
+    }
+    x_ref += u;
+    worst = std::max(worst, arma::abs(it.x - x_ref).max());
+    return it.iteration < 9;
+  };
+  const OptimResult s = minimize("momentum", obj, x0, opt);
+  CHECK(worst < 1e-14);
   CHECK(s.iterations == 10);
   CHECK(s.stop_reason == "callback");
 }

@@ -93,3 +93,34 @@ TEST_CASE("cost model recovers a power law and calibrates the rest", "[plan]") {
   CHECK(iterations_of("alpha=1,max_iter=40") == 40);
   CHECK(iterations_of("oos_iterations=200") == 1);
 }
+
+TEST_CASE("cost model scales by the descriptor where n never varied", "[plan]") {
+  // One training size (a single column of a table), d spread a little (a variance-kept PCA):
+  // no power law in n can be fitted, so other sizes follow the method's descriptor estimate.
+  std::vector<CostSample> samples;
+  for (double d : {60.0, 62.0, 65.0, 66.0})
+    for (double noise : {0.9, 1.1}) {
+      CostSample s;
+      s.x.method = "gp";
+      s.x.n = 100;
+      s.x.d = d;
+      s.x.dim = 9;
+      s.x.iterations = 1000;
+      s.x.estimate = 100.0 * 100 * 100 * 1000;
+      s.seconds = noise * 3e-9 * s.x.estimate * (d / 60.0);
+      samples.push_back(s);
+    }
+  const CostModel m = CostModel::fit(samples);
+  CHECK(m.fitted("gp"));
+  CostFeatures x;
+  x.method = "gp";
+  x.n = 500;
+  x.d = 80;
+  x.dim = 9;
+  x.iterations = 1000;
+  x.estimate = 500.0 * 500 * 500 * 1000;
+  const double predicted = m.predict(x);
+  CHECK(predicted > 0.8 * 3e-9 * x.estimate);
+  CHECK(predicted < 1.4 * 3e-9 * x.estimate);
+  CHECK(m.describe().find("n does not vary") != std::string::npos);
+}

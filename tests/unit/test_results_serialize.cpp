@@ -19,6 +19,7 @@ TaskResult full_result() {
   r.fit_seconds = 1.5;
   r.transform_seconds = -0.0;
   r.eval_seconds = std::numeric_limits<double>::infinity();
+  r.task_seconds = 4.25;
   r.knn_error = {0.125, std::numeric_limits<double>::quiet_NaN(), 1e-300};
   r.quality = {0.75};
   r.n_train = 100;
@@ -49,6 +50,7 @@ TEST_CASE("TaskResult serialize/deserialize round trip keeps every field", "[res
   CHECK(b.fit_seconds == a.fit_seconds);
   CHECK(std::signbit(b.transform_seconds));
   CHECK(std::isinf(b.eval_seconds));
+  CHECK(b.task_seconds == 4.25);
   REQUIRE(b.knn_error.size() == 3);
   CHECK(b.knn_error[0] == 0.125);
   CHECK(std::isnan(b.knn_error[1]));
@@ -73,12 +75,25 @@ TEST_CASE("TaskResult serialize/deserialize round trip keeps every field", "[res
   CHECK(b.serialize() == bytes);
 }
 
+TEST_CASE("TaskResult reads records of format 2 (journals written before task_seconds)",
+          "[results]") {
+  // A format-2 record is a format-3 record without its last 8 bytes and with version byte 2.
+  std::string bytes = full_result().serialize();
+  bytes = bytes.substr(0, bytes.size() - 8);
+  bytes[0] = 2;
+  const TaskResult old = TaskResult::deserialize(bytes);
+  CHECK(old.task_seconds == 0.0);
+  CHECK(old.fit_seconds == 1.5);
+  CHECK(old.trace.notes.size() == 2);
+  CHECK(old.total_seconds() == old.fit_seconds + old.transform_seconds + old.eval_seconds);
+}
+
 TEST_CASE("TaskResult encoding is little-endian with a version byte", "[results]") {
   TaskResult r;
   r.task_id = 0x0102030405060708ULL;
   std::string bytes = r.serialize();
   REQUIRE(bytes.size() > 9);
-  CHECK(bytes[0] == 2);  // format 2: trace rows carry a step
+  CHECK(bytes[0] == 3);  // format 3: task_seconds at the end
   CHECK(bytes[1] == 0x08);
   CHECK(bytes[8] == 0x01);
   TaskResult empty = TaskResult::deserialize(bytes);

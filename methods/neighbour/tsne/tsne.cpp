@@ -2,16 +2,51 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <string>
+#include <utility>
 
 #include "framework/affinity/perplexity.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
-#include "framework/optim/momentum_gd.hpp"
+#include "framework/optim/optimizer.hpp"
 #include "methods/neighbour/tsne/kl_gradient.hpp"
 
 namespace drbench {
+
+namespace {
+
+// The KL divergence over the embedding flattened column by column (x = vec(Y), one column per
+// point), for the optimiser table. The gradient is dKL/dY / 4 (what the learning rate is scaled
+// for); `exaggeration` multiplies P, set by the phases.
+class KlObjective final : public Objective {
+ public:
+  using Estimator =
+      std::function<double(const arma::mat& Y, double exaggeration, bool want_kl, arma::mat& g)>;
+  KlObjective(arma::uword dim, arma::uword n, Estimator est)
+      : dim_(dim), n_(n), est_(std::move(est)) {}
+  double exaggeration = 1.0;
+  double evaluate(const arma::vec& x, arma::vec* grad) override {
+    arma::vec scratch;
+    return run(x, true, grad ? *grad : scratch);
+  }
+  // The KL's logs over all pairs cost more than the gradient: skipped here.
+  void gradient(const arma::vec& x, arma::vec& grad) override { run(x, false, grad); }
+
+ private:
+  double run(const arma::vec& x, bool want, arma::vec& grad) {
+    // Views, not copies: the estimators read Y and write the gradient in place.
+    const arma::mat Y(const_cast<double*>(x.memptr()), dim_, n_, false, true);
+    grad.set_size(x.n_elem);
+    arma::mat G(grad.memptr(), dim_, n_, false, true);
+    return est_(Y, exaggeration, want, G);
+  }
+  arma::uword dim_, n_;
+  Estimator est_;
+};
+
+}  // namespace
 
 arma::mat pca_start(const arma::mat& X, arma::uword dim, double scale) {
   const arma::mat Xc = X.each_col() - arma::mean(X, 1);
@@ -49,41 +84,45 @@ void Tsne::fit(const FitInput& in) {
   Y_ = params_.str("init") == "pca" ? pca_start(in.X, in.dim, 1e-4)
                                     : arma::mat(in.rng.randn(in.dim, n) * 1e-4);
 
-  MomentumGdOptions opt;
-  opt.learning_rate = lr;
-  opt.phases = {{early, 0.5, params_.real("early_exaggeration")}, {iterations - early, 0.8, 1.0}};
+  const double exaggeration = params_.real("early_exaggeration");
+  OptimOptions opt;
+  opt.max_iterations = iterations;
+  opt.momentum.learning_rate = lr;
+  opt.momentum.grad_norm_scale = 4.0;  // the trace shows |dKL/dY|
+  // The KL costs more than the gradient (exact: logs over all n^2 pairs): every 10th iteration.
+  opt.momentum.objective_every = 10;
   opt.trace = in.trace;
-  GradientEstimator est;
-  est.grad_norm_scale = 4.0;  // the trace shows |dKL/dY|
   arma::mat Pd;
   arma::sp_mat Ps;
   double plogp = 0.0;
+  KlObjective::Estimator est;
   if (exact) {
     Pd = joint_affinities(in.X, perplexity);
     plogp = p_log_p(Pd);
-    // The KL's logs over all n^2 pairs cost more than the gradient: every 10th iteration.
-    opt.objective_every = 10;
-    est.evaluate = [&](const arma::mat& Y, double e, bool want, arma::mat& g) {
+    est = [&](const arma::mat& Y, double e, bool want, arma::mat& g) {
       return tsne_exact_gradient(Pd, plogp, Y, e, want, g);
     };
   } else {
     Ps = sparse_joint_affinities(in.X, perplexity, static_cast<int>(params_.integer("neighbours")));
     plogp = p_log_p(Ps);
-    opt.objective_every = 10;
-    est.evaluate = [&](const arma::mat& Y, double e, bool want, arma::mat& g) {
+    est = [&](const arma::mat& Y, double e, bool want, arma::mat& g) {
       return tsne_bh_gradient(Ps, plogp, Y, theta, e, want, g);
     };
   }
+  KlObjective obj(in.dim, n, std::move(est));
+  opt.phases = {{"early_exaggeration", early, [&] { obj.exaggeration = exaggeration; }, 0.5},
+                {"main", iterations - early, [&] { obj.exaggeration = 1.0; }, 0.8}};
+  const OptimResult r = minimize("momentum", obj, arma::vectorise(Y_), opt);
   if (in.trace) {
     in.trace->optimizer = exact ? "tsne_gd_exact" : "tsne_gd_barnes_hut";
     in.trace->note("learning_rate", std::to_string(lr));
-    in.trace->note("objective_every", std::to_string(opt.objective_every));
+    in.trace->note("objective_every", std::to_string(opt.momentum.objective_every));
   }
-  const MomentumGdResult r = momentum_gd(Y_, est, opt);
   if (r.stop_reason == "not_finite")
     throw MethodError("tsne: the embedding diverged (non-finite values) at iteration " +
                       std::to_string(r.iterations) + " (fix: lower 'learning_rate')");
-  kl_ = r.objective;
+  Y_ = arma::reshape(r.x, in.dim, n);
+  kl_ = r.f;
 }
 
 namespace {

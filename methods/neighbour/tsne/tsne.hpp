@@ -2,7 +2,7 @@
 // t-SNE (van der Maaten & Hinton 2008) with the exact O(n^2) gradient or the Barnes-Hut
 // approximation (van der Maaten 2014). Affinities from framework/affinity (all points for the
 // exact gradient, the 3 x perplexity nearest neighbours for Barnes-Hut); the optimiser is the
-// phased momentum/gains descent of framework/optim/momentum_gd with the openTSNE schedule:
+// phased momentum/gains descent ("momentum" in the optimiser table) with the openTSNE schedule:
 // exaggeration 12 for 250 iterations at momentum 0.5, then exaggeration 1 at momentum 0.8;
 // learning rate max(n / 12, 200) on the gradient / 4; start from PCA scaled to std 1e-4.
 // Transductive: the embedding of the training points only.

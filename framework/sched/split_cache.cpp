@@ -1,0 +1,33 @@
+#include "framework/sched/split_cache.hpp"
+
+namespace drbench {
+
+std::size_t PreparedSplit::bytes() const {
+  return (Xfit.n_elem + Xtest.n_elem) * sizeof(double) +
+         (yfit.n_elem + ytest.n_elem) * sizeof(arma::uword);
+}
+
+std::shared_ptr<const PreparedSplit> SplitCache::find(const std::string& key) {
+  for (auto it = entries_.begin(); it != entries_.end(); ++it)
+    if (it->first == key) {
+      entries_.splice(entries_.begin(), entries_, it);
+      ++hits_;
+      return entries_.front().second;
+    }
+  ++misses_;
+  return nullptr;
+}
+
+std::shared_ptr<const PreparedSplit> SplitCache::insert(const std::string& key,
+                                                        PreparedSplit value) {
+  auto p = std::make_shared<const PreparedSplit>(std::move(value));
+  entries_.emplace_front(key, p);
+  bytes_ += p->bytes();
+  while (entries_.size() > 1 && bytes_ > budget_) {
+    bytes_ -= entries_.back().second->bytes();
+    entries_.pop_back();
+  }
+  return p;
+}
+
+}  // namespace drbench

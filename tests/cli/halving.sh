@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# selection: {halving: ...}: every setting on the first repeats, the best per cell on the rest;
+# the same tasks and results on 1 and 2 ranks, a resumed stop, and a caption that says so.
+. "$(dirname "$0")/../support/cli_lib.sh"
+cat >"$WORK/h.yaml" <<'YAML'
+name: halving
+seed: 5
+datasets: [{name: iris, source: bundled, preprocess: [standardize]}]
+splits: {train_ratio: [0.3, 0.6], repeats: 6}
+methods:
+  - {method: lda, label: LDA, dims: [2], grid: {reg: [1.0e-6, 0.1, 10, 1000]}}
+  - {method: pca, label: PCA, dims: [1, 2]}
+evaluation: {knn: [1], selection: {halving: {repeats: 2, keep: 2}}}
+YAML
+"${MPIRUN[@]}" -np 1 "$DRBENCH" run "$WORK/h.yaml" --output "$WORK/a.h5" --no-table 2>"$WORK/err"
+expect_in "$WORK/err" "successive halving"
+"${MPIRUN[@]}" -np 2 "$DRBENCH" run "$WORK/h.yaml" --output "$WORK/b.h5" --quiet --no-table
+"$PY" - "$WORK/a.h5" "$WORK/b.h5" <<'PY'
+import sys, collections, h5py, numpy as np
+def rows(p):
+    t = h5py.File(p)["tasks"]
+    key, err = t["key"].asstr()[()], t["knn_error"][()][:, 0]
+    return dict(zip(key, err)), t
+a, t = rows(sys.argv[1])
+b, _ = rows(sys.argv[2])
+assert a == b, "1 and 2 ranks ran different tasks or got different errors"
+# LDA: 4 settings x 2 repeats + 2 kept x 4 repeats per split; PCA: one setting, all 6 repeats.
+assert len(a) == 2 * (4 * 2 + 2 * 4) + 2 * 2 * 6, len(a)
+label, setting, split, rep = (t[c].asstr()[()] if t[c].dtype.kind == "O" else t[c][()]
+                              for c in ("label", "setting", "split_value", "repeat"))
+for s in (0.3, 0.6):
+    lda = (label == "LDA") & (split == s)
+    first = collections.defaultdict(list)
+    for k, st, r in zip(t["key"].asstr()[()][lda], setting[lda], rep[lda]):
+        if r < 2: first[st].append(a[k])
+    best = sorted(first, key=lambda st: (np.mean(first[st]), st))[:2]
+    later = set(setting[lda & (rep >= 2)])
+    assert later == set(best), (later, best)
+PY
+"$DRBENCH" aggregate "$WORK/a.h5" --no-store >"$WORK/table"
+expect_in "$WORK/table" "by successive halving (every setting on 2 partitions, the best 2 on all)"
+# Stopped in the first stage and resumed: the same file in the end.
+DRBENCH_FAULT_TERM_AFTER=5 "$DRBENCH" run "$WORK/h.yaml" --output "$WORK/c.h5" --quiet --no-table \
+  && fail "a stopped run exited 0"
+"$DRBENCH" run "$WORK/h.yaml" --output "$WORK/c.h5" --quiet --no-table
+"$PY" - "$WORK/a.h5" "$WORK/c.h5" <<'PY'
+import sys, h5py
+k = [dict(zip(h5py.File(p)["tasks/key"].asstr()[()], h5py.File(p)["tasks/knn_error"][()][:, 0]))
+     for p in sys.argv[1:]]
+assert k[0] == k[1], "resumed halving run differs"
+PY
+echo "halving ok"
