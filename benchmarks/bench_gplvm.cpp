@@ -5,6 +5,9 @@
 
 #include "framework/core/rng.hpp"
 #include "methods/gplvm/kernels/kernel.hpp"
+#include "methods/gplvm/kernels/sum.hpp"
+#include "methods/gplvm/kernels/tps.hpp"
+#include "methods/gplvm/kernels/white.hpp"
 #include "methods/gplvm/likelihood.hpp"
 #include "methods/gplvm/objective.hpp"
 
@@ -34,6 +37,25 @@ void BM_GplvmObjectiveOnly(benchmark::State& state) {
   drbench::GplvmObjective obj(Y, drbench::make_kernel("rbf+bias+white"), q);
   const arma::vec x = obj.pack(rng.randn(q, n));
   for (auto _ : state) benchmark::DoNotOptimize(obj.evaluate(x, nullptr));
+}
+
+// TPSLVM's objective+gradient (tps+white): on top of the floor, E (N^2 logs), E^T E and the two
+// O(N^3) products of the exact X-gradient (issue 10: within 2x of the floor).
+void BM_TpslvmObjectiveGrad(benchmark::State& state) {
+  const arma::uword n = arma::uword(state.range(0)), q = arma::uword(state.range(1));
+  drbench::Rng rng(42);
+  arma::mat Y = rng.randn(kD, n);
+  Y.each_col() -= arma::mean(Y, 1);
+  std::vector<std::unique_ptr<drbench::Kernel>> parts;
+  parts.push_back(std::make_unique<drbench::TpsKernel>());
+  parts.push_back(std::make_unique<drbench::WhiteKernel>(1.0));
+  drbench::GplvmObjective obj(Y, std::make_unique<drbench::SumKernel>(std::move(parts)), q);
+  const arma::vec x = obj.pack(rng.randn(q, n));
+  arma::vec g;
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(obj.evaluate(x, &g));
+    benchmark::DoNotOptimize(g.memptr());
+  }
 }
 
 // Floor: potrf + potri (what the objective uses) ...
@@ -69,6 +91,9 @@ BENCHMARK(BM_GplvmObjectiveGrad)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_GplvmObjectiveOnly)
     ->ArgsProduct({{500, 1000, 2000}, {2, 9}})
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TpslvmObjectiveGrad)
+    ->ArgsProduct({{500, 1000, 2000}, {2}})
     ->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FloorCholPotri)->Arg(500)->Arg(1000)->Arg(2000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FloorCholInvSympd)->Arg(500)->Arg(1000)->Arg(2000)->Unit(benchmark::kMillisecond);

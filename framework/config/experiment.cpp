@@ -134,7 +134,7 @@ class Parser {
     r_.expect_map(n, key);
     r_.check_keys(n, key,
                   {"name", "source", "path", "generator", "params", "max_points", "verify_checksum",
-                   "preprocess"});
+                   "preprocess", "sequences", "classes"});
     DatasetSpec d;
     d.line = Reader::line(n);
     d.name = r_.str(r_.required(n, key, "name"), join_key(key, "name"));
@@ -166,6 +166,13 @@ class Parser {
     if (n["verify_checksum"])
       d.verify_checksum = r_.boolean(n["verify_checksum"], join_key(key, "verify_checksum"));
     if (n["preprocess"]) d.preprocess = preprocess(n["preprocess"], join_key(key, "preprocess"));
+    if (n["sequences"])
+      d.sequences = r_.one_of(n["sequences"], join_key(key, "sequences"), {"classes"});
+    if (n["classes"]) {
+      r_.expect_list(n["classes"], join_key(key, "classes"));
+      for (std::size_t i = 0; i < n["classes"].size(); ++i)
+        d.classes.push_back(r_.uinteger(n["classes"][i], join_key(key, "classes")));
+    }
     return d;
   }
 

@@ -31,6 +31,11 @@ struct DatasetSpec {
   std::uint64_t max_points = 0;   // 0 = all; otherwise a stratified, seeded subsample first
   std::vector<PreprocStep> preprocess;
   bool verify_checksum = true;
+  // "classes": each class is one time-ordered sequence in file order (COIL-20's 72 poses per
+  // object); "" keeps the file's own `sequence` column, if any.
+  std::string sequences;
+  // Keep only these labels (relabelled 0..k-1 in this order), e.g. USPS digits 0-4; empty = all.
+  std::vector<std::uint64_t> classes;
   int line = 0;                   // where it was declared, for errors raised later
 };
 

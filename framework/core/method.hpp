@@ -4,6 +4,7 @@
 // engine and a trace, and it answers with an embedding and (where it has one) an out-of-sample map.
 #include <armadillo>
 #include <cstddef>
+#include <string>
 
 #include "framework/core/rng.hpp"
 #include "framework/core/trace.hpp"
@@ -17,6 +18,10 @@ struct FitInput {
   arma::uword dim;                  // target latent dimension
   Rng& rng;                         // the task's own engine: never use arma's global RNG
   Trace* trace;                     // non-null: iterative methods log every iteration here
+  // Sequence id of each training point, the points keeping time order inside a sequence; nullptr
+  // when the dataset has none (dynamics priors refuse such data, naming `dataset`).
+  const arma::uvec* sequence = nullptr;
+  std::string dataset = {};
 };
 
 class Method {

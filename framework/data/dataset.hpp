@@ -13,6 +13,10 @@ struct Dataset {
   arma::uvec y;      // n labels in 0..n_classes-1
   arma::ivec split;  // n entries (0 train, 1 test, 2 validation) or empty
   std::size_t n_classes = 0;
+  // Sequence id of each point (HDF5 `sequence`, or `sequences: classes` in the config); the
+  // points of a sequence are stored in time order (an HDF5 `order` column is applied at load).
+  // Empty when the data have no time order.
+  arma::uvec sequence;
   std::string source;  // resolved file path, or the generator with its parameters
   std::string sha256;  // verified checksum of the file ("" for generated/bundled data)
 

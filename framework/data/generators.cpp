@@ -67,7 +67,7 @@ Generated generate(const std::string& name, const std::map<std::string, ParamVal
   const GeneratorInfo& g = find_generator(name);
   const ParamSet p = bind(g, given);
   const arma::uword n = static_cast<arma::uword>(p.integer("n"));
-  const arma::uword classes = static_cast<arma::uword>(p.integer("classes"));
+  const arma::uword classes = p.has("classes") ? static_cast<arma::uword>(p.integer("classes")) : 4;
   const double noise = p.real("noise");
   if (classes > n)
     throw DataError("generator '" + name + "': classes=" + std::to_string(classes) +
@@ -78,7 +78,30 @@ Generated generate(const std::string& name, const std::map<std::string, ParamVal
   ds.name = name;
   ds.source = "generator " + name + "(" + p.canonical() + ", seed=" + std::to_string(seed) + ")";
   ds.n_classes = classes;
-  if (name == "swiss_roll" || name == "s_curve") {
+  if (name == "swiss_roll_gmm") {
+    // TPSLVM's swiss roll (Sec. IV-C): the roll's parameters (u, v) in the unit square drawn from
+    // a mixture of four Gaussians with means along the roll, labelled by component. The paper
+    // gives neither means nor widths: we place them at u = 1/8, 3/8, 5/8, 7/8 (alternately low
+    // and high, v = 0.3 / 0.7), std 0.05 in u and 0.1 in v, n/4 points each (the first n mod 4
+    // components get one more), and map them through the sklearn roll of the generator above.
+    arma::vec t(n), h(n);
+    ds.y.set_size(n);
+    ds.n_classes = 4;
+    for (arma::uword i = 0; i < n; ++i) {
+      const arma::uword k = i * 4 / n;
+      ds.y(i) = k;
+      t(i) = (2.0 * double(k) + 1.0) / 8.0 + 0.05 * rng.normal();
+      h(i) = (k % 2 == 0 ? 0.3 : 0.7) + 0.1 * rng.normal();
+    }
+    t = 1.5 * kPi * (1.0 + 2.0 * t);
+    h *= 21.0;
+    ds.X.set_size(3, n);
+    ds.X.row(0) = (t % arma::cos(t)).t();
+    ds.X.row(1) = h.t();
+    ds.X.row(2) = (t % arma::sin(t)).t();
+    out.latent = arma::join_cols(t.t(), h.t());
+    if (noise > 0) ds.X += noise * rng.randn(3, n);
+  } else if (name == "swiss_roll" || name == "s_curve") {
     arma::vec t(n), h(n);
     for (arma::uword i = 0; i < n; ++i) {
       t(i) = rng.uniform();
@@ -123,6 +146,13 @@ const std::vector<GeneratorInfo>& generators() {
     g.push_back({"swiss_roll",
                  "3-D swiss roll (sklearn make_swiss_roll): t in [1.5pi, 4.5pi], height in [0, 21]",
                  manifold_params()});
+    std::vector<ParamSpec> gmm = manifold_params();
+    gmm[0].default_value = std::int64_t(400);
+    gmm.pop_back();  // labels are the mixture components
+    g.push_back({"swiss_roll_gmm",
+                 "TPSLVM's swiss roll: roll parameters from a 4-component Gaussian mixture, "
+                 "labelled by component (400 points)",
+                 gmm});
     g.push_back({"s_curve",
                  "3-D S curve (sklearn make_s_curve): t in [-1.5pi, 1.5pi], height in [0, 2]",
                  manifold_params()});
@@ -147,7 +177,7 @@ Dataset generate_dataset(const std::string& generator,
 
 arma::mat generator_latent(const std::string& generator,
                            const std::map<std::string, ParamValue>& params, std::uint64_t seed) {
-  if (generator != "swiss_roll" && generator != "s_curve")
+  if (generator != "swiss_roll" && generator != "s_curve" && generator != "swiss_roll_gmm")
     throw DataError("generator '" + generator +
                     "' has no manifold coordinates (fix: use swiss_roll or s_curve)");
   return generate(generator, params, seed).latent;

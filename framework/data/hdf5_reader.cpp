@@ -81,6 +81,35 @@ std::vector<long long> read_integers(hid_t file, const std::string& path, const 
   return v;
 }
 
+// Optional `sequence` (id per row) and `order` (time index per row): the points are put in
+// (sequence, order) order so that each sequence is stored in time order, which the sorted
+// partitions then keep.
+void read_time_order(hid_t file, const std::string& path, Dataset& ds) {
+  const bool has_seq = H5Lexists(file, "sequence", H5P_DEFAULT) > 0;
+  const bool has_order = H5Lexists(file, "order", H5P_DEFAULT) > 0;
+  if (!has_seq && !has_order) return;
+  const arma::uword n = ds.X.n_cols;
+  std::vector<long long> seq(n, 0), order(n);
+  if (has_seq) seq = read_integers(file, path, "sequence", n);
+  for (arma::uword j = 0; j < n; ++j) order[j] = static_cast<long long>(j);
+  if (has_order) order = read_integers(file, path, "order", n);
+  for (arma::uword j = 0; j < n; ++j)
+    if (seq[j] < 0)
+      throw DataError(path + ": sequence[" + std::to_string(j) + "] = " + std::to_string(seq[j]) +
+                      " is negative (fix: sequence ids must be >= 0)");
+  std::vector<arma::uword> idx(n);
+  for (arma::uword j = 0; j < n; ++j) idx[j] = j;
+  std::stable_sort(idx.begin(), idx.end(), [&](arma::uword a, arma::uword b) {
+    return seq[a] != seq[b] ? seq[a] < seq[b] : order[a] < order[b];
+  });
+  const arma::uvec perm(idx);
+  ds.X = ds.X.cols(perm).eval();
+  ds.y = ds.y(perm).eval();
+  if (!ds.split.is_empty()) ds.split = ds.split(perm).eval();
+  ds.sequence.set_size(n);
+  for (arma::uword j = 0; j < n; ++j) ds.sequence(j) = static_cast<arma::uword>(seq[idx[j]]);
+}
+
 }  // namespace
 
 Dataset read_hdf5_dataset(const std::string& path) {
@@ -138,6 +167,7 @@ Dataset read_hdf5_dataset(const std::string& path) {
       ds.split(j) = s[j];
     }
   }
+  read_time_order(file.get(), path, ds);
   return ds;
 }
 

@@ -139,6 +139,7 @@ Dataset subsample(const Dataset& ds, arma::uword m, std::uint64_t seed) {
   out.X = ds.X.cols(idx);
   out.y = ds.y(idx);
   if (!ds.split.is_empty()) out.split = ds.split(idx);
+  if (!ds.sequence.is_empty()) out.sequence = ds.sequence(idx);
   out.source +=
       " [stratified subsample of " + std::to_string(m) + " of " + std::to_string(n) + " points]";
   return out;
@@ -248,6 +249,31 @@ Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& se
     throw DataError(where(m));
   }
   ds.name = spec.name;
+  if (!spec.classes.empty()) {
+    std::vector<arma::uword> keep;
+    arma::uvec relabel(ds.n_classes, arma::fill::value(arma::uword(-1)));
+    for (std::size_t k = 0; k < spec.classes.size(); ++k) {
+      if (spec.classes[k] >= ds.n_classes)
+        throw DataError(where("classes: label " + std::to_string(spec.classes[k]) +
+                              " does not exist (the data have labels 0.." +
+                              std::to_string(ds.n_classes - 1) + ")"));
+      relabel(spec.classes[k]) = k;
+    }
+    for (arma::uword i = 0; i < ds.n(); ++i)
+      if (relabel(ds.y(i)) != arma::uword(-1)) keep.push_back(i);
+    const arma::uvec idx(keep);
+    ds.X = ds.X.cols(idx).eval();
+    ds.y = relabel(ds.y(idx)).eval();
+    if (!ds.split.is_empty()) ds.split = ds.split(idx).eval();
+    if (!ds.sequence.is_empty()) ds.sequence = ds.sequence(idx).eval();
+    ds.n_classes = spec.classes.size();
+    ds.source += " [classes " + std::to_string(spec.classes.size()) + " of the file's]";
+  }
+  if (spec.sequences == "classes") {
+    if (ds.y.n_elem != ds.n())
+      throw DataError(where("sequences: classes needs labels (fix: remove sequences)"));
+    ds.sequence = ds.y;  // each class one sequence, in file order (COIL-20's poses)
+  }
   if (spec.max_points > 0 && spec.max_points < ds.n()) {
     if (ds.n_classes == 0 || ds.y.n_elem != ds.n()) validate_dataset(ds);
     ds = subsample(ds, spec.max_points, seed);

@@ -142,6 +142,11 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   arma::arma_rng::set_seed(t.seed);
   Rng rng(t.seed);
   FitInput in{Xfit, info.supervised ? &yfit : nullptr, ds.n_classes, t.dim, rng, &r.trace};
+  // Partitions are sorted indices, so time order inside a sequence survives the split.
+  const arma::uvec seqfit =
+      ds.sequence.is_empty() ? arma::uvec() : arma::uvec(ds.sequence.elem(fit_idx));
+  if (!seqfit.is_empty()) in.sequence = &seqfit;
+  in.dataset = ds.name;
   std::unique_ptr<Method> method = info.make(t.setting);
 
   auto t0 = Clock::now();

@@ -13,7 +13,7 @@ namespace drbench {
 
 std::vector<ParamSpec> gplvm_param_specs() {
   return {
-      ParamSpec::choice("kernel", "rbf", {"rbf", "mlp", "poly", "linear"},
+      ParamSpec::choice("kernel", "rbf", covariance_kernel_names(),
                         "covariance of the latent-to-data map; bias and white noise are always "
                         "added (GPLRF eq. 2)"),
       ParamSpec::integer("iterations", 1000, 1, 1e6, "optimiser iterations (TPSLVM: 1000)"),
@@ -56,13 +56,15 @@ double PredictiveObjective::evaluate(const arma::vec& x, arma::vec* grad) {
   }
   const arma::vec r = y_ - mu;
   const double rr = arma::dot(r, r);
-  const double f = 0.5 * d * std::log(2.0 * arma::datum::pi * var) + 0.5 * rr / var;
+  const double f = 0.5 * d * std::log(2.0 * arma::datum::pi * var) + 0.5 * rr / var +
+                   0.5 * x_prior_ * arma::dot(x, x);
   if (grad) {
     const double dvar = 0.5 * d / var - 0.5 * rr / (var * var);
     // dL/dk = -K^-1 Y r / var - 2 dvar K^-1 k (through the mean and the variance).
     const arma::rowvec dk = (-(KinvY_ * r) / var - 2.0 * dvar * b).t();
     *grad = arma::vectorise(kernel_.grad_X_cross(x, X_, dk) +
                             kernel_.grad_X_diag(x, arma::vec{dvar}));
+    *grad += x_prior_ * x;
   }
   return f;
 }
@@ -88,11 +90,13 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
     Xinit = pca_latent_init(Yc, q, s_.init == "ppca", rng);
   }
 
-  GplvmObjective obj(Yc, make_kernel(s_.kernel + "+bias+white"), q);
+  GplvmObjective obj(
+      Yc, kernel_spec_ ? kernel_spec_->clone() : make_kernel(s_.kernel + "+bias+white"), q);
   obj.set_learn_kernel(s_.learn_kernel);
   obj.set_trace(trace);
   if (s_.x_prior > 0) obj.add_prior(std::make_shared<GaussianPrior>(s_.x_prior));
   for (const auto& p : priors_) obj.add_prior(p);
+  for (const auto& p : tuned_) obj.add_tuned_prior(p);
   if (bc_) {
     bc_->setup(Yc, Xinit);
     obj.set_back_constraint(bc_);
@@ -110,6 +114,11 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
   if (trace && obj.jitter_events() > 0)
     trace->note("jitter_evaluations", std::to_string(obj.jitter_events()));
   kernel_ = obj.kernel().clone();
+  if (s_.oos == "joint") {
+    free_kernel_ = obj.kernel().clone();
+    Yc_ = Yc;
+  }
+  kernel_->fix_inputs(X_);
 
   // Quantities for prediction at the optimum.
   CholeskyJitter ch;
@@ -121,6 +130,32 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
   mu_train_ = KinvY_.t() * Kc;
   var_train_ = kernel_->diag(X_) - arma::sum(Kc % (Kinv_ * Kc), 0).t();
   var_train_ = arma::clamp(var_train_, 1e-300, arma::datum::inf);
+}
+
+arma::vec GplvmModel::joint_point(const arma::vec& y, const arma::vec& start, double* f_out) const {
+  const arma::uword q = X_.n_rows, n = X_.n_cols;
+  GplvmObjective obj(arma::join_rows(Yc_, y), free_kernel_->clone(), q);
+  obj.set_learn_kernel(false);
+  if (s_.x_prior > 0) obj.add_prior(std::make_shared<GaussianPrior>(s_.x_prior));
+  arma::mat Xa = arma::join_rows(X_, start);
+  FunctionObjective f([&](const arma::vec& xs, arma::vec* g) {
+    Xa.col(n) = xs;
+    arma::vec full;
+    const double v = obj.evaluate(arma::vectorise(Xa), g ? &full : nullptr);
+    if (g) *g = full.tail(q);
+    return v;
+  });
+  OptimOptions opt;
+  opt.max_iterations = s_.oos_iterations;
+  opt.x_tol = 1e-6;
+  opt.f_tol = 1e-8;
+  OptimResult r = scg(f, start, opt);
+  if (!std::isfinite(r.f)) {
+    *f_out = f.evaluate(start, nullptr);
+    return start;
+  }
+  *f_out = r.f;
+  return r.x;
 }
 
 arma::uword GplvmModel::most_likely_start(const arma::vec& y) const {
@@ -139,6 +174,23 @@ arma::mat GplvmModel::transform(const arma::mat& Ynew) const {
                       ", the training data had " + std::to_string(mean_.n_elem));
   const arma::mat Yc = Ynew.each_col() - mean_;
   if (bc_) return bc_->map(Yc);
+  if (s_.oos == "joint") {
+    // The authors' start: PPCA coordinates of the new points themselves (deterministic here).
+    Rng rng(0);
+    const arma::mat start = Yc.n_cols > X_.n_rows ? pca_latent_init(Yc, X_.n_rows, true, rng)
+                                                  : arma::mat(arma::zeros(X_.n_rows, Yc.n_cols));
+    arma::mat out(X_.n_rows, Yc.n_cols);
+    // The PPCA frame of a batch is not the training frame, so from that start alone the search
+    // can stop in a far local optimum (a training observation then lands away from its own
+    // point); Algorithm 1's start is tried too and the likelier end kept.
+    for (arma::uword j = 0; j < Yc.n_cols; ++j) {
+      double fa = 0, fb = 0;
+      const arma::vec a = joint_point(Yc.col(j), start.col(j), &fa);
+      const arma::vec b = joint_point(Yc.col(j), X_.col(most_likely_start(Yc.col(j))), &fb);
+      out.col(j) = fb < fa ? b : a;
+    }
+    return out;
+  }
   arma::mat out(X_.n_rows, Ynew.n_cols);
   OptimOptions opt;
   opt.max_iterations = s_.oos_iterations;
@@ -146,7 +198,7 @@ arma::mat GplvmModel::transform(const arma::mat& Ynew) const {
   opt.f_tol = 1e-8;
   for (arma::uword j = 0; j < Ynew.n_cols; ++j) {
     const arma::vec y = Yc.col(j);
-    PredictiveObjective pred(*kernel_, X_, Kinv_, KinvY_, y);
+    PredictiveObjective pred(*kernel_, X_, Kinv_, KinvY_, y, s_.x_prior);
     const arma::vec start = X_.col(most_likely_start(y));
     OptimResult r = scg(pred, start, opt);
     out.col(j) = std::isfinite(r.f) ? r.x : start;

@@ -25,6 +25,12 @@ struct GplvmSettings {
   double x_prior = 0.0;           // precision of a Gaussian prior on X; 0 = none (eq. 3 as is)
   int oos_iterations = 200;       // optimiser iterations per new point (TPSLVM Algorithm 1)
   bool learn_kernel = true;       // false: hyperparameters stay at their initial values
+  // New points: "predictive" (TPSLVM Algorithm 1: maximise the GP predictive density with the
+  // training latent points fixed) or "joint" (the TPSLVM authors' code: y* joins the data and x*
+  // the latent points, so it also becomes a knot, and the likelihood of all N + 1 points is
+  // maximised over x* alone from the PPCA coordinates of the new points, and also from
+  // Algorithm 1's start, keeping the likelier end; O(N^3) per step).
+  std::string oos = "predictive";
 };
 
 // The parameters every GP-LVM variant declares (kernel, iterations, optimizer, init, x_prior,
@@ -33,12 +39,16 @@ std::vector<ParamSpec> gplvm_param_specs();
 GplvmSettings gplvm_settings(const ParamSet& p);
 
 // Gaussian predictive negative log density of one (centred) observation y at latent point x
-// (TPSLVM eq. 29): -log N(y | Y^T K^-1 k(X, x), (k(x, x) - k(X, x)^T K^-1 k(X, x)) I).
+// (TPSLVM eq. 29): -log N(y | Y^T K^-1 k(X, x), (k(x, x) - k(X, x)^T K^-1 k(X, x)) I), plus
+// precision/2 |x|^2 when the model was fitted with a Gaussian prior on X (MAP, as the training
+// points). Without that term a poorly predicted y is most likely where the predictive variance is
+// largest, far from all training points: on USPS digits GP-LVM (RBF) sent test points 10^4 away
+// in its first step.
 class PredictiveObjective final : public Objective {
  public:
   PredictiveObjective(const Kernel& kernel, const arma::mat& X, const arma::mat& Kinv,
-                      const arma::mat& KinvY, const arma::vec& y)
-      : kernel_(kernel), X_(X), Kinv_(Kinv), KinvY_(KinvY), y_(y) {}
+                      const arma::mat& KinvY, const arma::vec& y, double x_prior = 0.0)
+      : kernel_(kernel), X_(X), Kinv_(Kinv), KinvY_(KinvY), y_(y), x_prior_(x_prior) {}
   double evaluate(const arma::vec& x, arma::vec* grad) override;
 
  private:
@@ -47,6 +57,7 @@ class PredictiveObjective final : public Objective {
   const arma::mat& Kinv_;   // n x n
   const arma::mat& KinvY_;  // n x d
   const arma::vec& y_;      // d
+  double x_prior_;
 };
 
 class GplvmModel {
@@ -54,7 +65,12 @@ class GplvmModel {
   explicit GplvmModel(GplvmSettings s = {});
 
   void add_prior(std::shared_ptr<const LatentPrior> prior) { priors_.push_back(std::move(prior)); }
+  // A prior whose hyperparameters are learnt with X; they stay at the optimum in `prior`.
+  void add_tuned_prior(std::shared_ptr<TunablePrior> prior) { tuned_.push_back(std::move(prior)); }
   void set_back_constraint(std::shared_ptr<BackConstraint> bc) { bc_ = std::move(bc); }
+  // The full covariance to fit, noise included (TPSLVM's tps+white); without it the model uses
+  // settings.kernel + bias + white.
+  void set_kernel(std::unique_ptr<Kernel> k) { kernel_spec_ = std::move(k); }
 
   // Y is d x n (uncentred; the model centres it). X0 (q x n) overrides the PCA/PPCA start.
   void fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
@@ -74,10 +90,17 @@ class GplvmModel {
  private:
   GplvmSettings s_;
   std::vector<std::shared_ptr<const LatentPrior>> priors_;
+  std::vector<std::shared_ptr<TunablePrior>> tuned_;
   std::shared_ptr<BackConstraint> bc_;
   std::unique_ptr<Kernel> kernel_;
+  std::shared_ptr<const Kernel> kernel_spec_;  // start of the fit when set (see set_kernel)
   arma::vec mean_;
   arma::mat X_;      // q x n
+  // x* maximising the joint likelihood of the N + 1 points from `start`; *f the objective there.
+  arma::vec joint_point(const arma::vec& y, const arma::vec& start, double* f) const;
+
+  std::unique_ptr<Kernel> free_kernel_;  // the fitted kernel before fix_inputs (joint oos)
+  arma::mat Yc_;                         // d x n centred training data, kept for the joint oos only
   arma::mat Kinv_;   // n x n, at the optimum
   arma::mat KinvY_;  // n x d
   arma::mat mu_train_;     // d x n predictive means at the training latent points

@@ -17,6 +17,12 @@ arma::uword GplvmObjective::n_latent_params() const {
   return bc_ ? bc_->params().n_elem : q_ * Yt_.n_rows;
 }
 
+arma::uword GplvmObjective::n_tuned_params() const {
+  arma::uword n = 0;
+  for (const auto& p : tuned_) n += p->n_params();
+  return n;
+}
+
 arma::vec GplvmObjective::pack(const arma::mat& X) const {
   arma::vec lat;
   if (bc_) {
@@ -27,16 +33,25 @@ arma::vec GplvmObjective::pack(const arma::mat& X) const {
                   std::to_string(Yt_.n_rows) + " latent matrix");
     lat = arma::vectorise(X);
   }
-  return learn_kernel_ ? arma::vec(arma::join_cols(lat, kernel_->params())) : lat;
+  arma::vec out = learn_kernel_ ? arma::vec(arma::join_cols(lat, kernel_->params())) : lat;
+  for (const auto& p : tuned_) out = arma::join_cols(out, p->params());
+  return out;
 }
 
 arma::mat GplvmObjective::unpack(const arma::vec& x) {
   const arma::uword nl = n_latent_params();
   const arma::uword nk = learn_kernel_ ? kernel_->n_params() : 0;
-  if (x.n_elem != nl + nk)
-    throw Error("internal: GplvmObjective expects " + std::to_string(nl + nk) +
+  const arma::uword nt = n_tuned_params();
+  if (x.n_elem != nl + nk + nt)
+    throw Error("internal: GplvmObjective expects " + std::to_string(nl + nk + nt) +
                 " parameters, got " + std::to_string(x.n_elem));
-  if (nk) kernel_->set_params(x.tail(nk));
+  if (nk) kernel_->set_params(x.subvec(nl, nl + nk - 1));
+  arma::uword at = nl + nk;
+  for (auto& p : tuned_) {
+    const arma::uword k = p->n_params();
+    if (k) p->set_params(x.subvec(at, at + k - 1));
+    at += k;
+  }
   if (bc_) {
     bc_->set_params(x.head(nl));
     return bc_->latent();
@@ -72,9 +87,18 @@ double GplvmObjective::evaluate(const arma::vec& x, arma::vec* grad) {
     f += p->value_grad(X, grad ? &gp : nullptr);
     if (grad) gX += gp;
   }
+  arma::vec gtuned, gt;
+  for (const auto& p : tuned_) {
+    f += p->value_grad_params(X, grad ? &gp : nullptr, grad ? &gt : nullptr);
+    if (grad) {
+      gX += gp;
+      gtuned = arma::join_cols(gtuned, gt);
+    }
+  }
   if (grad) {
     const arma::vec glat = bc_ ? bc_->chain(gX) : arma::vectorise(gX);
     *grad = learn_kernel_ ? arma::vec(arma::join_cols(glat, gtheta)) : glat;
+    *grad = arma::join_cols(*grad, gtuned);
   }
   return f;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // The GP-LVM training objective as a drbench::Objective: negative log-likelihood (likelihood.hpp)
 // plus any latent priors, over the stacked parameter vector
-//   [ vec(X) (q*n, column-major)  or  back-constraint parameters ;  kernel log-hyperparameters ].
+//   [ vec(X) (q*n, column-major)  or  back-constraint parameters ;  kernel log-hyperparameters ;
+//     each tuned prior's log-hyperparameters ].
 #include <armadillo>
 #include <memory>
 #include <vector>
@@ -20,6 +21,8 @@ class GplvmObjective final : public Objective {
   GplvmObjective(const arma::mat& Y, std::unique_ptr<Kernel> kernel, arma::uword q);
 
   void add_prior(std::shared_ptr<const LatentPrior> prior) { priors_.push_back(std::move(prior)); }
+  // A prior whose hyperparameters are learnt with X (their block follows the kernel's).
+  void add_tuned_prior(std::shared_ptr<TunablePrior> prior) { tuned_.push_back(std::move(prior)); }
   // With a back-constraint the latent block of the parameter vector holds its parameters.
   void set_back_constraint(std::shared_ptr<BackConstraint> bc) { bc_ = std::move(bc); }
   // false: the kernel hyperparameters are held fixed and left out of the parameter vector.
@@ -44,11 +47,13 @@ class GplvmObjective final : public Objective {
 
  private:
   arma::uword n_latent_params() const;
+  arma::uword n_tuned_params() const;
 
   arma::mat Yt_;  // n x d
   std::unique_ptr<Kernel> kernel_;
   arma::uword q_;
   std::vector<std::shared_ptr<const LatentPrior>> priors_;
+  std::vector<std::shared_ptr<TunablePrior>> tuned_;
   std::shared_ptr<BackConstraint> bc_;
   bool learn_kernel_ = true;
   Trace* trace_ = nullptr;

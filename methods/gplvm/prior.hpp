@@ -18,6 +18,20 @@ class LatentPrior {
   virtual double value_grad(const arma::mat& X, arma::mat* gX) const = 0;
 };
 
+// A prior that owns hyperparameters the GP objective may learn with X (a GP dynamics prior's
+// kernel): they join the objective's parameter vector as one more block after the kernel's.
+class TunablePrior : public LatentPrior {
+ public:
+  virtual arma::uword n_params() const = 0;
+  virtual arma::vec params() const = 0;  // log values
+  virtual void set_params(const arma::vec& log_values) = 0;
+  // value_grad, plus (when gp is non-null) the gradient with respect to params(), SET.
+  virtual double value_grad_params(const arma::mat& X, arma::mat* gX, arma::vec* gp) const = 0;
+  double value_grad(const arma::mat& X, arma::mat* gX) const override {
+    return value_grad_params(X, gX, nullptr);
+  }
+};
+
 // Isotropic Gaussian prior x_i ~ N(0, I / precision): precision/2 * ||X||_F^2. With precision 1
 // this is the standard GP-LVM prior of Lawrence (2005) that keeps latent points from drifting.
 class GaussianPrior final : public LatentPrior {

@@ -51,7 +51,12 @@ ParamSet small_setting(const MethodInfo& m) {
 }
 
 FitInput input(const arma::mat& X, const arma::uvec* y, arma::uword dim, Rng& rng) {
-  return FitInput{X, y, data().C, dim, rng, nullptr};
+  FitInput in{X, y, data().C, dim, rng, nullptr};
+  // Each class one time-ordered sequence, for the methods with a dynamics prior (the others
+  // ignore it); only where the points are the training data.
+  if (X.n_cols == data().y.n_elem) in.sequence = &data().y;
+  in.dataset = "contract";
+  return in;
 }
 
 std::unique_ptr<Method> fit_once(const MethodInfo& m, const ParamSet& p, const arma::mat& X,

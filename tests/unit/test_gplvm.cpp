@@ -210,6 +210,11 @@ TEST_CASE("Predictive density gradient matches finite differences", "[gplvm]") {
     const arma::vec y = rng.randn(d, 1);
     PredictiveObjective pred(*kern, X, Kinv, KinvY, y);
     CHECK(check_gradient(pred, rng.randn(q, 1)).max_rel_error < 1e-6);
+    // With the Gaussian prior of a MAP fit on x: the extra term is exactly precision/2 |x|^2.
+    PredictiveObjective map(*kern, X, Kinv, KinvY, y, 0.7);
+    const arma::vec x = rng.randn(q, 1);
+    CHECK(check_gradient(map, x).max_rel_error < 1e-6);
+    CHECK(map.evaluate(x, nullptr) - pred.evaluate(x, nullptr) == Approx(0.35 * arma::dot(x, x)));
   }
 }
 

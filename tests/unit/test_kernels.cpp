@@ -5,13 +5,26 @@
 #include "methods/gplvm/kernels/kernel.hpp"
 #include "methods/gplvm/kernels/poly.hpp"
 #include "methods/gplvm/kernels/rbf.hpp"
+#include "methods/gplvm/kernels/stationary.hpp"
 
 using namespace drbench;
 
 namespace {
 
-const char* kSpecs[] = {"rbf",  "bias", "white", "linear", "poly", "mlp", "rbf+bias+white",
-                        "mlp+bias+white", "poly+linear+white", "rbf*linear+white",
+const char* kSpecs[] = {"rbf",
+                        "bias",
+                        "white",
+                        "linear",
+                        "poly",
+                        "mlp",
+                        "matern32",
+                        "matern52",
+                        "matern32+bias+white",
+                        "rbf*matern52",
+                        "rbf+bias+white",
+                        "mlp+bias+white",
+                        "poly+linear+white",
+                        "rbf*linear+white",
                         "mlp*poly*rbf+bias"};
 
 // Hyperparameters away from the defaults so that no gradient term vanishes by symmetry.
@@ -113,6 +126,15 @@ TEST_CASE("Kernels follow their closed forms", "[kernels]") {
   auto mlp = make_kernel("mlp");
   mlp->set_params(arma::log(arma::vec{1.0, 1.0, 1.0}));
   CHECK(mlp->K(X)(0, 1) == Approx(std::asin(1.0 / std::sqrt(2.0 * 4.0))));
+
+  // Matern (Rasmussen & Williams eq. 4.17) with l = 1/sqrt(inv_width): r = 2 between points 1, 2.
+  Matern32Kernel m32(1.5, 0.25);
+  const double u3 = std::sqrt(3.0) * std::sqrt(8.0) * 0.5;
+  CHECK(m32.K(X)(1, 2) == Approx(1.5 * (1 + u3) * std::exp(-u3)));
+  Matern52Kernel m52(1.5, 0.25);
+  const double u5 = std::sqrt(5.0) * std::sqrt(8.0) * 0.5;
+  CHECK(m52.K(X)(1, 2) == Approx(1.5 * (1 + u5 + u5 * u5 / 3) * std::exp(-u5)));
+  CHECK(m52.diag(X)(2) == Approx(1.5));
 
   CHECK_THROWS_WITH(make_kernel("rbf+gauss"), Catch::Contains("known: rbf"));
   CHECK_THROWS_WITH(make_kernel("rbf*"), Catch::Contains("unknown kernel ''"));

@@ -7,6 +7,7 @@
 #include "methods/gplvm/kernels/poly.hpp"
 #include "methods/gplvm/kernels/product.hpp"
 #include "methods/gplvm/kernels/rbf.hpp"
+#include "methods/gplvm/kernels/stationary.hpp"
 #include "methods/gplvm/kernels/sum.hpp"
 #include "methods/gplvm/kernels/white.hpp"
 
@@ -35,15 +36,35 @@ std::vector<std::string> KernelWithParams::param_names() const {
 
 namespace {
 
+// The kernel registry: every name a kernel spec may use, with its factory.
+struct KernelEntry {
+  const char* name;
+  std::unique_ptr<Kernel> (*make)();
+};
+
+template <class K>
+std::unique_ptr<Kernel> make_default() {
+  return std::make_unique<K>();
+}
+
+const std::vector<KernelEntry>& kernel_table() {
+  static const std::vector<KernelEntry> t = {
+      {"rbf", make_default<RbfKernel>},           {"matern32", make_default<Matern32Kernel>},
+      {"matern52", make_default<Matern52Kernel>}, {"linear", make_default<LinearKernel>},
+      {"poly", make_default<PolyKernel>},         {"mlp", make_default<MlpKernel>},
+      {"bias", make_default<BiasKernel>},         {"white", make_default<WhiteKernel>},
+  };
+  return t;
+}
+
 std::unique_ptr<Kernel> make_part(const std::string& p, const std::string& spec) {
-  if (p == "rbf") return std::make_unique<RbfKernel>();
-  if (p == "bias") return std::make_unique<BiasKernel>();
-  if (p == "white") return std::make_unique<WhiteKernel>();
-  if (p == "linear") return std::make_unique<LinearKernel>();
-  if (p == "poly") return std::make_unique<PolyKernel>();
-  if (p == "mlp") return std::make_unique<MlpKernel>();
-  throw Error("unknown kernel '" + p + "' in '" + spec +
-              "' (known: rbf, bias, white, linear, poly, mlp; combine with '+' and '*')");
+  std::string known;
+  for (const auto& e : kernel_table()) {
+    if (p == e.name) return e.make();
+    known += (known.empty() ? "" : ", ") + std::string(e.name);
+  }
+  throw Error("unknown kernel '" + p + "' in '" + spec + "' (known: " + known +
+              "; combine with '+' and '*')");
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -58,6 +79,13 @@ std::vector<std::string> split(const std::string& s, char sep) {
 }
 
 }  // namespace
+
+std::vector<std::string> covariance_kernel_names() {
+  std::vector<std::string> out;
+  for (const auto& e : kernel_table())
+    if (std::string(e.name) != "bias" && std::string(e.name) != "white") out.push_back(e.name);
+  return out;
+}
 
 std::unique_ptr<Kernel> make_kernel(const std::string& spec) {
   // '*' binds tighter than '+': "rbf*linear+white" is (rbf*linear)+white.

@@ -49,6 +49,10 @@ class Kernel {
                                  const arma::mat& G) const = 0;
   // Given g = dL/d diag(X) (n): dL/dX (q x n).
   virtual arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const = 0;
+  // Called once after fitting with the training latent points. A kernel whose covariance depends
+  // on all the training points (TPSLVM's thin-plate spline: they are its knots) pins them here so
+  // that K(x*, X) and diag(x*) at new points use the fitted knots; others ignore it.
+  virtual void fix_inputs(const arma::mat& X) { (void)X; }
 };
 
 // Shared storage of log hyperparameters for the concrete kernels.
@@ -69,8 +73,12 @@ class KernelWithParams : public Kernel {
 };
 
 // Builds a kernel from a sum of products of parts, e.g. "rbf+bias+white" or "rbf*linear+white"
-// ('*' binds tighter), each part at its default hyperparameters: rbf, bias, white, linear, poly
-// (degree 2), mlp. Throws Error on an unknown part, naming the known ones.
+// ('*' binds tighter), each part at its default hyperparameters: rbf, matern32, matern52, bias,
+// white, linear, poly (degree 2), mlp. Throws Error on an unknown part, naming the known ones.
 std::unique_ptr<Kernel> make_kernel(const std::string& spec);
+
+// The registry's covariance kernels (every part but bias and white): what a GP method's
+// `kernel` parameter may name.
+std::vector<std::string> covariance_kernel_names();
 
 }  // namespace drbench

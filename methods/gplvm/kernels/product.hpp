@@ -27,6 +27,10 @@ class ProductKernel final : public Kernel {
   arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
                          const arma::mat& G) const override;
   arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
+  void fix_inputs(const arma::mat& X) override {
+    a_->fix_inputs(X);
+    b_->fix_inputs(X);
+  }
 
  private:
   std::unique_ptr<Kernel> a_, b_;

@@ -30,6 +30,9 @@ class SumKernel final : public Kernel {
   arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
                          const arma::mat& G) const override;
   arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
+  void fix_inputs(const arma::mat& X) override {
+    for (auto& p : parts_) p->fix_inputs(X);
+  }
 
   std::size_t size() const { return parts_.size(); }
   const Kernel& part(std::size_t i) const { return *parts_.at(i); }

@@ -1,0 +1,70 @@
+#pragma once
+// The thin-plate-spline covariance of TPSLVM (Jiang et al. 2014, eq. 13-17) without its noise
+// term: K = E^T E + C^T C, E_ij = eta(|x_i - x_j|), C = [X; 1]. Every training latent point is a
+// knot, so an entry of K depends on all the points and its X-gradient is not a stationary
+// kernel's: with G = dL/dK and S = G E + E G (dL/dE), dL/dx_n = sum_j (S_nj + S_jn) eta'(r_nj) /
+// r_nj (x_n - x_j), two O(N^3) products per evaluation (the authors' code loops over every x_mn
+// and costs O(q N^4)). The noise beta^-1 I is a separate white kernel; beta's log is learnt.
+//
+// Before fit the knots are the points K is asked about (K(X) uses X itself; K(X, X2) uses X2);
+// fix_inputs() pins them at the fitted latent points, after which a new point x* has the
+// feature vector [eta(|x* - x_j|)]_j, [x*; 1] and the GP prediction of eq. 29 follows.
+#include "methods/gplvm/kernels/kernel.hpp"
+
+namespace drbench {
+
+// c in eta = c r^2 log r for q = 2: the paper's eq. 8 and the authors' code use 1/(8 sqrt(pi));
+// the classical thin-plate constant is 1/(8 pi).
+enum class TpsConstant { paper, classical };
+
+// Squared distances below this are treated as 0 (eta(0) = 0), as the authors' code does.
+inline constexpr double kTpsZeroSq = 1e-5;
+
+// eta(r) and eta'(r)/r as functions of s = r^2 in latent dimension q = 1..4 (thin-plate order
+// m = 2): q = 1: r^3/12, q = 2: c r^2 log r, q = 3: -r/(8 pi), q = 4: -log r/(8 pi^2).
+double tps_eta(double s, arma::uword q, TpsConstant c);
+double tps_deta_over_r(double s, arma::uword q, TpsConstant c);
+
+// |Z| x |X| matrix eta(|z_i - x_j|) for knots Z (q x N) and points X (q x m), and the same for
+// eta'/r when D is non-null.
+arma::mat tps_basis(const arma::mat& Z, const arma::mat& X, TpsConstant c, arma::mat* D = nullptr);
+
+class TpsKernel final : public Kernel {
+ public:
+  explicit TpsKernel(TpsConstant c = TpsConstant::paper) : c_(c) {}
+  std::unique_ptr<Kernel> clone() const override { return std::make_unique<TpsKernel>(*this); }
+  std::string name() const override { return "tps"; }
+
+  arma::uword n_params() const override { return 0; }
+  arma::vec params() const override { return {}; }
+  void set_params(const arma::vec& log_values) override;
+  std::vector<std::string> param_names() const override { return {}; }
+
+  arma::mat K(const arma::mat& X) const override;
+  arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
+  arma::vec diag(const arma::mat& X) const override;
+  arma::vec grad_params(const arma::mat&, const arma::mat&) const override { return {}; }
+  arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override;
+  arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
+                         const arma::mat& G) const override;
+  arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
+  void fix_inputs(const arma::mat& X) override;
+
+  const arma::mat& knots() const { return knots_; }
+
+ private:
+  // dL/dA for K = Phi(A)^T B' + A^T B2 + 1 given dL/dPhi(A) (N x m) with the knots Z fixed.
+  arma::mat grad_through_basis(const arma::mat& A, const arma::mat& Z, const arma::mat& dPhi) const;
+  // E(X) at the last X of K(X) in knot-free mode: the gradient at the same X reuses it.
+  const arma::mat& cached_E(const arma::mat& X, arma::mat* D) const;
+  // eta(|z_i - x_j|) for the fixed knots Z; the knots against themselves come from knots_E_, as
+  // every step of the out-of-sample search asks for K(x*, X) at the same X.
+  arma::mat basis_at(const arma::mat& X) const;
+
+  TpsConstant c_;
+  arma::mat knots_;  // empty until fix_inputs
+  arma::mat knots_E_;
+  mutable arma::mat cache_X_, cache_E_, cache_D_;
+};
+
+}  // namespace drbench

@@ -1,0 +1,160 @@
+// TPSLVM (Jiang, Gao, Wang & Shi, IEEE T-Cyb 2014) and its back-constrained version: the GP-LVM
+// likelihood (eq. 16-18) under the thin-plate-spline covariance K = beta^-1 I + E^T E + C^T C
+// (eq. 17; kernels/tps.hpp), MAP with a Gaussian prior on X (eq. 24-25, as the paper's
+// experiments), PPCA start and beta = 1 (Algorithm 1, step 1), SCG. New points: Algorithm 1 steps
+// 3-4 (knots fixed at the training latent points) or, with a back-constraint, the map g(y).
+#include <cmath>
+
+#include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
+#include "methods/gplvm/kernels/sum.hpp"
+#include "methods/gplvm/kernels/tps.hpp"
+#include "methods/gplvm/kernels/white.hpp"
+#include "methods/gplvm/models/common.hpp"
+#include "methods/gplvm/models/dynamics.hpp"
+#include "methods/gplvm/models/tpslvm.hpp"
+
+namespace drbench {
+
+std::vector<ParamSpec> tpslvm_param_specs() {
+  return {
+      ParamSpec::integer("iterations", 1000, 1, 1e6,
+                         "optimiser iterations (the paper: 1000 SCG iterations; the authors' "
+                         "code: 200 function evaluations for oil, 500 iris, 1000 swiss roll)"),
+      ParamSpec::choice("optimizer", "scg", {"scg", "lbfgs"},
+                        "scaled conjugate gradients (as in the paper) or L-BFGS"),
+      ParamSpec::choice("init", "ppca", {"ppca", "pca"},
+                        "initial latent points: PCA scores at unit variance (ppca, Algorithm 1) "
+                        "or raw"),
+      ParamSpec::real("x_prior", 1.0, 0.0, std::nullopt,
+                      "precision of the Gaussian prior on the latent points (eq. 24); 0 = "
+                      "maximum likelihood"),
+      ParamSpec::real("beta", 1.0, 0.0, std::nullopt,
+                      "initial noise precision beta (Algorithm 1: 1)", true),
+      ParamSpec::boolean("learn_beta", true,
+                         "optimise log beta with X (false keeps beta at its initial value)"),
+      ParamSpec::choice("constant", "paper", {"paper", "classical"},
+                        "c in eta = c r^2 log r for 2-D latent spaces: 1/(8 sqrt(pi)) as the "
+                        "paper's eq. 8 and the authors' code, or the classical 1/(8 pi)"),
+      ParamSpec::integer("oos_iterations", 200, 1, 1e5,
+                         "optimiser iterations per new point in the out-of-sample map"),
+      ParamSpec::choice("out_of_sample", "predictive", {"predictive", "joint"},
+                        "new points: predictive = Algorithm 1 (most likely training point, then "
+                        "the GP predictive density, knots fixed; O(N^2) per step); joint = the "
+                        "authors' code (x* joins the knots, likelihood of all N + 1 points from "
+                        "the new points' PPCA start and from Algorithm 1's, the likelier end "
+                        "kept; O(N^3) per step)"),
+  };
+}
+
+GplvmSettings tpslvm_settings(const ParamSet& p) {
+  GplvmSettings s;
+  s.kernel = "tps";
+  s.iterations = int(p.integer("iterations"));
+  s.optimizer = p.str("optimizer");
+  s.init = p.str("init");
+  s.x_prior = p.real("x_prior");
+  s.oos_iterations = int(p.integer("oos_iterations"));
+  s.learn_kernel = p.boolean("learn_beta");
+  s.oos = p.str("out_of_sample");
+  return s;
+}
+
+std::unique_ptr<Kernel> tpslvm_kernel(const ParamSet& p) {
+  const TpsConstant c =
+      p.str("constant") == "classical" ? TpsConstant::classical : TpsConstant::paper;
+  std::vector<std::unique_ptr<Kernel>> parts;
+  parts.push_back(std::make_unique<TpsKernel>(c));
+  parts.push_back(std::make_unique<WhiteKernel>(1.0 / p.real("beta")));
+  return std::make_unique<SumKernel>(std::move(parts));
+}
+
+TpsLvm::TpsLvm(std::string method, ParamSet p, bool back_constrained, bool dynamics)
+    : method_(std::move(method)),
+      p_(std::move(p)),
+      back_constrained_(back_constrained),
+      dynamics_(dynamics),
+      model_(tpslvm_settings(p_)) {}
+
+void TpsLvm::fit(const FitInput& in) {
+  if (in.dim < 1 || in.dim > 4)
+    throw MethodError(method_ + ": thin-plate splines need a latent dimension of 1..4, got " +
+                      std::to_string(in.dim) + " (fix: dims <= 4)");
+  model_ = GplvmModel(tpslvm_settings(p_));
+  model_.set_kernel(tpslvm_kernel(p_));
+  if (dynamics_) add_dynamics(model_, p_, in, method_);
+  if (back_constrained_) model_.set_back_constraint(make_back_constraint(p_, in.rng));
+  model_.fit(in.X, in.dim, in.rng, in.trace);
+}
+
+MethodInfo tpslvm_family_info(std::string name, std::string summary, std::vector<ParamSpec> own) {
+  std::vector<ParamSpec> params = tpslvm_param_specs();
+  for (auto& s : own) params.push_back(std::move(s));
+  MethodInfo m = gp_variant_info(std::move(name), std::move(summary),
+                                 "Jiang, Gao, Wang & Shi. TPSLVM: a dimensionality reduction "
+                                 "algorithm based on thin plate splines, IEEE T-Cyb 44(10) 2014, "
+                                 "eq. 13-25, Algorithm 1",
+                                 std::move(params), false);
+  // eta of an order-2 thin-plate spline is singular at 0 from q = 5 on.
+  m.max_dim = [](const DataShape& s, const ParamSet&) {
+    return std::min<arma::uword>(4, s.n > 1 ? s.n - 1 : 0);
+  };
+  // Per evaluation: E (N^2), E E^T and the two gradient products (3 N^3) on top of the GP floor.
+  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
+    const double n = double(s.n);
+    return double(p.integer("iterations")) * 2.0 * (4.0 * n * n * n + 3.0 * n * n * double(s.d));
+  };
+  return m;
+}
+
+namespace {
+
+std::vector<ParamSpec> bc_specs() {
+  std::vector<ParamSpec> s = back_constraint_param_specs("rbf", false);
+  // The authors' BC-TPSLVM default: RBF back-constraint of inverse width 1e-4, kernel_width 100.
+  for (auto& spec : s)
+    if (spec.name == "kernel_width") spec.default_value = 100.0;
+  return s;
+}
+
+MethodInfo tpslvm_info() {
+  MethodInfo m = tpslvm_family_info(
+      "tpslvm", "thin-plate-spline latent variable model (GP-LVM with the TPS covariance)", {});
+  m.make = [](const ParamSet& p) { return std::make_unique<TpsLvm>("tpslvm", p, false); };
+  return m;
+}
+
+MethodInfo bctpslvm_info() {
+  MethodInfo m = tpslvm_family_info(
+      "bctpslvm",
+      "back-constrained TPSLVM: latent points a smooth map of the data (rbf/mlp/linear)",
+      bc_specs());
+  m.make = [](const ParamSet& p) { return std::make_unique<TpsLvm>("bctpslvm", p, true); };
+  return m;
+}
+
+MethodInfo tpslvm_dm_info() {
+  MethodInfo m = tpslvm_family_info(
+      "tpslvm_dm", "TPSLVM with a GP dynamics prior over time-ordered sequences (TPSLVM-DM)",
+      dynamics_param_specs());
+  drop_gaussian_prior_default(m.params);
+  m.make = [](const ParamSet& p) { return std::make_unique<TpsLvm>("tpslvm_dm", p, false, true); };
+  return m;
+}
+
+MethodInfo bctpslvm_dm_info() {
+  std::vector<ParamSpec> own = bc_specs();
+  for (auto& s : dynamics_param_specs()) own.push_back(std::move(s));
+  MethodInfo m = tpslvm_family_info(
+      "bctpslvm_dm", "back-constrained TPSLVM with a GP dynamics prior (BC-TPSLVM-DM)", own);
+  drop_gaussian_prior_default(m.params);
+  m.make = [](const ParamSet& p) { return std::make_unique<TpsLvm>("bctpslvm_dm", p, true, true); };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(tpslvm_info)
+DRBENCH_REGISTER_METHOD(bctpslvm_info)
+DRBENCH_REGISTER_METHOD(tpslvm_dm_info)
+DRBENCH_REGISTER_METHOD(bctpslvm_dm_info)
+}  // namespace drbench

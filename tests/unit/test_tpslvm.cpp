@@ -1,0 +1,236 @@
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
+#include "framework/core/rng.hpp"
+#include "framework/optim/grad_check.hpp"
+#include "methods/gplvm/kernels/sum.hpp"
+#include "methods/gplvm/kernels/tps.hpp"
+#include "methods/gplvm/kernels/white.hpp"
+#include "methods/gplvm/likelihood.hpp"
+#include "methods/gplvm/model.hpp"
+#include "methods/gplvm/objective.hpp"
+
+using namespace drbench;
+
+namespace {
+
+arma::mat sheet(Rng& rng, arma::uword n, arma::uword d, double noise) {
+  const arma::mat T = rng.randn(2, n);
+  const arma::mat W = rng.randn(d, 3);
+  arma::mat F(3, n);
+  F.row(0) = T.row(0);
+  F.row(1) = T.row(1);
+  F.row(2) = arma::sin(T.row(0)) % T.row(1);
+  return W * F + noise * rng.randn(d, n);
+}
+
+std::unique_ptr<Kernel> tps_white(double noise, TpsConstant c = TpsConstant::paper) {
+  std::vector<std::unique_ptr<Kernel>> parts;
+  parts.push_back(std::make_unique<TpsKernel>(c));
+  parts.push_back(std::make_unique<WhiteKernel>(noise));
+  return std::make_unique<SumKernel>(std::move(parts));
+}
+
+// A random rotation of R^q (QR of a Gaussian matrix, sign-fixed to det +1).
+arma::mat rotation(Rng& rng, arma::uword q) {
+  arma::mat Q, R;
+  arma::qr(Q, R, rng.randn(q, q));
+  if (arma::det(Q) < 0) Q.col(0) *= -1.0;
+  return Q;
+}
+
+}  // namespace
+
+TEST_CASE("eta follows the thin-plate basis per latent dimension", "[tpslvm]") {
+  const double pi = arma::datum::pi, r = 1.7, s = r * r;
+  CHECK(tps_eta(s, 1, TpsConstant::paper) == Approx(r * r * r / 12.0));
+  CHECK(tps_eta(s, 2, TpsConstant::paper) == Approx(r * r * std::log(r) / (8.0 * std::sqrt(pi))));
+  CHECK(tps_eta(s, 2, TpsConstant::classical) == Approx(r * r * std::log(r) / (8.0 * pi)));
+  CHECK(tps_eta(s, 3, TpsConstant::paper) == Approx(-r / (8.0 * pi)));
+  CHECK(tps_eta(s, 4, TpsConstant::paper) == Approx(-std::log(r) / (8.0 * pi * pi)));
+  for (arma::uword q = 1; q <= 4; ++q) {
+    CHECK(tps_eta(0.0, q, TpsConstant::paper) == 0.0);
+    CHECK(tps_eta(0.9e-5, q, TpsConstant::paper) == 0.0);  // below the authors' cut-off
+    // eta'(r)/r against a central difference in r.
+    const double h = 1e-6;
+    const double num = (tps_eta((r + h) * (r + h), q, TpsConstant::paper) -
+                        tps_eta((r - h) * (r - h), q, TpsConstant::paper)) /
+                       (2 * h);
+    CHECK(tps_deta_over_r(s, q, TpsConstant::paper) == Approx(num / r).epsilon(1e-7));
+  }
+  CHECK_THROWS_AS(tps_eta(s, 5, TpsConstant::paper), MethodError);
+}
+
+TEST_CASE("TPS covariance X-gradient matches finite differences for q = 1..4", "[tpslvm]") {
+  Rng rng(31);
+  const arma::uword n = 9, m = 4;
+  for (arma::uword q = 1; q <= 4; ++q) {
+    INFO("q = " << q);
+    TpsKernel kern;
+    const arma::mat X = 1.3 * rng.randn(q, n), X2 = rng.randn(q, m);
+    const arma::mat G = rng.randn(n, n), Gc = rng.randn(n, m);  // G deliberately not symmetric
+    FunctionObjective by_x([&](const arma::vec& x, arma::vec* g) {
+      const arma::mat Xv = arma::reshape(x, q, n);
+      if (g) *g = arma::vectorise(kern.grad_X(Xv, G));
+      return arma::accu(G % kern.K(Xv));
+    });
+    const GradCheck gc = check_gradient(by_x, arma::vectorise(X));
+    INFO("worst " << gc.worst << " analytic " << gc.analytic(gc.worst) << " numeric "
+                  << gc.numeric(gc.worst));
+    CHECK(gc.max_rel_error < 1e-6);
+
+    // With the knots fixed (after fit): cross-covariance, diagonal and K at moved points.
+    TpsKernel fixed;
+    fixed.fix_inputs(X);
+    const arma::vec gd = rng.randn(m, 1);
+    const arma::mat Gm = rng.randn(m, m);
+    FunctionObjective cross([&](const arma::vec& x, arma::vec* g) {
+      const arma::mat Xv = arma::reshape(x, q, m);
+      if (g) *g = arma::vectorise(fixed.grad_X_cross(Xv, X, Gc.t()));
+      return arma::accu(Gc.t() % fixed.K(Xv, X));
+    });
+    CHECK(check_gradient(cross, arma::vectorise(X2)).max_rel_error < 1e-6);
+    FunctionObjective diag([&](const arma::vec& x, arma::vec* g) {
+      const arma::mat Xv = arma::reshape(x, q, m);
+      if (g) *g = arma::vectorise(fixed.grad_X_diag(Xv, gd));
+      return arma::dot(gd, fixed.diag(Xv));
+    });
+    CHECK(check_gradient(diag, arma::vectorise(X2)).max_rel_error < 1e-6);
+    FunctionObjective moved([&](const arma::vec& x, arma::vec* g) {
+      const arma::mat Xv = arma::reshape(x, q, m);
+      if (g) *g = arma::vectorise(fixed.grad_X(Xv, Gm));
+      return arma::accu(Gm % fixed.K(Xv));
+    });
+    CHECK(check_gradient(moved, arma::vectorise(X2)).max_rel_error < 1e-6);
+    // At the knots themselves the fixed-knot covariance is the training covariance.
+    CHECK(arma::approx_equal(fixed.K(X), kern.K(X), "reldiff", 1e-12));
+    CHECK(arma::approx_equal(fixed.K(X, X), kern.K(X), "reldiff", 1e-12));
+    CHECK(arma::approx_equal(fixed.diag(X), arma::vec(kern.K(X).diag()), "reldiff", 1e-12));
+  }
+}
+
+TEST_CASE("TPSLVM negative log-likelihood gradient in X and log beta matches finite differences",
+          "[tpslvm]") {
+  Rng rng(32);
+  const arma::uword n = 14, d = 5;
+  arma::mat Y = sheet(rng, n, d, 0.1);
+  Y.each_col() -= arma::mean(Y, 1);
+  for (arma::uword q = 1; q <= 4; ++q)
+    for (auto c : {TpsConstant::paper, TpsConstant::classical}) {
+      INFO("q = " << q << " classical " << (c == TpsConstant::classical));
+      GplvmObjective obj(Y, tps_white(0.4, c), q);
+      obj.add_prior(std::make_shared<GaussianPrior>(1.0));
+      const arma::vec x = obj.pack(0.8 * rng.randn(q, n));
+      REQUIRE(x.n_elem == q * n + 1);  // X and log(1/beta)
+      const GradCheck gc = check_gradient(obj, x);
+      INFO("worst " << gc.worst << " analytic " << gc.analytic(gc.worst) << " numeric "
+                    << gc.numeric(gc.worst));
+      CHECK(gc.max_rel_error < 1e-6);
+    }
+}
+
+TEST_CASE("E is unchanged by a rotation and a shift of the latent points", "[tpslvm]") {
+  Rng rng(33);
+  for (arma::uword q = 1; q <= 4; ++q) {
+    const arma::mat X = rng.randn(q, 20);
+    const arma::mat Xm = (rotation(rng, q) * X).eval().each_col() + arma::vec(rng.randn(q, 1));
+    const arma::mat E = tps_basis(X, X, TpsConstant::paper);
+    CHECK(arma::approx_equal(tps_basis(Xm, Xm, TpsConstant::paper), E, "absdiff",
+                             1e-10 * arma::abs(E).max()));
+  }
+}
+
+TEST_CASE("The thin-plate interpolant of eq. 12 reproduces an affine function exactly",
+          "[tpslvm]") {
+  Rng rng(34);
+  for (arma::uword q = 1; q <= 4; ++q) {
+    INFO("q = " << q);
+    const arma::uword N = 25;
+    const arma::mat X = rng.randn(q, N);
+    const arma::vec w = rng.randn(q, 1);
+    const double b0 = 0.7;
+    const arma::vec y = X.t() * w + b0;
+    // [E C^T; C 0] [a; b] = [y; 0] with C = [X; 1].
+    arma::mat C = arma::join_cols(X, arma::ones(1, N));
+    arma::mat A = arma::join_cols(arma::join_rows(tps_basis(X, X, TpsConstant::paper), C.t()),
+                                  arma::join_rows(C, arma::zeros(q + 1, q + 1)));
+    const arma::vec sol = arma::solve(A, arma::join_cols(y, arma::zeros(q + 1)));
+    const arma::vec a = sol.head(N), b = sol.tail(q + 1);
+    CHECK(arma::abs(a).max() < 1e-9);
+    CHECK(arma::approx_equal(b, arma::join_cols(w, arma::vec{b0}), "absdiff", 1e-9));
+    // And at new points s(x) = a^T eta(|x - x_j|) + b^T [x; 1] is the same affine function.
+    const arma::mat Xn = 2.0 * rng.randn(q, 7);
+    const arma::vec s = tps_basis(X, Xn, TpsConstant::paper).t() * a +
+                        arma::join_cols(Xn, arma::ones(1, 7)).t() * b;
+    CHECK(arma::approx_equal(s, arma::vec(Xn.t() * w + b0), "absdiff", 1e-8));
+  }
+}
+
+TEST_CASE("tpslvm refuses latent dimensions above 4 at validation", "[tpslvm]") {
+  for (const char* name : {"tpslvm", "bctpslvm"}) {
+    const MethodInfo& info = Registry::instance().get(name);
+    const ParamSet p = info.complete({});
+    CHECK(info.dim_limit(DataShape{100, 10, 3}, p) == 4);
+    CHECK(info.dim_limit(DataShape{3, 10, 3}, p) == 2);
+  }
+  const MethodInfo& info = Registry::instance().get("tpslvm");
+  auto method = info.make(info.complete({}));
+  Rng rng(35);
+  const arma::mat Y = sheet(rng, 20, 8, 0.1);
+  FitInput in{Y, nullptr, 0, 5, rng, nullptr};
+  CHECK_THROWS_AS(method->fit(in), MethodError);
+}
+
+TEST_CASE("tpslvm fits, lowers its objective and maps a training observation to its own point",
+          "[tpslvm]") {
+  const MethodInfo& info = Registry::instance().get("tpslvm");
+  CHECK(info.family == "gplvm");
+  ParamSet given;
+  given.set("iterations", std::int64_t(150));
+  auto method = info.make(info.complete(given));
+  Rng rng(36);
+  const arma::mat Y = sheet(rng, 40, 6, 0.05);
+  Trace trace;
+  FitInput in{Y, nullptr, 0, 2, rng, &trace};
+  method->fit(in);
+  const arma::mat X = method->embedding();
+  REQUIRE(X.n_rows == 2);
+  REQUIRE(X.n_cols == 40);
+  CHECK(X.is_finite());
+  CHECK(trace.rows.size() >= 2);
+  CHECK(trace.rows.back().objective < trace.rows.front().objective);
+  const arma::uvec pick = {0, 7, 19, 33};
+  const arma::mat Xo = method->transform(Y.cols(pick));
+  const double spread = arma::stddev(arma::vectorise(X));
+  for (arma::uword j = 0; j < pick.n_elem; ++j) {
+    INFO("point " << pick(j) << " oos " << Xo.col(j).t() << " train " << X.col(pick(j)).t());
+    CHECK(arma::norm(Xo.col(j) - X.col(pick(j))) < 0.01 * spread);
+  }
+}
+
+TEST_CASE(
+    "tpslvm's joint out-of-sample variant (x* joins the knots) returns a training point's "
+    "own position",
+    "[tpslvm]") {
+  const MethodInfo& info = Registry::instance().get("tpslvm");
+  ParamSet given;
+  given.set("iterations", std::int64_t(150));
+  given.set("out_of_sample", std::string("joint"));
+  auto method = info.make(info.complete(given));
+  Rng rng(37);
+  const arma::mat Y = sheet(rng, 30, 5, 0.05);
+  FitInput in{Y, nullptr, 0, 2, rng, nullptr};
+  method->fit(in);
+  const arma::mat X = method->embedding();
+  // A duplicate of a training observation is most likely on top of its own latent point; the
+  // PPCA start of a batch is in another frame, so the search has to get there.
+  const arma::uvec pick = {3, 11, 24};
+  const arma::mat Xo = method->transform(Y.cols(pick));
+  const double spread = arma::stddev(arma::vectorise(X));
+  for (arma::uword j = 0; j < pick.n_elem; ++j) {
+    INFO("point " << pick(j) << " oos " << Xo.col(j).t() << " train " << X.col(pick(j)).t());
+    CHECK(arma::norm(Xo.col(j) - X.col(pick(j))) < 0.05 * spread);
+  }
+}
