@@ -111,6 +111,7 @@ std::shared_ptr<const PreparedSplit> TaskRunner::prepared(const Task& t) {
   PreparedSplit p;
   p.Xfit = pipe.fit_apply(ds.X.cols(fit_idx));
   p.yfit = ds.y.elem(fit_idx);
+  if (!ds.sequence.is_empty()) p.seqfit = ds.sequence.elem(fit_idx);
   if (!transductive) {
     p.Xtest = pipe.apply(ds.X.cols(part.test));
     p.ytest = ds.y.elem(part.test);
@@ -142,10 +143,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   arma::arma_rng::set_seed(t.seed);
   Rng rng(t.seed);
   FitInput in{Xfit, info.supervised ? &yfit : nullptr, ds.n_classes, t.dim, rng, &r.trace};
-  // Partitions are sorted indices, so time order inside a sequence survives the split.
-  const arma::uvec seqfit =
-      ds.sequence.is_empty() ? arma::uvec() : arma::uvec(ds.sequence.elem(fit_idx));
-  if (!seqfit.is_empty()) in.sequence = &seqfit;
+  if (!prep->seqfit.is_empty()) in.sequence = &prep->seqfit;
   in.dataset = ds.name;
   std::unique_ptr<Method> method = info.make(t.setting);
 

@@ -4,7 +4,7 @@ namespace drbench {
 
 std::size_t PreparedSplit::bytes() const {
   return (Xfit.n_elem + Xtest.n_elem) * sizeof(double) +
-         (yfit.n_elem + ytest.n_elem) * sizeof(arma::uword);
+         (yfit.n_elem + ytest.n_elem + seqfit.n_elem) * sizeof(arma::uword);
 }
 
 std::shared_ptr<const PreparedSplit> SplitCache::find(const std::string& key) {

@@ -17,6 +17,9 @@ struct PreparedSplit {
   arma::uvec yfit;
   arma::mat Xtest;  // preprocessed test points; empty under the transductive protocol
   arma::uvec ytest;
+  // Sequence ids of the fit points (empty when the data have no time order); partitions are
+  // sorted indices, so time order inside a sequence survives the split.
+  arma::uvec seqfit;
   std::size_t bytes() const;
 };
 
