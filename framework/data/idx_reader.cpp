@@ -72,7 +72,8 @@ IdxArray read_idx(const std::string& path) {
   GzFile f(path);
   unsigned char head[4];
   if (!f.ok() || !f.read(head, 4))
-    throw DataError(path + ": cannot read the IDX header (file empty or damaged)");
+    throw DataError(
+        path + ": cannot read the IDX header (file empty or damaged; fix: re-download the file)");
   if (head[0] != 0 || head[1] != 0 || head[3] == 0)
     throw DataError(path +
                     ": not an IDX file (magic bytes wrong; fix: give the "
@@ -97,13 +98,14 @@ IdxArray read_idx(const std::string& path) {
     default:
       throw DataError(
           path + ": unknown IDX element type 0x" + std::to_string(type) +
-          " (valid: 0x08 ubyte, 0x09 byte, 0x0B short, 0x0C int, 0x0D float, 0x0E double)");
+          " (valid: 0x08 ubyte, 0x09 byte, 0x0B short, 0x0C int, 0x0D float, 0x0E double; fix: "
+          "re-download the file)");
   }
   IdxArray a;
   std::size_t total = 1;
   for (unsigned r = 0; r < rank; ++r) {
     unsigned char b[4];
-    if (!f.read(b, 4)) throw DataError(path + ": IDX header truncated");
+    if (!f.read(b, 4)) throw DataError(path + ": IDX header truncated (fix: re-download the file)");
     a.dims.push_back(big_endian(b));
     total *= a.dims.back();
   }
@@ -149,7 +151,7 @@ Dataset read_idx_dataset(const std::string& images, const std::string& labels) {
   const IdxArray x = read_idx(images);
   const IdxArray y = read_idx(labels);
   if (x.dims.empty() || x.dims[0] == 0)
-    throw DataError(images + ": IDX images file holds no samples");
+    throw DataError(images + ": IDX images file holds no samples (fix: re-download the file)");
   if (y.dims.size() != 1 || y.dims[0] != x.dims[0])
     throw DataError(labels + ": " + (y.dims.empty() ? "0" : std::to_string(y.dims[0])) +
                     " labels for " + std::to_string(x.dims[0]) + " images in " + images +
@@ -162,7 +164,9 @@ Dataset read_idx_dataset(const std::string& images, const std::string& labels) {
   double ymax = 0;
   for (std::size_t j = 0; j < n; ++j) {
     if (y.data[j] < 0 || y.data[j] != std::floor(y.data[j]))
-      throw DataError(labels + ": label " + std::to_string(j) + " is not a class number 0..C-1");
+      throw DataError(
+          labels + ": label " + std::to_string(j) +
+          " is not a class number 0..C-1 (fix: give the matching *-labels-idx1-ubyte file)");
     ds.y(j) = static_cast<arma::uword>(y.data[j]);
     ymax = std::max(ymax, y.data[j]);
   }

@@ -23,10 +23,19 @@ void validate_dataset(const Dataset& ds) {
                           " (0-based; row " + std::to_string(j) + " of the file's X)" +
                           " (fix: impute or drop such points before loading)");
   }
+  if (ds.y.n_elem != ds.n() && ds.y.n_elem == ds.d())
+    throw DataError(where + ": X looks transposed: it has " + std::to_string(ds.n()) + " rows of " +
+                    std::to_string(ds.d()) + " values, and y has " + std::to_string(ds.y.n_elem) +
+                    " labels, one per column (fix: store X as " +
+                    "n rows (points) x d columns (features), e.g. X.T in numpy)");
   if (ds.y.n_elem != ds.n())
     throw DataError(where + ": " + std::to_string(ds.y.n_elem) + " labels for " +
                     std::to_string(ds.n()) + " points (fix: y needs one label per row of X)");
   if (ds.n_classes == 0) throw DataError(where + ": no classes (fix: provide labels 0..C-1)");
+  if (ds.n_classes == 1)
+    throw DataError(where +
+                    ": every point has the same label, so every kNN error would be 0 "
+                    "(fix: provide labels of at least 2 classes, 0..C-1)");
   arma::uvec count(ds.n_classes, arma::fill::zeros);
   for (arma::uword j = 0; j < ds.n(); ++j) {
     if (ds.y(j) >= ds.n_classes)
