@@ -8,7 +8,7 @@ namespace drbench {
 namespace {
 
 // Bumped whenever the field list below changes; old journals are then refused, not misread.
-constexpr std::uint8_t kFormat = 1;
+constexpr std::uint8_t kFormat = 2;
 
 void put_mat(ByteWriter& w, const arma::mat& m) {
   w.u64(m.n_rows);
@@ -22,6 +22,17 @@ arma::mat get_mat(ByteReader& r) {
   arma::mat m(rows, cols);
   for (auto& v : m) v = r.f64();
   return m;
+}
+
+void put_uvec(ByteWriter& w, const arma::uvec& v) {
+  w.u64(v.n_elem);
+  for (arma::uword x : v) w.u64(x);
+}
+
+arma::uvec get_uvec(ByteReader& r) {
+  arma::uvec v(r.count(8));
+  for (auto& x : v) x = r.u64();
+  return v;
 }
 
 }  // namespace
@@ -57,6 +68,8 @@ std::string TaskResult::serialize() const {
     w.str(k);
     w.str(v);
   }
+  for (const arma::uvec* v : {&index_train, &index_test, &label_train, &label_test})
+    put_uvec(w, *v);
   return w.take();
 }
 
@@ -97,6 +110,8 @@ TaskResult TaskResult::deserialize(const std::string& bytes) {
     std::string v = r.str();
     t.trace.notes.emplace_back(std::move(k), std::move(v));
   }
+  for (arma::uvec* v : {&t.index_train, &t.index_test, &t.label_train, &t.label_test})
+    *v = get_uvec(r);
   if (r.left() != 0)
     throw Error("task result record: " + std::to_string(r.left()) + " unexpected trailing bytes");
   return t;

@@ -68,6 +68,10 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
   if (!ex_.output.keep_embeddings) {
     r.embedding_train.reset();
     r.embedding_test.reset();
+    r.index_train.reset();
+    r.index_test.reset();
+    r.label_train.reset();
+    r.label_test.reset();
   }
   if (!ex_.output.keep_traces) r.trace = Trace{};
   return r;
@@ -80,14 +84,30 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   const bool transductive = ex_.evaluation.protocol == EvaluationSpec::Protocol::Transductive;
 
   const Partition part = make_partition(ds, ex_.splits, t.split_value, t.split_seed);
-  // Transductive protocol: every point of the partition is embedded and scored leave-one-out.
+  // Transductive protocol: training and test points are embedded together, the method sees the
+  // training labels only, and each test point is classified by its neighbours among the training
+  // points of the joint embedding. splits: {all: true} has no test points: every point is scored
+  // leave-one-out (only unsupervised methods get there, see the config validator).
+  const bool loo = transductive && part.test.is_empty();
   const arma::uvec fit_idx =
       transductive ? arma::uvec(arma::sort(arma::join_cols(part.train, part.test))) : part.train;
+  // Where the training and test points sit among the fitted columns.
+  arma::uvec train_pos = arma::regspace<arma::uvec>(0, part.train.n_elem - 1), test_pos;
+  if (transductive && !loo) {
+    arma::uvec is_test(ds.n(), arma::fill::zeros);
+    is_test.elem(part.test).fill(1);
+    train_pos = arma::find(is_test.elem(fit_idx) == 0);
+    test_pos = arma::find(is_test.elem(fit_idx) == 1);
+  }
 
+  // The preprocessing is fitted on the training points only, under either protocol.
   Pipeline pipe(ms.preprocess ? *ms.preprocess : ex_.datasets.at(t.dataset).preprocess);
-  const arma::mat Xfit = pipe.fit_apply(ds.X.cols(fit_idx));
+  pipe.fit(ds.X.cols(part.train));
+  const arma::mat Xfit = pipe.apply(ds.X.cols(fit_idx));
   const arma::uvec yfit = ds.y.elem(fit_idx);
-  r.n_train = Xfit.n_cols;
+  arma::uvec yseen = yfit;  // what a supervised method is shown
+  if (!test_pos.is_empty()) yseen.elem(test_pos).fill(kUnlabelled);
+  r.n_train = part.train.n_elem;
   r.input_dim = Xfit.n_rows;
 
   const DataShape shape{Xfit.n_cols, Xfit.n_rows, ds.n_classes};
@@ -97,11 +117,14 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
                       std::to_string(limit) + " for " + std::to_string(shape.n) + " points in " +
                       std::to_string(shape.d) + "-D with " + std::to_string(shape.n_classes) +
                       " classes (lower methods[].dims)");
+  if (info.supervised && (loo || (transductive && !info.partial_labels)))
+    throw Error("internal: supervised method " + ms.method +
+                " reached a transductive task it cannot run without seeing test labels");
 
   // Anything that still draws from Armadillo's global generator gets a per-task seed too.
   arma::arma_rng::set_seed(t.seed);
   Rng rng(t.seed);
-  FitInput in{Xfit, info.supervised ? &yfit : nullptr, ds.n_classes, t.dim, rng, &r.trace};
+  FitInput in{Xfit, info.supervised ? &yseen : nullptr, ds.n_classes, t.dim, rng, &r.trace};
   std::unique_ptr<Method> method = info.make(t.setting);
 
   auto t0 = Clock::now();
@@ -115,12 +138,22 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
 
   const auto& ks = ex_.evaluation.knn;
   const bool cosine = ex_.evaluation.knn_metric == "cosine";
-  if (transductive) {
+  auto scored = [&](const arma::mat& E) { return cosine ? unit_columns(E) : E; };
+  if (loo) {
     auto t1 = Clock::now();
-    r.knn_error =
-        cosine ? knn_loo_errors(unit_columns(Efit), yfit, ks) : knn_loo_errors(Efit, yfit, ks);
+    r.knn_error = knn_loo_errors(scored(Efit), yfit, ks);
     r.quality = quality_scores(ex_.evaluation, Xfit, Efit);
     r.eval_seconds = since(t1);
+  } else if (transductive) {
+    auto t1 = Clock::now();
+    const arma::mat Etrain = Efit.cols(train_pos), Etest = Efit.cols(test_pos);
+    r.n_test = test_pos.n_elem;
+    r.knn_error =
+        knn_errors(scored(Etrain), yfit.elem(train_pos), scored(Etest), yfit.elem(test_pos), ks);
+    r.quality = quality_scores(ex_.evaluation, Xfit.cols(test_pos), Etest);
+    r.eval_seconds = since(t1);
+    r.embedding_test = Etest;
+    Efit = Etrain;
   } else {
     const arma::mat Xtest = pipe.apply(ds.X.cols(part.test));
     const arma::uvec ytest = ds.y.elem(part.test);
@@ -130,13 +163,18 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
     r.transform_seconds = since(t1);
     require_finite(Etest, "the test embedding");
     auto t2 = Clock::now();
-    r.knn_error = cosine ? knn_errors(unit_columns(Efit), yfit, unit_columns(Etest), ytest, ks)
-                         : knn_errors(Efit, yfit, Etest, ytest, ks);
+    r.knn_error = knn_errors(scored(Efit), yfit, scored(Etest), ytest, ks);
     r.quality = quality_scores(ex_.evaluation, Xtest, Etest);
     r.eval_seconds = since(t2);
     r.embedding_test = std::move(Etest);
   }
   r.embedding_train = std::move(Efit);
+  if (ex_.output.keep_embeddings) {
+    r.index_train = part.train;
+    r.index_test = part.test;
+    r.label_train = ds.y.elem(part.train);
+    r.label_test = ds.y.elem(part.test);
+  }
 }
 
 }  // namespace drbench

@@ -136,25 +136,9 @@ void master_loop(const std::vector<std::uint64_t>& pending, int nranks, Recorder
 std::vector<DataShape> check_against_data(const Experiment& ex) {
   const auto path = data_search_path(ex.data_path);
   std::vector<DataShape> shapes;
-  for (std::size_t i = 0; i < ex.datasets.size(); ++i) {
-    const Dataset ds = load_dataset(ex.datasets[i], path, dataset_seed(ex, i));
-    DataShape smallest{};
-    bool first = true;
-    // Every split value must be feasible for this dataset; the smallest training set bounds dims.
-    const std::vector<double> values =
-        ex.splits.values.empty() ? std::vector<double>{0.0} : ex.splits.values;
-    for (double v : values) {
-      const Partition p = make_partition(ds, ex.splits, v, hash_seed(ex.splits.seed, "check"));
-      arma::uvec idx = p.train;
-      if (ex.evaluation.protocol == EvaluationSpec::Protocol::Transductive)
-        idx = arma::sort(arma::join_cols(p.train, p.test));
-      Pipeline pipe(ex.datasets[i].preprocess);
-      const arma::uword d = pipe.fit_apply(ds.X.cols(idx)).n_rows;
-      if (first || idx.n_elem < smallest.n) smallest = DataShape{idx.n_elem, d, ds.n_classes};
-      first = false;
-    }
-    shapes.push_back(smallest);
-  }
+  check_data_path(ex);
+  for (std::size_t i = 0; i < ex.datasets.size(); ++i)
+    shapes.push_back(check_dataset(ex, i, load_dataset(ex.datasets[i], path, dataset_seed(ex, i))));
   validate_against_data(ex, shapes);
   return shapes;
 }
@@ -174,6 +158,7 @@ int run_experiment(const RunOptions& opt) {
     try {
       ex = load_experiment(opt.config, opt.profile);
       if (!opt.output.empty()) ex.output.path = opt.output;
+      check_output_path(ex.output.path, opt.output.empty() ? "output.path" : "--output");
       set_blas_threads(ex.blas_threads);
       shapes = check_against_data(ex);
     } catch (const std::exception& e) {
@@ -231,17 +216,27 @@ int run_experiment(const RunOptions& opt) {
   } else {
     master_loop(pending, nranks, record);
   }
-  const std::size_t failed = record.failed();
-  progress.finish(store->n_done(), failed);
+  progress.finish(store->n_done(), record.failed());
   store->write_hdf5();
+  // Every failed task in the file counts, including those a resumed run found already recorded.
+  // Copies: the store (and its results) is gone before they are printed.
+  std::vector<std::pair<std::string, std::string>> failures;  // key, error
+  for (const auto& [id, r] : store->results())
+    if (!r.ok) failures.emplace_back(r.key, r.error);
   store.reset();
 
   if (opt.print_table) std::cout << render_tables(aggregate(read_results(ex.output.path)), "md");
-  if (!opt.quiet) {
-    if (failed)
-      std::fprintf(stderr, "[drbench] %zu task(s) failed in this run; their errors are in /tasks/error\n", failed);
-    std::fprintf(stderr, "[drbench] results: %s\n", ex.output.path.c_str());
+  if (!failures.empty()) {  // printed even with --quiet: a run with failures must not look clean
+    std::fprintf(stderr, "[drbench] %zu of %zu task(s) failed (errors in /tasks/error of %s):\n",
+                 failures.size(), tasks.size(), ex.output.path.c_str());
+    const std::size_t shown = std::min<std::size_t>(failures.size(), 5);
+    for (std::size_t i = 0; i < shown; ++i)
+      std::fprintf(stderr, "  %s: %s\n", failures[i].first.c_str(), failures[i].second.c_str());
+    if (failures.size() > shown)
+      std::fprintf(stderr, "  ... and %zu more\n", failures.size() - shown);
   }
+  if (!opt.quiet) std::fprintf(stderr, "[drbench] results: %s\n", ex.output.path.c_str());
+  if (!failures.empty()) return kExitTasksFailed;
   return 0;
 }
 
