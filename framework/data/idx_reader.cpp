@@ -107,12 +107,22 @@ IdxArray read_idx(const std::string& path) {
     unsigned char b[4];
     if (!f.read(b, 4)) throw DataError(path + ": IDX header truncated (fix: re-download the file)");
     a.dims.push_back(big_endian(b));
+    if (a.dims.back() > 0 && total > (std::size_t(1) << 40) / a.dims.back())
+      throw DataError(path + ": IDX header promises more than 2^40 elements (file damaged; fix: " +
+                      "re-download the file)");
     total *= a.dims.back();
   }
-  std::vector<unsigned char> raw(total * size);
-  if (total > 0 && !f.read(raw.data(), raw.size()))
-    throw DataError(path + ": IDX data truncated: header promises " + std::to_string(total) +
-                    " elements (fix: re-download the file)");
+  // Grown as the bytes arrive, so a damaged header that promises terabytes fails at the end of
+  // the file instead of allocating them first.
+  std::vector<unsigned char> raw;
+  const std::size_t want = total * size;
+  while (raw.size() < want) {
+    const std::size_t at = raw.size();
+    raw.resize(std::min(want, at + (std::size_t(1) << 24)));
+    if (!f.read(raw.data() + at, raw.size() - at))
+      throw DataError(path + ": IDX data truncated: header promises " + std::to_string(total) +
+                      " elements (fix: re-download the file)");
+  }
   switch (type) {
     case 0x08:
       a.data.assign(raw.begin(), raw.end());

@@ -293,6 +293,22 @@ TEST_CASE("IDX reader: images with their labels file found by name", "[data]") {
                                 tmp.file("train-labels-idx1-ubyte"));
              }),
              Catch::Contains("truncated"));
+  // A damaged header promising 6 * 10^10 doubles (500 GB) fails at the end of the file, with a
+  // DataError, instead of allocating first (was std::bad_alloc, found by fuzz/fuzz_idx).
+  write_bytes(tmp.file("huge-images-idx3-ubyte"),
+              {0, 0, 0x0E, 3, 0, 0x0F, 0xFF, 0xFF, 0, 0, 0x0F, 0xFF, 0, 0, 0, 0x0F, 1, 2});
+  CHECK_THAT(message_of([&] {
+               read_idx_dataset(tmp.file("huge-images-idx3-ubyte"),
+                                tmp.file("train-labels-idx1-ubyte"));
+             }),
+             Catch::Contains("truncated"));
+  write_bytes(tmp.file("overflow-images-idx3-ubyte"),
+              {0, 0, 8, 3, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF});
+  CHECK_THAT(message_of([&] {
+               read_idx_dataset(tmp.file("overflow-images-idx3-ubyte"),
+                                tmp.file("train-labels-idx1-ubyte"));
+             }),
+             Catch::Contains("more than 2^40 elements"));
 }
 
 TEST_CASE("Bundled wine and max_points subsampling", "[data]") {
