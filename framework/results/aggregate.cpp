@@ -210,16 +210,23 @@ std::vector<Table> make_tables(const Aggregate& a) {
           t.failed.push_back(failed);
         }
         if (t.rows.empty()) continue;
+        const std::string R = std::to_string(a.repeats);
         t.caption = ds + ": " + std::to_string(t.k) + "-NN" +
                     (a.knn_metric == "euclidean" ? "" : " (" + a.knn_metric + ")") +
-                    " test error (%), mean ± std over " +
-                    "repeated partitions (their count where below " + std::to_string(a.repeats) +
-                    "), best setting per cell" +
+                    " test error (%), mean ± std over " + R + " partition" +
+                    (a.repeats == 1 ? "" : "s") + ", best setting per cell" +
+                    (a.repeats > 1 ? " among those with results on all " + R : "") +
                     (!several   ? ""
                      : dim == 0 ? ", input space (methods without a latent dimension)"
                                 : ", latent dim " + std::to_string(dim));
-        t.caption += "; best setting among those with results on all " + std::to_string(a.repeats) +
-                     " repeats (where none has, those with the most)";
+        bool short_cell = false;
+        for (const auto& row : t.cells)
+          for (const Cell* c : row)
+            short_cell =
+                short_cell || (c && c->chosen() && c->chosen()->n() < std::size_t(a.repeats));
+        if (short_cell)
+          t.caption += "; (n/" + R + "): no setting of the cell has all " + R +
+                       ", shown is the one with the most (n)";
         if (!a.reference.empty()) {
           // Promise a mark only where a test ran, and say where none could.
           bool any = false, other_dim = false;
