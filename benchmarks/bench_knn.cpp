@@ -1,7 +1,12 @@
 // Exact kNN evaluation at the sizes the experiments use: the oil data (12-D, 1000 vs 1000), a
-// latent space (9-D, 5000 vs 5000) and raw USPS pixels (256-D, 7291 vs 2007).
-// Run: ./build/benchmarks/bench_knn (set OPENBLAS_NUM_THREADS to compare thread counts).
+// latent space (9-D, 5000 vs 5000) and raw USPS pixels (256-D, 7291 vs 2007); and the k-d tree
+// against the blocked path. scikit-learn on the same shapes: scripts/bench_knn_sklearn.py.
+// Run: OPENBLAS_NUM_THREADS=1 ./build/benchmarks/bench_knn
 #include <benchmark/benchmark.h>
+
+#include <filesystem>
+
+#include "framework/data/load.hpp"
 
 #include "framework/core/rng.hpp"
 #include "framework/eval/knn.hpp"
@@ -27,6 +32,65 @@ BENCHMARK(BM_KnnErrors)
     ->Args({9, 5000, 5000})
     ->Args({256, 7291, 2007})
     ->Unit(benchmark::kMillisecond);
+
+// The two neighbour searches side by side on the same data (k = 5): the k-d tree the evaluation
+// uses up to kKdTreeMaxDim dimensions and the blocked BLAS path it used before (and still uses
+// above). Args: dim, training points, test points.
+template <bool kTree>
+void BM_KnnPath(benchmark::State& state) {
+  const auto d = static_cast<arma::uword>(state.range(0));
+  const auto ntrain = static_cast<arma::uword>(state.range(1));
+  const auto ntest = static_cast<arma::uword>(state.range(2));
+  drbench::Rng rng(4);
+  const arma::mat train = rng.randn(d, ntrain), test = rng.randn(d, ntest);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(kTree ? drbench::knn_indices_kdtree(train, test, 5)
+                                   : drbench::knn_indices_blocked(train, test, 5));
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * ntest));
+}
+void PathArgs(benchmark::internal::Benchmark* b) {
+  for (int d : {2, 4, 6, 9, 16, 32}) b->Args({d, 5000, 5000});
+  b->Args({12, 1000, 1000});
+  b->Unit(benchmark::kMillisecond);
+}
+BENCHMARK_TEMPLATE(BM_KnnPath, true)->Apply(PathArgs);
+BENCHMARK_TEMPLATE(BM_KnnPath, false)->Apply(PathArgs);
+
+// The same two paths on a real embedding: USPS (all 9,298 points) projected on its leading
+// principal axes, even columns as training points, odd ones as test points. Arg: dim.
+template <bool kTree>
+void BM_KnnUspsPath(benchmark::State& state) {
+  static arma::mat Z;  // 256 x n principal scores, computed once
+  if (Z.is_empty()) {
+    for (const auto& dir : drbench::data_search_path("")) {
+      const auto file = std::filesystem::path(dir) / "usps.h5";
+      if (!std::filesystem::exists(file)) continue;
+      const drbench::Dataset ds = drbench::read_hdf5_dataset(file.string());
+      const arma::mat C = ds.X.each_col() - arma::mean(ds.X, 1);
+      arma::mat U;
+      arma::vec s;
+      arma::mat V;
+      arma::svd_econ(U, s, V, C, "left");
+      Z = U.t() * C;
+      break;
+    }
+  }
+  if (Z.is_empty()) {
+    state.SkipWithError("usps.h5 not on the data path (set DRBENCH_DATA)");
+    return;
+  }
+  const auto d = static_cast<arma::uword>(state.range(0));
+  const arma::uvec even = arma::regspace<arma::uvec>(0, 2, Z.n_cols - 1);
+  const arma::uvec odd = arma::regspace<arma::uvec>(1, 2, Z.n_cols - 1);
+  const arma::mat train = Z.submat(arma::regspace<arma::uvec>(0, d - 1), even);
+  const arma::mat test = Z.submat(arma::regspace<arma::uvec>(0, d - 1), odd);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(kTree ? drbench::knn_indices_kdtree(train, test, 5)
+                                   : drbench::knn_indices_blocked(train, test, 5));
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * test.n_cols));
+}
+BENCHMARK_TEMPLATE(BM_KnnUspsPath, true)->Arg(2)->Arg(4)->Arg(6)->Arg(9)->Arg(16)->Unit(benchmark::kMillisecond);
+BENCHMARK_TEMPLATE(BM_KnnUspsPath, false)->Arg(2)->Arg(4)->Arg(6)->Arg(9)->Arg(16)->Unit(benchmark::kMillisecond);
 
 void BM_KnnLoo(benchmark::State& state) {
   const auto n = static_cast<arma::uword>(state.range(0));

@@ -73,7 +73,7 @@ BENCHMARK_CAPTURE(fit, isomap_7291, "isomap", {}, 2, 7291)
 BENCHMARK_CAPTURE(fit, lle, "lle", {}, 2)->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(fit, laplacian_eigenmaps, "laplacian_eigenmaps", {}, 2)
     ->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(fit, sammon_100it, "sammon", {{"max_iter", std::int64_t(100)}}, 2)
+BENCHMARK_CAPTURE(fit, sammon_100it, "sammon", {{"iterations", std::int64_t(100)}}, 2)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(1);
 // Default settings (up to 500 iterations, stops at a relative decrease below 1e-9).

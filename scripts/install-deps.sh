@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Installs the Debian packages drbench needs, and only those that are missing (so a re-run is a
-# no-op that needs no network). Run as root (or with sudo available).
+# no-op that needs no network). Run as root (or with sudo available). --test: add the packages only
+# the test suite needs.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libarmadillo-dev libopenblas-dev liblapack-dev
-      libopenmpi-dev openmpi-bin libyaml-cpp-dev libhdf5-dev catch2 libbenchmark-dev
-      python3 python3-numpy python3-h5py)
+      libopenmpi-dev openmpi-bin libyaml-cpp-dev libhdf5-dev libnanoflann-dev catch2 libbenchmark-dev
+      python3 python3-numpy python3-h5py python3-pandas python3-matplotlib python3-pytest)
+# --test (scripts/test.sh): also what only the tests use; chromium renders the HTML report
+# (tests/python/test_report.py).
+[ "${1:-}" = "--test" ] && pkgs+=(chromium)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

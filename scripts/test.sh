@@ -2,7 +2,7 @@
 # The README's second command (and CI's): install what is missing, build, run the whole suite.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/install-deps.sh
+bash scripts/install-deps.sh --test
 bash scripts/build.sh -DDRBENCH_TESTS=ON
 . scripts/mpi-env.sh
 cd build

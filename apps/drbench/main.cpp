@@ -2,10 +2,16 @@
 // the framework so the same operations are available from C++.
 #include <mpi.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstdio>
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -18,6 +24,8 @@
 #include "framework/data/load.hpp"
 #include "framework/results/aggregate.hpp"
 #include "framework/results/render.hpp"
+#include "framework/sched/cost_model.hpp"
+#include "framework/sched/plan.hpp"
 #include "framework/sched/scheduler.hpp"
 #include "framework/sched/task.hpp"
 
@@ -32,6 +40,8 @@ usage:
                      [--no-table]
         Run (or resume) the sweep a config describes; under mpirun, rank 0 schedules and writes.
         Rerunning the same command after a crash or kill resumes; --force-new starts over.
+        SIGTERM, SIGINT or SIGUSR1 stop it cleanly: running tasks finish, results are saved,
+        exit status 75; the same command resumes.
   drbench validate CONFIG [--profile NAME | --quick]
         Check the config and its data as `run` would, print the task count, write nothing.
   drbench aggregate RESULTS.h5 [--format md|csv|tex] [--ttest LABEL] [--no-store]
@@ -42,6 +52,18 @@ usage:
         per cell and k) instead of printing; --all-settings lists every setting, not only the
         chosen one (as that CSV, on stdout without --long); --dataset/--dim/--k restrict the
         output. Exit status: 2 for bad input; `run` exits 4 when any task failed.
+  drbench plot RESULTS.h5 [-o DIR] [--dataset NAME] [--method LABEL] [--format png|pdf|svg]
+                          [--metric error|accuracy] [--k K] [--paper CSV] [--dpi N]
+                          [--data-path DIR]
+        Figures (latent spaces, error against split and dimension, optimiser traces) and a
+        manifest.tsv; drawn by python/drbench (Python 3 with h5py, pandas, matplotlib).
+  drbench report RESULTS.h5 [-o REPORT.html]
+        One self-contained HTML page: provenance, tables and every figure inline.
+  drbench plan CONFIG --ranks R[,R...] [--costs RESULTS.h5] [--profile NAME | --quick]
+                      [--latency S] [--commit S]
+        Predicted wall time, efficiency and load per rank on R ranks: a replay of the scheduler
+        on task times fitted from finished results (--costs), else on the methods' relative
+        cost estimates. --latency: one message (default 2e-5 s); --commit: one fsync (5e-3 s).
   drbench methods [NAME]      Every method with its parameters, types, defaults and ranges.
   drbench datasets [--data-path DIR]
         What the data path holds (config data_path, then $DRBENCH_DATA, then ../shared/datasets),
@@ -119,7 +141,9 @@ int cmd_run(int argc, char** argv) {
   o.profile = profile_of(a);  // before MPI_Init, so a bad flag is a plain usage error
   if (a.flag("--output") && a.value("--output").empty())
     return usage_error("--output needs a file name (fix: --output results/x.h5)");
-  MPI_Init(&argc, &argv);
+  // Rank 0 runs tasks in a second thread beside its dispatcher; only the dispatcher calls MPI.
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   o.config = a.pos[0];
   o.output = a.value("--output");
   o.force_new = a.flag("--force-new");
@@ -204,6 +228,106 @@ int cmd_aggregate(int argc, char** argv) {
   return 0;
 }
 
+// plot and report are drawn by the Python package beside the sources (matplotlib does it better
+// than anything we would write in C++): hand every argument over to `python3 -m drbench.<module>`.
+int cmd_python(const char* module, int argc, char** argv) {
+  const std::string dir = std::string(source_dir()) + "/python";
+  if (!std::filesystem::exists(dir + "/drbench/" + module + ".py"))
+    throw Error(dir + "/drbench/" + module + ".py not found: drbench " + argv[1] +
+                " runs the Python package of the checkout it was built from; rebuild drbench "
+                "from a checkout that has python/drbench");
+  const char* env = std::getenv("DRBENCH_PYTHON");
+  const std::string python = env && *env ? env : "/usr/bin/python3";
+  if (access(python.c_str(), X_OK) != 0)
+    throw Error(std::string("drbench ") + argv[1] + " needs " + python +
+                " with h5py, pandas and matplotlib (Debian: apt-get install python3 python3-h5py "
+                "python3-pandas python3-matplotlib; or set DRBENCH_PYTHON)");
+  const char* old = std::getenv("PYTHONPATH");
+  const std::string path = dir + (old && *old ? ":" + std::string(old) : "");
+  setenv("PYTHONPATH", path.c_str(), 1);
+  const std::string mod = std::string("drbench.") + module;
+  std::vector<char*> args{const_cast<char*>(python.c_str()), const_cast<char*>("-m"),
+                          const_cast<char*>(mod.c_str())};
+  for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+  args.push_back(nullptr);
+  execv(python.c_str(), args.data());
+  throw Error("cannot start " + python + ": " + std::strerror(errno));
+}
+
+int cmd_plan(int argc, char** argv) {
+  Args a = parse_args(argc, argv, 2, {"--profile", "--ranks", "--costs", "--latency", "--commit"},
+                      {"--quick"});
+  if (a.pos.size() != 1) return usage_error("plan needs exactly one CONFIG");
+  std::vector<int> ranks;
+  for (std::string r = a.value("--ranks"); !r.empty();) {
+    const std::size_t comma = r.find(',');
+    const int v = std::atoi(r.substr(0, comma).c_str());
+    if (v < 1) return usage_error("--ranks takes positive integers, e.g. --ranks 64,256");
+    ranks.push_back(v);
+    r = comma == std::string::npos ? "" : r.substr(comma + 1);
+  }
+  if (ranks.empty()) return usage_error("plan needs --ranks R (e.g. --ranks 64,256,1024)");
+  const Experiment ex = load_experiment(a.pos[0], profile_of(a));
+  const auto shapes = check_against_data(ex);
+  const auto tasks = expand_tasks(ex, shapes);
+  const auto features = task_features(ex, tasks, shapes);
+  std::vector<double> seconds(tasks.size());
+  std::size_t measured = 0;
+  CostModel model;
+  if (a.flag("--costs")) {
+    const ResultsFile rf = read_results(a.value("--costs"));
+    model = CostModel::fit(cost_samples(rf, tasks, features));
+    std::map<std::string, double> took;  // tasks of this very experiment: their own times
+    for (const auto& row : rf.tasks)
+      if (row.result.ok)
+        took[row.result.key] =
+            row.result.fit_seconds + row.result.transform_seconds + row.result.eval_seconds;
+    for (const auto& t : tasks) {
+      auto it = took.find(t.key);
+      seconds[t.id] = it != took.end() ? (++measured, it->second) : model.predict(features[t.id]);
+    }
+  } else {
+    for (const auto& t : tasks) seconds[t.id] = t.cost;
+  }
+  std::vector<std::uint64_t> order(tasks.size());
+  for (const auto& t : tasks) order[t.id] = t.id;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::uint64_t x, std::uint64_t y) { return seconds[x] > seconds[y]; });
+  const bool in_seconds = a.flag("--costs") && (model.calibrated() || measured == tasks.size());
+  const char* unit = in_seconds ? "s" : "cost units";
+  std::printf("%s: %zu tasks\n", a.pos[0].c_str(), tasks.size());
+  if (a.flag("--costs"))
+    std::printf("task times from %s: %zu measured, the rest predicted by\n%s",
+                a.value("--costs").c_str(), measured, model.describe().c_str());
+  else
+    std::printf("no --costs: times are the methods' relative cost estimates, not seconds\n");
+  PlanParams p;
+  if (a.flag("--latency")) p.latency_seconds = std::atof(a.value("--latency").c_str());
+  if (a.flag("--commit")) p.commit_seconds = std::atof(a.value("--commit").c_str());
+  double total = 0, longest = 0;
+  for (double v : seconds) {
+    total += v;
+    longest = std::max(longest, v);
+  }
+  std::printf("work %.4g %s, longest task %.4g %s\n\n", total, unit, longest, unit);
+  std::printf("%8s %12s %10s %10s %12s %12s %12s\n", "ranks", "wall", "efficiency", "messages",
+              "load min", "load median", "load max");
+  for (int r : ranks) {
+    p.ranks = r;
+    const PlanResult res = simulate_schedule(order, seconds, p);
+    std::vector<double> busy = res.busy;
+    std::sort(busy.begin(), busy.end());
+    std::printf("%8d %12.4g %9.1f%% %10zu %12.4g %12.4g %12.4g\n", r, res.wall_seconds,
+                100 * res.efficiency, res.messages, busy.front(), busy[busy.size() / 2],
+                busy.back());
+    if (r <= 8)
+      for (int k = 0; k < r; ++k)
+        std::printf("         rank %d: %zu tasks, busy %.4g %s\n", k, res.tasks[k], res.busy[k],
+                    unit);
+  }
+  return 0;
+}
+
 void print_method(const MethodInfo& m) {
   std::printf("%s  [%s]%s%s%s\n    %s\n", m.name.c_str(), m.family.c_str(),
               m.supervised ? " supervised" : "",
@@ -275,7 +399,10 @@ int main(int argc, char** argv) {
     set_blas_threads(1);
     if (cmd == "validate") return cmd_validate(argc, argv);
     if (cmd == "aggregate") return cmd_aggregate(argc, argv);
+    if (cmd == "plan") return cmd_plan(argc, argv);
     if (cmd == "methods") return cmd_methods(argc, argv);
+    if (cmd == "plot") return cmd_python("plot", argc, argv);
+    if (cmd == "report") return cmd_python("report", argc, argv);
     if (cmd == "datasets") return cmd_datasets(argc, argv);
     return usage_error("unknown command '" + cmd + "'");
   } catch (const std::exception& e) {

@@ -5,6 +5,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -13,6 +14,7 @@
 #include "framework/config/grid.hpp"
 #include "framework/config/yaml_reader.hpp"
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/data/generators.hpp"
 
@@ -26,9 +28,9 @@ using config::join_key;
 using config::join_list;
 using config::Reader;
 
-const std::vector<std::string> kTopKeys = {"name",     "seed",    "data_path", "blas_threads",
-                                           "datasets", "splits",  "methods",   "evaluation",
-                                           "output",   "profiles"};
+const std::vector<std::string> kTopKeys = {
+    "name",   "seed",    "data_path",  "blas_threads", "max_task_seconds", "datasets",
+    "splits", "methods", "evaluation", "output",       "profiles"};
 const std::vector<std::string> kSources = {"file", "csv", "idx", "bundled", "generator"};
 const std::vector<std::string> kSplitKinds = {"train_per_class", "train_ratio", "own", "all"};
 const std::vector<std::string> kQuality = {"trustworthiness", "continuity"};
@@ -81,6 +83,12 @@ class Parser {
     }
     if (root["blas_threads"])
       ex.blas_threads = static_cast<int>(r_.integer(root["blas_threads"], "blas_threads", 1, 4096));
+    if (root["max_task_seconds"]) {
+      ex.max_task_seconds = r_.real(root["max_task_seconds"], "max_task_seconds");
+      if (!(ex.max_task_seconds > 0) || !std::isfinite(ex.max_task_seconds))
+        r_.fail(root["max_task_seconds"], "max_task_seconds", "must be a number of seconds > 0",
+                "e.g. max_task_seconds: 3600, or remove the key for no limit");
+    }
 
     const YAML::Node datasets = r_.required(root, "", "datasets");
     r_.expect_list(datasets, "datasets");
@@ -395,6 +403,10 @@ class Parser {
         for (const auto& p : info->params) pnames.push_back(p.name);
         if (pnames.empty() && g.size() > 0)
           r_.fail(g, gkey, "method '" + m.method + "' has no parameters", "remove the grid");
+        for (const auto& kv : g)  // a name earlier versions used: say what it is called now
+          if (kv.first.IsScalar() && !info->param(kv.first.Scalar()))
+            if (auto fix = keywords::retired_name_fix(*info, kv.first.Scalar()); !fix.empty())
+              r_.fail(kv.first, join_key(gkey, kv.first.Scalar()), "renamed parameter", fix);
         r_.check_keys(g, gkey, pnames);
         for (const auto& kv : g)
           m.grid.push_back(config::grid_axis(r_, *info->param(kv.first.Scalar()), kv.second,

@@ -90,6 +90,7 @@ struct Experiment {
   int data_path_line = 0;            // where it was written (it must exist: check_dataset)
   std::uint64_t seed = 0;
   int blas_threads = 1;
+  double max_task_seconds = 0.0;     // per-task time limit; 0 = none
   std::vector<DatasetSpec> datasets;
   SplitsSpec splits;
   std::vector<MethodSpec> methods;

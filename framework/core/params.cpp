@@ -97,9 +97,12 @@ std::string ParamSpec::check(const ParamValue& v) const {
       return std::holds_alternative<bool>(v) ? "" : "got '" + to_string(v) + "'; " + valid;
     case ParamType::Choice: {
       auto s = std::get_if<std::string>(&v);
-      if (s)
+      if (s) {
         for (const auto& c : choices)
           if (c == *s) return "";
+        for (const auto& [was, now] : renamed_choices)
+          if (was == *s) return "got '" + was + "', which is now called '" + now + "'; " + valid;
+      }
       return "got '" + to_string(v) + "'; " + valid;
     }
     case ParamType::Int:

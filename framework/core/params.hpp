@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -24,6 +25,8 @@ struct ParamSpec {
   std::vector<std::string> choices;    // allowed values for Choice
   std::string doc;
   bool min_exclusive = false;          // e.g. a kernel width must be > 0
+  // Choice values retired in favour of new ones (old, new): refused with the new one named.
+  std::vector<std::pair<std::string, std::string>> renamed_choices;
 
   static ParamSpec real(std::string name, double def, std::optional<double> lo,
                         std::optional<double> hi, std::string doc, bool lo_exclusive = false);

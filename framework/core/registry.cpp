@@ -1,8 +1,10 @@
 #include "framework/core/registry.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 
 namespace drbench {
 
@@ -21,7 +23,11 @@ ParamSet MethodInfo::complete(const ParamSet& given) const {
   for (const auto& p : params) out.set(p.name, p.default_value);
   for (const auto& [k, v] : given.values()) {
     const ParamSpec* spec = param(k);
-    if (!spec) throw Error("method '" + name + "' has no parameter '" + k + "'");
+    if (!spec) {
+      const std::string fix = keywords::retired_name_fix(*this, k);
+      throw Error("method '" + name + "' has no parameter '" + k + "'" +
+                  (fix.empty() ? "" : ": " + fix));
+    }
     // Integers written where a real is expected are promoted, so "gamma: 1" is a real 1.0.
     if (spec->type == ParamType::Real && std::holds_alternative<std::int64_t>(v))
       out.set(k, static_cast<double>(std::get<std::int64_t>(v)));
@@ -34,6 +40,33 @@ ParamSet MethodInfo::complete(const ParamSet& given) const {
 arma::uword MethodInfo::dim_limit(const DataShape& s, const ParamSet& p) const {
   if (max_dim) return max_dim(s, p);
   return std::min<arma::uword>(s.n > 0 ? s.n - 1 : 0, s.d);
+}
+
+void MethodInfo::check_input(const FitInput& in, const ParamSet& p) const {
+  arma::uword bad = 0;
+  while (bad < in.X.n_elem && std::isfinite(in.X(bad))) ++bad;
+  if (bad < in.X.n_elem)
+    throw MethodError(name + ": input entry (feature " + std::to_string(bad % in.X.n_rows) +
+                      ", point " + std::to_string(bad / in.X.n_rows) +
+                      ") is not finite (NaN or Inf); remove or impute it before fitting");
+  if (supervised && (!in.labels || in.labels->n_elem != in.X.n_cols))
+    throw MethodError(name + " is supervised: it needs one label per training point (got " +
+                      (in.labels ? std::to_string(in.labels->n_elem) : std::string("none")) +
+                      " for " + std::to_string(in.X.n_cols) + " points)");
+  const DataShape shape{in.X.n_cols, in.X.n_rows, in.n_classes};
+  const arma::uword limit = dim_limit(shape, p);
+  if (in.dim == 0 || in.dim > limit)
+    throw MethodError(name + ": dims=" + std::to_string(in.dim) + " must be in 1.." +
+                      std::to_string(limit) + " for " + std::to_string(shape.n) + " points in " +
+                      std::to_string(shape.d) + "-D with " + std::to_string(shape.n_classes) +
+                      " classes; lower 'dims'");
+}
+
+std::unique_ptr<Method> MethodInfo::fit(const ParamSet& p, const FitInput& in) const {
+  check_input(in, p);
+  std::unique_ptr<Method> m = make(p);
+  m->fit(in);
+  return m;
 }
 
 double MethodInfo::cost_of(const DataShape& s, const ParamSet& p, arma::uword dim) const {

@@ -31,6 +31,10 @@ struct MethodInfo {
   // points of the transductive protocol). Without it a supervised method is refused there.
   bool partial_labels = false;
   bool iterative = false;     // produces an optimiser trace
+  // transform() of the training points reproduces embedding() (to rounding): true of the linear
+  // projections and the Nystroem extensions; false where new points are fitted by an optimiser
+  // or mapped through a learnt back-constraint. The contract test holds every method to it.
+  bool transform_reproduces_embedding = false;
   // Largest latent dimension allowed for this data and setting (e.g. C-1 for LDA). Default: min(n-1, d).
   std::function<arma::uword(const DataShape&, const ParamSet&)> max_dim;
   // Relative cost estimate used to hand out the longest tasks first. Default: n^2 * d.
@@ -44,6 +48,12 @@ struct MethodInfo {
   // Defaults for every declared parameter, overridden by `given`.
   ParamSet complete(const ParamSet& given) const;
   arma::uword dim_limit(const DataShape& s, const ParamSet& p) const;
+  // What every method may assume of its input, checked once here rather than in every fit: X
+  // finite, one label per point when (and only when it matters) the method is supervised, and
+  // 1 <= dim <= dim_limit. Throws MethodError naming the method, the problem and the fix.
+  void check_input(const FitInput& in, const ParamSet& p) const;
+  // The checked way to fit: check_input, make, fit.
+  std::unique_ptr<Method> fit(const ParamSet& p, const FitInput& in) const;
   double cost_of(const DataShape& s, const ParamSet& p, arma::uword dim) const;
 };
 

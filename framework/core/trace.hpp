@@ -2,6 +2,7 @@
 // What an iterative method reports about its optimisation. The scheduler stores it in the results
 // file when the config asks for traces; the brief requires objective, gradient norm and time per
 // iteration for every optimiser.
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,9 @@ struct TraceRow {
   double objective = 0.0;
   double grad_norm = 0.0;
   double seconds = 0.0;  // wall time since the optimiser started
+  // Length of the accepted step (line-search step size or learning rate times the update's
+  // scale, as the optimiser defines it); NaN where the optimiser does not record one.
+  double step = std::numeric_limits<double>::quiet_NaN();
 };
 
 struct Trace {
@@ -21,6 +25,9 @@ struct Trace {
   std::vector<std::pair<std::string, std::string>> notes;  // e.g. {"jitter", "1e-6"}
 
   void log(int it, double f, double g, double s) { rows.push_back({it, f, g, s}); }
+  void log(int it, double f, double g, double s, double step) {
+    rows.push_back({it, f, g, s, step});
+  }
   void note(std::string key, std::string value) { notes.emplace_back(std::move(key), std::move(value)); }
 };
 

@@ -5,6 +5,8 @@
 
 #include "framework/core/error.hpp"
 #include "framework/linalg/distances.hpp"
+#include "framework/linalg/eigen.hpp"
+#include "framework/linalg/pca.hpp"
 
 namespace drbench {
 
@@ -36,39 +38,19 @@ std::string PreprocStep::describe() const {
 
 namespace {
 
-// Sign convention (as sklearn's svd_flip): the largest-magnitude entry of each axis is positive,
-// so the projection does not flip between LAPACK builds.
-void fix_signs(arma::mat& V) {
-  for (arma::uword k = 0; k < V.n_cols; ++k)
-    if (V(arma::index_max(arma::abs(V.col(k))), k) < 0) V.col(k) *= -1.0;
-}
-
 // Principal axes of the centred training data Xc (d x n), largest variance first, with their
-// variances. Eigen-decomposes whichever Gram matrix is smaller: d x d covariance or n x n.
+// variances: the one PCA (framework/linalg/pca.hpp), cut at its numerical rank, signs fixed so the
+// projection does not flip between LAPACK builds.
 void principal_axes(const arma::mat& Xc, arma::mat& axes, arma::vec& var) {
-  const arma::uword d = Xc.n_rows, n = Xc.n_cols;
-  const double denom = std::max<double>(1.0, double(n) - 1.0);
-  arma::vec eval;
-  arma::mat evec;
-  if (d <= n) {
-    if (!arma::eig_sym(eval, evec, (Xc * Xc.t()) / denom))
-      throw MethodError("pca preprocessing: eigendecomposition of the covariance failed");
-    axes = arma::fliplr(evec);
-    var = arma::flipud(eval);
-  } else {
-    if (!arma::eig_sym(eval, evec, Xc.t() * Xc))
-      throw MethodError("pca preprocessing: eigendecomposition of the Gram matrix failed");
-    eval = arma::flipud(eval);
-    evec = arma::fliplr(evec);
-    // Only axes with non-negligible variance can be recovered from the n x n side.
-    const double tol = std::max(1e-300, eval.max() * 1e-12 * double(n));
-    arma::uword r = 0;
-    while (r < eval.n_elem && eval(r) > tol) ++r;
-    axes = Xc * evec.head_cols(r);
-    axes.each_row() /= arma::sqrt(eval.head(r)).t();
-    var = eval.head(r) / denom;
+  PcaBasis b;
+  try {
+    b = pca_of_centred(Xc);
+  } catch (const MethodError& e) {
+    throw DataError(std::string("pca preprocessing: ") + e.what());
   }
-  var = arma::clamp(var, 0.0, arma::datum::inf);
+  const arma::uword r = pca_rank(b, Xc.n_cols);
+  axes = b.W.head_cols(r);
+  var = b.variances.head(r);
   fix_signs(axes);
 }
 

@@ -1,6 +1,10 @@
 #include "framework/eval/knn.hpp"
 
+#include <nanoflann.hpp>
+
 #include <algorithm>
+#include <cstdint>
+#include <limits>
 #include <string>
 
 #include "framework/core/error.hpp"
@@ -16,6 +20,84 @@ struct Cand {
   double d;
   arma::uword i;
   bool operator<(const Cand& o) const { return d < o.d || (d == o.d && i < o.i); }
+};
+
+// The one definition of the distance both paths rank by, summed in coordinate order, so the k-d
+// tree and the blocked path see bit-identical values and break ties identically.
+inline double sq_dist(const double* p, const double* q, arma::uword dim) {
+  double acc = 0;
+  for (arma::uword r = 0; r < dim; ++r) acc += (p[r] - q[r]) * (p[r] - q[r]);
+  return acc;
+}
+
+void check_knn_args(const arma::mat& train, const arma::mat& test, arma::uword kmax,
+                    bool exclude_self) {
+  const arma::uword n = train.n_cols;
+  if (train.n_rows != test.n_rows)
+    throw Error("knn: training points have " + std::to_string(train.n_rows) +
+                " dimensions, test points " + std::to_string(test.n_rows));
+  if (exclude_self && n != test.n_cols)
+    throw Error("knn: leave-one-out needs the test set to be the training set");
+  const arma::uword avail = exclude_self ? (n > 0 ? n - 1 : 0) : n;
+  if (kmax == 0 || kmax > avail)
+    throw Error("knn: k=" + std::to_string(kmax) + " needs 1.." + std::to_string(avail) +
+                " neighbours but there are " + std::to_string(n) + " training points" +
+                (exclude_self ? " (leave-one-out excludes the point itself)" : "") +
+                " (fix: lower the evaluation's knn values)");
+}
+
+// nanoflann's view of the training columns and of the distance above.
+struct Columns {
+  const arma::mat& X;
+  std::size_t kdtree_get_point_count() const { return X.n_cols; }
+  double kdtree_get_pt(std::size_t i, std::size_t r) const { return X.at(r, i); }
+  template <class Box>
+  bool kdtree_get_bbox(Box&) const {
+    return false;
+  }
+};
+
+struct ExactL2 {
+  using ElementType = double;
+  using DistanceType = double;
+  const Columns& cols;
+  explicit ExactL2(const Columns& c) : cols(c) {}
+  double evalMetric(const double* q, std::uint32_t i, std::size_t dim) const {
+    return sq_dist(cols.X.colptr(i), q, dim);
+  }
+  template <class U, class V>
+  double accum_dist(U a, V b, std::size_t) const {
+    return (a - b) * (a - b);
+  }
+};
+
+// The k smallest (distance, index) pairs, lower index first among equal distances: the same
+// order as the blocked path. nanoflann offers a point only when it is strictly closer than
+// worstDist() and prunes cells by rounded lower bounds, so worstDist() sits a relative 1e-10
+// above the k-th distance: every tie (and nothing the exact comparison would keep) gets through.
+class TopK {
+ public:
+  TopK(arma::uword k, arma::uword skip) : k_(k), skip_(skip) { best_.reserve(k + 1); }
+  double worstDist() const { return best_.size() < k_ ? kInf : bound_; }
+  bool full() const { return best_.size() == k_; }
+  bool addPoint(double d, std::uint32_t i) {
+    if (i == skip_) return true;
+    const Cand c{d, i};
+    if (best_.size() == k_) {
+      if (!(c < best_.back())) return true;
+      best_.pop_back();
+    }
+    best_.insert(std::upper_bound(best_.begin(), best_.end(), c), c);
+    if (best_.size() == k_) bound_ = best_.back().d * (1.0 + 1e-10) + 1e-300;
+    return true;
+  }
+  const std::vector<Cand>& best() const { return best_; }
+
+ private:
+  static constexpr double kInf = std::numeric_limits<double>::infinity();
+  arma::uword k_, skip_;
+  double bound_ = kInf;
+  std::vector<Cand> best_;
 };
 
 // The m smallest of key(i) = a2[i] - 2 g[i] over i != skip (ascending, lower index first on
@@ -58,18 +140,33 @@ void select_smallest(const double* a2, const double* g, arma::uword n, arma::uwo
 
 arma::umat knn_indices(const arma::mat& train, const arma::mat& test, arma::uword kmax,
                        bool exclude_self) {
+  if (train.n_rows <= kKdTreeMaxDim) return knn_indices_kdtree(train, test, kmax, exclude_self);
+  return knn_indices_blocked(train, test, kmax, exclude_self);
+}
+
+arma::umat knn_indices_kdtree(const arma::mat& train, const arma::mat& test, arma::uword kmax,
+                              bool exclude_self) {
+  check_knn_args(train, test, kmax, exclude_self);
+  if (train.n_cols > std::numeric_limits<std::uint32_t>::max())
+    return knn_indices_blocked(train, test, kmax, exclude_self);
+  const Columns cols{train};
+  using Tree = nanoflann::KDTreeSingleIndexAdaptor<ExactL2, Columns, -1, std::uint32_t>;
+  Tree tree(static_cast<int>(train.n_rows), cols, nanoflann::KDTreeSingleIndexAdaptorParams(12));
+  arma::umat nn(kmax, test.n_cols);
+  const nanoflann::SearchParams params(32, 0.0f, false);
+  for (arma::uword j = 0; j < test.n_cols; ++j) {
+    TopK top(kmax, exclude_self ? j : train.n_cols);
+    tree.findNeighbors(top, test.colptr(j), params);
+    for (arma::uword k = 0; k < kmax; ++k) nn(k, j) = top.best()[k].i;
+  }
+  return nn;
+}
+
+arma::umat knn_indices_blocked(const arma::mat& train, const arma::mat& test, arma::uword kmax,
+                               bool exclude_self) {
+  check_knn_args(train, test, kmax, exclude_self);
   const arma::uword n = train.n_cols, m = test.n_cols;
-  if (train.n_rows != test.n_rows)
-    throw Error("knn: training points have " + std::to_string(train.n_rows) +
-                " dimensions, test points " + std::to_string(test.n_rows));
-  if (exclude_self && n != m)
-    throw Error("knn: leave-one-out needs the test set to be the training set");
-  const arma::uword avail = exclude_self ? (n > 0 ? n - 1 : 0) : n;
-  if (kmax == 0 || kmax > avail)
-    throw Error("knn: k=" + std::to_string(kmax) + " needs 1.." + std::to_string(avail) +
-                " neighbours but there are " + std::to_string(n) + " training points" +
-                (exclude_self ? " (leave-one-out excludes the point itself)" : "") +
-                " (fix: lower the evaluation's knn values)");
+  const arma::uword avail = exclude_self ? n - 1 : n;
   const arma::uword cand = std::min(avail, kmax + kSlack);
   const arma::uword dim = train.n_rows;
   arma::umat nn(kmax, m);
@@ -87,12 +184,7 @@ arma::umat knn_indices(const arma::mat& train, const arma::mat& test, arma::uwor
     for (arma::uword j = s; j < e; ++j) {
       select_smallest(a2.memptr(), G.colptr(j - s), n, cand, exclude_self ? j : n, best);
       const double* q = test.colptr(j);
-      for (auto& c : best) {
-        const double* p = train.colptr(c.i);
-        double acc = 0;
-        for (arma::uword r = 0; r < dim; ++r) acc += (p[r] - q[r]) * (p[r] - q[r]);
-        c.d = acc;
-      }
+      for (auto& c : best) c.d = sq_dist(train.colptr(c.i), q, dim);
       std::sort(best.begin(), best.end());
       for (arma::uword k = 0; k < kmax; ++k) nn(k, j) = best[k].i;
     }

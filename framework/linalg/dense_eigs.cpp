@@ -4,6 +4,7 @@
 #include <string>
 
 #include "framework/core/error.hpp"
+#include "framework/linalg/distances.hpp"
 
 extern "C" {
 // BLAS symmetric matrix-vector product (OpenBLAS, gfortran convention with a hidden length).
@@ -189,9 +190,7 @@ void double_centred_eigs(arma::vec& values, arma::mat& vectors, const arma::mat&
     }
   }
   arma::mat B = D2;
-  B.each_col() -= arma::mean(B, 1);
-  B.each_row() -= arma::mean(B, 0);
-  B *= -0.5;
+  double_centre(B);
   extreme_eigs_sym(values, vectors, arma::symmatu(B), k, true);
 }
 

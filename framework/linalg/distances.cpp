@@ -91,4 +91,13 @@ arma::mat unit_columns(const arma::mat& X) {
   return U;
 }
 
+void double_centre(arma::mat& S) {
+  const arma::vec r = arma::mean(S, 1);
+  const double g = arma::mean(r);
+  S.each_col() -= r;
+  S.each_row() -= r.t();
+  S += g;
+  S *= -0.5;
+}
+
 }  // namespace drbench

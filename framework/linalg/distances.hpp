@@ -22,4 +22,8 @@ arma::umat knn_graph_indices(const arma::mat& X, arma::uword k);
 // weighted by the Euclidean distance. Never densified: Isomap on thousands of points relies on it.
 arma::sp_mat knn_graph(const arma::mat& X, arma::uword k);
 
+// S <- -H S H / 2 with H = I - 11^T/n, in place and without forming H: Torgerson's tau, the Gram
+// matrix of a centred configuration with squared distances S (classical MDS, Isomap, IP, OIP).
+void double_centre(arma::mat& S);
+
 }  // namespace drbench

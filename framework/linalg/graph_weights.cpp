@@ -36,7 +36,7 @@ arma::sp_mat symmetric_from_edges(const std::vector<std::pair<arma::uword, arma:
 void check_width(double t, const char* what) {
   if (!(t > 0.0) || !std::isfinite(t))
     throw MethodError(std::string("heat-kernel width t is ") + std::to_string(t) + " (" + what +
-                      "); all points coincide? set 't' > 0 explicitly");
+                      "); all points coincide? set 'kernel_width' with width: absolute");
 }
 
 }  // namespace
@@ -58,7 +58,7 @@ double mean_sq_edge_length(const arma::sp_mat& dist_graph) {
          static_cast<double>(dist_graph.n_nonzero);
 }
 
-HeatGraph heat_knn_weights(const arma::mat& X, arma::uword k, double t) {
+HeatGraph heat_knn_weights(const arma::mat& X, arma::uword k, const keywords::KernelWidth& width) {
   const arma::uword n = X.n_cols;
   const arma::umat nn = knn_graph_indices(X, k);
   std::vector<std::pair<arma::uword, arma::uword>> edges;
@@ -73,7 +73,7 @@ HeatGraph heat_knn_weights(const arma::mat& X, arma::uword k, double t) {
   std::sort(edges.begin(), edges.end());
   edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
   HeatGraph g;
-  g.t = t > 0.0 ? t : mean_sq;
+  g.t = width.heat_t(mean_sq);
   check_width(g.t, "mean squared kNN distance");
   std::vector<double> w(edges.size());
   for (std::size_t e = 0; e < edges.size(); ++e)
@@ -83,7 +83,7 @@ HeatGraph heat_knn_weights(const arma::mat& X, arma::uword k, double t) {
 }
 
 HeatGraph same_class_weights(const arma::mat& X, const arma::uvec& labels, ClassWeight kind,
-                             double t) {
+                             const keywords::KernelWidth& width) {
   const arma::uword n = X.n_cols;
   if (labels.n_elem != n) throw MethodError("same_class_weights: one label per point needed");
   std::vector<std::pair<arma::uword, arma::uword>> edges;
@@ -104,7 +104,7 @@ HeatGraph same_class_weights(const arma::mat& X, const arma::uvec& labels, Class
     double mean_sq = 0.0;
     for (double v : d2) mean_sq += v;
     mean_sq = d2.empty() ? 0.0 : mean_sq / static_cast<double>(d2.size());
-    g.t = t > 0.0 ? t : mean_sq;
+    g.t = width.heat_t(mean_sq);
     check_width(g.t, "mean squared same-class distance");
     for (std::size_t e = 0; e < edges.size(); ++e) w[e] = heat_kernel(d2[e], g.t);
   }

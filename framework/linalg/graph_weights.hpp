@@ -4,6 +4,8 @@
 // has sum_c n_c^2, far below N^2 for many classes.
 #include <armadillo>
 
+#include "framework/core/keywords.hpp"
+
 namespace drbench {
 
 // The heat kernel exp(-d2 / t) of a squared distance d2, floored at 1e-300: an edge weight must
@@ -26,17 +28,18 @@ struct HeatGraph {
 
 // Heat-kernel weights on the symmetric kNN graph (He & Niyogi 2003, step 2):
 // W_ij = exp(-|x_i - x_j|^2 / t) when i is among the k nearest of j or j among those of i.
-// t <= 0 picks the mean squared distance of a point to its k nearest neighbours, a width on the
-// scale of the graph's own edges.
-HeatGraph heat_knn_weights(const arma::mat& X, arma::uword k, double t);
+// t = width.heat_t(reference): a relative width multiplies the mean squared distance of a point
+// to its k nearest neighbours (width 1 is that t itself), a width on the scale of the graph's
+// own edges; an absolute one gives t = 2 sigma^2.
+HeatGraph heat_knn_weights(const arma::mat& X, arma::uword k, const keywords::KernelWidth& width);
 
 enum class ClassWeight { Heat, Binary };
 
 // Supervised weights (SLPP, Zheng et al. 2007): W_ij = exp(-|x_i - x_j|^2 / t) (Heat) or 1
-// (Binary) when x_i and x_j share a label and i != j, 0 otherwise. t <= 0 picks the mean squared
-// distance between same-class pairs.
+// (Binary) when x_i and x_j share a label and i != j, 0 otherwise. The reference of a relative
+// width is the mean squared distance between same-class pairs.
 HeatGraph same_class_weights(const arma::mat& X, const arma::uvec& labels, ClassWeight kind,
-                             double t);
+                             const keywords::KernelWidth& width);
 
 // Row sums D_ii = sum_j W_ij.
 arma::vec graph_degrees(const arma::sp_mat& W);

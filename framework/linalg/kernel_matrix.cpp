@@ -5,6 +5,7 @@
 #include <string>
 
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 #include "framework/linalg/distances.hpp"
 
 extern "C" {
@@ -20,15 +21,10 @@ std::vector<ParamSpec> kernel_param_specs() {
   return {
       ParamSpec::choice(
           "kernel", "rbf", {"rbf", "poly", "linear"},
-          "kernel function: rbf exp(-|x-y|^2/(2 sigma^2)), poly (x'y + offset)^degree, "
+          "kernel function: rbf exp(-|x-y|^2/(2 kernel_width^2)), poly (x'y + offset)^degree, "
           "linear x'y"),
-      ParamSpec::real(
-          "sigma", 1.0, 0.0, std::nullopt,
-          "RBF width (TPSLVM varies it in 0.3..3.75); in input units when width=absolute, "
-          "in multiples of the median pairwise distance when width=median",
-          true),
-      ParamSpec::choice("width", "median", {"median", "absolute"},
-                        "how sigma is read: relative to the median training distance, or as is"),
+      keywords::kernel_width(1.0, "the median pairwise training distance (TPSLVM: 0.3..3.75)"),
+      keywords::width("relative", "the median pairwise training distance"),
       ParamSpec::integer("degree", 2, 1, 10, "polynomial kernel degree"),
       ParamSpec::real("offset", 1.0, 0.0, std::nullopt,
                       "polynomial kernel offset (>= 0 keeps it PSD)"),
@@ -37,7 +33,7 @@ std::vector<ParamSpec> kernel_param_specs() {
 
 double median_distance(const arma::mat& X) {
   const arma::uword n = X.n_cols;
-  if (n < 2) throw MethodError("kernel width: need at least 2 training points for width=median");
+  if (n < 2) throw MethodError("kernel width: need at least 2 training points for width: relative");
   const arma::uword stride = std::max<arma::uword>(1, (n + 999) / 1000);
   const arma::mat S = X.cols(arma::regspace<arma::uvec>(0, stride, n - 1));
   const arma::mat D = sq_distances(S);
@@ -51,7 +47,7 @@ double median_distance(const arma::mat& X) {
   if (!(med > 0))
     throw MethodError(
         "kernel width: median training distance is 0 (duplicate points); use "
-        "width: absolute with an explicit sigma");
+        "width: absolute with an explicit kernel_width");
   return med;
 }
 
@@ -60,8 +56,9 @@ KernelSpec kernel_from_params(const ParamSet& p, const arma::mat& X) {
   const std::string& t = p.str("kernel");
   k.type = t == "linear" ? KernelSpec::Type::Linear
                          : (t == "poly" ? KernelSpec::Type::Poly : KernelSpec::Type::Rbf);
-  k.sigma = p.real("sigma");
-  if (k.type == KernelSpec::Type::Rbf && p.str("width") == "median") k.sigma *= median_distance(X);
+  const keywords::KernelWidth w = keywords::kernel_width_of(p);
+  k.sigma = w.sigma;
+  if (k.type == KernelSpec::Type::Rbf && w.relative) k.sigma *= median_distance(X);
   k.degree = static_cast<int>(p.integer("degree"));
   k.offset = p.real("offset");
   return k;

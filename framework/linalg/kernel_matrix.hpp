@@ -16,10 +16,10 @@ struct KernelSpec {
   double offset = 1.0;
 };
 
-// The parameters every kernel method declares: kernel, sigma, width, degree, offset.
+// The parameters every kernel method declares: kernel, kernel_width, width, degree, offset.
 std::vector<ParamSpec> kernel_param_specs();
-// Resolves a parameter setting against the training data: with width=median, sigma is a multiple
-// of the median pairwise distance of X (d x n) so one grid of sigmas suits every dataset's scale.
+// Resolves a parameter setting against the training data: with width: relative, sigma is a multiple
+// of the median pairwise distance of X (d x n) so one grid of widths suits every dataset's scale.
 KernelSpec kernel_from_params(const ParamSet& p, const arma::mat& X);
 
 // Median Euclidean distance between distinct columns of X; at most 1000 evenly strided columns are

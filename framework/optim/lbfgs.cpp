@@ -6,103 +6,11 @@
 #include <cmath>
 #include <deque>
 
+#include "framework/core/time_limit.hpp"
+#include "framework/optim/line_search.hpp"
 #include "framework/optim/optimizer.hpp"
 
 namespace drbench {
-
-namespace {
-
-struct Point {
-  double a = 0.0;  // step length
-  double f = 0.0;  // phi(a)
-  double d = 0.0;  // phi'(a) = g(x + a p) . p
-  arma::vec g;     // full gradient at x + a p
-};
-
-class LineSearch {
- public:
-  LineSearch(Objective& obj, const arma::vec& x, const arma::vec& p, int& evals)
-      : obj_(obj), x_(x), p_(p), evals_(evals) {}
-
-  Point eval(double a) {
-    Point pt;
-    pt.a = a;
-    pt.f = obj_.evaluate(x_ + a * p_, &pt.g);
-    ++evals_;
-    pt.d = std::isfinite(pt.f) ? arma::dot(pt.g, p_) : NAN;
-    return pt;
-  }
-
-  // Returns true and the accepted point when the strong Wolfe conditions hold (or, failing that
-  // after many trials, when at least sufficient decrease does).
-  bool search(const Point& p0, double a1, Point& out) {
-    const double c1 = 1e-4, c2 = 0.9, a_max = 1e10;
-    Point prev = p0;
-    double a = a1;
-    for (int i = 1; i <= 25; ++i) {
-      Point cur = eval(a);
-      if (!std::isfinite(cur.f) || cur.f > p0.f + c1 * a * p0.d || (i > 1 && cur.f >= prev.f))
-        return zoom(p0, prev, cur, out);
-      if (std::abs(cur.d) <= -c2 * p0.d) {
-        out = cur;
-        return true;
-      }
-      if (cur.d >= 0) return zoom(p0, cur, prev, out);
-      prev = cur;
-      a = std::min(2.0 * a, a_max);
-    }
-    out = prev;
-    return prev.a > 0;
-  }
-
- private:
-  bool zoom(const Point& p0, Point lo, Point hi, Point& out) {
-    const double c1 = 1e-4, c2 = 0.9;
-    for (int j = 0; j < 30; ++j) {
-      double a = interpolate(lo, hi);
-      Point cur = eval(a);
-      if (!std::isfinite(cur.f) || cur.f > p0.f + c1 * a * p0.d || cur.f >= lo.f) {
-        hi = cur;
-      } else {
-        if (std::abs(cur.d) <= -c2 * p0.d) {
-          out = cur;
-          return true;
-        }
-        if (cur.d * (hi.a - lo.a) >= 0) hi = lo;
-        lo = cur;
-      }
-      if (std::abs(hi.a - lo.a) < 1e-16 * std::max(1.0, lo.a)) break;
-    }
-    // Interval collapsed: accept lo if it decreased the objective at all (sufficient decrease
-    // holds for every lo by construction, except the initial a = 0).
-    out = lo;
-    return lo.a > 0;
-  }
-
-  // Safeguarded cubic interpolation (N&W eq. 3.59); bisection when the cubic is unusable.
-  static double interpolate(const Point& lo, const Point& hi) {
-    const double mid = 0.5 * (lo.a + hi.a);
-    if (!std::isfinite(hi.f) || !std::isfinite(hi.d)) return mid;
-    const double d1 = lo.d + hi.d - 3.0 * (lo.f - hi.f) / (lo.a - hi.a);
-    const double disc = d1 * d1 - lo.d * hi.d;
-    if (!(disc >= 0)) return mid;
-    const double d2 = (hi.a > lo.a ? 1.0 : -1.0) * std::sqrt(disc);
-    const double denom = hi.d - lo.d + 2.0 * d2;
-    if (denom == 0) return mid;
-    const double a = hi.a - (hi.a - lo.a) * (hi.d + d2 - d1) / denom;
-    const double left = std::min(lo.a, hi.a), right = std::max(lo.a, hi.a);
-    const double margin = 0.1 * (right - left);
-    if (!std::isfinite(a) || a < left + margin || a > right - margin) return mid;
-    return a;
-  }
-
-  Objective& obj_;
-  const arma::vec& x_;
-  const arma::vec& p_;
-  int& evals_;
-};
-
-}  // namespace
 
 OptimResult lbfgs(Objective& obj, const arma::vec& x0, const OptimOptions& opt, int memory) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -144,7 +52,7 @@ OptimResult lbfgs(Objective& obj, const arma::vec& x0, const OptimOptions& opt, 
       q += (alpha[i] - b) * S[i];
     }
     arma::vec p = -q;
-    Point p0;
+    LinePoint p0;
     p0.f = f;
     p0.d = arma::dot(g, p);
     if (!(p0.d < 0)) {  // not a descent direction (numerical trouble): restart from -g
@@ -155,10 +63,10 @@ OptimResult lbfgs(Objective& obj, const arma::vec& x0, const OptimOptions& opt, 
       p0.d = -arma::dot(g, g);
     }
     const double a1 = S.empty() ? std::min(1.0, 1.0 / arma::norm(g)) : 1.0;
-    LineSearch ls(obj, x, p, res.evaluations);
-    Point acc;
-    if (!ls.search(p0, a1, acc)) {
-      if (opt.trace) opt.trace->log(k, f, arma::norm(g), seconds());
+    LineFunction phi(obj, x, p, res.evaluations);
+    LinePoint acc;
+    if (!wolfe_search(phi, p0, a1, WolfeOptions{}, acc)) {
+      if (opt.trace) opt.trace->log(k, f, arma::norm(g), seconds(), 0.0);
       return finish("line_search_failed");
     }
     const arma::vec s = acc.a * p;
@@ -167,7 +75,10 @@ OptimResult lbfgs(Objective& obj, const arma::vec& x0, const OptimOptions& opt, 
     x += s;
     f = acc.f;
     g = acc.g;
-    if (opt.trace) opt.trace->log(k, f, arma::norm(g), seconds());
+    if (opt.trace) opt.trace->log(k, f, arma::norm(g), seconds(), acc.a);
+    if (opt.callback && !opt.callback({k, f, arma::norm(g), acc.a, seconds(), x, g}))
+      return finish("callback");
+    check_task_deadline(k);
 
     const double sy = arma::dot(s, y);
     if (sy > 1e-10 * arma::norm(s) * arma::norm(y)) {  // keep H positive definite

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "framework/core/error.hpp"
+#include "framework/core/time_limit.hpp"
 #include "framework/optim/optimizer.hpp"
 
 namespace drbench {
@@ -88,7 +89,13 @@ OptimResult scg(Objective& obj, const arma::vec& x0, const OptimOptions& opt) {
       success = false;
       f_now = f_old;
     }
-    if (opt.trace) opt.trace->log(j, f_now, arma::norm(success ? grad_x_new : grad_new), seconds_since(t0));
+    if (opt.trace)
+      opt.trace->log(j, f_now, arma::norm(success ? grad_x_new : grad_new), seconds_since(t0),
+                     success ? alpha : 0.0);
+    if (success && opt.callback &&
+        !opt.callback({j, f_now, arma::norm(grad_x_new), alpha, seconds_since(t0), x, grad_x_new}))
+      return finish("callback", f_now);
+    check_task_deadline(j);
 
     if (success) {
       if (arma::abs(alpha * d).max() < opt.x_tol && std::abs(f_new - f_old) < opt.f_tol)
@@ -115,13 +122,6 @@ OptimResult scg(Objective& obj, const arma::vec& x0, const OptimOptions& opt) {
     }
   }
   return finish("max_iterations", f_now);
-}
-
-OptimResult minimize(const std::string& name, Objective& obj, const arma::vec& x0,
-                     const OptimOptions& opt) {
-  if (name == "scg") return scg(obj, x0, opt);
-  if (name == "lbfgs") return lbfgs(obj, x0, opt);
-  throw Error("unknown optimizer '" + name + "' (known: scg, lbfgs)");
 }
 
 }  // namespace drbench

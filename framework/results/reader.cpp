@@ -39,11 +39,15 @@ void read_arrays(const h5::File& f, std::vector<TaskRow>& rows) {
     if (has_tr && h5::exists(f.h, "traces/" + id)) {
       h5::Handle g = h5::open_group(f, f.h, "traces");
       h5::Matrix m = h5::read_matrix(f, g, id);
-      if (m.cols != 4) throw Error(f.where + ": /traces/" + id + " does not have 4 columns");
+      // Files written before the step column have 4 columns; their steps read as NaN.
+      if (m.cols != 4 && m.cols != 5)
+        throw Error(f.where + ": /traces/" + id + " does not have 4 or 5 columns");
       Trace& t = row.result.trace;
-      for (std::uint64_t i = 0; i < m.rows; ++i)
-        t.rows.push_back({static_cast<int>(m.data[4 * i]), m.data[4 * i + 1], m.data[4 * i + 2],
-                          m.data[4 * i + 3]});
+      for (std::uint64_t i = 0; i < m.rows; ++i) {
+        const double* c = &m.data[m.cols * i];
+        t.rows.push_back({static_cast<int>(c[0]), c[1], c[2], c[3]});
+        if (m.cols == 5) t.rows.back().step = c[4];
+      }
       h5::Handle d(H5Dopen2(g, id.c_str(), H5P_DEFAULT), H5Dclose);
       t.optimizer = h5::read_attr_string(f, d, "optimizer");
       for (const auto& note : h5::read_attr_strings(f, d, "notes")) {
@@ -136,6 +140,7 @@ ResultsFile read_results(const std::string& path, bool with_arrays) {
     t.task_id = id[i];
     t.key = key[i];
     t.ok = status[i] == 0;
+    t.timed_out = status[i] == 2;
     t.error = error[i];
     t.fit_seconds = fit[i];
     t.transform_seconds = transform[i];

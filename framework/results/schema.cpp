@@ -81,7 +81,9 @@ void write_tasks(const h5::File& f, const Experiment& ex, const std::vector<Task
   h5::write_u64(f, g, "seed", col([&](std::size_t i) { return info[i]->seed; }));
   h5::write_u64(f, g, "split_seed", col([&](std::size_t i) { return info[i]->split_seed; }));
   h5::write_i8(f, g, "status",
-               col([&](std::size_t i) { return std::int8_t(rows[i]->ok ? 0 : 1); }));
+               col([&](std::size_t i) {
+                 return std::int8_t(rows[i]->ok ? 0 : (rows[i]->timed_out ? 2 : 1));
+               }));
   h5::write_strings(f, g, "error", col([&](std::size_t i) { return rows[i]->error; }));
   h5::write_f64(f, g, "fit_seconds", col([&](std::size_t i) { return rows[i]->fit_seconds; }));
   h5::write_f64(f, g, "transform_seconds",
@@ -131,16 +133,17 @@ void write_arrays(const h5::File& f, const std::map<std::uint64_t, TaskResult>& 
     }
     if (!r.trace.rows.empty() || !r.trace.optimizer.empty()) {
       std::vector<double> m;
-      m.reserve(r.trace.rows.size() * 4);
+      m.reserve(r.trace.rows.size() * 5);
       for (const auto& row : r.trace.rows) {
         m.push_back(row.iteration);
         m.push_back(row.objective);
         m.push_back(row.grad_norm);
         m.push_back(row.seconds);
+        m.push_back(row.step);
       }
-      h5::Handle d = h5::write_matrix(f, traces, name, r.trace.rows.size(), 4, m.data());
+      h5::Handle d = h5::write_matrix(f, traces, name, r.trace.rows.size(), 5, m.data());
       h5::attr_string(f, d, "optimizer", r.trace.optimizer);
-      h5::attr_strings(f, d, "columns", {"iteration", "objective", "grad_norm", "seconds"});
+      h5::attr_strings(f, d, "columns", {"iteration", "objective", "grad_norm", "seconds", "step"});
       std::vector<std::string> notes;
       for (const auto& [k, v] : r.trace.notes) notes.push_back(k + "=" + v);
       h5::attr_strings(f, d, "notes", notes);

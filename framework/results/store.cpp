@@ -259,15 +259,24 @@ void ResultsStore::add(const TaskResult& r) {
   if (copy.key != key)
     throw Error(path_ + ": result for task " + std::to_string(copy.task_id) + " has key '" +
                 copy.key + "' but that task is '" + key + "'");
-  if (journal_fd_ < 0) open_journal();
-  write_all(journal_fd_, record(kResultRecord, copy.serialize()), journal_path_);
+  queued_ += record(kResultRecord, copy.serialize());
+  ++n_queued_;
   results_[copy.task_id] = std::move(copy);
   dirty_ = true;
+}
+
+void ResultsStore::commit() {
+  if (n_queued_ == 0) return;
+  if (journal_fd_ < 0) open_journal();
+  write_all(journal_fd_, queued_, journal_path_);
+  queued_.clear();
+  n_queued_ = 0;
   double wait = std::max(interval_, 10.0 * last_write_cost_);
   if (now_seconds() - last_snapshot_ >= wait) write_hdf5();
 }
 
 void ResultsStore::write_hdf5() {
+  commit();
   bool complete = results_.size() == tasks_.size();
   if (dirty_) {
     double t0 = now_seconds();

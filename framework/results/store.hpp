@@ -1,7 +1,9 @@
 #pragma once
-// The results file and its journal. Only rank 0 writes. Each finished task is appended to
-// <path>.journal and fsync'd at once (a kill -9 loses nothing finished); the HDF5 file itself is
-// rewritten whole to <path>.tmp and renamed over the old one, so it is never half-written.
+// The results file and its journal. Only rank 0 writes. Finished tasks are appended to
+// <path>.journal in groups, one write and one fsync per commit(), so a kill -9 loses nothing that
+// was committed (the scheduler reports a task as saved only after its commit); the HDF5 file
+// itself is rewritten whole to <path>.tmp and renamed over the old one, so it is never
+// half-written.
 // Rerunning the same command reads both and skips what is done.
 #include <cstdint>
 #include <map>
@@ -38,10 +40,14 @@ class ResultsStore {
   const std::map<std::uint64_t, TaskResult>& results() const { return results_; }
   const std::string& path() const { return path_; }
 
-  // Journal + fsync, then an HDF5 snapshot when the last one is older than the snapshot interval.
-  // Throws Error for a task id/key that is not part of this experiment.
+  // Takes a finished task into the store and queues its journal record; nothing is durable until
+  // commit(). Throws Error for a task id/key that is not part of this experiment.
   void add(const TaskResult& r);
-  // Full rewrite, atomic rename. Empties the journal (everything is in the file now) and removes
+  // Writes the queued records with one write and one fsync, then an HDF5 snapshot when the last
+  // one is older than the snapshot interval. Does nothing when nothing is queued.
+  void commit();
+  std::size_t n_uncommitted() const { return n_queued_; }
+  // Commit, full rewrite, atomic rename. Empties the journal (everything is in the file now) and removes
   // it when every task is done. Rewrites nothing when nothing changed since the last write. The
   // destructor does not call it: what was added since is in the journal and is recovered by the
   // next store opened on the same path, exactly as after a crash.
@@ -70,6 +76,8 @@ class ResultsStore {
   int lock_fd_ = -1;  // flock on <path>.lock held while the store is open
   std::uint64_t journal_base_ = 0;   // bytes of header + config record
   std::uint64_t journal_valid_ = 0;  // bytes of intact records found when loading
+  std::string queued_;  // journal records not yet written
+  std::size_t n_queued_ = 0;
   bool dirty_ = false;
   std::size_t unmatched_ = 0;  // journal records whose key is not a task of this experiment
   double interval_ = 10.0;

@@ -8,7 +8,7 @@ namespace drbench {
 namespace {
 
 // Bumped whenever the field list below changes; old journals are then refused, not misread.
-constexpr std::uint8_t kFormat = 2;
+constexpr std::uint8_t kFormat = 3;  // 2: trace rows carry a step; 3: point indices, labels
 
 void put_mat(ByteWriter& w, const arma::mat& m) {
   w.u64(m.n_rows);
@@ -42,7 +42,8 @@ std::string TaskResult::serialize() const {
   w.u8(kFormat);
   w.u64(task_id);
   w.str(key);
-  w.u8(ok ? 1 : 0);
+  // 1 ok, 0 failed, 2 timed out: one byte, so journals written before timeouts read unchanged.
+  w.u8(ok ? 1 : (timed_out ? 2 : 0));
   w.str(error);
   w.f64(fit_seconds);
   w.f64(transform_seconds);
@@ -62,6 +63,7 @@ std::string TaskResult::serialize() const {
     w.f64(row.objective);
     w.f64(row.grad_norm);
     w.f64(row.seconds);
+    w.f64(row.step);
   }
   w.u64(trace.notes.size());
   for (const auto& [k, v] : trace.notes) {
@@ -82,7 +84,9 @@ TaskResult TaskResult::deserialize(const std::string& bytes) {
   TaskResult t;
   t.task_id = r.u64();
   t.key = r.str();
-  t.ok = r.u8() != 0;
+  const std::uint8_t status = r.u8();
+  t.ok = status == 1;
+  t.timed_out = status == 2;
   t.error = r.str();
   t.fit_seconds = r.f64();
   t.transform_seconds = r.f64();
@@ -96,13 +100,14 @@ TaskResult TaskResult::deserialize(const std::string& bytes) {
   t.embedding_train = get_mat(r);
   t.embedding_test = get_mat(r);
   t.trace.optimizer = r.str();
-  std::uint64_t n_rows = r.count(28);
+  std::uint64_t n_rows = r.count(36);
   t.trace.rows.resize(n_rows);
   for (auto& row : t.trace.rows) {
     row.iteration = r.i32();
     row.objective = r.f64();
     row.grad_norm = r.f64();
     row.seconds = r.f64();
+    row.step = r.f64();
   }
   std::uint64_t n_notes = r.count(16);
   for (std::uint64_t i = 0; i < n_notes; ++i) {

@@ -13,6 +13,7 @@ struct TaskResult {
   std::uint64_t task_id = 0;
   std::string key;
   bool ok = false;
+  bool timed_out = false;  // !ok because it ran past max_task_seconds (status `timeout`)
   std::string error;  // the exception text when !ok
   double fit_seconds = 0.0;
   double transform_seconds = 0.0;

@@ -5,6 +5,7 @@
 
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/core/time_limit.hpp"
 #include "framework/data/load.hpp"
 #include "framework/data/preprocess.hpp"
 #include "framework/data/split.hpp"
@@ -56,12 +57,28 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
   r.task_id = t.id;
   r.key = t.key;
   r.rank = rank;
+  const double limit = ex_.max_task_seconds;
+  const auto t0 = Clock::now();
+  // Fits driven by the shared optimisers stop at their first iteration past the limit
+  // (check_task_deadline); the others are judged when they return.
+  set_task_deadline(limit > 0 ? t0 + std::chrono::duration_cast<Clock::duration>(
+                                         std::chrono::duration<double>(limit))
+                              : Clock::time_point::max());
   try {
     run_inner(t, r);
+    if (limit > 0 && since(t0) > limit)
+      throw TimeLimitExceeded("finished after " + std::to_string(since(t0)) + " s");
     r.ok = true;
+  } catch (const TimeLimitExceeded& e) {
+    r.ok = false;
+    r.timed_out = true;
+    r.error = "timeout: the task ran past max_task_seconds = " + to_string(ParamValue(limit)) +
+              " (" + e.what() + ")";
   } catch (const std::exception& e) {
     r.ok = false;
     r.error = e.what();
+  }
+  if (!r.ok) {
     r.knn_error.assign(ex_.evaluation.knn.size(), arma::datum::nan);
     r.quality.assign(ex_.evaluation.quality.size(), arma::datum::nan);
   }

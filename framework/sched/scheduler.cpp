@@ -7,11 +7,9 @@
 #include <algorithm>
 #include <csignal>
 #include <cstdlib>
-#include <chrono>
 #include <cstdio>
 #include <ctime>
 #include <iostream>
-#include <thread>
 
 #include "framework/core/blas.hpp"
 #include "framework/core/error.hpp"
@@ -22,6 +20,8 @@
 #include "framework/results/aggregate.hpp"
 #include "framework/results/render.hpp"
 #include "framework/results/store.hpp"
+#include "framework/sched/cost_model.hpp"
+#include "framework/sched/dispatch.hpp"
 #include "framework/sched/progress.hpp"
 #include "framework/sched/run_task.hpp"
 
@@ -29,7 +29,8 @@ namespace drbench {
 
 namespace {
 
-enum Tag : int { kReady = 1, kTask = 2, kStop = 3, kResult = 4 };
+// Exit status of a run stopped by a signal before every task ran (EX_TEMPFAIL: try again).
+constexpr int kExitStopped = 75;
 
 std::string host_name() {
   char buf[256] = {0};
@@ -44,60 +45,42 @@ std::string now_iso() {
   return buf;
 }
 
-// Rank 0's waits poll with a short sleep: Open MPI's blocking receive spins a core, and the
-// master shares its node with workers that need every core.
-void wait_for_message(int* source, int* tag) {
-  MPI_Status st;
-  int flag = 0;
-  for (;;) {
-    MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
-    if (flag) break;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  *source = st.MPI_SOURCE;
-  *tag = st.MPI_TAG;
+long env_count(const char* name) {
+  const char* v = std::getenv(name);
+  return v ? std::atol(v) : 0;
 }
 
-std::string recv_bytes(int source, int tag) {
-  MPI_Status st;
-  MPI_Probe(source, tag, MPI_COMM_WORLD, &st);
-  int count = 0;
-  MPI_Get_count(&st, MPI_BYTE, &count);
-  std::string buf(static_cast<std::size_t>(count), '\0');
-  MPI_Recv(buf.data(), count, MPI_BYTE, source, tag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-  return buf;
-}
-
-void report_failure(const TaskResult& r, bool quiet) {
-  if (!r.ok && !quiet) std::fprintf(stderr, "\n[drbench] task %s failed: %s\n", r.key.c_str(), r.error.c_str());
-}
-
-void worker_loop(const std::vector<Task>& tasks, TaskRunner& runner, int rank) {
-  MPI_Send(nullptr, 0, MPI_BYTE, 0, kReady, MPI_COMM_WORLD);
-  for (;;) {
-    MPI_Status st;
-    std::uint64_t id = 0;
-    MPI_Recv(&id, 1, MPI_UINT64_T, 0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
-    if (st.MPI_TAG == kStop) return;
-    const std::string bytes = runner.run(tasks.at(id), rank).serialize();
-    MPI_Send(bytes.data(), static_cast<int>(bytes.size()), MPI_BYTE, 0, kResult, MPI_COMM_WORLD);
-  }
-}
-
-// Records a finished task. DRBENCH_FAULT_KILL_AFTER=N makes rank 0 SIGKILL itself after N tasks
-// of this run were recorded: the resume tests use it to reproduce a crash at an exact point.
+// Takes finished tasks into the store and reports them once committed. Fault injection for the
+// tests: DRBENCH_FAULT_KILL_AFTER=N makes rank 0 commit and SIGKILL itself when the N-th task of
+// this run is recorded (a crash at an exact point); DRBENCH_FAULT_TERM_AFTER=N raises SIGTERM
+// there instead (a batch system's stop warning).
 class Recorder {
  public:
   Recorder(ResultsStore& store, Progress& progress, bool quiet)
-      : store_(store), progress_(progress), quiet_(quiet) {
-    if (const char* k = std::getenv("DRBENCH_FAULT_KILL_AFTER")) kill_after_ = std::atol(k);
-  }
-  void operator()(const TaskResult& r) {
+      : store_(store),
+        progress_(progress),
+        quiet_(quiet),
+        kill_after_(env_count("DRBENCH_FAULT_KILL_AFTER")),
+        term_after_(env_count("DRBENCH_FAULT_TERM_AFTER")) {}
+  void add(const TaskResult& r) {
     store_.add(r);
-    if (!r.ok) ++failed_;
-    report_failure(r, quiet_);
+    if (!r.ok) {
+      ++failed_;
+      if (!quiet_)
+        std::fprintf(stderr, "\n[drbench] task %s %s: %s\n", r.key.c_str(),
+                     r.timed_out ? "timed out" : "failed", r.error.c_str());
+    }
+    ++recorded_;
+    if (recorded_ == kill_after_) {
+      commit();
+      std::raise(SIGKILL);
+    }
+    if (recorded_ == term_after_) std::raise(SIGTERM);
+  }
+  // Only what is committed is reported as done.
+  void commit() {
+    store_.commit();
     progress_.update(store_.n_done(), failed_);
-    if (kill_after_ > 0 && ++recorded_ == kill_after_) std::raise(SIGKILL);
   }
   std::size_t failed() const { return failed_; }
 
@@ -105,30 +88,31 @@ class Recorder {
   ResultsStore& store_;
   Progress& progress_;
   bool quiet_;
+  long kill_after_, term_after_;
   std::size_t failed_ = 0;
-  long kill_after_ = 0, recorded_ = 0;
+  long recorded_ = 0;
 };
 
-void master_loop(const std::vector<std::uint64_t>& pending, int nranks, Recorder& record) {
-  std::size_t next = 0;
-  int stopped = 0;
-  while (stopped < nranks - 1) {
-    int src = 0, tag = 0;
-    wait_for_message(&src, &tag);
-    if (tag == kResult) {
-      record(TaskResult::deserialize(recv_bytes(src, kResult)));
-    } else {
-      MPI_Recv(nullptr, 0, MPI_BYTE, src, kReady, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    }
-    if (next < pending.size()) {
-      std::uint64_t id = pending[next++];
-      MPI_Send(&id, 1, MPI_UINT64_T, src, kTask, MPI_COMM_WORLD);
-    } else {
-      std::uint64_t none = 0;
-      MPI_Send(&none, 1, MPI_UINT64_T, src, kStop, MPI_COMM_WORLD);
-      ++stopped;
-    }
+// Each task's expected cost: the descriptors' estimates, or seconds from a cost model fitted to
+// the finished tasks of this experiment once there are any.
+std::vector<double> expected_costs(const Experiment& ex, const std::vector<Task>& tasks,
+                                   const std::vector<DataShape>& shapes, const ResultsStore& store) {
+  std::vector<double> cost(tasks.size());
+  for (const auto& t : tasks) cost[t.id] = t.cost;
+  if (store.n_done() == 0) return cost;
+  const auto features = task_features(ex, tasks, shapes);
+  std::vector<CostSample> samples;
+  for (const auto& [id, r] : store.results()) {
+    if (!r.ok) continue;
+    CostSample s{features[id], r.fit_seconds + r.transform_seconds + r.eval_seconds};
+    s.x.n = double(r.n_train);
+    s.x.d = double(r.input_dim);
+    samples.push_back(s);
   }
+  const CostModel model = CostModel::fit(samples);
+  if (model.calibrated())
+    for (const auto& t : tasks) cost[t.id] = model.predict(features[t.id]);
+  return cost;
 }
 
 }  // namespace
@@ -177,9 +161,12 @@ int run_experiment(const RunOptions& opt) {
   }
   const std::vector<Task> tasks = rank == 0 ? expand_tasks(ex, shapes) : expand_tasks(ex);
   TaskRunner runner(ex, data_search_path(ex.data_path));
+  install_stop_handlers();
+  DispatchHooks hooks;
+  hooks.run = [&](std::uint64_t id) { return runner.run(tasks.at(id), rank).serialize(); };
 
   if (rank != 0) {
-    worker_loop(tasks, runner, rank);
+    dispatch({}, {}, hooks);
     return 0;
   }
 
@@ -189,34 +176,32 @@ int run_experiment(const RunOptions& opt) {
     store = std::make_unique<ResultsStore>(ex, tasks, info, opt.force_new);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "drbench: %s\n", e.what());
-    // The workers are already waiting for work: release them before leaving.
-    for (int r = 1; r < nranks; ++r) {
-      MPI_Recv(nullptr, 0, MPI_BYTE, r, kReady, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-      std::uint64_t none = 0;
-      MPI_Send(&none, 1, MPI_UINT64_T, r, kStop, MPI_COMM_WORLD);
-    }
+    // The workers are already asking for work: an empty dispatch releases them.
+    hooks.record = [](std::string&&) {};
+    hooks.commit = [] {};
+    dispatch({}, {}, hooks);
     return 2;
   }
 
   std::vector<std::uint64_t> pending;
   for (const auto& t : tasks)
     if (!store->done(t.id)) pending.push_back(t.id);
-  // Longest expected tasks first, so the sweep does not end waiting on one late giant.
+  // Longest expected tasks first, so the sweep does not end waiting on one late giant. A resumed
+  // run predicts seconds from the tasks already finished (framework/sched/cost_model.hpp).
+  const std::vector<double> cost = expected_costs(ex, tasks, shapes, *store);
   std::stable_sort(pending.begin(), pending.end(),
-                   [&](std::uint64_t a, std::uint64_t b) { return tasks[a].cost > tasks[b].cost; });
+                   [&](std::uint64_t a, std::uint64_t b) { return cost[a] > cost[b]; });
   if (!opt.quiet)
     std::fprintf(stderr, "[drbench] %s: %zu tasks, %zu already done, %d rank(s), BLAS: %s\n",
                  opt.config.c_str(), tasks.size(), tasks.size() - pending.size(), nranks,
                  info.blas.c_str());
 
   Progress progress(tasks.size(), store->n_done(), opt.quiet);
-  Recorder record(*store, progress, opt.quiet);
-  if (nranks == 1) {
-    for (std::uint64_t id : pending) record(runner.run(tasks[id], 0));
-  } else {
-    master_loop(pending, nranks, record);
-  }
-  progress.finish(store->n_done(), record.failed());
+  Recorder recorder(*store, progress, opt.quiet);
+  hooks.record = [&](std::string&& bytes) { recorder.add(TaskResult::deserialize(bytes)); };
+  hooks.commit = [&] { recorder.commit(); };
+  const DispatchStats stats = dispatch(pending, cost, hooks);
+  progress.finish(store->n_done(), recorder.failed());
   store->write_hdf5();
   // Every failed task in the file counts, including those a resumed run found already recorded.
   // Copies: the store (and its results) is gone before they are printed.
@@ -225,6 +210,14 @@ int run_experiment(const RunOptions& opt) {
     if (!r.ok) failures.emplace_back(r.key, r.error);
   store.reset();
 
+  if (stats.stopped) {
+    std::fprintf(stderr,
+                 "[drbench] stopped by a signal: %zu of %zu tasks are saved in %s; rerun the same "
+                 "command to resume\n",
+                 tasks.size() - pending.size() + stats.recorded, tasks.size(),
+                 ex.output.path.c_str());
+    return kExitStopped;
+  }
   if (opt.print_table) std::cout << render_tables(aggregate(read_results(ex.output.path)), "md");
   if (!failures.empty()) {  // printed even with --quiet: a run with failures must not look clean
     std::fprintf(stderr, "[drbench] %zu of %zu task(s) failed (errors in /tasks/error of %s):\n",

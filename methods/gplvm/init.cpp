@@ -1,26 +1,29 @@
 #include "methods/gplvm/init.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "framework/core/error.hpp"
+#include "framework/linalg/eigen.hpp"
+#include "framework/linalg/graph_projection.hpp"
 #include "framework/linalg/graph_weights.hpp"
-#include "methods/linear/lpp/lpp.hpp"
+#include "framework/linalg/pca.hpp"
 
 namespace drbench {
 
 arma::mat pca_latent_init(const arma::mat& Y, arma::uword q, bool unit_variance, Rng& rng) {
   const arma::uword n = Y.n_cols;
-  arma::mat U, V;
-  arma::vec s;
-  // Economical SVD of the smaller side: Y = U S V^T, scores = S V^T (rows = components).
-  if (!arma::svd_econ(U, s, V, Y))
-    throw MethodError("gplvm: SVD of the training data failed during PCA initialisation");
+  // The one PCA (framework/linalg/pca.hpp) of the centred data; scores W^T Y, one row per
+  // component, with singular values s_k = sqrt((n-1) var_k).
+  PcaBasis b = pca_of_centred(Y);
+  fix_signs(b.W);
+  const arma::vec s = arma::sqrt(b.variances * double(n - 1));
   arma::mat X(q, n);
   const double top = s.n_elem ? s(0) : 0.0;
   for (arma::uword k = 0; k < q; ++k) {
     const double sk = k < s.n_elem ? s(k) : 0.0;
     if (sk > 1e-10 * std::max(top, 1e-300)) {
-      X.row(k) = sk * V.col(k).t();
+      X.row(k) = b.W.col(k).t() * Y;
       // Per-dimension variance of the scores is s_k^2 / n.
       if (unit_variance) X.row(k) /= sk / std::sqrt(double(n));
     } else {
@@ -31,7 +34,7 @@ arma::mat pca_latent_init(const arma::mat& Y, arma::uword q, bool unit_variance,
 }
 
 arma::mat slpp_latent_init(const arma::mat& Y, const arma::uvec& labels, arma::uword q) {
-  const HeatGraph g = same_class_weights(Y, labels, ClassWeight::Heat, 0.0);
+  const HeatGraph g = same_class_weights(Y, labels, ClassWeight::Heat, keywords::KernelWidth{});
   const GraphProjection p = solve_lpp(Y, g.W, q, 1.0, 1e-8, "gplvm (init: slpp)");
   arma::mat X = p.A.t() * (Y.each_col() - p.mean);
   X.each_col() -= arma::mean(X, 1);

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 #include "framework/linalg/dense_eigs.hpp"
 #include "framework/linalg/eigen.hpp"
 #include "framework/linalg/graph_weights.hpp"
@@ -25,7 +26,7 @@ void KernelSubspace::fit_basis(const arma::mat& X, arma::uword max_rank) {
   if (r == 0)
     throw MethodError(
         "the centred kernel matrix is zero (all training points coincide in feature "
-        "space); change sigma/kernel");
+        "space); change kernel_width/kernel");
   lambda_ = ev.head(r);
   U_ = V.head_cols(r);
   Z_ = (U_.each_row() % arma::sqrt(lambda_).t()).t();
@@ -47,6 +48,17 @@ arma::mat KernelSubspace::transform(const arma::mat& Xnew) const {
     throw MethodError("transform: new points have " + std::to_string(Xnew.n_rows) +
                       " features, the training data " + std::to_string(X_.n_rows));
   return A_.t() * centre_test_gram(gram(kernel_, X_, Xnew), centring_);
+}
+
+std::vector<ParamSpec> lpp_param_specs() {
+  return {
+      keywords::weights("on the graph's edges"),
+      keywords::heat_width(1.0),
+      ParamSpec::real("reg", 1e-4, 0.0, std::nullopt,
+                      "ridge on the Laplacian side, Z L Z' + reg * mean eig(Z D Z') I: penalises "
+                      "feature-space norm, keeps the problem definite",
+                      true),
+  };
 }
 
 arma::mat lpp_directions(const arma::mat& Z, const arma::sp_mat& Wg, arma::uword dim, double reg) {
@@ -75,17 +87,18 @@ arma::mat lpp_directions(const arma::mat& Z, const arma::sp_mat& Wg, arma::uword
   return W;
 }
 
-arma::sp_mat heat_weights(const arma::sp_mat& G, double heat, bool binary) {
+arma::sp_mat heat_weights(const arma::sp_mat& G, double heat_width, bool binary) {
   arma::sp_mat W = G;
   if (W.n_nonzero == 0) return W;
   if (binary) {
     for (auto it = W.begin(); it != W.end(); ++it) *it = 1.0;
     return W;
   }
-  // `heat` is relative: t = heat x mean squared edge length (LPP's and SLPP's `t` is absolute,
-  // or picked from the data when 0; the kernel itself is the same).
+  // Relative, as every heat width of the vocabulary can be: heat_width 1 is t = the mean squared
+  // edge length.
   const double mean_sq = mean_sq_edge_length(G);
-  return heat_edge_weights(G, heat * (mean_sq > 0 ? mean_sq : 1.0));
+  return heat_edge_weights(
+      G, keywords::KernelWidth{heat_width, true}.heat_t(mean_sq > 0 ? mean_sq : 1.0));
 }
 
 }  // namespace drbench

@@ -50,8 +50,11 @@ arma::mat lpp_directions(const arma::mat& Z, const arma::sp_mat& Wgraph, arma::u
                          double reg);
 
 // Heat-kernel weights exp(-|xi - xj|^2 / t) on the edges of a sparse graph whose values are
-// Euclidean distances, with t = heat * mean squared edge length (so `heat` is scale free);
+// Euclidean distances, with t = heat_width^2 * mean squared edge length (scale free);
 // binary=true gives 0/1 weights.
-arma::sp_mat heat_weights(const arma::sp_mat& dist_graph, double heat, bool binary);
+arma::sp_mat heat_weights(const arma::sp_mat& dist_graph, double heat_width, bool binary);
+
+// Parameters KLPP and SKLPP share: graph weights, heat width and ridge.
+std::vector<ParamSpec> lpp_param_specs();
 
 }  // namespace drbench

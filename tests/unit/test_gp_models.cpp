@@ -130,7 +130,7 @@ TEST_CASE("Back-constrained methods map a training point to its own latent point
     ParamSet p;
     p.set("alpha", 1.0);
     p.set("back_constraint", bc);
-    p.set("gamma", 0.1);
+    p.set("kernel_width", 3.162277660168379);  // gamma 0.1
     p.set("iterations", std::int64_t(20));
     auto m = make("gplrf", p);
     Rng rng(4);

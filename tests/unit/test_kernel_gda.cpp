@@ -41,7 +41,7 @@ TEST_CASE("gda rbf: eigenvalues are the Fisher ratios of the embedded coordinate
   arma::uvec y;
   const arma::mat X = blobs(rng, 3, 3, 25, 1.5, y);
   const double reg = 1e-3;
-  auto m = fit_method("gda", {{"sigma", 1.0}, {"reg", reg}}, X, 2, &y, 3);
+  auto m = fit_method("gda", {{"kernel_width", 1.0}, {"reg", reg}}, X, 2, &y, 3);
   const auto& g = dynamic_cast<const GDA&>(*m);
   const arma::mat Y = m->embedding();
   CHECK(arma::abs(m->transform(X) - Y).max() < 1e-8);

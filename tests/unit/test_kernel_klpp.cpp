@@ -38,7 +38,7 @@ TEST_CASE("klpp rbf: transform(train) == embedding, and locality beats random di
           "[kernel][klpp]") {
   Rng rng(22);
   const arma::mat X = rng.randn(3, 90);
-  auto m = fit_method("klpp", {{"neighbours", std::int64_t(8)}, {"sigma", 1.0}}, X, 2);
+  auto m = fit_method("klpp", {{"neighbours", std::int64_t(8)}, {"kernel_width", 1.0}}, X, 2);
   const arma::mat Y = m->embedding();
   CHECK(arma::abs(m->transform(X) - Y).max() < 1e-8);
   // The first coordinate minimises the Laplacian quotient; a random direction of the same
@@ -49,7 +49,7 @@ TEST_CASE("klpp rbf: transform(train) == embedding, and locality beats random di
   auto quotient = [&](const arma::rowvec& y) {
     return arma::as_scalar(y * L * y.t()) / arma::as_scalar(y * D * y.t());
   };
-  auto kp = fit_method("kpca", {{"sigma", 1.0}}, X, 10);
+  auto kp = fit_method("kpca", {{"kernel_width", 1.0}}, X, 10);
   const arma::mat Z = kp->embedding();
   for (int t = 0; t < 5; ++t) {
     const arma::rowvec r = (rng.randn(10, 1)).t() * Z;

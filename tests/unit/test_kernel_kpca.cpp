@@ -31,7 +31,7 @@ TEST_CASE("kpca with a linear kernel is PCA up to sign", "[kernel][kpca]") {
 TEST_CASE("kpca rbf: transform(train) reproduces the embedding", "[kernel][kpca]") {
   Rng rng(4);
   const arma::mat X = rng.randn(4, 80);
-  auto m = fit_method("kpca", {{"sigma", 0.8}}, X, 5);
+  auto m = fit_method("kpca", {{"kernel_width", 0.8}}, X, 5);
   CHECK(arma::abs(m->transform(X) - m->embedding()).max() < 1e-8);
   // Embedding rows are orthogonal (they are scaled eigenvectors of the centred Gram matrix).
   const arma::mat G = m->embedding() * m->embedding().t();
@@ -42,7 +42,7 @@ TEST_CASE("kpca rbf matches an explicit centred-Gram eigendecomposition", "[kern
   Rng rng(5);
   const arma::mat X = rng.randn(3, 50);
   const double sigma = 1.3;
-  auto m = fit_method("kpca", {{"sigma", sigma}, {"width", std::string("absolute")}}, X, 2);
+  auto m = fit_method("kpca", {{"kernel_width", sigma}, {"width", std::string("absolute")}}, X, 2);
   // Straight from the definition, without any of the library's kernel code.
   arma::mat K(50, 50);
   for (arma::uword i = 0; i < 50; ++i)

@@ -46,7 +46,8 @@ TEST_CASE("sklpp rbf collapses classes: training 1-NN is perfect on separable bl
   Rng rng(32);
   arma::uvec y;
   const arma::mat X = blobs(rng, 4, 4, 20, 3.0, y);
-  auto m = fit_method("sklpp", {{"sigma", 1.0}, {"neighbours", std::int64_t(5)}}, X, 3, &y, 4);
+  auto m =
+      fit_method("sklpp", {{"kernel_width", 1.0}, {"neighbours", std::int64_t(5)}}, X, 3, &y, 4);
   const arma::mat Y = m->embedding();
   CHECK(arma::abs(m->transform(X) - Y).max() < 1e-8);
   // Within-class spread is small relative to the spread of class means.

@@ -3,7 +3,7 @@
 
 #include "framework/core/error.hpp"
 #include "framework/linalg/distances.hpp"
-#include "framework/linalg/shortest_paths.hpp"
+#include "framework/linalg/geodesic.hpp"
 #include "linear_support.hpp"
 #include "methods/linear/ip/ip.hpp"
 
@@ -63,12 +63,12 @@ TEST_CASE("ip matches the scipy generalized eigensolution", "[linear][ip]") {
   CHECK(arma::approx_equal(m->transform(X), m->embedding(), "absdiff", 1e-9));
 }
 
-TEST_CASE("ip on a disconnected graph: joins it or names 'k'", "[linear][ip]") {
+TEST_CASE("ip on a disconnected graph: joins it or names 'neighbours'", "[linear][ip]") {
   Rng rng(63);
   arma::mat X = arma::join_rows(rng.randn(3, 15), rng.randn(3, 15) + 40.0);
   ParamSet strict;
   strict.set("disconnected", std::string("error"));
-  CHECK_THROWS_WITH(fit_method("ip", X, nullptr, 0, 2, strict), Catch::Contains("'k'"));
+  CHECK_THROWS_WITH(fit_method("ip", X, nullptr, 0, 2, strict), Catch::Contains("'neighbours'"));
   Trace trace;
   const MethodInfo& info = Registry::instance().get("ip");
   auto m = info.make(info.complete(ParamSet()));

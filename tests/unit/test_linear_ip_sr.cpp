@@ -1,11 +1,21 @@
 #include <catch2/catch.hpp>
 
+#include "framework/linalg/geodesic.hpp"
 #include "linear_support.hpp"
 #include "methods/linear/ip/ip.hpp"
 #include "methods/linear/ip_sr/ip_sr.hpp"
 
 using namespace drbench;
 using namespace drbench::testing;
+
+namespace {
+GeodesicGraphSpec knn_spec(arma::uword neighbours, bool connect) {
+  GeodesicGraphSpec s;
+  s.neighbours = neighbours;
+  s.connect = connect;
+  return s;
+}
+}  // namespace
 
 TEST_CASE("ip_sr matches the numpy spectral regression", "[linear][ip_sr]") {
   arma::mat X;
@@ -21,7 +31,7 @@ TEST_CASE("ip_sr responses are eigenvectors of tau; alpha -> 0 interpolates them
           "[linear][ip_sr]") {
   Rng rng(71);
   const arma::mat X = rng.randn(30, 25);  // d > n: X^T a = y is solvable exactly
-  const arma::mat tau = isometric_kernel(X, 5, true, "test", nullptr);
+  const arma::mat tau = isometric_kernel(X, knn_spec(5, true), "test", nullptr);
   ParamSet p;
   p.set("alpha", 1e-10);
   auto m = fit_method("ip_sr", X, nullptr, 0, 2, p);

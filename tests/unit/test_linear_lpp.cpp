@@ -14,7 +14,7 @@ TEST_CASE("heat-kernel kNN weights and Laplacian match a dense computation", "[l
   Rng rng(41);
   const arma::mat X = rng.randn(3, 30);
   const arma::uword k = 4;
-  const HeatGraph g = heat_knn_weights(X, k, 0.0);
+  const HeatGraph g = heat_knn_weights(X, k, keywords::KernelWidth{});
   const arma::mat D2 = sq_distances(X);
   const arma::umat nn = knn_graph_indices(X, k);
   double t = 0.0;
@@ -32,7 +32,9 @@ TEST_CASE("heat-kernel kNN weights and Laplacian match a dense computation", "[l
   CHECK(arma::approx_equal(laplacian_quadratic(X, g.W), X * L * X.t(), "absdiff", 1e-10));
   CHECK(arma::approx_equal(degree_quadratic(X, g.W), X * arma::diagmat(arma::sum(W, 1)) * X.t(),
                            "absdiff", 1e-10));
-  CHECK(heat_knn_weights(X, k, 2.5).t == 2.5);
+  // An absolute width sigma is t = 2 sigma^2; a relative one scales the data's t by sigma^2.
+  CHECK(heat_knn_weights(X, k, {std::sqrt(1.25), false}).t == Approx(2.5).epsilon(1e-15));
+  CHECK(heat_knn_weights(X, k, {2.0, true}).t == Approx(4.0 * g.t).epsilon(1e-15));
 }
 
 TEST_CASE("lpp matches the scipy generalized eigensolution", "[linear][lpp]") {
@@ -55,7 +57,7 @@ TEST_CASE("lpp solves its eigenproblem and transform equals the embedding", "[li
   p.set("reg", 0.0);
   auto m = fit_method("lpp", X, nullptr, 0, 2, p);
   const auto& lpp = dynamic_cast<const Lpp&>(*m);
-  const HeatGraph g = heat_knn_weights(X, 5, 0.0);
+  const HeatGraph g = heat_knn_weights(X, 5, keywords::KernelWidth{});
   const arma::mat Xc = X.each_col() - arma::mean(X, 1);
   const arma::mat A = lpp.projection();
   const arma::mat R = laplacian_quadratic(Xc, g.W) * A -

@@ -12,9 +12,9 @@ namespace {
 ParamSet mmpa_params(const std::string& graph, double sigma) {
   ParamSet p;
   p.set("graph", graph);
-  p.set("sigma", sigma);
-  p.set("k_w", std::int64_t(4));  // scripts/make_mmpa_fixture.py uses the same values
-  p.set("k_b", std::int64_t(6));
+  p.set("reg", sigma);
+  p.set("neighbours_within", std::int64_t(4));  // scripts/make_mmpa_fixture.py uses the same values
+  p.set("neighbours_between", std::int64_t(6));
   return p;
 }
 
@@ -49,8 +49,10 @@ TEST_CASE("mmpa threshold graphs: far same-class pairs and near other-class pair
   CHECK_THROWS_AS(mmpa_threshold_graphs(X, y, 1e9, 0.0), MethodError);   // nothing that far
 }
 
-TEST_CASE("mmpa knn graphs: k_w farthest same-class and k_b nearest other-class points",
-          "[linear][mmpa]") {
+TEST_CASE(
+    "mmpa knn graphs: neighbours_within farthest same-class and neighbours_between nearest "
+    "other-class points",
+    "[linear][mmpa]") {
   Rng rng(113);
   arma::mat X;
   arma::uvec y;
@@ -150,7 +152,7 @@ TEST_CASE("mmpa errors name the fix", "[linear][mmpa]") {
   blobs(rng, 8, 2, 3, 2.0, X, y);  // n = 6 < d = 8: X L_intra X^T is singular
   CHECK_THROWS_AS(fit_method("mmpa", X, nullptr, 0, 2), MethodError);
   CHECK_THROWS_WITH(fit_method("mmpa", X, &y, 2, 2, mmpa_params("threshold", 0.0)),
-                    Catch::Contains("'sigma'"));
+                    Catch::Contains("'reg'"));
   CHECK_NOTHROW(fit_method("mmpa", X, &y, 2, 2, mmpa_params("threshold", 1.0)));
   const arma::uvec one(6, arma::fill::zeros);
   CHECK_THROWS_WITH(fit_method("mmpa", X, &one, 1, 2), Catch::Contains("two classes"));

@@ -1,11 +1,21 @@
 #include <catch2/catch.hpp>
 
+#include "framework/linalg/geodesic.hpp"
 #include "linear_support.hpp"
 #include "methods/linear/ip/ip.hpp"
 #include "methods/linear/oip/oip.hpp"
 
 using namespace drbench;
 using namespace drbench::testing;
+
+namespace {
+GeodesicGraphSpec knn_spec(arma::uword neighbours, bool connect) {
+  GeodesicGraphSpec s;
+  s.neighbours = neighbours;
+  s.connect = connect;
+  return s;
+}
+}  // namespace
 
 TEST_CASE("oip matches the numpy eigensolution of Algorithm 1", "[linear][oip]") {
   arma::mat X;
@@ -27,10 +37,10 @@ TEST_CASE("oip projection is orthonormal and solves M V = V Lambda for the small
   const arma::mat& V = oip.projection();
   CHECK(arma::approx_equal(V.t() * V, arma::eye(3, 3), "absdiff", 1e-12));
   const arma::mat Xc = X.each_col() - arma::mean(X, 1);
-  const arma::mat M = oip_matrix(Xc, isometric_kernel(X, 5, true, "test", nullptr));
+  const arma::mat M = oip_matrix(Xc, isometric_kernel(X, knn_spec(5, true), "test", nullptr));
   CHECK(arma::approx_equal(M, oip.objective_matrix(), "reldiff", 1e-12));
   // The same M written as in the paper, X (X^T X - 2 tau^T) X^T.
-  const arma::mat tau = isometric_kernel(X, 5, true, "test", nullptr);
+  const arma::mat tau = isometric_kernel(X, knn_spec(5, true), "test", nullptr);
   CHECK(arma::approx_equal(M, Xc * (Xc.t() * Xc - 2.0 * tau.t()) * Xc.t(), "reldiff", 1e-9));
   const double scale = arma::abs(oip.eigenvalues()).max();
   CHECK(arma::abs(M * V - V * arma::diagmat(oip.eigenvalues())).max() < 1e-9 * scale);
@@ -53,14 +63,14 @@ TEST_CASE("isometric kernel: squared geodesics give the centred Gram matrix; pla
   arma::mat D(n, n);
   for (arma::uword i = 0; i < n; ++i)
     for (arma::uword j = 0; j < n; ++j) D(i, j) = std::abs(t(i) - t(j));
-  CHECK(arma::approx_equal(isometric_kernel(X, 2, false, "test", nullptr), tc * tc.t(), "absdiff",
-                           1e-12));
-  CHECK(arma::approx_equal(isometric_kernel(X, 2, false, "test", nullptr, false), -0.5 * H * D * H,
+  CHECK(arma::approx_equal(isometric_kernel(X, knn_spec(2, false), "test", nullptr), tc * tc.t(),
                            "absdiff", 1e-12));
+  CHECK(arma::approx_equal(isometric_kernel(X, knn_spec(2, false), "test", nullptr, false),
+                           -0.5 * H * D * H, "absdiff", 1e-12));
   // The option reaches the method: oip with tau_of=distance builds M from the plain kernel.
   ParamSet p;
   p.set("tau_of", std::string("distance"));
-  p.set("k", std::int64_t(2));
+  p.set("neighbours", std::int64_t(2));
   auto m = fit_method("oip", X, nullptr, 0, 1, p);
   const arma::mat Xc = X.each_col() - arma::mean(X, 1);
   CHECK(arma::approx_equal(dynamic_cast<const Oip&>(*m).objective_matrix(),

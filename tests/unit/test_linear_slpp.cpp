@@ -15,13 +15,14 @@ TEST_CASE("same-class weights connect exactly the same-label pairs", "[linear][s
   arma::uvec y;
   blobs(rng, 3, 3, 7, 2.0, X, y);
   const arma::mat D2 = sq_distances(X);
-  const HeatGraph b = same_class_weights(X, y, ClassWeight::Binary, 0.0);
-  const HeatGraph h = same_class_weights(X, y, ClassWeight::Heat, 1.5);
+  const HeatGraph b = same_class_weights(X, y, ClassWeight::Binary, keywords::KernelWidth{});
+  const HeatGraph h = same_class_weights(X, y, ClassWeight::Heat, {std::sqrt(0.75), false});
+  CHECK(h.t == Approx(1.5).epsilon(1e-15));
   for (arma::uword i = 0; i < y.n_elem; ++i)
     for (arma::uword j = 0; j < y.n_elem; ++j) {
       const bool same = y(i) == y(j) && i != j;
       CHECK(b.W(i, j) == (same ? 1.0 : 0.0));
-      CHECK(h.W(i, j) == Approx(same ? std::exp(-D2(i, j) / 1.5) : 0.0).margin(1e-15));
+      CHECK(h.W(i, j) == Approx(same ? std::exp(-D2(i, j) / h.t) : 0.0).margin(1e-15));
     }
 }
 
@@ -46,7 +47,7 @@ TEST_CASE("slpp needs labels and pulls classes together", "[linear][slpp]") {
   blobs(rng, 8, 4, 20, 2.0, X, y);
   CHECK_THROWS_AS(fit_method("slpp", X, nullptr, 0, 2), MethodError);
   ParamSet p;
-  p.set("weight", std::string("binary"));
+  p.set("weights", std::string("binary"));
   auto m = fit_method("slpp", X, &y, 4, 3, p);
   CHECK(arma::approx_equal(m->transform(X), m->embedding(), "absdiff", 1e-10));
   // Within-class spread relative to total spread is smaller than in the input space.

@@ -70,7 +70,8 @@ TEST_CASE("isomap epsilon graph and disconnected graphs", "[manifold][isomap]") 
     X(1, i) = 0.01 * rng.normal();
   }
   try {
-    fit_method("isomap", {{"neighbours", std::int64_t(3)}}, X, 1);
+    fit_method("isomap", {{"neighbours", std::int64_t(3)}, {"disconnected", std::string("error")}},
+               X, 1);
     FAIL("expected a MethodError");
   } catch (const MethodError& e) {
     const std::string msg = e.what();
@@ -78,10 +79,14 @@ TEST_CASE("isomap epsilon graph and disconnected graphs", "[manifold][isomap]") 
     CHECK(msg.find("2 connected components") != std::string::npos);
   }
   auto b = fit_method(
-      "isomap", {{"neighbours", std::int64_t(3)}, {"disconnected", std::string("bridge")}}, X, 1);
+      "isomap", {{"neighbours", std::int64_t(3)}, {"disconnected", std::string("connect")}}, X, 1);
   // Along a line the geodesics are the distances, so the 1-D embedding is the x coordinate.
   CHECK(abs_corr(b->embedding().row(0), X.row(0)) > 0.999);
-  CHECK_THROWS_AS(fit_method("isomap", {{"graph", std::string("epsilon")}, {"epsilon", 0.5}}, X, 1),
+  CHECK_THROWS_AS(fit_method("isomap",
+                             {{"graph", std::string("epsilon")},
+                              {"epsilon", 0.5},
+                              {"disconnected", std::string("error")}},
+                             X, 1),
                   MethodError);
   auto e =
       fit_method("isomap", {{"graph", std::string("epsilon")}, {"epsilon", 0.5}}, X.cols(0, 19), 1);

@@ -42,7 +42,7 @@ TEST_CASE("sammon lowers the stress of its MDS start monotonically and extends t
     X.col(i) = arma::vec{std::cos(a), std::sin(a), b};
   }
   Trace trace;
-  auto m = fit_method("sammon", {{"max_iter", std::int64_t(300)}}, X, 2, nullptr, 0, &trace);
+  auto m = fit_method("sammon", {{"iterations", std::int64_t(300)}}, X, 2, nullptr, 0, &trace);
   REQUIRE(trace.rows.size() > 2);
   for (std::size_t i = 1; i < trace.rows.size(); ++i)
     CHECK(trace.rows[i].objective < trace.rows[i - 1].objective);

@@ -118,6 +118,7 @@ TEST_CASE("resume accepts a commented, reformatted config", "[results][integrity
     store.write_hdf5();
     store.set_snapshot_interval(1e9);
     store.add(toy_result(tasks[1], 0.5, 0.25));  // journal only
+    store.commit();
   }
   Experiment edited = ex;
   edited.text =
@@ -134,6 +135,7 @@ TEST_CASE("dropped journal records are reported", "[results][integrity]") {
     ResultsStore store(ex, tasks, info(), false);
     store.set_snapshot_interval(1e9);
     for (int i = 0; i < 3; ++i) store.add(toy_result(tasks[i], 0.5, 0.25));
+    store.commit();
   }
   // Damage the second record: it and everything after it are dropped, and that is said.
   const std::string jp = ex.output.path + ".journal";

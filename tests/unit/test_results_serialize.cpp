@@ -78,7 +78,7 @@ TEST_CASE("TaskResult encoding is little-endian with a version byte", "[results]
   r.task_id = 0x0102030405060708ULL;
   std::string bytes = r.serialize();
   REQUIRE(bytes.size() > 9);
-  CHECK(bytes[0] == 2);
+  CHECK(bytes[0] == 3);  // format 3: trace steps (2), point indices and labels (3)
   CHECK(bytes[1] == 0x08);
   CHECK(bytes[8] == 0x01);
   TaskResult empty = TaskResult::deserialize(bytes);

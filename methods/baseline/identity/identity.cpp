@@ -24,6 +24,7 @@ MethodInfo identity_info() {
   // Any requested dim is accepted: the embedding is the input whatever it says.
   m.max_dim = [](const DataShape&, const ParamSet&) { return arma::uword(-1); };
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) { return double(s.n) * s.d; };
+  m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet&) { return std::make_unique<Identity>(); };
   return m;
 }

@@ -1,6 +1,7 @@
 #include "methods/gplvm/models/common.hpp"
 
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 #include "methods/gplvm/back_constraints/linear.hpp"
 #include "methods/gplvm/back_constraints/mlp.hpp"
 #include "methods/gplvm/back_constraints/rbf.hpp"
@@ -16,18 +17,18 @@ std::vector<ParamSpec> back_constraint_param_specs(const std::string& def, bool 
                         "map X = g(Y) optimised through the chain rule and used for new "
                         "points "
                         "(rbf: kernel regression as in GPLRF; none: TPSLVM Algorithm 1)"),
-      ParamSpec::real("gamma", 0.01, 0.0, std::nullopt,
-                      "inverse width of the RBF back-constraint, k = "
-                      "exp(-gamma/2 |y - y'|^2) "
-                      "(GPLRF: 0.001, 0.01, 0.1)",
-                      true),
+      keywords::kernel_width(10.0, ""),  // the RBF back-constraint's; GPLRF's gamma = 1/width^2
+
       ParamSpec::integer("hidden", 20, 1, 1e4, "tanh hidden units of the MLP back-constraint"),
   };
 }
 
 std::shared_ptr<BackConstraint> make_back_constraint(const ParamSet& p, Rng& rng) {
   const std::string& kind = p.str("back_constraint");
-  if (kind == "rbf") return std::make_shared<RbfBackConstraint>(p.real("gamma"));
+  // gamma = 1/w/w (not 1/(w*w)): the widths of GPLRF's gammas 0.001, 0.01, 0.1 written to 17
+  // digits (31.622776601683793, 10, 3.162277660168379) then give those gammas to the bit.
+  const double w = p.real("kernel_width");
+  if (kind == "rbf") return std::make_shared<RbfBackConstraint>(1.0 / w / w);
   if (kind == "mlp")
     return std::make_shared<MlpBackConstraint>(arma::uword(p.integer("hidden")), rng.engine()());
   if (kind == "linear") return std::make_shared<LinearBackConstraint>();

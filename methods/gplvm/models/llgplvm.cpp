@@ -3,6 +3,7 @@
 // 1/sigma^2.
 #include <cmath>
 
+#include "framework/core/keywords.hpp"
 #include "methods/gplvm/models/common.hpp"
 #include "methods/gplvm/priors/locally_linear.hpp"
 
@@ -16,16 +17,15 @@ MethodInfo llgplvm_info() {
       "Topologically-constrained latent "
       "variable models, ICML 2008",
       gp_variant_param_specs(
-          "rbf",
-          {ParamSpec::real("alpha", 1.0, 0.0, std::nullopt,
-                           "weight 1/sigma^2 of the prior tr(X M X^T)/(2 sigma^2)", true),
-           ParamSpec::integer("neighbors", 7, 1, std::nullopt, "LLE neighbours in the data space"),
-           ParamSpec::real("lle_reg", 1e-3, 0.0, std::nullopt,
-                           "LLE regulariser, times the trace of each local Gram matrix")}),
+          "rbf", {ParamSpec::real("alpha", 1.0, 0.0, std::nullopt,
+                                  "weight 1/sigma^2 of the prior tr(X M X^T)/(2 sigma^2)", true),
+                  keywords::neighbours(7, 1, 100000, "the LLE reconstruction in the data space"),
+                  ParamSpec::real("lle_reg", 1e-3, 0.0, std::nullopt,
+                                  "LLE regulariser, times the trace of each local Gram matrix")}),
       false);
   m.make = [](const ParamSet& p) {
     const double alpha = p.real("alpha"), reg = p.real("lle_reg");
-    const auto k = arma::uword(p.integer("neighbors"));
+    const auto k = arma::uword(p.integer("neighbours"));
     return std::make_unique<PriorGplvm>(
         "llgplvm", p,
         [alpha, reg, k](const FitInput& in) {

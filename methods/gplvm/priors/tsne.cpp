@@ -3,49 +3,17 @@
 #include <cmath>
 #include <string>
 
+#include "framework/affinity/perplexity.hpp"
 #include "framework/core/error.hpp"
 #include "framework/linalg/distances.hpp"
 
 namespace drbench {
 
 arma::mat tsne_joint_affinities(const arma::mat& Y, double perplexity, double tol, int max_steps) {
-  const arma::uword n = Y.n_cols;
-  if (!(perplexity >= 1.0) || perplexity > static_cast<double>(n - 1))
-    throw MethodError("t-SNE prior: 'perplexity' must be in [1, n-1] = [1, " +
-                      std::to_string(n - 1) + "] for " + std::to_string(n) +
-                      " training points, got " + std::to_string(perplexity));
-  const arma::mat D = sq_distances(Y);
-  const double target = std::log(perplexity);
-  arma::mat Pc(n, n, arma::fill::zeros);
-  arma::vec row(n);
-  for (arma::uword i = 0; i < n; ++i) {
-    // Shift by the nearest other point's distance so that exp() cannot underflow everywhere;
-    // the shift cancels in the normalised row.
-    arma::vec d = D.col(i);
-    d(i) = arma::datum::inf;
-    d -= d.min();
-    d(i) = 0.0;  // its weight is forced to 0 below
-    double beta = 1.0, lo = 0.0, hi = arma::datum::inf;
-    for (int step = 0; step < max_steps; ++step) {
-      row = arma::exp(-beta * d);
-      row(i) = 0.0;
-      const double s = arma::accu(row);
-      const double H = std::log(s) + beta * arma::dot(row, d) / s;  // entropy of row / s
-      if (std::abs(H - target) < tol) break;
-      if (H > target) {
-        lo = beta;
-        beta = std::isinf(hi) ? beta * 2.0 : 0.5 * (beta + hi);
-      } else {
-        hi = beta;
-        beta = 0.5 * (beta + lo);
-      }
-    }
-    row = arma::exp(-beta * d);
-    row(i) = 0.0;
-    Pc.col(i) = row / arma::accu(row);  // column i holds p_{.|i}
-  }
-  arma::mat P = (Pc + Pc.t()) / (2.0 * static_cast<double>(n));
-  return P;
+  PerplexityOptions opt;
+  opt.tol = tol;
+  opt.max_steps = max_steps;
+  return joint_affinities(Y, perplexity, opt);
 }
 
 TsnePrior::TsnePrior(arma::mat P, double lambda) : P_(std::move(P)), lambda_(lambda) {

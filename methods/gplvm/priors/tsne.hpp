@@ -12,9 +12,9 @@
 
 namespace drbench {
 
-// Joint t-SNE affinities of the columns of Y (d x n): p_{j|i} with the precision of point i chosen
-// by bisection so that the entropy of row i equals ln(perplexity), then P = (P_c + P_c^T) / (2n).
-// Zero diagonal; sums to one.
+// Joint t-SNE affinities of the columns of Y (d x n) (framework/affinity): p_{j|i} with the
+// precision of point i chosen by bisection so that the entropy of row i equals ln(perplexity),
+// then P = (P_c + P_c^T) / (2n). Zero diagonal; sums to one.
 arma::mat tsne_joint_affinities(const arma::mat& Y, double perplexity, double tol = 1e-5,
                                 int max_steps = 200);
 

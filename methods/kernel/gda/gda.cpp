@@ -73,6 +73,7 @@ MethodInfo gda_info() {
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     return double(s.n) * s.n * (s.d + 5.0 * s.n);
   };
+  m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet& p) { return std::make_unique<GDA>(p); };
   return m;
 }

@@ -1,27 +1,15 @@
 #include "methods/kernel/klpp/klpp.hpp"
 
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
 
 namespace drbench {
 
-std::vector<ParamSpec> lpp_param_specs() {
-  return {
-      ParamSpec::choice("weights", "heat", {"heat", "binary"},
-                        "graph weights: heat kernel exp(-|xi-xj|^2/t) or 0/1"),
-      ParamSpec::real("heat", 1.0, 0.0, std::nullopt,
-                      "heat-kernel width t in multiples of the mean squared edge length", true),
-      ParamSpec::real("reg", 1e-4, 0.0, std::nullopt,
-                      "ridge on the Laplacian side, Z L Z' + reg * mean eig(Z D Z') I: penalises "
-                      "feature-space norm, keeps the problem definite",
-                      true),
-  };
-}
-
 void KernelLPP::fit(const FitInput& in) {
   const arma::sp_mat G = knn_graph(in.X, static_cast<arma::uword>(params().integer("neighbours")));
   const arma::sp_mat W =
-      heat_weights(G, params().real("heat"), params().str("weights") == "binary");
+      heat_weights(G, params().real("heat_width"), params().str("weights") == "binary");
   fit_basis(in.X);
   set_directions(lpp_directions(Z(), W, in.dim, params().real("reg")));
 }
@@ -35,13 +23,13 @@ MethodInfo klpp_info() {
   m.summary = "kernel locality preserving projections on a heat-kernel kNN graph";
   m.reference = "He & Niyogi 2003 (NIPS 16), section 4 'Kernel LPP'";
   m.params = kernel_param_specs();
-  m.params.push_back(
-      ParamSpec::integer("neighbours", 5, 1, 100, "k of the kNN graph (papers vary 2..20)"));
+  m.params.push_back(keywords::neighbours(5, 1, 100, "the kNN graph (papers vary 2..20)"));
   for (auto& p : lpp_param_specs()) m.params.push_back(p);
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 0 ? s.n - 1 : 0; };
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     return double(s.n) * s.n * (s.d + 5.0 * s.n);
   };
+  m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet& p) { return std::make_unique<KernelLPP>(p); };
   return m;
 }

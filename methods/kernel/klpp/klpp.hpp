@@ -13,7 +13,4 @@ class KernelLPP final : public KernelSubspace {
   void fit(const FitInput& in) override;
 };
 
-// Parameters KLPP and SKLPP share: graph weights, heat width and ridge.
-std::vector<ParamSpec> lpp_param_specs();
-
 }  // namespace drbench

@@ -29,6 +29,7 @@ MethodInfo kpca_info() {
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     return double(s.n) * s.n * (s.d + 50.0);
   };
+  m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet& p) { return std::make_unique<KernelPCA>(p); };
   return m;
 }

@@ -5,9 +5,9 @@
 #include <vector>
 
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
-#include "methods/kernel/klpp/klpp.hpp"
 
 namespace drbench {
 
@@ -57,7 +57,7 @@ void SupervisedKernelLPP::fit(const FitInput& in) {
         "sklpp: no two training points share a class, so the supervised graph is "
         "empty; use more training points per class");
   const arma::sp_mat W =
-      heat_weights(G, params().real("heat"), params().str("weights") == "binary");
+      heat_weights(G, params().real("heat_width"), params().str("weights") == "binary");
   fit_basis(in.X);
   set_directions(lpp_directions(Z(), W, in.dim, params().real("reg")));
 }
@@ -72,14 +72,14 @@ MethodInfo sklpp_info() {
   m.reference = "Zheng, Zhou, Zou & Zhao 2007, Neurocomputing 70(7-9), eq. 7-14";
   m.params = kernel_param_specs();
   m.params.push_back(
-      ParamSpec::integer("neighbours", 0, 0, 1000,
-                         "same-class neighbours joined per point; 0 joins every same-class pair"));
+      keywords::neighbours(0, 0, 1000, "same-class points joined; 0 joins every same-class pair"));
   for (auto& p : lpp_param_specs()) m.params.push_back(p);
   m.supervised = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 0 ? s.n - 1 : 0; };
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     return double(s.n) * s.n * (s.d + 5.0 * s.n);
   };
+  m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet& p) { return std::make_unique<SupervisedKernelLPP>(p); };
   return m;
 }

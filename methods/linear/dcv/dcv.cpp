@@ -86,6 +86,7 @@ MethodInfo dcv_info() {
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     return double(s.n) * s.d * std::min(s.n, s.d);  // the thin SVD of X - class means
   };
+  m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet& p) { return std::make_unique<Dcv>(p.real("null_tol")); };
   return m;
 }

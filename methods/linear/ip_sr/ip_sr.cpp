@@ -2,17 +2,18 @@
 
 #include <cmath>
 
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/dense_eigs.hpp"
 #include "framework/linalg/eigen.hpp"
-#include "methods/linear/ip/ip.hpp"
+#include "framework/linalg/geodesic.hpp"
 
 namespace drbench {
 
 void IpSr::fit(const FitInput& in) {
   const arma::uword n = in.X.n_cols;
   require_dim(in.dim, n > 0 ? n - 1 : 0, "the graph embedding has at most n-1 directions");
-  const arma::mat tau = isometric_kernel(in.X, k_, connect_, "ip_sr", in.trace);
+  const arma::mat tau = isometric_kernel(in.X, graph_, "ip_sr", in.trace);
   // Lanczos on the dense n x n kernel: only dim << n eigenpairs are needed.
   arma::vec values;
   arma::mat Yr;
@@ -38,17 +39,17 @@ MethodInfo ip_sr_info() {
   m.family = "linear";
   m.summary = "isometric projection via spectral regression: tau(D_G) eigenvectors, then ridge";
   m.reference = "Cai, He & Han, AAAI 2007, section 4; Zheng et al., ICPR 2012, eq. 4";
-  m.params = {geodesic_k_spec(),
+  m.params = {keywords::neighbours(5, 1, 1000, "the kNN graph of the geodesics (papers: 2..20)"),
               ParamSpec::real("alpha", 0.01, 0.0, 1e6,
                               "ridge of the regression, relative to trace(X X^T)/d"),
-              disconnected_spec()};
+              keywords::disconnected("connect")};
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
-    return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * p.real("k")) +
+    return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * p.real("neighbours")) +
            double(s.n) * s.n * s.n / 10.0;
   };
+  m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet& p) {
-    return std::make_unique<IpSr>(static_cast<arma::uword>(p.integer("k")), p.real("alpha"),
-                                  p.str("disconnected") == "connect");
+    return std::make_unique<IpSr>(GeodesicGraphSpec::from(p), p.real("alpha"));
   };
   return m;
 }

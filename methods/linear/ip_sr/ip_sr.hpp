@@ -6,22 +6,22 @@
 // eigenproblem, so it works directly in the small-sample case.
 #include <armadillo>
 
+#include "framework/linalg/geodesic.hpp"
 #include "methods/linear/linear_method.hpp"
 
 namespace drbench {
 
 class IpSr final : public LinearMethod {
  public:
-  IpSr(arma::uword k, double alpha, bool connect)
-      : LinearMethod("ip_sr"), k_(k), alpha_(alpha), connect_(connect) {}
+  IpSr(GeodesicGraphSpec graph, double alpha)
+      : LinearMethod("ip_sr"), graph_(graph), alpha_(alpha) {}
   void fit(const FitInput& in) override;
   // The graph embedding the regression targets (dim x n, rows are eigenvectors of tau).
   const arma::mat& responses() const { return responses_; }
 
  private:
-  arma::uword k_;
+  GeodesicGraphSpec graph_;
   double alpha_;
-  bool connect_;
   arma::mat responses_;
 };
 

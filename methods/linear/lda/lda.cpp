@@ -64,6 +64,7 @@ MethodInfo lda_info() {
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     return double(s.n) * s.d * s.d + double(s.d) * s.d * s.d;
   };
+  m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet& p) { return std::make_unique<Lda>(p.real("reg")); };
   return m;
 }

@@ -6,33 +6,24 @@
 #include <armadillo>
 #include <string>
 
+#include "framework/core/keywords.hpp"
+#include "framework/linalg/graph_projection.hpp"
 #include "methods/linear/linear_method.hpp"
 
 namespace drbench {
 
-struct GraphProjection {
-  arma::vec mean;
-  arma::mat A;       // d x dim, composed with the PCA pre-step
-  arma::vec values;  // generalized eigenvalues, ascending
-};
-
-// The LPP eigenproblem for any affinity graph W (shared with SLPP): PCA keeping `pca_ratio` of
-// the variance, then X L X^T a = lambda (X D X^T + ridge) a, smallest `dim`. `method` names the
-// caller in error messages.
-GraphProjection solve_lpp(const arma::mat& X, const arma::sp_mat& W, arma::uword dim,
-                          double pca_ratio, double reg, const std::string& method);
-
 class Lpp final : public LinearMethod {
  public:
-  Lpp(arma::uword k, double t, double pca_ratio, double reg)
-      : LinearMethod("lpp"), k_(k), t_(t), pca_ratio_(pca_ratio), reg_(reg) {}
+  Lpp(arma::uword k, keywords::KernelWidth width, double pca_ratio, double reg)
+      : LinearMethod("lpp"), k_(k), width_(width), pca_ratio_(pca_ratio), reg_(reg) {}
   void fit(const FitInput& in) override;
   const arma::vec& eigenvalues() const { return values_; }
   double heat_width() const { return t_used_; }
 
  private:
   arma::uword k_;
-  double t_, pca_ratio_, reg_;
+  keywords::KernelWidth width_;
+  double pca_ratio_, reg_;
   double t_used_ = 0.0;
   arma::vec values_;
 };

@@ -82,7 +82,8 @@ MmpaGraphs mmpa_threshold_graphs(const arma::mat& X, const arma::uvec& labels, d
 
 MmpaGraphs mmpa_knn_graphs(const arma::mat& X, const arma::uvec& labels, arma::uword k_w,
                            arma::uword k_b) {
-  if (k_w == 0 || k_b == 0) throw MethodError("mmpa: 'k_w' and 'k_b' must be at least 1");
+  if (k_w == 0 || k_b == 0)
+    throw MethodError("mmpa: 'neighbours_within' and 'neighbours_between' must be at least 1");
   const PairMasks p = pair_masks(X, labels);
   const arma::uword n = X.n_cols;
   MmpaGraphs g;
@@ -114,7 +115,7 @@ void Mmpa::fit(const FitInput& in) {
   const arma::vec mean = arma::mean(in.X, 1);
   const arma::mat Xc = in.X.each_col() - mean;
   EigenPairs e = gen_sym_eigs(laplacian_form(Xc, g.W_inter), laplacian_form(Xc, g.W_intra), in.dim,
-                              Spectrum::Largest, sigma_, "sigma", "intra-class term X L_intra X^T");
+                              Spectrum::Largest, sigma_, "reg", "intra-class term X L_intra X^T");
   fix_signs(e.vectors);
   values_ = e.values;
   set_projection(in.X, mean, e.vectors);
@@ -134,16 +135,19 @@ MethodInfo mmpa_info() {
   m.params = {
       ParamSpec::choice("graph", "threshold", {"threshold", "knn"},
                         "threshold: pairs beyond eps_w / within eps_b (the DEE setting); knn: "
-                        "k_w farthest same-class and k_b nearest other-class points"),
+                        "the neighbours_within farthest same-class and neighbours_between "
+                        "nearest other-class points"),
       ParamSpec::real("eps_w", 0.0, 0.0, 1e12,
                       "graph=threshold: same-class pairs farther apart than this are pulled "
                       "together; 0 = average intra-class distance"),
       ParamSpec::real("eps_b", 0.0, 0.0, 1e12,
                       "graph=threshold: different-class pairs closer than this are pushed apart; "
                       "0 = average inter-class distance"),
-      ParamSpec::integer("k_w", 5, 1, 100000, "graph=knn: farthest same-class points per point"),
-      ParamSpec::integer("k_b", 10, 1, 100000, "graph=knn: nearest other-class points per point"),
-      ParamSpec::real("sigma", 3.0, 0.0, 1e6,
+      ParamSpec::integer("neighbours_within", 5, 1, 100000,
+                         "graph=knn: farthest same-class points per point"),
+      ParamSpec::integer("neighbours_between", 10, 1, 100000,
+                         "graph=knn: nearest other-class points per point"),
+      ParamSpec::real("reg", 3.0, 0.0, 1e6,
                       "ridge on the intra-class term X L_intra X^T, relative to its trace/dim "
                       "(1-NN error on USPS is lowest near 3-10; 0 needs n > d)")};
   m.supervised = true;
@@ -151,11 +155,12 @@ MethodInfo mmpa_info() {
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     return 2.0 * double(s.n) * s.n * s.d + double(s.d) * s.d * s.d;
   };
+  m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet& p) {
-    return std::make_unique<Mmpa>(p.str("graph") == "knn" ? MmpaGraph::Knn : MmpaGraph::Threshold,
-                                  p.real("eps_w"), p.real("eps_b"),
-                                  static_cast<arma::uword>(p.integer("k_w")),
-                                  static_cast<arma::uword>(p.integer("k_b")), p.real("sigma"));
+    return std::make_unique<Mmpa>(
+        p.str("graph") == "knn" ? MmpaGraph::Knn : MmpaGraph::Threshold, p.real("eps_w"),
+        p.real("eps_b"), static_cast<arma::uword>(p.integer("neighbours_within")),
+        static_cast<arma::uword>(p.integer("neighbours_between")), p.real("reg"));
   };
   return m;
 }

@@ -19,7 +19,9 @@
 // W_inter_ij = 1 for different-class pairs closer than eps_b. graph=knn is the MFA-style reading
 // (each point's k_w farthest same-class and k_b nearest other-class points, symmetrised).
 //
-// Eq. 9 does not show where sigma enters. We put it on the intra-class (numerator) term:
+// Eq. 9 does not show where sigma enters (our parameter `reg`, the ridge of the vocabulary, since
+// `sigma` names nothing but kernel widths elsewhere). We put it on the intra-class (numerator)
+// term:
 //   min tr( A (S_w + s I) A^T / A S_b A^T ),  S_w = X L_intra X^T, S_b = X L_inter X^T,
 //   s = sigma * trace(S_w) / d,
 // i.e. the largest generalized eigenvectors of S_b a = mu (S_w + s I) a (mu = 1 / the eq. 9

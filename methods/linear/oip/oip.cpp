@@ -2,23 +2,18 @@
 
 #include <cmath>
 
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/eigen.hpp"
-#include "methods/linear/ip/ip.hpp"
+#include "framework/linalg/geodesic.hpp"
 
 namespace drbench {
-
-arma::mat oip_matrix(const arma::mat& Xc, const arma::mat& tau) {
-  const arma::mat G = Xc * Xc.t();
-  arma::mat M = G * G - 2.0 * (Xc * tau) * Xc.t();
-  return 0.5 * (M + M.t());
-}
 
 void Oip::fit(const FitInput& in) {
   require_dim(in.dim, in.X.n_rows, "an orthonormal projection has at most d directions");
   const arma::vec mean = arma::mean(in.X, 1);
   const arma::mat Xc = in.X.each_col() - mean;
-  const arma::mat tau = isometric_kernel(in.X, k_, connect_, "oip", in.trace, squared_);
+  const arma::mat tau = isometric_kernel(in.X, graph_, "oip", in.trace, squared_);
   M_ = oip_matrix(Xc, tau);
   EigenPairs e = sym_eigs(M_, in.dim, Spectrum::Smallest);
   fix_signs(e.vectors);
@@ -35,17 +30,18 @@ MethodInfo oip_info() {
   m.summary = "orthogonal isometric projection: smallest eigenvectors of X(X^T X - 2 tau)X^T";
   m.reference = "Zheng, Tang, Fang & Zhang, Orthogonal Isometric Projection, ICPR 2012, Alg. 1";
   m.params = {
-      geodesic_k_spec(), disconnected_spec(),
+      keywords::neighbours(5, 1, 1000, "the kNN graph of the geodesics (papers: 2..20)"),
+      keywords::disconnected("connect"),
       ParamSpec::choice("tau_of", "squared", {"squared", "distance"},
                         "what tau double-centres: squared geodesics (Isomap's operator) or the "
                         "geodesic distances themselves (Algorithm 1's W(i,j) = d_G(i,j))")};
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
-    return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * p.real("k"));
+    return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * p.real("neighbours"));
   };
+  m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet& p) {
-    return std::make_unique<Oip>(static_cast<arma::uword>(p.integer("k")),
-                                 p.str("disconnected") == "connect", p.str("tau_of") == "squared");
+    return std::make_unique<Oip>(GeodesicGraphSpec::from(p), p.str("tau_of") == "squared");
   };
   return m;
 }

@@ -14,27 +14,25 @@
 //    |tau(D_G) - X^T V V^T X| compares it with the Gram matrix of the projected points, which is
 //    only meaningful when those are centred too. Out-of-sample points are centred with the
 //    training mean, which leaves distances between projections unchanged.
+// tau(D_G) and M (oip_matrix) live in framework/linalg/geodesic.hpp, shared with SOIP.
 #include <armadillo>
 
+#include "framework/linalg/geodesic.hpp"
 #include "methods/linear/linear_method.hpp"
 
 namespace drbench {
 
-// M of Algorithm 1, step 3, for centred data Xc (d x n) and tau (n x n):
-// M = (Xc Xc^T)^2 - 2 Xc tau Xc^T, never forming the n x n matrix Xc^T Xc.
-arma::mat oip_matrix(const arma::mat& Xc, const arma::mat& tau);
-
 class Oip final : public LinearMethod {
  public:
-  Oip(arma::uword k, bool connect, bool squared = true)
-      : LinearMethod("oip"), k_(k), connect_(connect), squared_(squared) {}
+  Oip(GeodesicGraphSpec graph, bool squared = true)
+      : LinearMethod("oip"), graph_(graph), squared_(squared) {}
   void fit(const FitInput& in) override;
   const arma::vec& eigenvalues() const { return values_; }
   const arma::mat& objective_matrix() const { return M_; }
 
  private:
-  arma::uword k_;
-  bool connect_, squared_;
+  GeodesicGraphSpec graph_;
+  bool squared_;
   arma::vec values_;
   arma::mat M_;
 };

@@ -2,101 +2,9 @@
 
 #include <algorithm>
 
-#include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
-#include "framework/linalg/eigen.hpp"
 
 namespace drbench {
-
-namespace {
-
-// Full spectrum (up to the rank bound min(d, n-1)) in descending order.
-PcaBasis full_basis(const arma::mat& X) {
-  const arma::uword d = X.n_rows, n = X.n_cols;
-  if (n < 2) throw MethodError("PCA needs at least 2 training points, got " + std::to_string(n));
-  PcaBasis b;
-  b.mean = arma::mean(X, 1);
-  const arma::mat Xc = X.each_col() - b.mean;
-  const double denom = static_cast<double>(n - 1);
-  if (d <= n) {
-    const arma::mat C = (Xc * Xc.t()) / denom;
-    b.total_variance = arma::trace(C);
-    EigenPairs e = sym_eigs(C, d, Spectrum::Largest);
-    b.W = std::move(e.vectors);
-    b.variances = arma::clamp(e.values, 0.0, arma::datum::inf);
-  } else {
-    arma::mat U, V;
-    arma::vec s;
-    if (!arma::svd_econ(U, s, V, Xc, "left"))
-      throw MethodError("PCA: SVD of the centred data failed (NaN/Inf in the input?)");
-    b.W = std::move(U);
-    b.variances = arma::square(s) / denom;
-    b.total_variance = arma::accu(b.variances);
-  }
-  return b;
-}
-
-}  // namespace
-
-PcaBasis pca_basis(const arma::mat& X, arma::uword k) {
-  const arma::uword d = X.n_rows, n = X.n_cols;
-  if (n < 2) throw MethodError("PCA needs at least 2 training points, got " + std::to_string(n));
-  if (k == 0 || k > std::min(d, n - 1))
-    throw MethodError("PCA: dims=" + std::to_string(k) +
-                      " must be in 1..min(d, n-1)=" + std::to_string(std::min(d, n - 1)) +
-                      " (d=" + std::to_string(d) + ", n=" + std::to_string(n) + "); lower 'dims'");
-  PcaBasis b;
-  if (d <= n) {
-    b.mean = arma::mean(X, 1);
-    const arma::mat Xc = X.each_col() - b.mean;
-    const arma::mat C = (Xc * Xc.t()) / static_cast<double>(n - 1);
-    b.total_variance = arma::trace(C);
-    EigenPairs e = sym_eigs(C, k, Spectrum::Largest);
-    b.W = std::move(e.vectors);
-    b.variances = arma::clamp(e.values, 0.0, arma::datum::inf);
-  } else {
-    b = full_basis(X);
-    b.W = b.W.head_cols(k);
-    b.variances = b.variances.head(k);
-  }
-  fix_signs(b.W);
-  return b;
-}
-
-PcaBasis pca_basis_ratio(const arma::mat& X, double ratio) {
-  if (!(ratio > 0.0 && ratio <= 1.0))
-    throw MethodError("PCA pre-step: variance ratio " + std::to_string(ratio) +
-                      " must be in (0, 1]");
-  PcaBasis b = full_basis(X);
-  const double lmax = b.variances.n_elem ? b.variances(0) : 0.0;
-  if (!(lmax > 0.0)) throw MethodError("PCA pre-step: the training data have zero variance");
-  // Numerical rank: eigenvalues below this are rounding noise, not directions of the data.
-  const double tol = lmax * 1e-10 * static_cast<double>(std::max(X.n_rows, X.n_cols));
-  arma::uword keep = 0;
-  double acc = 0.0;
-  const double target = ratio * arma::accu(b.variances);
-  while (keep < b.variances.n_elem && b.variances(keep) > tol) {
-    acc += b.variances(keep++);
-    if (ratio < 1.0 && acc >= target) break;
-  }
-  b.W = b.W.head_cols(keep);
-  b.variances = b.variances.head(keep);
-  fix_signs(b.W);
-  return b;
-}
-
-PcaReduced pca_reduce(const arma::mat& X, double ratio, arma::uword dim,
-                      const std::string& method) {
-  PcaReduced r;
-  r.basis = pca_basis_ratio(X, ratio);
-  const arma::uword kept = r.basis.W.n_cols;
-  if (dim == 0 || dim > kept)
-    throw MethodError(method + ": dims=" + std::to_string(dim) + " exceeds the " +
-                      std::to_string(kept) + " directions kept by the PCA pre-step (pca_ratio=" +
-                      std::to_string(ratio) + "); lower 'dims' or raise 'pca_ratio'");
-  r.Z = r.basis.W.t() * (X.each_col() - r.basis.mean);
-  return r;
-}
 
 void Pca::fit(const FitInput& in) {
   basis_ = pca_basis(in.X, in.dim);
@@ -115,6 +23,7 @@ MethodInfo pca_info() {
     const double a = std::min(s.n, s.d), b = std::max(s.n, s.d);
     return a * a * b;
   };
+  m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet&) { return std::make_unique<Pca>(); };
   return m;
 }

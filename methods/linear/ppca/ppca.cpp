@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "framework/core/registry.hpp"
-#include "methods/linear/pca/pca.hpp"
+#include "framework/linalg/pca.hpp"
 
 namespace drbench {
 
@@ -69,6 +69,7 @@ MethodInfo ppca_info() {
     const double a = std::min(s.n, s.d), b = std::max(s.n, s.d);
     return a * a * b;
   };
+  m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet&) { return std::make_unique<Ppca>(); };
   return m;
 }

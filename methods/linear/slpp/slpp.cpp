@@ -1,13 +1,14 @@
 #include "methods/linear/slpp/slpp.hpp"
 
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
-#include "methods/linear/lpp/lpp.hpp"
+#include "framework/linalg/graph_projection.hpp"
 
 namespace drbench {
 
 void Slpp::fit(const FitInput& in) {
   const arma::uvec& y = require_labels(in);
-  const HeatGraph g = same_class_weights(in.X, y, kind_, t_);
+  const HeatGraph g = same_class_weights(in.X, y, kind_, width_);
   if (in.trace && kind_ == ClassWeight::Heat) in.trace->note("heat_width_t", std::to_string(g.t));
   GraphProjection p = solve_lpp(in.X, g.W, in.dim, pca_ratio_, reg_, "slpp");
   values_ = p.values;
@@ -16,6 +17,8 @@ void Slpp::fit(const FitInput& in) {
 
 namespace {
 
+const char* const kReference = "the width whose t is the mean squared same-class distance";
+
 MethodInfo slpp_info() {
   MethodInfo m;
   m.name = "slpp";
@@ -23,10 +26,8 @@ MethodInfo slpp_info() {
   m.summary = "supervised LPP: same-class graph (heat kernel or 1), X L X^T a = l X D X^T a";
   m.reference = "Zheng et al., Signal Processing 87(10) 2007, section 3 (SLPP)";
   m.params = {
-      ParamSpec::choice("weight", "heat", {"heat", "binary"},
-                        "same-class edge weight: exp(-|xi-xj|^2/t) or 1"),
-      ParamSpec::real("t", 0.0, 0.0, 1e12,
-                      "heat-kernel width; 0 = mean squared distance of same-class pairs"),
+      keywords::weights("on same-class pairs"), keywords::kernel_width(1.0, kReference),
+      keywords::width("relative", kReference),
       ParamSpec::real("pca_ratio", 1.0, 0.0, 1.0,
                       "variance kept by the PCA pre-step (1 = full rank)", true),
       ParamSpec::real("reg", 1e-8, 0.0, 1e3, "ridge on X D X^T, relative to its trace/dim")};
@@ -35,10 +36,11 @@ MethodInfo slpp_info() {
     const double per = s.n_classes ? double(s.n) / s.n_classes : double(s.n);
     return double(s.n) * per * s.d + double(s.d) * s.d * s.d + double(s.n) * s.d * s.d;
   };
+  m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet& p) {
     return std::make_unique<Slpp>(
-        p.str("weight") == "heat" ? ClassWeight::Heat : ClassWeight::Binary, p.real("t"),
-        p.real("pca_ratio"), p.real("reg"));
+        p.str("weights") == "heat" ? ClassWeight::Heat : ClassWeight::Binary,
+        keywords::kernel_width_of(p), p.real("pca_ratio"), p.real("reg"));
   };
   return m;
 }

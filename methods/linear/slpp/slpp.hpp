@@ -12,14 +12,15 @@ namespace drbench {
 
 class Slpp final : public LinearMethod {
  public:
-  Slpp(ClassWeight kind, double t, double pca_ratio, double reg)
-      : LinearMethod("slpp"), kind_(kind), t_(t), pca_ratio_(pca_ratio), reg_(reg) {}
+  Slpp(ClassWeight kind, keywords::KernelWidth width, double pca_ratio, double reg)
+      : LinearMethod("slpp"), kind_(kind), width_(width), pca_ratio_(pca_ratio), reg_(reg) {}
   void fit(const FitInput& in) override;
   const arma::vec& eigenvalues() const { return values_; }
 
  private:
   ClassWeight kind_;
-  double t_, pca_ratio_, reg_;
+  keywords::KernelWidth width_;
+  double pca_ratio_, reg_;
   arma::vec values_;
 };
 

@@ -2,11 +2,11 @@
 
 #include <cmath>
 
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/eigen.hpp"
+#include "framework/linalg/geodesic.hpp"
 #include "framework/linalg/lars.hpp"
-#include "methods/linear/ip/ip.hpp"
-#include "methods/linear/oip/oip.hpp"
 
 namespace drbench {
 
@@ -14,7 +14,7 @@ void Soip::fit(const FitInput& in) {
   require_dim(in.dim, in.X.n_rows, "an orthonormal projection has at most d directions");
   const arma::vec mean = arma::mean(in.X, 1);
   const arma::mat Xc = in.X.each_col() - mean;
-  const arma::mat tau = isometric_kernel(in.X, k_, connect_, "soip", in.trace);
+  const arma::mat tau = isometric_kernel(in.X, graph_, "soip", in.trace);
   EigenPairs e = sym_eigs(oip_matrix(Xc, tau), in.dim, Spectrum::Smallest);
   fix_signs(e.vectors);
   V_ = e.vectors;
@@ -44,21 +44,24 @@ MethodInfo soip_info() {
   m.family = "linear";
   m.summary = "sparse OIP: lasso (LARS) regression of the OIP projections, unit-length vectors";
   m.reference = "Zheng, Tang, Fang & Zhang, ICPR 2012, section 4; Efron et al. 2004 (LARS)";
-  m.params = {geodesic_k_spec(), disconnected_spec(),
+  m.params = {keywords::neighbours(5, 1, 1000, "the kNN graph of the geodesics (papers: 2..20)"),
+              keywords::disconnected("connect"),
               ParamSpec::integer("nonzeros", 0, 0, 1e6,
                                  "largest number of nonzero entries per projection vector (0 = no "
                                  "limit, stop at 'lambda')"),
-              ParamSpec::real("lambda", 0.01, 0.0, 1.0,
-                              "lasso penalty relative to the one that zeroes every coefficient")};
+              keywords::lambda(0.01, 1.0, false,
+                               "the lasso penalty, relative to the one that zeroes every "
+                               "coefficient")};
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * p.real("k")) +
+    return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * p.real("neighbours")) +
            double(dim) * s.d * s.d * s.d;
   };
+  m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet& p) {
-    return std::make_unique<Soip>(
-        static_cast<arma::uword>(p.integer("k")), p.str("disconnected") == "connect",
-        static_cast<arma::uword>(p.integer("nonzeros")), p.real("lambda"));
+    return std::make_unique<Soip>(GeodesicGraphSpec::from(p),
+                                  static_cast<arma::uword>(p.integer("nonzeros")),
+                                  p.real("lambda"));
   };
   return m;
 }

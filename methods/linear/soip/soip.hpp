@@ -8,20 +8,20 @@
 // to the largest correlation |X y_p|_inf, at which every coefficient is zero).
 #include <armadillo>
 
+#include "framework/linalg/geodesic.hpp"
 #include "methods/linear/linear_method.hpp"
 
 namespace drbench {
 
 class Soip final : public LinearMethod {
  public:
-  Soip(arma::uword k, bool connect, arma::uword nonzeros, double lambda)
-      : LinearMethod("soip"), k_(k), connect_(connect), nonzeros_(nonzeros), lambda_(lambda) {}
+  Soip(GeodesicGraphSpec graph, arma::uword nonzeros, double lambda)
+      : LinearMethod("soip"), graph_(graph), nonzeros_(nonzeros), lambda_(lambda) {}
   void fit(const FitInput& in) override;
   const arma::mat& dense_projection() const { return V_; }  // the OIP vectors it sparsifies
 
  private:
-  arma::uword k_;
-  bool connect_;
+  GeodesicGraphSpec graph_;
   arma::uword nonzeros_;
   double lambda_;
   arma::mat V_;

@@ -1,13 +1,14 @@
 #pragma once
-// Isomap (Tenenbaum, de Silva & Langford 2000): classical MDS on graph geodesics. The neighbour
-// graph (kNN or epsilon ball) stays sparse; geodesics come from Dijkstra from every source. A new
-// point's geodesic to training point j is min_l (|x - x_l| + g(l, j)) over its graph neighbours
+// Isomap (Tenenbaum, de Silva & Langford 2000): classical MDS on graph geodesics, from the
+// geodesic pipeline the isometric projections share (framework/linalg/geodesic.hpp): kNN or
+// epsilon graph, kept sparse, one repair for a disconnected graph, Dijkstra from every source. A
+// new point's geodesic to training point j is min_l (|x - x_l| + g(l, j)) over its graph neighbours
 // l, and Gower's formula maps it (Bengio et al. 2003, section 3).
 #include <armadillo>
 
 #include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
-#include "methods/manifold/mds/mds.hpp"
+#include "framework/linalg/mds_spectrum.hpp"
 
 namespace drbench {
 
@@ -26,12 +27,5 @@ class Isomap final : public Method {
   arma::mat G2_;
   MdsSpectrum spectrum_;
 };
-
-// Symmetric sparse graph joining points closer than eps (Euclidean lengths as values).
-arma::sp_mat epsilon_graph(const arma::mat& X, double eps);
-
-// Adds, for every connected component but one, the shortest edge from it to the rest, until the
-// graph is connected (the repair sklearn's Isomap applies). Returns the number of edges added.
-arma::uword bridge_components(arma::sp_mat& G, const arma::mat& X);
 
 }  // namespace drbench

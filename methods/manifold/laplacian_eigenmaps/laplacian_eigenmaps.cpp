@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/dijkstra.hpp"
 #include "framework/linalg/distances.hpp"
@@ -34,7 +35,7 @@ void LaplacianEigenmaps::fit(const FitInput& in) {
                       " connected components (the embedding would only separate them); "
                       "increase neighbours");
   const arma::vec len = arma::nonzeros(G);
-  t_ = params_.real("heat") * std::max(arma::mean(arma::square(len)), 1e-300);
+  t_ = keywords::kernel_width_of(params_).heat_t(std::max(arma::mean(arma::square(len)), 1e-300));
   W_ = G;
   for (auto it = W_.begin(); it != W_.end(); ++it) *it = weight((*it) * (*it));
   deg_ = arma::vec(arma::sum(W_, 1));
@@ -107,6 +108,8 @@ arma::mat LaplacianEigenmaps::transform(const arma::mat& Xnew) const {
 
 namespace {
 
+const char* const kReference = "the width whose t is the mean squared edge length";
+
 MethodInfo le_info() {
   MethodInfo m;
   m.name = "laplacian_eigenmaps";
@@ -114,16 +117,16 @@ MethodInfo le_info() {
   m.summary = "Laplacian eigenmaps on a heat-kernel kNN graph; Nystroem out-of-sample";
   m.reference = "Belkin & Niyogi 2003, Neural Computation 15(6); Bengio et al. 2003 (NIPS 16)";
   m.params = {
-      ParamSpec::integer("neighbours", 10, 1, 500, "k of the kNN graph (papers vary 2..20)"),
-      ParamSpec::choice("weights", "heat", {"heat", "binary"},
-                        "edge weights: heat kernel exp(-|xi-xj|^2/t) or 0/1"),
-      ParamSpec::real("heat", 1.0, 0.0, std::nullopt,
-                      "heat-kernel width t in multiples of the mean squared edge length", true),
+      keywords::neighbours(10, 1, 500, "the kNN graph (papers vary 2..20)"),
+      keywords::weights("on the kNN edges"),
+      keywords::kernel_width(1.0, kReference),
+      keywords::width("relative", kReference),
   };
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 1 ? s.n - 2 : 0; };
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
     return double(s.n) * (s.n * s.d + 100.0 * double(p.integer("neighbours")));
   };
+  m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet& p) { return std::make_unique<LaplacianEigenmaps>(p); };
   return m;
 }

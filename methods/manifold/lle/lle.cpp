@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/dense_eigs.hpp"
 #include "framework/linalg/distances.hpp"
@@ -99,7 +100,7 @@ MethodInfo lle_info() {
   m.summary = "locally linear embedding; out-of-sample by reconstruction weights";
   m.reference = "Roweis & Saul 2000, Science 290; Saul & Roweis 2003, JMLR 4, eq. 2-4 and 6.1";
   m.params = {
-      ParamSpec::integer("neighbours", 10, 1, 500, "k nearest neighbours (TPSLVM: 2..20)"),
+      keywords::neighbours(10, 1, 500, "the reconstruction of every point (TPSLVM: 2..20)"),
       ParamSpec::real("reg", 1e-3, 0.0, std::nullopt,
                       "ridge on the local Gram matrix, times its trace (needed when k > d)", true),
   };
@@ -107,6 +108,7 @@ MethodInfo lle_info() {
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     return double(s.n) * s.n * (s.d + 5.0 * s.n);
   };
+  m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet& p) { return std::make_unique<LLE>(p); };
   return m;
 }

@@ -10,9 +10,10 @@
 #endif
 
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
-#include "methods/manifold/mds/mds.hpp"
+#include "framework/linalg/mds_spectrum.hpp"
 
 namespace drbench {
 
@@ -240,7 +241,7 @@ void Sammon::fit(const FitInput& in) {
   MdsSpectrum init;
   init.fit(D2, in.dim, "sammon (classical MDS initialisation)");
   arma::mat Y = init.embedding();
-  const int max_iter = static_cast<int>(params_.integer("max_iter"));
+  const int max_iter = static_cast<int>(params_.integer("iterations"));
   const double tol = params_.real("tol");
   const int max_halves = 20;
   const auto t0 = std::chrono::steady_clock::now();
@@ -286,7 +287,7 @@ arma::mat Sammon::transform(const arma::mat& Xnew) const {
   const arma::mat Dn = arma::sqrt(sq_distances(X_, Xnew));  // n x m
   const arma::uword k = Y_.n_rows;
   arma::mat Yn(k, Xnew.n_cols);
-  const int max_iter = static_cast<int>(params_.integer("max_iter"));
+  const int max_iter = static_cast<int>(params_.integer("iterations"));
   const double step0 = params_.real("step"), tol = params_.real("tol");
   const arma::mat Yt = Y_.t();
   for (arma::uword q = 0; q < Xnew.n_cols; ++q) {
@@ -360,8 +361,8 @@ MethodInfo sammon_info() {
       "stress minimisation";
   m.reference = "Sammon 1969, IEEE Trans. Computers C-18(5), eq. 1-6";
   m.params = {
-      ParamSpec::integer("max_iter", 500, 1, 100000,
-                         "iterations of the pseudo-Newton step (TPSLVM runs 1000)"),
+      keywords::iterations(500, 100000,
+                           "pseudo-Newton steps of the fit and of every new point (TPSLVM: 1000)"),
       ParamSpec::real("tol", 1e-9, 0.0, std::nullopt,
                       "stop when the relative stress decrease falls below this"),
       ParamSpec::real("step", 1.0, 0.0, 1.0,
@@ -374,7 +375,7 @@ MethodInfo sammon_info() {
     return std::min<arma::uword>(s.n > 0 ? s.n - 1 : 0, s.d);
   };
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return double(s.n) * s.n * (s.d + 20.0 * double(p.integer("max_iter")) * (dim + 1));
+    return double(s.n) * s.n * (s.d + 20.0 * double(p.integer("iterations")) * (dim + 1));
   };
   m.make = [](const ParamSet& p) { return std::make_unique<Sammon>(p); };
   return m;

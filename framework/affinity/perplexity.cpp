@@ -1,0 +1,121 @@
+#include "framework/affinity/perplexity.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "framework/affinity/weights.hpp"
+#include "framework/core/error.hpp"
+#include "framework/eval/knn.hpp"
+#include "framework/linalg/distances.hpp"
+
+namespace drbench {
+
+namespace {
+
+void check_perplexity(double perplexity, arma::uword candidates, arma::uword n, const char* what) {
+  if (!(perplexity >= 1.0) || perplexity > static_cast<double>(candidates))
+    throw MethodError(std::string(what) + ": 'perplexity' must be in [1, " +
+                      std::to_string(candidates) + "] for " + std::to_string(n) +
+                      " training points, got " + std::to_string(perplexity) +
+                      " (fix: lower 'perplexity')");
+}
+
+}  // namespace
+
+double calibrate_row(const arma::vec& d, arma::uword self, double perplexity, arma::vec& p,
+                     const PerplexityOptions& opt) {
+  const bool has_self = self < d.n_elem;
+  const double target = std::log(perplexity);
+  double beta = 1.0, lo = 0.0, hi = arma::datum::inf;
+  for (int step = 0; step < opt.max_steps; ++step) {
+    p = arma::exp(-beta * d);
+    if (has_self) p(self) = 0.0;
+    const double s = arma::accu(p);
+    const double H = std::log(s) + beta * arma::dot(p, d) / s;  // entropy of p / s
+    if (std::abs(H - target) < opt.tol) break;
+    if (H > target) {
+      lo = beta;
+      beta = std::isinf(hi) ? beta * 2.0 : 0.5 * (beta + hi);
+    } else {
+      hi = beta;
+      beta = 0.5 * (beta + lo);
+    }
+  }
+  p = arma::exp(-beta * d);
+  if (has_self) p(self) = 0.0;
+  p /= arma::accu(p);
+  return beta;
+}
+
+double row_entropy(const arma::vec& p) {
+  double H = 0.0;
+  for (double v : p)
+    if (v > 0) H -= v * std::log(v);
+  return H;
+}
+
+arma::mat conditional_affinities(const arma::mat& X, double perplexity,
+                                 const PerplexityOptions& opt) {
+  const arma::uword n = X.n_cols;
+  check_perplexity(perplexity, n > 0 ? n - 1 : 0, n, "affinities");
+  const arma::mat D = sq_distances(X);
+  arma::mat Pc(n, n);
+  arma::vec p(n);
+  for (arma::uword i = 0; i < n; ++i) {
+    arma::vec d = D.col(i);
+    d(i) = arma::datum::inf;
+    d -= d.min();
+    d(i) = 0.0;  // its weight is forced to 0 by calibrate_row
+    calibrate_row(d, i, perplexity, p, opt);
+    Pc.col(i) = p;
+  }
+  return Pc;
+}
+
+arma::mat joint_affinities(const arma::mat& X, double perplexity, const PerplexityOptions& opt) {
+  return symmetrize_joint(conditional_affinities(X, perplexity, opt));
+}
+
+arma::sp_mat sparse_conditional_affinities(const arma::mat& X, double perplexity, int neighbours,
+                                           const PerplexityOptions& opt) {
+  const arma::uword n = X.n_cols;
+  if (n < 2) throw MethodError("affinities: need at least 2 points, got " + std::to_string(n));
+  arma::uword k =
+      neighbours > 0
+          ? static_cast<arma::uword>(neighbours)
+          : std::min<arma::uword>(n - 1, static_cast<arma::uword>(std::floor(3.0 * perplexity)));
+  if (k > n - 1)
+    throw MethodError("affinities: 'neighbours' = " + std::to_string(k) +
+                      " exceeds n - 1 = " + std::to_string(n - 1) + " (fix: lower 'neighbours')");
+  check_perplexity(perplexity, k, n, "sparse affinities");
+  const arma::umat nn = knn_indices(X, X, k, true);
+  arma::umat loc(2, k * n);
+  arma::vec val(k * n);
+  arma::vec d(k), p(k);
+  for (arma::uword i = 0; i < n; ++i) {
+    const double* xi = X.colptr(i);
+    for (arma::uword j = 0; j < k; ++j) {
+      const double* xj = X.colptr(nn(j, i));
+      double acc = 0.0;
+      for (arma::uword r = 0; r < X.n_rows; ++r) acc += (xi[r] - xj[r]) * (xi[r] - xj[r]);
+      d(j) = acc;
+    }
+    d -= d.min();
+    calibrate_row(d, k, perplexity, p, opt);
+    for (arma::uword j = 0; j < k; ++j) {
+      loc(0, i * k + j) = nn(j, i);
+      loc(1, i * k + j) = i;
+      // A weight that underflows would vanish from the sparse matrix: keep the edge, tiny.
+      val(i * k + j) = std::max(p(j), 1e-300);
+    }
+  }
+  return arma::sp_mat(loc, val, n, n);
+}
+
+arma::sp_mat sparse_joint_affinities(const arma::mat& X, double perplexity, int neighbours,
+                                     const PerplexityOptions& opt) {
+  return symmetrize_joint(sparse_conditional_affinities(X, perplexity, neighbours, opt));
+}
+
+}  // namespace drbench

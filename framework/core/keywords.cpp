@@ -1,0 +1,140 @@
+#include "framework/core/keywords.hpp"
+
+#include <utility>
+#include <vector>
+
+#include "framework/core/registry.hpp"
+
+namespace drbench::keywords {
+
+ParamSpec neighbours(std::int64_t def, std::int64_t lo, std::int64_t hi, const std::string& what) {
+  return ParamSpec::integer("neighbours", def, double(lo), double(hi),
+                            "neighbours per point in the graph: " + what);
+}
+
+ParamSpec iterations(std::int64_t def, std::int64_t hi, const std::string& what) {
+  return ParamSpec::integer("iterations", def, 1, double(hi), "iteration cap: " + what);
+}
+
+ParamSpec weights(const std::string& what) {
+  return ParamSpec::choice("weights", "heat", {"heat", "binary"},
+                           "graph edge weights, heat exp(-|xi-xj|^2/t) or binary 1: " + what);
+}
+
+ParamSpec weights(const std::string& def, std::vector<std::string> choices,
+                  const std::string& what) {
+  return ParamSpec::choice("weights", def, std::move(choices), "graph edge weights: " + what);
+}
+
+ParamSpec kernel_width(double def, const std::string& reference) {
+  return ParamSpec::real("kernel_width", def, 0.0, std::nullopt,
+                         "sigma of exp(-r^2/(2 sigma^2)); " +
+                             (reference.empty() ? std::string("in input units")
+                                                : "width: relative multiplies " + reference),
+                         true);
+}
+
+ParamSpec width(const std::string& def, const std::string& reference) {
+  ParamSpec s = ParamSpec::choice("width", def, {"relative", "absolute"},
+                                  "how kernel_width is read: in multiples of " + reference +
+                                      " (relative) or in input units (absolute)");
+  s.renamed_choices = {{"median", "relative"}};
+  return s;
+}
+
+ParamSpec heat_width(double def) {
+  return ParamSpec::real("heat_width", def, 0.0, std::nullopt,
+                         "relative sigma of the graph's heat weights: t = heat_width^2 x the mean "
+                         "squared edge length",
+                         true);
+}
+
+ParamSpec disconnected(const std::string& def) {
+  ParamSpec s = ParamSpec::choice("disconnected", def, {"error", "connect"},
+                                  "a disconnected neighbour graph fails the task (error) or gets "
+                                  "an edge between the closest points of every pair of "
+                                  "components (connect, noted in the trace)");
+  s.renamed_choices = {{"bridge", "connect"}};
+  return s;
+}
+
+ParamSpec graph(const std::string& def) {
+  return ParamSpec::choice("graph", def, {"knn", "epsilon"},
+                           "neighbour graph: the 'neighbours' nearest points, or every point "
+                           "within 'epsilon'");
+}
+
+ParamSpec epsilon(double def) {
+  return ParamSpec::real("epsilon", def, 0.0, std::nullopt,
+                         "radius of the epsilon graph, in input units (graph: epsilon)", true);
+}
+
+ParamSpec perplexity(double def, const std::string& what) {
+  return ParamSpec::real("perplexity", def, 1.0, std::nullopt,
+                         "effective neighbours of the calibrated Gaussian affinities: " + what);
+}
+
+ParamSpec lambda(double def, std::optional<double> hi, bool positive, const std::string& what) {
+  return ParamSpec::real("lambda", def, 0.0, hi, "weight of " + what, positive);
+}
+
+ParamSpec optimizer(const std::string& def, std::vector<std::string> choices,
+                    const std::string& what) {
+  return ParamSpec::choice("optimizer", def, std::move(choices), "optimiser: " + what);
+}
+
+double KernelWidth::heat_t(double reference_t) const {
+  return relative ? sigma * sigma * reference_t : 2.0 * sigma * sigma;
+}
+
+KernelWidth kernel_width_of(const ParamSet& p) {
+  KernelWidth w;
+  w.sigma = p.real("kernel_width");
+  w.relative = p.has("width") && p.str("width") == "relative";
+  return w;
+}
+
+namespace {
+
+struct Retired {
+  const char* old_name;
+  const char* new_name;
+  const char* how;  // how to convert a value; empty when it carries over unchanged
+};
+
+// Ordered: the first entry whose new name the method declares wins (mmpa's old `sigma` was a
+// ridge, the kernel methods' a width).
+const std::vector<Retired>& retired() {
+  static const std::vector<Retired> table = {
+      {"k", "neighbours", ""},
+      {"neighbors", "neighbours", ""},
+      {"max_iter", "iterations", ""},
+      {"weight", "weights", ""},
+      {"k_w", "neighbours_within", ""},
+      {"k_b", "neighbours_between", ""},
+      {"sigma", "reg", ""},
+      {"sigma", "kernel_width", ""},
+      {"heat", "heat_width", "heat_width = sqrt(heat)"},
+      {"heat", "kernel_width", "kernel_width = sqrt(heat) with width: relative"},
+      {"t", "kernel_width",
+       "t: 0 (automatic) is kernel_width: 1 with width: relative; an absolute t is kernel_width = "
+       "sqrt(t/2) with width: absolute"},
+      {"gamma", "kernel_width", "kernel_width = 1/sqrt(gamma), e.g. gamma 0.01 is kernel_width 10"},
+      {"inv_width", "kernel_width", "kernel_width = 1/sqrt(inv_width)"},
+  };
+  return table;
+}
+
+}  // namespace
+
+std::string retired_name_fix(const MethodInfo& m, const std::string& key) {
+  for (const auto& r : retired())
+    if (key == r.old_name && m.param(r.new_name)) {
+      std::string fix = "'" + key + "' is now called '" + r.new_name + "' (docs/parameters.md)";
+      if (*r.how) fix += std::string("; ") + r.how;
+      return fix;
+    }
+  return "";
+}
+
+}  // namespace drbench::keywords

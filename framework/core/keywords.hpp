@@ -1,0 +1,67 @@
+#pragma once
+// The parameter vocabulary (docs/parameters.md): one name and one meaning per concept, declared
+// here once so that every method that has the concept spells and documents it the same way.
+// A method picks its default and range; the name, type and meaning come from here. Names that
+// earlier versions used for the same concepts are kept in a table so that a config still using
+// one fails with the new name in its fix.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "framework/core/params.hpp"
+
+namespace drbench {
+
+struct MethodInfo;
+
+namespace keywords {
+
+// `neighbours` (int): neighbours of each point in a graph. `what` completes the doc line.
+ParamSpec neighbours(std::int64_t def, std::int64_t lo, std::int64_t hi, const std::string& what);
+// `iterations` (int): cap on the iterations of a method's optimiser.
+ParamSpec iterations(std::int64_t def, std::int64_t hi, const std::string& what);
+// `weights` (choice {heat, binary}): edge weights of a graph, exp(-d^2/t) or 1.
+ParamSpec weights(const std::string& what);
+// `weights` with a method's own choices (e.g. neighbour embeddings: {perplexity, gaussian}).
+ParamSpec weights(const std::string& def, std::vector<std::string> choices,
+                  const std::string& what);
+// `kernel_width` (real > 0): sigma of the Gaussian exp(-r^2 / (2 sigma^2)). `reference` says what
+// a relative width multiplies (empty when the method only reads it in input units).
+ParamSpec kernel_width(double def, const std::string& reference);
+// `width` (choice {relative, absolute}): how kernel_width is read, for methods that offer both.
+ParamSpec width(const std::string& def, const std::string& reference);
+// `heat_width` (real > 0): the relative sigma of a graph's heat weights in a method that also has
+// a kernel function (kernel LPP): t = heat_width^2 x the mean squared edge length.
+ParamSpec heat_width(double def);
+// `disconnected` (choice {error, connect}): what a disconnected neighbour graph does.
+ParamSpec disconnected(const std::string& def);
+// `graph` (choice {knn, epsilon}) and its `epsilon` radius (real > 0, input units).
+ParamSpec graph(const std::string& def);
+ParamSpec epsilon(double def);
+// `perplexity` (real >= 1): effective number of neighbours of the calibrated Gaussian affinities.
+ParamSpec perplexity(double def, const std::string& what);
+// `lambda` (real >= 0, or > 0 with `positive`): weight of a penalty, prior or repulsion term.
+ParamSpec lambda(double def, std::optional<double> hi, bool positive, const std::string& what);
+// `optimizer` (choice): the optimiser of an iterative method; `what` says what each choice does.
+ParamSpec optimizer(const std::string& def, std::vector<std::string> choices,
+                    const std::string& what);
+
+// A kernel width as a method reads it: sigma, and whether it multiplies the method's reference.
+struct KernelWidth {
+  double sigma = 1.0;
+  bool relative = true;
+  // The t of a heat weight exp(-d^2 / t) for this width. Absolute: t = 2 sigma^2. Relative:
+  // sigma^2 x reference_t, where reference_t is the method's data-driven t (mean squared edge
+  // length, for example), so sigma = 1 is that t exactly.
+  double heat_t(double reference_t) const;
+};
+// kernel_width (and width, when the method declares it; absolute otherwise) of a setting.
+KernelWidth kernel_width_of(const ParamSet& p);
+
+// For a key a method does not declare: when it is a retired name of one of the method's
+// parameters, the fix that names the new one ("write neighbours: ... instead"); empty otherwise.
+std::string retired_name_fix(const MethodInfo& m, const std::string& key);
+
+}  // namespace keywords
+}  // namespace drbench

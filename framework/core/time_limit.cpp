@@ -1,0 +1,21 @@
+#include "framework/core/time_limit.hpp"
+
+#include <string>
+
+namespace drbench {
+
+namespace {
+// Thread-local: rank 0 runs its tasks in a worker thread beside the dispatcher.
+thread_local std::chrono::steady_clock::time_point t_deadline =
+    std::chrono::steady_clock::time_point::max();
+}  // namespace
+
+void set_task_deadline(std::chrono::steady_clock::time_point deadline) { t_deadline = deadline; }
+
+void check_task_deadline(int iteration) {
+  if (t_deadline != std::chrono::steady_clock::time_point::max() &&
+      std::chrono::steady_clock::now() > t_deadline)
+    throw TimeLimitExceeded("stopped at iteration " + std::to_string(iteration));
+}
+
+}  // namespace drbench

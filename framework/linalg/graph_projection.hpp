@@ -1,0 +1,22 @@
+#pragma once
+// The locality-preserving eigenproblem for any affinity graph, shared by LPP, SLPP and the
+// GP-LVM's SLPP start: the PCA pre-step (framework/linalg/pca.hpp), then
+// X L X^T a = lambda (X D X^T + ridge) a on the reduced data.
+#include <armadillo>
+#include <string>
+
+namespace drbench {
+
+struct GraphProjection {
+  arma::vec mean;
+  arma::mat A;       // d x dim, composed with the PCA pre-step
+  arma::vec values;  // generalized eigenvalues, ascending
+};
+
+// The LPP eigenproblem for any affinity graph W (shared with SLPP): PCA keeping `pca_ratio` of
+// the variance, then X L X^T a = lambda (X D X^T + ridge) a, smallest `dim`. `method` names the
+// caller in error messages.
+GraphProjection solve_lpp(const arma::mat& X, const arma::sp_mat& W, arma::uword dim,
+                          double pca_ratio, double reg, const std::string& method);
+
+}  // namespace drbench

@@ -1,0 +1,171 @@
+#include "framework/sched/cost_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "framework/config/validate.hpp"
+#include "framework/core/registry.hpp"
+
+namespace drbench {
+
+namespace {
+
+constexpr int kFeatures = 4;
+constexpr std::size_t kMinSamples = 3;
+
+double feature(const CostFeatures& x, int f) {
+  switch (f) {
+    case 0:
+      return std::log(std::max(x.n, 1.0));
+    case 1:
+      return std::log(std::max(x.d, 1.0));
+    case 2:
+      return std::log(x.dim + 1.0);
+    default:
+      return std::log(std::max(x.iterations, 1.0));
+  }
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+double iterations_of(const std::string& setting) {
+  for (const char* name : {"iterations=", "max_iter="}) {
+    std::size_t at = 0;
+    while ((at = setting.find(name, at)) != std::string::npos) {
+      if (at == 0 || setting[at - 1] == ',') return std::max(1.0, std::atof(setting.c_str() + at + std::string(name).size()));
+      ++at;
+    }
+  }
+  return 1.0;
+}
+
+CostModel CostModel::fit(const std::vector<CostSample>& samples) {
+  CostModel m;
+  std::vector<double> ratio;
+  std::map<std::string, std::vector<const CostSample*>> by_method;
+  for (const auto& s : samples) {
+    if (!(s.seconds > 0)) continue;
+    by_method[s.x.method].push_back(&s);
+    if (s.x.estimate > 0) ratio.push_back(s.seconds / s.x.estimate);
+  }
+  m.seconds_per_estimate_ = median(ratio);
+  for (const auto& [method, rows] : by_method) {
+    if (rows.size() < kMinSamples) continue;
+    Fit fit;
+    fit.samples = rows.size();
+    // Only features that vary can be fitted; a constant one is absorbed by the intercept.
+    for (int f = 0; f < kFeatures; ++f) {
+      double lo = feature(rows[0]->x, f), hi = lo;
+      for (const auto* r : rows) {
+        lo = std::min(lo, feature(r->x, f));
+        hi = std::max(hi, feature(r->x, f));
+      }
+      if (hi - lo > 1e-9) fit.features.push_back(f);
+    }
+    const arma::uword p = fit.features.size() + 1;
+    arma::mat A(rows.size(), p);
+    arma::vec y(rows.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      A(i, 0) = 1.0;
+      for (std::size_t j = 0; j < fit.features.size(); ++j)
+        A(i, j + 1) = feature(rows[i]->x, fit.features[j]);
+      y(i) = std::log(rows[i]->seconds);
+    }
+    // A small ridge keeps nearly collinear features (n and d both growing with the split) finite.
+    arma::mat G = A.t() * A;
+    for (arma::uword j = 1; j < p; ++j) G(j, j) += 1e-6 * double(rows.size());
+    arma::vec c;
+    if (!arma::solve(c, G, A.t() * y)) continue;
+    fit.coef = arma::conv_to<std::vector<double>>::from(c);
+    fit.rms_log = std::sqrt(arma::mean(arma::square(A * c - y)));
+    m.per_method_[method] = fit;
+  }
+  return m;
+}
+
+double CostModel::predict(const CostFeatures& x) const {
+  auto it = per_method_.find(x.method);
+  if (it != per_method_.end()) {
+    const Fit& f = it->second;
+    double z = f.coef[0];
+    for (std::size_t j = 0; j < f.features.size(); ++j) z += f.coef[j + 1] * feature(x, f.features[j]);
+    return std::exp(z);
+  }
+  // No fit: the descriptor's estimate in calibrated seconds, or as it is (relative units).
+  return seconds_per_estimate_ > 0 ? x.estimate * seconds_per_estimate_ : x.estimate;
+}
+
+std::string CostModel::describe() const {
+  static const char* names[kFeatures] = {"n", "d", "dim+1", "iterations"};
+  std::string out;
+  char buf[256];
+  for (const auto& [method, f] : per_method_) {
+    std::snprintf(buf, sizeof buf, "  %-12s %4zu tasks, seconds = %.3g", method.c_str(), f.samples,
+                  std::exp(f.coef[0]));
+    out += buf;
+    for (std::size_t j = 0; j < f.features.size(); ++j) {
+      std::snprintf(buf, sizeof buf, " x %s^%.2f", names[f.features[j]], f.coef[j + 1]);
+      out += buf;
+    }
+    std::snprintf(buf, sizeof buf, "  (rms error of log seconds %.2f)\n", f.rms_log);
+    out += buf;
+  }
+  if (seconds_per_estimate_ > 0) {
+    std::snprintf(buf, sizeof buf,
+                  "  other methods: descriptor estimate x %.3g s (median over finished tasks)\n",
+                  seconds_per_estimate_);
+    out += buf;
+  }
+  return out;
+}
+
+std::vector<CostFeatures> task_features(const Experiment& ex, const std::vector<Task>& tasks,
+                                        const std::vector<DataShape>& shapes) {
+  std::vector<CostFeatures> out;
+  out.reserve(tasks.size());
+  for (const auto& t : tasks) {
+    CostFeatures x;
+    x.method = ex.methods.at(t.method).method;
+    const DataShape s = shapes.empty() ? DataShape{1000, 100, 10}
+                                       : scale_to_split(ex.splits, t.split_value, shapes.at(t.dataset));
+    x.n = double(s.n);
+    x.d = double(s.d);
+    x.dim = double(t.dim == 0 ? s.d : t.dim);
+    x.iterations = iterations_of(t.setting.canonical());
+    x.estimate = t.cost;
+    out.push_back(x);
+  }
+  return out;
+}
+
+std::vector<CostSample> cost_samples(const ResultsFile& f, const std::vector<Task>& tasks,
+                                     const std::vector<CostFeatures>& features) {
+  std::map<std::string, std::size_t> id_of_key;
+  for (const auto& t : tasks) id_of_key[t.key] = t.id;
+  std::vector<CostSample> out;
+  for (const auto& row : f.tasks) {
+    const TaskResult& r = row.result;
+    if (!r.ok) continue;
+    CostSample s;
+    s.x.method = row.method;
+    s.x.n = double(r.n_train);
+    s.x.d = double(r.input_dim);
+    s.x.dim = double(row.dim == 0 ? r.input_dim : row.dim);
+    s.x.iterations = iterations_of(row.setting);
+    auto it = id_of_key.find(r.key);
+    if (it != id_of_key.end()) s.x.estimate = features.at(it->second).estimate;
+    s.seconds = r.fit_seconds + r.transform_seconds + r.eval_seconds;
+    out.push_back(s);
+  }
+  return out;
+}
+
+}  // namespace drbench

@@ -1,0 +1,61 @@
+#pragma once
+// Task run times predicted from finished ones. Per method, log(seconds) is fitted by least squares
+// against log n, log d, log(dim + 1) and log(iterations), using only the features that vary among
+// that method's finished tasks (a power law in each). Methods without enough finished tasks fall
+// back on their descriptor's cost estimate, scaled to seconds by the median ratio observed over
+// all finished tasks. Used for the longest-first order when resuming and by `drbench plan`.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "framework/config/experiment.hpp"
+#include "framework/results/reader.hpp"
+#include "framework/sched/task.hpp"
+
+namespace drbench {
+
+// What the model knows about one task.
+struct CostFeatures {
+  std::string method;  // registry name
+  double n = 1, d = 1, dim = 0, iterations = 1;
+  double estimate = 0;  // the descriptor's relative cost (Task::cost)
+};
+
+struct CostSample {
+  CostFeatures x;
+  double seconds = 0;  // fit + transform + eval
+};
+
+class CostModel {
+ public:
+  // Needs at least 3 samples of a method to fit it; fewer fall back as described above.
+  static CostModel fit(const std::vector<CostSample>& samples);
+
+  double predict(const CostFeatures& x) const;
+  bool fitted(const std::string& method) const { return per_method_.count(method) != 0; }
+  bool calibrated() const { return seconds_per_estimate_ > 0; }
+  // One line per fitted method: samples, exponents, rms error of log(seconds).
+  std::string describe() const;
+
+ private:
+  struct Fit {
+    std::vector<int> features;  // indices into {log n, log d, log(dim+1), log iterations}
+    std::vector<double> coef;   // intercept first
+    double rms_log = 0;
+    std::size_t samples = 0;
+  };
+  std::map<std::string, Fit> per_method_;
+  double seconds_per_estimate_ = 0;  // median seconds / estimate (0: no samples)
+};
+
+// The iteration cap of a canonical setting ("iterations" or the older "max_iter"; 1 if neither).
+double iterations_of(const std::string& canonical_setting);
+
+// Features of every task of an experiment (shapes as check_against_data returns them) and the
+// samples of a results file's successful rows (estimates from `tasks` where keys match, else 0).
+std::vector<CostFeatures> task_features(const Experiment& ex, const std::vector<Task>& tasks,
+                                        const std::vector<DataShape>& shapes);
+std::vector<CostSample> cost_samples(const ResultsFile& f, const std::vector<Task>& tasks,
+                                     const std::vector<CostFeatures>& features);
+
+}  // namespace drbench

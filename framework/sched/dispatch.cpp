@@ -1,0 +1,401 @@
+#include "framework/sched/dispatch.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <deque>
+#include <list>
+#include <mutex>
+#include <thread>
+
+#include "framework/core/error.hpp"
+#include "framework/results/bytes.hpp"
+
+namespace drbench {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+enum Tag : int { kUpdate = 11, kChunk = 12, kQuit = 13, kAck = 14 };
+// Flags of an update (remote rank -> rank 0): results, then what the rank wants.
+enum : std::uint8_t { kWantMore = 1, kBye = 2, kSignalled = 4 };
+
+std::atomic<int> g_stop{0};
+static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free flag");
+
+extern "C" void on_stop_signal(int) { g_stop.store(1); }
+
+double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Idle waits. Open MPI's blocking calls spin a core, which on a node where every core runs a task
+// steals from the tasks; an idle rank instead polls at growing intervals. Work is requested ahead
+// of need, so these waits are off the critical path except when a rank has truly run dry.
+class Backoff {
+ public:
+  void reset() { wait_ = kMin; }
+  std::chrono::microseconds next() {
+    auto w = wait_;
+    wait_ = std::min(wait_ * 2, kMax);
+    return w;
+  }
+  void sleep() { std::this_thread::sleep_for(next()); }
+
+ private:
+  static constexpr std::chrono::microseconds kMin{20}, kMax{1000};
+  std::chrono::microseconds wait_ = kMin;
+};
+
+struct Outgoing {
+  std::string bytes;
+  std::vector<std::uint64_t> ids;
+  MPI_Request req = MPI_REQUEST_NULL;
+};
+
+// Sends stay alive until MPI has finished with their buffers; finished ones are dropped.
+class Outbox {
+ public:
+  Outgoing& add() { return items_.emplace_back(); }
+  void reap() {
+    for (auto it = items_.begin(); it != items_.end();) {
+      int done = 0;
+      MPI_Test(&it->req, &done, MPI_STATUS_IGNORE);
+      it = done ? items_.erase(it) : std::next(it);
+    }
+  }
+  void drain() {
+    Backoff b;
+    for (reap(); !items_.empty(); reap()) b.sleep();
+  }
+
+ private:
+  std::list<Outgoing> items_;
+};
+
+void send_empty(Outbox& out, int dest, int tag) {
+  Outgoing& o = out.add();
+  MPI_Isend(nullptr, 0, MPI_BYTE, dest, tag, MPI_COMM_WORLD, &o.req);
+}
+
+// ---- remote ranks ---------------------------------------------------------------------------
+
+void remote_worker(const DispatchHooks& hooks, const DispatchOptions& opt) {
+  std::deque<std::uint64_t> queue;
+  std::vector<std::uint64_t> chunk_buf(opt.max_chunk);
+  MPI_Request chunk_req = MPI_REQUEST_NULL;
+  bool no_more = false, quit = false;
+  std::size_t last_chunk = 1;
+  std::vector<std::string> done;
+  std::size_t done_bytes = 0;
+  Clock::time_point oldest;
+  Outbox out;
+
+  auto send_update = [&](std::uint8_t flags) {
+    ByteWriter w;
+    w.u8(flags);
+    w.u64(done.size());
+    for (const auto& d : done) w.str(d);
+    done.clear();
+    done_bytes = 0;
+    // The reply's receive is posted first, so rank 0's answer never waits on this rank.
+    if (flags & kWantMore)
+      MPI_Irecv(chunk_buf.data(), static_cast<int>(chunk_buf.size()), MPI_UINT64_T, 0, kChunk,
+                MPI_COMM_WORLD, &chunk_req);
+    Outgoing& o = out.add();
+    o.bytes = w.take();
+    MPI_Isend(o.bytes.data(), static_cast<int>(o.bytes.size()), MPI_BYTE, 0, kUpdate,
+              MPI_COMM_WORLD, &o.req);
+  };
+  auto poll = [&] {
+    if (chunk_req != MPI_REQUEST_NULL) {
+      int flag = 0;
+      MPI_Status st;
+      MPI_Test(&chunk_req, &flag, &st);
+      if (flag) {
+        int n = 0;
+        MPI_Get_count(&st, MPI_UINT64_T, &n);
+        if (n == 0) no_more = true;
+        queue.insert(queue.end(), chunk_buf.begin(), chunk_buf.begin() + n);
+        if (n > 0) last_chunk = static_cast<std::size_t>(n);
+      }
+    }
+    int flag = 0;
+    MPI_Iprobe(0, kQuit, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    if (flag) {
+      MPI_Recv(nullptr, 0, MPI_BYTE, 0, kQuit, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      quit = true;
+    }
+    if (stop_requested()) quit = true;
+    out.reap();
+  };
+
+  send_update(kWantMore);
+  Backoff idle;
+  for (;;) {
+    poll();
+    if (quit) break;
+    if (queue.empty()) {
+      if (no_more) break;
+      if (chunk_req == MPI_REQUEST_NULL) send_update(kWantMore);
+      idle.sleep();
+      continue;
+    }
+    idle.reset();
+    const std::uint64_t id = queue.front();
+    queue.pop_front();
+    // Ask for more while half the chunk is still to run: the reply arrives during this task.
+    if (!no_more && chunk_req == MPI_REQUEST_NULL && queue.size() <= last_chunk / 2)
+      send_update(kWantMore);
+    std::string r = hooks.run(id);
+    if (done.empty()) oldest = Clock::now();
+    done_bytes += r.size();
+    done.push_back(std::move(r));
+    if (since(oldest) >= opt.flush_seconds || done_bytes >= opt.flush_bytes) send_update(0);
+  }
+  send_update(kBye | (stop_requested() ? kSignalled : 0));
+  // Rank 0 answers every request and acknowledges the goodbye last; receiving everything up to the
+  // acknowledgement leaves no message of this run unreceived.
+  Backoff b;
+  while (chunk_req != MPI_REQUEST_NULL) {
+    int flag = 0;
+    MPI_Test(&chunk_req, &flag, MPI_STATUS_IGNORE);
+    if (!flag) b.sleep();
+  }
+  for (;;) {
+    int flag = 0;
+    MPI_Status st;
+    MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+    if (!flag) {
+      b.sleep();
+      continue;
+    }
+    MPI_Recv(nullptr, 0, MPI_BYTE, 0, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (st.MPI_TAG == kAck) break;
+  }
+  out.drain();
+}
+
+// ---- rank 0 --------------------------------------------------------------------------------
+
+class Rank0 {
+ public:
+  Rank0(const std::vector<std::uint64_t>& order, const std::vector<double>& cost,
+        const DispatchHooks& hooks, const DispatchOptions& opt, int nranks)
+      : order_(order), cost_(cost), hooks_(hooks), opt_(opt), nranks_(nranks) {
+    for (std::uint64_t id : order_) cost_left_ += cost_.at(id);
+    local_ = opt_.rank0_computes || nranks_ == 1;
+    workers_ = (nranks_ - 1) + (local_ ? 1 : 0);
+  }
+
+  DispatchStats run() {
+    const auto t0 = Clock::now();
+    std::thread local;
+    if (local_) local = std::thread([this] { local_worker(); });
+    else local_finished_ = true;
+    try {
+      loop();
+    } catch (...) {
+      request_stop();  // the local worker must not outlive the loop
+      if (local.joinable()) local.join();
+      throw;
+    }
+    if (local.joinable()) local.join();
+    out_.drain();
+    stats_.stopped = stats_.recorded < order_.size();
+    stats_.seconds = since(t0);
+    return stats_;
+  }
+
+ private:
+  void local_worker() {
+    for (;;) {
+      std::uint64_t id;
+      {
+        std::lock_guard<std::mutex> lock(m_);
+        if (stop_requested() || next_ == order_.size()) break;
+        id = order_[next_++];
+        cost_left_ -= cost_[id];
+      }
+      std::string r = hooks_.run(id);
+      std::lock_guard<std::mutex> lock(m_);
+      local_done_.push_back(std::move(r));
+    }
+    std::lock_guard<std::mutex> lock(m_);
+    local_finished_ = true;
+    cv_.notify_one();
+  }
+
+  std::vector<std::uint64_t> take_chunk() {
+    std::lock_guard<std::mutex> lock(m_);
+    if (stop_requested()) return {};
+    const std::size_t n = chunk_size(order_, cost_, next_, cost_left_, workers_, opt_.factor,
+                                     opt_.max_chunk);
+    std::vector<std::uint64_t> ids(order_.begin() + next_, order_.begin() + next_ + n);
+    next_ += n;
+    for (std::uint64_t id : ids) cost_left_ -= cost_[id];
+    return ids;
+  }
+
+  void record(std::string&& bytes) {
+    hooks_.record(std::move(bytes));
+    ++stats_.recorded;
+    uncommitted_ = true;
+  }
+
+  void commit() {
+    hooks_.commit();
+    ++stats_.commits;
+    uncommitted_ = false;
+    last_commit_ = Clock::now();
+  }
+
+  // Every update waiting at rank 0 now; false when there was none.
+  bool serve_remote() {
+    bool any = false;
+    for (;;) {
+      int flag = 0;
+      MPI_Status st;
+      MPI_Iprobe(MPI_ANY_SOURCE, kUpdate, MPI_COMM_WORLD, &flag, &st);
+      if (!flag) return any;
+      any = true;
+      int count = 0;
+      MPI_Get_count(&st, MPI_BYTE, &count);
+      std::string buf(static_cast<std::size_t>(count), '\0');
+      MPI_Recv(buf.data(), count, MPI_BYTE, st.MPI_SOURCE, kUpdate, MPI_COMM_WORLD,
+               MPI_STATUS_IGNORE);
+      ++stats_.messages;
+      ByteReader r(buf, "update from rank " + std::to_string(st.MPI_SOURCE));
+      const std::uint8_t flags = r.u8();
+      const std::uint64_t n = r.count(8);
+      for (std::uint64_t i = 0; i < n; ++i) record(r.str());
+      if (flags & kSignalled) request_stop();
+      if (flags & kWantMore) {
+        Outgoing& o = out_.add();
+        o.ids = take_chunk();
+        MPI_Isend(o.ids.data(), static_cast<int>(o.ids.size()), MPI_UINT64_T, st.MPI_SOURCE,
+                  kChunk, MPI_COMM_WORLD, &o.req);
+      }
+      if (flags & kBye) {
+        ++byes_;
+        bye_[st.MPI_SOURCE] = true;
+        send_empty(out_, st.MPI_SOURCE, kAck);
+      }
+    }
+  }
+
+  void loop() {
+    bye_.assign(static_cast<std::size_t>(nranks_), false);
+    last_commit_ = Clock::now();
+    Backoff idle;
+    bool quit_sent = false;
+    for (;;) {
+      bool busy = nranks_ > 1 && serve_remote();
+      std::vector<std::string> mine;
+      bool local_done;
+      {
+        std::lock_guard<std::mutex> lock(m_);
+        mine.swap(local_done_);
+        local_done = local_finished_;
+      }
+      for (auto& r : mine) record(std::move(r));
+      busy = busy || !mine.empty();
+      if (stop_requested() && !quit_sent) {
+        for (int r = 1; r < nranks_; ++r)
+          if (!bye_[r]) send_empty(out_, r, kQuit);
+        quit_sent = true;
+      }
+      const bool finished = local_done && byes_ == nranks_ - 1;
+      if (uncommitted_ &&
+          (finished || stop_requested() || since(last_commit_) >= opt_.commit_seconds))
+        commit();
+      if (finished) return;
+      out_.reap();
+      if (busy) {
+        idle.reset();
+        continue;
+      }
+      // The local worker wakes this wait when it finishes; remote updates are polled.
+      std::unique_lock<std::mutex> lock(m_);
+      if (!local_finished_) cv_.wait_for(lock, idle.next());
+      else {
+        lock.unlock();
+        idle.sleep();
+      }
+    }
+  }
+
+  const std::vector<std::uint64_t>& order_;
+  const std::vector<double>& cost_;
+  const DispatchHooks& hooks_;
+  DispatchOptions opt_;
+  int nranks_;
+  bool local_ = true;
+  int workers_ = 1;
+
+  std::mutex m_;  // guards next_, cost_left_, local_done_, local_finished_
+  std::condition_variable cv_;
+  std::size_t next_ = 0;
+  double cost_left_ = 0.0;
+  std::vector<std::string> local_done_;
+  bool local_finished_ = false;
+
+  Outbox out_;
+  std::vector<bool> bye_;
+  int byes_ = 0;
+  bool uncommitted_ = false;
+  Clock::time_point last_commit_;
+  DispatchStats stats_;
+};
+
+}  // namespace
+
+std::size_t chunk_size(const std::vector<std::uint64_t>& order, const std::vector<double>& cost,
+                       std::size_t next, double cost_left, int workers, double factor,
+                       std::size_t max_chunk) {
+  if (next >= order.size()) return 0;
+  const double budget = std::max(cost_left, 0.0) / (factor * std::max(workers, 1));
+  std::size_t n = 1;
+  double sum = cost[order[next]];
+  while (n < max_chunk && next + n < order.size()) {
+    const double c = cost[order[next + n]];
+    if (sum + c > budget) break;
+    sum += c;
+    ++n;
+  }
+  return n;
+}
+
+DispatchStats dispatch(const std::vector<std::uint64_t>& order, const std::vector<double>& cost,
+                       const DispatchHooks& hooks, const DispatchOptions& opt) {
+  int rank = 0, nranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  if (rank != 0) {
+    remote_worker(hooks, opt);
+    return {};
+  }
+  DispatchOptions o = opt;
+  // A worker thread beside the dispatcher needs MPI to allow threads; only the dispatcher thread
+  // makes MPI calls, so FUNNELED is enough.
+  int level = MPI_THREAD_SINGLE;
+  MPI_Query_thread(&level);
+  if (nranks > 1 && level < MPI_THREAD_FUNNELED) o.rank0_computes = false;
+  return Rank0(order, cost, hooks, o, nranks).run();
+}
+
+void install_stop_handlers() {
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND | SA_RESTART;
+  for (int s : {SIGTERM, SIGINT, SIGUSR1}) sigaction(s, &sa, nullptr);
+}
+
+bool stop_requested() { return g_stop.load() != 0; }
+void request_stop() { g_stop.store(1); }
+
+}  // namespace drbench

@@ -1,0 +1,67 @@
+#pragma once
+// Hands tasks to every rank, rank 0 included, and brings their results back to rank 0. Nothing in
+// here knows what a task is: tasks are ids with cost estimates, results are byte strings.
+//
+// Rank 0 runs a dispatcher (the calling thread, the only one that calls MPI) beside a worker
+// thread that takes tasks straight from the shared queue. Remote ranks get chunks sized by guided
+// self-scheduling on the cost estimates (big chunks of cheap tasks, single expensive ones), ask
+// for the next chunk while half of the current one is still to run, and send results back in
+// batches with those requests, so neither a message round trip nor a sleep sits between two tasks.
+// Rank 0 makes results durable in groups (one commit per interval, not per task).
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace drbench {
+
+struct DispatchHooks {
+  // Any rank: runs one task and returns its result as bytes. Must not throw.
+  std::function<std::string(std::uint64_t id)> run;
+  // Rank 0, dispatcher thread: one finished task's bytes (not durable yet).
+  std::function<void(std::string&& bytes)> record;
+  // Rank 0, dispatcher thread: makes everything recorded so far durable and reports it.
+  std::function<void()> commit;
+};
+
+struct DispatchOptions {
+  double commit_seconds = 0.25;  // rank 0 commits at least this often while results arrive
+  double flush_seconds = 1.0;    // a remote rank holds a finished result at most this long ...
+  std::size_t flush_bytes = 1 << 22;  // ... or until its results make this many bytes
+  std::size_t max_chunk = 256;        // tasks in one message (keeps it an eager-sized message)
+  // Guided self-scheduling factor: a chunk carries about 1/(factor x workers) of the cost left.
+  double factor = 2.0;
+  bool rank0_computes = true;  // false: rank 0 only dispatches (benchmarks of its throughput)
+};
+
+struct DispatchStats {
+  bool stopped = false;            // a stop signal ended the run before every task ran
+  std::size_t recorded = 0;        // results rank 0 received (all ranks)
+  std::size_t messages = 0;        // messages rank 0 received
+  std::size_t commits = 0;
+  double seconds = 0.0;            // wall time of dispatch() on rank 0
+};
+
+// Collective over MPI_COMM_WORLD. order (rank 0): the task ids to run, in the order they should
+// start (longest first); cost (rank 0): an estimate for every id in order, indexed by id.
+// Returns when every task in order has been recorded and committed, or when a stop was requested
+// (stop_requested(), set by SIGTERM/SIGINT/SIGUSR1 on any rank) and the tasks already running have
+// finished. Stats are meaningful on rank 0 only.
+DispatchStats dispatch(const std::vector<std::uint64_t>& order, const std::vector<double>& cost,
+                       const DispatchHooks& hooks, const DispatchOptions& opt = {});
+
+// How many tasks from position `next` of `order` go into one chunk: the longest prefix whose
+// estimated cost stays within cost_left / (factor x workers), at least one task and at most
+// max_chunk. cost_left is the estimated cost of order[next..].
+std::size_t chunk_size(const std::vector<std::uint64_t>& order, const std::vector<double>& cost,
+                       std::size_t next, double cost_left, int workers, double factor,
+                       std::size_t max_chunk);
+
+// Stop signals: SIGTERM (a batch system's warning), SIGINT, SIGUSR1 (what mpirun forwards to its
+// ranks). The first one asks for a clean stop; the handler then steps aside, so a second one
+// ends the process at once.
+void install_stop_handlers();
+bool stop_requested();
+void request_stop();  // as if a stop signal had arrived (tests, fault injection)
+
+}  // namespace drbench

@@ -1,0 +1,45 @@
+#pragma once
+// DEE, the discriminative elastic embedding (papers/001, section 3): a linear map A (dim x D)
+// fitted by minimising eq. 12 with one of the paper's four optimisers (section 4.2): the Laplacian
+// direction (ld), the fixed point (fp), conjugate gradients (cg) or gradient descent (gd), each
+// with a Wolfe line search, stopping when |A_new - A| <= tolerance |A| or after `iterations`.
+// Objective, gradient and directions: dee_objective.hpp. Out of sample: A x.
+#include <armadillo>
+#include <string>
+
+#include "framework/core/keywords.hpp"
+#include "methods/linear/linear_method.hpp"
+
+namespace drbench {
+
+struct DeeSettings {
+  // sigma of w+; relative 1 (the default): 2 sigma^2 = the mean same-class squared distance
+  keywords::KernelWidth kernel_width;
+  double lambda = 1.0;
+  // w- scaled to the total of w+ (the `repulsion` parameter): the same model as eq. 12 with
+  // lambda_raw = lambda sum(w+) / sum(w-), but a lambda that does not depend on the pixel scale or
+  // the number of pairs. The paper does not give its lambda.
+  bool balanced = true;
+  bool pca_start = false;  // A0 from the leading principal directions instead of Gaussian rows
+  std::string optimizer = "ld";  // ld | fp | cg | gd
+  int iterations = 1000;
+  double tolerance = 1e-3;
+  double mu = 1e-3;  // ridge of the ld/fp matrix, relative to its trace / D
+};
+
+class Dee final : public LinearMethod {
+ public:
+  explicit Dee(DeeSettings s) : LinearMethod("dee"), s_(std::move(s)) {}
+  void fit(const FitInput& in) override;
+  int iterations_run() const { return iterations_; }
+  double objective() const { return objective_; }
+  const std::string& stop_reason() const { return stop_reason_; }
+
+ private:
+  DeeSettings s_;
+  int iterations_ = 0;
+  double objective_ = 0.0;
+  std::string stop_reason_;
+};
+
+}  // namespace drbench

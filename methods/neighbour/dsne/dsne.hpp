@@ -1,0 +1,31 @@
+#pragma once
+// DSNE, discriminative stochastic neighbour embedding, as the DEE paper (papers/001 section 2.2)
+// states it: a linear map A (dim x D) minimising the class-split KL divergence of eq. 7 with
+// nonlinear conjugate gradients and a Wolfe line search. No public code exists; the objective and
+// gradient are derived in dsne_objective.hpp and checked by finite differences. Out of sample: A x.
+#include <armadillo>
+
+#include "framework/core/keywords.hpp"
+#include "methods/linear/linear_method.hpp"
+
+namespace drbench {
+
+struct DsneSettings {
+  // sigma of eq. 5; relative 1 (the default): 2 sigma^2 = the mean same-class squared distance
+  keywords::KernelWidth kernel_width;
+  int iterations = 1000;
+  double tolerance = 1e-3;
+};
+
+class Dsne final : public LinearMethod {
+ public:
+  explicit Dsne(DsneSettings s) : LinearMethod("dsne"), s_(s) {}
+  void fit(const FitInput& in) override;
+  double objective() const { return objective_; }
+
+ private:
+  DsneSettings s_;
+  double objective_ = 0.0;
+};
+
+}  // namespace drbench

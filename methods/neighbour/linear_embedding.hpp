@@ -1,0 +1,84 @@
+#pragma once
+// What the linear neighbour embeddings (DEE, DSNE) share: the parameters are a projection A
+// (dim x D, stored column-major in a vector for the optimisers), the embedding is Y = A X, and
+// every pairwise objective of the squared distances d_nm = |A x_n - A x_m|^2 has the gradient
+//   dE/dA = sum_nm (dE/dd_nm) 2 A x_nm x_nm^T = 4 A X L_K X^T = 4 (Y L_K) X^T
+// with K_nm = dE/dd_nm (symmetric) and L_K = diag(K 1) - K its graph Laplacian.
+#include <algorithm>
+#include <armadillo>
+#include <cmath>
+
+#include "framework/core/rng.hpp"
+
+namespace drbench {
+
+// Squared distances between the columns of Y (exact zeros on the diagonal, clamped at 0).
+inline arma::mat embedded_sq_distances(const arma::mat& Y) {
+  const arma::rowvec sq = arma::sum(arma::square(Y), 0);
+  arma::mat D2 = -2.0 * (Y.t() * Y);
+  D2.each_col() += sq.t();
+  D2.each_row() += sq;
+  D2.elem(arma::find(D2 < 0)).zeros();
+  D2.diag().zeros();
+  return D2;
+}
+
+// Copies the strict lower triangle of a square matrix onto the upper one, in cache-sized blocks
+// (arma::symmatl walks the upper triangle row by row, which costs more than the N^2 exponentials
+// the objectives compute).
+inline void mirror_lower(arma::mat& K) {
+  const arma::uword n = K.n_rows, b = 64;
+  for (arma::uword j0 = 0; j0 < n; j0 += b)
+    for (arma::uword i0 = j0; i0 < n; i0 += b) {
+      const arma::uword j1 = std::min(n, j0 + b), i1 = std::min(n, i0 + b);
+      for (arma::uword j = j0; j < j1; ++j)
+        for (arma::uword i = std::max(i0, j + 1); i < i1; ++i) K(j, i) = K(i, j);
+    }
+}
+
+// Squared distance between columns i and j of Y, accumulated directly: for dim << N this is far
+// cheaper than a Gram matrix Y^T Y, which BLAS handles poorly with an inner dimension of 2.
+inline double column_sq_distance(const arma::mat& Y, arma::uword i, arma::uword j) {
+  const double* a = Y.colptr(i);
+  const double* b = Y.colptr(j);
+  double s = 0.0;
+  for (arma::uword k = 0; k < Y.n_rows; ++k) {
+    const double t = a[k] - b[k];
+    s += t * t;
+  }
+  return s;
+}
+
+// 4 (Y L_K) X^T for a symmetric K with zero diagonal: dim x D, O(dim N^2 + dim N D).
+inline arma::mat laplacian_gradient(const arma::mat& Y, const arma::mat& K, const arma::mat& X) {
+  arma::mat YL = Y.each_row() % arma::sum(K, 0);
+  YL -= Y * K;
+  return 4.0 * YL * X.t();
+}
+
+// A random start: Gaussian entries scaled so that the embedded points' root-mean-square distance
+// to their mean is `spread` (small, so the first iterations see the nearly quadratic regime and
+// the optimisers, not the start, decide the layout).
+inline arma::mat random_projection_start(arma::uword dim, const arma::mat& Xc, Rng& rng,
+                                         double spread) {
+  arma::mat A = rng.randn(dim, Xc.n_rows);
+  const double rms = std::sqrt(arma::accu(arma::square(A * Xc)) / double(Xc.n_cols));
+  if (rms > 0) A *= spread / rms;
+  return A;
+}
+
+// A deterministic start: the leading principal directions of the centred data as the rows of A,
+// scaled as random_projection_start scales its Gaussian rows. Rows that start orthogonal keep
+// the fit from spending all dim rows on the one most discriminative direction.
+inline arma::mat pca_projection_start(arma::uword dim, const arma::mat& Xc, double spread) {
+  arma::mat U, V;
+  arma::vec s;
+  arma::svd_econ(U, s, V, Xc, "left");
+  arma::mat A = U.cols(0, std::min<arma::uword>(dim, U.n_cols) - 1).t();
+  if (A.n_rows < dim) A.resize(dim, Xc.n_rows);  // more rows than the data's rank: zeros
+  const double rms = std::sqrt(arma::accu(arma::square(A * Xc)) / double(Xc.n_cols));
+  if (rms > 0) A *= spread / rms;
+  return A;
+}
+
+}  // namespace drbench

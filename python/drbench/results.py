@@ -1,0 +1,389 @@
+"""Read a drbench results file (docs/results-format.md) into pandas DataFrames.
+
+    from drbench import results
+    r = results.load("results/quickstart.h5")
+    r.tasks        # one row per finished task; knn errors as columns error_k1, error_k3, ...
+    r.tables       # aggregated tables, long format (columns of `drbench aggregate --format csv`)
+    r.traces       # optimiser traces: task_id, iteration, objective, grad_norm, seconds[, step]
+    r.embeddings   # every kept embedding: task_id, part, row, index, label, z0, z1, ...
+    r.embedding(17)  # one task's embedding
+
+`r.tables` are the tables `drbench aggregate` stored under /tables when the file has them, else the
+same numbers recomputed here (`aggregate(r)`, tested to agree with the C++ program);
+`r.tables_source` says which. Everything a file lacks (older files, runs without
+keep_embeddings/keep_traces) is an empty frame or NaN column, and `r.notes` says why.
+"""
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass, field
+
+import h5py
+import numpy as np
+import pandas as pd
+
+TABLE_COLUMNS = ["dataset", "method", "split_kind", "split_value", "dim", "k", "mean_error_pct",
+                 "std_error_pct", "n", "setting", "p_value", "worse", "failed"]
+
+# Where a per-point array of an embedding may live, newest spelling first: files written before
+# embeddings carried their point indices and labels have none of these.
+_INDEX_NAMES = ("{part}_index", "{part}_indices", "{part}_idx", "index/{part}", "indices/{part}")
+_LABEL_NAMES = ("{part}_label", "{part}_labels", "{part}_y", "y_{part}", "labels/{part}",
+                "y/{part}")
+
+
+def _text(v):
+    if isinstance(v, bytes):
+        return v.decode("utf-8")
+    if isinstance(v, np.ndarray) and v.dtype.kind in "OS":
+        return [_text(x) for x in v]
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+def _column(d: h5py.Dataset):
+    if d.dtype.kind in "OS" or h5py.check_string_dtype(d.dtype) is not None:
+        return d.asstr()[:]
+    return d[:]
+
+
+def _first(group: h5py.Group, patterns, part):
+    for p in patterns:
+        name = p.format(part=part)
+        if name in group and isinstance(group[name], h5py.Dataset):
+            return group[name][:]
+    return None
+
+
+@dataclass
+class Results:
+    path: str
+    attrs: dict
+    k: list
+    knn_metric: str
+    quality_names: list
+    tasks: pd.DataFrame
+    tables: pd.DataFrame
+    tables_source: str  # "stored" (from /tables) or "recomputed" (by aggregate())
+    table_text: dict  # name -> markdown text of the stored tables ({} when none)
+    tables_reference: str  # the t-test reference of the tables (stored: /tables' attribute)
+    traces: pd.DataFrame
+    notes: list = field(default_factory=list)
+    _embeddings: pd.DataFrame | None = None
+
+    @property
+    def name(self) -> str:
+        return self.attrs.get("name", "")
+
+    @property
+    def embedding_ids(self) -> list:
+        with h5py.File(self.path, "r") as f:
+            return sorted(int(i) for i in f["embeddings"].keys()) if "embeddings" in f else []
+
+    def embedding(self, task_id: int) -> pd.DataFrame:
+        """One task's embedding: part (train/test), row (position in the part), index (point index
+        into the dataset, -1 when the file does not store it), label (class, -1 when not stored),
+        z0..z{dim-1}."""
+        with h5py.File(self.path, "r") as f:
+            key = f"embeddings/{int(task_id)}"
+            if key not in f:
+                raise KeyError(f"{self.path}: no embedding for task {task_id} (run with "
+                               "output.keep_embeddings: true to keep them)")
+            return _read_embedding(f[key], int(task_id))
+
+    @property
+    def embeddings(self) -> pd.DataFrame:
+        """Every kept embedding in one long frame (loaded on first use)."""
+        if self._embeddings is None:
+            frames = []
+            with h5py.File(self.path, "r") as f:
+                if "embeddings" in f:
+                    for i in sorted(int(k) for k in f["embeddings"].keys()):
+                        frames.append(_read_embedding(f[f"embeddings/{i}"], i))
+            self._embeddings = (pd.concat(frames, ignore_index=True) if frames else
+                                pd.DataFrame(columns=["task_id", "part", "row", "index", "label"]))
+            if frames and (self._embeddings["label"] < 0).all():
+                self.notes.append("embeddings carry no point indices or labels (file written "
+                                  "before drbench stored them): index and label are -1")
+        return self._embeddings
+
+
+def _read_embedding(g: h5py.Group, task_id: int) -> pd.DataFrame:
+    frames = []
+    for part in ("train", "test"):
+        if part not in g:
+            continue
+        z = np.asarray(g[part][:], dtype=float)
+        if z.ndim == 1:
+            z = z[:, None]
+        n = z.shape[0]
+        idx = _first(g, _INDEX_NAMES, part)
+        lab = _first(g, _LABEL_NAMES, part)
+        df = pd.DataFrame({
+            "task_id": task_id, "part": part, "row": np.arange(n),
+            "index": np.asarray(idx, dtype=np.int64) if idx is not None and len(idx) == n
+            else np.full(n, -1, dtype=np.int64),
+            "label": np.asarray(lab, dtype=np.int64) if lab is not None and len(lab) == n
+            else np.full(n, -1, dtype=np.int64)})
+        for j in range(z.shape[1]):
+            df[f"z{j}"] = z[:, j]
+        frames.append(df)
+    return pd.concat(frames, ignore_index=True)
+
+
+def _read_tasks(f: h5py.File, notes: list):
+    t = f["tasks"]
+    cols = {}
+    k, metric, qnames = [], "euclidean", []
+    for name in t.keys():
+        d = t[name]
+        if name == "knn_error":
+            k = [int(x) for x in d.attrs.get("k", [])]
+            metric = _text(d.attrs.get("metric", "euclidean"))
+            e = d[:]
+            for j, kk in enumerate(k):
+                cols[f"error_k{kk}"] = e[:, j] if e.ndim == 2 else np.full(len(e), np.nan)
+        elif name == "quality":
+            qnames = [str(x) for x in _text(d.attrs.get("names", []))]
+            q = d[:]
+            for j, qn in enumerate(qnames):
+                cols[qn] = q[:, j]
+        elif d.ndim == 1:
+            cols[name] = _column(d)
+        else:
+            notes.append(f"/tasks/{name} has shape {d.shape}: not read (unknown 2-D column)")
+    df = pd.DataFrame(cols)
+    if "status" in df:
+        df["ok"] = df["status"] == 0
+    if "id" in df:
+        df = df.sort_values("id", kind="stable").reset_index(drop=True)
+    return df, k, metric, qnames
+
+
+def _read_traces(f: h5py.File) -> pd.DataFrame:
+    frames = []
+    if "traces" in f:
+        for key in sorted(f["traces"].keys(), key=int):
+            d = f["traces"][key]
+            m = np.asarray(d[:], dtype=float)
+            if m.ndim != 2:
+                continue
+            names = [str(c) for c in _text(d.attrs.get("columns", []))]
+            if len(names) != m.shape[1]:  # the four documented columns, then anything unnamed
+                base = ["iteration", "objective", "grad_norm", "seconds", "step"]
+                names = (base + [f"c{j}" for j in range(len(base), m.shape[1])])[:m.shape[1]]
+            df = pd.DataFrame(m, columns=names)
+            df.insert(0, "task_id", int(key))
+            df.insert(1, "optimizer", _text(d.attrs.get("optimizer", "")))
+            df["notes"] = ";".join(str(n) for n in _text(d.attrs.get("notes", [])))
+            frames.append(df)
+    if not frames:
+        return pd.DataFrame(columns=["task_id", "optimizer", "iteration", "objective",
+                                     "grad_norm", "seconds", "notes"])
+    out = pd.concat(frames, ignore_index=True)
+    if "iteration" in out:
+        out["iteration"] = out["iteration"].astype(np.int64)
+    return out
+
+
+def _read_stored_tables(f: h5py.File):
+    frames, text = [], {}
+    if "tables" not in f:
+        return None, text, None
+    for name in sorted(f["tables"].keys()):
+        raw = f["tables"][name][()]
+        s = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
+        if name.endswith(".md"):
+            text[name[:-3]] = s
+        elif name.endswith(".csv"):
+            frames.append(parse_table_csv(s))
+    ref = _text(f["tables"].attrs.get("reference", ""))
+    if not frames:
+        return None, text, ref
+    return pd.concat(frames, ignore_index=True), text, ref
+
+
+def parse_table_csv(text: str) -> pd.DataFrame:
+    """One CSV table as `drbench aggregate --format csv` writes it, typed like aggregate()."""
+    df = pd.read_csv(io.StringIO(text), keep_default_na=False, dtype=str)
+    out = pd.DataFrame({
+        "dataset": df["dataset"], "method": df["method"], "split_kind": df["split_kind"],
+        "split_value": df["split_value"].astype(float), "dim": df["dim"].astype(np.int64),
+        "k": df["k"].astype(np.int64),
+        "mean_error_pct": pd.to_numeric(df["mean_error_pct"].replace("", np.nan)),
+        "std_error_pct": pd.to_numeric(df["std_error_pct"].replace("", np.nan)),
+        "n": df["n"].astype(np.int64), "setting": df["setting"],
+        "p_value": pd.to_numeric(df["p_value"].replace("", np.nan)),
+        "worse": df["worse"].astype(np.int64) != 0, "failed": df["failed"].astype(np.int64)})
+    return out[TABLE_COLUMNS]
+
+
+def load(path: str) -> Results:
+    """Reads a results file. Embeddings are read on first use of `.embeddings`/`.embedding()`."""
+    notes = []
+    with h5py.File(path, "r") as f:
+        if "tasks" not in f:
+            raise ValueError(f"{path}: no /tasks group; is this a drbench results file?")
+        attrs = {}
+        for key, v in f.attrs.items():
+            v = _text(v)
+            attrs[key] = list(v) if isinstance(v, (list, np.ndarray)) else v
+        tasks, k, metric, qnames = _read_tasks(f, notes)
+        traces = _read_traces(f)
+        stored, text, stored_ref = _read_stored_tables(f)
+        if traces.empty:
+            notes.append("no optimiser traces (no iterative method, or keep_traces: false)")
+        elif "step" not in traces:
+            notes.append("traces have no step column (file written before steps were logged)")
+    r = Results(path=path, attrs=attrs, k=k, knn_metric=metric, quality_names=qnames,
+                tasks=tasks, tables=pd.DataFrame(columns=TABLE_COLUMNS), tables_source="",
+                table_text=text, tables_reference=attrs.get("ttest_reference", ""),
+                traces=traces, notes=notes)
+    if stored is not None:
+        # /tables lists names alphabetically; put the rows in the order `drbench aggregate`
+        # prints them (config order of datasets, then k, then dim; rows within a table as stored).
+        order = {d: i for i, d in enumerate(attrs.get("datasets", []))}
+        stored["_o"] = stored["dataset"].map(lambda d: order.get(d, len(order)))
+        stored = stored.sort_values(["_o", "k", "dim"], kind="stable").drop(columns="_o")
+        r.tables, r.tables_source = stored.reset_index(drop=True), "stored"
+        r.tables_reference = stored_ref or ""
+    elif not tasks.empty and k:
+        missing = [c for c in ("dataset", "label", "split_kind", "split_value", "dim",
+                               "setting", "split_seed", "status") if c not in tasks]
+        if missing:
+            notes.append(f"no tables: /tasks lacks {', '.join(missing)}")
+        else:
+            r.tables, r.tables_source = aggregate(r), "recomputed"
+            notes.append("no /tables in the file (drbench aggregate not run): tables recomputed")
+    return r
+
+
+# ---- aggregation: the same rules as framework/results/aggregate.cpp ----
+
+def _incomplete_beta(a: float, b: float, x: float) -> float:
+    """Regularised incomplete beta I_x(a, b), continued fraction (modified Lentz)."""
+    if x <= 0.0 or x >= 1.0:
+        return max(0.0, min(1.0, x))
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) +
+                     b * math.log1p(-x))
+    if x >= (a + 1.0) / (a + b + 2.0):
+        return 1.0 - _incomplete_beta(b, a, 1.0 - x)
+    tiny = 1e-300
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 10001):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > tiny else tiny)
+            c = 1.0 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1.0) < 1e-16:
+            break
+    return front * h / a
+
+
+def paired_ttest(a, b):
+    """(n, t, p): two-sided paired t-test, as scipy.stats.ttest_rel (p NaN when n < 2)."""
+    d = np.asarray(a, float) - np.asarray(b, float)
+    n = len(d)
+    if n < 2:
+        return n, math.nan, math.nan
+    m, s = d.mean(), d.std(ddof=1)
+    if s == 0.0:
+        return n, (math.nan if m == 0 else math.copysign(math.inf, m)), (1.0 if m == 0 else 0.0)
+    t = m / (s / math.sqrt(n))
+    df = n - 1.0
+    return n, t, _incomplete_beta(0.5 * df, 0.5, df / (df + t * t))
+
+
+def aggregate(r: Results, reference: str | None = None, alpha: float = 0.05) -> pd.DataFrame:
+    """The tables of `drbench aggregate` as one long frame (columns TABLE_COLUMNS): per (dataset,
+    label, split value, dim) the setting with the lowest mean error at the first k, mean and
+    sample std in percent, paired t-test against `reference` (default the file's
+    ttest_reference; "" for none)."""
+    t = r.tasks
+    ks = r.k
+    ref = r.attrs.get("ttest_reference", "") if reference is None else reference
+    datasets = list(r.attrs.get("datasets", []))
+    labels = list(r.attrs.get("labels", []))
+    for ds in t["dataset"]:
+        if ds not in datasets:
+            datasets.append(ds)
+    for lb in t["label"]:
+        if lb not in labels:
+            labels.append(lb)
+    if ref and ref not in labels:
+        raise ValueError(f"{r.path}: t-test reference '{ref}' is not a method label in this "
+                         f"file (labels: {', '.join(labels)})")
+    split_kind = t["split_kind"].iloc[0] if len(t) else ""
+    cells = {}  # (dataset, label, split, dim) -> {"failed": n, "settings": {setting: rows}}
+    for row in t.itertuples(index=False):
+        key = (row.dataset, row.label, float(row.split_value), int(row.dim))
+        c = cells.setdefault(key, {"failed": 0, "settings": {}})
+        if row.status != 0:
+            c["failed"] += 1
+            continue
+        s = c["settings"].setdefault(row.setting, {"seeds": [], "err": [[] for _ in ks]})
+        s["seeds"].append(int(row.split_seed))
+        for j, kk in enumerate(ks):
+            s["err"][j].append(getattr(row, f"error_k{kk}"))
+    for c in cells.values():
+        best = None
+        for name in sorted(c["settings"]):
+            s = c["settings"][name]
+            s["mean"] = [float(np.mean(e)) for e in s["err"]]
+            s["std"] = [float(np.std(e, ddof=1)) if len(e) > 1 else math.nan for e in s["err"]]
+            if best is None or s["mean"][0] < c["settings"][best]["mean"][0]:
+                best = name
+        c["best"] = best
+    splits = sorted({k[2] for k in cells})
+    dims = sorted({k[3] for k in cells})
+    several = len(dims) > 1
+    out = []
+    for ds in datasets:
+        for j, kk in enumerate(ks):
+            for dim in dims:
+                d = dim if several else dims[0]
+                for label in labels:
+                    if not any((ds, label, sv, d) in cells for sv in splits):
+                        continue
+                    for sv in splits:
+                        c = cells.get((ds, label, sv, d))
+                        if c is None:
+                            continue
+                        rec = dict(dataset=ds, method=label, split_kind=split_kind,
+                                   split_value=sv, dim=d, k=kk, mean_error_pct=math.nan,
+                                   std_error_pct=math.nan, n=0, setting="", p_value=math.nan,
+                                   worse=False, failed=c["failed"])
+                        if c["best"] is not None:
+                            s = c["settings"][c["best"]]
+                            rec.update(mean_error_pct=100 * s["mean"][j],
+                                       std_error_pct=100 * s["std"][j], n=len(s["seeds"]),
+                                       setting=c["best"])
+                            rc = cells.get((ds, ref, sv, d)) if ref and label != ref else None
+                            if rc is not None and rc["best"] is not None:
+                                theirs = rc["settings"][rc["best"]]
+                                at = {seed: i for i, seed in enumerate(theirs["seeds"])}
+                                x, y = [], []
+                                for i, seed in enumerate(s["seeds"]):
+                                    if seed in at:
+                                        x.append(s["err"][j][i])
+                                        y.append(theirs["err"][j][at[seed]])
+                                n, tt, p = paired_ttest(x, y)
+                                rec["p_value"] = p if n >= 2 else math.nan
+                                rec["worse"] = bool(n >= 2 and p < alpha and tt > 0)
+                        out.append(rec)
+    df = pd.DataFrame(out, columns=TABLE_COLUMNS)
+    return df.astype({"split_value": float, "dim": np.int64, "k": np.int64, "n": np.int64,
+                      "worse": bool, "failed": np.int64})
+
+
+def best_rows(r: Results, k: int | None = None) -> pd.DataFrame:
+    """Tables rows at one k (default the first): one line per (dataset, method, split, dim)."""
+    kk = r.k[0] if k is None else k
+    return r.tables[r.tables["k"] == kk].reset_index(drop=True)

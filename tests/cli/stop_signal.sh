@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SIGTERM (a batch system's warning before its time limit) stops a run cleanly on 1 and 2 ranks:
+# exit status 75, everything finished is in the results file, and the same command resumes to
+# the same table as an uninterrupted run. Also when the signal comes from outside, to every rank.
+. "$(dirname "$0")/../support/cli_lib.sh"
+CFG="$SRC/tests/configs/small.yaml"
+"$DRBENCH" run "$CFG" --output "$WORK/clean.h5" --quiet --no-table
+rows() { "$PY" -c "import h5py,sys; print(len(h5py.File(sys.argv[1])['tasks/key']))" "$1"; }
+
+stopped_then_resumed() {  # stopped_then_resumed NP RC TOTAL: expects a stopped run in $WORK/s.h5
+  local np=$1 rc=$2 total=$3
+  [ "$rc" -eq 75 ] || { cat "$WORK/err"; fail "np $np: exit status $rc after SIGTERM, expected 75"; }
+  expect_in "$WORK/err" "stopped by a signal"
+  [ -f "$WORK/s.h5" ] || fail "np $np: no results file after the stop"
+  local n
+  n=$(rows "$WORK/s.h5")
+  [ "$n" -ge 1 ] && [ "$n" -lt "$total" ] || fail "np $np: $n of $total tasks saved after the stop"
+  "${MPIRUN[@]}" -np "$np" "$DRBENCH" run "$CFG" --output "$WORK/s.h5" --no-table 2>"$WORK/err2"
+  expect_in "$WORK/err2" "$n already done"
+  same_task_tables "$WORK/clean.h5" "$WORK/s.h5"
+}
+
+for np in 1 2; do
+  rm -f "$WORK/s.h5"*
+  rc=0
+  DRBENCH_FAULT_TERM_AFTER=4 "${MPIRUN[@]}" -np $np "$DRBENCH" run "$CFG" --output "$WORK/s.h5" \
+    --no-table >"$WORK/out" 2>"$WORK/err" || rc=$?
+  stopped_then_resumed $np $rc 64
+done
+
+# From outside: SIGTERM to every rank of a running job (what srun does at the time limit), while
+# slow tasks run: Sammon on 600 blobs keeps a rank busy for a fraction of a second per task.
+sed -e 's/method: identity/method: sammon/' -e 's/n: 120/n: 600/' "$CFG" >"$WORK/slow.yaml"
+rm -f "$WORK/s.h5"*
+"${MPIRUN[@]}" -np 2 "$DRBENCH" run "$WORK/slow.yaml" --output "$WORK/s.h5" --no-table \
+  >"$WORK/out" 2>"$WORK/err" &
+job=$!
+for _ in $(seq 200); do [ -s "$WORK/s.h5.journal" ] && break; sleep 0.05; done
+ranks=$(pgrep -P "$job" || true)
+[ -n "$ranks" ] || fail "no rank processes under mpirun $job"
+kill -TERM $ranks
+rc=0
+wait "$job" || rc=$?
+CFG="$WORK/slow.yaml"
+"$DRBENCH" run "$CFG" --output "$WORK/clean.h5" --quiet --no-table --force-new
+stopped_then_resumed 2 $rc 64
+echo "stop signal ok"

@@ -1,0 +1,87 @@
+"""`drbench plot` end to end: the C++ command runs python/drbench/plot.py on a real results file."""
+import csv
+import os
+
+import matplotlib.image as mpimg
+import numpy as np
+
+from conftest import drbench
+
+
+def manifest(d):
+    with open(os.path.join(d, "manifest.tsv")) as f:
+        return list(csv.DictReader(f, delimiter="\t"))
+
+
+def test_plot_draws_every_kind(results_file, tmp_path):
+    path, _ = results_file
+    out = tmp_path / "figs"
+    p = drbench("plot", path, "-o", str(out))
+    assert "figures in" in p.stdout
+    rows = manifest(out)
+    kinds = {r["kind"] for r in rows}
+    assert {"latent", "latent_grid", "error_vs_split", "error_vs_dim", "trace"} <= kinds
+    files = sorted(os.listdir(out))
+    assert sorted([r["file"] for r in rows] + ["manifest.tsv"]) == files
+    names = {r["file"] for r in rows}
+    assert not any("_k3" in n for n in (r["file"] for r in rows))  # first k unless --k
+    for must in ("latent_iris_pca.png", "latent_iris_lda.png", "latent_iris_lda-1-d.png",
+                 "latent_iris_grid.png",
+                 "error_vs_split_iris_k1.png", "error_vs_dim_iris_k1_split0.3.png",
+                 "trace_iris_gplvm.png"):
+        assert must in names
+    for r in rows:
+        img = mpimg.imread(out / r["file"])
+        assert img.shape[0] > 200 and img.shape[1] > 200, r["file"]
+        rgb = img[..., :3].reshape(-1, 3)
+        # Not blank: many pixels differ from the background, in several colours.
+        assert (rgb.min(axis=1) < 0.9).mean() > 0.01, r["file"]
+        assert len(np.unique((rgb * 255).astype(np.uint8), axis=0)) > 20, r["file"]
+    # The trace legend states each run's total seconds.
+    assert all(r["tasks"] for r in rows if r["kind"] in ("latent", "trace"))
+
+
+def test_plot_is_deterministic_and_filters(results_file, tmp_path):
+    path, _ = results_file
+    a, b = tmp_path / "a", tmp_path / "b"
+    drbench("plot", path, "-o", str(a), "--method", "LDA")
+    drbench("plot", path, "-o", str(b), "--method", "LDA")
+    fa, fb = sorted(os.listdir(a)), sorted(os.listdir(b))
+    assert fa == fb and "latent_iris_lda.png" in fa
+    assert not any("pca" in f or "gplvm" in f for f in fa)
+    for f in fa:
+        assert (a / f).read_bytes() == (b / f).read_bytes(), f
+
+
+def test_plot_svg_and_accuracy(results_file, tmp_path):
+    path, _ = results_file
+    out = tmp_path / "svg"
+    drbench("plot", path, "-o", str(out), "--format", "svg", "--metric", "accuracy",
+            "--dataset", "iris", "--method", "PCA", "--k", "all")
+    svg = (out / "accuracy_vs_split_iris_k1.svg").read_text()
+    assert svg.lstrip().startswith("<?xml") and "accuracy" in svg
+    assert (out / "accuracy_vs_split_iris_k3.svg").exists()  # default: the first k only
+
+
+def test_plot_bad_arguments(results_file, tmp_path):
+    path, _ = results_file
+    p = drbench("plot", path, "--dataset", "usps", check=False)
+    assert p.returncode != 0 and "usps" in p.stderr and "iris" in p.stderr
+    p = drbench("plot", path, "--k", "7", check=False)
+    assert p.returncode != 0 and "k = 1, 3" in p.stderr
+    p = drbench("plot", str(tmp_path / "missing.h5"), check=False)
+    assert p.returncode != 0 and "missing.h5" in p.stderr
+
+
+def test_plot_names_a_missing_package(results_file, tmp_path):
+    path, _ = results_file
+    fake = tmp_path / "fake" / "matplotlib"
+    fake.mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise ImportError('hidden for the test')\n")
+    p = drbench("plot", path, "-o", str(tmp_path / "x"), check=False,
+                extra_env={"PYTHONPATH": str(fake.parent)})
+    assert p.returncode == 3
+    assert "matplotlib" in p.stderr and "python3-matplotlib" in p.stderr
+    assert not (tmp_path / "x").exists()
+    p = drbench("plot", path, check=False, extra_env={"DRBENCH_PYTHON": "/nonexistent/python3"})
+    assert p.returncode == 2 and "/nonexistent/python3" in p.stderr

@@ -1,0 +1,153 @@
+"""drbench.results against the C++ program that wrote and aggregated the file."""
+import math
+
+import h5py
+import numpy as np
+import pandas as pd
+import pytest
+
+from drbench import results as dres
+
+
+def cli_tables(csv_text):
+    """`drbench aggregate --format csv` prints one header per table: split and parse each."""
+    blocks, cur = [], []
+    for line in csv_text.splitlines():
+        if line.startswith("dataset,method,") and cur:
+            blocks.append("\n".join(cur))
+            cur = []
+        if line.strip():
+            cur.append(line)
+    blocks.append("\n".join(cur))
+    return pd.concat([dres.parse_table_csv(b) for b in blocks], ignore_index=True)
+
+
+def assert_same_tables(a, b):
+    assert len(a) == len(b)
+    for c in dres.TABLE_COLUMNS:
+        x, y = a[c].to_numpy(), b[c].to_numpy()
+        if a[c].dtype.kind == "f":
+            # The CLI prints 4 decimals (percent) and 6 significant digits (p).
+            tol = dict(atol=6e-5, rtol=0) if c != "p_value" else dict(atol=1e-12, rtol=1e-5)
+            assert np.array_equal(np.isnan(x), np.isnan(y.astype(float))), c
+            m = ~np.isnan(x)
+            np.testing.assert_allclose(x[m], y[m].astype(float), err_msg=c, **tol)
+        else:
+            assert list(x) == list(y), c
+
+
+def test_task_table(raw_results):
+    r = dres.load(raw_results)
+    with h5py.File(raw_results, "r") as f:
+        n_tasks = int(f.attrs["n_tasks"])
+    assert len(r.tasks) == n_tasks == 2 * 3 * (2 + 1 + 1 + 2)
+    assert r.k == [1, 3]
+    assert list(r.tasks["id"]) == sorted(r.tasks["id"])
+    assert r.tasks["ok"].all()
+    for k in (1, 3):
+        e = r.tasks[f"error_k{k}"]
+        assert ((e >= 0) & (e <= 1)).all()
+    assert set(r.tasks["label"]) == {"PCA", "LDA", "LDA 1-D", "GPLVM"}
+    assert r.attrs["name"] == "pytiny" and r.attrs["ranks"] == 1
+    assert "keep_traces: true" in r.attrs["config"]
+
+
+def test_tables_recomputed_when_not_stored(raw_results):
+    r = dres.load(raw_results)
+    assert r.tables_source == "recomputed"
+    assert any("recomputed" in n for n in r.notes)
+    assert len(r.tables) > 0 and r.tables["p_value"].notna().any()
+
+
+def test_aggregate_agrees_with_cli(raw_results, results_file):
+    path, csv = results_file
+    cli = cli_tables(csv)
+    stored = dres.load(path)
+    assert stored.tables_source == "stored" and stored.tables_reference == "LDA"
+    assert_same_tables(stored.tables, cli)
+    # Recomputed in Python from the task table of the untouched file: the same numbers.
+    assert_same_tables(dres.aggregate(dres.load(raw_results)), cli)
+    # Some cells are significantly worse than LDA on iris (PCA 1-D): the t-test is exercised.
+    assert cli["worse"].any() and (~cli["worse"]).any()
+    assert set(stored.table_text) == {"iris_k1_d1", "iris_k1_d2", "iris_k3_d1", "iris_k3_d2"}
+
+
+def test_paired_ttest_matches_scipy_values():
+    # Values from scipy.stats.ttest_rel.
+    n, t, p = dres.paired_ttest([0.1, 0.2, 0.15, 0.3, 0.25], [0.05, 0.1, 0.2, 0.1, 0.12])
+    assert n == 5 and t == pytest.approx(2.058146721370849) and p == pytest.approx(
+        0.10868076687954109, rel=1e-10)
+    assert dres.paired_ttest([1, 2, 3, 4], [0, 0, 0, 0])[2] == pytest.approx(0.030466291662170977)
+    assert math.isnan(dres.paired_ttest([1], [0])[2])
+    assert dres.paired_ttest([1, 2], [0, 1])[2] == 0.0  # constant difference
+
+
+def test_traces(raw_results):
+    r = dres.load(raw_results)
+    tr = r.traces
+    gp = set(r.tasks[r.tasks["method"] == "gplvm"]["id"])
+    assert set(tr["task_id"]) == gp
+    assert set(tr["optimizer"]) == {"scg", "lbfgs"}
+    for _, d in tr.groupby("task_id"):
+        assert (np.diff(d["iteration"]) > 0).all()
+        assert (np.diff(d["seconds"]) >= 0).all()
+        assert np.isfinite(d["objective"]).all() and (d["grad_norm"] >= 0).all()
+    if "step" in tr:  # traces written since optimisers log their step length
+        assert (tr["step"].dropna() >= 0).all()
+
+
+def test_embeddings(raw_results):
+    r = dres.load(raw_results)
+    e = r.embeddings
+    assert set(e["task_id"]) == set(r.tasks["id"])
+    for _, task in r.tasks.iterrows():
+        one = e[e["task_id"] == task["id"]]
+        assert (one["part"] == "train").sum() == task["n_train"]
+        assert (one["part"] == "test").sum() == task["n_test"]
+        dims = [c for c in one.columns if c.startswith("z") and one[c].notna().all()]
+        assert len(dims) == task["dim"]
+    if (e["index"] >= 0).all():  # files that store point indices: labels are the data's
+        y = pd.read_csv(dres_root("datasets/data/iris.csv")).iloc[:, -1].to_numpy()
+        assert (e["label"].to_numpy() == y[e["index"].to_numpy()]).all()
+    else:
+        assert (e["label"] == -1).all()
+        assert any("no point indices" in n for n in r.notes)
+
+
+def dres_root(rel):
+    import os
+    return os.path.join(os.path.dirname(__file__), "..", "..", rel)
+
+
+def test_optional_columns_are_read(tmp_path):
+    """A step column in traces and per-point indices/labels in embeddings, when a file has
+    them, come through (synthetic file in the documented layout)."""
+    p = tmp_path / "syn.h5"
+    with h5py.File(p, "w") as f:
+        f.attrs["name"] = "syn"
+        t = f.create_group("tasks")
+        t["id"] = np.array([0], dtype=np.uint64)
+        t["status"] = np.array([0], dtype=np.int8)
+        ke = t.create_dataset("knn_error", data=np.array([[0.1]]))
+        ke.attrs["k"] = np.array([1])
+        d = f.create_dataset("traces/0", data=np.array([[0, 5.0, 1.0, 0.0, 0.5],
+                                                         [1, 4.0, 0.5, 0.1, 0.25]]))
+        d.attrs["columns"] = ["iteration", "objective", "grad_norm", "seconds", "step"]
+        d.attrs["optimizer"] = "scg"
+        f["embeddings/0/train"] = np.zeros((3, 2))
+        f["embeddings/0/train_index"] = np.array([4, 1, 7])
+        f["embeddings/0/train_label"] = np.array([0, 2, 1])
+    r = dres.load(str(p))
+    assert list(r.traces["step"]) == [0.5, 0.25]
+    e = r.embedding(0)
+    assert list(e["index"]) == [4, 1, 7] and list(e["label"]) == [0, 2, 1]
+    with pytest.raises(KeyError, match="keep_embeddings"):
+        r.embedding(5)
+
+
+def test_not_a_results_file(tmp_path):
+    p = tmp_path / "x.h5"
+    with h5py.File(p, "w") as f:
+        f["a"] = 1
+    with pytest.raises(ValueError, match="no /tasks"):
+        dres.load(str(p))

@@ -1,0 +1,255 @@
+// DEE and DSNE: finite-difference gradients, descent directions (also when D > N and X L+ X^T is
+// singular), separation of blobs, out-of-sample map, determinism.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "framework/optim/grad_check.hpp"
+#include "framework/optim/optimizer.hpp"
+#include "methods/neighbour/dee/dee.hpp"
+#include "methods/neighbour/dee/dee_objective.hpp"
+#include "methods/neighbour/dsne/dsne_objective.hpp"
+#include "unit/linear_support.hpp"
+
+using namespace drbench;
+using drbench::testing::blobs;
+using drbench::testing::fit_method;
+
+namespace {
+
+// Leave-one-out 1-NN error of the columns of Y.
+double loo_1nn_error(const arma::mat& Y, const arma::uvec& y) {
+  arma::uword wrong = 0;
+  for (arma::uword i = 0; i < Y.n_cols; ++i) {
+    double best = arma::datum::inf;
+    arma::uword who = i;
+    for (arma::uword j = 0; j < Y.n_cols; ++j) {
+      if (j == i) continue;
+      const double d = arma::accu(arma::square(Y.col(i) - Y.col(j)));
+      if (d < best) best = d, who = j;
+    }
+    wrong += y(who) != y(i);
+  }
+  return double(wrong) / double(Y.n_cols);
+}
+
+struct Problem {
+  arma::mat X;
+  arma::uvec y;
+};
+
+// C classes of `per` points in D dimensions, centred (the methods centre too).
+Problem make_problem(std::uint64_t seed, arma::uword D, arma::uword C, arma::uword per,
+                     double spread) {
+  Rng rng(seed);
+  Problem p;
+  blobs(rng, D, C, per, spread, p.X, p.y);
+  p.X.each_col() -= arma::mean(p.X, 1);
+  return p;
+}
+
+}  // namespace
+
+TEST_CASE("DEE gradient matches finite differences", "[neighbour][dee]") {
+  const Problem p = make_problem(3, 6, 3, 8, 2.0);
+  for (double lambda : {0.1, 1.0}) {
+    DeeWeights w = dee_weights(p.X, p.y, keywords::KernelWidth{});
+    DeeObjective obj(p.X, w.Wp, w.Wm, lambda, 2);
+    Rng rng(5);
+    for (double scale : {0.05, 0.3}) {
+      const arma::vec a = scale * arma::vectorise(rng.randn(2, 6));
+      const GradCheck c = check_gradient(obj, a, 1e-4);
+      INFO("lambda=" << lambda << " scale=" << scale << " worst=" << c.worst);
+      CHECK(c.max_rel_error < 1e-6);
+    }
+  }
+}
+
+TEST_CASE("DSNE gradient matches finite differences", "[neighbour][dsne]") {
+  const Problem p = make_problem(4, 5, 3, 7, 1.5);
+  for (double t : {0.0, 0.5}) {  // 0: relative width 1; else absolute, t = 2 sigma^2
+    const keywords::KernelWidth w =
+        t > 0 ? keywords::KernelWidth{std::sqrt(t / 2.0), false} : keywords::KernelWidth{};
+    DsneObjective obj(p.X, p.y, dsne_input_similarities(p.X, p.y, w), 3);
+    Rng rng(6);
+    for (double scale : {0.1, 1.0}) {
+      const arma::vec a = scale * arma::vectorise(rng.randn(3, 5));
+      const GradCheck c = check_gradient(obj, a, 1e-4);
+      INFO("t=" << t << " scale=" << scale);
+      CHECK(c.max_rel_error < 1e-6);
+    }
+  }
+}
+
+TEST_CASE("DSNE similarities sum to one within each pair group", "[neighbour][dsne]") {
+  const Problem p = make_problem(8, 4, 3, 5, 3.0);
+  // A narrow kernel would underflow every different-class pair without the shift by the minimum.
+  const arma::mat P = dsne_input_similarities(p.X, p.y, keywords::KernelWidth{0.02, false});
+  arma::mat same = arma::conv_to<arma::mat>::from(arma::repmat(p.y, 1, p.y.n_elem) ==
+                                                  arma::repmat(p.y.t(), p.y.n_elem, 1));
+  same.diag().zeros();
+  CHECK(arma::accu(P % same) == Approx(1.0).epsilon(1e-12));
+  CHECK(arma::accu(P) == Approx(2.0).epsilon(1e-12));
+  CHECK(arma::all(arma::vectorise(P.diag()) == 0));
+  CHECK(arma::approx_equal(P, P.t(), "absdiff", 1e-15));
+}
+
+TEST_CASE("DEE Laplacian and fixed-point directions are descent directions", "[neighbour][dee]") {
+  // N > D, and D > N with L+ singular along the class indicators (as ORL and Yale at D = 1024).
+  for (auto [D, per] : {std::pair<arma::uword, arma::uword>{6, 10}, {60, 5}}) {
+    const Problem p = make_problem(9, D, 4, per, 2.0);
+    DeeWeights w = dee_weights(p.X, p.y, keywords::KernelWidth{});
+    DeeObjective obj(p.X, w.Wp, w.Wm, 1.0, 3);
+    Rng rng(10);
+    for (int kind = 0; kind < 2; ++kind) {
+      for (double mu_rel : {1e-8, 1e-3, 1.0}) {
+        const double mu = kind == 0 ? obj.factor_laplacian(mu_rel) : obj.factor_fixed_point(mu_rel);
+        CHECK(mu > 0);
+        for (int trial = 0; trial < 5; ++trial) {
+          const arma::vec a = arma::vectorise(rng.randn(3, D)) * (0.05 * (trial + 1));
+          arma::vec g;
+          const double f = obj.evaluate(a, &g);
+          const arma::vec dir = obj.preconditioned_direction(g);
+          INFO("D=" << D << " kind=" << kind << " mu_rel=" << mu_rel << " trial=" << trial);
+          REQUIRE(dir.is_finite());
+          CHECK(arma::dot(g, dir) < 0);
+          // A small step along it decreases E.
+          CHECK(obj.evaluate(a + 1e-6 / arma::norm(dir) * dir, nullptr) < f);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("DEE directions solve M Delta^T = -G^T", "[neighbour][dee]") {
+  const Problem p = make_problem(12, 8, 3, 6, 2.0);
+  DeeWeights w = dee_weights(p.X, p.y, keywords::KernelWidth{});
+  DeeObjective obj(p.X, w.Wp, w.Wm, 0.5, 2);
+  const double mu = obj.factor_laplacian(1e-3);
+  const arma::mat Lp = arma::diagmat(arma::sum(w.Wp, 1)) - w.Wp;
+  arma::mat M = 4.0 * (p.X * Lp * p.X.t());
+  M.diag() += 4.0 * mu;
+  Rng rng(2);
+  const arma::vec a = arma::vectorise(0.2 * rng.randn(2, 8));
+  arma::vec g;
+  obj.evaluate(a, &g);
+  const arma::mat G = arma::reshape(g, 2, 8);
+  const arma::mat Delta = arma::reshape(obj.preconditioned_direction(g), 2, 8);
+  CHECK(arma::norm(Delta * M + G, "fro") < 1e-9 * arma::norm(G, "fro"));
+}
+
+TEST_CASE("DEE with each optimiser separates well-separated blobs", "[neighbour][dee]") {
+  const Problem p = make_problem(21, 10, 4, 12, 6.0);
+  for (const char* opt : {"ld", "fp", "cg", "gd"}) {
+    ParamSet ps;
+    ps.set("optimizer", std::string(opt));
+    auto m = fit_method("dee", p.X, &p.y, 4, 2, ps, 7);
+    const arma::mat Y = m->embedding();
+    INFO(opt);
+    REQUIRE(Y.is_finite());
+    CHECK(loo_1nn_error(Y, p.y) == 0.0);
+    // Out of sample: A x, the same formula for the training points.
+    CHECK(arma::approx_equal(m->transform(p.X), Y, "absdiff", 1e-10));
+  }
+}
+
+TEST_CASE("DEE trace, stop rule and determinism", "[neighbour][dee]") {
+  const Problem p = make_problem(31, 40, 5, 6, 3.0);  // D > N
+  const MethodInfo& info = Registry::instance().get("dee");
+  for (const char* opt : {"ld", "fp"}) {
+    ParamSet ps;
+    ps.set("optimizer", std::string(opt));
+    arma::mat first;
+    for (int run = 0; run < 2; ++run) {
+      auto m = info.make(info.complete(ps));
+      Rng rng(99);
+      Trace t;
+      m->fit(FitInput{p.X, &p.y, 5, 2, rng, &t});
+      const auto& d = dynamic_cast<const Dee&>(*m);
+      INFO(opt << " stop=" << d.stop_reason() << " its=" << d.iterations_run());
+      CHECK(t.optimizer == opt);
+      CHECK(d.stop_reason() == "relative_change");
+      REQUIRE(t.rows.size() == std::size_t(d.iterations_run()) + 1);
+      for (std::size_t i = 1; i < t.rows.size(); ++i) {
+        CHECK(t.rows[i].objective <= t.rows[i - 1].objective);
+        CHECK(t.rows[i].step > 0);
+        CHECK(t.rows[i].seconds >= t.rows[i - 1].seconds);
+      }
+      if (run == 0)
+        first = m->embedding();
+      else
+        CHECK(arma::approx_equal(first, m->embedding(), "absdiff", 0.0));
+    }
+  }
+}
+
+TEST_CASE("Conjugate gradients on DEE and DSNE only take downhill steps", "[neighbour][dsne]") {
+  const Problem p = make_problem(41, 8, 3, 8, 2.0);
+  DeeWeights w = dee_weights(p.X, p.y, keywords::KernelWidth{});
+  DeeObjective dee(p.X, w.Wp, w.Wm, 1.0, 2);
+  DsneObjective dsne(p.X, p.y, dsne_input_similarities(p.X, p.y, keywords::KernelWidth{}), 2);
+  for (Objective* obj : {static_cast<Objective*>(&dee), static_cast<Objective*>(&dsne)}) {
+    Rng rng(3);
+    const arma::vec a0 = arma::vectorise(0.1 * rng.randn(2, 8));
+    arma::vec x_prev = a0, g_prev;
+    obj->evaluate(a0, &g_prev);
+    int downhill = 0, steps = 0;
+    OptimOptions o;
+    o.max_iterations = 40;
+    o.x_tol = o.f_tol = 0;
+    o.callback = [&](const IterationInfo& it) {
+      ++steps;
+      downhill += arma::dot(g_prev, it.x - x_prev) < 0;
+      x_prev = it.x;
+      g_prev = it.g;
+      return true;
+    };
+    minimize("cg", *obj, a0, o);
+    CHECK(steps > 0);
+    CHECK(downhill == steps);
+  }
+}
+
+TEST_CASE("DSNE mostly separates blobs and maps new points", "[neighbour][dsne]") {
+  // Not error 0 as for DEE: with one sigma set by same-class distances, eq. 5 puts nearly all
+  // different-class mass on the closest different-class pairs, which eq. 7 then pulls together
+  // (the "interclass overlaps" of the paper's Figs. 7 and 9). This draw leaves 3 of 48 points
+  // next to another class (a random 2-D projection of these blobs leaves none).
+  const Problem p = make_problem(22, 10, 4, 12, 6.0);
+  const MethodInfo& info = Registry::instance().get("dsne");
+  auto m = info.make(info.complete(ParamSet()));
+  Rng rng(5);
+  Trace t;
+  m->fit(FitInput{p.X, &p.y, 4, 2, rng, &t});
+  const arma::mat Y = m->embedding();
+  REQUIRE(Y.is_finite());
+  CHECK(loo_1nn_error(Y, p.y) <= 0.1);
+  CHECK(t.optimizer == "cg");
+  REQUIRE(t.rows.size() > 2);
+  CHECK(t.rows.back().objective < 0.5 * t.rows.front().objective);
+  CHECK(arma::approx_equal(m->transform(p.X), Y, "absdiff", 1e-10));
+  auto again = fit_method("dsne", p.X, &p.y, 4, 2, ParamSet(), 5);  // same seed
+  CHECK(arma::approx_equal(again->embedding(), Y, "absdiff", 0.0));
+}
+
+TEST_CASE("DEE and DSNE refuse unlabelled or single-class data", "[neighbour][dee]") {
+  const Problem p = make_problem(1, 4, 2, 5, 1.0);
+  CHECK_THROWS_AS(fit_method("dee", p.X, nullptr, 0, 2), MethodError);
+  const arma::uvec one(p.X.n_cols, arma::fill::zeros);
+  CHECK_THROWS_WITH(fit_method("dee", p.X, &one, 1, 2), Catch::Contains("two classes"));
+  CHECK_THROWS_WITH(fit_method("dsne", p.X, &one, 1, 2), Catch::Contains("two classes"));
+}
+
+TEST_CASE("DEE and DSNE read kernel_width as the vocabulary says", "[neighbour][dee][dsne]") {
+  const Problem p = make_problem(12, 5, 3, 6, 2.0);
+  // Relative 1 is the width whose t = 2 sigma^2 is the mean squared same-class distance.
+  const DeeWeights base = dee_weights(p.X, p.y, keywords::KernelWidth{});
+  const DeeWeights twice = dee_weights(p.X, p.y, keywords::KernelWidth{2.0, true});
+  CHECK(twice.kernel_width == Approx(2.0 * base.kernel_width).epsilon(1e-14));
+  CHECK(dee_weights(p.X, p.y, keywords::KernelWidth{0.7, false}).kernel_width ==
+        Approx(0.7).epsilon(1e-14));
+  double t_rel = 0.0, t_abs = 0.0;
+  dsne_input_similarities(p.X, p.y, keywords::KernelWidth{}, &t_rel);
+  dsne_input_similarities(p.X, p.y, keywords::KernelWidth{0.7, false}, &t_abs);
+  CHECK(t_rel == Approx(2.0 * base.kernel_width * base.kernel_width).epsilon(1e-14));
+  CHECK(t_abs == Approx(2.0 * 0.7 * 0.7).epsilon(1e-14));
+}

@@ -1,0 +1,95 @@
+// The scheduler replay of `drbench plan` and the cost model behind it, on cases with known answers.
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <cmath>
+
+#include "framework/sched/cost_model.hpp"
+#include "framework/sched/plan.hpp"
+
+using namespace drbench;
+
+namespace {
+
+PlanResult replay(const std::vector<double>& seconds, int ranks) {
+  std::vector<std::uint64_t> order(seconds.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  PlanParams p;
+  p.ranks = ranks;
+  return simulate_schedule(order, seconds, p);
+}
+
+}  // namespace
+
+TEST_CASE("plan: one rank runs everything back to back", "[plan]") {
+  const PlanResult r = replay(std::vector<double>(100, 0.5), 1);
+  CHECK(r.tasks[0] == 100);
+  CHECK(r.work_seconds == Approx(50.0));
+  CHECK(r.wall_seconds == Approx(50.0).epsilon(0.01));  // plus a few commits
+  CHECK(r.messages == 0);
+}
+
+TEST_CASE("plan: equal tasks spread evenly and efficiently", "[plan]") {
+  const PlanResult r = replay(std::vector<double>(4000, 0.25), 8);
+  std::size_t total = 0;
+  for (std::size_t n : r.tasks) total += n;
+  CHECK(total == 4000);
+  CHECK(r.efficiency > 0.97);
+  // Guided self-scheduling ends within a few tasks of perfect balance (125 s per rank).
+  CHECK(*std::max_element(r.busy.begin(), r.busy.end()) -
+            *std::min_element(r.busy.begin(), r.busy.end()) <
+        0.05 * 125.0);
+  CHECK(r.messages < 4000 / 4);  // chunks, not one message per task
+}
+
+TEST_CASE("plan: one giant task bounds the wall time", "[plan]") {
+  std::vector<double> s(200, 1.0);
+  s[0] = 150.0;  // longest first: it starts at once and ends the run
+  const PlanResult r = replay(s, 4);
+  CHECK(r.wall_seconds >= 150.0);
+  CHECK(r.wall_seconds < 152.0);
+  CHECK(r.efficiency == Approx(349.0 / (4 * r.wall_seconds)));
+}
+
+TEST_CASE("plan: a slow rank 0 server shows up as lost efficiency", "[plan]") {
+  std::vector<std::uint64_t> order(20000);
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const std::vector<double> s(order.size(), 0.001);
+  PlanParams p;
+  p.ranks = 64;
+  const double fast = simulate_schedule(order, s, p).efficiency;
+  p.message_seconds = 0.01;
+  p.max_chunk = 1;  // one task per message: the dispatcher becomes the ceiling
+  const double slow = simulate_schedule(order, s, p).efficiency;
+  CHECK(slow < 0.2 * fast);
+}
+
+TEST_CASE("cost model recovers a power law and calibrates the rest", "[plan]") {
+  std::vector<CostSample> samples;
+  for (double n : {100.0, 200.0, 300.0, 400.0})
+    for (double it : {100.0, 1000.0}) {
+      CostSample s;
+      s.x.method = "gp";
+      s.x.n = n;
+      s.x.d = 50;
+      s.x.dim = 9;
+      s.x.iterations = it;
+      s.x.estimate = n * n * n * it;
+      s.seconds = 2e-9 * n * n * n * it;
+      samples.push_back(s);
+    }
+  const CostModel m = CostModel::fit(samples);
+  CHECK(m.fitted("gp"));
+  CostFeatures x;
+  x.method = "gp";
+  x.n = 500;
+  x.d = 50;
+  x.dim = 9;
+  x.iterations = 1000;
+  CHECK(m.predict(x) == Approx(2e-9 * 500.0 * 500 * 500 * 1000).epsilon(0.02));
+  x.method = "other";  // not fitted: its estimate times the median seconds per estimate
+  x.estimate = 1e9;
+  CHECK(m.predict(x) == Approx(2.0).epsilon(1e-6));
+  CHECK(iterations_of("alpha=1,iterations=250,x=2") == 250);
+  CHECK(iterations_of("alpha=1,max_iter=40") == 40);
+  CHECK(iterations_of("oos_iterations=200") == 1);
+}
