@@ -36,6 +36,13 @@ void validate_dataset(const Dataset& ds) {
     throw DataError(where +
                     ": every point has the same label, so every kNN error would be 0 "
                     "(fix: provide labels of at least 2 classes, 0..C-1)");
+  // More classes than points means empty classes; refused before counting them (a label of
+  // 10^16 would otherwise ask for that many counters; found by fuzz/fuzz_csv).
+  if (ds.n_classes > ds.n())
+    throw DataError(where + ": labels go up to " + std::to_string(ds.n_classes - 1) +
+                    ", but there are only " + std::to_string(ds.n()) +
+                    " points, so some of the classes 0.." + std::to_string(ds.n_classes - 1) +
+                    " have no point (fix: number the classes 0..C-1 without gaps)");
   arma::uvec count(ds.n_classes, arma::fill::zeros);
   for (arma::uword j = 0; j < ds.n(); ++j) {
     if (ds.y(j) >= ds.n_classes)

@@ -256,6 +256,12 @@ TEST_CASE("CSV reader: header, text or integer labels, ragged rows refused", "[d
   write_text(tmp.file("d.csv"), "1,2,0\n3,x,0\n");
   CHECK_THAT(message_of([&] { read_csv_dataset(tmp.file("d.csv")); }),
              Catch::Contains("d.csv:2") && Catch::Contains("'x'"));
+  // A huge label is refused before validation allocates a counter per class (was an allocation
+  // of 44 TB, found by fuzz/fuzz_csv; labels from 2^53 up are read as text).
+  write_text(tmp.file("e.csv"), "1,2,5555555555555\n3,4,1\n5,6,0\n");
+  CHECK_THAT(
+      message_of([&] { validate_dataset(read_csv_dataset(tmp.file("e.csv"))); }),
+      Catch::Contains("labels go up to 5555555555555") && Catch::Contains("only 3 points"));
 }
 
 TEST_CASE("IDX reader: images with their labels file found by name", "[data]") {
