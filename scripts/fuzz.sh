@@ -32,6 +32,7 @@ if [ "$build" = 1 ]; then
 fi
 export HDF5_USE_FILE_LOCKING=FALSE
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:${ASAN_OPTIONS:-}
+export LSAN_OPTIONS=suppressions=$PWD/fuzz/lsan.supp:${LSAN_OPTIONS:-}
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}
 mkdir -p "$dir/artifacts"
 status=0
