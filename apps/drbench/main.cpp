@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <iostream>
 #include <string>
@@ -45,9 +46,13 @@ usage:
   drbench validate CONFIG [--profile NAME | --quick]
         Check the config and its data as `run` would, print the task count, write nothing.
   drbench aggregate RESULTS.h5 [--format md|csv|tex] [--ttest LABEL] [--no-store]
+                    [--long FILE.csv] [--all-settings] [--dataset NAME] [--dim N] [--k K]
         Mean +/- std of the kNN error in percent (best setting per cell, paired t-tests against
         LABEL, default the config's evaluation.ttest_against; --ttest "" for none), printed and
-        stored under /tables in the file unless --no-store.
+        stored under /tables in the file unless --no-store. --long writes one tidy CSV (one line
+        per cell and k) instead of printing; --all-settings lists every setting, not only the
+        chosen one (as that CSV, on stdout without --long); --dataset/--dim/--k restrict the
+        output. Exit status: 2 for bad input; `run` exits 4 when any task failed.
   drbench plot RESULTS.h5 [-o DIR] [--dataset NAME] [--method LABEL] [--format png|pdf|svg]
                           [--metric error|accuracy] [--k K] [--paper CSV] [--dpi N]
                           [--data-path DIR]
@@ -105,7 +110,7 @@ Args parse_args(int argc, char** argv, int from, const std::vector<std::string>&
     bool known = false;
     for (const auto& w : with_value)
       if (s == w) {
-        if (i + 1 >= argc) throw Error("option " + s + " needs a value");
+        if (i + 1 >= argc) throw Error("option " + s + " needs a value (fix: see 'drbench help')");
         a.opts.emplace_back(s, argv[++i]);
         known = true;
       }
@@ -114,13 +119,18 @@ Args parse_args(int argc, char** argv, int from, const std::vector<std::string>&
         a.opts.emplace_back(s, "");
         known = true;
       }
-    if (!known) throw Error("unknown option '" + s + "'");
+    if (!known) throw Error("unknown option '" + s + "' (fix: see 'drbench help')");
   }
   return a;
 }
 
 std::string profile_of(const Args& a) {
+  if (a.flag("--quick") && a.flag("--profile"))
+    throw Error("--quick is --profile quick: give one of them (fix: drop --quick or --profile " +
+                a.value("--profile") + ")");
   if (a.flag("--quick")) return "quick";
+  if (a.flag("--profile") && a.value("--profile").empty())
+    throw Error("--profile needs a profile name (fix: --profile quick, or leave it out)");
   return a.value("--profile");
 }
 
@@ -128,12 +138,14 @@ int cmd_run(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2, {"--profile", "--output"},
                       {"--quick", "--force-new", "--quiet", "--no-table"});
   if (a.pos.size() != 1) return usage_error("run needs exactly one CONFIG");
+  RunOptions o;
+  o.profile = profile_of(a);  // before MPI_Init, so a bad flag is a plain usage error
+  if (a.flag("--output") && a.value("--output").empty())
+    return usage_error("--output needs a file name (fix: --output results/x.h5)");
   // Rank 0 runs tasks in a second thread beside its dispatcher; only the dispatcher calls MPI.
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-  RunOptions o;
   o.config = a.pos[0];
-  o.profile = profile_of(a);
   o.output = a.value("--output");
   o.force_new = a.flag("--force-new");
   o.quiet = a.flag("--quiet");
@@ -162,16 +174,57 @@ int cmd_validate(int argc, char** argv) {
   return 0;
 }
 
+// A non-negative whole number for an option, or a usage error naming it.
+std::uint64_t whole_number(const std::string& opt, const std::string& v) {
+  std::size_t used = 0;
+  unsigned long long n = 0;
+  try {
+    if (!v.empty() && v[0] != '-') n = std::stoull(v, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (v.empty() || used != v.size())
+    throw Error(opt + " needs a whole number, got '" + v + "' (fix: e.g. " + opt + " 2)");
+  return n;
+}
+
 int cmd_aggregate(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, {"--format", "--ttest"}, {"--no-store"});
+  Args a = parse_args(argc, argv, 2, {"--format", "--ttest", "--long", "--dataset", "--dim", "--k"},
+                      {"--no-store", "--all-settings"});
   if (a.pos.size() != 1) return usage_error("aggregate needs exactly one RESULTS.h5");
   const std::string fmt = a.value("--format", "md");
   if (fmt != "md" && fmt != "csv" && fmt != "tex")
     return usage_error("--format must be md, csv or tex (got '" + fmt + "')");
   AggregateOptions opt;
   if (a.flag("--ttest")) opt.reference = a.value("--ttest");
-  const Aggregate agg = aggregate(read_results(a.pos[0]), opt);
-  if (!a.flag("--no-store")) write_tables(a.pos[0], agg);
+  AggregateFilter filter;
+  if (a.flag("--dataset")) filter.dataset = a.value("--dataset");
+  if (a.flag("--dim")) filter.dim = whole_number("--dim", a.value("--dim"));
+  if (a.flag("--k")) filter.k = static_cast<int>(whole_number("--k", a.value("--k")));
+  const std::string long_path = a.value("--long");
+  if (a.flag("--long") && (long_path.empty() || std::filesystem::is_directory(long_path)))
+    return usage_error("--long needs a CSV file name (fix: --long results/x.csv)");
+  const Aggregate full = aggregate(read_results(a.pos[0]), opt);
+  const Aggregate agg = filter_aggregate(full, filter);
+  if (!a.flag("--no-store")) write_tables(a.pos[0], full);
+  if (a.flag("--long")) {
+    const std::string tmp = long_path + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      out << to_long_csv(agg, a.flag("--all-settings"));
+      if (!out.flush())
+        throw Error(long_path +
+                    ": cannot write (fix: check that the directory exists and is "
+                    "writable)");
+    }
+    if (std::rename(tmp.c_str(), long_path.c_str()) != 0)
+      throw Error(long_path + ": cannot write (rename from " + tmp + " failed)");
+    return 0;
+  }
+  if (a.flag("--all-settings")) {
+    std::cout << to_long_csv(agg, true);
+    return 0;
+  }
   std::cout << render_tables(agg, fmt);
   return 0;
 }
@@ -315,7 +368,13 @@ void print_method(const MethodInfo& m) {
 int cmd_methods(int argc, char** argv) {
   const auto& reg = Registry::instance();
   if (argc >= 3) {
-    print_method(reg.get(argv[2]));
+    const MethodInfo* m = reg.find(argv[2]);
+    if (!m) {
+      std::string known;
+      for (const auto& n : reg.names()) known += (known.empty() ? "" : ", ") + n;
+      throw Error(std::string("unknown method '") + argv[2] + "' (fix: one of " + known + ")");
+    }
+    print_method(*m);
     return 0;
   }
   for (const auto& m : reg.all()) print_method(m);

@@ -57,6 +57,15 @@ void overlay(YAML::Node base, const YAML::Node& over) {
   }
 }
 
+bool profile_sets_path(const YAML::Node& root, const std::string& profile) {
+  const YAML::Node profiles = root["profiles"];
+  if (!profiles || !profiles.IsMap()) return false;
+  const YAML::Node p = profiles[profile];
+  if (!p || !p.IsMap()) return false;
+  const YAML::Node o = p["output"];
+  return o && o.IsMap() && o["path"];
+}
+
 class Parser {
  public:
   explicit Parser(const std::string& file) : r_(file) {}
@@ -68,7 +77,10 @@ class Parser {
     const std::string stem = std::filesystem::path(r_.file()).stem().string();
     ex.name = root["name"] ? r_.str(root["name"], "name") : stem;
     if (root["seed"]) ex.seed = r_.uinteger(root["seed"], "seed");
-    if (root["data_path"]) ex.data_path = r_.str(root["data_path"], "data_path");
+    if (root["data_path"]) {
+      ex.data_path = r_.str(root["data_path"], "data_path");
+      ex.data_path_line = Reader::line(root["data_path"]);
+    }
     if (root["blas_threads"])
       ex.blas_threads = static_cast<int>(r_.integer(root["blas_threads"], "blas_threads", 1, 4096));
     if (root["max_task_seconds"]) {
@@ -105,7 +117,7 @@ class Parser {
     r_.expect_list(methods, "methods");
     for (std::size_t i = 0; i < methods.size(); ++i) {
       const std::string key = index_key("methods", i);
-      ex.methods.push_back(method(methods[i], key, ex.evaluation));
+      ex.methods.push_back(method(methods[i], key, ex.evaluation, ex.splits));
       for (std::size_t j = 0; j < i; ++j)
         if (ex.methods[j].label == ex.methods[i].label)
           r_.fail(methods[i], join_key(key, "label"),
@@ -116,9 +128,16 @@ class Parser {
 
     cross_checks(ex, root);
     ex.output = root["output"] ? output(root["output"]) : OutputSpec{};
-    if (ex.output.path.empty())
+    if (ex.output.path.empty()) {
       ex.output.path = "results/" + (stem.empty() ? ex.name : stem) +
                        (profile.empty() ? "" : "-" + profile) + ".h5";
+    } else if (!profile.empty() && !profile_sets_path(root, profile)) {
+      // Each profile writes its own file, so a --quick run never blocks (or resumes into) the
+      // full one: results/x.h5 becomes results/x-quick.h5.
+      std::filesystem::path p(ex.output.path);
+      const std::string ext = p.has_extension() ? p.extension().string() : "";
+      ex.output.path = (p.parent_path() / (p.stem().string() + "-" + profile + ext)).string();
+    }
     return ex;
   }
 
@@ -331,7 +350,8 @@ class Parser {
     return s;
   }
 
-  MethodSpec method(const YAML::Node& n, const std::string& key, const EvaluationSpec& eval) {
+  MethodSpec method(const YAML::Node& n, const std::string& key, const EvaluationSpec& eval,
+                    const SplitsSpec& splits) {
     r_.expect_map(n, key);
     r_.check_keys(n, key, {"method", "label", "dims", "grid", "preprocess"});
     MethodSpec m;
@@ -348,6 +368,22 @@ class Parser {
               "method '" + m.method +
                   "' has no out-of-sample map, so it cannot run under the holdout protocol",
               "set evaluation.protocol: transductive, or drop this method");
+    // Leave-one-out over every point scores each point with a model that saw its label, and the
+    // transductive protocol hides the test labels, which a fully supervised fit cannot do.
+    if (info->supervised && splits.kind == SplitsSpec::Kind::All)
+      r_.fail(mn, join_key(key, "method"),
+              "method '" + m.method +
+                  "' is supervised, and splits: {all: true} scores every point leave-one-out, so "
+                  "the method would have seen the label of each point it is scored on",
+              "split with train_per_class / train_ratio, or drop this method");
+    if (info->supervised && !info->partial_labels &&
+        eval.protocol == EvaluationSpec::Protocol::Transductive)
+      r_.fail(mn, join_key(key, "method"),
+              "method '" + m.method +
+                  "' is supervised and cannot fit partially labelled data, so under the "
+                  "transductive protocol (train and test points embedded together, test labels "
+                  "hidden) it cannot run",
+              "use evaluation.protocol: holdout for it, or drop this method");
     m.label = n["label"] ? r_.str(n["label"], join_key(key, "label")) : m.method;
     if (n["label"]) no_separator(n["label"], join_key(key, "label"), m.label);
 
@@ -428,7 +464,9 @@ class Parser {
         n, key,
         {"knn", "knn_metric", "protocol", "selection", "quality", "quality_k", "ttest_against"});
     EvaluationSpec e;
+    e.line = e.knn_line = e.quality_k_line = Reader::line(n);
     if (n["knn"]) {
+      e.knn_line = Reader::line(n["knn"], e.line);
       e.knn.clear();
       const std::string kkey = join_key(key, "knn");
       const auto vals = items(r_, n["knn"], kkey);
@@ -459,6 +497,7 @@ class Parser {
         e.quality.push_back(q);
       }
     }
+    if (n["quality_k"]) e.quality_k_line = Reader::line(n["quality_k"], e.line);
     if (n["quality_k"])
       e.quality_k =
           static_cast<int>(r_.integer(n["quality_k"], join_key(key, "quality_k"), 1, 1000000));
@@ -528,9 +567,9 @@ void apply_profile(const Reader& r, YAML::Node root, const std::string& profile)
 
 }  // namespace
 
-Experiment parse_experiment(const std::string& yaml_text, const std::string& file_name,
-                            const std::string& profile) {
-  Reader r(file_name);
+namespace {
+
+YAML::Node load_root(const Reader& r, const std::string& yaml_text) {
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);
@@ -545,9 +584,75 @@ Experiment parse_experiment(const std::string& yaml_text, const std::string& fil
            "start from configs/quickstart.yaml (keys: " + join_list(kTopKeys) + ")");
   r.expect_map(root, "");
   r.check_keys(root, "", kTopKeys);
-  apply_profile(r, root, profile);
+  return root;
+}
 
+// The canonical text of a YAML tree: maps with sorted keys, scalars with their tag (a quoted
+// '2' is a string, a plain 2 a number), no comments and no layout.
+void canonical(const YAML::Node& n, std::string& out) {
+  switch (n.Type()) {
+    case YAML::NodeType::Map: {
+      std::map<std::string, YAML::Node> sorted;
+      for (const auto& kv : n) sorted[kv.first.Scalar()] = kv.second;
+      out += '{';
+      for (const auto& [k, v] : sorted) {
+        out += std::to_string(k.size()) + ':' + k + '=';
+        canonical(v, out);
+        out += ';';
+      }
+      out += '}';
+      break;
+    }
+    case YAML::NodeType::Sequence:
+      out += '[';
+      for (const auto& item : n) {
+        canonical(item, out);
+        out += ';';
+      }
+      out += ']';
+      break;
+    case YAML::NodeType::Scalar:
+      out += (n.Tag() == "!" ? "s" : "p") + std::to_string(n.Scalar().size()) + ':' + n.Scalar();
+      break;
+    default:
+      out += '~';
+  }
+}
+
+}  // namespace
+
+std::string normalised_config(const std::string& yaml_text) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(yaml_text);
+  } catch (const YAML::Exception&) {
+    return yaml_text;  // not YAML: only the identical text matches it
+  }
+  if (root.IsMap()) root.remove("profiles");
+  std::string out;
+  canonical(root, out);
+  return out;
+}
+
+Experiment parse_experiment(const std::string& yaml_text, const std::string& file_name,
+                            const std::string& profile) {
+  Reader r(file_name);
+  YAML::Node root = load_root(r, yaml_text);
+  apply_profile(r, root, profile);
   Experiment ex = Parser(file_name).parse(root, profile);
+
+  // Every other profile is checked too, so a mistake in the one not run today does not wait for
+  // the day it is run (on a cluster allocation) to show up.
+  if (const YAML::Node profiles = load_root(r, yaml_text)["profiles"])
+    for (const auto& kv : profiles) {
+      const std::string other = kv.first.Scalar();
+      if (other == profile) continue;
+      const std::string where = file_name + " (profile " + other + ")";
+      YAML::Node fresh = load_root(r, yaml_text);
+      apply_profile(Reader(where), fresh, other);
+      Parser(where).parse(fresh, other);
+    }
+
   if (profile.empty()) {
     ex.text = yaml_text;
   } else {
@@ -560,6 +665,10 @@ Experiment parse_experiment(const std::string& yaml_text, const std::string& fil
 }
 
 Experiment load_experiment(const std::string& path, const std::string& profile) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec))
+    throw ConfigError(path, 0, "", "is a directory, not a config file",
+                      "give the YAML file, e.g. configs/quickstart.yaml");
   std::ifstream in(path, std::ios::binary);
   if (!in)
     throw ConfigError(path, 0, "", "cannot open the config file",

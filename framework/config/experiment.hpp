@@ -80,6 +80,7 @@ struct EvaluationSpec {
   std::vector<std::string> quality;  // extra measures: trustworthiness, continuity
   int quality_k = 10;
   std::string ttest_reference;       // method label the paired t-tests compare against ("" = none)
+  int line = 0, knn_line = 0, quality_k_line = 0;  // where evaluation, knn, quality_k were written
 };
 
 struct OutputSpec {
@@ -94,6 +95,7 @@ struct Experiment {
   std::string text;                  // the effective YAML text (after a profile overlay)
   std::string profile;               // "" or the profile applied
   std::string data_path;             // config key data_path ("" when absent)
+  int data_path_line = 0;            // where it was written (it must exist: check_dataset)
   std::uint64_t seed = 0;
   int blas_threads = 1;
   double max_task_seconds = 0.0;     // per-task time limit; 0 = none
@@ -109,6 +111,10 @@ struct Experiment {
 Experiment load_experiment(const std::string& path, const std::string& profile = "");
 Experiment parse_experiment(const std::string& yaml_text, const std::string& file_name,
                             const std::string& profile = "");
+
+// The experiment with comments, formatting, key order and the profiles map removed: two texts
+// that configure the same experiment give the same string (resume compares these).
+std::string normalised_config(const std::string& yaml_text);
 
 // Every setting of a method spec: the cartesian product of its grid, completed with defaults.
 std::vector<ParamSet> expand_grid(const MethodSpec& spec);

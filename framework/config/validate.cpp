@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "framework/core/error.hpp"
+#include "framework/core/rng.hpp"
+#include "framework/data/preprocess.hpp"
+#include "framework/data/split.hpp"
 
 namespace drbench {
 
@@ -77,6 +81,122 @@ void validate_against_data(const Experiment& ex, const std::vector<DataShape>& s
       }
     }
   }
+}
+
+namespace {
+
+std::string split_key(const SplitsSpec& s) {
+  switch (s.kind) {
+    case SplitsSpec::Kind::PerClass:
+      return "splits.train_per_class";
+    case SplitsSpec::Kind::Ratio:
+      return "splits.train_ratio";
+    case SplitsSpec::Kind::Own:
+      return "splits.own";
+    case SplitsSpec::Kind::All:
+      return "splits.all";
+  }
+  return "splits";
+}
+
+std::string value_text(const SplitsSpec& s, double v) {
+  return s.kind == SplitsSpec::Kind::PerClass || s.kind == SplitsSpec::Kind::Ratio
+             ? " " + to_string(ParamValue(v))
+             : "";
+}
+
+// The graph-size parameters of the methods: the current name and the one older methods use.
+bool is_neighbours_param(const ParamSpec& p) {
+  return p.type == ParamType::Int && (p.name == "neighbours" || p.name == "k");
+}
+
+}  // namespace
+
+void check_data_path(const Experiment& ex) {
+  if (ex.data_path.empty()) return;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(ex.data_path, ec))
+    throw ConfigError(
+        ex.file, ex.data_path_line, "data_path",
+        "directory '" + ex.data_path + "' does not exist (relative to the current directory)",
+        "give the directory that holds the datasets, or remove data_path to "
+        "search $DRBENCH_DATA and ../shared/datasets");
+}
+
+DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds) {
+  const DatasetSpec& spec = ex.datasets.at(di);
+  const SplitsSpec& sp = ex.splits;
+  const EvaluationSpec& ev = ex.evaluation;
+  const bool transductive = ev.protocol == EvaluationSpec::Protocol::Transductive;
+  const std::string on = "dataset '" + spec.name + "'";
+  DataShape smallest{};
+  bool first = true;
+  const std::vector<double> values = sp.values.empty() ? std::vector<double>{0.0} : sp.values;
+  for (double v : values) {
+    const std::string skey = split_key(sp);
+    Partition p;
+    try {
+      p = make_partition(ds, sp, v, hash_seed(sp.seed, "check"));
+    } catch (const DataError& e) {
+      throw ConfigError(ex.file, sp.line, skey, e.what(),
+                        "choose split values every class of " + spec.name + " can satisfy");
+    }
+    const bool loo = sp.kind == SplitsSpec::Kind::All;
+    if (!loo && (sp.kind == SplitsSpec::Kind::PerClass || sp.kind == SplitsSpec::Kind::Ratio)) {
+      arma::uvec test_count(ds.n_classes, arma::fill::zeros);
+      for (arma::uword j : p.test) ++test_count(ds.y(j));
+      for (arma::uword c = 0; c < ds.n_classes; ++c)
+        if (test_count(c) == 0)
+          throw ConfigError(ex.file, sp.line, skey,
+                            on + ": split value" + value_text(sp, v) +
+                                " puts every point of class " + std::to_string(c) +
+                                " into the training set, leaving it no test points",
+                            "lower the split value so each class keeps test points");
+    }
+    // The points kNN votes among: the training points, or all others for leave-one-out.
+    const arma::uword voters = loo ? ds.n() - 1 : p.train.n_elem;
+    const int kmax = *std::max_element(ev.knn.begin(), ev.knn.end());
+    if (arma::uword(kmax) > voters)
+      throw ConfigError(ex.file, ev.knn_line, "evaluation.knn",
+                        "k = " + std::to_string(kmax) + " exceeds the " + std::to_string(voters) +
+                            (loo ? " other points of " : " training points of ") + on +
+                            " at split value" + value_text(sp, v),
+                        "use k <= " + std::to_string(voters) + ", or a larger training set");
+    const arma::uword scored = loo ? ds.n() : p.test.n_elem;
+    if (!ev.quality.empty() && 2 * arma::uword(ev.quality_k) >= scored)
+      throw ConfigError(ex.file, ev.quality_k_line, "evaluation.quality_k",
+                        "quality_k = " + std::to_string(ev.quality_k) + " needs more than " +
+                            std::to_string(2 * ev.quality_k) + " scored points, but " + on +
+                            " has " + std::to_string(scored) + (loo ? "" : " test points") +
+                            " at split value" + value_text(sp, v),
+                        "use quality_k < " + std::to_string((scored + 1) / 2));
+    const arma::uvec fit = transductive ? arma::uvec(arma::join_cols(p.train, p.test)) : p.train;
+    for (std::size_t mi = 0; mi < ex.methods.size(); ++mi) {
+      const MethodSpec& m = ex.methods[mi];
+      const MethodInfo& info = Registry::instance().get(m.method);
+      for (const auto& ps : info.params) {
+        if (!is_neighbours_param(ps)) continue;
+        for (const auto& setting : expand_grid(m)) {
+          const std::int64_t nb = setting.integer(ps.name);
+          if (nb < std::int64_t(fit.n_elem)) continue;
+          int line = m.line;
+          for (const auto& axis : m.grid)
+            if (axis.param == ps.name) line = axis.line;
+          throw ConfigError(ex.file, line, "methods[" + std::to_string(mi) + "].grid." + ps.name,
+                            m.label + ": " + ps.name + " = " + std::to_string(nb) +
+                                " is not below the " + std::to_string(fit.n_elem) +
+                                " points it is fitted on (" + on + ", split value" +
+                                value_text(sp, v) + ")",
+                            "use " + ps.name + " < " + std::to_string(fit.n_elem));
+        }
+      }
+    }
+    Pipeline pipe(spec.preprocess);
+    const arma::uword d = pipe.fit_apply(ds.X.cols(p.train)).n_rows;
+    if (first || fit.n_elem < smallest.n) smallest = DataShape{fit.n_elem, d, ds.n_classes};
+    first = false;
+  }
+  return smallest;
 }
 
 }  // namespace drbench

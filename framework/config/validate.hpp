@@ -5,6 +5,7 @@
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/data/dataset.hpp"
 
 namespace drbench {
 
@@ -18,6 +19,17 @@ namespace drbench {
 // (identity) accept any dims. A method with its own preprocess override is checked against the
 // dataset chain's d as well.
 void validate_against_data(const Experiment& ex, const std::vector<DataShape>& shapes);
+
+// Checks of the experiment against one loaded dataset (ex.datasets[di]) that need its points:
+// every split value's partition (a class with no training or, for per_class/ratio splits, no
+// test points), kNN k above the training set (n-1 for leave-one-out), quality_k too large for the
+// scored points, a method's `neighbours`/`k` not below the points it is fitted on. Throws
+// ConfigError at the offending key's line. Returns the shape of the smallest fit (as
+// validate_against_data wants it), d measured after the dataset's preprocessing.
+DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds);
+
+// A data_path that is not a directory, at its line (before any dataset is looked for there).
+void check_data_path(const Experiment& ex);
 
 // Estimated training shape at split value `value` from the shape at the smallest value: n grows
 // in proportion to the value for train_per_class / train_ratio; own and all have one value.

@@ -116,7 +116,12 @@ int Reader::line(const YAML::Node& n, int fallback) {
 
 void Reader::fail(int line, const std::string& key, const std::string& problem,
                   const std::string& fix) const {
-  throw ConfigError(file_, line, key, problem, fix);
+  // Every refusal says where to look, also where no more specific fix is known.
+  const std::string top = key.substr(0, key.find_first_of(".["));
+  throw ConfigError(file_, line, key, problem,
+                    !fix.empty()  ? fix
+                    : top.empty() ? "see docs/config.md for the keys a config takes"
+                                  : "see '" + top + "' in docs/config.md");
 }
 
 void Reader::fail(const YAML::Node& at, const std::string& key, const std::string& problem,
@@ -125,7 +130,9 @@ void Reader::fail(const YAML::Node& at, const std::string& key, const std::strin
 }
 
 void Reader::expect_map(const YAML::Node& n, const std::string& key) const {
-  if (!n.IsMap()) fail(n, key, "expected a map (key: value lines), got " + describe(n));
+  if (!n.IsMap())
+    fail(n, key, "expected a map (key: value lines), got " + describe(n),
+         "write 'key: value' lines, or {key: value}");
 }
 
 void Reader::expect_list(const YAML::Node& n, const std::string& key, bool allow_empty) const {

@@ -11,9 +11,13 @@
 
 namespace drbench {
 
+// A label entry of a point whose class the method must not see (transductive protocol, methods
+// whose descriptor sets partial_labels).
+inline constexpr arma::uword kUnlabelled = arma::uword(-1);
+
 struct FitInput {
   const arma::mat& X;               // d x n, one column per point (mlpack convention)
-  const arma::uvec* labels;         // n labels in 0..C-1; nullptr for unsupervised methods
+  const arma::uvec* labels;         // n labels in 0..C-1 (or kUnlabelled); nullptr: unsupervised
   std::size_t n_classes;            // C (0 when no labels are known)
   arma::uword dim;                  // target latent dimension
   Rng& rng;                         // the task's own engine: never use arma's global RNG

@@ -27,6 +27,9 @@ struct MethodInfo {
   std::vector<ParamSpec> params;
   bool supervised = false;    // needs labels of the training points
   bool out_of_sample = true;  // has transform(); false restricts it to the transductive protocol
+  // Supervised methods only: fit() accepts labels where some entries are kUnlabelled (the test
+  // points of the transductive protocol). Without it a supervised method is refused there.
+  bool partial_labels = false;
   bool iterative = false;     // produces an optimiser trace
   // transform() of the training points reproduces embedding() (to rounding): true of the linear
   // projections and the Nystroem extensions; false where new points are fitted by an optimiser

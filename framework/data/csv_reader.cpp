@@ -94,10 +94,13 @@ Dataset read_csv_dataset(const std::string& file) {
   bool integer_labels = true;
   for (const auto& l : labels) {
     double v;
-    integer_labels = integer_labels && parse_double(l, v) && v >= 0 && v == std::floor(v);
+    // Below 2^53, so the conversion to an integer is exact and defined.
+    integer_labels = integer_labels && parse_double(l, v) && v >= 0 && v == std::floor(v) &&
+                     v < 9007199254740992.0;
   }
   if (integer_labels) {
-    for (std::size_t j = 0; j < rows; ++j) ds.y(j) = static_cast<arma::uword>(std::stod(labels[j]));
+    for (std::size_t j = 0; j < rows; ++j)
+      ds.y(j) = static_cast<arma::uword>(std::stod(labels[j]));  // checked above
     ds.n_classes = ds.y.max() + 1;
   } else {
     std::map<std::string, arma::uword> code;

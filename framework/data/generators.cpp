@@ -25,7 +25,9 @@ std::vector<ParamSpec> manifold_params() {
 ParamSet bind(const GeneratorInfo& g, const std::map<std::string, ParamValue>& given) {
   ParamSet ps;
   for (const auto& s : g.params) ps.set(s.name, s.default_value);
-  for (const auto& [k, v] : given) {
+  for (const auto& kv : given) {
+    const std::string& k = kv.first;
+    const ParamValue& v = kv.second;
     const auto it = std::find_if(g.params.begin(), g.params.end(),
                                  [&](const ParamSpec& s) { return s.name == k; });
     if (it == g.params.end()) {

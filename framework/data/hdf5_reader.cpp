@@ -60,24 +60,34 @@ bool numeric(hid_t dset) {
   return c == H5T_INTEGER || c == H5T_FLOAT;
 }
 
+// x_cols: the columns of X, so a y that matches them instead of the rows is named as a transposed
+// X.
 std::vector<long long> read_integers(hid_t file, const std::string& path, const char* key,
-                                     hsize_t n) {
+                                     hsize_t n, hsize_t x_cols = 0) {
   Handle d(H5Dopen2(file, key, H5P_DEFAULT), H5Dclose);
-  if (!d.ok()) throw DataError(path + ": cannot open dataset '" + key + "'");
+  if (!d.ok())
+    throw DataError(path + ": cannot open dataset '" + key + "' (fix: rewrite the file with h5py)");
   const auto dims = shape_of(d.get());
   hsize_t len = 1;
   for (hsize_t v : dims) len *= v;
   if (dims.empty() || dims.size() > 2 || (dims.size() == 2 && dims[1] != 1 && dims[0] != 1) ||
-      len != n)
+      len != n) {
+    if (x_cols > 0 && len == x_cols && x_cols != n)
+      throw DataError(path + ": X looks transposed: it has " + std::to_string(n) + " rows of " +
+                      std::to_string(x_cols) + " values, and '" + key + "' has " +
+                      std::to_string(len) + " entries, one per column (fix: store X as n rows " +
+                      "(points) x d columns (features), e.g. X.T in numpy)");
     throw DataError(path + ": '" + key + "' must hold one entry per row of X (" +
                     std::to_string(n) + "), found " + std::to_string(len) +
                     " (fix: write it as a length-n vector)");
+  }
   Handle type(H5Dget_type(d.get()), H5Tclose);
   if (H5Tget_class(type.get()) != H5T_INTEGER)
     throw DataError(path + ": '" + key + "' must be an integer dataset (fix: store it as int32)");
   std::vector<long long> v(n);
   if (H5Dread(d.get(), H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0)
-    throw DataError(path + ": reading '" + key + "' failed (file damaged?)");
+    throw DataError(path + ": reading '" + key +
+                    "' failed (file damaged? fix: rewrite it with h5py)");
   return v;
 }
 
@@ -121,7 +131,10 @@ Dataset read_hdf5_dataset(const std::string& path) {
                     ": not a readable HDF5 file (fix: check the path, or that the file is "
                     "not truncated; regenerate it with h5py)");
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  if (!file.ok()) throw DataError(path + ": cannot open HDF5 file read-only");
+  if (!file.ok())
+    throw DataError(
+        path +
+        ": cannot open HDF5 file read-only (fix: check its permissions, or rewrite it with h5py)");
   for (const char* key : {"X", "y"})
     if (H5Lexists(file.get(), key, H5P_DEFAULT) <= 0)
       throw DataError(path + ": no dataset '" + key +
@@ -132,7 +145,8 @@ Dataset read_hdf5_dataset(const std::string& path) {
   ds.source = path;
   {
     Handle x(H5Dopen2(file.get(), "X", H5P_DEFAULT), H5Dclose);
-    if (!x.ok()) throw DataError(path + ": cannot open dataset 'X'");
+    if (!x.ok())
+      throw DataError(path + ": cannot open dataset 'X' (fix: rewrite the file with h5py)");
     const auto dims = shape_of(x.get());
     if (dims.size() != 2)
       throw DataError(
@@ -144,9 +158,10 @@ Dataset read_hdf5_dataset(const std::string& path) {
     if (ds.X.n_elem > 0 &&
         H5Dread(x.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, ds.X.memptr()) < 0)
       throw DataError(path +
-                      ": reading 'X' failed (file damaged, or a compression filter missing)");
+                      ": reading 'X' failed (file damaged, or a compression filter missing; fix: "
+                      "rewrite it with h5py)");
   }
-  const auto y = read_integers(file.get(), path, "y", ds.X.n_cols);
+  const auto y = read_integers(file.get(), path, "y", ds.X.n_cols, ds.X.n_rows);
   ds.y.set_size(y.size());
   long long ymax = -1;
   for (std::size_t j = 0; j < y.size(); ++j) {

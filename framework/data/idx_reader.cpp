@@ -72,7 +72,8 @@ IdxArray read_idx(const std::string& path) {
   GzFile f(path);
   unsigned char head[4];
   if (!f.ok() || !f.read(head, 4))
-    throw DataError(path + ": cannot read the IDX header (file empty or damaged)");
+    throw DataError(
+        path + ": cannot read the IDX header (file empty or damaged; fix: re-download the file)");
   if (head[0] != 0 || head[1] != 0 || head[3] == 0)
     throw DataError(path +
                     ": not an IDX file (magic bytes wrong; fix: give the "
@@ -97,20 +98,31 @@ IdxArray read_idx(const std::string& path) {
     default:
       throw DataError(
           path + ": unknown IDX element type 0x" + std::to_string(type) +
-          " (valid: 0x08 ubyte, 0x09 byte, 0x0B short, 0x0C int, 0x0D float, 0x0E double)");
+          " (valid: 0x08 ubyte, 0x09 byte, 0x0B short, 0x0C int, 0x0D float, 0x0E double; fix: "
+          "re-download the file)");
   }
   IdxArray a;
   std::size_t total = 1;
   for (unsigned r = 0; r < rank; ++r) {
     unsigned char b[4];
-    if (!f.read(b, 4)) throw DataError(path + ": IDX header truncated");
+    if (!f.read(b, 4)) throw DataError(path + ": IDX header truncated (fix: re-download the file)");
     a.dims.push_back(big_endian(b));
+    if (a.dims.back() > 0 && total > (std::size_t(1) << 40) / a.dims.back())
+      throw DataError(path + ": IDX header promises more than 2^40 elements (file damaged; fix: " +
+                      "re-download the file)");
     total *= a.dims.back();
   }
-  std::vector<unsigned char> raw(total * size);
-  if (total > 0 && !f.read(raw.data(), raw.size()))
-    throw DataError(path + ": IDX data truncated: header promises " + std::to_string(total) +
-                    " elements (fix: re-download the file)");
+  // Grown as the bytes arrive, so a damaged header that promises terabytes fails at the end of
+  // the file instead of allocating them first.
+  std::vector<unsigned char> raw;
+  const std::size_t want = total * size;
+  while (raw.size() < want) {
+    const std::size_t at = raw.size();
+    raw.resize(std::min(want, at + (std::size_t(1) << 24)));
+    if (!f.read(raw.data() + at, raw.size() - at))
+      throw DataError(path + ": IDX data truncated: header promises " + std::to_string(total) +
+                      " elements (fix: re-download the file)");
+  }
   switch (type) {
     case 0x08:
       a.data.assign(raw.begin(), raw.end());
@@ -149,7 +161,7 @@ Dataset read_idx_dataset(const std::string& images, const std::string& labels) {
   const IdxArray x = read_idx(images);
   const IdxArray y = read_idx(labels);
   if (x.dims.empty() || x.dims[0] == 0)
-    throw DataError(images + ": IDX images file holds no samples");
+    throw DataError(images + ": IDX images file holds no samples (fix: re-download the file)");
   if (y.dims.size() != 1 || y.dims[0] != x.dims[0])
     throw DataError(labels + ": " + (y.dims.empty() ? "0" : std::to_string(y.dims[0])) +
                     " labels for " + std::to_string(x.dims[0]) + " images in " + images +
@@ -162,7 +174,9 @@ Dataset read_idx_dataset(const std::string& images, const std::string& labels) {
   double ymax = 0;
   for (std::size_t j = 0; j < n; ++j) {
     if (y.data[j] < 0 || y.data[j] != std::floor(y.data[j]))
-      throw DataError(labels + ": label " + std::to_string(j) + " is not a class number 0..C-1");
+      throw DataError(
+          labels + ": label " + std::to_string(j) +
+          " is not a class number 0..C-1 (fix: give the matching *-labels-idx1-ubyte file)");
     ds.y(j) = static_cast<arma::uword>(y.data[j]);
     ymax = std::max(ymax, y.data[j]);
   }

@@ -67,8 +67,15 @@ Partition make_partition(const Dataset& ds, const SplitsSpec& spec, double value
   const auto members = class_members(ds);
   for (arma::uword c = 0; c < members.size(); ++c) {
     const arma::uword nc = members[c].size();
-    arma::uword ntrain = per_class ? static_cast<arma::uword>(value)
-                                   : std::max<arma::uword>(1, std::llround(value * double(nc)));
+    const arma::uword ntrain = per_class
+                                   ? static_cast<arma::uword>(value)
+                                   : static_cast<arma::uword>(std::llround(value * double(nc)));
+    if (ntrain == 0)
+      throw DataError(where + "train_ratio " + num(value) + " gives class " + std::to_string(c) +
+                      " (" + std::to_string(nc) +
+                      " points) no training points (fix: use a ratio of "
+                      "at least " +
+                      num(0.5 / double(nc) + 1e-6) + ", or train_per_class)");
     const arma::uword ntest = per_class && spec.test_per_class > 0 ? spec.test_per_class : 0;
     if (nc < ntrain + ntest || nc == 0)
       throw DataError(where + "class " + std::to_string(c) + " has " + std::to_string(nc) +

@@ -23,10 +23,26 @@ void validate_dataset(const Dataset& ds) {
                           " (0-based; row " + std::to_string(j) + " of the file's X)" +
                           " (fix: impute or drop such points before loading)");
   }
+  if (ds.y.n_elem != ds.n() && ds.y.n_elem == ds.d())
+    throw DataError(where + ": X looks transposed: it has " + std::to_string(ds.n()) + " rows of " +
+                    std::to_string(ds.d()) + " values, and y has " + std::to_string(ds.y.n_elem) +
+                    " labels, one per column (fix: store X as " +
+                    "n rows (points) x d columns (features), e.g. X.T in numpy)");
   if (ds.y.n_elem != ds.n())
     throw DataError(where + ": " + std::to_string(ds.y.n_elem) + " labels for " +
                     std::to_string(ds.n()) + " points (fix: y needs one label per row of X)");
   if (ds.n_classes == 0) throw DataError(where + ": no classes (fix: provide labels 0..C-1)");
+  if (ds.n_classes == 1)
+    throw DataError(where +
+                    ": every point has the same label, so every kNN error would be 0 "
+                    "(fix: provide labels of at least 2 classes, 0..C-1)");
+  // More classes than points means empty classes; refused before counting them (a label of
+  // 10^16 would otherwise ask for that many counters; found by fuzz/fuzz_csv).
+  if (ds.n_classes > ds.n())
+    throw DataError(where + ": labels go up to " + std::to_string(ds.n_classes - 1) +
+                    ", but there are only " + std::to_string(ds.n()) +
+                    " points, so some of the classes 0.." + std::to_string(ds.n_classes - 1) +
+                    " have no point (fix: number the classes 0..C-1 without gaps)");
   arma::uvec count(ds.n_classes, arma::fill::zeros);
   for (arma::uword j = 0; j < ds.n(); ++j) {
     if (ds.y(j) >= ds.n_classes)

@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <map>
 #include <set>
+#include <sstream>
 #include <tuple>
+#include <type_traits>
 
 #include "framework/core/error.hpp"
 #include "framework/results/files.hpp"
@@ -30,13 +32,27 @@ void add_unique(std::vector<std::string>& v, const std::string& s) {
   if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
 }
 
+// The reference cell a cell is compared with: the same dim, or else the reference's only cell
+// for this dataset and split value (a reference without dims lives in the input-space table).
+const Cell* reference_cell(const Aggregate& a, const Cell& c) {
+  if (const Cell* same = a.find(c.dataset, a.reference, c.split_value, c.dim)) return same;
+  const Cell* only = nullptr;
+  for (const auto& r : a.cells)
+    if (r.dataset == c.dataset && r.label == a.reference && r.split_value == c.split_value) {
+      if (only) return nullptr;  // several dims, none of them this one: no obvious partner
+      only = &r;
+    }
+  return only;
+}
+
 void run_ttests(Aggregate& a) {
   for (auto& c : a.cells) {
     c.ttest.assign(a.k.size(), TTestResult{0, std::nan(""), std::nan("")});
     c.worse.assign(a.k.size(), false);
     if (a.reference.empty() || c.label == a.reference || c.best < 0) continue;
-    const Cell* ref = a.find(c.dataset, a.reference, c.split_value, c.dim);
+    const Cell* ref = reference_cell(a, c);
     if (!ref || ref->best < 0) continue;
+    c.reference_dim = ref->dim;
     const SettingStats& mine = *c.chosen();
     const SettingStats& theirs = *ref->chosen();
     // Pair repeats that saw the same partition.
@@ -78,6 +94,9 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
   a.reference = opt.reference ? *opt.reference : f.ttest_reference;
   a.halving_repeats = f.halving_repeats;
   a.halving_keep = f.halving_keep;
+  a.repeats = f.repeats;
+  if (a.repeats <= 0)  // a ResultsFile built by hand: the repeats its rows show
+    for (const auto& row : f.tasks) a.repeats = std::max(a.repeats, row.repeat + 1);
   a.datasets = f.datasets;
   a.labels = f.labels;
   std::set<double> splits;
@@ -134,7 +153,7 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
                   for (const auto& l : a.labels) s += (s.empty() ? "" : ", ") + l;
                   return s;
                 }() +
-                ")");
+                ") (fix: --ttest <one of those labels>, or --ttest \"\" for no tests)");
 
   for (auto& c : a.cells) {
     std::sort(c.settings.begin(), c.settings.end(),
@@ -145,12 +164,14 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
         s.std.push_back(sample_std(e));
       }
     }
-    // min_mean_error on the first k; ties go to the first setting by name. After successive
-    // halving only the settings that went on past the first stage (most repeats) compete.
+    // min_mean_error on the first k among the settings with the most repeats (all of them when
+    // any setting is complete), so a setting that failed on some partitions cannot win with the
+    // lucky rest; ties go to the first setting by name. After successive halving this is the
+    // settings that went on past the first stage.
     std::size_t most = 0;
-    for (const auto& s : c.settings) most = std::max(most, s.n());
+    for (const auto& st : c.settings) most = std::max(most, st.n());
     for (std::size_t i = 0; i < c.settings.size(); ++i)
-      if ((a.halving_repeats == 0 || c.settings[i].n() == most) &&
+      if (c.settings[i].n() == most &&
           (c.best < 0 || c.settings[i].mean[0] < c.settings[c.best].mean[0]))
         c.best = static_cast<int>(i);
   }
@@ -192,20 +213,53 @@ std::vector<Table> make_tables(const Aggregate& a) {
           t.failed.push_back(failed);
         }
         if (t.rows.empty()) continue;
-        t.caption =
-            ds + ": " + std::to_string(t.k) + "-NN" +
-            (a.knn_metric == "euclidean" ? "" : " (" + a.knn_metric + ")") +
-            " test error (%), mean ± std over " + "repeated partitions, best setting per cell" +
-            (a.halving_repeats == 0
-                 ? ""
-                 : " by successive halving (every setting on " + std::to_string(a.halving_repeats) +
-                       " partitions, the best " + std::to_string(a.halving_keep) + " on all)") +
-            (!several   ? ""
-             : dim == 0 ? ", input space (methods without a latent dimension)"
-                        : ", latent dim " + std::to_string(dim));
-        if (!a.reference.empty())
-          t.caption += "; † significantly worse than " + a.reference + " (paired t-test, p < " +
-                       number(a.alpha) + ")";
+        const std::string R = std::to_string(a.repeats);
+        t.caption = ds + ": " + std::to_string(t.k) + "-NN" +
+                    (a.knn_metric == "euclidean" ? "" : " (" + a.knn_metric + ")") +
+                    " test error (%), mean ± std over " + R + " partition" +
+                    (a.repeats == 1 ? "" : "s") + ", best setting per cell" +
+                    (a.repeats > 1 ? " among those with results on all " + R : "") +
+                    (a.halving_repeats == 0
+                         ? ""
+                         : " by successive halving (every setting on " +
+                               std::to_string(a.halving_repeats) + " partitions, the best " +
+                               std::to_string(a.halving_keep) + " on all)") +
+                    (!several   ? ""
+                     : dim == 0 ? ", input space (methods without a latent dimension)"
+                                : ", latent dim " + std::to_string(dim));
+        bool short_cell = false;
+        for (const auto& row : t.cells)
+          for (const Cell* c : row)
+            short_cell =
+                short_cell || (c && c->chosen() && c->chosen()->n() < std::size_t(a.repeats));
+        if (short_cell)
+          t.caption += "; (n/" + R + "): no setting of the cell has all " + R +
+                       ", shown is the one with the most (n)";
+        if (!a.reference.empty()) {
+          // Promise a mark only where a test ran, and say where none could.
+          bool any = false, other_dim = false;
+          std::vector<std::string> untested;
+          for (std::size_t i = 0; i < t.rows.size(); ++i) {
+            if (t.rows[i] == a.reference) continue;
+            bool row_tested = false;
+            for (const Cell* c : t.cells[i])
+              if (c && c->tested(ki)) {
+                row_tested = any = true;
+                other_dim = other_dim || c->reference_dim != c->dim;
+              }
+            if (!row_tested) untested.push_back(t.rows[i]);
+          }
+          if (any)
+            t.caption += "; † significantly worse than " + a.reference +
+                         (other_dim ? " (in the input-space table)" : "") +
+                         " (paired t-test, p < " + number(a.alpha) + ")";
+          if (!untested.empty()) {
+            std::string names;
+            for (const auto& u : untested) names += (names.empty() ? "" : ", ") + u;
+            t.caption += "; no t-test against " + a.reference + " for " + names +
+                         " (fewer than 2 partitions paired with it)";
+          }
+        }
         out.push_back(std::move(t));
       }
   return out;
@@ -264,8 +318,15 @@ std::string latex_escape(const std::string& s) {
 
 }  // namespace
 
-std::string cell_text(const Cell* c, std::size_t ki) {
-  std::string s = mean_std(c, ki, " ± ");
+// " (3/4)" when the chosen setting has fewer repeats than configured.
+static std::string count_note(const Cell* c, int repeats) {
+  const SettingStats* s = c ? c->chosen() : nullptr;
+  if (!s || repeats <= 0 || s->n() >= std::size_t(repeats)) return "";
+  return " (" + std::to_string(s->n()) + "/" + std::to_string(repeats) + ")";
+}
+
+std::string cell_text(const Cell* c, std::size_t ki, int repeats) {
+  std::string s = mean_std(c, ki, " ± ") + count_note(c, repeats);
   if (c && ki < c->worse.size() && c->worse[ki]) s += " †";
   return s;
 }
@@ -281,7 +342,7 @@ std::string to_markdown(const Table& t, const Aggregate& a) {
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     s += "| " + t.rows[i] + " |";
     for (const Cell* c : t.cells[i]) {
-      s += " " + cell_text(c, ki) + " |";
+      s += " " + cell_text(c, ki, a.repeats) + " |";
       if (c && c->settings.size() > 1) choices = true;
     }
     s += " " + std::to_string(t.failed[i]) + " |\n";
@@ -346,11 +407,95 @@ std::string to_latex(const Table& t, const Aggregate& a) {
         s += " & --";
         continue;
       }
-      s += " & $" + v + (c->worse[ki] ? "^\\dagger" : "") + "$";
+      s += " & $" + v + (c->worse[ki] ? "^\\dagger" : "") + "$" + count_note(c, a.repeats);
     }
     s += " & " + std::to_string(t.failed[i]) + " \\\\\n";
   }
   s += "\\bottomrule\n\\end{tabular}\n";
+  return s;
+}
+
+Aggregate filter_aggregate(const Aggregate& a, const AggregateFilter& f) {
+  auto list = [](const auto& v) {
+    std::string s;
+    for (const auto& x : v) {
+      std::ostringstream o;
+      o << x;
+      s += (s.empty() ? "" : ", ") + o.str();
+    }
+    return s;
+  };
+  if (f.dataset && std::find(a.datasets.begin(), a.datasets.end(), *f.dataset) == a.datasets.end())
+    throw Error("--dataset " + *f.dataset + ": no such dataset in the results (fix: one of " +
+                list(a.datasets) + ")");
+  if (f.dim && std::find(a.dims.begin(), a.dims.end(), *f.dim) == a.dims.end())
+    throw Error("--dim " + std::to_string(*f.dim) + ": no task has this dim (fix: one of " +
+                list(a.dims) + "; 0 = methods without a latent dimension)");
+  if (f.k && std::find(a.k.begin(), a.k.end(), *f.k) == a.k.end())
+    throw Error("--k " + std::to_string(*f.k) + ": the run did not evaluate this k (fix: one of " +
+                list(a.k) + ")");
+  Aggregate out = a;
+  std::vector<std::size_t> keep_k;
+  out.k.clear();
+  for (std::size_t ki = 0; ki < a.k.size(); ++ki)
+    if (!f.k || a.k[ki] == *f.k) {
+      keep_k.push_back(ki);
+      out.k.push_back(a.k[ki]);
+    }
+  auto pick = [&](const auto& v) {
+    std::remove_cv_t<std::remove_reference_t<decltype(v)>> r;
+    for (std::size_t ki : keep_k)
+      if (ki < v.size()) r.push_back(v[ki]);
+    return r;
+  };
+  out.cells.clear();
+  for (const Cell& c : a.cells) {
+    if ((f.dataset && c.dataset != *f.dataset) || (f.dim && c.dim != *f.dim)) continue;
+    Cell n = c;
+    n.ttest = pick(c.ttest);
+    n.worse = pick(c.worse);
+    for (auto& st : n.settings) {
+      st.errors = pick(st.errors);
+      st.mean = pick(st.mean);
+      st.std = pick(st.std);
+    }
+    out.cells.push_back(std::move(n));
+  }
+  if (f.dataset) out.datasets = {*f.dataset};
+  if (f.dim) out.dims = {*f.dim};
+  return out;
+}
+
+std::string to_long_csv(const Aggregate& a, bool all_settings) {
+  std::string s =
+      "dataset,method,split_kind,split_value,dim,k,mean_error_pct,std_error_pct,n,repeats,"
+      "p_value,worse,setting,chosen,failed\n";
+  for (const auto& ds : a.datasets)
+    for (const auto& label : a.labels)
+      for (double sv : a.split_values)
+        for (auto dim : a.dims) {
+          const Cell* c = a.find(ds, label, sv, dim);
+          if (!c) continue;
+          for (std::size_t ki = 0; ki < a.k.size(); ++ki)
+            for (std::size_t si = 0; si < c->settings.size() || (si == 0 && c->best < 0); ++si) {
+              const bool chosen = int(si) == c->best;
+              if (!all_settings && !chosen && c->best >= 0) continue;
+              const SettingStats* st = si < c->settings.size() ? &c->settings[si] : nullptr;
+              s += csv_field(ds) + "," + csv_field(label) + "," + a.split_kind + "," + number(sv) +
+                   "," + std::to_string(dim) + "," + std::to_string(a.k[ki]) + ",";
+              if (st)
+                s += fmt("%.4f", 100.0 * st->mean[ki]) + "," +
+                     (std::isnan(st->std[ki]) ? "" : fmt("%.4f", 100.0 * st->std[ki])) + "," +
+                     std::to_string(st->n());
+              else
+                s += ",,0";
+              s += "," + std::to_string(a.repeats) + ",";
+              const bool tested = chosen && c->tested(ki) && !std::isnan(c->ttest[ki].p);
+              s += (tested ? fmt("%.6g", c->ttest[ki].p) : "") + "," +
+                   (chosen && c->worse[ki] ? "1" : "0") + "," + csv_field(st ? st->setting : "") +
+                   "," + (chosen ? "1" : "0") + "," + std::to_string(c->failed) + "\n";
+            }
+        }
   return s;
 }
 

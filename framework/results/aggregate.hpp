@@ -26,10 +26,17 @@ struct Cell {
   double split_value = 0.0;
   std::uint64_t dim = 0;
   std::vector<SettingStats> settings;  // settings with at least one successful task, by name
-  int best = -1;                       // index of the chosen setting; -1 when every task failed
+  // Index of the chosen setting; -1 when every task failed. Only settings with a result on every
+  // configured repeat compete; when none has, those with the most repeats do (and the cell shows
+  // its count).
+  int best = -1;
   std::size_t failed = 0;              // failed tasks in this cell, all settings together
-  std::vector<TTestResult> ttest;      // per k: best setting vs the reference's best (n = 0: none)
+  std::vector<TTestResult> ttest;      // per k: best setting vs the reference's best (n < 2: none)
   std::vector<bool> worse;             // per k: significantly worse than the reference
+  // The reference cell the test used: the same dim, else the reference's only dim for this
+  // dataset and split value (e.g. 0, the input-space table).
+  std::uint64_t reference_dim = 0;
+  bool tested(std::size_t ki) const { return ki < ttest.size() && ttest[ki].n >= 2; }
   const SettingStats* chosen() const { return best < 0 ? nullptr : &settings[best]; }
 };
 
@@ -45,6 +52,7 @@ struct Aggregate {
   std::string split_kind;
   std::string reference;  // "" when no tests were made
   int halving_repeats = 0, halving_keep = 0;  // as in the results file
+  int repeats = 0;        // configured partitions per split value
   double alpha = 0.05;
   std::vector<std::string> datasets, labels;  // config order
   std::vector<double> split_values;           // ascending
@@ -76,11 +84,28 @@ struct Table {
 
 std::vector<Table> make_tables(const Aggregate& a);
 
-std::string cell_text(const Cell* c, std::size_t k_index);  // "12.34 ± 1.56" (+ " †" when worse)
+// "12.34 ± 1.56" (+ " (3/4)" when fewer repeats than configured, + " †" when worse).
+std::string cell_text(const Cell* c, std::size_t k_index, int repeats = 0);
 std::string to_markdown(const Table& t, const Aggregate& a);
 // Long format, one line per cell: numbers a script can read without parsing "±".
 std::string to_csv(const Table& t, const Aggregate& a);
 std::string to_latex(const Table& t, const Aggregate& a);
+
+// Restricts an aggregate to one dataset, dim and/or k (unset: all), keeping each cell's chosen
+// setting (selection always uses the first configured k). Throws Error naming the file's values
+// when a filter matches nothing.
+struct AggregateFilter {
+  std::optional<std::string> dataset;
+  std::optional<std::uint64_t> dim;
+  std::optional<int> k;
+};
+Aggregate filter_aggregate(const Aggregate& a, const AggregateFilter& f);
+
+// One tidy table for pandas/R: a header, then one line per (cell, k) with the chosen setting, or
+// per (cell, setting, k) with all_settings (column `chosen` = 1 on the reported one). Columns:
+// dataset, method, split_kind, split_value, dim, k, mean_error_pct, std_error_pct, n, repeats,
+// p_value, worse, setting, chosen, failed.
+std::string to_long_csv(const Aggregate& a, bool all_settings);
 
 // Stores every table as /tables/<name>.md, .csv and .tex in the results file, replacing earlier
 // tables and keeping everything else: the file is copied, edited and renamed over the original,

@@ -1,8 +1,10 @@
 #include "framework/results/h5.hpp"
 
+#include <algorithm>
 #include <filesystem>
 
 #include "framework/core/error.hpp"
+#include "framework/results/bytes.hpp"
 
 namespace drbench::h5 {
 
@@ -40,17 +42,48 @@ void reclaim(hid_t type, hid_t space, void* buf) {
 #endif
 }
 
+// Chunked layout with HDF5's Fletcher-32 checksum filter: every read verifies the chunk, so a
+// damaged file fails to read instead of giving wrong numbers. Empty datasets have no chunks.
+Handle checked_layout(const File& f, int rank, const hsize_t* dims) {
+  Handle dcpl = check(f, H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "cannot create properties");
+  hsize_t chunk[2] = {1, 1};
+  for (int i = 0; i < rank; ++i)
+    if (dims[i] == 0) return dcpl;
+  const hsize_t row = rank == 2 ? dims[1] : 1;
+  chunk[0] = std::min<hsize_t>(dims[0], std::max<hsize_t>(1, 65536 / row));
+  if (rank == 2) chunk[1] = dims[1];
+  check(f, H5Pset_chunk(dcpl, rank, chunk), "cannot set the chunk layout");
+  check(f, H5Pset_fletcher32(dcpl), "cannot enable the Fletcher-32 checksum");
+  return dcpl;
+}
+
 template <class T>
 void write_column(const File& f, hid_t g, const std::string& name, hid_t file_type, hid_t mem_type,
                   const std::vector<T>& v) {
   hsize_t n = v.size();
   Handle space = simple_space(f, 1, &n);
-  Handle d =
-      check(f, H5Dcreate2(g, name.c_str(), file_type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-            H5Dclose, "cannot create dataset '" + name + "'");
+  // HDF5 filters cannot apply to variable-length strings; those carry a CRC-32 attribute instead.
+  const bool vlen = H5Tis_variable_str(file_type) > 0;
+  Handle dcpl = vlen ? Handle(H5Pcreate(H5P_DATASET_CREATE), H5Pclose) : checked_layout(f, 1, &n);
+  Handle d = check(f, H5Dcreate2(g, name.c_str(), file_type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
+                   H5Dclose, "cannot create dataset '" + name + "'");
   if (n > 0)
     check(f, H5Dwrite(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()),
           "cannot write dataset '" + name + "'");
+}
+
+// CRC-32 of the strings, each preceded by its length (so ["ab", ""] and ["a", "b"] differ).
+std::int64_t strings_crc(const std::vector<std::string>& v) {
+  std::string all;
+  for (const auto& s : v) all += std::to_string(s.size()) + ":" + s;
+  return crc32(all);
+}
+
+std::string damaged(const std::string& name) {
+  return "cannot read dataset '" + name +
+         "': the file is damaged (its Fletcher-32 checksum or structure does not verify), so none "
+         "of its numbers can be trusted (fix: restore the file from a copy, or rerun the "
+         "experiment with --force-new)";
 }
 
 Handle open_dataset(const File& f, hid_t g, const std::string& name) {
@@ -70,8 +103,7 @@ std::vector<T> read_column(const File& f, hid_t g, const std::string& name, hid_
   Handle d = open_dataset(f, g, name);
   std::vector<T> v(n_points(f, d, name));
   if (!v.empty())
-    check(f, H5Dread(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()),
-          "cannot read dataset '" + name + "'");
+    check(f, H5Dread(d, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()), damaged(name));
   return v;
 }
 
@@ -97,7 +129,9 @@ std::vector<std::string> read_vlen_strings(const File& f, hid_t obj, bool attr,
   if (n == 0) return {};
   herr_t rc = attr ? H5Aread(ds, type, ptrs.data())
                    : H5Dread(ds, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, ptrs.data());
-  if (rc < 0) fail(f, "cannot read strings from '" + name + "' (expected variable-length UTF-8)");
+  if (rc < 0)
+    fail(f, attr ? "cannot read strings from '" + name + "' (expected variable-length UTF-8)"
+                 : damaged(name));
   std::vector<std::string> out;
   out.reserve(n);
   for (char* p : ptrs) out.emplace_back(p ? p : "");
@@ -131,10 +165,18 @@ bool is_hdf5(const std::string& path) {
 
 File open_file(const std::string& path, bool writable) {
   File f{Handle(), path};
-  if (!std::filesystem::exists(path)) fail(f, "no such file");
-  if (!is_hdf5(path)) fail(f, "not an HDF5 file");
+  if (!std::filesystem::exists(path))
+    fail(f, "no such file (fix: check the path; drbench run writes results/<config>.h5)");
+  if (std::filesystem::is_directory(path))
+    fail(f, "is a directory (fix: name the results file inside it)");
+  if (!is_hdf5(path))
+    fail(f,
+         "not an HDF5 file (fix: give a results file that drbench run wrote; a truncated or "
+         "overwritten file cannot be read)");
   f.h = check(f, H5Fopen(path.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, access_props()),
-              H5Fclose, "cannot open the HDF5 file");
+              H5Fclose,
+              "cannot open the HDF5 file: it is damaged or truncated (fix: restore it from a "
+              "copy, or rerun the experiment)");
   return f;
 }
 
@@ -263,6 +305,8 @@ void write_strings(const File& f, hid_t g, const std::string& name,
   std::vector<const char*> ptrs;
   for (const auto& s : v) ptrs.push_back(s.c_str());
   write_column(f, g, name, type, type, ptrs);
+  Handle d = open_dataset(f, g, name);
+  attr_int(f, d, "crc32", strings_crc(v));
 }
 
 void write_string(const File& f, hid_t g, const std::string& name, const std::string& v) {
@@ -286,7 +330,11 @@ std::vector<std::uint64_t> read_u64(const File& f, hid_t g, const std::string& n
   return read_column<std::uint64_t>(f, g, name, H5T_NATIVE_UINT64);
 }
 std::vector<std::string> read_strings(const File& f, hid_t g, const std::string& name) {
-  return read_vlen_strings(f, g, false, name);
+  auto v = read_vlen_strings(f, g, false, name);
+  Handle d = open_dataset(f, g, name);
+  if (has_attr(d, "crc32") && read_attr_int(f, d, "crc32") != strings_crc(v))
+    fail(f, damaged(name));
+  return v;
 }
 std::string read_string(const File& f, hid_t g, const std::string& name) {
   auto v = read_vlen_strings(f, g, false, name);
@@ -298,9 +346,10 @@ Handle write_matrix(const File& f, hid_t g, const std::string& name, std::uint64
                     std::uint64_t cols, const double* data) {
   hsize_t dims[2] = {rows, cols};
   Handle space = simple_space(f, 2, dims);
-  Handle d = check(
-      f, H5Dcreate2(g, name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-      H5Dclose, "cannot create dataset '" + name + "'");
+  Handle dcpl = checked_layout(f, 2, dims);
+  Handle d =
+      check(f, H5Dcreate2(g, name.c_str(), H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT),
+            H5Dclose, "cannot create dataset '" + name + "'");
   if (rows * cols > 0)
     check(f, H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
           "cannot write dataset '" + name + "'");
@@ -316,7 +365,7 @@ Matrix read_matrix(const File& f, hid_t g, const std::string& name) {
   Matrix m{dims[0], dims[1], std::vector<double>(dims[0] * dims[1])};
   if (!m.data.empty())
     check(f, H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, m.data.data()),
-          "cannot read dataset '" + name + "'");
+          damaged(name));
   return m;
 }
 

@@ -24,6 +24,17 @@ void read_arrays(const h5::File& f, std::vector<TaskRow>& rows) {
       h5::Handle g = h5::open_group(f, f.h, "embeddings/" + id);
       row.result.embedding_train = to_arma(h5::read_matrix(f, g, "train"));
       row.result.embedding_test = to_arma(h5::read_matrix(f, g, "test"));
+      auto uvec = [&](const char* name) {
+        if (!h5::exists(g, name)) return arma::uvec();  // files from before the indices
+        const auto v = h5::read_u64(f, g, name);
+        arma::uvec out(v.size());
+        for (std::size_t i = 0; i < v.size(); ++i) out(i) = v[i];
+        return out;
+      };
+      row.result.index_train = uvec("train_index");
+      row.result.index_test = uvec("test_index");
+      row.result.label_train = uvec("train_label");
+      row.result.label_test = uvec("test_label");
     }
     if (has_tr && h5::exists(f.h, "traces/" + id)) {
       h5::Handle g = h5::open_group(f, f.h, "traces");
@@ -55,7 +66,9 @@ ResultsFile read_results(const std::string& path, bool with_arrays) {
   ResultsFile r;
   r.path = path;
   if (!h5::has_attr(f.h, "config") || !h5::exists(f.h, "tasks"))
-    throw Error(path + ": not a drbench results file (no config attribute or /tasks group)");
+    throw Error(path +
+                ": not a drbench results file (no config attribute or /tasks group) (fix: give a "
+                "file that drbench run wrote)");
   r.name = h5::read_attr_string(f, f.h, "name");
   r.config = h5::read_attr_string(f, f.h, "config");
   r.config_hash = h5::read_attr_string(f, f.h, "config_hash");
@@ -72,6 +85,8 @@ ResultsFile read_results(const std::string& path, bool with_arrays) {
   }
   r.ranks = static_cast<int>(h5::read_attr_int(f, f.h, "ranks"));
   r.n_tasks = static_cast<std::uint64_t>(h5::read_attr_int(f, f.h, "n_tasks"));
+  if (h5::has_attr(f.h, "repeats"))
+    r.repeats = static_cast<int>(h5::read_attr_int(f, f.h, "repeats"));
   r.datasets = h5::read_attr_strings(f, f.h, "datasets");
   r.labels = h5::read_attr_strings(f, f.h, "labels");
 
@@ -158,6 +173,8 @@ ResultsFile read_results(const std::string& path, bool with_arrays) {
     row.seed = seed[i];
     row.split_seed = split_seed[i];
   }
+  if (!h5::has_attr(f.h, "repeats"))
+    for (const auto& row : r.tasks) r.repeats = std::max(r.repeats, row.repeat + 1);
   std::stable_sort(r.tasks.begin(), r.tasks.end(), [](const TaskRow& a, const TaskRow& b) {
     return a.result.task_id < b.result.task_id;
   });

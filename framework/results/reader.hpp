@@ -26,6 +26,9 @@ struct ResultsFile {
       halving_keep = 0;  // successive halving (0: every setting on every repeat)
   int ranks = 1;
   std::uint64_t n_tasks = 0;          // tasks in the whole experiment (rows may be fewer)
+  // Partitions per split value the config asked for (root attribute repeats; for older files,
+  // the highest repeat index in the rows plus one).
+  int repeats = 0;
   std::vector<std::string> datasets;  // config order
   std::vector<std::string> labels;    // config order
   std::vector<int> k;                 // columns of knn_error

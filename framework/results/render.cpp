@@ -9,8 +9,8 @@ std::string render_tables(const Aggregate& a, const std::string& format) {
   for (const auto& t : make_tables(a)) {
     if (format == "md")
       out += to_markdown(t, a) + "\n";
-    else if (format == "csv")
-      out += to_csv(t, a);
+    else if (format == "csv")  // one header for the whole stream, so it reads as one table
+      out += out.empty() ? to_csv(t, a) : to_csv(t, a).substr(to_csv(t, a).find('\n') + 1);
     else if (format == "tex")
       out += to_latex(t, a) + "\n";
     else

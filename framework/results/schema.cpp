@@ -123,6 +123,14 @@ void write_arrays(const h5::File& f, const std::map<std::uint64_t, TaskResult>& 
                        r.embedding_train.memptr());
       h5::write_matrix(f, g, "test", r.embedding_test.n_cols, r.embedding_test.n_rows,
                        r.embedding_test.memptr());
+      // Which dataset points these rows are, and their classes, so a plot needs no re-split.
+      auto u64s = [](const arma::uvec& v) {
+        return std::vector<std::uint64_t>(v.begin(), v.end());
+      };
+      h5::write_u64(f, g, "train_index", u64s(r.index_train));
+      h5::write_u64(f, g, "test_index", u64s(r.index_test));
+      h5::write_u64(f, g, "train_label", u64s(r.label_train));
+      h5::write_u64(f, g, "test_label", u64s(r.label_test));
     }
     if (!r.trace.rows.empty() || !r.trace.optimizer.empty()) {
       std::vector<double> m;
@@ -163,6 +171,7 @@ void write_results_file(const std::string& file, const Experiment& ex,
   h5::attr_string(f, f.h, "finished", finished);
   h5::attr_int(f, f.h, "ranks", info.ranks);
   h5::attr_int(f, f.h, "n_tasks", static_cast<std::int64_t>(tasks.size()));
+  h5::attr_int(f, f.h, "repeats", ex.splits.repeats);
   // Config order of rows and columns, for tables (task ids need not follow it).
   std::vector<std::string> datasets, labels;
   for (const auto& d : ex.datasets) datasets.push_back(d.name);

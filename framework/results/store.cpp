@@ -66,6 +66,15 @@ void move_aside(const std::string& from, const std::string& to) {
 
 }  // namespace
 
+void check_output_path(const std::string& path, const std::string& key) {
+  std::error_code ec;
+  if (path.empty() || path.back() == '/' || fs::is_directory(path, ec) ||
+      fs::path(path).filename() == "." || fs::path(path).filename() == "..")
+    throw Error(key + ": '" + path +
+                "' is a directory, not a results file (fix: name a file in it, e.g. " +
+                (fs::path(path) / "results.h5").lexically_normal().string() + ")");
+}
+
 ResultsStore::ResultsStore(const Experiment& ex, const std::vector<Task>& tasks,
                            const RunInfo& info, bool force_new)
     : ex_(ex),
@@ -75,6 +84,7 @@ ResultsStore::ResultsStore(const Experiment& ex, const std::vector<Task>& tasks,
       journal_path_(ex.output.path + ".journal") {
   if (path_.empty())
     throw Error(ex.file + ": output.path is empty (fix: set output: {path: results/<name>.h5})");
+  check_output_path(path_, "output.path");
   for (std::size_t i = 0; i < tasks_.size(); ++i) {
     if (tasks_[i].id != i)
       throw Error("ResultsStore: task at position " + std::to_string(i) + " has id " +
@@ -82,7 +92,21 @@ ResultsStore::ResultsStore(const Experiment& ex, const std::vector<Task>& tasks,
     id_of_key_[tasks_[i].key] = i;
   }
   make_parent_dirs(path_);
+  const bool had_lock = fs::exists(path_ + ".lock");
   lock_output();
+  try {
+    open_existing(force_new);
+  } catch (...) {
+    // A refused run leaves nothing behind, not even the lock file it made.
+    ::close(lock_fd_);
+    lock_fd_ = -1;
+    std::error_code ec;
+    if (!had_lock) fs::remove(path_ + ".lock", ec);
+    throw;
+  }
+}
+
+void ResultsStore::open_existing(bool force_new) {
   std::error_code ec;
   fs::remove(path_ + ".tmp", ec);  // left by a run killed while snapshotting
   if (force_new) {
@@ -113,9 +137,12 @@ void ResultsStore::lock_output() {
   if (lock_fd_ < 0) throw Error(lock_path + ": cannot create the lock file: " + std::strerror(errno));
   if (::flock(lock_fd_, LOCK_EX | LOCK_NB) == 0) return;
   const int err = errno;
-  if (err == EWOULDBLOCK)
+  if (err == EWOULDBLOCK) {
+    ::close(lock_fd_);
+    lock_fd_ = -1;
     throw Error(path_ + ": another drbench run is writing this results file (" + lock_path +
-                " is locked); wait for it to finish, or pass --output to write elsewhere");
+                " is locked) (fix: wait for it to finish, or pass --output to write elsewhere)");
+  }
   // Some network filesystems refuse flock (ENOLCK); the run can still go on, unguarded.
   std::fprintf(stderr, "[drbench] warning: cannot lock %s (%s); do not start a second run on it\n",
                lock_path.c_str(), std::strerror(err));
@@ -125,13 +152,16 @@ void ResultsStore::refuse(const std::string& file, const std::string& old_text) 
   throw Error(file + ": was made by a different config (config_hash " + config_hash(old_text) +
               ", the config now has " + config_hash(ex_.text) +
               "): the config changed since this run started, so its finished tasks cannot be "
-              "reused. Rerun with --force-new to start over (the old results move to " +
-              path_ + ".bak), or set output.path to a new file to keep both");
+              "reused (fix: rerun with --force-new to start over, the old results moving to " +
+              path_ + ".bak; or set output.path to a new file to keep both)");
 }
 
 void ResultsStore::adopt(TaskResult r) {
   auto it = id_of_key_.find(r.key);
-  if (it == id_of_key_.end()) return;  // a task this expansion no longer produces
+  if (it == id_of_key_.end()) {  // a task this expansion no longer produces
+    ++unmatched_;
+    return;
+  }
   r.task_id = it->second;
   results_[it->second] = std::move(r);
 }
@@ -140,7 +170,7 @@ void ResultsStore::load_file(bool& have_file) {
   have_file = fs::exists(path_);
   if (!have_file) return;
   ResultsFile old = read_results(path_, true);
-  if (old.config != ex_.text) refuse(path_, old.config);
+  if (normalised_config(old.config) != normalised_config(ex_.text)) refuse(path_, old.config);
   for (auto& row : old.tasks) adopt(std::move(row.result));
 }
 
@@ -156,8 +186,9 @@ void ResultsStore::load_journal() {
   }
   if (bytes.compare(0, kMagicSize, kMagic) != 0)
     throw Error(journal_path_ + ": not a drbench journal (fix: move it away or use --force-new)");
-  std::size_t pos = kMagicSize;
+  std::size_t pos = kMagicSize, recovered = 0;
   bool first = true;
+  unmatched_ = 0;
   while (bytes.size() - pos >= 8) {
     ByteReader head(std::string_view(bytes).substr(pos, 8), journal_path_);
     std::uint32_t len = head.u32(), crc = head.u32();
@@ -168,11 +199,12 @@ void ResultsStore::load_journal() {
       if (payload[0] != kConfigRecord) break;
       ByteReader r(std::string_view(payload).substr(1), journal_path_);
       std::string text = r.str();
-      if (text != ex_.text) refuse(journal_path_, text);
+      if (normalised_config(text) != normalised_config(ex_.text)) refuse(journal_path_, text);
       journal_base_ = pos + 8 + len;
       first = false;
     } else if (payload[0] == kResultRecord) {
       try {
+        ++recovered;
         adopt(TaskResult::deserialize(payload.substr(1)));
       } catch (const Error& e) {
         // The checksum matched, so this is not a torn write but a record we cannot interpret.
@@ -186,8 +218,13 @@ void ResultsStore::load_journal() {
   }
   journal_valid_ = first ? 0 : pos;
   if (pos < bytes.size() && !first)
-    std::cerr << "drbench: " << journal_path_ << ": ignored " << bytes.size() - pos
-              << " bytes of an incomplete last record (the run was killed while writing it)\n";
+    std::cerr << "drbench: " << journal_path_ << ": dropped " << bytes.size() - pos
+              << " bytes after the last intact record (" << recovered
+              << " task result(s) recovered; a run killed while writing leaves such a tail, and "
+                 "the tasks it held run again)\n";
+  if (unmatched_ > 0)
+    std::cerr << "drbench: " << journal_path_ << ": dropped " << unmatched_
+              << " recorded result(s) whose task keys this experiment no longer has\n";
 }
 
 void ResultsStore::open_journal() {

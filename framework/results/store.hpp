@@ -17,12 +17,18 @@
 
 namespace drbench {
 
+// Refuses an output path that is a directory (or names one with a trailing '/'), before anything
+// is created: the file, its journal and its lock all live next to it. `key` names where the path
+// came from (output.path or --output).
+void check_output_path(const std::string& path, const std::string& key);
+
 class ResultsStore {
  public:
   // Opens (or starts) the store at ex.output.path, creating its directory. Finished tasks found
   // in the existing file and journal are matched to `tasks` by key. When either was made by a
-  // different config text, throws Error naming the file unless force_new; force_new moves an old
-  // file to <path>.bak and an old journal to <path>.journal.bak and starts empty.
+  // different experiment (normalised_config differs: comments and layout do not count), throws
+  // Error naming the file unless force_new; force_new moves an old file to <path>.bak and an old
+  // journal to <path>.journal.bak and starts empty.
   ResultsStore(const Experiment& ex, const std::vector<Task>& tasks, const RunInfo& info,
                bool force_new);
   ~ResultsStore();
@@ -52,6 +58,7 @@ class ResultsStore {
   void set_snapshot_interval(double seconds) { interval_ = seconds; }
 
  private:
+  void open_existing(bool force_new);
   void load_file(bool& have_config);
   void load_journal();
   void open_journal();
@@ -72,6 +79,7 @@ class ResultsStore {
   std::string queued_;  // journal records not yet written
   std::size_t n_queued_ = 0;
   bool dirty_ = false;
+  std::size_t unmatched_ = 0;  // journal records whose key is not a task of this experiment
   double interval_ = 10.0;
   double last_snapshot_ = 0.0;  // steady-clock seconds
   double last_write_cost_ = 0.0;

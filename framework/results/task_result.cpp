@@ -8,8 +8,9 @@ namespace drbench {
 namespace {
 
 // Bumped whenever the field list below changes; old journals are then refused, not misread.
-// 3: task_seconds at the end; records of format 2 (without it) are still read.
-constexpr std::uint8_t kFormat = 3;
+// 3: task_seconds at the end; 4: point indices and labels after it. Records of formats 2 and 3
+// are still read (without what they lack).
+constexpr std::uint8_t kFormat = 4;
 constexpr std::uint8_t kOldest = 2;  // 2: trace rows carry a step
 
 void put_mat(ByteWriter& w, const arma::mat& m) {
@@ -24,6 +25,17 @@ arma::mat get_mat(ByteReader& r) {
   arma::mat m(rows, cols);
   for (auto& v : m) v = r.f64();
   return m;
+}
+
+void put_uvec(ByteWriter& w, const arma::uvec& v) {
+  w.u64(v.n_elem);
+  for (arma::uword x : v) w.u64(x);
+}
+
+arma::uvec get_uvec(ByteReader& r) {
+  arma::uvec v(r.count(8));
+  for (auto& x : v) x = r.u64();
+  return v;
 }
 
 }  // namespace
@@ -62,6 +74,8 @@ std::string TaskResult::serialize() const {
     w.str(v);
   }
   w.f64(task_seconds);
+  for (const arma::uvec* v : {&index_train, &index_test, &label_train, &label_test})
+    put_uvec(w, *v);
   return w.take();
 }
 
@@ -107,6 +121,9 @@ TaskResult TaskResult::deserialize(const std::string& bytes) {
     t.trace.notes.emplace_back(std::move(k), std::move(v));
   }
   if (format >= 3) t.task_seconds = r.f64();
+  if (format >= 4)
+    for (arma::uvec* v : {&t.index_train, &t.index_test, &t.label_train, &t.label_test})
+      *v = get_uvec(r);
   if (r.left() != 0)
     throw Error("task result record: " + std::to_string(r.left()) + " unexpected trailing bytes");
   return t;

@@ -31,6 +31,9 @@ struct TaskResult {
   int rank = 0;
   arma::mat embedding_train;  // kept only when output.keep_embeddings
   arma::mat embedding_test;
+  // With the embeddings: the dataset columns (point indices, after any max_points subsampling)
+  // and labels of the embedded training and test points, in embedding order.
+  arma::uvec index_train, index_test, label_train, label_test;
   Trace trace;  // kept only when output.keep_traces
 
   // Byte encoding used for MPI messages and the crash-safe journal.

@@ -85,6 +85,10 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
   if (!ex_.output.keep_embeddings) {
     r.embedding_train.reset();
     r.embedding_test.reset();
+    r.index_train.reset();
+    r.index_test.reset();
+    r.label_train.reset();
+    r.label_test.reset();
   }
   if (!ex_.output.keep_traces) r.trace = Trace{};
   r.task_seconds = since(t0);
@@ -104,13 +108,30 @@ std::shared_ptr<const PreparedSplit> TaskRunner::prepared(const Task& t) {
   const Dataset& ds = dataset(t.dataset);
   const bool transductive = ex_.evaluation.protocol == EvaluationSpec::Protocol::Transductive;
   const Partition part = make_partition(ds, ex_.splits, t.split_value, t.split_seed);
-  // Transductive protocol: every point of the partition is embedded and scored leave-one-out.
+  PreparedSplit p;
+  p.train = part.train;
+  p.test = part.test;
+  // Transductive protocol: training and test points are embedded together, the method sees the
+  // training labels only, and each test point is classified by its neighbours among the training
+  // points of the joint embedding. splits: {all: true} has no test points: every point is scored
+  // leave-one-out (only unsupervised methods get there, see the config validator).
+  p.loo = transductive && part.test.is_empty();
   const arma::uvec fit_idx =
       transductive ? arma::uvec(arma::sort(arma::join_cols(part.train, part.test))) : part.train;
+  p.train_pos = arma::regspace<arma::uvec>(0, part.train.n_elem - 1);
+  if (transductive && !p.loo) {
+    arma::uvec is_test(ds.n(), arma::fill::zeros);
+    is_test.elem(part.test).fill(1);
+    p.train_pos = arma::find(is_test.elem(fit_idx) == 0);
+    p.test_pos = arma::find(is_test.elem(fit_idx) == 1);
+  }
+  // The preprocessing is fitted on the training points only, under either protocol.
   Pipeline pipe(chain);
-  PreparedSplit p;
-  p.Xfit = pipe.fit_apply(ds.X.cols(fit_idx));
+  pipe.fit(ds.X.cols(part.train));
+  p.Xfit = pipe.apply(ds.X.cols(fit_idx));
   p.yfit = ds.y.elem(fit_idx);
+  p.yseen = p.yfit;
+  if (!p.test_pos.is_empty()) p.yseen.elem(p.test_pos).fill(kUnlabelled);
   if (!ds.sequence.is_empty()) p.seqfit = ds.sequence.elem(fit_idx);
   if (!transductive) {
     p.Xtest = pipe.apply(ds.X.cols(part.test));
@@ -128,7 +149,10 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   const std::shared_ptr<const PreparedSplit> prep = prepared(t);
   const arma::mat& Xfit = prep->Xfit;
   const arma::uvec& yfit = prep->yfit;
-  r.n_train = Xfit.n_cols;
+  const arma::uvec& train_pos = prep->train_pos;
+  const arma::uvec& test_pos = prep->test_pos;
+  const bool loo = prep->loo;
+  r.n_train = prep->train.n_elem;
   r.input_dim = Xfit.n_rows;
 
   const DataShape shape{Xfit.n_cols, Xfit.n_rows, ds.n_classes};
@@ -138,11 +162,14 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
                       std::to_string(limit) + " for " + std::to_string(shape.n) + " points in " +
                       std::to_string(shape.d) + "-D with " + std::to_string(shape.n_classes) +
                       " classes (lower methods[].dims)");
+  if (info.supervised && (loo || (transductive && !info.partial_labels)))
+    throw Error("internal: supervised method " + ms.method +
+                " reached a transductive task it cannot run without seeing test labels");
 
   // Anything that still draws from Armadillo's global generator gets a per-task seed too.
   arma::arma_rng::set_seed(t.seed);
   Rng rng(t.seed);
-  FitInput in{Xfit, info.supervised ? &yfit : nullptr, ds.n_classes, t.dim, rng, &r.trace};
+  FitInput in{Xfit, info.supervised ? &prep->yseen : nullptr, ds.n_classes, t.dim, rng, &r.trace};
   if (!prep->seqfit.is_empty()) in.sequence = &prep->seqfit;
   in.dataset = ds.name;
   std::unique_ptr<Method> method = info.make(t.setting);
@@ -158,12 +185,22 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
 
   const auto& ks = ex_.evaluation.knn;
   const bool cosine = ex_.evaluation.knn_metric == "cosine";
-  if (transductive) {
+  auto scored = [&](const arma::mat& E) { return cosine ? unit_columns(E) : E; };
+  if (loo) {
     auto t1 = Clock::now();
-    r.knn_error =
-        cosine ? knn_loo_errors(unit_columns(Efit), yfit, ks) : knn_loo_errors(Efit, yfit, ks);
+    r.knn_error = knn_loo_errors(scored(Efit), yfit, ks);
     r.quality = quality_scores(ex_.evaluation, Xfit, Efit);
     r.eval_seconds = since(t1);
+  } else if (transductive) {
+    auto t1 = Clock::now();
+    const arma::mat Etrain = Efit.cols(train_pos), Etest = Efit.cols(test_pos);
+    r.n_test = test_pos.n_elem;
+    r.knn_error =
+        knn_errors(scored(Etrain), yfit.elem(train_pos), scored(Etest), yfit.elem(test_pos), ks);
+    r.quality = quality_scores(ex_.evaluation, Xfit.cols(test_pos), Etest);
+    r.eval_seconds = since(t1);
+    r.embedding_test = Etest;
+    Efit = Etrain;
   } else {
     const arma::mat& Xtest = prep->Xtest;
     const arma::uvec& ytest = prep->ytest;
@@ -173,13 +210,18 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
     r.transform_seconds = since(t1);
     require_finite(Etest, "the test embedding");
     auto t2 = Clock::now();
-    r.knn_error = cosine ? knn_errors(unit_columns(Efit), yfit, unit_columns(Etest), ytest, ks)
-                         : knn_errors(Efit, yfit, Etest, ytest, ks);
+    r.knn_error = knn_errors(scored(Efit), yfit, scored(Etest), ytest, ks);
     r.quality = quality_scores(ex_.evaluation, Xtest, Etest);
     r.eval_seconds = since(t2);
     r.embedding_test = std::move(Etest);
   }
   r.embedding_train = std::move(Efit);
+  if (ex_.output.keep_embeddings) {
+    r.index_train = prep->train;
+    r.index_test = prep->test;
+    r.label_train = ds.y.elem(prep->train);
+    r.label_test = ds.y.elem(prep->test);
+  }
 }
 
 }  // namespace drbench

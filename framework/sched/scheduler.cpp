@@ -124,27 +124,12 @@ std::vector<double> expected_costs(const Experiment& ex, const std::vector<Task>
 std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runner) {
   const auto path = data_search_path(ex.data_path);
   std::vector<DataShape> shapes;
+  check_data_path(ex);
   for (std::size_t i = 0; i < ex.datasets.size(); ++i) {
     // Without a runner the dataset is dropped after its check, so validation holds one at a time.
     std::optional<Dataset> own;
     if (!runner) own = load_dataset(ex.datasets[i], path, dataset_seed(ex, i));
-    const Dataset& ds = runner ? runner->dataset(i) : *own;
-    DataShape smallest{};
-    bool first = true;
-    // Every split value must be feasible for this dataset; the smallest training set bounds dims.
-    const std::vector<double> values =
-        ex.splits.values.empty() ? std::vector<double>{0.0} : ex.splits.values;
-    for (double v : values) {
-      const Partition p = make_partition(ds, ex.splits, v, hash_seed(ex.splits.seed, "check"));
-      arma::uvec idx = p.train;
-      if (ex.evaluation.protocol == EvaluationSpec::Protocol::Transductive)
-        idx = arma::sort(arma::join_cols(p.train, p.test));
-      Pipeline pipe(ex.datasets[i].preprocess);
-      const arma::uword d = pipe.fit_apply(ds.X.cols(idx)).n_rows;
-      if (first || idx.n_elem < smallest.n) smallest = DataShape{idx.n_elem, d, ds.n_classes};
-      first = false;
-    }
-    shapes.push_back(smallest);
+    shapes.push_back(check_dataset(ex, i, runner ? runner->dataset(i) : *own));
   }
   validate_against_data(ex, shapes);
   return shapes;
@@ -167,6 +152,7 @@ int run_experiment(const RunOptions& opt) {
     try {
       ex = load_experiment(opt.config, opt.profile);
       if (!opt.output.empty()) ex.output.path = opt.output;
+      check_output_path(ex.output.path, opt.output.empty() ? "output.path" : "--output");
       set_blas_threads(ex.blas_threads);
       // With one rank, rank 0 runs the tasks too: the data it checks stay loaded for them. With
       // more, rank 0 only schedules and writes, and keeps no dataset.
@@ -258,10 +244,14 @@ int run_experiment(const RunOptions& opt) {
     stats.stopped = stats.stopped || second.stopped;
     stats.recorded += second.recorded;
   }
-  const std::size_t failed = recorder.failed();
   const std::size_t store_done = store->n_done();
-  progress.finish(store_done, failed);
+  progress.finish(store_done, recorder.failed());
   store->write_hdf5();
+  // Every failed task in the file counts, including those a resumed run found already recorded.
+  // Copies: the store (and its results) is gone before they are printed.
+  std::vector<std::pair<std::string, std::string>> failures;  // key, error
+  for (const auto& [id, r] : store->results())
+    if (!r.ok) failures.emplace_back(r.key, r.error);
   store.reset();
 
   if (stats.stopped) {
@@ -272,13 +262,17 @@ int run_experiment(const RunOptions& opt) {
     return kExitStopped;
   }
   if (opt.print_table) std::cout << render_tables(aggregate(read_results(ex.output.path)), "md");
-  if (!opt.quiet) {
-    if (failed)
-      std::fprintf(stderr,
-                   "[drbench] %zu task(s) failed in this run; their errors are in /tasks/error\n",
-                   failed);
-    std::fprintf(stderr, "[drbench] results: %s\n", ex.output.path.c_str());
+  if (!failures.empty()) {  // printed even with --quiet: a run with failures must not look clean
+    std::fprintf(stderr, "[drbench] %zu of %zu task(s) failed (errors in /tasks/error of %s):\n",
+                 failures.size(), tasks.size(), ex.output.path.c_str());
+    const std::size_t shown = std::min<std::size_t>(failures.size(), 5);
+    for (std::size_t i = 0; i < shown; ++i)
+      std::fprintf(stderr, "  %s: %s\n", failures[i].first.c_str(), failures[i].second.c_str());
+    if (failures.size() > shown)
+      std::fprintf(stderr, "  ... and %zu more\n", failures.size() - shown);
   }
+  if (!opt.quiet) std::fprintf(stderr, "[drbench] results: %s\n", ex.output.path.c_str());
+  if (!failures.empty()) return kExitTasksFailed;
   return 0;
 }
 

@@ -19,9 +19,12 @@ struct RunOptions {
   bool print_table = true;
 };
 
+// Exit status of a run in which some task failed (its error is recorded in the results file).
+inline constexpr int kExitTasksFailed = 4;
+
 // Collective over MPI_COMM_WORLD (MPI must be initialised). Returns the process exit code: 0 when
-// the sweep ran (failed tasks are results too, recorded with their errors), 2 for invalid input
-// (nothing written).
+// every task of the experiment succeeded, kExitTasksFailed when the file holds failed tasks (a
+// summary goes to stderr even with quiet), 2 for invalid input (nothing written).
 int run_experiment(const RunOptions& opt);
 
 // Loads every dataset once and checks the experiment against the data (split feasibility,

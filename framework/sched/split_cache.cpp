@@ -4,7 +4,9 @@ namespace drbench {
 
 std::size_t PreparedSplit::bytes() const {
   return (Xfit.n_elem + Xtest.n_elem) * sizeof(double) +
-         (yfit.n_elem + ytest.n_elem + seqfit.n_elem) * sizeof(arma::uword);
+         (train.n_elem + test.n_elem + yfit.n_elem + yseen.n_elem + train_pos.n_elem +
+          test_pos.n_elem + ytest.n_elem + seqfit.n_elem) *
+             sizeof(arma::uword);
 }
 
 std::shared_ptr<const PreparedSplit> SplitCache::find(const std::string& key) {

@@ -13,9 +13,14 @@
 namespace drbench {
 
 struct PreparedSplit {
+  arma::uvec train, test;  // the partition: indices into the dataset
   arma::mat Xfit;  // preprocessed points the method is fitted on (train, or train + test)
   arma::uvec yfit;
-  arma::mat Xtest;  // preprocessed test points; empty under the transductive protocol
+  arma::uvec yseen;  // the labels a supervised method is shown: test points' are kUnlabelled
+  // Transductive: where the training and test points sit among the fitted columns.
+  arma::uvec train_pos, test_pos;
+  bool loo = false;  // transductive without test points: every point scored leave-one-out
+  arma::mat Xtest;   // preprocessed test points; empty under the transductive protocol
   arma::uvec ytest;
   // Sequence ids of the fit points (empty when the data have no time order); partitions are
   // sorted indices, so time order inside a sequence survives the split.

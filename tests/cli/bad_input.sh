@@ -1,35 +1,316 @@
 #!/usr/bin/env bash
-# Bad input is refused before anything runs, with file, line and key, and no results file appears.
+# Bad input of every kind (YAML, data, CLI flags, results files) is refused before anything runs:
+# a non-zero exit that is not a signal or an uncaught exception, a message naming the file or key
+# and a fix, and nothing written (no results file, journal or lock, nothing in the working
+# directory). Prints the number of cases per kind at the end.
 . "$(dirname "$0")/../support/cli_lib.sh"
 CFG="$SRC/tests/configs/small.yaml"
-check_refused() {  # check_refused NAME EXPECTED_TEXT: config in $WORK/NAME.yaml
-  expect_fail "$1" "${MPIRUN[@]}" -np 2 "$DRBENCH" run "$WORK/$1.yaml" --output "$WORK/$1.h5" --quiet
-  expect_in "$WORK/err" "$2"
-  [ ! -e "$WORK/$1.h5" ] && [ ! -e "$WORK/$1.h5.journal" ] || fail "$1: a results file was written"
+D="$WORK/data"
+OUT="$WORK/res"  # not $WORK/out: expect_fail writes its stdout there
+mkdir -p "$D" "$OUT"
+# One line per refused case; a file, because bad_yaml runs in a pipeline (a subshell).
+COUNTS="$WORK/counts"
+: >"$COUNTS"
+
+# expect_refusal KIND NAME "TEXT1|TEXT2..." cmd...: run cmd in an empty directory; every TEXT must
+# appear in stderr, as must a fix (or the usage hint); nothing may be written.
+expect_refusal() {
+  local kind=$1 name=$2 texts=$3
+  shift 3
+  local cwd="$WORK/cwd_$name"
+  mkdir -p "$cwd"
+  local before
+  before=$(ls -A "$OUT" | sort)
+  set +e
+  (cd "$cwd" && "$@") >"$WORK/out.txt" 2>"$WORK/err"
+  local rc=$?
+  set -e
+  [ $rc -ne 0 ] || fail "$name: expected an error, got success"
+  [ $rc -lt 128 ] || { cat "$WORK/err"; fail "$name: killed by a signal (exit $rc)"; }
+  ! grep -q "terminate called\|Aborted\|Segmentation" "$WORK/err" ||
+    { cat "$WORK/err"; fail "$name: uncaught exception or crash"; }
+  local t
+  IFS='|' read -ra want <<<"$texts"
+  for t in "${want[@]}"; do expect_in "$WORK/err" "$t"; done
+  grep -qiE "fix|drbench help" "$WORK/err" || { cat "$WORK/err"; fail "$name: no fix in the message"; }
+  [ -z "$(ls -A "$cwd")" ] || { ls -laR "$cwd"; fail "$name: wrote into the working directory"; }
+  [ "$(ls -A "$OUT" | sort)" = "$before" ] || { ls -la "$OUT"; fail "$name: wrote into $OUT"; }
+  echo "$kind $name" >>"$COUNTS"
 }
-printf 'name: x\nmethods: [\n' >"$WORK/malformed.yaml"
-check_refused malformed "malformed.yaml:"
-sed 's/method: pca/method: pcaa/' "$CFG" >"$WORK/unknown_method.yaml"
-check_refused unknown_method "pcaa"
-sed 's/repeats: 4/repeats: four/' "$CFG" >"$WORK/wrong_type.yaml"
-check_refused wrong_type "repeats"
-sed 's/knn: \[1, 3\]/knn: [1, 3]\n  kn: [1]/' "$CFG" >"$WORK/unknown_key.yaml"
-check_refused unknown_key "kn"
-# LDA on 3 classes allows at most 2 dimensions.
-sed 's/dims: \[2\]$/dims: [5]/' "$CFG" >"$WORK/lda_dims.yaml"
-check_refused lda_dims "lda"
-# Data with a NaN.
-printf '1,2,0\n3,nan,1\n5,6,0\n7,8,1\n' >"$WORK/nan.csv"
-cat >"$WORK/nan_data.yaml" <<YAML
-name: nan
-datasets: [{name: bad, source: csv, path: $WORK/nan.csv}]
-splits: {train_ratio: [0.5]}
-methods: [{method: identity, dims: [1]}]
-YAML
-check_refused nan_data "NaN"
-# A file that is not there.
-sed 's/source: bundled/source: file\n    path: no_such_file.h5/' "$CFG" >"$WORK/missing.yaml"
-check_refused missing "no_such_file.h5"
-expect_fail "missing config" "$DRBENCH" run "$WORK/none.yaml"
-expect_in "$WORK/err" "none.yaml"
-echo "bad input ok"
+
+# bad_yaml NAME "TEXTS" < yaml: `drbench run` (one process) on that config.
+bad_yaml() {
+  cat >"$WORK/$1.yaml"
+  expect_refusal yaml "$1" "$1.yaml|$2" "$DRBENCH" run "$WORK/$1.yaml" --output "$OUT/$1.h5" --quiet
+}
+# bad_data NAME "TEXTS" < yaml: the same, for configs that are valid until the data is read.
+bad_data() {
+  cat >"$WORK/$1.yaml"
+  expect_refusal data "$1" "$2" "$DRBENCH" run "$WORK/$1.yaml" --output "$OUT/$1.h5" --quiet
+}
+bad_cli() { local n=$1 t=$2; shift 2; expect_refusal cli "$n" "$t" "$@"; }
+bad_results() { local n=$1 t=$2; shift 2; expect_refusal results "$n" "$t" "$@"; }
+
+HEAD='seed: 1
+datasets: [{name: iris, source: bundled}]'
+SPLIT='splits: {train_ratio: [0.5]}'
+METH='methods: [{method: pca, dims: [2]}]'
+OK="$HEAD
+$SPLIT
+$METH"
+
+# ---------------------------------------------------------------- YAML: syntax and structure
+printf 'name: x\nmethods: [\n' | bad_yaml malformed "malformed YAML"
+printf 'name: x\n\tseed: 1\n' | bad_yaml tab_indent "malformed YAML"
+printf '' | bad_yaml empty "the config is empty"
+printf -- '- a\n- b\n' | bad_yaml top_list "expected a map"
+printf '%s\nfoo: 1\n' "$OK" | bad_yaml unknown_top "'foo'"
+printf '%s\n%s\nseed: 2\n' "$OK" "" | bad_yaml duplicate_top "seed"
+printf '%s\n%s\n' "$SPLIT" "$METH" | bad_yaml no_datasets "'datasets'"
+printf 'datasets: iris\n%s\n%s\n' "$SPLIT" "$METH" | bad_yaml datasets_scalar "'datasets'"
+printf 'datasets: []\n%s\n%s\n' "$SPLIT" "$METH" | bad_yaml datasets_empty "'datasets'"
+printf 'datasets: [{source: bundled}]\n%s\n%s\n' "$SPLIT" "$METH" | bad_yaml dataset_no_name "datasets[0].name"
+printf 'datasets: [{name: iris, source: bundled}, {name: iris, source: bundled}]\n%s\n%s\n' "$SPLIT" "$METH" |
+  bad_yaml dataset_dup "already used"
+printf 'datasets: [{name: "a|b", source: bundled}]\n%s\n%s\n' "$SPLIT" "$METH" | bad_yaml dataset_pipe "contains '|'"
+printf 'datasets: [{name: iris, source: ftp}]\n%s\n%s\n' "$SPLIT" "$METH" | bad_yaml bad_source "datasets[0].source"
+printf 'datasets: [{name: m, source: idx}]\n%s\n%s\n' "$SPLIT" "$METH" | bad_yaml idx_no_path "needs a path"
+printf 'datasets: [{name: g, source: generator, generator: swiss_roll, path: x.h5}]\n%s\n%s\n' "$SPLIT" "$METH" |
+  bad_yaml generator_path "datasets[0].path"
+printf 'datasets: [{name: g, source: generator, generator: swiss_rol}]\n%s\n%s\n' "$SPLIT" "$METH" |
+  bad_yaml unknown_generator "swiss_rol"
+printf 'datasets: [{name: g, source: generator, generator: gaussian_blobs, params: {m: 3}}]\n%s\n%s\n' "$SPLIT" "$METH" |
+  bad_yaml generator_param "params"
+printf 'datasets: [{name: g, source: generator, generator: gaussian_blobs, params: {n: many}}]\n%s\n%s\n' "$SPLIT" "$METH" |
+  bad_yaml generator_param_type "params.n"
+printf 'datasets: [{name: iris, source: bundled, params: {n: 3}}]\n%s\n%s\n' "$SPLIT" "$METH" |
+  bad_yaml params_not_generator "only applies to generated data"
+printf 'datasets: [{name: iris, source: bundled, max_points: -5}]\n%s\n%s\n' "$SPLIT" "$METH" |
+  bad_yaml max_points_negative "max_points"
+printf 'datasets: [{name: iris, source: bundled, verify_checksum: maybe}]\n%s\n%s\n' "$SPLIT" "$METH" |
+  bad_yaml checksum_not_bool "verify_checksum"
+printf 'datasets: [{name: iris, source: bundled, preprocess: [whiten]}]\n%s\n%s\n' "$SPLIT" "$METH" |
+  bad_yaml unknown_step "whiten"
+printf 'datasets: [{name: iris, source: bundled, preprocess: [pca]}]\n%s\n%s\n' "$SPLIT" "$METH" |
+  bad_yaml pca_no_args "pca needs either variance or components"
+printf 'datasets: [{name: iris, source: bundled, preprocess: [{pca: {variance: 1.5}}]}]\n%s\n%s\n' "$SPLIT" "$METH" |
+  bad_yaml pca_variance "out of range"
+printf 'datasets: [{name: iris, source: bundled, preprocess: [{pca: {variance: 0.9, components: 2}}]}]\n%s\n%s\n' "$SPLIT" "$METH" |
+  bad_yaml pca_both "not both"
+printf 'datasets: [{name: iris, source: bundled, preprocess: [{center: {axis: 1}}]}]\n%s\n%s\n' "$SPLIT" "$METH" |
+  bad_yaml center_options "takes no options"
+printf 'datasets: [{name: iris, source: bundled, preprocess: [{minmax: {per_feature: 2}}]}]\n%s\n%s\n' "$SPLIT" "$METH" |
+  bad_yaml minmax_option "per_feature"
+# ---------------------------------------------------------------- YAML: splits
+printf '%s\n%s\n' "$HEAD" "$METH" | bad_yaml no_splits "'splits'"
+printf '%s\nsplits: {repeats: 2}\n%s\n' "$HEAD" "$METH" | bad_yaml splits_empty "no partition given"
+printf '%s\nsplits: {train_ratio: [0.5], own: true}\n%s\n' "$HEAD" "$METH" | bad_yaml splits_two "already given"
+printf '%s\nsplits: {train_ratio: [1.5]}\n%s\n' "$HEAD" "$METH" | bad_yaml ratio_range "out of range"
+printf '%s\nsplits: {train_per_class: [0]}\n%s\n' "$HEAD" "$METH" | bad_yaml per_class_zero "train_per_class"
+printf '%s\nsplits: {train_per_class: [5, 5]}\n%s\n' "$HEAD" "$METH" | bad_yaml split_dup "appears twice"
+printf '%s\nsplits: {own: false}\n%s\n' "$HEAD" "$METH" | bad_yaml own_false "selects no partition"
+printf '%s\nsplits: {train_ratio: [0.5], repeats: four}\n%s\n' "$HEAD" "$METH" | bad_yaml repeats_type "splits.repeats"
+printf '%s\nsplits: {train_ratio: [0.5], repeats: 0}\n%s\n' "$HEAD" "$METH" | bad_yaml repeats_zero "splits.repeats"
+printf '%s\nsplits: {all: true, test_per_class: 3}\n%s\nevaluation: {protocol: transductive}\n' "$HEAD" "$METH" |
+  bad_yaml test_per_class_all "does not apply"
+printf '%s\nsplits: {train_ratio: [0.5], seed: -1}\n%s\n' "$HEAD" "$METH" | bad_yaml split_seed "splits.seed"
+printf '%s\nsplits: {all: true}\n%s\n' "$HEAD" "$METH" | bad_yaml all_holdout "leaves no held-out test points"
+# ---------------------------------------------------------------- YAML: methods
+printf '%s\n%s\n' "$HEAD" "$SPLIT" | bad_yaml no_methods "'methods'"
+printf '%s\n%s\nmethods: [{method: pcaa, dims: [2]}]\n' "$HEAD" "$SPLIT" | bad_yaml unknown_method "pcaa"
+printf '%s\n%s\nmethods: [{dims: [2]}]\n' "$HEAD" "$SPLIT" | bad_yaml method_missing "methods[0].method"
+printf '%s\n%s\nmethods: [{method: pca, dims: [2]}, {method: pca, dims: [1]}]\n' "$HEAD" "$SPLIT" |
+  bad_yaml label_dup "already used"
+printf '%s\n%s\nmethods: [{method: pca, label: "a|b", dims: [2]}]\n' "$HEAD" "$SPLIT" | bad_yaml label_pipe "contains '|'"
+printf '%s\n%s\nmethods: [{method: pca}]\n' "$HEAD" "$SPLIT" | bad_yaml dims_missing "methods[0].dims"
+printf '%s\n%s\nmethods: [{method: pca, dims: [0]}]\n' "$HEAD" "$SPLIT" | bad_yaml dims_zero "methods[0].dims"
+printf '%s\n%s\nmethods: [{method: pca, dims: [2, 2]}]\n' "$HEAD" "$SPLIT" | bad_yaml dims_dup "appears twice"
+printf '%s\n%s\nmethods: [{method: pca, dims: [two]}]\n' "$HEAD" "$SPLIT" | bad_yaml dims_type "methods[0].dims"
+printf '%s\n%s\nmethods: [{method: identity, grid: {a: 1}}]\n' "$HEAD" "$SPLIT" | bad_yaml grid_no_params "has no parameters"
+printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbors: 5}}]\n' "$HEAD" "$SPLIT" |
+  bad_yaml grid_unknown "neighbors"
+printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbours: many}}]\n' "$HEAD" "$SPLIT" |
+  bad_yaml grid_type "grid.neighbours"
+printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbours: 0}}]\n' "$HEAD" "$SPLIT" |
+  bad_yaml grid_range "grid.neighbours"
+printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbours: {logspace: [1, 2]}}}]\n' "$HEAD" "$SPLIT" |
+  bad_yaml logspace_form "expected a list of 3 numbers"
+printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbours: {linspace: [2, 5, 3]}}}]\n' "$HEAD" "$SPLIT" |
+  bad_yaml linspace_int "non-integer value"
+printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbours: [5, 5]}}]\n' "$HEAD" "$SPLIT" |
+  bad_yaml grid_dup "appears twice"
+printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbours: {range: [1, 2, 3]}}}]\n' "$HEAD" "$SPLIT" |
+  bad_yaml grid_map_kind "grid.neighbours"
+printf '%s\n%s\nmethods: [{method: pca, dims: [2], preprocess: [unit]}]\n' "$HEAD" "$SPLIT" |
+  bad_yaml method_preprocess "methods[0].preprocess"
+printf '%s\n%s\nmethods: [{method: pca, dims: [2], colour: red}]\n' "$HEAD" "$SPLIT" | bad_yaml method_key "colour"
+# ---------------------------------------------------------------- YAML: evaluation, output, profiles
+printf '%s\nevaluation: {knn: [0]}\n' "$OK" | bad_yaml knn_zero "evaluation.knn"
+printf '%s\nevaluation: {knn: [1, 1]}\n' "$OK" | bad_yaml knn_dup "appears twice"
+printf '%s\nevaluation: {knn_metric: manhattan}\n' "$OK" | bad_yaml knn_metric "knn_metric"
+printf '%s\nevaluation: {protocol: inductive}\n' "$OK" | bad_yaml protocol "one of holdout, transductive"
+printf '%s\nevaluation: {selection: best}\n' "$OK" | bad_yaml selection "evaluation.selection"
+printf '%s\nevaluation: {quality: [stress]}\n' "$OK" | bad_yaml quality_name "evaluation.quality"
+printf '%s\nevaluation: {quality: [trustworthiness], quality_k: 0}\n' "$OK" | bad_yaml quality_k_zero "quality_k"
+printf '%s\nevaluation: {ttest_against: PCA}\n' "$OK" | bad_yaml ttest_label "no method has the label 'PCA'"
+printf '%s\nevaluation: {kn: [1]}\n' "$OK" | bad_yaml evaluation_key "'evaluation.kn'"
+printf '%s\noutput: {file: x.h5}\n' "$OK" | bad_yaml output_key "'output.file'"
+printf '%s\noutput: {keep_embeddings: sometimes}\n' "$OK" | bad_yaml keep_embeddings "keep_embeddings"
+printf '%s\nprofiles: [quick]\n' "$OK" | bad_yaml profiles_list "profiles"
+printf '%s\nprofiles: {quick: {colour: red}}\n' "$OK" | bad_yaml profile_key "colour"
+printf '%s\nprofiles: {quick: {splits: {repeats: 0}}}\n' "$OK" | bad_yaml profile_unselected "profile quick"
+printf '%s\nblas_threads: 0\n' "$OK" | bad_yaml blas_threads "blas_threads"
+printf '%s\nseed: -3\n' "$(printf '%s' "$OK" | sed 1d)" | bad_yaml seed_negative "'seed'"
+printf 'name: {a: 1}\n%s\n' "$OK" | bad_yaml name_map "'name'"
+printf 'data_path: %s/nowhere\n%s\n' "$WORK" "$OK" | bad_yaml data_path "'data_path'|does not exist"
+# Protocols: supervised methods never see the labels they are scored on.
+printf '%s\n%s\nmethods: [{method: lda, dims: [2]}]\nevaluation: {protocol: transductive}\n' "$HEAD" "$SPLIT" |
+  bad_yaml lda_transductive "'lda' is supervised"
+printf '%s\nsplits: {all: true}\nmethods: [{method: lda, dims: [2]}]\nevaluation: {protocol: transductive}\n' "$HEAD" |
+  bad_yaml lda_all "scores every point leave-one-out"
+
+# ---------------------------------------------------------------- data
+printf '1,2,0\n3,nan,1\n5,6,0\n7,8,1\n' >"$D/nan.csv"
+printf '1,2,0\n3,inf,1\n5,6,0\n7,8,1\n' >"$D/inf.csv"
+printf '1,2,0\n3,4\n5,6,0\n' >"$D/ragged.csv"
+: >"$D/empty.csv"
+printf '1,x,0\n3,4,1\n' >"$D/text_feature.csv"
+printf '1,2,0\n3,4,2\n5,6,0\n7,8,2\n' >"$D/gap.csv"
+printf '1,2,0\n3,4,0\n5,6,0\n7,8,0\n' >"$D/one_class.csv"
+for i in $(seq 1 12); do printf '%d,%d,%d\n' "$i" "$((i * 7 % 5))" "$((i % 3))"; done >"$D/twelve.csv"
+printf 'not hdf5\n' >"$D/text.h5"
+"$PY" - "$D" <<'PY'
+import sys, numpy as np, h5py
+d = sys.argv[1]
+with h5py.File(f"{d}/transposed.h5", "w") as f:
+    f["X"] = np.random.default_rng(0).random((6, 40)).T.T  # 6 x 40: stored features x points
+    f["y"] = np.arange(40) % 2
+with h5py.File(f"{d}/no_y.h5", "w") as f:
+    f["X"] = np.ones((10, 2))
+with h5py.File(f"{d}/short_y.h5", "w") as f:
+    f["X"] = np.ones((10, 3))
+    f["y"] = np.arange(7) % 2
+with h5py.File(f"{d}/flat_x.h5", "w") as f:
+    f["X"] = np.ones(10)
+    f["y"] = np.arange(10) % 2
+with h5py.File(f"{d}/big_label.h5", "w") as f:
+    f["X"] = np.random.default_rng(1).random((10, 2))
+    f["y"] = np.array([0, 1] * 4 + [0, 9])
+with h5py.File(f"{d}/no_split.h5", "w") as f:
+    f["X"] = np.random.default_rng(2).random((10, 2))
+    f["y"] = np.arange(10) % 2
+PY
+printf '\x00\x00\x08\x03\x00\x00\x00\x05' >"$D/trunc-images-idx3-ubyte"
+printf '\x00\x00\x08\x01\x00\x00\x00\x05\x00\x01' >"$D/trunc-labels-idx1-ubyte"
+printf 'PK\x03\x04garbage' >"$D/magic-images-idx3-ubyte"
+printf '\x00\x00\x08\x01\x00\x00\x00\x01\x00' >"$D/magic-labels-idx1-ubyte"
+src() { printf 'seed: 1\ndatasets: [{name: d, source: %s, path: %s}]\n' "$1" "$D/$2"; }
+src csv nan.csv | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data nan_data "NaN|nan.csv"
+src csv inf.csv | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data inf_data "Inf|inf.csv"
+src csv ragged.csv | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data ragged_csv "ragged.csv"
+src csv empty.csv | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data empty_csv "empty.csv"
+src csv text_feature.csv | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data text_feature "text_feature.csv"
+src csv gap.csv | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data label_gap "class 1"
+src csv one_class.csv | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data one_class "same label"
+src file transposed.h5 | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data transposed "looks transposed"
+src file no_y.h5 | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data no_y "no_y.h5"
+src file short_y.h5 | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data short_y "short_y.h5|found 7"
+src file flat_x.h5 | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data flat_x "flat_x.h5"
+src file big_label.h5 | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data big_label "big_label.h5"
+src file text.h5 | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data not_hdf5 "text.h5"
+src file missing.h5 | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data missing_file "missing.h5"
+printf 'datasets: [{name: nosuchset}]\n%s\n%s\n' "$SPLIT" "$METH" | bad_data missing_by_name "nosuchset"
+src idx trunc-images-idx3-ubyte | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data idx_truncated "trunc-images"
+src idx magic-images-idx3-ubyte | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data idx_magic "magic-images"
+src file no_split.h5 | { cat; printf 'splits: {own: true}\n%s\n' "$METH"; } | bad_data own_no_split "defines no split"
+# Checks against the loaded data, at the key that must change.
+printf '%s\nsplits: {train_per_class: [2]}\n%s\nevaluation: {knn: [7]}\n' "$HEAD" "$METH" |
+  bad_data knn_train "'evaluation.knn'|exceeds the 6 training points"
+src csv twelve.csv | { cat; printf 'splits: {all: true}\nmethods: [{method: identity}]\nevaluation: {knn: [12], protocol: transductive}\n'; } |
+  bad_data knn_loo "exceeds the 11 other points"
+printf '%s\nsplits: {train_per_class: [3]}\nmethods: [{method: lle, dims: [2], grid: {neighbours: [5, 9]}}]\n' "$HEAD" |
+  bad_data neighbours_n "'methods[0].grid.neighbours'|not below the 9 points"
+printf '%s\nsplits: {train_per_class: [48]}\n%s\nevaluation: {quality: [continuity], quality_k: 5}\n' "$HEAD" "$METH" |
+  bad_data quality_k_big "'evaluation.quality_k'"
+printf '%s\nsplits: {train_per_class: [50]}\n%s\n' "$HEAD" "$METH" | bad_data no_test_points "leaving it no test points"
+printf '%s\nsplits: {train_ratio: [0.005]}\n%s\n' "$HEAD" "$METH" | bad_data ratio_no_train "no training points"
+printf '%s\nsplits: {train_per_class: [60]}\n%s\n' "$HEAD" "$METH" | bad_data per_class_big "'splits.train_per_class'"
+printf '%s\nsplits: {train_per_class: [10], test_per_class: 45}\n%s\n' "$HEAD" "$METH" | bad_data test_per_class_big "test_per_class"
+printf '%s\n%s\nmethods: [{method: lda, dims: [5]}]\n' "$HEAD" "$SPLIT" | bad_data lda_dims "'methods[0].dims'|lda allows at most"
+printf '%s\n%s\nmethods: [{method: pca, dims: [9]}]\n' "$HEAD" "$SPLIT" | bad_data pca_dims "'methods[0].dims'"
+
+# ---------------------------------------------------------------- CLI flags
+printf '%s\nprofiles: {quick: {splits: {repeats: 2}}}\n' "$OK" >"$WORK/good.yaml"
+bad_cli run_no_config "run needs exactly one CONFIG" "$DRBENCH" run
+bad_cli run_two_configs "run needs exactly one CONFIG" "$DRBENCH" run "$WORK/good.yaml" "$WORK/good.yaml"
+bad_cli unknown_option "unknown option '--fast'" "$DRBENCH" run "$WORK/good.yaml" --fast
+bad_cli output_no_value "--output needs a value" "$DRBENCH" run "$WORK/good.yaml" --output
+bad_cli output_empty "--output needs a file name" "$DRBENCH" run "$WORK/good.yaml" --output ""
+bad_cli quick_and_profile "--quick is --profile quick" "$DRBENCH" run "$WORK/good.yaml" --quick --profile quick
+bad_cli validate_quick_profile "--quick is --profile quick" "$DRBENCH" validate "$WORK/good.yaml" --quick --profile x
+bad_cli unknown_profile "unknown profile 'full'" "$DRBENCH" run "$WORK/good.yaml" --profile full --output "$OUT/p.h5"
+bad_cli output_dir "is a directory" "$DRBENCH" run "$WORK/good.yaml" --output "$OUT" --quiet
+bad_cli output_slash "is a directory" "$DRBENCH" run "$WORK/good.yaml" --output "$OUT/new/" --quiet
+bad_cli output_dot "is a directory" "$DRBENCH" run "$WORK/good.yaml" --output . --quiet
+bad_cli config_missing "none.yaml" "$DRBENCH" run "$WORK/none.yaml"
+bad_cli config_is_dir "$WORK" "$DRBENCH" validate "$WORK"
+bad_cli unknown_command "unknown command 'rnu'" "$DRBENCH" rnu
+bad_cli validate_no_config "validate needs exactly one CONFIG" "$DRBENCH" validate
+bad_cli aggregate_no_file "aggregate needs exactly one RESULTS.h5" "$DRBENCH" aggregate
+bad_cli aggregate_format "--format must be md, csv or tex" "$DRBENCH" aggregate "$WORK/x.h5" --format xls
+bad_cli methods_unknown "nosuch" "$DRBENCH" methods nosuch
+# A lock or journal never appears outside the output's own directory (was: --output /tmp made /tmp.lock).
+[ ! -e "$OUT.lock" ] && [ ! -e "$OUT.journal" ] || fail "a lock or journal was created next to $OUT"
+
+# ---------------------------------------------------------------- results files
+"$DRBENCH" run "$WORK/good.yaml" --output "$WORK/good.h5" --quiet --no-table
+bad_results agg_missing "no such file" "$DRBENCH" aggregate "$WORK/nothere.h5" --no-store
+bad_results agg_not_hdf5 "not an HDF5 file" "$DRBENCH" aggregate "$D/text.h5" --no-store
+bad_results agg_dim_text "--dim needs a whole number" "$DRBENCH" aggregate "$WORK/good.h5" --no-store --dim two
+bad_results agg_dim_absent "--dim 7" "$DRBENCH" aggregate "$WORK/good.h5" --no-store --dim 7
+bad_results agg_k_absent "--k 5" "$DRBENCH" aggregate "$WORK/good.h5" --no-store --k 5
+bad_results agg_k_negative "--k needs a whole number" "$DRBENCH" aggregate "$WORK/good.h5" --no-store --k -1
+bad_results agg_dataset "--dataset wine" "$DRBENCH" aggregate "$WORK/good.h5" --no-store --dataset wine
+bad_results agg_long_dir "--long needs a CSV file name" "$DRBENCH" aggregate "$WORK/good.h5" --no-store --long "$OUT"
+bad_results agg_long_nodir "cannot write" "$DRBENCH" aggregate "$WORK/good.h5" --no-store --long "$OUT/no/x.csv"
+bad_results agg_ttest "'PCA' is not a method label" "$DRBENCH" aggregate "$WORK/good.h5" --no-store --ttest PCA
+# Damaged files: flipped bytes inside a column of the task table, a truncated file, a file
+# without the task table.
+"$PY" - "$WORK/good.h5" "$D" <<'PY'
+import sys, shutil, h5py
+src, d = sys.argv[1], sys.argv[2]
+for col in ("knn_error", "split_value", "status", "dim", "split_seed"):
+    with h5py.File(src, "r") as f:
+        off = f["tasks"][col].id.get_chunk_info(0).byte_offset
+    shutil.copy(src, f"{d}/flip_{col}.h5")
+    with open(f"{d}/flip_{col}.h5", "r+b") as g:
+        g.seek(off + 1)
+        b = bytearray(g.read(2))
+        g.seek(off + 1)
+        g.write(bytes([b[0] ^ 0x55, b[1] ^ 0x0F]))
+data = open(src, "rb").read()
+open(f"{d}/truncated.h5", "wb").write(data[: len(data) // 2])
+with h5py.File(f"{d}/no_tasks.h5", "w") as f:
+    f.attrs["config"] = "name: x"
+PY
+for col in knn_error split_value status dim split_seed; do
+  bad_results "flip_$col" "damaged|$col" "$DRBENCH" aggregate "$D/flip_$col.h5" --no-store
+done
+bad_results truncated "truncated.h5" "$DRBENCH" aggregate "$D/truncated.h5" --no-store
+bad_results no_tasks "not a drbench results file" "$DRBENCH" aggregate "$D/no_tasks.h5" --no-store
+# A changed experiment does not resume into the old file (comments alone would).
+printf '%s\nevaluation: {knn: [3]}\n' "$OK" >"$WORK/changed.yaml"
+cp "$WORK/good.h5" "$OUT/resume.h5"
+bad_results resume_changed "different config|--force-new" \
+  "$DRBENCH" run "$WORK/changed.yaml" --output "$OUT/resume.h5" --quiet
+cmp -s "$WORK/good.h5" "$OUT/resume.h5" || fail "resume_changed: the old results file was modified"
+# The original refusals, under mpirun with two ranks.
+expect_fail "mpirun: unknown key" "${MPIRUN[@]}" -np 2 "$DRBENCH" run "$WORK/unknown_top.yaml" --output "$OUT/m.h5" --quiet
+expect_in "$WORK/err" "'foo'"
+[ ! -e "$OUT/m.h5" ] || fail "mpirun: a results file was written"
+
+TOTAL=$(wc -l <"$COUNTS")
+summary=""
+for k in yaml data cli results; do summary+="$k=$(grep -c "^$k " "$COUNTS" || true) "; done
+echo "bad input ok: $TOTAL refused inputs ($summary)"
+[ "$TOTAL" -ge 100 ] || fail "only $TOTAL bad-input cases (want at least 100)"

@@ -14,7 +14,12 @@ evaluation: {knn: [1]}
 YAML
 }
 write_cfg 1.0e-7 "[{method: bcgplvm, dims: [2]}, {method: pca, dims: [2]}]"
+# Timed-out tasks are failed tasks: the run exits 4 (docs/config.md, exit status).
+set +e
 "${MPIRUN[@]}" -np 2 "$DRBENCH" run "$WORK/limit.yaml" --output "$WORK/t.h5" --no-table 2>"$WORK/err"
+rc=$?
+set -e
+[ $rc -eq 4 ] || { cat "$WORK/err"; fail "a run whose tasks timed out exited $rc, expected 4"; }
 expect_in "$WORK/err" "timed out"
 "$PY" - "$WORK/t.h5" <<'PY'
 import sys, h5py

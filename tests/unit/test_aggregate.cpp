@@ -101,6 +101,7 @@ struct Synthetic {
 
 Synthetic synthetic() {
   Synthetic s;
+  s.f.repeats = 3;
   s.add("KDA", "gamma=0.5", {0.10, 0.12, 0.14}, {0.11, 0.13, 0.15});
   // Better at k=3 but worse at k=1: selection looks at the first k only.
   s.add("KDA", "gamma=2", {0.20, 0.22, 0.24}, {0.05, 0.05, 0.05});
@@ -184,18 +185,19 @@ TEST_CASE("tables: mean ± std in percent, markers, failures, three formats", "[
   CHECK(t.columns == std::vector<std::string>{"per_class=5", "per_class=10"});
   CHECK(t.failed == std::vector<std::size_t>{0, 0, 1});
   std::string md = to_markdown(t, a);
-  CHECK_THAT(md, Catch::Contains("| PCA | 30.00 ± 1.00 † | 45.00 ± 7.07 | 0 |"));
+  CHECK_THAT(md, Catch::Contains("| PCA | 30.00 ± 1.00 † | 45.00 ± 7.07 (2/3) | 0 |"));
   CHECK_THAT(md, Catch::Contains("| KDA | 12.00 ± 2.00 | - | 0 |"));
   CHECK_THAT(md, Catch::Contains("| LDA | 13.00 ± 2.65 | - | 1 |"));
   CHECK_THAT(md, Catch::Contains("| KDA | gamma=0.5 | - |"));  // which setting won
   std::string md3 = to_markdown(tables[1], a);
-  CHECK_THAT(md3, Catch::Contains("| PCA | 13.00 ± 1.00 | 45.00 ± 7.07 | 0 |"));
+  CHECK_THAT(md3, Catch::Contains("| PCA | 13.00 ± 1.00 | 45.00 ± 7.07 (2/3) | 0 |"));
   CHECK_THAT(md3, Catch::Contains("| KDA | 13.00 ± 2.00 |"));
   std::string csv = to_csv(t, a);
   CHECK_THAT(csv, Catch::Contains("usps,PCA,per_class,5,2,1,30.0000,1.0000,3,,0.00712477,1,0\n"));
   CHECK_THAT(csv, Catch::Contains("usps,KDA,per_class,5,2,1,12.0000,2.0000,3,gamma=0.5,,0,0\n"));
   std::string tex = to_latex(t, a);
-  CHECK_THAT(tex, Catch::Contains("PCA & $30.00 \\pm 1.00^\\dagger$ & $45.00 \\pm 7.07$ & 0 \\\\"));
+  CHECK_THAT(
+      tex, Catch::Contains("PCA & $30.00 \\pm 1.00^\\dagger$ & $45.00 \\pm 7.07$ (2/3) & 0 \\\\"));
   CHECK_THAT(tex, Catch::Contains("per\\_class=5"));
   CHECK_THAT(tex, Catch::Contains("KDA & $12.00 \\pm 2.00$ & -- & 0"));
   CHECK_THAT(t.caption, Catch::StartsWith("usps: 1-NN test error (%)"));
@@ -269,4 +271,64 @@ TEST_CASE("tables: a dataset's own split is one column", "[aggregate]") {
   REQUIRE(!tables.empty());
   CHECK(tables[0].columns == std::vector<std::string>{"own split"});
   CHECK_THAT(to_markdown(tables[0], a), Catch::Contains("| KDA | 15.00 ± 7.07 | 0 |"));
+}
+
+TEST_CASE("selection: only settings with every repeat compete; short cells show their count",
+          "[aggregate]") {
+  Synthetic s;
+  s.f.repeats = 4;
+  // gamma=9 failed on 3 of 4 partitions; its one lucky number must not win.
+  s.add("KDA", "gamma=9", {0.01}, {0.01});
+  for (int r = 1; r < 4; ++r) s.fail("KDA", "gamma=9", r);
+  s.add("KDA", "gamma=1", {0.10, 0.12, 0.11, 0.13}, {0.1, 0.1, 0.1, 0.1});
+  // PCA has no complete setting: the one with the most repeats is shown, with its count.
+  s.add("PCA", "a=1", {0.05}, {0.05});
+  s.add("PCA", "a=2", {0.30, 0.31}, {0.30, 0.31});
+  Aggregate a = aggregate(s.f);
+  CHECK(a.repeats == 4);
+  CHECK(a.find("usps", "KDA", 5, 2)->chosen()->setting == "gamma=1");
+  CHECK(a.find("usps", "PCA", 5, 2)->chosen()->setting == "a=2");
+  const auto tables = make_tables(a);
+  const std::string md = to_markdown(tables[0], a);
+  CHECK_THAT(md, Catch::Contains("| KDA | 11.50 ± 1.29 |"));
+  CHECK_THAT(md, Catch::Contains("| PCA | 30.50 ± 0.71 (2/4) † |"));
+  CHECK_THAT(tables[0].caption,
+             Catch::Contains("over 4 partitions, best setting per cell among those with results "
+                             "on all 4"));
+  CHECK_THAT(tables[0].caption, Catch::Contains("(n/4): no setting of the cell has all 4"));
+}
+
+TEST_CASE("t-tests: a reference without dims is compared from the input-space table",
+          "[aggregate]") {
+  Synthetic s;
+  s.f.labels = {"1NN", "PCA"};
+  s.f.ttest_reference = "1NN";
+  s.add("1NN", "", {0.10, 0.11, 0.12}, {0.10, 0.11, 0.12}, 5, 0);
+  s.add("PCA", "", {0.30, 0.32, 0.31}, {0.30, 0.32, 0.31}, 5, 2);
+  s.add("PCA", "", {0.10, 0.12, 0.11}, {0.10, 0.12, 0.11}, 5, 9);
+  Aggregate a = aggregate(s.f);
+  const Cell* p2 = a.find("usps", "PCA", 5, 2);
+  CHECK(p2->tested(0));
+  CHECK(p2->worse[0]);
+  CHECK(p2->reference_dim == 0);
+  CHECK(!a.find("usps", "PCA", 5, 9)->worse[0]);
+  const auto tables = make_tables(a);  // d0, d2, d9 for k=1, then k=3
+  REQUIRE(tables.size() == 6);
+  CHECK_THAT(to_markdown(tables[1], a), Catch::Contains("| PCA | 31.00 ± 1.00 † |"));
+  CHECK_THAT(tables[1].caption,
+             Catch::Contains("† significantly worse than 1NN (in the input-space table)"));
+}
+
+TEST_CASE("t-tests: no mark and no promise in the caption for a test that did not run",
+          "[aggregate]") {
+  Synthetic s;
+  s.f.repeats = 1;
+  s.add("KDA", "", {0.10}, {0.10});
+  s.add("PCA", "", {0.50}, {0.50});
+  Aggregate a = aggregate(s.f);
+  CHECK(!a.find("usps", "PCA", 5, 2)->tested(0));
+  const auto tables = make_tables(a);
+  CHECK_THAT(tables[0].caption, !Catch::Contains("†"));
+  CHECK_THAT(tables[0].caption,
+             Catch::Contains("no t-test against KDA for PCA (fewer than 2 partitions"));
 }

@@ -229,9 +229,7 @@ methods:
   - method: test_cfg_supervised
     dims: [1]
     grid: {gamma: [0.1, 1], kernel: [rbf, poly, '3']}
-  - method: test_cfg_transductive
-    dims: [1]
-evaluation: {protocol: transductive}
+  - method: identity
 )",
                                          "x.yaml");
   const auto settings = expand_grid(ex.methods[0]);
@@ -241,7 +239,14 @@ evaluation: {protocol: transductive}
   CHECK(settings[2].canonical() == "center=true,gamma=0.1,k=5,kernel=3");
   CHECK(settings[3].canonical() == "center=true,gamma=1,k=5,kernel=rbf");
   CHECK(settings[5].real("gamma") == 1.0);
-  const auto defaults = expand_grid(ex.methods[1]);
+  // Supervised methods cannot run transductively, so the defaults come from a second config.
+  const Experiment tr = parse_experiment(R"(datasets: [{name: d}]
+splits: {train_ratio: [0.5]}
+methods: [{method: test_cfg_transductive, dims: [1]}]
+evaluation: {protocol: transductive}
+)",
+                                         "x.yaml");
+  const auto defaults = expand_grid(tr.methods[0]);
   REQUIRE(defaults.size() == 1);
   CHECK(defaults[0].canonical() == "perplexity=30");
 }
@@ -528,9 +533,9 @@ profiles:
     methods:
       - method: identity
     evaluation: {knn: [1]}
-  broken:
-    splits: {repeats: 0}
 )";
+// The same with a profile holding an invalid value (lines 21-22).
+const std::string kBroken = std::string(kProfiled) + "  broken:\n    splits: {repeats: 0}\n";
 }  // namespace
 
 TEST_CASE("profiles overlay the config: maps merge, lists and scalars replace", "[config]") {
@@ -557,14 +562,18 @@ TEST_CASE("profiles overlay the config: maps merge, lists and scalars replace", 
 }
 
 TEST_CASE("profile errors", "[config]") {
-  const std::string unknown = error_of(kProfiled, "quik");
+  const std::string unknown = error_of(kBroken, "quik");
   CHECK_THAT(unknown, Catch::Contains("'profiles': unknown profile 'quik' (fix: did you mean "
                                       "'quick'? available profiles: quick, broken)"));
   // A bad value a profile supplies points at the profile's line.
-  CHECK_THAT(error_of(kProfiled, "broken"),
+  CHECK_THAT(error_of(kBroken, "broken"),
              Catch::Contains("cfg/bad.yaml:22: 'splits.repeats': value 0 is out of range"));
+  // ... and is reported when another profile, or none, is selected.
+  CHECK_THAT(error_of(kBroken),
+             Catch::Contains("cfg/bad.yaml (profile broken):22: 'splits.repeats': value 0"));
+  CHECK_THAT(error_of(kBroken, "quick"), Catch::Contains("(profile broken):22"));
   // Profile keys are checked even when the profile is not applied.
-  CHECK_THAT(error_of(std::string(kProfiled) + "  typo:\n    evaluaton: {knn: [1]}\n"),
+  CHECK_THAT(error_of(kBroken + "  typo:\n    evaluaton: {knn: [1]}\n"),
              Catch::Contains("24: 'profiles.typo.evaluaton': unknown key (fix: did you mean "
                              "'evaluation'?"));
   CHECK_THAT(error_of("datasets: [{name: a}]\nsplits: {own: true}\nmethods: [{method: identity}]\n",

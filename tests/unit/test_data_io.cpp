@@ -256,6 +256,12 @@ TEST_CASE("CSV reader: header, text or integer labels, ragged rows refused", "[d
   write_text(tmp.file("d.csv"), "1,2,0\n3,x,0\n");
   CHECK_THAT(message_of([&] { read_csv_dataset(tmp.file("d.csv")); }),
              Catch::Contains("d.csv:2") && Catch::Contains("'x'"));
+  // A huge label is refused before validation allocates a counter per class (was an allocation
+  // of 44 TB, found by fuzz/fuzz_csv; labels from 2^53 up are read as text).
+  write_text(tmp.file("e.csv"), "1,2,5555555555555\n3,4,1\n5,6,0\n");
+  CHECK_THAT(
+      message_of([&] { validate_dataset(read_csv_dataset(tmp.file("e.csv"))); }),
+      Catch::Contains("labels go up to 5555555555555") && Catch::Contains("only 3 points"));
 }
 
 TEST_CASE("IDX reader: images with their labels file found by name", "[data]") {
@@ -293,6 +299,22 @@ TEST_CASE("IDX reader: images with their labels file found by name", "[data]") {
                                 tmp.file("train-labels-idx1-ubyte"));
              }),
              Catch::Contains("truncated"));
+  // A damaged header promising 6 * 10^10 doubles (500 GB) fails at the end of the file, with a
+  // DataError, instead of allocating first (was std::bad_alloc, found by fuzz/fuzz_idx).
+  write_bytes(tmp.file("huge-images-idx3-ubyte"),
+              {0, 0, 0x0E, 3, 0, 0x0F, 0xFF, 0xFF, 0, 0, 0x0F, 0xFF, 0, 0, 0, 0x0F, 1, 2});
+  CHECK_THAT(message_of([&] {
+               read_idx_dataset(tmp.file("huge-images-idx3-ubyte"),
+                                tmp.file("train-labels-idx1-ubyte"));
+             }),
+             Catch::Contains("truncated"));
+  write_bytes(tmp.file("overflow-images-idx3-ubyte"),
+              {0, 0, 8, 3, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF});
+  CHECK_THAT(message_of([&] {
+               read_idx_dataset(tmp.file("overflow-images-idx3-ubyte"),
+                                tmp.file("train-labels-idx1-ubyte"));
+             }),
+             Catch::Contains("more than 2^40 elements"));
 }
 
 TEST_CASE("Bundled wine and max_points subsampling", "[data]") {

@@ -77,15 +77,19 @@ TEST_CASE("Too few points in a class is refused with class, count and request", 
   CHECK_THROWS_AS(make_partition(ds, spec, 2.5, 1), DataError);
 }
 
-TEST_CASE("Ratio splits are stratified and keep a training point per class", "[data]") {
+TEST_CASE("Ratio splits are stratified; a ratio that leaves a class no training point is refused",
+          "[data]") {
   const Dataset ds = toy();
   SplitsSpec spec;
   spec.kind = SplitsSpec::Kind::Ratio;
   const Partition p = make_partition(ds, spec, 0.5, 9);
   CHECK(arma::all(class_counts(ds, p.train) == arma::uvec{5, 3, 2}));
   CHECK(disjoint_cover(p, ds.n(), true));
-  const Partition small = make_partition(ds, spec, 0.05, 9);
-  CHECK(arma::all(class_counts(ds, small.train) == arma::uvec{1, 1, 1}));
+  const Partition small = make_partition(ds, spec, 0.15, 9);
+  CHECK(arma::all(class_counts(ds, small.train) == arma::uvec{2, 1, 1}));
+  // 0.05 of 6 points rounds to 0: refused (it used to be raised silently to 1).
+  CHECK_THROWS_WITH(make_partition(ds, spec, 0.05, 9),
+                    Catch::Contains("gives class 1 (6 points) no training points"));
   CHECK_THROWS_AS(make_partition(ds, spec, 1.0, 9), DataError);
 }
 

@@ -77,9 +77,15 @@ TEST_CASE("TaskResult serialize/deserialize round trip keeps every field", "[res
 
 TEST_CASE("TaskResult reads records of format 2 (journals written before task_seconds)",
           "[results]") {
-  // A format-2 record is a format-3 record without its last 8 bytes and with version byte 2.
-  std::string bytes = full_result().serialize();
-  bytes = bytes.substr(0, bytes.size() - 8);
+  // A format-2 record is a format-4 record without its point indices and labels and without
+  // task_seconds before them, and with version byte 2.
+  TaskResult r = full_result();
+  r.index_train.reset();
+  r.index_test.reset();
+  r.label_train.reset();
+  r.label_test.reset();
+  std::string bytes = r.serialize();
+  bytes = bytes.substr(0, bytes.size() - 4 * 8 - 8);  // four empty vectors (a count each), seconds
   bytes[0] = 2;
   const TaskResult old = TaskResult::deserialize(bytes);
   CHECK(old.task_seconds == 0.0);
@@ -93,7 +99,7 @@ TEST_CASE("TaskResult encoding is little-endian with a version byte", "[results]
   r.task_id = 0x0102030405060708ULL;
   std::string bytes = r.serialize();
   REQUIRE(bytes.size() > 9);
-  CHECK(bytes[0] == 3);  // format 3: task_seconds at the end
+  CHECK(bytes[0] == 4);  // format 4: task_seconds (3), point indices and labels (4)
   CHECK(bytes[1] == 0x08);
   CHECK(bytes[8] == 0x01);
   TaskResult empty = TaskResult::deserialize(bytes);

@@ -1,0 +1,230 @@
+// Results files that cannot silently lie: checksummed datasets, output paths that are directories
+// refused, journal drops reported, resume across a reformatted config, embeddings that say which
+// points they are, and the tidy long table.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "framework/core/error.hpp"
+#include "framework/results/aggregate.hpp"
+#include "framework/results/h5.hpp"
+#include "framework/results/reader.hpp"
+#include "framework/results/render.hpp"
+#include "framework/results/store.hpp"
+#include "test_results_fixture.hpp"
+
+using namespace drbench;
+using namespace drbench::testing;
+namespace fs = std::filesystem;
+
+namespace {
+
+RunInfo info() {
+  RunInfo i;
+  i.version = "t";
+  i.started = "now";
+  return i;
+}
+
+// A complete toy results file at `path`.
+void write_toy(const Experiment& ex, const std::vector<Task>& tasks) {
+  ResultsStore store(ex, tasks, info(), false);
+  for (const auto& t : tasks) store.add(toy_result(t, 0.1 + 0.01 * double(t.id % 7), 0.2));
+  store.write_hdf5();
+}
+
+// File offset and size of the first chunk of /tasks/<name>.
+std::pair<haddr_t, hsize_t> first_chunk(const std::string& path, const std::string& name) {
+  h5::Quiet q;
+  h5::File f = h5::open_file(path, false);
+  h5::Handle d(H5Dopen2(f.h, ("tasks/" + name).c_str(), H5P_DEFAULT), H5Dclose);
+  REQUIRE(d.get() >= 0);
+  h5::Handle dcpl(H5Dget_create_plist(d), H5Pclose);
+  CHECK(H5Pget_layout(dcpl) == H5D_CHUNKED);
+  bool fletcher = false;
+  for (int i = 0; i < H5Pget_nfilters(dcpl); ++i) {
+    unsigned flags = 0;
+    size_t n = 0;
+    unsigned cd[4];
+    char fname[64];
+    unsigned config = 0;
+    if (H5Pget_filter2(dcpl, i, &flags, &n, cd, sizeof fname, fname, &config) ==
+        H5Z_FILTER_FLETCHER32)
+      fletcher = true;
+  }
+  CHECK(fletcher);
+  hsize_t offset[2] = {0, 0};
+  unsigned mask = 0;
+  haddr_t addr = 0;
+  hsize_t size = 0;
+  h5::Handle space(H5Dget_space(d), H5Sclose);
+  REQUIRE(H5Dget_chunk_info(d, space, 0, offset, &mask, &addr, &size) >= 0);
+  return {addr, size};
+}
+
+}  // namespace
+
+TEST_CASE("a results file with flipped bytes in its task table is refused",
+          "[results][integrity]") {
+  TempDir dir;
+  Experiment ex = toy_experiment(dir.file("toy.h5"));
+  const auto tasks = toy_tasks(ex);
+  write_toy(ex, tasks);
+  REQUIRE_NOTHROW(aggregate(read_results(ex.output.path)));
+  for (const char* column : {"knn_error", "split_value", "status"}) {
+    DYNAMIC_SECTION(column) {
+      const auto [addr, size] = first_chunk(ex.output.path, column);
+      REQUIRE(size > 8);
+      {
+        std::fstream f(ex.output.path, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekg(static_cast<std::streamoff>(addr + 3));
+        char b[2];
+        f.read(b, 2);
+        b[0] ^= 0x5a;
+        b[1] ^= 0x21;
+        f.seekp(static_cast<std::streamoff>(addr + 3));
+        f.write(b, 2);
+      }
+      CHECK_THROWS_WITH(read_results(ex.output.path),
+                        Catch::Contains(ex.output.path) && Catch::Contains(column) &&
+                            Catch::Contains("damaged") && Catch::Contains("checksum"));
+    }
+  }
+}
+
+TEST_CASE("an output path that is a directory is refused before anything is created",
+          "[results][integrity]") {
+  TempDir dir;
+  Experiment ex = toy_experiment(dir.path.string());
+  const auto tasks = toy_tasks(ex);
+  CHECK_THROWS_WITH(ResultsStore(ex, tasks, info(), false),
+                    Catch::Contains("is a directory, not a results file"));
+  CHECK(!fs::exists(dir.path.string() + ".lock"));
+  CHECK(!fs::exists(dir.path.string() + ".journal"));
+  CHECK_THROWS_WITH(check_output_path(dir.file("sub/"), "--output"),
+                    Catch::Contains("--output: '") && Catch::Contains("fix: name a file"));
+  CHECK_NOTHROW(check_output_path(dir.file("sub/x.h5"), "--output"));
+}
+
+TEST_CASE("resume accepts a commented, reformatted config", "[results][integrity]") {
+  TempDir dir;
+  Experiment ex = toy_experiment(dir.file("toy.h5"));
+  const auto tasks = toy_tasks(ex);
+  {
+    ResultsStore store(ex, tasks, info(), false);
+    store.add(toy_result(tasks[0], 0.5, 0.25));
+    store.write_hdf5();
+    store.set_snapshot_interval(1e9);
+    store.add(toy_result(tasks[1], 0.5, 0.25));  // journal only
+    store.commit();
+  }
+  Experiment edited = ex;
+  edited.text =
+      "# comment\nsplits:\n  repeats: 2\n  per_class: [5, 10]\nseed: 7   # x\nname: toy\n";
+  ResultsStore store(edited, tasks, info(), false);
+  CHECK(store.n_done() == 2);
+}
+
+TEST_CASE("dropped journal records are reported", "[results][integrity]") {
+  TempDir dir;
+  Experiment ex = toy_experiment(dir.file("toy.h5"));
+  const auto tasks = toy_tasks(ex);
+  {
+    ResultsStore store(ex, tasks, info(), false);
+    store.set_snapshot_interval(1e9);
+    for (int i = 0; i < 3; ++i) store.add(toy_result(tasks[i], 0.5, 0.25));
+    store.commit();
+  }
+  // Damage the second record: it and everything after it are dropped, and that is said.
+  const std::string jp = ex.output.path + ".journal";
+  std::string bytes;
+  {
+    std::ifstream in(jp, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  bytes[bytes.size() * 2 / 3] ^= 0x40;
+  {
+    std::ofstream out(jp, std::ios::binary | std::ios::trunc);
+    out << bytes;
+  }
+  std::stringstream captured;
+  auto* old = std::cerr.rdbuf(captured.rdbuf());
+  std::size_t done = 0;
+  try {
+    ResultsStore store(ex, tasks, info(), false);
+    done = store.n_done();
+  } catch (...) {
+    std::cerr.rdbuf(old);
+    throw;
+  }
+  std::cerr.rdbuf(old);
+  CHECK(done < 3);
+  CHECK_THAT(captured.str(),
+             Catch::Contains("dropped") &&
+                 Catch::Contains(std::to_string(done) + " task result(s) recovered"));
+}
+
+TEST_CASE("embeddings carry point indices and labels through the file", "[results][integrity]") {
+  TempDir dir;
+  Experiment ex = toy_experiment(dir.file("toy.h5"));
+  ex.output.keep_embeddings = true;
+  const auto tasks = toy_tasks(ex);
+  TaskResult r = toy_result(tasks[0], 0.1, 0.2);
+  r.embedding_train = arma::mat(2, 3, arma::fill::randu);
+  r.embedding_test = arma::mat(2, 2, arma::fill::randu);
+  r.index_train = {4, 7, 9};
+  r.index_test = {0, 5};
+  r.label_train = {1, 0, 2};
+  r.label_test = {2, 2};
+  // Through the journal's byte encoding too (MPI messages use it).
+  const TaskResult back = TaskResult::deserialize(r.serialize());
+  CHECK(arma::all(back.index_train == r.index_train));
+  CHECK(arma::all(back.label_test == r.label_test));
+  {
+    ResultsStore store(ex, tasks, info(), false);
+    store.add(r);
+    store.write_hdf5();
+  }
+  const ResultsFile f = read_results(ex.output.path, true);
+  REQUIRE(f.tasks.size() == 1);
+  const TaskResult& got = f.tasks[0].result;
+  CHECK(arma::all(got.index_train == r.index_train));
+  CHECK(arma::all(got.index_test == r.index_test));
+  CHECK(arma::all(got.label_train == r.label_train));
+  CHECK(arma::all(got.label_test == r.label_test));
+}
+
+TEST_CASE("long table, all settings, filters; csv on stdout has one header",
+          "[results][aggregate]") {
+  TempDir dir;
+  Experiment ex = toy_experiment(dir.file("toy.h5"));
+  const auto tasks = toy_tasks(ex);
+  write_toy(ex, tasks);
+  const Aggregate a = aggregate(read_results(ex.output.path));
+  const std::string csv = render_tables(a, "csv");
+  std::size_t headers = 0;
+  for (std::size_t p = 0; (p = csv.find("dataset,method", p)) != std::string::npos; ++p) ++headers;
+  CHECK(headers == 1);
+  const std::string chosen = to_long_csv(a, false), all = to_long_csv(a, true);
+  CHECK_THAT(chosen, Catch::StartsWith("dataset,method,split_kind,split_value,dim,k,mean_error_pct,"
+                                       "std_error_pct,n,repeats,p_value,worse,setting,chosen,"
+                                       "failed\n"));
+  auto lines = [](const std::string& s) { return std::count(s.begin(), s.end(), '\n'); };
+  // 2 datasets x 2 methods x 2 split values x 2 k; KDA has 2 settings.
+  CHECK(lines(chosen) == 1 + 16);
+  CHECK(lines(all) == 1 + 16 + 8);
+  AggregateFilter f;
+  f.dataset = "wine";
+  f.k = 3;
+  const Aggregate w = filter_aggregate(a, f);
+  CHECK(w.k == std::vector<int>{3});
+  CHECK(lines(to_long_csv(w, false)) == 1 + 4);
+  CHECK(make_tables(w).size() == 1);
+  f.dataset = "iris";
+  CHECK_THROWS_WITH(filter_aggregate(a, f), Catch::Contains("usps, wine"));
+  AggregateFilter d;
+  d.dim = 5;
+  CHECK_THROWS_WITH(filter_aggregate(a, d), Catch::Contains("--dim 5"));
+}
