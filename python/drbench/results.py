@@ -333,14 +333,27 @@ def aggregate(r: Results, reference: str | None = None, alpha: float = 0.05) -> 
         for j, kk in enumerate(ks):
             s["err"][j].append(getattr(row, f"error_k{kk}"))
     for c in cells.values():
+        # Only the settings with the most repeats compete (those complete over all repeats when
+        # any is), so a setting that failed on some partitions cannot win with the lucky rest.
+        most = max((len(s["seeds"]) for s in c["settings"].values()), default=0)
         best = None
         for name in sorted(c["settings"]):
             s = c["settings"][name]
             s["mean"] = [float(np.mean(e)) for e in s["err"]]
             s["std"] = [float(np.std(e, ddof=1)) if len(e) > 1 else math.nan for e in s["err"]]
-            if best is None or s["mean"][0] < c["settings"][best]["mean"][0]:
+            if len(s["seeds"]) == most and (best is None
+                                             or s["mean"][0] < c["settings"][best]["mean"][0]):
                 best = name
         c["best"] = best
+
+    def reference_cell(ds, sv, d):
+        """The reference's cell at this dim, else its only cell for (dataset, split value): a
+        reference without dims lives in the input-space table."""
+        if (ds, ref, sv, d) in cells:
+            return cells[(ds, ref, sv, d)]
+        only = [c for (cd, cl, cs, _), c in cells.items() if (cd, cl, cs) == (ds, ref, sv)]
+        return only[0] if len(only) == 1 else None
+
     splits = sorted({k[2] for k in cells})
     dims = sorted({k[3] for k in cells})
     several = len(dims) > 1
@@ -365,7 +378,7 @@ def aggregate(r: Results, reference: str | None = None, alpha: float = 0.05) -> 
                             rec.update(mean_error_pct=100 * s["mean"][j],
                                        std_error_pct=100 * s["std"][j], n=len(s["seeds"]),
                                        setting=c["best"])
-                            rc = cells.get((ds, ref, sv, d)) if ref and label != ref else None
+                            rc = reference_cell(ds, sv, d) if ref and label != ref else None
                             if rc is not None and rc["best"] is not None:
                                 theirs = rc["settings"][rc["best"]]
                                 at = {seed: i for i, seed in enumerate(theirs["seeds"])}
