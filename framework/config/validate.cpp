@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 #include "framework/core/error.hpp"
@@ -129,6 +130,11 @@ DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds)
   const EvaluationSpec& ev = ex.evaluation;
   const bool transductive = ev.protocol == EvaluationSpec::Protocol::Transductive;
   const std::string on = "dataset '" + spec.name + "'";
+  if (ds.n_classes == 1)
+    std::fprintf(stderr,
+                 "[drbench] warning: %s is one class (a single sequence): its kNN errors are 0 "
+                 "by construction; run it for its embeddings, not its table\n",
+                 on.c_str());
   DataShape smallest{};
   bool first = true;
   const std::vector<double> values = sp.values.empty() ? std::vector<double>{0.0} : sp.values;

@@ -32,10 +32,14 @@ void validate_dataset(const Dataset& ds) {
     throw DataError(where + ": " + std::to_string(ds.y.n_elem) + " labels for " +
                     std::to_string(ds.n()) + " points (fix: y needs one label per row of X)");
   if (ds.n_classes == 0) throw DataError(where + ": no classes (fix: provide labels 0..C-1)");
-  if (ds.n_classes == 1)
+  // One time-ordered sequence (a single object's poses, GPDM-style figures) is a legitimate
+  // input whose point is the latent trajectory; the config check warns that its kNN errors are
+  // 0 by construction. Anything else with one class is a mistake.
+  if (ds.n_classes == 1 && ds.sequence.is_empty())
     throw DataError(where +
                     ": every point has the same label, so every kNN error would be 0 "
-                    "(fix: provide labels of at least 2 classes, 0..C-1)");
+                    "(fix: provide labels of at least 2 classes, 0..C-1, or mark the data as "
+                    "a time-ordered sequence with sequences: classes)");
   // More classes than points means empty classes; refused before counting them (a label of
   // 10^16 would otherwise ask for that many counters; found by fuzz/fuzz_csv).
   if (ds.n_classes > ds.n())

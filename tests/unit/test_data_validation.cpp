@@ -103,6 +103,15 @@ TEST_CASE("single-class and transposed data are named as such", "[validation]") 
   ds.y = {0, 1, 0};
   ds.n_classes = 2;
   CHECK_THROWS_WITH(validate_dataset(ds), Catch::Contains("X looks transposed"));
+  // One time-ordered sequence (a single object's poses) is accepted: its trajectory is the point.
+  Dataset one;
+  one.name = "duck";
+  one.X = arma::mat(2, 6, arma::fill::randu);
+  one.y = arma::uvec(6, arma::fill::zeros);
+  one.n_classes = 1;
+  CHECK_THROWS_WITH(validate_dataset(one), Catch::Contains("sequences: classes"));
+  one.sequence = one.y;
+  CHECK_NOTHROW(validate_dataset(one));
 }
 
 TEST_CASE("data_path must exist; profiles are checked even when not selected", "[validation]") {
