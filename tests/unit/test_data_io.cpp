@@ -11,6 +11,7 @@
 #include <limits>
 #include <vector>
 
+#include "framework/core/build_info.hpp"
 #include "framework/core/error.hpp"
 #include "framework/data/load.hpp"
 #include "support/shared_data.hpp"
@@ -116,6 +117,28 @@ TEST_CASE("HDF5 round trip: row-major X becomes one column per point", "[data]")
     CHECK(u.X(1, 0) == 255.0);
     CHECK(u.X(0, 1) == 17.0);
     CHECK(u.split.is_empty());
+  }
+  SECTION("an X that claims more values than the file holds is refused before allocating") {
+    // A contiguous X of 10^9 x 10^4 doubles that was never written: the file stores none of its
+    // 80 TB, so a reader that trusted the shape would try to allocate them.
+    const hid_t f = H5Fcreate(tmp.file("huge.h5").c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    const std::vector<hsize_t> dims = {1000000000ull, 10000ull};
+    const hid_t space = H5Screate_simple(2, dims.data(), nullptr);
+    const hid_t d =
+        H5Dcreate2(f, "X", H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    REQUIRE(d >= 0);
+    H5Dclose(d);
+    H5Sclose(space);
+    const std::vector<std::int32_t> y = {0, 1};
+    write_dataset(f, "y", H5T_NATIVE_INT32, {2}, y.data());
+    H5Fclose(f);
+    CHECK_THAT(
+        message_of([&] { read_hdf5_dataset(tmp.file("huge.h5")); }),
+        Catch::Contains("'X' claims 1000000000 x 10000 values") && Catch::Contains("huge.h5"));
+    // The damaged file fuzz/fuzz_hdf5 found (X claims about 19 TB in 2 kB).
+    CHECK_THROWS_AS(
+        read_hdf5_dataset(std::string(drbench::source_dir()) + "/fuzz/known/dataset-huge-dims.h5"),
+        DataError);
   }
   SECTION("missing y and wrong label count are named") {
     write_h5(tmp.file("bad.h5"), X, 4, 3, {0, 1, 1});
@@ -259,9 +282,8 @@ TEST_CASE("CSV reader: header, text or integer labels, ragged rows refused", "[d
   // A huge label is refused before validation allocates a counter per class (was an allocation
   // of 44 TB, found by fuzz/fuzz_csv; labels from 2^53 up are read as text).
   write_text(tmp.file("e.csv"), "1,2,5555555555555\n3,4,1\n5,6,0\n");
-  CHECK_THAT(
-      message_of([&] { validate_dataset(read_csv_dataset(tmp.file("e.csv"))); }),
-      Catch::Contains("labels go up to 5555555555555") && Catch::Contains("only 3 points"));
+  CHECK_THAT(message_of([&] { validate_dataset(read_csv_dataset(tmp.file("e.csv"))); }),
+             Catch::Contains("labels go up to 5555555555555") && Catch::Contains("only 3 points"));
 }
 
 TEST_CASE("IDX reader: images with their labels file found by name", "[data]") {
