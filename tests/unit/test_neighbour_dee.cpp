@@ -309,3 +309,64 @@ TEST_CASE("DEE and DSNE read kernel_width as the vocabulary says", "[neighbour][
   CHECK(t_rel == Approx(2.0 * base.kernel_width * base.kernel_width).epsilon(1e-14));
   CHECK(t_abs == Approx(2.0 * 0.7 * 0.7).epsilon(1e-14));
 }
+
+TEST_CASE("DSNE init pca starts from the principal directions, whatever the seed",
+          "[neighbour][dsne]") {
+  // The start an outside implementation can reproduce (scripts/dsne_reference.py): two seeds give
+  // the same fit, while the random start makes them differ.
+  const Problem p = make_problem(23, 6, 3, 10, 4.0);
+  ParamSet pca;
+  pca.set("init", std::string("pca"));
+  auto a = fit_method("dsne", p.X, &p.y, 3, 2, pca, 1);
+  auto b = fit_method("dsne", p.X, &p.y, 3, 2, pca, 2);
+  CHECK(arma::approx_equal(a->embedding(), b->embedding(), "absdiff", 0.0));
+  auto c = fit_method("dsne", p.X, &p.y, 3, 2, ParamSet(), 1);
+  auto d = fit_method("dsne", p.X, &p.y, 3, 2, ParamSet(), 2);
+  CHECK_FALSE(arma::approx_equal(c->embedding(), d->embedding(), "absdiff", 1e-6));
+}
+
+TEST_CASE("DEE with D > N - C moves A into the within-class null space; the trace notes it",
+          "[neighbour][dee]") {
+  // There every training class is one point, the attraction is 0 and the repulsion decays as A
+  // grows: E's infimum. LD with the default small mu amplifies that subspace by ~1/mu and goes
+  // there (results/dee_dims.md: DEE-LD on USPS at 25 per class behaves as DCV). On these small
+  // blobs a large mu ends there too; on USPS it slows the drift (scripts/dee_null_space_check.py).
+  const Problem p = make_problem(41, 40, 5, 6, 3.0);  // N - C = 25 < D = 40: null dim 15
+  arma::mat Xw = p.X;
+  for (arma::uword c = 0; c < 5; ++c) {
+    const arma::uvec idx = arma::find(p.y == c);
+    const arma::vec m = arma::mean(p.X.cols(idx), 1);
+    for (const arma::uword i : idx) Xw.col(i) -= m;
+  }
+  arma::mat U, V;
+  arma::vec s;
+  arma::svd(U, s, V, Xw);
+  const arma::uword rank = arma::accu(s > 1e-10 * s(0));
+  REQUIRE(rank == 25);
+  const arma::mat null = U.cols(rank, U.n_cols - 1);
+  const MethodInfo& info = Registry::instance().get("dee");
+  double share[2];
+  for (int k = 0; k < 2; ++k) {
+    ParamSet ps;
+    ps.set("optimizer", std::string(k == 0 ? "ld" : "fp"));
+    auto m = info.make(info.complete(ps));
+    Rng rng(3);
+    Trace t;
+    m->fit(FitInput{p.X, &p.y, 5, 2, rng, &t});
+    const arma::mat& A = dynamic_cast<const Dee&>(*m).projection();  // D x dim
+    share[k] = std::pow(arma::norm(null.t() * A, "fro") / arma::norm(A, "fro"), 2);
+    bool noted = false;
+    for (const auto& [key, value] : t.notes)
+      if (key == "within_class_null_dim_min") noted = value == "15";
+    CHECK(noted);
+  }
+  INFO("share of |A|^2 in null(S_w): ld " << share[0] << ", fp " << share[1]);
+  CHECK(share[0] > 0.9);
+  CHECK(share[1] > 0.9);
+  const Problem wide = make_problem(41, 8, 5, 6, 3.0);  // N - C = 25 > D: no null space, no note
+  auto m = info.make(info.complete(ParamSet()));
+  Rng rng(3);
+  Trace t;
+  m->fit(FitInput{wide.X, &wide.y, 5, 2, rng, &t});
+  for (const auto& [key, value] : t.notes) CHECK(key != "within_class_null_dim_min");
+}

@@ -58,6 +58,14 @@ void Dee::fit(const FitInput& in) {
     in.trace->note("kernel_width", num(w.kernel_width));
     if (mu > 0) in.trace->note("mu", num(mu));
     if (s_.balanced) in.trace->note("lambda_raw", num(s_.lambda * w_scale));
+    // When D > N - C the within-class scatter has a null space in which every training class is
+    // a single point: there the attraction is 0 and the repulsion decays as A grows, so E's
+    // infimum 0 lies along it (DCV's subspace), and LD with a small mu heads there (see
+    // results/dee_dims.md). The note makes such fits recognisable in the results file.
+    const arma::uword classes = arma::uvec(arma::unique(y)).n_elem;
+    const arma::uword n = in.X.n_cols, D = in.X.n_rows;
+    if (D + classes > n)
+      in.trace->note("within_class_null_dim_min", std::to_string(D + classes - n));
   }
   const arma::mat A = arma::reshape(r.x, in.dim, in.X.n_rows);
   set_projection(in.X, mean, A.t());

@@ -25,7 +25,8 @@ void Dsne::fit(const FitInput& in) {
   opt.x_tol = opt.f_tol = 0.0;
   opt.rel_x_tol = s_.tolerance;
   opt.trace = in.trace;
-  const arma::mat A0 = random_projection_start(in.dim, Xc, in.rng, 1e-2);
+  const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
+                                    : random_projection_start(in.dim, Xc, in.rng, 1e-2);
   const OptimResult r = minimize("cg", obj, arma::vectorise(A0), opt);
   objective_ = r.f;
   if (in.trace) in.trace->note("kernel_width", std::to_string(std::sqrt(t / 2.0)));
@@ -52,7 +53,11 @@ MethodInfo dsne_info() {
       keywords::kernel_width(1.0, kSameClassReference),
       keywords::width("relative", kSameClassReference),
       keywords::iterations(1000, 1000000, "conjugate gradients"),
-      ParamSpec::real("tolerance", 1e-3, 0.0, 1.0, "stop when |A_new - A| <= tolerance |A|")};
+      ParamSpec::real("tolerance", 1e-3, 0.0, 1.0, "stop when |A_new - A| <= tolerance |A|"),
+      ParamSpec::choice(
+          "init", "random", {"random", "pca"},
+          "start: small Gaussian rows, or the leading principal directions (a start "
+          "an outside implementation can reproduce, e.g. scripts/dsne_reference.py)")};
   m.supervised = true;
   m.iterative = true;
   m.transform_reproduces_embedding = true;
@@ -65,6 +70,7 @@ MethodInfo dsne_info() {
     s.kernel_width = keywords::kernel_width_of(p);
     s.iterations = int(p.integer("iterations"));
     s.tolerance = p.real("tolerance");
+    s.pca_start = p.str("init") == "pca";
     return std::make_unique<Dsne>(s);
   };
   return m;

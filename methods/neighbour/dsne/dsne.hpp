@@ -15,6 +15,7 @@ struct DsneSettings {
   keywords::KernelWidth kernel_width;
   int iterations = 1000;
   double tolerance = 1e-3;
+  bool pca_start = false;  // A0 from the leading principal directions instead of Gaussian rows
 };
 
 class Dsne final : public LinearMethod {
