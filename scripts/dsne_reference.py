@@ -17,6 +17,9 @@ Usage:
   dsne_reference.py fit DATA.h5 [--kernel-width W]  scipy L-BFGS from drbench's PCA start
                                                (init: pca), and the objective of a separating
                                                (Fisher LDA) layout and of L-BFGS started there
+  dsne_reference.py layouts DATA.h5 RESULTS.h5 [--task K] [--kernel-width W]
+                                               E (split into its two KL terms) of drbench's
+                                               embedding vs layouts that separate the classes
 DATA.h5: a dataset file with a split column (0 = train), run by drbench with `splits: {own:
 true}`; only the training points enter the objective.
 """
@@ -135,6 +138,48 @@ def load_own(path):
     return X[split == 0], y[split == 0]
 
 
+def kl_parts(Y, p, pairs):
+    """E of an embedding Y (N x dim) split into its same-class and different-class KL terms."""
+    i, j, same = pairs
+    u = 1.0 / (1.0 + ((Y[i] - Y[j]) ** 2).sum(1))
+    out = []
+    for g in (same, ~same):
+        m = g & (p > 0)
+        q = u[m] / u[g].sum()
+        out.append(float((p[m] * np.log(p[m] / q)).sum()))
+    return out
+
+
+def layouts(X, y, results, task, kernel_width):
+    """E of drbench's embedding against layouts that separate the classes."""
+    Xc = X - X.mean(0)
+    p, pairs, t = input_similarities(Xc, y, kernel_width)
+    _, _, same = pairs
+    for g, name in ((same, "same"), (~same, "different")):
+        H = -(p[g] * np.log(p[g])).sum()
+        print(f"{name}-class pairs {g.sum()}: perplexity of P {np.exp(H):.0f} "
+              f"({np.exp(H) / g.sum():.2f} of the pairs)")
+
+    def show(name, Y):
+        a, b = kl_parts(Y, p, pairs)
+        print(f"{name}: E {a + b:.4f} (same {a:.4f}, different {b:.4f}), train LOO 1-NN error "
+              f"{loo_1nn_error(Y, y):.3f}")
+
+    A0 = pca_start(Xc, 2)
+    show("PCA start (tiny)", Xc @ A0.T)
+    with h5py.File(results, "r") as f:
+        show(f"drbench task {task}", f["embeddings"][str(task)]["train"][:])
+    L = lda_projection(Xc, y, 2)
+    s, _ = best_scale(L, Xc, p, pairs)
+    show("Fisher LDA at its best scale", Xc @ (s * L).T)
+    Y0 = Xc @ A0.T
+    Y0 /= np.sqrt((Y0 ** 2).sum(1).mean())
+    ang = 2 * np.pi * np.searchsorted(np.unique(y), y) / len(np.unique(y))
+    for R in (1, 3, 10, 30):  # not reachable by a linear map: a lower bound on what separation costs
+        show(f"classes as blobs (rms 0.3) on a circle of radius {R}",
+             np.c_[R * np.cos(ang), R * np.sin(ang)] + 0.3 * Y0)
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -146,8 +191,16 @@ def main():
     fp.add_argument("--dim", type=int, default=2)
     fp.add_argument("--iterations", type=int, default=1000)
     fp.add_argument("--kernel-width", type=float, default=1.0)
+    lp = sub.add_parser("layouts", help="E of drbench's embedding vs separating layouts")
+    lp.add_argument("data")
+    lp.add_argument("results")
+    lp.add_argument("--task", type=int, default=0)
+    lp.add_argument("--kernel-width", type=float, default=1.0)
     a = ap.parse_args()
     X, y = load_own(a.data)
+    if a.cmd == "layouts":
+        layouts(X, y, a.results, a.task, a.kernel_width)
+        return 0
     Xc = X - X.mean(0)
     if a.cmd == "check":
         with h5py.File(a.data, "r") as f:  # train_index counts rows of the whole file
