@@ -59,10 +59,6 @@ Checked in session neighbour2 (2026-11-22) with independent numpy code on the sa
   setting in which DEE behaves as the paper says (best at low dimension). drbench now writes
   `within_class_null_dim_min = D + C - N` into a DEE fit's trace notes when this applies, and
   tests/unit/test_neighbour_dee.cpp checks that LD and FP end in null(S_w) then.
-- **Provenance.** The table above still comes from the runs made before main's vocabulary merge
-  (task keys, hence random starts, differ from today's configs; partitions are identical). Its
-  .h5 files were not kept, and a rerun of all 2,570 fits did not fit in the session (the 2-core
-  machine was at load 14-18).
 """
 
 
