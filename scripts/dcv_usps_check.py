@@ -63,8 +63,8 @@ def main():
         W, r["null_dim"] = dcv(Xtr, y[tr])
         r["dcv"] = nn_rate(Xtr @ W, y[tr], Xte @ W, y[te])
         for tol in (1e-4, 1e-3, 1e-2, 3e-2, 1e-1):
-            W2, nd = dcv(Xtr, y[tr], tol)
-            r[f"dcv tol {tol:g}"] = None; r[f"dcv tol {tol:g}"] = nn_rate(Xtr @ W2, y[tr], Xte @ W2, y[te])
+            W2, _ = dcv(Xtr, y[tr], tol)
+            r[f"dcv tol {tol:g}"] = nn_rate(Xtr @ W2, y[tr], Xte @ W2, y[te])
         r["raw 1-NN"] = nn_rate(Xtr, y[tr], Xte, y[te])
         # PCA to n - C dims, then DCV's null space is empty; PCA+LDA (Fisherfaces) instead
         U, s, Vt = np.linalg.svd(Xtr, full_matrices=False)

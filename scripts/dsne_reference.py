@@ -175,7 +175,8 @@ def layouts(X, y, results, task, kernel_width):
     Y0 = Xc @ A0.T
     Y0 /= np.sqrt((Y0 ** 2).sum(1).mean())
     ang = 2 * np.pi * np.searchsorted(np.unique(y), y) / len(np.unique(y))
-    for R in (1, 3, 10, 30):  # not reachable by a linear map: a lower bound on what separation costs
+    # Classes as blobs on a circle: separated by construction (not reachable by a linear map).
+    for R in (1, 3, 10, 30):
         show(f"classes as blobs (rms 0.3) on a circle of radius {R}",
              np.c_[R * np.cos(ang), R * np.sin(ang)] + 0.3 * Y0)
 
@@ -234,7 +235,8 @@ def main():
     A, E, nit, _ = lbfgs(A0, Xc, p, pairs, a.iterations)
     print(f"N={len(y)} D={X.shape[1]} t=2s^2={t:.6g}; E(A0)={E0:.8f}; scipy L-BFGS from the PCA "
           f"start: E={E:.8f} after {nit} iterations, train LOO 1-NN error "
-          f"{loo_1nn_error(Xc @ A.T, y):.4f}, |A x| rms {np.sqrt(((Xc @ A.T) ** 2).sum(1).mean()):.3g}")
+          f"{loo_1nn_error(Xc @ A.T, y):.4f}, "
+          f"|A x| rms {np.sqrt(((Xc @ A.T) ** 2).sum(1).mean()):.3g}")
     L = lda_projection(Xc, y, a.dim)
     s, El = best_scale(L, Xc, p, pairs)
     print(f"Fisher LDA {a.dim}-D at its best scale: E={El:.8f}, train LOO 1-NN error "
