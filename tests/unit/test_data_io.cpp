@@ -15,6 +15,7 @@
 #include "framework/core/error.hpp"
 #include "framework/data/load.hpp"
 #include "support/shared_data.hpp"
+#include "tests/unit/h5_helpers.hpp"
 
 namespace fs = std::filesystem;
 using namespace drbench;
@@ -38,15 +39,7 @@ struct TempDir {
   std::string file(const std::string& name) const { return (path / name).string(); }
 };
 
-void write_dataset(hid_t file, const char* name, hid_t type, std::vector<hsize_t> dims,
-                   const void* data) {
-  const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
-  const hid_t d = H5Dcreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  REQUIRE(d >= 0);
-  REQUIRE(H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0);
-  H5Dclose(d);
-  H5Sclose(space);
-}
+using testing::write_dataset;
 
 // X given row-major n x d, as the shared files store it.
 void write_h5(const std::string& path, const std::vector<double>& X, hsize_t n, hsize_t d,

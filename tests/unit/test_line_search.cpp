@@ -6,24 +6,13 @@
 
 #include "framework/optim/line_search.hpp"
 #include "framework/optim/optimizer.hpp"
+#include "tests/unit/optim_helpers.hpp"
 
 using namespace drbench;
 
 namespace {
 
-double rosenbrock(const arma::vec& x, arma::vec* g) {
-  double f = 0;
-  if (g) g->zeros(x.n_elem);
-  for (arma::uword i = 0; i + 1 < x.n_elem; ++i) {
-    const double a = x(i + 1) - x(i) * x(i), b = 1 - x(i);
-    f += 100 * a * a + b * b;
-    if (g) {
-      (*g)(i) += -400 * a * x(i) - 2 * b;
-      (*g)(i + 1) += 200 * a;
-    }
-  }
-  return f;
-}
+using testing::rosenbrock;
 
 arma::vec random_point(std::mt19937& gen, arma::uword n) {
   std::uniform_real_distribution<double> u(-2.0, 2.0);
