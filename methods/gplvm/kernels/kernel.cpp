@@ -37,8 +37,8 @@ std::vector<std::string> KernelWithParams::param_names() const {
 namespace {
 
 // The kernel registry: every name a kernel spec may use, with its factory. A covariance says how
-// latent points relate; a static part (bias, white) does not look at them, and every GP model adds
-// both to its covariance (make_gp_kernel), so a method's `kernel` parameter never names them.
+// latent points relate; a static part (bias, white) does not look at them, and the GP-LVM models
+// add both to their covariance (make_gp_kernel), so a method's `kernel` parameter never names them.
 struct KernelEntry {
   const char* name;
   bool covariance;
