@@ -49,7 +49,7 @@ void BM_KnnPath(benchmark::State& state) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * ntest));
 }
 void PathArgs(benchmark::internal::Benchmark* b) {
-  for (int d : {2, 4, 6, 9, 16, 32}) b->Args({d, 5000, 5000});
+  for (int d : {2, 4, 6, 9, 12, 16, 20, 32}) b->Args({d, 5000, 5000});
   b->Args({12, 1000, 1000});
   b->Unit(benchmark::kMillisecond);
 }
@@ -89,8 +89,12 @@ void BM_KnnUspsPath(benchmark::State& state) {
                                    : drbench::knn_indices_blocked(train, test, 5));
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * test.n_cols));
 }
-BENCHMARK_TEMPLATE(BM_KnnUspsPath, true)->Arg(2)->Arg(4)->Arg(6)->Arg(9)->Arg(16)->Unit(benchmark::kMillisecond);
-BENCHMARK_TEMPLATE(BM_KnnUspsPath, false)->Arg(2)->Arg(4)->Arg(6)->Arg(9)->Arg(16)->Unit(benchmark::kMillisecond);
+void UspsArgs(benchmark::internal::Benchmark* b) {
+  for (int d : {2, 4, 6, 9, 12, 16, 20}) b->Arg(d);
+  b->Unit(benchmark::kMillisecond);
+}
+BENCHMARK_TEMPLATE(BM_KnnUspsPath, true)->Apply(UspsArgs);
+BENCHMARK_TEMPLATE(BM_KnnUspsPath, false)->Apply(UspsArgs);
 
 void BM_KnnLoo(benchmark::State& state) {
   const auto n = static_cast<arma::uword>(state.range(0));

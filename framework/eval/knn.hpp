@@ -10,12 +10,10 @@ namespace drbench {
 
 // kmax x m matrix of training indices, nearest first, for each test column.
 // exclude_self: test == train (same columns), and a point is not its own neighbour (leave-one-out).
-// Up to kKdTreeMaxDim dimensions an exact k-d tree (nanoflann) answers, above that blocked BLAS
-// distances; both rank by the same directly summed squared distance with the same tie rule, so
-// the choice only changes speed. The bound is where the tree stops winning (bench_knn,
-// BM_KnnPath and BM_KnnUspsPath, 5,000 x 5,000, k = 5, one thread): about 10x faster in 2-D,
-// 1.5-2.5x at 6-D, and at 9-D 1.3x faster on USPS principal scores but 2x slower on isotropic
-// Gaussian points.
+// Up to kKdTreeMaxDim dimensions an exact k-d tree answers (framework/eval/knn.cpp: 4-way nodes
+// with their children's tight boxes, leaves of 32 points scanned with vector instructions),
+// above that blocked BLAS distances; both rank by the same directly summed squared distance with
+// the same tie rule, so the choice only changes speed.
 arma::umat knn_indices(const arma::mat& train, const arma::mat& test, arma::uword kmax,
                        bool exclude_self = false);
 constexpr arma::uword kKdTreeMaxDim = 8;
