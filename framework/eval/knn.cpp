@@ -57,6 +57,11 @@ void check_knn_args(const arma::mat& train, const arma::mat& test, arma::uword k
 //   exact, ties included.
 constexpr arma::uword kLeaf = 32;
 constexpr arma::uword kFan = 4;
+// knn_indices: queries the tree answers first to measure its cost on the data at hand, and the
+// share of the training points it may scan per query before blocked BLAS distances are cheaper
+// (bench_knn BM_KnnPath and BM_KnnUspsPath: the crossover lies at 0.44..0.51 from 9-D to 16-D).
+constexpr arma::uword kProbeQueries = 128;
+constexpr double kTreeMaxScan = 0.45;
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define DRBENCH_KNN_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
@@ -203,6 +208,7 @@ class KdTree {
     if (node.children == 0) {
       double d[kLeaf];
       const std::uint32_t count = node.end - node.begin;
+      top.count(count);
       std::uint64_t mask =
           leaf_dists(pts_.data() + (node.begin / kLeaf) * dim_ * kLeaf, q, dim_, top.worst(), d);
       if (count < kLeaf) mask &= (std::uint64_t(1) << count) - 1;
@@ -247,9 +253,13 @@ class TopK {
     skip_ = skip;
     size_ = 0;
     worst_ = kInf;
+    scanned_ = 0;
   }
   // Nothing at a larger distance can enter; an equal one can, when its index is lower.
   double worst() const { return worst_; }
+  // Training points whose distance was computed since reset (the cost the probe measures).
+  std::size_t scanned() const { return scanned_; }
+  void count(std::size_t points) { scanned_ += points; }
   void offer(double d, arma::uword i) {
     if (i == skip_) return;
     const Cand c{d, i};
@@ -273,6 +283,7 @@ class TopK {
   static constexpr double kInf = std::numeric_limits<double>::infinity();
   arma::uword k_, skip_ = 0, size_ = 0;
   double worst_ = kInf;
+  std::size_t scanned_ = 0;
   std::vector<Cand> best_;
 };
 
@@ -312,38 +323,13 @@ void select_smallest(const double* a2, const double* g, arma::uword n, arma::uwo
   }
 }
 
-}  // namespace
-
-arma::umat knn_indices(const arma::mat& train, const arma::mat& test, arma::uword kmax,
-                       bool exclude_self) {
-  if (train.n_rows <= kKdTreeMaxDim) return knn_indices_kdtree(train, test, kmax, exclude_self);
-  return knn_indices_blocked(train, test, kmax, exclude_self);
-}
-
-arma::umat knn_indices_kdtree(const arma::mat& train, const arma::mat& test, arma::uword kmax,
-                              bool exclude_self) {
-  check_knn_args(train, test, kmax, exclude_self);
-  if (train.n_cols > std::numeric_limits<std::uint32_t>::max())
-    return knn_indices_blocked(train, test, kmax, exclude_self);
-  const KdTree tree(train);
-  arma::umat nn(kmax, test.n_cols);
-  TopK top(kmax);
-  for (arma::uword j = 0; j < test.n_cols; ++j) {
-    top.reset(exclude_self ? j : train.n_cols);
-    tree.search(test.colptr(j), top);
-    for (arma::uword k = 0; k < kmax; ++k) nn(k, j) = top[k].i;
-  }
-  return nn;
-}
-
-arma::umat knn_indices_blocked(const arma::mat& train, const arma::mat& test, arma::uword kmax,
-                               bool exclude_self) {
-  check_knn_args(train, test, kmax, exclude_self);
-  const arma::uword n = train.n_cols, m = test.n_cols;
+// Rows of nn for the test columns `cols` (all of them when empty) by blocked BLAS distances.
+void blocked_into(const arma::mat& train, const arma::mat& test, arma::uword kmax,
+                  bool exclude_self, const arma::uvec& cols, arma::umat& nn) {
+  const arma::uword n = train.n_cols, m = cols.is_empty() ? test.n_cols : cols.n_elem;
   const arma::uword avail = exclude_self ? n - 1 : n;
   const arma::uword cand = std::min(avail, kmax + kSlack);
   const arma::uword dim = train.n_rows;
-  arma::umat nn(kmax, m);
   const arma::rowvec a2 = arma::sum(arma::square(train), 0);
   // Blocks of test columns small enough that the product block (n x b, ~2 MB) stays in cache
   // between the BLAS call that writes it and the selection pass that reads it.
@@ -354,15 +340,84 @@ arma::umat knn_indices_blocked(const arma::mat& train, const arma::mat& test, ar
   best.reserve(std::max(cand, n));
   for (arma::uword s = 0; s < m; s += block) {
     const arma::uword e = std::min(m, s + block);
-    G = train.t() * test.cols(s, e - 1);  // n x b, one BLAS-3 call
-    for (arma::uword j = s; j < e; ++j) {
-      select_smallest(a2.memptr(), G.colptr(j - s), n, cand, exclude_self ? j : n, best);
+    // n x b, one BLAS-3 call
+    G = cols.is_empty() ? arma::mat(train.t() * test.cols(s, e - 1))
+                        : arma::mat(train.t() * test.cols(cols.subvec(s, e - 1)));
+    for (arma::uword t = s; t < e; ++t) {
+      const arma::uword j = cols.is_empty() ? t : cols(t);
+      select_smallest(a2.memptr(), G.colptr(t - s), n, cand, exclude_self ? j : n, best);
       const double* q = test.colptr(j);
       for (auto& c : best) c.d = sq_dist(train.colptr(c.i), q, dim);
       std::sort(best.begin(), best.end());
       for (arma::uword k = 0; k < kmax; ++k) nn(k, j) = best[k].i;
     }
   }
+}
+
+// The tree's answer for test column j, into nn; returns the training points it scanned.
+std::size_t tree_into(const KdTree& tree, const arma::mat& test, arma::uword j, arma::uword skip,
+                      TopK& top, arma::umat& nn) {
+  top.reset(skip);
+  tree.search(test.colptr(j), top);
+  for (arma::uword k = 0; k < nn.n_rows; ++k) nn(k, j) = top[k].i;
+  return top.scanned();
+}
+
+}  // namespace
+
+arma::umat knn_indices(const arma::mat& train, const arma::mat& test, arma::uword kmax,
+                       bool exclude_self, bool* used_blocked) {
+  bool dummy = false;
+  bool& blocked = used_blocked ? *used_blocked : dummy;
+  blocked = true;
+  if (train.n_rows > kKdTreeMaxDim || train.n_cols > std::numeric_limits<std::uint32_t>::max())
+    return knn_indices_blocked(train, test, kmax, exclude_self);
+  check_knn_args(train, test, kmax, exclude_self);
+  const arma::uword n = train.n_cols, m = test.n_cols;
+  const KdTree tree(train);
+  arma::umat nn(kmax, m);
+  TopK top(kmax);
+  // A probe of kProbeQueries spread-out queries measures how much of the training set the tree
+  // scans per query on this data; past kTreeMaxScan the rest goes to the blocked path.
+  const arma::uword probe = m < 4 * kProbeQueries ? m : kProbeQueries;
+  std::vector<char> done(m, 0);
+  std::size_t scanned = 0;
+  for (arma::uword s = 0; s < probe; ++s) {
+    const arma::uword j = s * m / probe;
+    scanned += tree_into(tree, test, j, exclude_self ? j : n, top, nn);
+    done[j] = 1;
+  }
+  if (probe<m&& double(scanned)> kTreeMaxScan * double(probe) * double(n)) {
+    arma::uvec rest(m - probe);
+    for (arma::uword j = 0, r = 0; j < m; ++j)
+      if (!done[j]) rest(r++) = j;
+    blocked_into(train, test, kmax, exclude_self, rest, nn);
+    return nn;
+  }
+  blocked = false;
+  for (arma::uword j = 0; j < m; ++j)
+    if (!done[j]) tree_into(tree, test, j, exclude_self ? j : n, top, nn);
+  return nn;
+}
+
+arma::umat knn_indices_kdtree(const arma::mat& train, const arma::mat& test, arma::uword kmax,
+                              bool exclude_self) {
+  check_knn_args(train, test, kmax, exclude_self);
+  if (train.n_cols > std::numeric_limits<std::uint32_t>::max())
+    return knn_indices_blocked(train, test, kmax, exclude_self);
+  const KdTree tree(train);
+  arma::umat nn(kmax, test.n_cols);
+  TopK top(kmax);
+  for (arma::uword j = 0; j < test.n_cols; ++j)
+    tree_into(tree, test, j, exclude_self ? j : train.n_cols, top, nn);
+  return nn;
+}
+
+arma::umat knn_indices_blocked(const arma::mat& train, const arma::mat& test, arma::uword kmax,
+                               bool exclude_self) {
+  check_knn_args(train, test, kmax, exclude_self);
+  arma::umat nn(kmax, test.n_cols);
+  blocked_into(train, test, kmax, exclude_self, arma::uvec(), nn);
   return nn;
 }
 
