@@ -340,9 +340,10 @@ void blocked_into(const arma::mat& train, const arma::mat& test, arma::uword kma
   best.reserve(std::max(cand, n));
   for (arma::uword s = 0; s < m; s += block) {
     const arma::uword e = std::min(m, s + block);
-    // n x b, one BLAS-3 call
-    G = cols.is_empty() ? arma::mat(train.t() * test.cols(s, e - 1))
-                        : arma::mat(train.t() * test.cols(cols.subvec(s, e - 1)));
+    if (cols.is_empty())  // n x b, one BLAS-3 call
+      G = train.t() * test.cols(s, e - 1);
+    else
+      G = train.t() * test.cols(cols.subvec(s, e - 1));
     for (arma::uword t = s; t < e; ++t) {
       const arma::uword j = cols.is_empty() ? t : cols(t);
       select_smallest(a2.memptr(), G.colptr(t - s), n, cand, exclude_self ? j : n, best);
