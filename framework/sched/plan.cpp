@@ -57,9 +57,15 @@ class Sim {
       q_.pop();
       now_ = e.t;
       switch (e.type) {
-        case Ev::Arrive: arrive(e); break;
-        case Ev::Reply: reply(e.rank); break;
-        case Ev::Done: done(e); break;
+        case Ev::Arrive:
+          arrive(e);
+          break;
+        case Ev::Reply:
+          reply(e.rank);
+          break;
+        case Ev::Done:
+          done(e);
+          break;
         case Ev::CommitTick:
           tick_pending_ = false;
           last_commit_ = now_;
@@ -70,7 +76,8 @@ class Sim {
     }
     // The last results are committed once everything has come in.
     const double end = std::max(server_free_, last_);
-    r_.wall_seconds = end + (uncommitted_ ? p_.commit_seconds : 0.0);
+    r_.wall_seconds =
+        p_.start_seconds + p_.check_seconds + end + (uncommitted_ ? p_.commit_seconds : 0.0);
     if (uncommitted_) ++r_.commits;
     r_.efficiency = r_.wall_seconds > 0 ? r_.work_seconds / (p_.ranks * r_.wall_seconds) : 1.0;
     return r_;
@@ -169,7 +176,8 @@ class Sim {
     }
     const std::uint64_t id = w.queue.front();
     w.queue.pop_front();
-    if (!w.no_more && !w.outstanding && w.queue.size() <= w.last_chunk / 2) send(r, now_, true, false);
+    if (!w.no_more && !w.outstanding && w.queue.size() <= w.last_chunk / 2)
+      send(r, now_, true, false);
     start(r, id);
   }
 
