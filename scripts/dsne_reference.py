@@ -20,6 +20,7 @@ Usage:
   dsne_reference.py layouts DATA.h5 RESULTS.h5 [--task K] [--kernel-width W]
                                                E (split into its two KL terms) of drbench's
                                                embedding vs layouts that separate the classes
+  dsne_reference.py selfcheck                  finite-difference check of this file's gradient
 DATA.h5: a dataset file with a split column (0 = train), run by drbench with `splits: {own:
 true}`; only the training points enter the objective.
 """
@@ -181,7 +182,30 @@ def layouts(X, y, results, task, kernel_width):
              np.c_[R * np.cos(ang), R * np.sin(ang)] + 0.3 * Y0)
 
 
+def selfcheck():
+    """Central finite differences of this file's gradient on small random data; 1 on failure."""
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(40, 6))
+    y = rng.integers(0, 3, 40)
+    Xc = X - X.mean(0)
+    p, pairs, _ = input_similarities(Xc, y)
+    A = rng.normal(size=(2, 6))
+    _, G = objective(A, Xc, p, pairs)
+    h, Gn = 1e-6, np.zeros_like(A)
+    for k in range(A.size):
+        d = np.zeros(A.size)
+        d[k] = h
+        d = d.reshape(A.shape)
+        Gn.flat[k] = (objective(A + d, Xc, p, pairs)[0]
+                      - objective(A - d, Xc, p, pairs)[0]) / (2 * h)
+    err = np.abs(G - Gn).max() / np.abs(Gn).max()
+    print(f"finite-difference check of the gradient: max relative error {err:.1e}")
+    return 0 if err < 1e-6 else 1
+
+
 def main():
+    if sys.argv[1:2] == ["selfcheck"]:
+        return selfcheck()
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
     c = sub.add_parser("check", help="objective at drbench's own solution (own-split data)")
