@@ -1,9 +1,18 @@
 #include "methods/gplvm/kernels/tps.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "framework/core/error.hpp"
 #include "framework/linalg/distances.hpp"
+#include "methods/gplvm/kernels/stationary.hpp"
+#include "methods/gplvm/likelihood.hpp"
+
+extern "C" {
+void dsyrk_(const char* uplo, const char* trans, const arma::blas_int* n, const arma::blas_int* k,
+            const double* alpha, const double* a, const arma::blas_int* lda, const double* beta,
+            double* c, const arma::blas_int* ldc, std::size_t, std::size_t);
+}
 
 namespace drbench {
 namespace {
@@ -60,17 +69,50 @@ double tps_deta_over_r(double s, arma::uword q, TpsConstant c) {
 
 namespace {
 
+// eta and eta'/r at n squared distances (e and d may alias s), one transcendental call per
+// entry: the same expressions as tps_eta and tps_deta_over_r.
+void eta_and_derivative(const double* s, double* e, double* d, arma::uword n, arma::uword q,
+                        TpsConstant c) {
+  const double c2 = q2_constant(c);
+  for (arma::uword i = 0; i < n; ++i) {
+    const double si = s[i];
+    double ei = 0.0, di = 0.0;
+    if (si >= kTpsZeroSq) {
+      switch (q) {
+        case 1: {
+          const double r = std::sqrt(si);
+          ei = si * r / 12.0;
+          di = r / 4.0;
+          break;
+        }
+        case 2: {
+          const double l = std::log(si);
+          ei = 0.5 * c2 * si * l;
+          di = c2 * (l + 1.0);
+          break;
+        }
+        case 3: {
+          const double r = std::sqrt(si);
+          ei = -r / (8.0 * kPi);
+          di = -1.0 / (8.0 * kPi * r);
+          break;
+        }
+        default: {  // 4 (check_q ran)
+          ei = -std::log(si) / (16.0 * kPi * kPi);
+          di = -1.0 / (8.0 * kPi * kPi * si);
+        }
+      }
+    }
+    e[i] = ei;
+    if (d) d[i] = di;
+  }
+}
+
 arma::mat basis_from_sq(const arma::mat& S, arma::uword q, TpsConstant c, arma::mat* D) {
   check_q(q);
   arma::mat E(S.n_rows, S.n_cols);
   if (D) D->set_size(S.n_rows, S.n_cols);
-  const double* s = S.memptr();
-  double* e = E.memptr();
-  double* d = D ? D->memptr() : nullptr;
-  for (arma::uword i = 0; i < S.n_elem; ++i) {
-    e[i] = tps_eta(s[i], q, c);
-    if (d) d[i] = tps_deta_over_r(s[i], q, c);
-  }
+  eta_and_derivative(S.memptr(), E.memptr(), D ? D->memptr() : nullptr, S.n_elem, q, c);
   return E;
 }
 
@@ -85,16 +127,20 @@ void TpsKernel::set_params(const arma::vec& log_values) {
   if (!log_values.is_empty()) throw Error("internal: the tps kernel has no hyperparameters");
 }
 
-const arma::mat& TpsKernel::cached_E(const arma::mat& X, arma::mat* D) const {
+void TpsKernel::refresh(const arma::mat& X) const {
   const bool hit = cache_X_.n_rows == X.n_rows && cache_X_.n_cols == X.n_cols &&
                    arma::all(arma::vectorise(cache_X_ == X));
-  if (!hit) {
-    // The one-argument distance is exactly symmetric with a zero diagonal, so E is too.
-    cache_E_ = basis_from_sq(sq_distances(X), X.n_rows, c_, &cache_D_);
-    cache_X_ = X;
-  }
-  if (D) *D = cache_D_;
-  return cache_E_;
+  if (hit) return;
+  check_q(X.n_rows);
+  const arma::uword n = X.n_cols;
+  // Upper triangles only (E is symmetric with a zero diagonal): half the logarithms.
+  scaled_sq_distances_upper(X, 1.0, cache_D_);
+  cache_E_.set_size(n, n);
+  for (arma::uword j = 0; j < n; ++j)
+    eta_and_derivative(cache_D_.colptr(j), cache_E_.colptr(j), cache_D_.colptr(j), j + 1, X.n_rows,
+                       c_);
+  mirror_upper(cache_E_);
+  cache_X_ = X;
 }
 
 void TpsKernel::fix_inputs(const arma::mat& X) {
@@ -109,12 +155,45 @@ arma::mat TpsKernel::basis_at(const arma::mat& X) const {
 }
 
 arma::mat TpsKernel::K(const arma::mat& X) const {
-  // Knot-free: E is symmetric, E^T E = E E.
-  const arma::mat& E = knots_.is_empty() ? cached_E(X, nullptr) : basis_at(X);
+  if (knots_.is_empty()) {
+    arma::mat K(X.n_cols, X.n_cols, arma::fill::zeros);
+    add_K(X, K);
+    return K;
+  }
+  const arma::mat E = basis_at(X);
   arma::mat K = E.t() * E;
   K += X.t() * X;
   K += 1.0;
   return K;
+}
+
+void TpsKernel::add_K(const arma::mat& X, arma::mat& K) const {
+  if (!knots_.is_empty()) {
+    K += this->K(X);
+    return;
+  }
+  refresh(X);
+  const arma::blas_int n = arma::blas_int(X.n_cols);
+  // Knot-free, E is symmetric: E^T E = E E, one syrk on the upper triangle (half a product).
+  work_.set_size(X.n_cols, X.n_cols);
+  const double one = 1.0, zero = 0.0;
+  const char up = 'U', trans = 'T';
+  dsyrk_(&up, &trans, &n, &n, &one, cache_E_.memptr(), &n, &zero, work_.memptr(), &n, 1, 1);
+  // + X^T X + 1, added to both triangles of K in the same pass.
+  const arma::uword q = X.n_rows;
+  for (arma::uword j = 0; j < X.n_cols; ++j) {
+    const double* xj = X.colptr(j);
+    const double* ee = work_.colptr(j);
+    double* kc = K.colptr(j);
+    for (arma::uword i = 0; i <= j; ++i) {
+      const double* xi = X.colptr(i);
+      double xx = 0.0;
+      for (arma::uword k = 0; k < q; ++k) xx += xi[k] * xj[k];
+      const double v = ee[i] + xx + 1.0;
+      kc[i] += v;
+      if (i < j) K(j, i) += v;
+    }
+  }
 }
 
 arma::mat TpsKernel::K(const arma::mat& X, const arma::mat& X2) const {
@@ -145,21 +224,50 @@ arma::mat TpsKernel::grad_through_basis(const arma::mat& A, const arma::mat& Z,
 }
 
 arma::mat TpsKernel::grad_X(const arma::mat& X, const arma::mat& G) const {
-  const arma::mat Gs = G + G.t();
   if (!knots_.is_empty()) {
+    const arma::mat Gs = G + G.t();
     return grad_through_basis(X, knots_, basis_at(X) * Gs) + X * Gs;
   }
-  // K = E E + C^T C with E symmetric: dL/dE = G E + E G, and E_nj moves with x_n and x_j, so
-  // W = (dL/dE + dL/dE^T) .* eta'/r = (M + M^T) .* D with M = Gs E.
-  arma::mat D;
-  const arma::mat& E = cached_E(X, &D);
-  const arma::mat M = Gs * E;
-  arma::mat W = M + M.t();
-  W %= D;
-  arma::mat gX = X.each_row() % arma::sum(W, 0);
-  gX -= X * W;
-  gX += X * Gs;
-  return gX;
+  refresh(X);
+  const arma::uword n = X.n_cols, q = X.n_rows;
+  // K = E E + C^T C with E symmetric: dL/dE = G E + E G, and E_ij moves with x_i and x_j, so
+  // W = (M + M^T) .* eta'/r with M = Gs E, Gs = G + G^T (G need not be symmetric). The one
+  // N^3 step is that product; the rest is one pass over the pairs i < j:
+  //   dL/dx_i = x_i sum_j W_ij + sum_j (Gs_ij - W_ij) x_j   (W_ii = 0; Gs from C^T C).
+  gs_.set_size(n, n);
+  const arma::uword B = 64;
+  for (arma::uword jb = 0; jb < n; jb += B)
+    for (arma::uword ib = 0; ib <= jb; ib += B)
+      for (arma::uword j = jb; j < std::min(n, jb + B); ++j)
+        for (arma::uword i = ib; i < std::min(j + 1, ib + B); ++i)
+          gs_(i, j) = gs_(j, i) = G(i, j) + G(j, i);
+  work_ = gs_ * cache_E_;  // into the buffer: no alias, same size
+  const arma::mat Xt = X.t();
+  arma::mat out(n, q, arma::fill::zeros);  // row i: sum_j (Gs_ij - W_ij) x_j
+  arma::vec r(n, arma::fill::zeros), c(n);
+  for (arma::uword j = 0; j < n; ++j) {
+    const double *m = work_.colptr(j), *dd = cache_D_.colptr(j), *g = gs_.colptr(j);
+    double rj = 0.0;
+    for (arma::uword i = 0; i < j; ++i) {
+      const double wi = (m[i] + work_(j, i)) * dd[i];
+      r[i] += wi;
+      rj += wi;
+      c[i] = g[i] - wi;
+    }
+    r[j] += rj;
+    for (arma::uword k = 0; k < q; ++k) {
+      const double* xk = Xt.colptr(k);
+      double* yk = out.colptr(k);
+      const double xkj = xk[j];
+      double acc = 0.0;
+      for (arma::uword i = 0; i < j; ++i) {
+        acc += c[i] * xk[i];
+        yk[i] += c[i] * xkj;
+      }
+      yk[j] += acc + g[j] * xkj;
+    }
+  }
+  return X.each_row() % r.t() + out.t();
 }
 
 arma::mat TpsKernel::grad_X_cross(const arma::mat& X, const arma::mat& X2,
