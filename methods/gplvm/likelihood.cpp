@@ -5,21 +5,7 @@
 #include <limits>
 
 #include "framework/core/error.hpp"
-
-extern "C" {
-// BLAS (OpenBLAS, gfortran convention with hidden string lengths) that Armadillo does not wrap.
-void dsymm_(const char* side, const char* uplo, const arma::blas_int* m, const arma::blas_int* n,
-            const double* alpha, const double* a, const arma::blas_int* lda, const double* b,
-            const arma::blas_int* ldb, const double* beta, double* c, const arma::blas_int* ldc,
-            std::size_t, std::size_t);
-void dtrsm_(const char* side, const char* uplo, const char* transa, const char* diag,
-            const arma::blas_int* m, const arma::blas_int* n, const double* alpha, const double* a,
-            const arma::blas_int* lda, double* b, const arma::blas_int* ldb, std::size_t,
-            std::size_t, std::size_t, std::size_t);
-void dsyrk_(const char* uplo, const char* trans, const arma::blas_int* n, const arma::blas_int* k,
-            const double* alpha, const double* a, const arma::blas_int* lda, const double* beta,
-            double* c, const arma::blas_int* ldc, std::size_t, std::size_t);
-}
+#include "methods/gplvm/symmetric.hpp"
 
 namespace drbench {
 
@@ -47,25 +33,7 @@ double jitter_base(const arma::vec& diag) {
   return 1e-6 * std::max(arma::mean(arma::abs(diag)), 1e-12);
 }
 
-// Copies the strict lower triangle up (undoing a failed potrf, which wrote only the upper one).
-void restore_upper(arma::mat& A) {
-  const arma::uword m = A.n_rows, B = 64;
-  for (arma::uword jb = 0; jb < m; jb += B)
-    for (arma::uword ib = 0; ib <= jb; ib += B)
-      for (arma::uword j = jb; j < std::min(m, jb + B); ++j)
-        for (arma::uword i = ib; i < std::min(j, ib + B); ++i) A(i, j) = A(j, i);
-}
-
 }  // namespace
-
-void mirror_upper(arma::mat& A) {
-  // Blocked so that the strided reads stay in cache.
-  const arma::uword m = A.n_rows, B = 64;
-  for (arma::uword jb = 0; jb < m; jb += B)
-    for (arma::uword ib = jb; ib < m; ib += B)
-      for (arma::uword j = jb; j < std::min(m, jb + B); ++j)
-        for (arma::uword i = std::max(ib, j + 1); i < std::min(m, ib + B); ++i) A(i, j) = A(j, i);
-}
 
 bool cholesky_with_jitter(const arma::mat& K, CholeskyJitter& out) {
   out.jitter = 0.0;
@@ -92,7 +60,7 @@ arma::mat inverse_from_cholesky(arma::mat R) {
   arma::blas_int n = arma::blas_int(Kinv.n_rows), info = 0;
   arma::lapack::potri(&uplo, &n, Kinv.memptr(), &n, &info);
   if (info != 0) throw Error("internal: LAPACK potri failed with info " + std::to_string(info));
-  mirror_upper(Kinv);  // in place: symmatu would allocate another N x N
+  symmetric::mirror_upper(Kinv);  // in place: symmatu would allocate another N x N
   return Kinv;
 }
 
@@ -109,7 +77,7 @@ GpNllValue gp_neg_log_likelihood_in_place(arma::mat& KG, const arma::mat& Yt, ar
     bool ok = false;
     for (int k = 0; k < 6 && !ok; ++k) {
       r.jitter = base * std::pow(10.0, k);
-      restore_upper(KG);
+      symmetric::mirror_lower(KG);
       KG.diag() = diag0 + r.jitter;
       ok = potrf_upper(KG);
     }
@@ -126,27 +94,22 @@ GpNllValue gp_neg_log_likelihood_in_place(arma::mat& KG, const arma::mat& Yt, ar
   const double logdet = 2.0 * arma::accu(arma::log(KG.diag()));
 
   double trace_term;
-  const double one = 1.0, zero = 0.0;
-  char left = 'L', up = 'U', trans = 'T', notrans = 'N', nonunit = 'N';
   if (!with_grad) {
     // tr(K^-1 Y Y^T) = ||R^-T Y||_F^2: one triangular solve, no inverse.
     KinvY = Yt;
-    dtrsm_(&left, &up, &trans, &nonunit, &n, &d, &one, KG.memptr(), &n, KinvY.memptr(), &n, 1, 1,
-           1, 1);
+    symmetric::solve_upper_transposed(KG, KinvY);
     trace_term = arma::dot(KinvY, KinvY);
   } else {
+    char up = 'U';
     arma::blas_int info = 0, nn = n;
     arma::lapack::potri(&up, &nn, KG.memptr(), &nn, &info);
     if (info != 0) throw Error("internal: LAPACK potri failed with info " + std::to_string(info));
     // K^-1 Y from the upper triangle of K^-1 (symm), then dL/dK = d/2 K^-1 - 1/2 (K^-1 Y)(K^-1 Y)^T
     // as one rank-d update of that triangle (syrk: half the flops of the outer product).
-    KinvY.set_size(Yt.n_rows, Yt.n_cols);
-    dsymm_(&left, &up, &n, &d, &one, KG.memptr(), &n, Yt.memptr(), &n, &zero, KinvY.memptr(), &n,
-           1, 1);
+    symmetric::symm('L', KG, Yt, KinvY);
     trace_term = arma::dot(KinvY, Yt);
-    const double alpha = -0.5, beta = 0.5 * double(d);
-    dsyrk_(&up, &notrans, &n, &d, &alpha, KinvY.memptr(), &n, &beta, KG.memptr(), &n, 1, 1);
-    mirror_upper(KG);
+    symmetric::syrk('N', -0.5, KinvY, 0.5 * double(d), KG);
+    symmetric::mirror_upper(KG);
   }
   r.value = 0.5 * double(d) * logdet + 0.5 * trace_term +
             0.5 * double(n) * double(d) * std::log(2.0 * arma::datum::pi);

@@ -46,7 +46,4 @@ struct GpNllValue {
 GpNllValue gp_neg_log_likelihood_in_place(arma::mat& KG, const arma::mat& Yt, arma::mat& KinvY,
                                           bool with_grad);
 
-// A[i, j] = A[j, i] for i > j (upper triangle copied down), cache-blocked.
-void mirror_upper(arma::mat& A);
-
 }  // namespace drbench

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "framework/linalg/distances.hpp"
+#include "methods/gplvm/symmetric.hpp"
 
 namespace drbench {
 
@@ -37,18 +38,7 @@ void StationaryKernel::refresh(const arma::mat& X) const {
 
 void StationaryKernel::add_K(const arma::mat& X, arma::mat& K) const {
   refresh(X);
-  const arma::uword n = X.n_cols;
-  const double var = value(0);
-  for (arma::uword j = 0; j < n; ++j) {
-    const double* f = cache_F_.colptr(j);
-    double* kc = K.colptr(j);
-    for (arma::uword i = 0; i < j; ++i) {
-      const double v = var * f[i];
-      kc[i] += v;
-      K(j, i) += v;  // row j: the lines stay in cache from one column to the next
-    }
-    kc[j] += var * f[j];
-  }
+  symmetric::add_upper(cache_F_, value(0), K);
 }
 
 arma::mat StationaryKernel::K(const arma::mat& X) const {
@@ -70,47 +60,37 @@ arma::vec StationaryKernel::diag(const arma::mat& X) const {
 // With w_ij = variance * (G_ij + G_ji) f'(s_ij) over pairs i < j (s = a r^2, a = inv_width):
 //   dL/dlog variance = sum(G .* K),
 //   dL/dlog a = sum_{i<j} w_ij s_ij,
-//   dL/dx_i = 2a sum_j w_ij (x_i - x_j),
-// all gathered in one pass over the upper triangles of s and f (G is read once, both halves,
-// without assuming it symmetric), with no N x N temporary.
+//   dL/dx_i = 2a sum_j w_ij (x_i - x_j) = 2a (x_i (W 1)_i - (X W)_i),
+// from one pass over the upper triangles (G is not assumed symmetric) and one thin symmetric
+// product [X; 1] W, with W kept in a reused buffer.
 void StationaryKernel::gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
                                  arma::mat& g_X) const {
   refresh(X);
   const arma::uword n = X.n_cols, q = X.n_rows;
   const double var = value(0), a = value(1);
-  const arma::mat Xt = X.t();
-  arma::mat XW(n, q, arma::fill::zeros);  // row i: sum_j w_ij x_j
-  arma::vec r(n, arma::fill::zeros), w(n), df(n);
+  cache_W_.set_size(n, n);
+  arma::vec df(std::min<arma::uword>(n, 64));
   double g_var = 0.0, g_a = 0.0;
-  for (arma::uword j = 0; j < n; ++j) {
-    const double *s = cache_S_.colptr(j), *f = cache_F_.colptr(j), *gc = G.colptr(j);
-    profile_derivative(s, f, df.memptr(), j);
-    double rj = 0.0;
-    for (arma::uword i = 0; i < j; ++i) {
-      const double gs = gc[i] + G(j, i);
+  const double* g = G.memptr();
+  symmetric::for_upper_segments(n, [&](arma::uword j, arma::uword i0, arma::uword i1) {
+    const double *s = cache_S_.colptr(j), *f = cache_F_.colptr(j);
+    double* w = cache_W_.colptr(j);
+    profile_derivative(s + i0, f + i0, df.memptr(), i1 - i0);
+    for (arma::uword i = i0; i < i1; ++i) {
+      const double gs = g[i + j * n] + g[j + i * n];
       g_var += gs * f[i];
-      const double wi = var * gs * df[i];
-      w[i] = wi;
-      g_a += wi * s[i];
-      r[i] += wi;
-      rj += wi;
+      w[i] = var * gs * df[i - i0];
+      g_a += w[i] * s[i];
     }
-    r[j] += rj;
-    g_var += gc[j] * f[j];
-    for (arma::uword k = 0; k < q; ++k) {
-      const double* xk = Xt.colptr(k);
-      double* yk = XW.colptr(k);
-      const double xkj = xk[j];
-      double acc = 0.0;
-      for (arma::uword i = 0; i < j; ++i) {
-        acc += w[i] * xk[i];
-        yk[i] += w[i] * xkj;
-      }
-      yk[j] += acc;
-    }
+  });
+  for (arma::uword j = 0; j < n; ++j) {
+    g_var += G.at(j, j) * cache_F_.at(j, j);
+    cache_W_.at(j, j) = 0.0;
   }
+  arma::mat Xe = arma::join_cols(X, arma::ones<arma::rowvec>(n)), XeW;
+  symmetric::symm('R', cache_W_, Xe, XeW);  // [X W; 1^T W]
   g_params = {var * g_var, g_a};
-  g_X = (2.0 * a) * (X.each_row() % r.t() - XW.t());
+  g_X = (2.0 * a) * (X.each_row() % XeW.row(q) - XeW.head_rows(q));
 }
 
 arma::vec StationaryKernel::grad_params(const arma::mat& X, const arma::mat& G) const {

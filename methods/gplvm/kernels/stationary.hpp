@@ -42,6 +42,7 @@ class StationaryKernel : public KernelWithParams {
   // one task's model, never shared between threads.
   void refresh(const arma::mat& X) const;
   mutable arma::mat cache_X_, cache_S_, cache_F_;
+  mutable arma::mat cache_W_;  // the gradient's pair weights (a reused N x N buffer)
   mutable arma::vec cache_params_;
 };
 

@@ -6,13 +6,7 @@
 #include "framework/core/error.hpp"
 #include "framework/linalg/distances.hpp"
 #include "methods/gplvm/kernels/stationary.hpp"
-#include "methods/gplvm/likelihood.hpp"
-
-extern "C" {
-void dsyrk_(const char* uplo, const char* trans, const arma::blas_int* n, const arma::blas_int* k,
-            const double* alpha, const double* a, const arma::blas_int* lda, const double* beta,
-            double* c, const arma::blas_int* ldc, std::size_t, std::size_t);
-}
+#include "methods/gplvm/symmetric.hpp"
 
 namespace drbench {
 namespace {
@@ -139,7 +133,7 @@ void TpsKernel::refresh(const arma::mat& X) const {
   for (arma::uword j = 0; j < n; ++j)
     eta_and_derivative(cache_D_.colptr(j), cache_E_.colptr(j), cache_D_.colptr(j), j + 1, X.n_rows,
                        c_);
-  mirror_upper(cache_E_);
+  symmetric::mirror_upper(cache_E_);
   cache_X_ = X;
 }
 
@@ -173,27 +167,21 @@ void TpsKernel::add_K(const arma::mat& X, arma::mat& K) const {
     return;
   }
   refresh(X);
-  const arma::blas_int n = arma::blas_int(X.n_cols);
-  // Knot-free, E is symmetric: E^T E = E E, one syrk on the upper triangle (half a product).
-  work_.set_size(X.n_cols, X.n_cols);
-  const double one = 1.0, zero = 0.0;
-  const char up = 'U', trans = 'T';
-  dsyrk_(&up, &trans, &n, &n, &one, cache_E_.memptr(), &n, &zero, work_.memptr(), &n, 1, 1);
-  // + X^T X + 1, added to both triangles of K in the same pass.
+  // Knot-free, E is symmetric: E^T E = E E, one syrk on the upper triangle (half a product),
+  // then + X^T X + 1 on that triangle and into both of K's.
+  symmetric::syrk('T', 1.0, cache_E_, 0.0, work_);
   const arma::uword q = X.n_rows;
   for (arma::uword j = 0; j < X.n_cols; ++j) {
     const double* xj = X.colptr(j);
-    const double* ee = work_.colptr(j);
-    double* kc = K.colptr(j);
+    double* u = work_.colptr(j);
     for (arma::uword i = 0; i <= j; ++i) {
       const double* xi = X.colptr(i);
       double xx = 0.0;
       for (arma::uword k = 0; k < q; ++k) xx += xi[k] * xj[k];
-      const double v = ee[i] + xx + 1.0;
-      kc[i] += v;
-      if (i < j) K(j, i) += v;
+      u[i] = u[i] + xx + 1.0;
     }
   }
+  symmetric::add_upper(work_, 1.0, K);
 }
 
 arma::mat TpsKernel::K(const arma::mat& X, const arma::mat& X2) const {
@@ -231,43 +219,21 @@ arma::mat TpsKernel::grad_X(const arma::mat& X, const arma::mat& G) const {
   refresh(X);
   const arma::uword n = X.n_cols, q = X.n_rows;
   // K = E E + C^T C with E symmetric: dL/dE = G E + E G, and E_ij moves with x_i and x_j, so
-  // W = (M + M^T) .* eta'/r with M = Gs E, Gs = G + G^T (G need not be symmetric). The one
-  // N^3 step is that product; the rest is one pass over the pairs i < j:
-  //   dL/dx_i = x_i sum_j W_ij + sum_j (Gs_ij - W_ij) x_j   (W_ii = 0; Gs from C^T C).
-  gs_.set_size(n, n);
-  const arma::uword B = 64;
-  for (arma::uword jb = 0; jb < n; jb += B)
-    for (arma::uword ib = 0; ib <= jb; ib += B)
-      for (arma::uword j = jb; j < std::min(n, jb + B); ++j)
-        for (arma::uword i = ib; i < std::min(j + 1, ib + B); ++i)
-          gs_(i, j) = gs_(j, i) = G(i, j) + G(j, i);
-  work_ = gs_ * cache_E_;  // into the buffer: no alias, same size
-  const arma::mat Xt = X.t();
-  arma::mat out(n, q, arma::fill::zeros);  // row i: sum_j (Gs_ij - W_ij) x_j
-  arma::vec r(n, arma::fill::zeros), c(n);
+  //   W = (Gs E + E Gs) .* eta'/r,  Gs = G + G^T (G need not be symmetric),
+  //   dL/dx_i = x_i (W 1)_i - (X W)_i + (X Gs)_i   (W_ii = 0; X Gs from C^T C).
+  // The one N^3 step is the symmetric rank-2N update Gs E + E Gs (syr2k: one triangle, the
+  // flops of one product); the rest is one pass over that triangle and thin products.
+  symmetric::sum_with_transpose(G, gs_);
+  symmetric::syr2k(gs_, cache_E_, work_);
   for (arma::uword j = 0; j < n; ++j) {
-    const double *m = work_.colptr(j), *dd = cache_D_.colptr(j), *g = gs_.colptr(j);
-    double rj = 0.0;
-    for (arma::uword i = 0; i < j; ++i) {
-      const double wi = (m[i] + work_(j, i)) * dd[i];
-      r[i] += wi;
-      rj += wi;
-      c[i] = g[i] - wi;
-    }
-    r[j] += rj;
-    for (arma::uword k = 0; k < q; ++k) {
-      const double* xk = Xt.colptr(k);
-      double* yk = out.colptr(k);
-      const double xkj = xk[j];
-      double acc = 0.0;
-      for (arma::uword i = 0; i < j; ++i) {
-        acc += c[i] * xk[i];
-        yk[i] += c[i] * xkj;
-      }
-      yk[j] += acc + g[j] * xkj;
-    }
+    double* w = work_.colptr(j);
+    const double* dd = cache_D_.colptr(j);
+    for (arma::uword i = 0; i < j; ++i) w[i] *= dd[i];
+    w[j] = 0.0;
   }
-  return X.each_row() % r.t() + out.t();
+  arma::mat Xe = arma::join_cols(X, arma::ones<arma::rowvec>(n)), XeW;
+  symmetric::symm('R', work_, Xe, XeW);  // [X W; 1^T W]
+  return X.each_row() % XeW.row(q) - XeW.head_rows(q) + X * gs_;
 }
 
 arma::mat TpsKernel::grad_X_cross(const arma::mat& X, const arma::mat& X2,
