@@ -10,7 +10,9 @@ namespace drbench {
 
 void scaled_sq_distances_upper(const arma::mat& X, double scale, arma::mat& S) {
   const arma::uword n = X.n_cols;
-  S = X.t() * X;  // into S's own memory when it already has the size
+  // X^T X on the upper triangle: the BLAS call Armadillo makes for X.t() * X, without its
+  // copy to the lower triangle (a strided N^2 pass).
+  symmetric::syrk('T', 1.0, X, 0.0, S);
   const arma::rowvec sq = arma::sum(arma::square(X), 0);
   for (arma::uword j = 0; j < n; ++j) {
     double* s = S.colptr(j);
@@ -76,12 +78,16 @@ void StationaryKernel::gradients(const arma::mat& X, const arma::mat& G, arma::v
     const double *s = cache_S_.colptr(j), *f = cache_F_.colptr(j);
     double* w = cache_W_.colptr(j);
     profile_derivative(s + i0, f + i0, df.memptr(), i1 - i0);
+    // Two accumulators each: the sums are latency-bound chains otherwise.
+    double gv[2] = {0.0, 0.0}, ga[2] = {0.0, 0.0};
     for (arma::uword i = i0; i < i1; ++i) {
       const double gs = g[i + j * n] + g[j + i * n];
-      g_var += gs * f[i];
+      gv[i & 1] += gs * f[i];
       w[i] = var * gs * df[i - i0];
-      g_a += w[i] * s[i];
+      ga[i & 1] += w[i] * s[i];
     }
+    g_var += gv[0] + gv[1];
+    g_a += ga[0] + ga[1];
   });
   for (arma::uword j = 0; j < n; ++j) {
     g_var += G.at(j, j) * cache_F_.at(j, j);

@@ -170,18 +170,22 @@ void TpsKernel::add_K(const arma::mat& X, arma::mat& K) const {
   // Knot-free, E is symmetric: E^T E = E E, one syrk on the upper triangle (half a product),
   // then + X^T X + 1 on that triangle and into both of K's.
   symmetric::syrk('T', 1.0, cache_E_, 0.0, work_);
-  const arma::uword q = X.n_rows;
-  for (arma::uword j = 0; j < X.n_cols; ++j) {
-    const double* xj = X.colptr(j);
-    double* u = work_.colptr(j);
-    for (arma::uword i = 0; i <= j; ++i) {
-      const double* xi = X.colptr(i);
-      double xx = 0.0;
-      for (arma::uword k = 0; k < q; ++k) xx += xi[k] * xj[k];
-      u[i] = u[i] + xx + 1.0;
+  const arma::uword n = X.n_cols, q = X.n_rows;
+  const double* x = X.memptr();
+  double* k = K.memptr();
+  auto entry = [&](arma::uword i, arma::uword j) {
+    double xx = 0.0;
+    for (arma::uword c = 0; c < q; ++c) xx += x[c + i * q] * x[c + j * q];
+    return work_.at(i, j) + xx + 1.0;
+  };
+  symmetric::for_upper_segments(n, [&](arma::uword j, arma::uword i0, arma::uword i1) {
+    for (arma::uword i = i0; i < i1; ++i) {
+      const double v = entry(i, j);
+      k[i + j * n] += v;
+      k[j + i * n] += v;
     }
-  }
-  symmetric::add_upper(work_, 1.0, K);
+  });
+  for (arma::uword j = 0; j < n; ++j) k[j + j * n] += entry(j, j);
 }
 
 arma::mat TpsKernel::K(const arma::mat& X, const arma::mat& X2) const {
@@ -217,23 +221,32 @@ arma::mat TpsKernel::grad_X(const arma::mat& X, const arma::mat& G) const {
     return grad_through_basis(X, knots_, basis_at(X) * Gs) + X * Gs;
   }
   refresh(X);
-  const arma::uword n = X.n_cols, q = X.n_rows;
+  const arma::uword n = X.n_cols;
   // K = E E + C^T C with E symmetric: dL/dE = G E + E G, and E_ij moves with x_i and x_j, so
   //   W = (Gs E + E Gs) .* eta'/r,  Gs = G + G^T (G need not be symmetric),
   //   dL/dx_i = x_i (W 1)_i - (X W)_i + (X Gs)_i   (W_ii = 0; X Gs from C^T C).
   // The one N^3 step is the symmetric rank-2N update Gs E + E Gs (syr2k: one triangle, the
-  // flops of one product); the rest is one pass over that triangle and thin products.
+  // flops of one product); the rest is one pass over that triangle and one thin product.
   symmetric::sum_with_transpose(G, gs_);
   symmetric::syr2k(gs_, cache_E_, work_);
+  // work_ <- W - Gs on the upper triangle, r = W 1 on the way; then one thin symmetric product.
+  arma::vec r(n, arma::fill::zeros);
   for (arma::uword j = 0; j < n; ++j) {
     double* w = work_.colptr(j);
-    const double* dd = cache_D_.colptr(j);
-    for (arma::uword i = 0; i < j; ++i) w[i] *= dd[i];
-    w[j] = 0.0;
+    const double *dd = cache_D_.colptr(j), *g = gs_.colptr(j);
+    double rj = 0.0;
+    for (arma::uword i = 0; i < j; ++i) {
+      const double wi = w[i] * dd[i];
+      r[i] += wi;
+      rj += wi;
+      w[i] = wi - g[i];
+    }
+    r[j] += rj;
+    w[j] = -g[j];
   }
-  arma::mat Xe = arma::join_cols(X, arma::ones<arma::rowvec>(n)), XeW;
-  symmetric::symm('R', work_, Xe, XeW);  // [X W; 1^T W]
-  return X.each_row() % XeW.row(q) - XeW.head_rows(q) + X * gs_;
+  arma::mat XW;
+  symmetric::symm('R', work_, X, XW);  // X (W - Gs)
+  return X.each_row() % r.t() - XW;
 }
 
 arma::mat TpsKernel::grad_X_cross(const arma::mat& X, const arma::mat& X2,
