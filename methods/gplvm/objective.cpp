@@ -4,6 +4,7 @@
 
 #include "framework/core/error.hpp"
 #include "methods/gplvm/likelihood.hpp"
+#include "methods/gplvm/symmetric.hpp"
 
 namespace drbench {
 
@@ -62,7 +63,8 @@ arma::mat GplvmObjective::unpack(const arma::vec& x) {
 double GplvmObjective::evaluate(const arma::vec& x, arma::vec* grad) {
   const arma::mat X = unpack(x);
   // KG_ holds K, then dL/dK: one N x N buffer kept across evaluations (see likelihood.hpp).
-  KG_.zeros(Yt_.n_rows, Yt_.n_rows);
+  symmetric::ensure_size(KG_, Yt_.n_rows);
+  KG_.zeros();
   kernel_->add_K(X, KG_);
   const GpNllValue r = gp_neg_log_likelihood_in_place(KG_, Yt_, KinvY_, grad != nullptr);
   if (r.jitter > 0) {

@@ -1,5 +1,11 @@
 #include "methods/gplvm/symmetric.hpp"
 
+#include <cstdint>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
 extern "C" {
 // OpenBLAS, gfortran convention (hidden string lengths last).
 void dsyrk_(const char* uplo, const char* trans, const arma::blas_int* n, const arma::blas_int* k,
@@ -34,6 +40,19 @@ void for_upper_pairs(arma::uword n, F&& f) {
 arma::blas_int bi(arma::uword v) { return arma::blas_int(v); }
 
 }  // namespace
+
+void ensure_size(arma::mat& A, arma::uword n) {
+  if (A.n_rows == n && A.n_cols == n) return;
+  A.set_size(n, n);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+  constexpr std::uintptr_t huge = std::uintptr_t(1) << 21;
+  const std::uintptr_t begin = reinterpret_cast<std::uintptr_t>(A.memptr());
+  const std::uintptr_t end = begin + A.n_elem * sizeof(double);
+  const std::uintptr_t first = (begin + huge - 1) & ~(huge - 1), last = end & ~(huge - 1);
+  // Advice only: where the kernel refuses it the buffer simply keeps 4 KiB pages.
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+#endif
+}
 
 void mirror_upper(arma::mat& A) {
   double* a = A.memptr();

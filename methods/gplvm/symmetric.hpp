@@ -22,6 +22,12 @@ void for_upper_segments(arma::uword n, F&& f) {
   }
 }
 
+// Sizes A as n x n, keeping its memory when it has that size already. A new allocation is marked
+// for transparent huge pages (Linux, where enabled on request): the tiled passes over both
+// triangles touch 64 pages per tile column with 4 KiB pages, and TLB misses then cost more than
+// the arithmetic. The buffers live across an optimiser's evaluations.
+void ensure_size(arma::mat& A, arma::uword n);
+
 // A(i, j) = A(j, i) for i > j: the upper triangle copied down.
 void mirror_upper(arma::mat& A);
 // A(i, j) = A(j, i) for i < j: the strict lower triangle copied up.

@@ -12,6 +12,7 @@ void scaled_sq_distances_upper(const arma::mat& X, double scale, arma::mat& S) {
   const arma::uword n = X.n_cols;
   // X^T X on the upper triangle: the BLAS call Armadillo makes for X.t() * X, without its
   // copy to the lower triangle (a strided N^2 pass).
+  symmetric::ensure_size(S, n);
   symmetric::syrk('T', 1.0, X, 0.0, S);
   const arma::rowvec sq = arma::sum(arma::square(X), 0);
   for (arma::uword j = 0; j < n; ++j) {
@@ -32,7 +33,7 @@ void StationaryKernel::refresh(const arma::mat& X) const {
   if (hit) return;
   const arma::uword n = X.n_cols;
   scaled_sq_distances_upper(X, value(1), cache_S_);
-  cache_F_.set_size(n, n);
+  symmetric::ensure_size(cache_F_, n);
   for (arma::uword j = 0; j < n; ++j) profile(cache_S_.colptr(j), cache_F_.colptr(j), j + 1);
   cache_X_ = X;
   cache_params_ = params();
@@ -70,7 +71,7 @@ void StationaryKernel::gradients(const arma::mat& X, const arma::mat& G, arma::v
   refresh(X);
   const arma::uword n = X.n_cols, q = X.n_rows;
   const double var = value(0), a = value(1);
-  cache_W_.set_size(n, n);
+  symmetric::ensure_size(cache_W_, n);
   arma::vec df(std::min<arma::uword>(n, 64));
   double g_var = 0.0, g_a = 0.0;
   const double* g = G.memptr();

@@ -129,7 +129,7 @@ void TpsKernel::refresh(const arma::mat& X) const {
   const arma::uword n = X.n_cols;
   // Upper triangles only (E is symmetric with a zero diagonal): half the logarithms.
   scaled_sq_distances_upper(X, 1.0, cache_D_);
-  cache_E_.set_size(n, n);
+  symmetric::ensure_size(cache_E_, n);
   for (arma::uword j = 0; j < n; ++j)
     eta_and_derivative(cache_D_.colptr(j), cache_E_.colptr(j), cache_D_.colptr(j), j + 1, X.n_rows,
                        c_);
@@ -169,6 +169,7 @@ void TpsKernel::add_K(const arma::mat& X, arma::mat& K) const {
   refresh(X);
   // Knot-free, E is symmetric: E^T E = E E, one syrk on the upper triangle (half a product),
   // then + X^T X + 1 on that triangle and into both of K's.
+  symmetric::ensure_size(work_, X.n_cols);
   symmetric::syrk('T', 1.0, cache_E_, 0.0, work_);
   const arma::uword n = X.n_cols, q = X.n_rows;
   const double* x = X.memptr();
@@ -227,6 +228,8 @@ arma::mat TpsKernel::grad_X(const arma::mat& X, const arma::mat& G) const {
   //   dL/dx_i = x_i (W 1)_i - (X W)_i + (X Gs)_i   (W_ii = 0; X Gs from C^T C).
   // The one N^3 step is the symmetric rank-2N update Gs E + E Gs (syr2k: one triangle, the
   // flops of one product); the rest is one pass over that triangle and one thin product.
+  symmetric::ensure_size(gs_, n);
+  symmetric::ensure_size(work_, n);
   symmetric::sum_with_transpose(G, gs_);
   symmetric::syr2k(gs_, cache_E_, work_);
   // work_ <- W - Gs on the upper triangle, r = W 1 on the way; then one thin symmetric product.
