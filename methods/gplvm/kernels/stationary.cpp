@@ -8,7 +8,8 @@
 
 namespace drbench {
 
-void scaled_sq_distances_upper(const arma::mat& X, double scale, arma::mat& S) {
+void scaled_sq_distances_upper(const arma::mat& X, double scale, arma::mat& S,
+                               const std::function<void(arma::uword)>& column) {
   const arma::uword n = X.n_cols;
   // X^T X on the upper triangle: the BLAS call Armadillo makes for X.t() * X, without its
   // copy to the lower triangle (a strided N^2 pass).
@@ -23,6 +24,7 @@ void scaled_sq_distances_upper(const arma::mat& X, double scale, arma::mat& S) {
       s[i] = scale * (v > 0.0 ? v : 0.0);
     }
     s[j] = 0.0;
+    if (column) column(j);
   }
 }
 
@@ -32,9 +34,10 @@ void StationaryKernel::refresh(const arma::mat& X) const {
                    arma::all(arma::vectorise(cache_X_ == X));
   if (hit) return;
   const arma::uword n = X.n_cols;
-  scaled_sq_distances_upper(X, value(1), cache_S_);
   symmetric::ensure_size(cache_F_, n);
-  for (arma::uword j = 0; j < n; ++j) profile(cache_S_.colptr(j), cache_F_.colptr(j), j + 1);
+  scaled_sq_distances_upper(X, value(1), cache_S_, [&](arma::uword j) {
+    profile(cache_S_.colptr(j), cache_F_.colptr(j), j + 1);
+  });
   cache_X_ = X;
   cache_params_ = params();
 }

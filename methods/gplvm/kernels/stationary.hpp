@@ -2,13 +2,17 @@
 // Stationary kernels k(x, x') = variance * f(s), s = inv_width * |x - x'|^2 (GPy's Stationary):
 // a subclass states only its profile f(s) and f'(s); the matrix, diagonal, cross-covariance and
 // every gradient (log variance, log inv_width, X, X against fixed points) come from this base.
+#include <functional>
+
 #include "methods/gplvm/kernels/kernel.hpp"
 
 namespace drbench {
 
 // The upper triangle (diagonal included, as 0) of scale * |x_i - x_j|^2 into S (n x n, reused),
 // with the same arithmetic as sq_distances(X); the strict lower triangle is left as it was.
-void scaled_sq_distances_upper(const arma::mat& X, double scale, arma::mat& S);
+// column(j), when given, runs as soon as column j's segment is done (still in cache).
+void scaled_sq_distances_upper(const arma::mat& X, double scale, arma::mat& S,
+                               const std::function<void(arma::uword)>& column = {});
 
 class StationaryKernel : public KernelWithParams {
  public:

@@ -128,11 +128,11 @@ void TpsKernel::refresh(const arma::mat& X) const {
   check_q(X.n_rows);
   const arma::uword n = X.n_cols;
   // Upper triangles only (E is symmetric with a zero diagonal): half the logarithms.
-  scaled_sq_distances_upper(X, 1.0, cache_D_);
   symmetric::ensure_size(cache_E_, n);
-  for (arma::uword j = 0; j < n; ++j)
+  scaled_sq_distances_upper(X, 1.0, cache_D_, [&](arma::uword j) {
     eta_and_derivative(cache_D_.colptr(j), cache_E_.colptr(j), cache_D_.colptr(j), j + 1, X.n_rows,
                        c_);
+  });
   symmetric::mirror_upper(cache_E_);
   cache_X_ = X;
 }
