@@ -63,42 +63,78 @@ arma::vec StationaryKernel::diag(const arma::mat& X) const {
   return arma::vec(X.n_cols, arma::fill::value(value(0) * profile_at_zero()));
 }
 
+namespace {
+
+// The pair pass of StationaryKernel::gradients for latent dimension Q (0: q at run time, from
+// X's rows): [X W; 1^T W] accumulated pair by pair into XeW ((q + 1) x n), no W stored.
+template <arma::uword Q>
+void accumulate_pairs(const double* x, arma::uword q_runtime, arma::uword i0, arma::uword i1,
+                      arma::uword j, const double* w, double* xew) {
+  const arma::uword q = Q ? Q : q_runtime, e = q + 1;
+  const double* xj = x + j * q;
+  double accj[Q ? Q + 1 : 16] = {};
+  for (arma::uword i = i0; i < i1; ++i) {
+    const double wi = w[i - i0];
+    const double* xi = x + i * q;
+    double* yi = xew + i * e;
+    for (arma::uword k = 0; k < q; ++k) {
+      yi[k] += wi * xj[k];
+      accj[k] += wi * xi[k];
+    }
+    yi[q] += wi;
+    accj[q] += wi;
+  }
+  double* yj = xew + j * e;
+  for (arma::uword k = 0; k <= q; ++k) yj[k] += accj[k];
+}
+
+}  // namespace
+
 // With w_ij = variance * (G_ij + G_ji) f'(s_ij) over pairs i < j (s = a r^2, a = inv_width):
 //   dL/dlog variance = sum(G .* K),
 //   dL/dlog a = sum_{i<j} w_ij s_ij,
 //   dL/dx_i = 2a sum_j w_ij (x_i - x_j) = 2a (x_i (W 1)_i - (X W)_i),
-// from one pass over the upper triangles (G is not assumed symmetric) and one thin symmetric
-// product [X; 1] W, with W kept in a reused buffer.
+// all from one tiled pass over the upper triangles (G is not assumed symmetric); for q <= 15 the
+// thin products X W and W 1 are accumulated in the same pass, otherwise W goes through a
+// reused buffer and one symmetric product.
 void StationaryKernel::gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
                                  arma::mat& g_X) const {
   refresh(X);
   const arma::uword n = X.n_cols, q = X.n_rows;
   const double var = value(0), a = value(1);
-  symmetric::ensure_size(cache_W_, n);
-  arma::vec df(std::min<arma::uword>(n, 64));
+  const bool inline_products = q < 16;
+  if (!inline_products) symmetric::ensure_size(cache_W_, n);
+  arma::mat XeW(q + 1, n, arma::fill::zeros);
+  arma::vec df(std::min<arma::uword>(n, 64)), wseg(df.n_elem);
   double g_var = 0.0, g_a = 0.0;
   const double* g = G.memptr();
   symmetric::for_upper_segments(n, [&](arma::uword j, arma::uword i0, arma::uword i1) {
     const double *s = cache_S_.colptr(j), *f = cache_F_.colptr(j);
-    double* w = cache_W_.colptr(j);
+    double* w = inline_products ? wseg.memptr() : cache_W_.colptr(j) + i0;  // w[i - i0]
     profile_derivative(s + i0, f + i0, df.memptr(), i1 - i0);
     // Two accumulators each: the sums are latency-bound chains otherwise.
     double gv[2] = {0.0, 0.0}, ga[2] = {0.0, 0.0};
     for (arma::uword i = i0; i < i1; ++i) {
       const double gs = g[i + j * n] + g[j + i * n];
       gv[i & 1] += gs * f[i];
-      w[i] = var * gs * df[i - i0];
-      ga[i & 1] += w[i] * s[i];
+      const double wi = var * gs * df[i - i0];
+      w[i - i0] = wi;
+      ga[i & 1] += wi * s[i];
     }
     g_var += gv[0] + gv[1];
     g_a += ga[0] + ga[1];
+    if (!inline_products) return;
+    if (q == 2)
+      accumulate_pairs<2>(X.memptr(), q, i0, i1, j, wseg.memptr(), XeW.memptr());
+    else
+      accumulate_pairs<0>(X.memptr(), q, i0, i1, j, wseg.memptr(), XeW.memptr());
   });
-  for (arma::uword j = 0; j < n; ++j) {
-    g_var += G.at(j, j) * cache_F_.at(j, j);
-    cache_W_.at(j, j) = 0.0;
+  for (arma::uword j = 0; j < n; ++j) g_var += G.at(j, j) * cache_F_.at(j, j);
+  if (!inline_products) {
+    cache_W_.diag().zeros();
+    const arma::mat Xe = arma::join_cols(X, arma::ones<arma::rowvec>(n));
+    symmetric::symm('R', cache_W_, Xe, XeW);
   }
-  arma::mat Xe = arma::join_cols(X, arma::ones<arma::rowvec>(n)), XeW;
-  symmetric::symm('R', cache_W_, Xe, XeW);  // [X W; 1^T W]
   g_params = {var * g_var, g_a};
   g_X = (2.0 * a) * (X.each_row() % XeW.row(q) - XeW.head_rows(q));
 }
