@@ -5,6 +5,7 @@
 
 #include "framework/core/error.hpp"
 #include "framework/results/bytes.hpp"
+#include "framework/results/heap_check.hpp"
 
 namespace drbench::h5 {
 
@@ -173,6 +174,7 @@ File open_file(const std::string& path, bool writable) {
     fail(f,
          "not an HDF5 file (fix: give a results file that drbench run wrote; a truncated or "
          "overwritten file cannot be read)");
+  check_global_heaps(path);
   f.h = check(f, H5Fopen(path.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, access_props()),
               H5Fclose,
               "cannot open the HDF5 file: it is damaged or truncated (fix: restore it from a "

@@ -17,6 +17,10 @@ from __future__ import annotations
 
 import io
 import math
+import mmap
+import os
+import struct
+import zlib
 from dataclasses import dataclass, field
 
 import h5py
@@ -43,10 +47,71 @@ def _text(v):
     return v
 
 
-def _column(d: h5py.Dataset):
+def _column(d: h5py.Dataset, where: str = ""):
     if d.dtype.kind in "OS" or h5py.check_string_dtype(d.dtype) is not None:
-        return d.asstr()[:]
+        v = d.asstr()[:]
+        # Strings cannot carry HDF5's Fletcher-32 filter; drbench stores a CRC-32 of them instead
+        # (len:text for each, so ["ab", ""] and ["a", "b"] differ), as the C++ reader checks.
+        if "crc32" in d.attrs:
+            text = "".join(f"{len(x.encode('utf-8'))}:{x}" for x in v).encode("utf-8")
+            if int(d.attrs["crc32"]) != zlib.crc32(text):
+                raise ValueError(f"{where}: cannot read dataset '{d.name.split('/')[-1]}': the file "
+                                 "is damaged (its CRC-32 does not verify), so none of its numbers "
+                                 "can be trusted (fix: restore the file from a copy, or rerun "
+                                 "the experiment with --force-new)")
+        return v
     return d[:]
+
+
+def check_string_heaps(path: str) -> None:
+    """Refuses a file whose HDF5 string heaps ("GCOL" collections, the one structure of the format
+    without a checksum) do not parse. libhdf5 1.10, under h5py as under drbench, loops forever on
+    a free-space record of size 0; this walks every collection first, as the C++ reader does."""
+    with open(path, "rb") as fh:
+        if os.fstat(fh.fileno()).st_size == 0:
+            return
+        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as b:
+            length = _length_size(b)
+            if length == 0:
+                return
+            fmt = {2: "<H", 4: "<I", 8: "<Q"}[length]
+            at = b.find(b"GCOL\x01")
+            while at >= 0:
+                _walk_collection(path, b, at, length, fmt)
+                at = b.find(b"GCOL\x01", at + 1)
+
+
+def _length_size(b) -> int:
+    base = 0
+    while base + 16 <= len(b):
+        if b[base:base + 8] == b"\x89HDF\r\n\x1a\n":
+            size = b[base + 14] if b[base + 8] < 2 else b[base + 10]
+            return size if size in (2, 4, 8) else 0
+        base = base * 2 if base else 512
+    return 0
+
+
+def _walk_collection(path: str, b, at: int, length: int, fmt: str) -> None:
+    def damaged(why):
+        raise ValueError(f"{path}: the file is damaged: the string heap at byte {at} {why}, so "
+                         "none of its strings can be trusted (fix: restore the file from a copy, "
+                         "or rerun the experiment with --force-new)")
+    header = 8 + length
+    if len(b) - at < header:
+        damaged("is cut short")
+    size = struct.unpack_from(fmt, b, at + 8)[0]
+    if size < 4096 or size > len(b) - at:
+        damaged(f"claims {size} bytes")
+    p = header
+    while p < size:
+        if size - p < header:
+            break  # a tail too small for a record is free space
+        index = struct.unpack_from("<H", b, at + p)[0]
+        nbytes = struct.unpack_from(fmt, b, at + p + 8)[0]
+        need = header + (nbytes + 7) // 8 * 8 if index > 0 else nbytes
+        if need == 0 or need > size - p:
+            damaged(f"holds a record of {nbytes} bytes at offset {p} that does not fit")
+        p += need
 
 
 def _first(group: h5py.Group, patterns, part):
@@ -151,7 +216,7 @@ def _read_tasks(f: h5py.File, notes: list):
             for j, qn in enumerate(qnames):
                 cols[qn] = q[:, j]
         elif d.ndim == 1:
-            cols[name] = _column(d)
+            cols[name] = _column(d, f.filename)
         else:
             notes.append(f"/tasks/{name} has shape {d.shape}: not read (unknown 2-D column)")
     df = pd.DataFrame(cols)
@@ -223,6 +288,7 @@ def parse_table_csv(text: str) -> pd.DataFrame:
 def load(path: str) -> Results:
     """Reads a results file. Embeddings are read on first use of `.embeddings`/`.embedding()`."""
     notes = []
+    check_string_heaps(path)
     with h5py.File(path, "r") as f:
         if "tasks" not in f:
             raise ValueError(f"{path}: no /tasks group; is this a drbench results file?")

@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "framework/core/build_info.hpp"
 #include "framework/core/error.hpp"
 #include "framework/results/aggregate.hpp"
 #include "framework/results/h5.hpp"
@@ -91,6 +92,63 @@ TEST_CASE("a results file with flipped bytes in its task table is refused",
                         Catch::Contains(ex.output.path) && Catch::Contains(column) &&
                             Catch::Contains("damaged") && Catch::Contains("checksum"));
     }
+  }
+}
+
+// Offset of the last record of the first string heap collection ("GCOL"), found by walking its
+// records the way the format lays them out (16-byte headers, data padded to 8 bytes).
+std::streamoff last_heap_record(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  const std::string b{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const auto u64 = [&](std::size_t at) {
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v |= std::uint64_t(static_cast<unsigned char>(b[at + i])) << 8 * i;
+    return v;
+  };
+  const std::size_t at = b.find(std::string("GCOL\x01", 5));
+  REQUIRE(at != std::string::npos);
+  const std::size_t end = at + u64(at + 8);
+  std::size_t last = 0;
+  for (std::size_t p = at + 16; p + 16 <= end;) {
+    last = p;
+    const bool free_space = b[p] == 0 && b[p + 1] == 0;
+    p += free_space ? u64(p + 8) : 16 + (u64(p + 8) + 7) / 8 * 8;
+  }
+  REQUIRE(last > 0);
+  return static_cast<std::streamoff>(last);
+}
+
+TEST_CASE("a damaged string heap is refused instead of hanging libhdf5", "[results][integrity]") {
+  TempDir dir;
+  Experiment ex = toy_experiment(dir.file("toy.h5"));
+  write_toy(ex, toy_tasks(ex));
+  REQUIRE_NOTHROW(read_results(ex.output.path));
+  const std::streamoff record = last_heap_record(ex.output.path);
+  // A free-space record (index 0) of size 0 is what libhdf5 1.10 loops on forever; a string
+  // record of 2^40 bytes would run past the collection.
+  for (const auto& [index, size] :
+       {std::pair<int, std::uint64_t>{0, 0}, {1, std::uint64_t{1} << 40}}) {
+    DYNAMIC_SECTION("record " << index << " of " << size << " bytes") {
+      {
+        std::fstream f(ex.output.path, std::ios::in | std::ios::out | std::ios::binary);
+        char bytes[16] = {};
+        f.seekg(record);
+        f.read(bytes, 16);
+        bytes[0] = static_cast<char>(index);
+        bytes[1] = 0;
+        for (int i = 0; i < 8; ++i) bytes[8 + i] = static_cast<char>((size >> (8 * i)) & 0xff);
+        f.seekp(record);
+        f.write(bytes, 16);
+      }
+      CHECK_THROWS_WITH(read_results(ex.output.path),
+                        Catch::Contains(ex.output.path) && Catch::Contains("string heap") &&
+                            Catch::Contains("damaged") && Catch::Contains("fix:"));
+    }
+  }
+  SECTION("the fuzzer's file") {
+    CHECK_THROWS_WITH(
+        read_results(std::string(drbench::source_dir()) + "/fuzz/known/results-hdf5-heap-hang.h5"),
+        Catch::Contains("string heap"));
   }
 }
 
