@@ -22,10 +22,10 @@ bool cholesky_with_jitter(const arma::mat& K, CholeskyJitter& out);
 arma::mat inverse_from_cholesky(arma::mat R);
 
 struct GpNllResult {
-  double value = 0.0;   // +inf when K could not be factorised even with jitter
+  double value = 0.0;  // +inf when K could not be factorised even with jitter
   double jitter = 0.0;
-  arma::mat dK;         // dL/dK (n x n), filled when requested
-  arma::mat KinvY;      // K^-1 Yt (n x d), filled when dK is requested
+  arma::mat dK;     // dL/dK (n x n), filled when requested
+  arma::mat KinvY;  // K^-1 Yt (n x d), filled when dK is requested
 };
 
 // Yt is the data with one ROW per point (n x d), i.e. the transpose of drbench's d x n layout.

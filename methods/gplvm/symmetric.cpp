@@ -37,7 +37,9 @@ void for_upper_pairs(arma::uword n, F&& f) {
   });
 }
 
-arma::blas_int bi(arma::uword v) { return arma::blas_int(v); }
+arma::blas_int bi(arma::uword v) {
+  return arma::blas_int(v);
+}
 
 }  // namespace
 
@@ -79,9 +81,8 @@ void sum_with_transpose(const arma::mat& G, arma::mat& S) {
   S.set_size(G.n_rows, G.n_cols);
   const double* g = G.memptr();
   double* out = S.memptr();
-  for_upper_pairs(G.n_rows, [=](arma::uword ij, arma::uword ji) {
-    out[ij] = out[ji] = g[ij] + g[ji];
-  });
+  for_upper_pairs(G.n_rows,
+                  [=](arma::uword ij, arma::uword ji) { out[ij] = out[ji] = g[ij] + g[ji]; });
   for (arma::uword j = 0; j < G.n_rows; ++j) S.at(j, j) = 2.0 * G.at(j, j);
 }
 
@@ -99,8 +100,7 @@ void syr2k(const arma::mat& A, const arma::mat& B, arma::mat& C) {
   C.set_size(A.n_rows, A.n_rows);
   const double one = 1.0, zero = 0.0;
   const char up = 'U', notrans = 'N';
-  dsyr2k_(&up, &notrans, &n, &k, &one, A.memptr(), &n, B.memptr(), &n, &zero, C.memptr(), &n, 1,
-          1);
+  dsyr2k_(&up, &notrans, &n, &k, &one, A.memptr(), &n, B.memptr(), &n, &zero, C.memptr(), &n, 1, 1);
 }
 
 void symm(char side, const arma::mat& S, const arma::mat& B, arma::mat& C) {
