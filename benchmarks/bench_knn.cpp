@@ -33,32 +33,37 @@ BENCHMARK(BM_KnnErrors)
     ->Args({256, 7291, 2007})
     ->Unit(benchmark::kMillisecond);
 
-// The two neighbour searches side by side on the same data (k = 5): the k-d tree the evaluation
-// uses up to kKdTreeMaxDim dimensions and the blocked BLAS path it used before (and still uses
-// above). Args: dim, training points, test points.
-template <bool kTree>
+// The neighbour searches side by side on the same data (k = 5): the k-d tree, the blocked BLAS
+// path, and knn_indices, which picks between them. Args: dim, training points, test points.
+// kPath: 0 blocked, 1 k-d tree, 2 knn_indices (the tree unless its probe picks blocked).
+arma::umat knn_path(int path, const arma::mat& train, const arma::mat& test) {
+  if (path == 0) return drbench::knn_indices_blocked(train, test, 5);
+  if (path == 1) return drbench::knn_indices_kdtree(train, test, 5);
+  return drbench::knn_indices(train, test, 5);
+}
+
+template <int kPath>
 void BM_KnnPath(benchmark::State& state) {
   const auto d = static_cast<arma::uword>(state.range(0));
   const auto ntrain = static_cast<arma::uword>(state.range(1));
   const auto ntest = static_cast<arma::uword>(state.range(2));
   drbench::Rng rng(4);
   const arma::mat train = rng.randn(d, ntrain), test = rng.randn(d, ntest);
-  for (auto _ : state)
-    benchmark::DoNotOptimize(kTree ? drbench::knn_indices_kdtree(train, test, 5)
-                                   : drbench::knn_indices_blocked(train, test, 5));
+  for (auto _ : state) benchmark::DoNotOptimize(knn_path(kPath, train, test));
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * ntest));
 }
 void PathArgs(benchmark::internal::Benchmark* b) {
-  for (int d : {2, 4, 6, 9, 16, 32}) b->Args({d, 5000, 5000});
+  for (int d : {2, 4, 6, 9, 12, 16, 20, 32}) b->Args({d, 5000, 5000});
   b->Args({12, 1000, 1000});
   b->Unit(benchmark::kMillisecond);
 }
-BENCHMARK_TEMPLATE(BM_KnnPath, true)->Apply(PathArgs);
-BENCHMARK_TEMPLATE(BM_KnnPath, false)->Apply(PathArgs);
+BENCHMARK_TEMPLATE(BM_KnnPath, 1)->Apply(PathArgs);
+BENCHMARK_TEMPLATE(BM_KnnPath, 0)->Apply(PathArgs);
+BENCHMARK_TEMPLATE(BM_KnnPath, 2)->Apply(PathArgs);
 
 // The same two paths on a real embedding: USPS (all 9,298 points) projected on its leading
 // principal axes, even columns as training points, odd ones as test points. Arg: dim.
-template <bool kTree>
+template <int kPath>
 void BM_KnnUspsPath(benchmark::State& state) {
   static arma::mat Z;  // 256 x n principal scores, computed once
   if (Z.is_empty()) {
@@ -84,13 +89,16 @@ void BM_KnnUspsPath(benchmark::State& state) {
   const arma::uvec odd = arma::regspace<arma::uvec>(1, 2, Z.n_cols - 1);
   const arma::mat train = Z.submat(arma::regspace<arma::uvec>(0, d - 1), even);
   const arma::mat test = Z.submat(arma::regspace<arma::uvec>(0, d - 1), odd);
-  for (auto _ : state)
-    benchmark::DoNotOptimize(kTree ? drbench::knn_indices_kdtree(train, test, 5)
-                                   : drbench::knn_indices_blocked(train, test, 5));
+  for (auto _ : state) benchmark::DoNotOptimize(knn_path(kPath, train, test));
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * test.n_cols));
 }
-BENCHMARK_TEMPLATE(BM_KnnUspsPath, true)->Arg(2)->Arg(4)->Arg(6)->Arg(9)->Arg(16)->Unit(benchmark::kMillisecond);
-BENCHMARK_TEMPLATE(BM_KnnUspsPath, false)->Arg(2)->Arg(4)->Arg(6)->Arg(9)->Arg(16)->Unit(benchmark::kMillisecond);
+void UspsArgs(benchmark::internal::Benchmark* b) {
+  for (int d : {2, 4, 6, 9, 12, 16, 20}) b->Arg(d);
+  b->Unit(benchmark::kMillisecond);
+}
+BENCHMARK_TEMPLATE(BM_KnnUspsPath, 1)->Apply(UspsArgs);
+BENCHMARK_TEMPLATE(BM_KnnUspsPath, 0)->Apply(UspsArgs);
+BENCHMARK_TEMPLATE(BM_KnnUspsPath, 2)->Apply(UspsArgs);
 
 void BM_KnnLoo(benchmark::State& state) {
   const auto n = static_cast<arma::uword>(state.range(0));

@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -61,10 +62,12 @@ usage:
   drbench report RESULTS.h5 [-o REPORT.html]
         One self-contained HTML page: provenance, tables and every figure inline.
   drbench plan CONFIG --ranks R[,R...] [--costs RESULTS.h5] [--profile NAME | --quick]
-                      [--latency S] [--commit S]
+                      [--latency S] [--commit S] [--start S] [--check S]
         Predicted wall time, efficiency and load per rank on R ranks: a replay of the scheduler
         on task times fitted from finished results (--costs), else on the methods' relative
-        cost estimates. --latency: one message (default 2e-5 s); --commit: one fsync (5e-3 s).
+        cost estimates. --latency: one message (default 2e-5 s); --commit: one fsync (5e-3 s);
+        --start: process start and exit (0.8 s); --check: rank 0's up-front config and data
+        check (default: the plan times the same check on this machine).
   drbench methods [NAME]      Every method with its parameters, types, defaults and ranges.
   drbench datasets [--data-path DIR]
         What the data path holds (config data_path, then $DRBENCH_DATA, then ../shared/datasets),
@@ -256,7 +259,9 @@ int cmd_python(const char* module, int argc, char** argv) {
 }
 
 int cmd_plan(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, {"--profile", "--ranks", "--costs", "--latency", "--commit"},
+  Args a = parse_args(argc, argv, 2,
+                      {"--profile", "--ranks", "--costs", "--latency", "--commit", "--start",
+                       "--check"},
                       {"--quick"});
   if (a.pos.size() != 1) return usage_error("plan needs exactly one CONFIG");
   std::vector<int> ranks;
@@ -268,8 +273,13 @@ int cmd_plan(int argc, char** argv) {
     r = comma == std::string::npos ? "" : r.substr(comma + 1);
   }
   if (ranks.empty()) return usage_error("plan needs --ranks R (e.g. --ranks 64,256,1024)");
+  // The same up-front check rank 0 makes before any rank gets work, timed: its duration is part
+  // of the planned wall time (on the cluster's file system it may differ: --check overrides).
+  const auto check_t0 = std::chrono::steady_clock::now();
   const Experiment ex = load_experiment(a.pos[0], profile_of(a));
   const auto shapes = check_against_data(ex);
+  const double check_measured =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - check_t0).count();
   const auto tasks = expand_tasks(ex, shapes);
   const auto features = task_features(ex, tasks, shapes);
   std::vector<double> seconds(tasks.size());
@@ -313,6 +323,15 @@ int cmd_plan(int argc, char** argv) {
   PlanParams p;
   if (a.flag("--latency")) p.latency_seconds = std::atof(a.value("--latency").c_str());
   if (a.flag("--commit")) p.commit_seconds = std::atof(a.value("--commit").c_str());
+  // Start-up is in seconds: it joins the replay only when the task times are seconds too.
+  p.start_seconds = a.flag("--start") ? std::atof(a.value("--start").c_str()) : kPlanStartSeconds;
+  p.check_seconds = a.flag("--check") ? std::atof(a.value("--check").c_str()) : check_measured;
+  std::printf("start-up %.3g s: process start %.3g s (%s), rank 0's data check %.3g s (%s)%s\n",
+              p.start_seconds + p.check_seconds, p.start_seconds,
+              a.flag("--start") ? "--start" : "measured on a 2-core machine; --start S",
+              p.check_seconds, a.flag("--check") ? "--check" : "timed just now; --check S",
+              in_seconds ? "" : ", left out of the cost-unit replay");
+  if (!in_seconds) p.start_seconds = p.check_seconds = 0;
   double total = 0, longest = 0;
   for (const auto& order : stages)
     for (std::uint64_t id : order) {
@@ -326,7 +345,9 @@ int cmd_plan(int argc, char** argv) {
     p.ranks = r;
     PlanResult res;
     for (const auto& order : stages) {
-      const PlanResult s = simulate_schedule(order, seconds, p);
+      PlanParams ps = p;
+      if (!res.busy.empty()) ps.start_seconds = ps.check_seconds = 0;  // once, before stage one
+      const PlanResult s = simulate_schedule(order, seconds, ps);
       if (res.busy.empty()) {
         res = s;
         continue;

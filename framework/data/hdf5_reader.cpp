@@ -2,7 +2,6 @@
 // optional split (n, integer). Row-major n x d is exactly Armadillo's column-major d x n, so X is
 // read straight into the matrix with HDF5 converting the element type.
 #include <hdf5.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "framework/core/error.hpp"
+#include "framework/data/h5_claims.hpp"
 #include "framework/data/load.hpp"
 
 namespace drbench {
@@ -55,34 +55,20 @@ std::vector<hsize_t> shape_of(hid_t dset) {
   return dims;
 }
 
-// A damaged file can claim any shape; refuse one whose values cannot all be in the file before
-// allocating them (found by fuzz/fuzz_hdf5: a 2 kB file whose X claimed 19 TB). Without filters
-// the stored bytes must cover every value; a compressed X is bounded by the machine's memory.
 void check_claimed_size(hid_t dset, const std::string& path, const char* key,
                         const std::vector<hsize_t>& dims) {
   long double values = 1;
-  for (hsize_t v : dims) values *= static_cast<long double>(v);
-  Handle type(H5Dget_type(dset), H5Tclose);
-  const long double claimed = values * static_cast<long double>(H5Tget_size(type.get()));
-  Handle plist(H5Dget_create_plist(dset), H5Pclose);
-  const int filters = plist.ok() ? H5Pget_nfilters(plist.get()) : 0;
-  const long double stored = static_cast<long double>(H5Dget_storage_size(dset));
-  const long double memory = static_cast<long double>(sysconf(_SC_PHYS_PAGES)) *
-                             static_cast<long double>(sysconf(_SC_PAGE_SIZE));
-  const auto shape = [&] {
-    std::string t;
-    for (hsize_t v : dims) t += (t.empty() ? "" : " x ") + std::to_string(v);
-    return t;
-  };
-  if (filters == 0 && claimed > 0 && stored < claimed)
-    throw DataError(path + ": '" + key + "' claims " + shape() + " values, but the file stores " +
-                    std::to_string(static_cast<unsigned long long>(stored)) + " of its " +
-                    std::to_string(static_cast<unsigned long long>(claimed)) +
-                    " bytes (file damaged or truncated; fix: rewrite it with h5py)");
-  if (values * sizeof(double) > memory)
-    throw DataError(path + ": '" + key + "' claims " + shape() +
-                    " values, more than this machine's memory holds as float64 (fix: check the "
-                    "file, or subsample it before loading)");
+  std::string shape;
+  for (hsize_t v : dims) {
+    values *= static_cast<long double>(v);
+    shape += (shape.empty() ? "" : " x ") + std::to_string(v);
+  }
+  std::error_code ec;
+  const auto file_bytes = std::filesystem::file_size(path, ec);
+  const std::string problem = h5_dataset_claim_problem(dset, values, ec ? 0 : file_bytes);
+  if (!problem.empty())
+    throw DataError(path + ": '" + key + "' (" + shape + ") " + problem +
+                    " (file damaged or truncated; fix: rewrite it with h5py, or subsample it)");
 }
 
 bool numeric(hid_t dset) {

@@ -10,15 +10,17 @@ namespace drbench {
 
 // kmax x m matrix of training indices, nearest first, for each test column.
 // exclude_self: test == train (same columns), and a point is not its own neighbour (leave-one-out).
-// Up to kKdTreeMaxDim dimensions an exact k-d tree (nanoflann) answers, above that blocked BLAS
-// distances; both rank by the same directly summed squared distance with the same tie rule, so
-// the choice only changes speed. The bound is where the tree stops winning (bench_knn,
-// BM_KnnPath and BM_KnnUspsPath, 5,000 x 5,000, k = 5, one thread): about 10x faster in 2-D,
-// 1.5-2.5x at 6-D, and at 9-D 1.3x faster on USPS principal scores but 2x slower on isotropic
-// Gaussian points.
+// Up to kKdTreeMaxDim dimensions an exact k-d tree answers (framework/eval/knn.cpp: 4-way nodes
+// with their children's tight boxes, leaves of 32 points scanned with vector instructions), unless
+// a probe of a few hundred queries finds it scanning so much of the training set that blocked
+// BLAS distances are cheaper (isotropic data beyond about 10-D; embeddings, whose spread sits in
+// a few leading coordinates, stay on the tree up to 20-D). Above kKdTreeMaxDim: blocked. All
+// paths rank by the same directly summed squared distance with the same tie rule, so the choice
+// only changes speed.
+// used_blocked, when given, is set to whether the blocked path answered (part of) the queries.
 arma::umat knn_indices(const arma::mat& train, const arma::mat& test, arma::uword kmax,
-                       bool exclude_self = false);
-constexpr arma::uword kKdTreeMaxDim = 8;
+                       bool exclude_self = false, bool* used_blocked = nullptr);
+constexpr arma::uword kKdTreeMaxDim = 20;
 // The two paths, for tests and benchmarks. The blocked one picks kmax + 8 candidates by the BLAS
 // expansion |a|^2 - 2a.b before ranking them exactly, so it can differ from the tree only when
 // more than 8 points lie within rounding of the k-th distance.

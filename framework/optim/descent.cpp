@@ -54,11 +54,7 @@ OptimResult line_search_loop(Rule rule, Objective& obj, const arma::vec& x0,
   auto finish = [&](const std::string& why) {
     if (opt.trace && fallbacks > 0)
       opt.trace->note("steepest_descent_fallbacks", std::to_string(fallbacks));
-    res.x = x;
-    res.f = f;
-    res.stop_reason = why;
-    if (opt.trace) opt.trace->note("stop_reason", why);
-    return res;
+    return res.stop(x, f, why, opt.trace);
   };
   if (!std::isfinite(f) || !g.is_finite()) return finish("failed");
   if (arma::abs(g).max() == 0) return finish("gradient_zero");

@@ -25,13 +25,7 @@ OptimResult lbfgs(Objective& obj, const arma::vec& x0, const OptimOptions& opt, 
     opt.trace->optimizer = "lbfgs";
     opt.trace->log(0, f, arma::norm(g), seconds());
   }
-  auto finish = [&](const std::string& why) {
-    res.x = x;
-    res.f = f;
-    res.stop_reason = why;
-    if (opt.trace) opt.trace->note("stop_reason", why);
-    return res;
-  };
+  auto finish = [&](const std::string& why) { return res.stop(x, f, why, opt.trace); };
   if (!std::isfinite(f) || !g.is_finite()) return finish("failed");
   if (arma::abs(g).max() == 0) return finish("gradient_zero");
 

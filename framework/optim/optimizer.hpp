@@ -87,6 +87,14 @@ struct OptimResult {
   int iterations = 0;
   int evaluations = 0;      // objective calls (value or value+gradient)
   std::string stop_reason;  // "max_iterations", "x_and_f_tolerance", "gradient_zero", ...
+  // Ends the run at (at, value) for `why`, noted in `trace` when there is one.
+  OptimResult& stop(const arma::vec& at, double value, const std::string& why, Trace* trace) {
+    x = at;
+    f = value;
+    stop_reason = why;
+    if (trace) trace->note("stop_reason", why);
+    return *this;
+  }
   bool converged() const {
     return stop_reason != "max_iterations" && stop_reason != "failed" &&
            stop_reason != "line_search_failed";

@@ -32,13 +32,7 @@ OptimResult scg(Objective& obj, const arma::vec& x0, const OptimOptions& opt) {
     opt.trace->optimizer = "scg";
     opt.trace->log(0, f_old, arma::norm(grad_new), seconds_since(t0));
   }
-  auto finish = [&](const std::string& why, double f) {
-    res.x = x;
-    res.f = f;
-    res.stop_reason = why;
-    if (opt.trace) opt.trace->note("stop_reason", why);
-    return res;
-  };
+  auto finish = [&](const std::string& why, double f) { return res.stop(x, f, why, opt.trace); };
   if (!std::isfinite(f_old) || !grad_new.is_finite()) return finish("failed", f_old);
 
   double f_now = f_old;

@@ -4,6 +4,7 @@
 #include <filesystem>
 
 #include "framework/core/error.hpp"
+#include "framework/data/h5_claims.hpp"
 #include "framework/results/bytes.hpp"
 #include "framework/results/heap_check.hpp"
 
@@ -92,10 +93,24 @@ Handle open_dataset(const File& f, hid_t g, const std::string& name) {
                "missing dataset '" + name + "' (not a drbench results file, or damaged)");
 }
 
+// Read files only: a damaged one can claim any shape, so the claim is checked against the file
+// before anything is allocated for it.
+void check_claim(const File& f, hid_t obj, bool attr, hssize_t n, const std::string& name) {
+  if (f.bytes == 0) return;
+  const std::string problem =
+      attr ? h5_attribute_claim_problem(obj, static_cast<long double>(n), f.bytes)
+           : h5_dataset_claim_problem(obj, static_cast<long double>(n), f.bytes);
+  if (!problem.empty())
+    fail(f, (attr ? "attribute '" : "dataset '") + name + "' " + problem +
+                ": the file is damaged (fix: restore the file from a copy, or rerun the "
+                "experiment with --force-new)");
+}
+
 hssize_t n_points(const File& f, hid_t d, const std::string& name) {
   Handle space(H5Dget_space(d), H5Sclose);
   hssize_t n = H5Sget_simple_extent_npoints(space);
   if (n < 0) fail(f, "cannot read the size of '" + name + "'");
+  check_claim(f, d, false, n, name);
   return n;
 }
 
@@ -126,6 +141,7 @@ std::vector<std::string> read_vlen_strings(const File& f, hid_t obj, bool attr,
   Handle space(attr ? H5Aget_space(ds) : H5Dget_space(ds), H5Sclose);
   hssize_t n = H5Sget_simple_extent_npoints(space);
   if (n < 0) fail(f, "cannot read the size of '" + name + "'");
+  check_claim(f, ds, attr, n, name);
   std::vector<char*> ptrs(n, nullptr);
   if (n == 0) return {};
   herr_t rc = attr ? H5Aread(ds, type, ptrs.data())
@@ -175,6 +191,9 @@ File open_file(const std::string& path, bool writable) {
          "not an HDF5 file (fix: give a results file that drbench run wrote; a truncated or "
          "overwritten file cannot be read)");
   check_global_heaps(path);
+  std::error_code ec;
+  f.bytes = writable ? 0 : std::filesystem::file_size(path, ec);
+  if (ec) f.bytes = 0;
   f.h = check(f, H5Fopen(path.c_str(), writable ? H5F_ACC_RDWR : H5F_ACC_RDONLY, access_props()),
               H5Fclose,
               "cannot open the HDF5 file: it is damaged or truncated (fix: restore it from a "
@@ -274,6 +293,7 @@ std::vector<std::int64_t> read_attr_ints(const File& f, hid_t obj, const std::st
   Handle space(H5Aget_space(a), H5Sclose);
   hssize_t n = H5Sget_simple_extent_npoints(space);
   if (n < 0) fail(f, "cannot read attribute '" + name + "'");
+  check_claim(f, a, true, n, name);
   std::vector<std::int64_t> v(n);
   if (n > 0)
     check(f, H5Aread(a, H5T_NATIVE_INT64, v.data()), "cannot read attribute '" + name + "'");
@@ -364,6 +384,7 @@ Matrix read_matrix(const File& f, hid_t g, const std::string& name) {
   if (H5Sget_simple_extent_ndims(space) != 2) fail(f, "dataset '" + name + "' is not 2-D");
   hsize_t dims[2];
   H5Sget_simple_extent_dims(space, dims, nullptr);
+  check_claim(f, d, false, static_cast<hssize_t>(H5Sget_simple_extent_npoints(space)), name);
   Matrix m{dims[0], dims[1], std::vector<double>(dims[0] * dims[1])};
   if (!m.data.empty())
     check(f, H5Dread(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, m.data.data()),

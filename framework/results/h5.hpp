@@ -66,6 +66,7 @@ class Handle {
 struct File {
   Handle h;
   std::string where;
+  std::uintmax_t bytes = 0;  // the file's size when opened: no claimed shape may exceed it
 };
 
 File create_file(const std::string& path);               // truncates

@@ -70,7 +70,8 @@ class Sim {
     }
     // The last results are committed once everything has come in.
     const double end = std::max(server_free_, last_);
-    r_.wall_seconds = end + (uncommitted_ ? p_.commit_seconds : 0.0);
+    r_.wall_seconds =
+        p_.start_seconds + p_.check_seconds + end + (uncommitted_ ? p_.commit_seconds : 0.0);
     if (uncommitted_) ++r_.commits;
     r_.efficiency = r_.wall_seconds > 0 ? r_.work_seconds / (p_.ranks * r_.wall_seconds) : 1.0;
     return r_;

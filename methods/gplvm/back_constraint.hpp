@@ -27,4 +27,9 @@ class BackConstraint {
   virtual arma::mat map(const arma::mat& Ynew) const = 0;
 };
 
+// The parameters of an affine map X = W F + b 1^T (linear: F = Y; RBF: F = K) as one vector
+// [vec(W); b], and back; `who` names the back-constraint in the size check.
+arma::vec affine_params(const arma::mat& W, const arma::vec& b);
+void set_affine_params(const arma::vec& p, arma::mat& W, arma::vec& b, const std::string& who);
+
 }  // namespace drbench

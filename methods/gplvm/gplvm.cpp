@@ -9,15 +9,10 @@
 namespace drbench {
 namespace {
 
-class Gplvm final : public Method {
+class Gplvm final : public GplvmMethod {
  public:
-  explicit Gplvm(GplvmSettings s) : model_(std::move(s)) {}
+  explicit Gplvm(GplvmSettings s) : GplvmMethod(std::move(s)) {}
   void fit(const FitInput& in) override { model_.fit(in.X, in.dim, in.rng, in.trace); }
-  arma::mat embedding() const override { return model_.latent(); }
-  arma::mat transform(const arma::mat& Xnew) const override { return model_.transform(Xnew); }
-
- private:
-  GplvmModel model_;
 };
 
 MethodInfo gplvm_info() {

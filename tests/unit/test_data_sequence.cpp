@@ -10,22 +10,12 @@
 #include "framework/core/error.hpp"
 #include "framework/data/load.hpp"
 #include "framework/data/split.hpp"
+#include "tests/unit/h5_helpers.hpp"
 
 namespace fs = std::filesystem;
 using namespace drbench;
 
-namespace {
-
-void put(hid_t file, const char* name, hid_t type, std::vector<hsize_t> dims, const void* data) {
-  const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
-  const hid_t d = H5Dcreate2(file, name, type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-  REQUIRE(d >= 0);
-  REQUIRE(H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) >= 0);
-  H5Dclose(d);
-  H5Sclose(space);
-}
-
-}  // namespace
+using testing::write_dataset;
 
 TEST_CASE("HDF5 sequence and order columns put each sequence in time order", "[data_sequence]") {
   const fs::path dir = fs::temp_directory_path() / ("drbench_seq_" + std::to_string(::getpid()));
@@ -36,10 +26,10 @@ TEST_CASE("HDF5 sequence and order columns put each sequence in time order", "[d
   const std::vector<std::int32_t> y = {0, 0, 1, 1, 0, 1}, seq = {1, 0, 1, 0, 0, 1},
                                   order = {2, 1, 0, 0, 2, 1};
   const hid_t f = H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-  put(f, "X", H5T_NATIVE_DOUBLE, {6, 1}, X.data());
-  put(f, "y", H5T_NATIVE_INT32, {6}, y.data());
-  put(f, "sequence", H5T_NATIVE_INT32, {6}, seq.data());
-  put(f, "order", H5T_NATIVE_INT32, {6}, order.data());
+  write_dataset(f, "X", H5T_NATIVE_DOUBLE, {6, 1}, X.data());
+  write_dataset(f, "y", H5T_NATIVE_INT32, {6}, y.data());
+  write_dataset(f, "sequence", H5T_NATIVE_INT32, {6}, seq.data());
+  write_dataset(f, "order", H5T_NATIVE_INT32, {6}, order.data());
   H5Fclose(f);
   const Dataset ds = read_hdf5_dataset(file);
   // Sequence 0: points 3 (t=0), 1 (t=1), 4 (t=2); sequence 1: 2 (t=0), 5 (t=1), 0 (t=2).

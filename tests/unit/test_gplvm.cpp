@@ -9,21 +9,13 @@
 #include "methods/gplvm/likelihood.hpp"
 #include "methods/gplvm/model.hpp"
 #include "methods/gplvm/objective.hpp"
+#include "tests/unit/gp_helpers.hpp"
 
 using namespace drbench;
 
 namespace {
 
-// n points on a noisy 2-D curved sheet in d dimensions (d x n).
-arma::mat sheet(Rng& rng, arma::uword n, arma::uword d, double noise) {
-  const arma::mat T = rng.randn(2, n);
-  const arma::mat W = rng.randn(d, 3);
-  arma::mat F(3, n);
-  F.row(0) = T.row(0);
-  F.row(1) = T.row(1);
-  F.row(2) = arma::sin(T.row(0)) % T.row(1);
-  return W * F + noise * rng.randn(d, n);
-}
+using testing::sheet;
 
 // X = B Y: the simplest back-constraint, enough to check the objective's chain-rule plumbing.
 class LinearMapForTest final : public BackConstraint {

@@ -1,12 +1,15 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include "framework/core/rng.hpp"
 #include "framework/optim/grad_check.hpp"
+#include "methods/gplvm/kernels/bias.hpp"
 #include "methods/gplvm/kernels/kernel.hpp"
 #include "methods/gplvm/kernels/poly.hpp"
 #include "methods/gplvm/kernels/rbf.hpp"
 #include "methods/gplvm/kernels/stationary.hpp"
 #include "methods/gplvm/kernels/tps.hpp"
+#include "methods/gplvm/kernels/white.hpp"
 
 using namespace drbench;
 
@@ -105,8 +108,8 @@ TEST_CASE("Kernel matrices are symmetric PSD and consistent with diag and cross"
     // Cross-covariance of X with itself is K without the white-noise diagonal.
     const arma::mat Kc = kern->K(X, X);
     const arma::mat white_part = K - Kc;
-    CHECK(arma::approx_equal(white_part, arma::diagmat(arma::diagvec(white_part)), "absdiff",
-                             1e-10));
+    CHECK(
+        arma::approx_equal(white_part, arma::diagmat(arma::diagvec(white_part)), "absdiff", 1e-10));
     CHECK(kern->param_names().size() == kern->n_params());
   }
 }
@@ -186,4 +189,83 @@ TEST_CASE("Kernel gradients hold across 64-point tiles and for many latent dimen
     const arma::mat K = c.kern->K(X);
     CHECK(arma::approx_equal(K, K.t(), "absdiff", 0.0));  // both triangles written alike
   }
+}
+
+TEST_CASE("Static kernels get matrix and gradients from the static base", "[kernels]") {
+  Rng rng(23);
+  const arma::uword q = 2, n = 6, m = 4;
+  const arma::mat X = rng.randn(q, n), X2 = rng.randn(q, m);
+  const arma::mat G = rng.randn(n, n);  // not symmetric: the gradient must not assume it
+  BiasKernel bias(0.7);
+  WhiteKernel white(0.2);
+  for (const StaticKernel* k :
+       {static_cast<const StaticKernel*>(&bias), static_cast<const StaticKernel*>(&white)}) {
+    INFO("kernel " << k->name());
+    const bool every_pair = k == &bias;
+    const double v = k == &bias ? 0.7 : 0.2;
+    const arma::mat C = every_pair ? arma::mat(n, n, arma::fill::ones) : arma::mat(arma::eye(n, n));
+    CHECK(arma::approx_equal(k->K(X), v * C, "absdiff", 0.0));
+    arma::mat acc(n, n, arma::fill::value(0.5));
+    k->add_K(X, acc);
+    CHECK(arma::approx_equal(acc, 0.5 + v * C, "absdiff", 1e-15));
+    CHECK(arma::approx_equal(k->diag(X), arma::vec(n, arma::fill::value(v)), "absdiff", 0.0));
+    // Distinct points: the bias still covaries, white noise does not.
+    CHECK(arma::approx_equal(k->K(X, X2), arma::mat(n, m, arma::fill::value(every_pair ? v : 0.0)),
+                             "absdiff", 0.0));
+    CHECK(k->param_names() == std::vector<std::string>{k->name() + ".variance"});
+
+    // dL/dlog variance of L = sum(G .* K): the closed form and finite differences.
+    CHECK(k->grad_params(X, G)(0) == Approx(v * arma::accu(G % C)).epsilon(1e-14));
+    FunctionObjective by_log_variance([&](const arma::vec& t, arma::vec* g) {
+      auto kt = k->clone();
+      kt->set_params(t);
+      if (g) *g = kt->grad_params(X, G);
+      return arma::accu(G % kt->K(X));
+    });
+    const GradCheck gc = check_gradient(by_log_variance, k->params());
+    CHECK(gc.max_rel_error < 1e-8);
+    CHECK(std::abs(gc.analytic(0)) > 0.1);  // a vanishing gradient would pass trivially
+
+    // Nothing depends on where the points are.
+    CHECK(arma::norm(k->grad_X(X, G), "inf") == 0.0);
+    CHECK(arma::norm(k->grad_X_cross(X, X2, rng.randn(n, m)), "inf") == 0.0);
+    CHECK(arma::norm(k->grad_X_diag(X, rng.randn(n, 1)), "inf") == 0.0);
+    CHECK(k->grad_X(X, G).n_rows == q);
+    CHECK(k->grad_X(X, G).n_cols == n);
+  }
+}
+
+TEST_CASE("GP kernels add bias and white noise to a registry covariance", "[kernels]") {
+  const auto names = covariance_kernel_names();
+  CHECK(std::find(names.begin(), names.end(), "rbf") != names.end());
+  CHECK(std::find(names.begin(), names.end(), "bias") == names.end());
+  CHECK(std::find(names.begin(), names.end(), "white") == names.end());
+
+  // Bit for bit what the spec "<covariance>+bias+white" builds: the same parts, hyperparameters
+  // and arithmetic, so fitted GP objectives do not move.
+  Rng rng(29);
+  const arma::mat X = rng.randn(3, 8), X2 = rng.randn(3, 5);
+  const arma::mat G = rng.randn(8, 8);
+  std::vector<std::string> covariances = names;
+  covariances.push_back("rbf*linear");
+  for (const auto& c : covariances) {
+    INFO("covariance " << c);
+    auto gp = make_gp_kernel(c);
+    auto spec = make_kernel(c + "+bias+white");
+    CHECK(gp->name() == c + "+bias+white");
+    CHECK(gp->param_names() == spec->param_names());
+    arma::vec p = spec->params();
+    for (auto& v : p) v += 0.2 * rng.normal();
+    gp->set_params(p);
+    spec->set_params(p);
+    CHECK(arma::approx_equal(gp->K(X), spec->K(X), "absdiff", 0.0));
+    CHECK(arma::approx_equal(gp->K(X, X2), spec->K(X, X2), "absdiff", 0.0));
+    arma::vec ga, gb;
+    arma::mat xa, xb;
+    gp->gradients(X, G, ga, xa);
+    spec->gradients(X, G, gb, xb);
+    CHECK(arma::approx_equal(ga, gb, "absdiff", 0.0));
+    CHECK(arma::approx_equal(xa, xb, "absdiff", 0.0));
+  }
+  CHECK_THROWS_WITH(make_gp_kernel("gauss"), Catch::Contains("known: rbf"));
 }

@@ -1,6 +1,10 @@
 // The k-d tree path of the kNN evaluation against the blocked path: the same neighbours in the
 // same order, ties included, so switching paths never changes a published number.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cmath>
+#include <utility>
+#include <vector>
 
 #include "framework/core/rng.hpp"
 #include "framework/eval/knn.hpp"
@@ -49,4 +53,63 @@ TEST_CASE("k-d tree kNN refuses what the blocked path refuses", "[knn][kdtree]")
   CHECK_THROWS_WITH(knn_indices_kdtree(a, b, 1), Catch::Contains("dimensions"));
   CHECK_THROWS_WITH(knn_indices_kdtree(a, a, 5, true), Catch::Contains("k=5"));
   CHECK_THROWS_WITH(knn_indices_kdtree(a, a, 0), Catch::Contains("k=0"));
+}
+
+TEST_CASE("k-d tree, blocked path and a full sort agree on tie-heavy random data",
+          "[knn][kdtree]") {
+  // Enough points for a tree several levels deep (leaves hold 32), integer coordinates in a small
+  // range so that most k-th distances are shared by many points, and a whole duplicated block.
+  // The reference is an independent (partial) sort of all distances by (distance, index).
+  Rng rng(17);
+  auto full_sort = [](const arma::mat& train, const arma::mat& test, arma::uword k, bool loo) {
+    arma::umat nn(k, test.n_cols);
+    std::vector<std::pair<double, arma::uword>> d(train.n_cols);
+    for (arma::uword j = 0; j < test.n_cols; ++j) {
+      for (arma::uword i = 0; i < train.n_cols; ++i) {
+        double dist = 0;
+        for (arma::uword r = 0; r < train.n_rows; ++r)
+          dist += (train(r, i) - test(r, j)) * (train(r, i) - test(r, j));
+        d[i] = {loo && i == j ? arma::datum::inf : dist, i};
+      }
+      std::partial_sort(d.begin(), d.begin() + k, d.end());
+      for (arma::uword r = 0; r < k; ++r) nn(r, j) = d[r].second;
+    }
+    return nn;
+  };
+  for (arma::uword dim : {2u, 5u, 9u, 14u}) {
+    arma::mat train = arma::round(3.0 * rng.randu(dim, 1000)) - 1.0;
+    train.cols(800, 949) = train.cols(0, 149);
+    const arma::mat test = arma::round(3.0 * rng.randu(dim, 400)) - 1.0;
+    const arma::umat ref = full_sort(train, test, 25, false);
+    const arma::umat loo = full_sort(train, train, 25, true);
+    for (arma::uword k : {1u, 6u, 25u}) {
+      INFO("dim " << dim << " k " << k);
+      const arma::umat r = ref.rows(0, k - 1), l = loo.rows(0, k - 1);
+      CHECK(same(knn_indices_kdtree(train, test, k), r));
+      CHECK(same(knn_indices_blocked(train, test, k), r));
+      CHECK(same(knn_indices(train, test, k), r));
+      CHECK(same(knn_indices_kdtree(train, train, k, true), l));
+      CHECK(same(knn_indices(train, train, k, true), l));
+    }
+  }
+}
+
+TEST_CASE("knn_indices gives the same neighbours whichever path its probe picks", "[knn][kdtree]") {
+  Rng rng(18);
+  // Isotropic 16-D points make the tree scan nearly everything (the probe hands the rest to the
+  // blocked path); principal-score-like 16-D points (spread decaying by coordinate) keep it.
+  arma::mat iso = rng.randn(16, 1600);
+  arma::mat emb = iso;
+  for (arma::uword r = 0; r < 16; ++r) emb.row(r) *= std::pow(0.6, double(r));
+  for (const arma::mat* X : {&iso, &emb}) {
+    const bool isotropic = X == &iso;
+    INFO((isotropic ? "isotropic" : "embedding-like"));
+    const arma::mat train = X->cols(0, 899), test = X->cols(900, 1599);
+    bool blocked = !isotropic;
+    CHECK(same(knn_indices(train, test, 5, false, &blocked), knn_indices_kdtree(train, test, 5)));
+    CHECK(blocked == isotropic);
+    blocked = !isotropic;
+    CHECK(same(knn_indices(*X, *X, 3, true, &blocked), knn_indices_blocked(*X, *X, 3, true)));
+    CHECK(blocked == isotropic);
+  }
 }

@@ -6,24 +6,13 @@
 
 #include "framework/optim/line_search.hpp"
 #include "framework/optim/optimizer.hpp"
+#include "tests/unit/optim_helpers.hpp"
 
 using namespace drbench;
 
 namespace {
 
-double rosenbrock(const arma::vec& x, arma::vec* g) {
-  double f = 0;
-  if (g) g->zeros(x.n_elem);
-  for (arma::uword i = 0; i + 1 < x.n_elem; ++i) {
-    const double a = x(i + 1) - x(i) * x(i), b = 1 - x(i);
-    f += 100 * a * a + b * b;
-    if (g) {
-      (*g)(i) += -400 * a * x(i) - 2 * b;
-      (*g)(i + 1) += 200 * a;
-    }
-  }
-  return f;
-}
+using testing::rosenbrock;
 
 arma::vec random_point(std::mt19937& gen, arma::uword n) {
   std::uniform_real_distribution<double> u(-2.0, 2.0);
@@ -32,32 +21,42 @@ arma::vec random_point(std::mt19937& gen, arma::uword n) {
   return x;
 }
 
+// Rosenbrock along steepest descent from a random point: the line a search walks and its origin.
+struct DescentLine {
+  FunctionObjective obj{rosenbrock};
+  arma::vec x, g;
+  double f;
+  arma::vec p;
+  int evals = 0;
+  LineFunction phi;
+  LinePoint p0;
+  DescentLine(std::mt19937& gen, arma::uword n)
+      : x(random_point(gen, n)),
+        f(obj.evaluate(x, &g)),
+        p(-g),
+        phi(obj, x, p, evals),
+        p0(phi.origin(f, g)) {}
+};
+
 }  // namespace
 
 TEST_CASE("Wolfe searches return steps that meet their conditions", "[optim][line_search]") {
   std::mt19937 gen(7);
-  FunctionObjective obj(rosenbrock);
   for (bool strong : {true, false}) {
     for (double c2 : {0.1, 0.9}) {
       for (int trial = 0; trial < 20; ++trial) {
-        const arma::vec x = random_point(gen, 6);
-        arma::vec g;
-        const double f = obj.evaluate(x, &g);
-        const arma::vec p = -g;
-        int evals = 0;
-        LineFunction phi(obj, x, p, evals);
-        const LinePoint p0 = phi.origin(f, g);
+        DescentLine l(gen, 6);
         WolfeOptions o;
         o.strong = strong;
         o.c2 = c2;
         LinePoint acc;
-        REQUIRE(wolfe_search(phi, p0, 1.0 / arma::norm(p), o, acc));
+        REQUIRE(wolfe_search(l.phi, l.p0, 1.0 / arma::norm(l.p), o, acc));
         INFO("strong=" << strong << " c2=" << c2 << " trial=" << trial << " a=" << acc.a);
-        CHECK(satisfies_wolfe(p0, acc, o));
-        CHECK(acc.f < f);
+        CHECK(satisfies_wolfe(l.p0, acc, o));
+        CHECK(acc.f < l.f);
         // The point carries its own gradient, as the optimisers rely on.
         arma::vec g_acc;
-        CHECK(obj.evaluate(x + acc.a * p, &g_acc) == acc.f);
+        CHECK(l.obj.evaluate(l.x + acc.a * l.p, &g_acc) == acc.f);
         CHECK(arma::approx_equal(g_acc, acc.g, "absdiff", 0.0));
       }
     }
@@ -84,29 +83,22 @@ TEST_CASE("Strong Wolfe is stricter than weak Wolfe", "[optim][line_search]") {
 TEST_CASE("Backtracking Armijo starts from the given step and shrinks by rho",
           "[optim][line_search]") {
   std::mt19937 gen(11);
-  FunctionObjective obj(rosenbrock);
   for (double c : {1e-4, 0.1}) {
     for (double rho : {0.5, 0.8}) {
       for (int trial = 0; trial < 20; ++trial) {
-        const arma::vec x = random_point(gen, 4);
-        arma::vec g;
-        const double f = obj.evaluate(x, &g);
-        const arma::vec p = -g;
-        int evals = 0;
-        LineFunction phi(obj, x, p, evals);
-        const LinePoint p0 = phi.origin(f, g);
+        DescentLine l(gen, 4);
         ArmijoOptions o;
         o.c = c;
         o.rho = rho;
         LinePoint acc;
         const double a0 = 1.0;  // far too long for Rosenbrock's gradient: must backtrack
-        REQUIRE(armijo_search(phi, p0, a0, o, acc));
-        CHECK(satisfies_armijo(p0, acc, c));
+        REQUIRE(armijo_search(l.phi, l.p0, a0, o, acc));
+        CHECK(satisfies_armijo(l.p0, acc, c));
         // Accepted step is a0 rho^(evals-1), and the previous trial (a / rho) was rejected.
-        CHECK(acc.a == Approx(a0 * std::pow(rho, evals - 1)).epsilon(1e-12));
-        if (evals > 1) {
-          LinePoint before = phi(acc.a / rho);
-          CHECK(!satisfies_armijo(p0, before, c));
+        CHECK(acc.a == Approx(a0 * std::pow(rho, l.evals - 1)).epsilon(1e-12));
+        if (l.evals > 1) {
+          LinePoint before = l.phi(acc.a / rho);
+          CHECK(!satisfies_armijo(l.p0, before, c));
         }
       }
     }

@@ -3,25 +3,13 @@
 
 #include "framework/optim/grad_check.hpp"
 #include "framework/optim/optimizer.hpp"
+#include "tests/unit/optim_helpers.hpp"
 
 using namespace drbench;
 
 namespace {
 
-// Extended Rosenbrock: sum_i 100 (x_{i+1} - x_i^2)^2 + (1 - x_i)^2, minimum 0 at all ones.
-double rosenbrock(const arma::vec& x, arma::vec* g) {
-  double f = 0;
-  if (g) g->zeros(x.n_elem);
-  for (arma::uword i = 0; i + 1 < x.n_elem; ++i) {
-    const double a = x(i + 1) - x(i) * x(i), b = 1 - x(i);
-    f += 100 * a * a + b * b;
-    if (g) {
-      (*g)(i) += -400 * a * x(i) - 2 * b;
-      (*g)(i + 1) += 200 * a;
-    }
-  }
-  return f;
-}
+using testing::rosenbrock;
 
 // f = 1/2 x'Ax - b'x with an ill-conditioned SPD A (condition number 1e3).
 struct Quadratic {
@@ -29,8 +17,7 @@ struct Quadratic {
   arma::vec b;
   Quadratic() {
     arma::mat Q;
-    arma::qr_econ(Q, A, arma::reshape(arma::linspace(0.1, 3.0, 64), 8, 8) +
-                            arma::eye(8, 8));
+    arma::qr_econ(Q, A, arma::reshape(arma::linspace(0.1, 3.0, 64), 8, 8) + arma::eye(8, 8));
     A = Q * arma::diagmat(arma::logspace(0, 3, 8)) * Q.t();
     b = arma::linspace(-1, 1, 8);
   }

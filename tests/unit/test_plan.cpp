@@ -124,3 +124,22 @@ TEST_CASE("cost model scales by the descriptor where n never varied", "[plan]") 
   CHECK(predicted < 1.4 * 3e-9 * x.estimate);
   CHECK(m.describe().find("n does not vary") != std::string::npos);
 }
+
+TEST_CASE("plan: process start and rank 0's data check come once, before any work", "[plan]") {
+  std::vector<std::uint64_t> order(40);
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const std::vector<double> s(order.size(), 0.5);
+  PlanParams p;
+  p.ranks = 4;
+  const PlanResult base = simulate_schedule(order, s, p);
+  p.start_seconds = 0.8;
+  p.check_seconds = 1.5;
+  const PlanResult r = simulate_schedule(order, s, p);
+  CHECK(r.wall_seconds == Approx(base.wall_seconds + 2.3));
+  CHECK(r.work_seconds == Approx(20.0));
+  CHECK(r.efficiency == Approx(20.0 / (4 * r.wall_seconds)));
+  CHECK(r.busy == base.busy);  // nobody computes while rank 0 checks the data
+  // With many ranks the fixed start-up is what caps efficiency.
+  p.ranks = 40;
+  CHECK(simulate_schedule(order, s, p).efficiency < 0.2);
+}

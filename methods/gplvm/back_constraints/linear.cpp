@@ -18,16 +18,11 @@ void LinearBackConstraint::setup(const arma::mat& Y, const arma::mat& X0) {
 }
 
 arma::vec LinearBackConstraint::params() const {
-  return arma::join_cols(arma::vectorise(A_), b_);
+  return affine_params(A_, b_);
 }
 
 void LinearBackConstraint::set_params(const arma::vec& p) {
-  const arma::uword q = A_.n_rows, d = A_.n_cols;
-  if (p.n_elem != q * d + q)
-    throw Error("internal: linear back-constraint expects " + std::to_string(q * d + q) +
-                " parameters, got " + std::to_string(p.n_elem));
-  A_ = arma::reshape(p.head(q * d), q, d);
-  b_ = p.tail(q);
+  set_affine_params(p, A_, b_, "linear back-constraint");
 }
 
 arma::mat LinearBackConstraint::latent() const {

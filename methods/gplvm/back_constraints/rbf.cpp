@@ -9,7 +9,8 @@ namespace drbench {
 
 RbfBackConstraint::RbfBackConstraint(double gamma) : gamma_(gamma) {
   if (!(gamma > 0))
-    throw MethodError("RBF back-constraint: 'gamma' must be > 0, got " + std::to_string(gamma));
+    throw MethodError("RBF back-constraint: the inverse width 1/kernel_width^2 must be > 0, got " +
+                      std::to_string(gamma));
 }
 
 arma::mat RbfBackConstraint::kernel(const arma::mat& A, const arma::mat& B) const {
@@ -34,21 +35,16 @@ void RbfBackConstraint::setup(const arma::mat& Y, const arma::mat& X0) {
   if (!arma::solve(Bt, Kr, (X0.each_col() - b_).t(), arma::solve_opts::likely_sympd))
     throw MethodError(
         "RBF back-constraint: kernel matrix of the training data is singular "
-        "(duplicate points?); change 'gamma'");
+        "(duplicate points?); change 'kernel_width'");
   B_ = Bt.t();
 }
 
 arma::vec RbfBackConstraint::params() const {
-  return arma::join_cols(arma::vectorise(B_), b_);
+  return affine_params(B_, b_);
 }
 
 void RbfBackConstraint::set_params(const arma::vec& p) {
-  const arma::uword q = B_.n_rows, n = B_.n_cols;
-  if (p.n_elem != q * n + q)
-    throw Error("internal: RBF back-constraint expects " + std::to_string(q * n + q) +
-                " parameters, got " + std::to_string(p.n_elem));
-  B_ = arma::reshape(p.head(q * n), q, n);
-  b_ = p.tail(q);
+  set_affine_params(p, B_, b_, "RBF back-constraint");
 }
 
 arma::mat RbfBackConstraint::latent() const {

@@ -36,9 +36,12 @@ std::vector<std::string> KernelWithParams::param_names() const {
 
 namespace {
 
-// The kernel registry: every name a kernel spec may use, with its factory.
+// The kernel registry: every name a kernel spec may use, with its factory. A covariance says how
+// latent points relate; a static part (bias, white) does not look at them, and the GP-LVM models
+// add both to their covariance (make_gp_kernel), so a method's `kernel` parameter never names them.
 struct KernelEntry {
   const char* name;
+  bool covariance;
   std::unique_ptr<Kernel> (*make)();
 };
 
@@ -49,10 +52,14 @@ std::unique_ptr<Kernel> make_default() {
 
 const std::vector<KernelEntry>& kernel_table() {
   static const std::vector<KernelEntry> t = {
-      {"rbf", make_default<RbfKernel>},           {"matern32", make_default<Matern32Kernel>},
-      {"matern52", make_default<Matern52Kernel>}, {"linear", make_default<LinearKernel>},
-      {"poly", make_default<PolyKernel>},         {"mlp", make_default<MlpKernel>},
-      {"bias", make_default<BiasKernel>},         {"white", make_default<WhiteKernel>},
+      {"rbf", true, make_default<RbfKernel>},
+      {"matern32", true, make_default<Matern32Kernel>},
+      {"matern52", true, make_default<Matern52Kernel>},
+      {"linear", true, make_default<LinearKernel>},
+      {"poly", true, make_default<PolyKernel>},
+      {"mlp", true, make_default<MlpKernel>},
+      {"bias", false, make_default<BiasKernel>},
+      {"white", false, make_default<WhiteKernel>},
   };
   return t;
 }
@@ -78,17 +85,9 @@ std::vector<std::string> split(const std::string& s, char sep) {
   }
 }
 
-}  // namespace
-
-std::vector<std::string> covariance_kernel_names() {
-  std::vector<std::string> out;
-  for (const auto& e : kernel_table())
-    if (std::string(e.name) != "bias" && std::string(e.name) != "white") out.push_back(e.name);
-  return out;
-}
-
-std::unique_ptr<Kernel> make_kernel(const std::string& spec) {
-  // '*' binds tighter than '+': "rbf*linear+white" is (rbf*linear)+white.
+// The terms of a sum of products, '*' binding tighter than '+': "rbf*linear+white" is
+// (rbf*linear) + white.
+std::vector<std::unique_ptr<Kernel>> kernel_terms(const std::string& spec) {
   std::vector<std::unique_ptr<Kernel>> terms;
   for (const auto& term : split(spec, '+')) {
     std::unique_ptr<Kernel> k;
@@ -98,8 +97,31 @@ std::unique_ptr<Kernel> make_kernel(const std::string& spec) {
     }
     terms.push_back(std::move(k));
   }
+  return terms;
+}
+
+}  // namespace
+
+std::vector<std::string> covariance_kernel_names() {
+  std::vector<std::string> out;
+  for (const auto& e : kernel_table())
+    if (e.covariance) out.push_back(e.name);
+  return out;
+}
+
+std::unique_ptr<Kernel> make_kernel(const std::string& spec) {
+  auto terms = kernel_terms(spec);
   if (terms.size() == 1) return std::move(terms.front());
   return std::make_unique<SumKernel>(std::move(terms));
+}
+
+std::unique_ptr<Kernel> make_gp_kernel(const std::string& covariance) {
+  // One flat sum, the same parts in the same order as the spec "<covariance>+bias+white" builds,
+  // so the hyperparameter vector and the arithmetic are those of that spec.
+  auto parts = kernel_terms(covariance);
+  parts.push_back(std::make_unique<BiasKernel>());
+  parts.push_back(std::make_unique<WhiteKernel>());
+  return std::make_unique<SumKernel>(std::move(parts));
 }
 
 }  // namespace drbench

@@ -77,8 +77,12 @@ class KernelWithParams : public Kernel {
 // white, linear, poly (degree 2), mlp. Throws Error on an unknown part, naming the known ones.
 std::unique_ptr<Kernel> make_kernel(const std::string& spec);
 
-// The registry's covariance kernels (every part but bias and white): what a GP method's
-// `kernel` parameter may name.
+// The registry's covariance kernels (every part but the static bias and white): what a GP
+// method's `kernel` parameter may name.
 std::vector<std::string> covariance_kernel_names();
+
+// What a GP model fits (GPLRF eq. 2): the covariance `covariance` names (a kernel spec, usually one
+// of covariance_kernel_names()) plus a bias and white noise at their defaults.
+std::unique_ptr<Kernel> make_gp_kernel(const std::string& covariance);
 
 }  // namespace drbench

@@ -45,11 +45,11 @@ std::vector<ParamSpec> gp_variant_param_specs(const std::string& def_bc, std::ve
 }
 
 PriorGplvm::PriorGplvm(std::string method, ParamSet p, PriorBuilder priors, bool supervised)
-    : method_(std::move(method)),
+    : GplvmMethod(gplvm_settings(p)),
+      method_(std::move(method)),
       p_(std::move(p)),
       priors_(std::move(priors)),
-      supervised_(supervised),
-      model_(gplvm_settings(p_)) {}
+      supervised_(supervised) {}
 
 void PriorGplvm::fit(const FitInput& in) {
   if (supervised_ && (in.labels == nullptr || in.n_classes < 2))

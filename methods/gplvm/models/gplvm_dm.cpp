@@ -8,27 +8,24 @@
 namespace drbench {
 namespace {
 
-class DynamicsGplvm final : public Method {
+class DynamicsGplvm final : public GplvmMethod {
  public:
   DynamicsGplvm(std::string method, ParamSet p, bool back_constrained)
-      : method_(std::move(method)),
+      : GplvmMethod(gplvm_settings(p)),
+        method_(std::move(method)),
         p_(std::move(p)),
-        bc_(back_constrained),
-        model_(gplvm_settings(p_)) {}
+        bc_(back_constrained) {}
   void fit(const FitInput& in) override {
     model_ = GplvmModel(gplvm_settings(p_));
     add_dynamics(model_, p_, in, method_);
     if (bc_) model_.set_back_constraint(make_back_constraint(p_, in.rng));
     model_.fit(in.X, in.dim, in.rng, in.trace);
   }
-  arma::mat embedding() const override { return model_.latent(); }
-  arma::mat transform(const arma::mat& Xnew) const override { return model_.transform(Xnew); }
 
  private:
   std::string method_;
   ParamSet p_;
   bool bc_;
-  GplvmModel model_;
 };
 
 MethodInfo gplvm_dm_info() {

@@ -70,11 +70,11 @@ std::unique_ptr<Kernel> tpslvm_kernel(const ParamSet& p) {
 }
 
 TpsLvm::TpsLvm(std::string method, ParamSet p, bool back_constrained, bool dynamics)
-    : method_(std::move(method)),
+    : GplvmMethod(tpslvm_settings(p)),
+      method_(std::move(method)),
       p_(std::move(p)),
       back_constrained_(back_constrained),
-      dynamics_(dynamics),
-      model_(tpslvm_settings(p_)) {}
+      dynamics_(dynamics) {}
 
 void TpsLvm::fit(const FitInput& in) {
   if (in.dim < 1 || in.dim > 4)

@@ -17,20 +17,16 @@ GplvmSettings tpslvm_settings(const ParamSet& p);
 // tps (paper or classical constant) + white of variance 1/beta.
 std::unique_ptr<Kernel> tpslvm_kernel(const ParamSet& p);
 
-class TpsLvm final : public Method {
+class TpsLvm final : public GplvmMethod {
  public:
   TpsLvm(std::string method, ParamSet p, bool back_constrained, bool dynamics = false);
   void fit(const FitInput& in) override;
-  arma::mat embedding() const override { return model_.latent(); }
-  arma::mat transform(const arma::mat& Xnew) const override { return model_.transform(Xnew); }
-  const GplvmModel& model() const { return model_; }
 
  private:
   std::string method_;
   ParamSet p_;
   bool back_constrained_;
   bool dynamics_;
-  GplvmModel model_;
 };
 
 // Descriptor shared by tpslvm, bctpslvm and the dynamics variants: TPSLVM's parameters then

@@ -48,6 +48,13 @@ inline __m128d pair_sq_dist(const arma::mat& Yt, arma::uword i, arma::uword j) {
   }
   return d2;
 }
+
+// The sum of the two lanes of v, low + high.
+inline double lane_sum(__m128d v) {
+  double lanes[2];
+  _mm_storeu_pd(lanes, v);
+  return lanes[0] + lanes[1];
+}
 #endif
 
 // The stress alone, which the step halving evaluates several times per iteration (5-6 on USPS):
@@ -85,11 +92,8 @@ double stress_only(const arma::mat& D, const arma::mat& Y) {
     }
   }
 #if defined(__SSE2__)
-  double lanes[2];
-  _mm_storeu_pd(lanes, Ev);
-  E += lanes[0] + lanes[1];
-  _mm_storeu_pd(lanes, cv);
-  c += lanes[0] + lanes[1];
+  E += lane_sum(Ev);
+  c += lane_sum(cv);
 #endif
   return c > 0 ? E / c : 0.0;
 }
@@ -114,9 +118,7 @@ double point_stress_only(const arma::mat& Yt, const arma::vec& Dq, const arma::v
     const __m128d del = _mm_sub_pd(_mm_loadu_pd(Dq.memptr() + j), d);
     Ev = _mm_add_pd(Ev, _mm_mul_pd(_mm_mul_pd(del, del), _mm_loadu_pd(Dinv.memptr() + j)));
   }
-  double lanes[2];
-  _mm_storeu_pd(lanes, Ev);
-  E = lanes[0] + lanes[1];
+  E = lane_sum(Ev);
 #endif
   for (; j < n; ++j) {
     if (Dinv[j] == 0) continue;
@@ -221,11 +223,8 @@ double sammon_stress(const arma::mat& D, const arma::mat& Y, arma::mat* grad, ar
     }
   }
 #if defined(__SSE2__)
-  double lanes[2];
-  _mm_storeu_pd(lanes, Ev);
-  E += lanes[0] + lanes[1];
-  _mm_storeu_pd(lanes, cv);
-  c += lanes[0] + lanes[1];
+  E += lane_sum(Ev);
+  c += lane_sum(cv);
 #endif
   const double scale = c > 0 ? -2.0 / c : 0.0;
   if (grad) *grad = scale * Gt.t();
