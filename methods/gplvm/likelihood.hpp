@@ -22,14 +22,28 @@ bool cholesky_with_jitter(const arma::mat& K, CholeskyJitter& out);
 arma::mat inverse_from_cholesky(arma::mat R);
 
 struct GpNllResult {
-  double value = 0.0;   // +inf when K could not be factorised even with jitter
+  double value = 0.0;  // +inf when K could not be factorised even with jitter
   double jitter = 0.0;
-  arma::mat dK;         // dL/dK (n x n), filled when requested
-  arma::mat Kinv;       // K^-1 (with jitter), filled when dK is requested
-  arma::mat KinvY;      // K^-1 Yt (n x d), filled when dK is requested
+  arma::mat dK;     // dL/dK (n x n), filled when requested
+  arma::mat KinvY;  // K^-1 Yt (n x d), filled when dK is requested
 };
 
 // Yt is the data with one ROW per point (n x d), i.e. the transpose of drbench's d x n layout.
 GpNllResult gp_neg_log_likelihood(const arma::mat& K, const arma::mat& Yt, bool with_grad);
+
+struct GpNllValue {
+  double value = 0.0;  // +inf when K could not be factorised even with jitter
+  double jitter = 0.0;
+};
+
+// The same in place, for an optimiser that evaluates at one size many times: KG holds K on entry
+// and dL/dK (full, symmetric) on return when with_grad, otherwise scratch; KinvY is a buffer
+// that receives K^-1 Yt (with_grad) or scratch. Only the upper triangle of K is read (the lower
+// is kept to restart from when jitter is needed). No N x N matrix is allocated: a fresh one
+// faults in its pages on every call, which at N = 2000 costs about as much as all the
+// elementwise work. Work: potrf + potri (the floor), one symm and one syrk of width d (K^-1 Y
+// and dL/dK in place over K^-1), one mirror pass.
+GpNllValue gp_neg_log_likelihood_in_place(arma::mat& KG, const arma::mat& Yt, arma::mat& KinvY,
+                                          bool with_grad);
 
 }  // namespace drbench

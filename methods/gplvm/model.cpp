@@ -91,7 +91,7 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
   }
 
   GplvmObjective obj(
-      Yc, kernel_spec_ ? kernel_spec_->clone() : make_kernel(s_.kernel + "+bias+white"), q);
+      Yc, kernel_spec_ ? kernel_spec_->clone() : make_gp_kernel(s_.kernel), q);
   obj.set_learn_kernel(s_.learn_kernel);
   obj.set_trace(trace);
   if (s_.x_prior > 0) obj.add_prior(std::make_shared<GaussianPrior>(s_.x_prior));

@@ -4,6 +4,7 @@
 
 #include "framework/core/error.hpp"
 #include "methods/gplvm/likelihood.hpp"
+#include "methods/gplvm/symmetric.hpp"
 
 namespace drbench {
 
@@ -61,8 +62,11 @@ arma::mat GplvmObjective::unpack(const arma::vec& x) {
 
 double GplvmObjective::evaluate(const arma::vec& x, arma::vec* grad) {
   const arma::mat X = unpack(x);
-  const arma::mat K = kernel_->K(X);
-  GpNllResult r = gp_neg_log_likelihood(K, Yt_, grad != nullptr);
+  // KG_ holds K, then dL/dK: one N x N buffer kept across evaluations (see likelihood.hpp).
+  symmetric::ensure_size(KG_, Yt_.n_rows);
+  KG_.zeros();
+  kernel_->add_K(X, KG_);
+  const GpNllValue r = gp_neg_log_likelihood_in_place(KG_, Yt_, KinvY_, grad != nullptr);
   if (r.jitter > 0) {
     ++jitter_events_;
     if (r.jitter > max_jitter_) {
@@ -81,7 +85,7 @@ double GplvmObjective::evaluate(const arma::vec& x, arma::vec* grad) {
   }
   arma::mat gX;
   arma::vec gtheta;
-  if (grad) kernel_->gradients(X, r.dK, gtheta, gX);
+  if (grad) kernel_->gradients(X, KG_, gtheta, gX);
   arma::mat gp;
   for (const auto& p : priors_) {
     f += p->value_grad(X, grad ? &gp : nullptr);

@@ -57,6 +57,7 @@ class GplvmObjective final : public Objective {
   std::shared_ptr<BackConstraint> bc_;
   bool learn_kernel_ = true;
   Trace* trace_ = nullptr;
+  arma::mat KG_, KinvY_;  // likelihood buffers, reused by every evaluation
   int jitter_events_ = 0;
   double max_jitter_ = 0.0;
 };

@@ -8,6 +8,7 @@
 #include "methods/gplvm/kernels/poly.hpp"
 #include "methods/gplvm/kernels/rbf.hpp"
 #include "methods/gplvm/kernels/stationary.hpp"
+#include "methods/gplvm/kernels/tps.hpp"
 #include "methods/gplvm/kernels/white.hpp"
 
 using namespace drbench;
@@ -148,6 +149,46 @@ TEST_CASE("Kernels follow their closed forms", "[kernels]") {
   const arma::mat Kp = prod->K(X);
   CHECK(Kp(1, 2) == Approx(make_kernel("rbf")->K(X)(1, 2) * make_kernel("linear")->K(X)(1, 2)));
   CHECK(Kp(1, 2) != 0.0);
+}
+
+TEST_CASE("Kernel gradients hold across 64-point tiles and for many latent dimensions",
+          "[kernels]") {
+  // The stationary and thin-plate kernels walk their matrices in 64 x 64 tiles of the upper
+  // triangle, and the stationary one accumulates X W in the pass only for q < 16: n = 150 spans
+  // three tile rows with a ragged edge, q = 17 takes the other branch.
+  Rng rng(23);
+  struct Case {
+    std::unique_ptr<Kernel> kern;
+    arma::uword q, n;
+  };
+  std::vector<Case> cases;
+  cases.push_back({make_kernel("rbf"), 2, 150});
+  cases.push_back({make_kernel("matern52+bias"), 2, 150});
+  cases.push_back({make_kernel("rbf"), 17, 70});
+  cases.push_back({std::make_unique<TpsKernel>(), 2, 150});
+  for (auto& c : cases) {
+    INFO("kernel " << c.kern->name() << ", q = " << c.q << ", n = " << c.n);
+    perturb(*c.kern, rng);
+    const arma::mat X = (c.q > 2 ? 0.3 : 1.0) * rng.randn(c.q, c.n);
+    const arma::mat G = rng.randn(c.n, c.n);  // not symmetric
+    FunctionObjective by_x([&](const arma::vec& x, arma::vec* g) {
+      const arma::mat Xv = arma::reshape(x, c.q, c.n);
+      if (g) *g = arma::vectorise(c.kern->grad_X(Xv, G));
+      return arma::accu(G % c.kern->K(Xv));
+    });
+    CHECK(check_gradient(by_x, arma::vectorise(X)).max_rel_error < 1e-6);
+    if (c.kern->n_params() > 0) {
+      FunctionObjective by_theta([&](const arma::vec& t, arma::vec* g) {
+        auto k = c.kern->clone();
+        k->set_params(t);
+        if (g) *g = k->grad_params(X, G);
+        return arma::accu(G % k->K(X));
+      });
+      CHECK(check_gradient(by_theta, c.kern->params()).max_rel_error < 1e-6);
+    }
+    const arma::mat K = c.kern->K(X);
+    CHECK(arma::approx_equal(K, K.t(), "absdiff", 0.0));  // both triangles written alike
+  }
 }
 
 TEST_CASE("Static kernels get matrix and gradients from the static base", "[kernels]") {

@@ -1,5 +1,7 @@
 #pragma once
 // k(x, x') = variance * exp(-inv_width / 2 * |x - x'|^2): theta1 and theta2 of GPLRF eq. (2).
+#include <cmath>
+
 #include "methods/gplvm/kernels/stationary.hpp"
 
 namespace drbench {
@@ -12,9 +14,12 @@ class RbfKernel final : public StationaryKernel {
   std::string name() const override { return "rbf"; }
 
  protected:
-  void profile(arma::mat& S) const override { S = arma::exp(-0.5 * S); }
-  arma::mat profile_derivative(const arma::mat&, const arma::mat& F) const override {
-    return -0.5 * F;
+  void profile(const double* s, double* f, arma::uword n) const override {
+    for (arma::uword i = 0; i < n; ++i) f[i] = std::exp(-0.5 * s[i]);
+  }
+  void profile_derivative(const double*, const double* f, double* df,
+                          arma::uword n) const override {
+    for (arma::uword i = 0; i < n; ++i) df[i] = -0.5 * f[i];
   }
   double profile_at_zero() const override { return 1.0; }
 };

@@ -1,29 +1,61 @@
 #include "methods/gplvm/kernels/stationary.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "framework/linalg/distances.hpp"
+#include "methods/gplvm/symmetric.hpp"
 
 namespace drbench {
 
-const arma::mat& StationaryKernel::cached_K(const arma::mat& X) const {
+void scaled_sq_distances_upper(const arma::mat& X, double scale, arma::mat& S,
+                               const std::function<void(arma::uword)>& column) {
+  const arma::uword n = X.n_cols;
+  // X^T X on the upper triangle: the BLAS call Armadillo makes for X.t() * X, without its
+  // copy to the lower triangle (a strided N^2 pass).
+  symmetric::ensure_size(S, n);
+  symmetric::syrk('T', 1.0, X, 0.0, S);
+  const arma::rowvec sq = arma::sum(arma::square(X), 0);
+  for (arma::uword j = 0; j < n; ++j) {
+    double* s = S.colptr(j);
+    for (arma::uword i = 0; i < j; ++i) {
+      // |x_i|^2 + |x_j|^2 - 2 x_i'x_j in sq_distances' order, clamped at 0 against rounding.
+      const double v = (-2.0 * s[i] + sq[i]) + sq[j];
+      s[i] = scale * (v > 0.0 ? v : 0.0);
+    }
+    s[j] = 0.0;
+    if (column) column(j);
+  }
+}
+
+void StationaryKernel::refresh(const arma::mat& X) const {
   const bool hit = cache_X_.n_rows == X.n_rows && cache_X_.n_cols == X.n_cols &&
                    cache_params_.n_elem == n_params() && arma::all(cache_params_ == params()) &&
                    arma::all(arma::vectorise(cache_X_ == X));
-  if (!hit) {
-    cache_S_ = value(1) * sq_distances(X);
-    cache_F_ = cache_S_;
-    profile(cache_F_);
-    cache_K_ = value(0) * cache_F_;
-    cache_X_ = X;
-    cache_params_ = params();
-  }
-  return cache_K_;
+  if (hit) return;
+  const arma::uword n = X.n_cols;
+  symmetric::ensure_size(cache_F_, n);
+  scaled_sq_distances_upper(X, value(1), cache_S_, [&](arma::uword j) {
+    profile(cache_S_.colptr(j), cache_F_.colptr(j), j + 1);
+  });
+  cache_X_ = X;
+  cache_params_ = params();
+}
+
+void StationaryKernel::add_K(const arma::mat& X, arma::mat& K) const {
+  refresh(X);
+  symmetric::add_upper(cache_F_, value(0), K);
+}
+
+arma::mat StationaryKernel::K(const arma::mat& X) const {
+  arma::mat K(X.n_cols, X.n_cols, arma::fill::zeros);
+  add_K(X, K);
+  return K;
 }
 
 arma::mat StationaryKernel::K(const arma::mat& X, const arma::mat& X2) const {
   arma::mat F = value(1) * sq_distances(X, X2);
-  profile(F);
+  profile(F.memptr(), F.memptr(), F.n_elem);
   return value(0) * F;
 }
 
@@ -31,28 +63,80 @@ arma::vec StationaryKernel::diag(const arma::mat& X) const {
   return arma::vec(X.n_cols, arma::fill::value(value(0) * profile_at_zero()));
 }
 
-arma::mat StationaryKernel::weighted_derivative(const arma::mat& X, const arma::mat& G) const {
-  cached_K(X);
-  arma::mat W = profile_derivative(cache_S_, cache_F_);
-  W %= G;
-  W *= value(0);
-  return W;
+namespace {
+
+// The pair pass of StationaryKernel::gradients for latent dimension Q (0: q at run time, from
+// X's rows): [X W; 1^T W] accumulated pair by pair into XeW ((q + 1) x n), no W stored.
+template <arma::uword Q>
+void accumulate_pairs(const double* x, arma::uword q_runtime, arma::uword i0, arma::uword i1,
+                      arma::uword j, const double* w, double* xew) {
+  const arma::uword q = Q ? Q : q_runtime, e = q + 1;
+  const double* xj = x + j * q;
+  double accj[Q ? Q + 1 : 16] = {};
+  for (arma::uword i = i0; i < i1; ++i) {
+    const double wi = w[i - i0];
+    const double* xi = x + i * q;
+    double* yi = xew + i * e;
+    for (arma::uword k = 0; k < q; ++k) {
+      yi[k] += wi * xj[k];
+      accj[k] += wi * xi[k];
+    }
+    yi[q] += wi;
+    accj[q] += wi;
+  }
+  double* yj = xew + j * e;
+  for (arma::uword k = 0; k <= q; ++k) yj[k] += accj[k];
 }
 
-// With W = G .* dk/ds (s = a r^2, a = inv_width), r = rowsum(W) + colsum(W), q_i = |x_i|^2:
+}  // namespace
+
+// With w_ij = variance * (G_ij + G_ji) f'(s_ij) over pairs i < j (s = a r^2, a = inv_width):
 //   dL/dlog variance = sum(G .* K),
-//   dL/dlog a = sum_ij W_ij s_ij = a (q'r - 2 sum_i x_i'(X W^T)_i),
-//   dL/dx_i = 2a sum_j (W_ij + W_ji)(x_i - x_j) = 2a (X diag(r) - X W - X W^T),
-// so the only N^2 work is the profile, two elementwise products, two reductions and two thin
-// BLAS-3 products.
+//   dL/dlog a = sum_{i<j} w_ij s_ij,
+//   dL/dx_i = 2a sum_j w_ij (x_i - x_j) = 2a (x_i (W 1)_i - (X W)_i),
+// all from one tiled pass over the upper triangles (G is not assumed symmetric); for q <= 15 the
+// thin products X W and W 1 are accumulated in the same pass, otherwise W goes through a
+// reused buffer and one symmetric product.
 void StationaryKernel::gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
                                  arma::mat& g_X) const {
-  const arma::mat W = weighted_derivative(X, G);
-  const arma::rowvec r = arma::sum(W, 0) + arma::sum(W, 1).t();
-  const arma::mat XW = X * W, XWt = X * W.t();
-  const double pair_sum = arma::dot(arma::sum(arma::square(X), 0), r) - 2.0 * arma::accu(X % XWt);
-  g_params = {arma::accu(G % cache_K_), value(1) * pair_sum};
-  g_X = (2.0 * value(1)) * (X.each_row() % r - XW - XWt);
+  refresh(X);
+  const arma::uword n = X.n_cols, q = X.n_rows;
+  const double var = value(0), a = value(1);
+  const bool inline_products = q < 16;
+  if (!inline_products) symmetric::ensure_size(cache_W_, n);
+  arma::mat XeW(q + 1, n, arma::fill::zeros);
+  arma::vec df(std::min<arma::uword>(n, 64)), wseg(df.n_elem);
+  double g_var = 0.0, g_a = 0.0;
+  const double* g = G.memptr();
+  symmetric::for_upper_segments(n, [&](arma::uword j, arma::uword i0, arma::uword i1) {
+    const double *s = cache_S_.colptr(j), *f = cache_F_.colptr(j);
+    double* w = inline_products ? wseg.memptr() : cache_W_.colptr(j) + i0;  // w[i - i0]
+    profile_derivative(s + i0, f + i0, df.memptr(), i1 - i0);
+    // Two accumulators each: the sums are latency-bound chains otherwise.
+    double gv[2] = {0.0, 0.0}, ga[2] = {0.0, 0.0};
+    for (arma::uword i = i0; i < i1; ++i) {
+      const double gs = g[i + j * n] + g[j + i * n];
+      gv[i & 1] += gs * f[i];
+      const double wi = var * gs * df[i - i0];
+      w[i - i0] = wi;
+      ga[i & 1] += wi * s[i];
+    }
+    g_var += gv[0] + gv[1];
+    g_a += ga[0] + ga[1];
+    if (!inline_products) return;
+    if (q == 2)
+      accumulate_pairs<2>(X.memptr(), q, i0, i1, j, wseg.memptr(), XeW.memptr());
+    else
+      accumulate_pairs<0>(X.memptr(), q, i0, i1, j, wseg.memptr(), XeW.memptr());
+  });
+  for (arma::uword j = 0; j < n; ++j) g_var += G.at(j, j) * cache_F_.at(j, j);
+  if (!inline_products) {
+    cache_W_.diag().zeros();
+    const arma::mat Xe = arma::join_cols(X, arma::ones<arma::rowvec>(n));
+    symmetric::symm('R', cache_W_, Xe, XeW);
+  }
+  g_params = {var * g_var, g_a};
+  g_X = (2.0 * a) * (X.each_row() % XeW.row(q) - XeW.head_rows(q));
 }
 
 arma::vec StationaryKernel::grad_params(const arma::mat& X, const arma::mat& G) const {
@@ -72,9 +156,9 @@ arma::mat StationaryKernel::grad_X(const arma::mat& X, const arma::mat& G) const
 arma::mat StationaryKernel::grad_X_cross(const arma::mat& X, const arma::mat& X2,
                                          const arma::mat& G) const {
   const arma::mat S = value(1) * sq_distances(X, X2);  // n x m
-  arma::mat F = S;
-  profile(F);
-  arma::mat W = profile_derivative(S, F);
+  arma::mat F(S.n_rows, S.n_cols), W(S.n_rows, S.n_cols);
+  profile(S.memptr(), F.memptr(), S.n_elem);
+  profile_derivative(S.memptr(), F.memptr(), W.memptr(), S.n_elem);
   W %= G;
   W *= value(0);
   // dL/dx_i = 2a sum_j W_ij (x_i - x2_j).
@@ -85,35 +169,33 @@ arma::mat StationaryKernel::grad_X_diag(const arma::mat& X, const arma::vec&) co
   return arma::zeros(X.n_rows, X.n_cols);  // k(x, x) = variance f(0) does not move with x
 }
 
-void Matern32Kernel::profile(arma::mat& S) const {
-  S.transform([](double s) {
-    const double u = std::sqrt(3.0 * s);
-    return (1.0 + u) * std::exp(-u);
-  });
+void Matern32Kernel::profile(const double* s, double* f, arma::uword n) const {
+  for (arma::uword i = 0; i < n; ++i) {
+    const double u = std::sqrt(3.0 * s[i]);
+    f[i] = (1.0 + u) * std::exp(-u);
+  }
 }
 
-arma::mat Matern32Kernel::profile_derivative(const arma::mat& S, const arma::mat&) const {
+void Matern32Kernel::profile_derivative(const double* s, const double*, double* df,
+                                        arma::uword n) const {
   // df/du = -u exp(-u), du/ds = 3 / (2u): df/ds = -3/2 exp(-u), finite at s = 0.
-  arma::mat D = S;
-  D.transform([](double s) { return -1.5 * std::exp(-std::sqrt(3.0 * s)); });
-  return D;
+  for (arma::uword i = 0; i < n; ++i) df[i] = -1.5 * std::exp(-std::sqrt(3.0 * s[i]));
 }
 
-void Matern52Kernel::profile(arma::mat& S) const {
-  S.transform([](double s) {
-    const double u = std::sqrt(5.0 * s);
-    return (1.0 + u + u * u / 3.0) * std::exp(-u);
-  });
+void Matern52Kernel::profile(const double* s, double* f, arma::uword n) const {
+  for (arma::uword i = 0; i < n; ++i) {
+    const double u = std::sqrt(5.0 * s[i]);
+    f[i] = (1.0 + u + u * u / 3.0) * std::exp(-u);
+  }
 }
 
-arma::mat Matern52Kernel::profile_derivative(const arma::mat& S, const arma::mat&) const {
+void Matern52Kernel::profile_derivative(const double* s, const double*, double* df,
+                                        arma::uword n) const {
   // df/du = -u (1 + u) exp(-u) / 3, du/ds = 5 / (2u): df/ds = -5/6 (1 + u) exp(-u).
-  arma::mat D = S;
-  D.transform([](double s) {
-    const double u = std::sqrt(5.0 * s);
-    return -(5.0 / 6.0) * (1.0 + u) * std::exp(-u);
-  });
-  return D;
+  for (arma::uword i = 0; i < n; ++i) {
+    const double u = std::sqrt(5.0 * s[i]);
+    df[i] = -(5.0 / 6.0) * (1.0 + u) * std::exp(-u);
+  }
 }
 
 }  // namespace drbench

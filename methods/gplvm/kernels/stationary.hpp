@@ -2,17 +2,26 @@
 // Stationary kernels k(x, x') = variance * f(s), s = inv_width * |x - x'|^2 (GPy's Stationary):
 // a subclass states only its profile f(s) and f'(s); the matrix, diagonal, cross-covariance and
 // every gradient (log variance, log inv_width, X, X against fixed points) come from this base.
+#include <functional>
+
 #include "methods/gplvm/kernels/kernel.hpp"
 
 namespace drbench {
+
+// The upper triangle (diagonal included, as 0) of scale * |x_i - x_j|^2 into S (n x n, reused),
+// with the same arithmetic as sq_distances(X); the strict lower triangle is left as it was.
+// column(j), when given, runs as soon as column j's segment is done (still in cache).
+void scaled_sq_distances_upper(const arma::mat& X, double scale, arma::mat& S,
+                               const std::function<void(arma::uword)>& column = {});
 
 class StationaryKernel : public KernelWithParams {
  public:
   StationaryKernel(double variance, double inv_width)
       : KernelWithParams({"variance", "inv_width"}, arma::vec{variance, inv_width}) {}
 
-  arma::mat K(const arma::mat& X) const override { return cached_K(X); }
+  arma::mat K(const arma::mat& X) const override;
   arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
+  void add_K(const arma::mat& X, arma::mat& K) const override;
   arma::vec diag(const arma::mat& X) const override;
   arma::vec grad_params(const arma::mat& X, const arma::mat& G) const override;
   arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override;
@@ -23,20 +32,21 @@ class StationaryKernel : public KernelWithParams {
   arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
 
  protected:
-  // The profile at scaled squared distances S (in place), and its derivative df/ds given S and
-  // F = f(S) (a profile may reuse F, as exp does).
-  virtual void profile(arma::mat& S) const = 0;
-  virtual arma::mat profile_derivative(const arma::mat& S, const arma::mat& F) const = 0;
+  // f at n scaled squared distances s (f may alias s), and df/ds given s and f = f(s) (a profile
+  // may reuse f, as exp does). Called on contiguous runs: a column's upper triangle, or a whole
+  // cross-covariance matrix.
+  virtual void profile(const double* s, double* f, arma::uword n) const = 0;
+  virtual void profile_derivative(const double* s, const double* f, double* df,
+                                  arma::uword n) const = 0;
   virtual double profile_at_zero() const = 0;
 
  private:
-  // K(X) and s at the last X: the GP-LVM asks for K(X) and then for the gradients at the same
-  // X, and recomputing the N^2 transcendental values would cost about a tenth of an evaluation.
-  // Kernels are owned by one task's model, never shared between threads.
-  const arma::mat& cached_K(const arma::mat& X) const;
-  // dL/ds .* ds-free factor: W_ij = G_ij * variance * f'(s_ij), at the cached X.
-  arma::mat weighted_derivative(const arma::mat& X, const arma::mat& G) const;
-  mutable arma::mat cache_X_, cache_S_, cache_F_, cache_K_;
+  // s and f(s) at the last X, upper triangles only: K(X) and the gradients at the same X share
+  // them, and a symmetric matrix needs half the transcendental evaluations. Kernels are owned by
+  // one task's model, never shared between threads.
+  void refresh(const arma::mat& X) const;
+  mutable arma::mat cache_X_, cache_S_, cache_F_;
+  mutable arma::mat cache_W_;  // the gradient's pair weights (a reused N x N buffer)
   mutable arma::vec cache_params_;
 };
 
@@ -49,8 +59,9 @@ class Matern32Kernel final : public StationaryKernel {
   std::string name() const override { return "matern32"; }
 
  protected:
-  void profile(arma::mat& S) const override;
-  arma::mat profile_derivative(const arma::mat& S, const arma::mat& F) const override;
+  void profile(const double* s, double* f, arma::uword n) const override;
+  void profile_derivative(const double* s, const double* f, double* df,
+                          arma::uword n) const override;
   double profile_at_zero() const override { return 1.0; }
 };
 
@@ -63,8 +74,9 @@ class Matern52Kernel final : public StationaryKernel {
   std::string name() const override { return "matern52"; }
 
  protected:
-  void profile(arma::mat& S) const override;
-  arma::mat profile_derivative(const arma::mat& S, const arma::mat& F) const override;
+  void profile(const double* s, double* f, arma::uword n) const override;
+  void profile_derivative(const double* s, const double* f, double* df,
+                          arma::uword n) const override;
   double profile_at_zero() const override { return 1.0; }
 };
 

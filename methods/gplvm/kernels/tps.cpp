@@ -1,9 +1,12 @@
 #include "methods/gplvm/kernels/tps.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "framework/core/error.hpp"
 #include "framework/linalg/distances.hpp"
+#include "methods/gplvm/kernels/stationary.hpp"
+#include "methods/gplvm/symmetric.hpp"
 
 namespace drbench {
 namespace {
@@ -60,17 +63,50 @@ double tps_deta_over_r(double s, arma::uword q, TpsConstant c) {
 
 namespace {
 
+// eta and eta'/r at n squared distances (e and d may alias s), one transcendental call per
+// entry: the same expressions as tps_eta and tps_deta_over_r.
+void eta_and_derivative(const double* s, double* e, double* d, arma::uword n, arma::uword q,
+                        TpsConstant c) {
+  const double c2 = q2_constant(c);
+  for (arma::uword i = 0; i < n; ++i) {
+    const double si = s[i];
+    double ei = 0.0, di = 0.0;
+    if (si >= kTpsZeroSq) {
+      switch (q) {
+        case 1: {
+          const double r = std::sqrt(si);
+          ei = si * r / 12.0;
+          di = r / 4.0;
+          break;
+        }
+        case 2: {
+          const double l = std::log(si);
+          ei = 0.5 * c2 * si * l;
+          di = c2 * (l + 1.0);
+          break;
+        }
+        case 3: {
+          const double r = std::sqrt(si);
+          ei = -r / (8.0 * kPi);
+          di = -1.0 / (8.0 * kPi * r);
+          break;
+        }
+        default: {  // 4 (check_q ran)
+          ei = -std::log(si) / (16.0 * kPi * kPi);
+          di = -1.0 / (8.0 * kPi * kPi * si);
+        }
+      }
+    }
+    e[i] = ei;
+    if (d) d[i] = di;
+  }
+}
+
 arma::mat basis_from_sq(const arma::mat& S, arma::uword q, TpsConstant c, arma::mat* D) {
   check_q(q);
   arma::mat E(S.n_rows, S.n_cols);
   if (D) D->set_size(S.n_rows, S.n_cols);
-  const double* s = S.memptr();
-  double* e = E.memptr();
-  double* d = D ? D->memptr() : nullptr;
-  for (arma::uword i = 0; i < S.n_elem; ++i) {
-    e[i] = tps_eta(s[i], q, c);
-    if (d) d[i] = tps_deta_over_r(s[i], q, c);
-  }
+  eta_and_derivative(S.memptr(), E.memptr(), D ? D->memptr() : nullptr, S.n_elem, q, c);
   return E;
 }
 
@@ -85,16 +121,20 @@ void TpsKernel::set_params(const arma::vec& log_values) {
   if (!log_values.is_empty()) throw Error("internal: the tps kernel has no hyperparameters");
 }
 
-const arma::mat& TpsKernel::cached_E(const arma::mat& X, arma::mat* D) const {
+void TpsKernel::refresh(const arma::mat& X) const {
   const bool hit = cache_X_.n_rows == X.n_rows && cache_X_.n_cols == X.n_cols &&
                    arma::all(arma::vectorise(cache_X_ == X));
-  if (!hit) {
-    // The one-argument distance is exactly symmetric with a zero diagonal, so E is too.
-    cache_E_ = basis_from_sq(sq_distances(X), X.n_rows, c_, &cache_D_);
-    cache_X_ = X;
-  }
-  if (D) *D = cache_D_;
-  return cache_E_;
+  if (hit) return;
+  check_q(X.n_rows);
+  const arma::uword n = X.n_cols;
+  // Upper triangles only (E is symmetric with a zero diagonal): half the logarithms.
+  symmetric::ensure_size(cache_E_, n);
+  scaled_sq_distances_upper(X, 1.0, cache_D_, [&](arma::uword j) {
+    eta_and_derivative(cache_D_.colptr(j), cache_E_.colptr(j), cache_D_.colptr(j), j + 1, X.n_rows,
+                       c_);
+  });
+  symmetric::mirror_upper(cache_E_);
+  cache_X_ = X;
 }
 
 void TpsKernel::fix_inputs(const arma::mat& X) {
@@ -109,12 +149,44 @@ arma::mat TpsKernel::basis_at(const arma::mat& X) const {
 }
 
 arma::mat TpsKernel::K(const arma::mat& X) const {
-  // Knot-free: E is symmetric, E^T E = E E.
-  const arma::mat& E = knots_.is_empty() ? cached_E(X, nullptr) : basis_at(X);
+  if (knots_.is_empty()) {
+    arma::mat K(X.n_cols, X.n_cols, arma::fill::zeros);
+    add_K(X, K);
+    return K;
+  }
+  const arma::mat E = basis_at(X);
   arma::mat K = E.t() * E;
   K += X.t() * X;
   K += 1.0;
   return K;
+}
+
+void TpsKernel::add_K(const arma::mat& X, arma::mat& K) const {
+  if (!knots_.is_empty()) {
+    K += this->K(X);
+    return;
+  }
+  refresh(X);
+  // Knot-free, E is symmetric: E^T E = E E, one syrk on the upper triangle (half a product),
+  // then + X^T X + 1 on that triangle and into both of K's.
+  symmetric::ensure_size(work_, X.n_cols);
+  symmetric::syrk('T', 1.0, cache_E_, 0.0, work_);
+  const arma::uword n = X.n_cols, q = X.n_rows;
+  const double* x = X.memptr();
+  double* k = K.memptr();
+  auto entry = [&](arma::uword i, arma::uword j) {
+    double xx = 0.0;
+    for (arma::uword c = 0; c < q; ++c) xx += x[c + i * q] * x[c + j * q];
+    return work_.at(i, j) + xx + 1.0;
+  };
+  symmetric::for_upper_segments(n, [&](arma::uword j, arma::uword i0, arma::uword i1) {
+    for (arma::uword i = i0; i < i1; ++i) {
+      const double v = entry(i, j);
+      k[i + j * n] += v;
+      k[j + i * n] += v;
+    }
+  });
+  for (arma::uword j = 0; j < n; ++j) k[j + j * n] += entry(j, j);
 }
 
 arma::mat TpsKernel::K(const arma::mat& X, const arma::mat& X2) const {
@@ -145,21 +217,39 @@ arma::mat TpsKernel::grad_through_basis(const arma::mat& A, const arma::mat& Z,
 }
 
 arma::mat TpsKernel::grad_X(const arma::mat& X, const arma::mat& G) const {
-  const arma::mat Gs = G + G.t();
   if (!knots_.is_empty()) {
+    const arma::mat Gs = G + G.t();
     return grad_through_basis(X, knots_, basis_at(X) * Gs) + X * Gs;
   }
-  // K = E E + C^T C with E symmetric: dL/dE = G E + E G, and E_nj moves with x_n and x_j, so
-  // W = (dL/dE + dL/dE^T) .* eta'/r = (M + M^T) .* D with M = Gs E.
-  arma::mat D;
-  const arma::mat& E = cached_E(X, &D);
-  const arma::mat M = Gs * E;
-  arma::mat W = M + M.t();
-  W %= D;
-  arma::mat gX = X.each_row() % arma::sum(W, 0);
-  gX -= X * W;
-  gX += X * Gs;
-  return gX;
+  refresh(X);
+  const arma::uword n = X.n_cols;
+  // K = E E + C^T C with E symmetric: dL/dE = G E + E G, and E_ij moves with x_i and x_j, so
+  //   W = (Gs E + E Gs) .* eta'/r,  Gs = G + G^T (G need not be symmetric),
+  //   dL/dx_i = x_i (W 1)_i - (X W)_i + (X Gs)_i   (W_ii = 0; X Gs from C^T C).
+  // The one N^3 step is the symmetric rank-2N update Gs E + E Gs (syr2k: one triangle, the
+  // flops of one product); the rest is one pass over that triangle and one thin product.
+  symmetric::ensure_size(gs_, n);
+  symmetric::ensure_size(work_, n);
+  symmetric::sum_with_transpose(G, gs_);
+  symmetric::syr2k(gs_, cache_E_, work_);
+  // work_ <- W - Gs on the upper triangle, r = W 1 on the way; then one thin symmetric product.
+  arma::vec r(n, arma::fill::zeros);
+  for (arma::uword j = 0; j < n; ++j) {
+    double* w = work_.colptr(j);
+    const double *dd = cache_D_.colptr(j), *g = gs_.colptr(j);
+    double rj = 0.0;
+    for (arma::uword i = 0; i < j; ++i) {
+      const double wi = w[i] * dd[i];
+      r[i] += wi;
+      rj += wi;
+      w[i] = wi - g[i];
+    }
+    r[j] += rj;
+    w[j] = -g[j];
+  }
+  arma::mat XW;
+  symmetric::symm('R', work_, X, XW);  // X (W - Gs)
+  return X.each_row() % r.t() - XW;
 }
 
 arma::mat TpsKernel::grad_X_cross(const arma::mat& X, const arma::mat& X2,

@@ -42,6 +42,7 @@ class TpsKernel final : public Kernel {
 
   arma::mat K(const arma::mat& X) const override;
   arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
+  void add_K(const arma::mat& X, arma::mat& K) const override;
   arma::vec diag(const arma::mat& X) const override;
   arma::vec grad_params(const arma::mat&, const arma::mat&) const override { return {}; }
   arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override;
@@ -55,8 +56,9 @@ class TpsKernel final : public Kernel {
  private:
   // dL/dA for K = Phi(A)^T B' + A^T B2 + 1 given dL/dPhi(A) (N x m) with the knots Z fixed.
   arma::mat grad_through_basis(const arma::mat& A, const arma::mat& Z, const arma::mat& dPhi) const;
-  // E(X) at the last X of K(X) in knot-free mode: the gradient at the same X reuses it.
-  const arma::mat& cached_E(const arma::mat& X, arma::mat* D) const;
+  // E(X) (full) and eta'/r (upper triangle) at the last X of K(X) in knot-free mode: the
+  // gradient at the same X reuses them.
+  void refresh(const arma::mat& X) const;
   // eta(|z_i - x_j|) for the fixed knots Z; the knots against themselves come from knots_E_, as
   // every step of the out-of-sample search asks for K(x*, X) at the same X.
   arma::mat basis_at(const arma::mat& X) const;
@@ -65,6 +67,9 @@ class TpsKernel final : public Kernel {
   arma::mat knots_;  // empty until fix_inputs
   arma::mat knots_E_;
   mutable arma::mat cache_X_, cache_E_, cache_D_;
+  // N x N work buffers kept across evaluations (fresh ones fault in their pages every time):
+  // E E in add_K, then (G + G^T) E in grad_X; G + G^T.
+  mutable arma::mat work_, gs_;
 };
 
 }  // namespace drbench
