@@ -4,21 +4,21 @@
 
 #include <unistd.h>
 
-#include <cerrno>
-#include <cstdio>
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <map>
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
-#include "framework/core/build_info.hpp"
 #include "framework/core/blas.hpp"
+#include "framework/core/build_info.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/data/generators.hpp"
@@ -259,10 +259,10 @@ int cmd_python(const char* module, int argc, char** argv) {
 }
 
 int cmd_plan(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2,
-                      {"--profile", "--ranks", "--costs", "--latency", "--commit", "--start",
-                       "--check"},
-                      {"--quick"});
+  Args a =
+      parse_args(argc, argv, 2,
+                 {"--profile", "--ranks", "--costs", "--latency", "--commit", "--start", "--check"},
+                 {"--quick"});
   if (a.pos.size() != 1) return usage_error("plan needs exactly one CONFIG");
   std::vector<int> ranks;
   for (std::string r = a.value("--ranks"); !r.empty();) {
@@ -290,8 +290,7 @@ int cmd_plan(int argc, char** argv) {
     model = CostModel::fit(cost_samples(rf, tasks, features));
     std::map<std::string, double> took;  // tasks of this very experiment: their own times
     for (const auto& row : rf.tasks)
-      if (row.result.ok)
-        took[row.result.key] = row.result.total_seconds();
+      if (row.result.ok) took[row.result.key] = row.result.total_seconds();
     for (const auto& t : tasks) {
       auto it = took.find(t.key);
       seconds[t.id] = it != took.end() ? (++measured, it->second) : model.predict(features[t.id]);
@@ -312,9 +311,10 @@ int cmd_plan(int argc, char** argv) {
   const char* unit = in_seconds ? "s" : "cost units";
   std::printf("%s: %zu tasks\n", a.pos[0].c_str(), tasks.size());
   if (halving_on(ex))
-    std::printf("successive halving: %zu first-stage tasks, then %zu (the %d costliest settings "
-                "per cell on the other repeats)\n",
-                stages[0].size(), stages[1].size(), ex.evaluation.halving_keep);
+    std::printf(
+        "successive halving: %zu first-stage tasks, then %zu (the %d costliest settings "
+        "per cell on the other repeats)\n",
+        stages[0].size(), stages[1].size(), ex.evaluation.halving_keep);
   if (a.flag("--costs"))
     std::printf("task times from %s: %zu measured, the rest predicted by\n%s",
                 a.value("--costs").c_str(), measured, model.describe().c_str());

@@ -57,9 +57,15 @@ class Sim {
       q_.pop();
       now_ = e.t;
       switch (e.type) {
-        case Ev::Arrive: arrive(e); break;
-        case Ev::Reply: reply(e.rank); break;
-        case Ev::Done: done(e); break;
+        case Ev::Arrive:
+          arrive(e);
+          break;
+        case Ev::Reply:
+          reply(e.rank);
+          break;
+        case Ev::Done:
+          done(e);
+          break;
         case Ev::CommitTick:
           tick_pending_ = false;
           last_commit_ = now_;
@@ -170,7 +176,8 @@ class Sim {
     }
     const std::uint64_t id = w.queue.front();
     w.queue.pop_front();
-    if (!w.no_more && !w.outstanding && w.queue.size() <= w.last_chunk / 2) send(r, now_, true, false);
+    if (!w.no_more && !w.outstanding && w.queue.size() <= w.last_chunk / 2)
+      send(r, now_, true, false);
     start(r, id);
   }
 

@@ -19,12 +19,12 @@ constexpr double kPlanStartSeconds = 0.8;
 
 struct PlanParams {
   int ranks = 1;
-  double latency_seconds = 20e-6;   // one message, one way
-  double message_seconds = 10e-6;   // rank 0's work per message received
-  double result_seconds = 5e-6;     // ... and per result in it (decode, store, journal record)
-  double commit_seconds = 5e-3;     // one group commit (write + fsync)
-  double commit_interval = 0.25;    // as DispatchOptions::commit_seconds
-  double flush_seconds = 1.0;       // as DispatchOptions::flush_seconds
+  double latency_seconds = 20e-6;  // one message, one way
+  double message_seconds = 10e-6;  // rank 0's work per message received
+  double result_seconds = 5e-6;    // ... and per result in it (decode, store, journal record)
+  double commit_seconds = 5e-3;    // one group commit (write + fsync)
+  double commit_interval = 0.25;   // as DispatchOptions::commit_seconds
+  double flush_seconds = 1.0;      // as DispatchOptions::flush_seconds
   std::size_t max_chunk = 256;
   double factor = 2.0;
   bool rank0_computes = true;

@@ -46,9 +46,9 @@ GplvmSettings gplvm_settings(const ParamSet& p) {
 
 double PredictiveObjective::evaluate(const arma::vec& x, arma::vec* grad) {
   const double d = double(y_.n_elem);
-  const arma::mat k = kernel_.K(x, X_);               // 1 x n
-  const arma::vec b = Kinv_ * k.t();                  // K^-1 k
-  const arma::vec mu = KinvY_.t() * k.t();            // Y^T K^-1 k
+  const arma::mat k = kernel_.K(x, X_);     // 1 x n
+  const arma::vec b = Kinv_ * k.t();        // K^-1 k
+  const arma::vec mu = KinvY_.t() * k.t();  // Y^T K^-1 k
   const double var = kernel_.diag(x)(0) - arma::dot(k, b);
   if (!(var > 0)) {  // only without a white-noise term, where the GP can interpolate exactly
     if (grad) grad->zeros(x.n_elem);
@@ -62,8 +62,8 @@ double PredictiveObjective::evaluate(const arma::vec& x, arma::vec* grad) {
     const double dvar = 0.5 * d / var - 0.5 * rr / (var * var);
     // dL/dk = -K^-1 Y r / var - 2 dvar K^-1 k (through the mean and the variance).
     const arma::rowvec dk = (-(KinvY_ * r) / var - 2.0 * dvar * b).t();
-    *grad = arma::vectorise(kernel_.grad_X_cross(x, X_, dk) +
-                            kernel_.grad_X_diag(x, arma::vec{dvar}));
+    *grad =
+        arma::vectorise(kernel_.grad_X_cross(x, X_, dk) + kernel_.grad_X_diag(x, arma::vec{dvar}));
     *grad += x_prior_ * x;
   }
   return f;
@@ -90,8 +90,7 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
     Xinit = pca_latent_init(Yc, q, s_.init == "ppca", rng);
   }
 
-  GplvmObjective obj(
-      Yc, kernel_spec_ ? kernel_spec_->clone() : make_gp_kernel(s_.kernel), q);
+  GplvmObjective obj(Yc, kernel_spec_ ? kernel_spec_->clone() : make_gp_kernel(s_.kernel), q);
   obj.set_learn_kernel(s_.learn_kernel);
   obj.set_trace(trace);
   if (s_.x_prior > 0) obj.add_prior(std::make_shared<GaussianPrior>(s_.x_prior));
@@ -106,8 +105,9 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
   opt.trace = trace;
   const arma::vec x0 = obj.pack(Xinit);
   if (!std::isfinite(obj.evaluate(x0, nullptr)))
-    throw MethodError("gplvm: the initial covariance matrix is not positive definite even with "
-                      "jitter (fix: check the data for NaN/inf or duplicated points)");
+    throw MethodError(
+        "gplvm: the initial covariance matrix is not positive definite even with "
+        "jitter (fix: check the data for NaN/inf or duplicated points)");
   OptimResult res = minimize(s_.optimizer, obj, x0, opt);
   X_ = obj.unpack(res.x);
   f_ = res.f;
@@ -161,8 +161,8 @@ arma::vec GplvmModel::joint_point(const arma::vec& y, const arma::vec& start, do
 arma::uword GplvmModel::most_likely_start(const arma::vec& y) const {
   const double d = double(y.n_elem);
   // -log N(y | mu_i, var_i I) for every training latent point i at once.
-  const arma::vec rr = arma::dot(y, y) - 2.0 * (mu_train_.t() * y) +
-                       arma::sum(arma::square(mu_train_), 0).t();
+  const arma::vec rr =
+      arma::dot(y, y) - 2.0 * (mu_train_.t() * y) + arma::sum(arma::square(mu_train_), 0).t();
   const arma::vec nll = 0.5 * d * arma::log(var_train_) + 0.5 * rr / var_train_;
   return nll.index_min();
 }

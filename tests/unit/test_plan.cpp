@@ -1,6 +1,6 @@
 // The scheduler replay of `drbench plan` and the cost model behind it, on cases with known answers.
-#include <catch2/catch.hpp>
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 
 #include "framework/sched/cost_model.hpp"
