@@ -46,10 +46,14 @@ int main(int argc, char** argv) {
   std::string dir = std::filesystem::temp_directory_path().string();
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--tasks" && i + 1 < argc) n_tasks = std::atol(argv[++i]);
-    else if (a == "--task-us" && i + 1 < argc) task_us = std::atof(argv[++i]);
-    else if (a == "--no-rank0-worker") rank0_worker = false;
-    else if (a == "--dir" && i + 1 < argc) dir = argv[++i];
+    if (a == "--tasks" && i + 1 < argc)
+      n_tasks = std::atol(argv[++i]);
+    else if (a == "--task-us" && i + 1 < argc)
+      task_us = std::atof(argv[++i]);
+    else if (a == "--no-rank0-worker")
+      rank0_worker = false;
+    else if (a == "--dir" && i + 1 < argc)
+      dir = argv[++i];
     else {
       if (rank == 0) std::fprintf(stderr, "bench_sched: unknown argument '%s'\n", a.c_str());
       MPI_Finalize();
@@ -59,11 +63,13 @@ int main(int argc, char** argv) {
   // A real experiment, so tasks have real keys and the store writes a real journal: iris with
   // identity, one task per repeat.
   const std::string out = dir + "/bench_sched_" + std::to_string(::getpid()) + ".h5";
-  const std::string yaml = "name: bench_sched\ndatasets: [{name: iris, source: bundled}]\n"
-                           "splits: {train_ratio: [0.5], repeats: " +
-                           std::to_string(n_tasks) +
-                           "}\nmethods: [{method: identity}]\nevaluation: {knn: [1]}\n"
-                           "output: {path: " + out + "}\n";
+  const std::string yaml =
+      "name: bench_sched\ndatasets: [{name: iris, source: bundled}]\n"
+      "splits: {train_ratio: [0.5], repeats: " +
+      std::to_string(n_tasks) +
+      "}\nmethods: [{method: identity}]\nevaluation: {knn: [1]}\n"
+      "output: {path: " +
+      out + "}\n";
   const Experiment ex = parse_experiment(yaml, "bench_sched.yaml");
   const std::vector<Task> tasks = expand_tasks(ex);
 

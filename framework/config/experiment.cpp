@@ -233,8 +233,7 @@ class Parser {
   }
 
   PreprocStep step(const YAML::Node& n, const std::string& key) {
-    const std::vector<std::string> kinds = {"center", "standardize", "minmax", "pca",
-                                            "unit_norm"};
+    const std::vector<std::string> kinds = {"center", "standardize", "minmax", "pca", "unit_norm"};
     const std::string forms =
         "center, standardize, minmax, unit_norm, {minmax: {per_feature: false}}, "
         "{pca: {variance: 0.99}} or {pca: {components: 50}}";

@@ -14,21 +14,21 @@ namespace drbench {
 // One step of the preprocessing chain; each is fitted on the training part only.
 struct PreprocStep {
   enum class Kind { Center, Standardize, MinMax, Pca, UnitNorm } kind = Kind::Center;
-  bool per_feature = true;        // MinMax: per feature, or one global min/max (USPS [-1,1] -> [0,1])
-  double variance = 0.0;          // Pca: keep this fraction of the training variance (0 < v <= 1) ...
-  std::uint64_t components = 0;   // ... or this many components (exactly one of the two is set)
-  std::string describe() const;   // "pca(variance=0.99)"
+  bool per_feature = true;  // MinMax: per feature, or one global min/max (USPS [-1,1] -> [0,1])
+  double variance = 0.0;    // Pca: keep this fraction of the training variance (0 < v <= 1) ...
+  std::uint64_t components = 0;  // ... or this many components (exactly one of the two is set)
+  std::string describe() const;  // "pca(variance=0.99)"
 };
 
 struct DatasetSpec {
-  std::string name;               // label used in results and tables
+  std::string name;  // label used in results and tables
   // Where the points come from: "file" (HDF5 on the data path, by name or path), "csv", "idx"
   // (pair of IDX files, e.g. Fashion-MNIST), "bundled" (iris, wine in datasets/), "generator".
   std::string source = "file";
-  std::string path;               // file name or path for file/csv/idx ("" = <name>.h5 on the data path)
-  std::string generator;          // swiss_roll, s_curve, gaussian_blobs, ...
+  std::string path;       // file name or path for file/csv/idx ("" = <name>.h5 on the data path)
+  std::string generator;  // swiss_roll, s_curve, gaussian_blobs, ...
   std::map<std::string, ParamValue> generator_params;
-  std::uint64_t max_points = 0;   // 0 = all; otherwise a stratified, seeded subsample first
+  std::uint64_t max_points = 0;  // 0 = all; otherwise a stratified, seeded subsample first
   std::vector<PreprocStep> preprocess;
   bool verify_checksum = true;
   // "classes": each class is one time-ordered sequence in file order (COIL-20's 72 poses per
@@ -36,7 +36,7 @@ struct DatasetSpec {
   std::string sequences;
   // Keep only these labels (relabelled 0..k-1 in this order), e.g. USPS digits 0-4; empty = all.
   std::vector<std::uint64_t> classes;
-  int line = 0;                   // where it was declared, for errors raised later
+  int line = 0;  // where it was declared, for errors raised later
 };
 
 struct SplitsSpec {
@@ -47,23 +47,24 @@ struct SplitsSpec {
   std::uint64_t test_per_class = 0;  // 0 = every remaining point is a test point
   int repeats = 1;
   std::uint64_t seed = 0;
-  int line = 0;                   // where splits: was declared
+  int line = 0;  // where splits: was declared
 };
 
 struct GridAxis {
   std::string param;
   std::vector<ParamValue> values;
-  int line = 0;                   // where the axis was declared
+  int line = 0;  // where the axis was declared
 };
 
 struct MethodSpec {
-  std::string label;              // row name in tables (defaults to the method name)
-  std::string method;             // registry name
-  std::vector<GridAxis> grid;     // cartesian product of the axes; fixed values are 1-long axes
-  std::vector<std::uint64_t> dims; // {0} when the method ignores dims (identity) and none are given
+  std::string label;           // row name in tables (defaults to the method name)
+  std::string method;          // registry name
+  std::vector<GridAxis> grid;  // cartesian product of the axes; fixed values are 1-long axes
+  std::vector<std::uint64_t>
+      dims;  // {0} when the method ignores dims (identity) and none are given
   std::optional<std::vector<PreprocStep>> preprocess;  // overrides the dataset's chain
   int line = 0;
-  int dims_line = 0;              // where dims was written (the method's line when absent)
+  int dims_line = 0;  // where dims was written (the method's line when absent)
 };
 
 struct EvaluationSpec {
@@ -79,26 +80,26 @@ struct EvaluationSpec {
   int halving_repeats = 0, halving_keep = 0;
   std::vector<std::string> quality;  // extra measures: trustworthiness, continuity
   int quality_k = 10;
-  std::string ttest_reference;       // method label the paired t-tests compare against ("" = none)
+  std::string ttest_reference;  // method label the paired t-tests compare against ("" = none)
   int line = 0, knn_line = 0, quality_k_line = 0;  // where evaluation, knn, quality_k were written
 };
 
 struct OutputSpec {
-  std::string path;                  // results HDF5 file (relative to the current directory)
+  std::string path;  // results HDF5 file (relative to the current directory)
   bool keep_embeddings = false;
   bool keep_traces = true;
 };
 
 struct Experiment {
   std::string name;
-  std::string file;                  // the config's path, for error messages
-  std::string text;                  // the effective YAML text (after a profile overlay)
-  std::string profile;               // "" or the profile applied
-  std::string data_path;             // config key data_path ("" when absent)
-  int data_path_line = 0;            // where it was written (it must exist: check_dataset)
+  std::string file;        // the config's path, for error messages
+  std::string text;        // the effective YAML text (after a profile overlay)
+  std::string profile;     // "" or the profile applied
+  std::string data_path;   // config key data_path ("" when absent)
+  int data_path_line = 0;  // where it was written (it must exist: check_dataset)
   std::uint64_t seed = 0;
   int blas_threads = 1;
-  double max_task_seconds = 0.0;     // per-task time limit; 0 = none
+  double max_task_seconds = 0.0;  // per-task time limit; 0 = none
   std::vector<DatasetSpec> datasets;
   SplitsSpec splits;
   std::vector<MethodSpec> methods;

@@ -16,6 +16,8 @@ std::string blas_description() {
   return s;
 }
 
-void set_blas_threads(int n) { openblas_set_num_threads(n < 1 ? 1 : n); }
+void set_blas_threads(int n) {
+  openblas_set_num_threads(n < 1 ? 1 : n);
+}
 
 }  // namespace drbench

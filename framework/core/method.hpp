@@ -16,12 +16,12 @@ namespace drbench {
 inline constexpr arma::uword kUnlabelled = arma::uword(-1);
 
 struct FitInput {
-  const arma::mat& X;               // d x n, one column per point (mlpack convention)
-  const arma::uvec* labels;         // n labels in 0..C-1 (or kUnlabelled); nullptr: unsupervised
-  std::size_t n_classes;            // C (0 when no labels are known)
-  arma::uword dim;                  // target latent dimension
-  Rng& rng;                         // the task's own engine: never use arma's global RNG
-  Trace* trace;                     // non-null: iterative methods log every iteration here
+  const arma::mat& X;        // d x n, one column per point (mlpack convention)
+  const arma::uvec* labels;  // n labels in 0..C-1 (or kUnlabelled); nullptr: unsupervised
+  std::size_t n_classes;     // C (0 when no labels are known)
+  arma::uword dim;           // target latent dimension
+  Rng& rng;                  // the task's own engine: never use arma's global RNG
+  Trace* trace;              // non-null: iterative methods log every iteration here
   // Sequence id of each training point, the points keeping time order inside a sequence; nullptr
   // when the dataset has none (dynamics priors refuse such data, naming `dataset`).
   const arma::uvec* sequence = nullptr;

@@ -55,10 +55,14 @@ ParamSpec ParamSpec::choice(std::string name, std::string def, std::vector<std::
 
 std::string type_name(ParamType t) {
   switch (t) {
-    case ParamType::Bool: return "bool";
-    case ParamType::Int: return "int";
-    case ParamType::Real: return "real";
-    case ParamType::Choice: return "choice";
+    case ParamType::Bool:
+      return "bool";
+    case ParamType::Int:
+      return "int";
+    case ParamType::Real:
+      return "real";
+    case ParamType::Choice:
+      return "choice";
   }
   return "?";
 }

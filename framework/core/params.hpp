@@ -20,11 +20,11 @@ struct ParamSpec {
   std::string name;
   ParamType type = ParamType::Real;
   ParamValue default_value;
-  std::optional<double> min;           // inclusive bounds for Int and Real
+  std::optional<double> min;  // inclusive bounds for Int and Real
   std::optional<double> max;
-  std::vector<std::string> choices;    // allowed values for Choice
+  std::vector<std::string> choices;  // allowed values for Choice
   std::string doc;
-  bool min_exclusive = false;          // e.g. a kernel width must be > 0
+  bool min_exclusive = false;  // e.g. a kernel width must be > 0
   // Choice values retired in favour of new ones (old, new): refused with the new one named.
   std::vector<std::pair<std::string, std::string>> renamed_choices;
 
@@ -52,7 +52,7 @@ class ParamSet {
   void set(const std::string& name, ParamValue v) { values_[name] = std::move(v); }
   bool has(const std::string& name) const { return values_.count(name) != 0; }
 
-  double real(const std::string& name) const;          // Int values convert
+  double real(const std::string& name) const;  // Int values convert
   std::int64_t integer(const std::string& name) const;
   bool boolean(const std::string& name) const;
   const std::string& str(const std::string& name) const;

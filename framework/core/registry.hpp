@@ -14,28 +14,29 @@ namespace drbench {
 
 // What the validator and the scheduler know about a task's data before loading it fully.
 struct DataShape {
-  arma::uword n = 0;          // training points the method will see
-  arma::uword d = 0;          // input dimension after preprocessing
+  arma::uword n = 0;  // training points the method will see
+  arma::uword d = 0;  // input dimension after preprocessing
   std::size_t n_classes = 0;
 };
 
 struct MethodInfo {
-  std::string name;           // config key, e.g. "pca"
-  std::string family;         // "baseline", "linear", "kernel", "manifold", "gplvm", "neighbour"
-  std::string summary;        // one line for `drbench methods`
-  std::string reference;      // paper / equation the implementation follows
+  std::string name;       // config key, e.g. "pca"
+  std::string family;     // "baseline", "linear", "kernel", "manifold", "gplvm", "neighbour"
+  std::string summary;    // one line for `drbench methods`
+  std::string reference;  // paper / equation the implementation follows
   std::vector<ParamSpec> params;
   bool supervised = false;    // needs labels of the training points
   bool out_of_sample = true;  // has transform(); false restricts it to the transductive protocol
   // Supervised methods only: fit() accepts labels where some entries are kUnlabelled (the test
   // points of the transductive protocol). Without it a supervised method is refused there.
   bool partial_labels = false;
-  bool iterative = false;     // produces an optimiser trace
+  bool iterative = false;  // produces an optimiser trace
   // transform() of the training points reproduces embedding() (to rounding): true of the linear
   // projections and the Nystroem extensions; false where new points are fitted by an optimiser
   // or mapped through a learnt back-constraint. The contract test holds every method to it.
   bool transform_reproduces_embedding = false;
-  // Largest latent dimension allowed for this data and setting (e.g. C-1 for LDA). Default: min(n-1, d).
+  // Largest latent dimension allowed for this data and setting (e.g. C-1 for LDA). Default:
+  // min(n-1, d).
   std::function<arma::uword(const DataShape&, const ParamSet&)> max_dim;
   // Relative cost estimate used to hand out the longest tasks first. Default: n^2 * d.
   std::function<double(const DataShape&, const ParamSet&, arma::uword dim)> cost;

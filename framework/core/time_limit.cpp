@@ -10,7 +10,9 @@ thread_local std::chrono::steady_clock::time_point t_deadline =
     std::chrono::steady_clock::time_point::max();
 }  // namespace
 
-void set_task_deadline(std::chrono::steady_clock::time_point deadline) { t_deadline = deadline; }
+void set_task_deadline(std::chrono::steady_clock::time_point deadline) {
+  t_deadline = deadline;
+}
 
 void check_task_deadline(int iteration) {
   if (t_deadline != std::chrono::steady_clock::time_point::max() &&

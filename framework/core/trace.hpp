@@ -20,7 +20,7 @@ struct TraceRow {
 };
 
 struct Trace {
-  std::string optimizer;               // e.g. "scg", "lbfgs"
+  std::string optimizer;  // e.g. "scg", "lbfgs"
   std::vector<TraceRow> rows;
   std::vector<std::pair<std::string, std::string>> notes;  // e.g. {"jitter", "1e-6"}
 
@@ -28,7 +28,9 @@ struct Trace {
   void log(int it, double f, double g, double s, double step) {
     rows.push_back({it, f, g, s, step});
   }
-  void note(std::string key, std::string value) { notes.emplace_back(std::move(key), std::move(value)); }
+  void note(std::string key, std::string value) {
+    notes.emplace_back(std::move(key), std::move(value));
+  }
 };
 
 }  // namespace drbench

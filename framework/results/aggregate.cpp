@@ -214,19 +214,19 @@ std::vector<Table> make_tables(const Aggregate& a) {
         }
         if (t.rows.empty()) continue;
         const std::string R = std::to_string(a.repeats);
-        t.caption = ds + ": " + std::to_string(t.k) + "-NN" +
-                    (a.knn_metric == "euclidean" ? "" : " (" + a.knn_metric + ")") +
-                    " test error (%), mean ± std over " + R + " partition" +
-                    (a.repeats == 1 ? "" : "s") + ", best setting per cell" +
-                    (a.repeats > 1 ? " among those with results on all " + R : "") +
-                    (a.halving_repeats == 0
-                         ? ""
-                         : " by successive halving (every setting on " +
-                               std::to_string(a.halving_repeats) + " partitions, the best " +
-                               std::to_string(a.halving_keep) + " on all)") +
-                    (!several   ? ""
-                     : dim == 0 ? ", input space (methods without a latent dimension)"
-                                : ", latent dim " + std::to_string(dim));
+        t.caption =
+            ds + ": " + std::to_string(t.k) + "-NN" +
+            (a.knn_metric == "euclidean" ? "" : " (" + a.knn_metric + ")") +
+            " test error (%), mean ± std over " + R + " partition" + (a.repeats == 1 ? "" : "s") +
+            ", best setting per cell" +
+            (a.repeats > 1 ? " among those with results on all " + R : "") +
+            (a.halving_repeats == 0
+                 ? ""
+                 : " by successive halving (every setting on " + std::to_string(a.halving_repeats) +
+                       " partitions, the best " + std::to_string(a.halving_keep) + " on all)") +
+            (!several   ? ""
+             : dim == 0 ? ", input space (methods without a latent dimension)"
+                        : ", latent dim " + std::to_string(dim));
         bool short_cell = false;
         for (const auto& row : t.cells)
           for (const Cell* c : row)

@@ -30,9 +30,9 @@ struct Cell {
   // configured repeat compete; when none has, those with the most repeats do (and the cell shows
   // its count).
   int best = -1;
-  std::size_t failed = 0;              // failed tasks in this cell, all settings together
-  std::vector<TTestResult> ttest;      // per k: best setting vs the reference's best (n < 2: none)
-  std::vector<bool> worse;             // per k: significantly worse than the reference
+  std::size_t failed = 0;          // failed tasks in this cell, all settings together
+  std::vector<TTestResult> ttest;  // per k: best setting vs the reference's best (n < 2: none)
+  std::vector<bool> worse;         // per k: significantly worse than the reference
   // The reference cell the test used: the same dim, else the reference's only dim for this
   // dataset and split value (e.g. 0, the input-space table).
   std::uint64_t reference_dim = 0;
@@ -50,9 +50,9 @@ struct Aggregate {
   std::vector<int> k;
   std::string knn_metric = "euclidean";
   std::string split_kind;
-  std::string reference;  // "" when no tests were made
+  std::string reference;                      // "" when no tests were made
   int halving_repeats = 0, halving_keep = 0;  // as in the results file
-  int repeats = 0;        // configured partitions per split value
+  int repeats = 0;                            // configured partitions per split value
   double alpha = 0.05;
   std::vector<std::string> datasets, labels;  // config order
   std::vector<double> split_values;           // ascending

@@ -25,7 +25,7 @@ struct ResultsFile {
   int halving_repeats = 0,
       halving_keep = 0;  // successive halving (0: every setting on every repeat)
   int ranks = 1;
-  std::uint64_t n_tasks = 0;          // tasks in the whole experiment (rows may be fewer)
+  std::uint64_t n_tasks = 0;  // tasks in the whole experiment (rows may be fewer)
   // Partitions per split value the config asked for (root attribute repeats; for older files,
   // the highest repeat index in the rows plus one).
   int repeats = 0;

@@ -80,8 +80,7 @@ void write_tasks(const h5::File& f, const Experiment& ex, const std::vector<Task
   h5::write_u64(f, g, "dim", col([&](std::size_t i) { return std::uint64_t(info[i]->dim); }));
   h5::write_u64(f, g, "seed", col([&](std::size_t i) { return info[i]->seed; }));
   h5::write_u64(f, g, "split_seed", col([&](std::size_t i) { return info[i]->split_seed; }));
-  h5::write_i8(f, g, "status",
-               col([&](std::size_t i) {
+  h5::write_i8(f, g, "status", col([&](std::size_t i) {
                  return std::int8_t(rows[i]->ok ? 0 : (rows[i]->timed_out ? 2 : 1));
                }));
   h5::write_strings(f, g, "error", col([&](std::size_t i) { return rows[i]->error; }));

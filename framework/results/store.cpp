@@ -134,7 +134,8 @@ ResultsStore::~ResultsStore() {
 void ResultsStore::lock_output() {
   const std::string lock_path = path_ + ".lock";
   lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0) throw Error(lock_path + ": cannot create the lock file: " + std::strerror(errno));
+  if (lock_fd_ < 0)
+    throw Error(lock_path + ": cannot create the lock file: " + std::strerror(errno));
   if (::flock(lock_fd_, LOCK_EX | LOCK_NB) == 0) return;
   const int err = errno;
   if (err == EWOULDBLOCK) {

@@ -47,9 +47,9 @@ class ResultsStore {
   // one is older than the snapshot interval. Does nothing when nothing is queued.
   void commit();
   std::size_t n_uncommitted() const { return n_queued_; }
-  // Commit, full rewrite, atomic rename. Empties the journal (everything is in the file now) and removes
-  // it when every task is done. Rewrites nothing when nothing changed since the last write. The
-  // destructor does not call it: what was added since is in the journal and is recovered by the
+  // Commit, full rewrite, atomic rename. Empties the journal (everything is in the file now) and
+  // removes it when every task is done. Rewrites nothing when nothing changed since the last write.
+  // The destructor does not call it: what was added since is in the journal and is recovered by the
   // next store opened on the same path, exactly as after a crash.
   void write_hdf5();
 
@@ -73,10 +73,10 @@ class ResultsStore {
   std::map<std::string, std::uint64_t> id_of_key_;
   std::map<std::uint64_t, TaskResult> results_;
   int journal_fd_ = -1;
-  int lock_fd_ = -1;  // flock on <path>.lock held while the store is open
+  int lock_fd_ = -1;                 // flock on <path>.lock held while the store is open
   std::uint64_t journal_base_ = 0;   // bytes of header + config record
   std::uint64_t journal_valid_ = 0;  // bytes of intact records found when loading
-  std::string queued_;  // journal records not yet written
+  std::string queued_;               // journal records not yet written
   std::size_t n_queued_ = 0;
   bool dirty_ = false;
   std::size_t unmatched_ = 0;  // journal records whose key is not a task of this experiment

@@ -14,7 +14,7 @@ struct TaskResult {
   std::string key;
   bool ok = false;
   bool timed_out = false;  // !ok because it ran past max_task_seconds (status `timeout`)
-  std::string error;  // the exception text when !ok
+  std::string error;       // the exception text when !ok
   double fit_seconds = 0.0;
   double transform_seconds = 0.0;
   double eval_seconds = 0.0;

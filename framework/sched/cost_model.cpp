@@ -40,7 +40,8 @@ double iterations_of(const std::string& setting) {
   for (const char* name : {"iterations=", "max_iter="}) {
     std::size_t at = 0;
     while ((at = setting.find(name, at)) != std::string::npos) {
-      if (at == 0 || setting[at - 1] == ',') return std::max(1.0, std::atof(setting.c_str() + at + std::string(name).size()));
+      if (at == 0 || setting[at - 1] == ',')
+        return std::max(1.0, std::atof(setting.c_str() + at + std::string(name).size()));
       ++at;
     }
   }
@@ -110,7 +111,8 @@ double CostModel::predict(const CostFeatures& x) const {
     const Fit& f = it->second;
     if (f.per_estimate > 0) return x.estimate * f.per_estimate;
     double z = f.coef[0];
-    for (std::size_t j = 0; j < f.features.size(); ++j) z += f.coef[j + 1] * feature(x, f.features[j]);
+    for (std::size_t j = 0; j < f.features.size(); ++j)
+      z += f.coef[j + 1] * feature(x, f.features[j]);
     return std::exp(z);
   }
   // No fit: the descriptor's estimate in calibrated seconds, or as it is (relative units).
@@ -156,8 +158,9 @@ std::vector<CostFeatures> task_features(const Experiment& ex, const std::vector<
   for (const auto& t : tasks) {
     CostFeatures x;
     x.method = ex.methods.at(t.method).method;
-    const DataShape s = shapes.empty() ? DataShape{1000, 100, 10}
-                                       : scale_to_split(ex.splits, t.split_value, shapes.at(t.dataset));
+    const DataShape s = shapes.empty()
+                            ? DataShape{1000, 100, 10}
+                            : scale_to_split(ex.splits, t.split_value, shapes.at(t.dataset));
     x.n = double(s.n);
     x.d = double(s.d);
     x.dim = double(t.dim == 0 ? s.d : t.dim);

@@ -28,9 +28,13 @@ enum : std::uint8_t { kWantMore = 1, kBye = 2, kSignalled = 4 };
 std::atomic<int> g_stop{0};
 static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free flag");
 
-extern "C" void on_stop_signal(int) { g_stop.store(1); }
+extern "C" void on_stop_signal(int) {
+  g_stop.store(1);
+}
 
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 // Idle waits. Open MPI's blocking calls spin a core, which on a node where every core runs a task
 // steals from the tasks; an idle rank instead polls at growing intervals. Work is requested ahead
@@ -194,8 +198,10 @@ class Rank0 {
   DispatchStats run() {
     const auto t0 = Clock::now();
     std::thread local;
-    if (local_) local = std::thread([this] { local_worker(); });
-    else local_finished_ = true;
+    if (local_)
+      local = std::thread([this] { local_worker(); });
+    else
+      local_finished_ = true;
     try {
       loop();
     } catch (...) {
@@ -240,8 +246,8 @@ class Rank0 {
   std::vector<std::uint64_t> take_chunk() {
     std::lock_guard<std::mutex> lock(m_);
     if (stop_requested()) return {};
-    const std::size_t n = chunk_size(order_, cost_, next_, cost_left_, workers_, opt_.factor,
-                                     opt_.max_chunk);
+    const std::size_t n =
+        chunk_size(order_, cost_, next_, cost_left_, workers_, opt_.factor, opt_.max_chunk);
     std::vector<std::uint64_t> ids(order_.begin() + next_, order_.begin() + next_ + n);
     next_ += n;
     for (std::uint64_t id : ids) cost_left_ -= cost_[id];
@@ -284,8 +290,8 @@ class Rank0 {
       if (flags & kWantMore) {
         Outgoing& o = out_.add();
         o.ids = take_chunk();
-        MPI_Isend(o.ids.data(), static_cast<int>(o.ids.size()), MPI_UINT64_T, st.MPI_SOURCE,
-                  kChunk, MPI_COMM_WORLD, &o.req);
+        MPI_Isend(o.ids.data(), static_cast<int>(o.ids.size()), MPI_UINT64_T, st.MPI_SOURCE, kChunk,
+                  MPI_COMM_WORLD, &o.req);
       }
       if (flags & kBye) {
         ++byes_;
@@ -329,7 +335,8 @@ class Rank0 {
       }
       // The local worker wakes this wait with each result; remote updates are polled.
       std::unique_lock<std::mutex> lock(m_);
-      if (!local_finished_) cv_.wait_for(lock, idle.next());
+      if (!local_finished_)
+        cv_.wait_for(lock, idle.next());
       else {
         lock.unlock();
         idle.sleep();
@@ -406,7 +413,11 @@ void install_stop_handlers() {
   for (int s : {SIGTERM, SIGINT, SIGUSR1}) sigaction(s, &sa, nullptr);
 }
 
-bool stop_requested() { return g_stop.load() != 0; }
-void request_stop() { g_stop.store(1); }
+bool stop_requested() {
+  return g_stop.load() != 0;
+}
+void request_stop() {
+  g_stop.store(1);
+}
 
 }  // namespace drbench

@@ -25,8 +25,8 @@ struct DispatchHooks {
 };
 
 struct DispatchOptions {
-  double commit_seconds = 0.25;  // rank 0 commits at least this often while results arrive
-  double flush_seconds = 1.0;    // a remote rank holds a finished result at most this long ...
+  double commit_seconds = 0.25;       // rank 0 commits at least this often while results arrive
+  double flush_seconds = 1.0;         // a remote rank holds a finished result at most this long ...
   std::size_t flush_bytes = 1 << 22;  // ... or until its results make this many bytes
   std::size_t max_chunk = 256;        // tasks in one message (keeps it an eager-sized message)
   // Guided self-scheduling factor: a chunk carries about 1/(factor x workers) of the cost left.
@@ -35,11 +35,11 @@ struct DispatchOptions {
 };
 
 struct DispatchStats {
-  bool stopped = false;            // a stop signal ended the run before every task ran
-  std::size_t recorded = 0;        // results rank 0 received (all ranks)
-  std::size_t messages = 0;        // messages rank 0 received
+  bool stopped = false;      // a stop signal ended the run before every task ran
+  std::size_t recorded = 0;  // results rank 0 received (all ranks)
+  std::size_t messages = 0;  // messages rank 0 received
   std::size_t commits = 0;
-  double seconds = 0.0;            // wall time of dispatch() on rank 0
+  double seconds = 0.0;  // wall time of dispatch() on rank 0
 };
 
 // Collective over MPI_COMM_WORLD. order (rank 0): the task ids to run, in the order they should

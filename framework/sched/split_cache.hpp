@@ -14,7 +14,7 @@ namespace drbench {
 
 struct PreparedSplit {
   arma::uvec train, test;  // the partition: indices into the dataset
-  arma::mat Xfit;  // preprocessed points the method is fitted on (train, or train + test)
+  arma::mat Xfit;          // preprocessed points the method is fitted on (train, or train + test)
   arma::uvec yfit;
   arma::uvec yseen;  // the labels a supervised method is shown: test points' are kUnlabelled
   // Transductive: where the training and test points sit among the fitted columns.

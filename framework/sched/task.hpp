@@ -13,13 +13,13 @@
 namespace drbench {
 
 struct Task {
-  std::uint64_t id = 0;        // position in the expansion order (stable for a given config)
-  std::string key;             // canonical identity, e.g. "usps|per_class=10|r3|pca|variance=..|d9"
-  std::size_t dataset = 0;     // index into Experiment::datasets
+  std::uint64_t id = 0;     // position in the expansion order (stable for a given config)
+  std::string key;          // canonical identity, e.g. "usps|per_class=10|r3|pca|variance=..|d9"
+  std::size_t dataset = 0;  // index into Experiment::datasets
   double split_value = 0.0;
   int repeat = 0;
-  std::size_t method = 0;      // index into Experiment::methods
-  ParamSet setting;            // complete (defaults filled in)
+  std::size_t method = 0;  // index into Experiment::methods
+  ParamSet setting;        // complete (defaults filled in)
   arma::uword dim = 0;
   std::uint64_t split_seed = 0;  // from config seed + dataset + split value + repeat
   std::uint64_t seed = 0;        // from config seed + key: the method's Rng seed

@@ -95,16 +95,16 @@ class GplvmModel {
   std::unique_ptr<Kernel> kernel_;
   std::shared_ptr<const Kernel> kernel_spec_;  // start of the fit when set (see set_kernel)
   arma::vec mean_;
-  arma::mat X_;      // q x n
+  arma::mat X_;  // q x n
   // x* maximising the joint likelihood of the N + 1 points from `start`; *f the objective there.
   arma::vec joint_point(const arma::vec& y, const arma::vec& start, double* f) const;
 
   std::unique_ptr<Kernel> free_kernel_;  // the fitted kernel before fix_inputs (joint oos)
   arma::mat Yc_;                         // d x n centred training data, kept for the joint oos only
-  arma::mat Kinv_;   // n x n, at the optimum
-  arma::mat KinvY_;  // n x d
-  arma::mat mu_train_;     // d x n predictive means at the training latent points
-  arma::vec var_train_;    // n predictive variances there
+  arma::mat Kinv_;                       // n x n, at the optimum
+  arma::mat KinvY_;                      // n x d
+  arma::mat mu_train_;                   // d x n predictive means at the training latent points
+  arma::vec var_train_;                  // n predictive variances there
   double f_ = 0.0;
 };
 

@@ -16,8 +16,9 @@ inline std::string shared_dataset(const std::string& file) {
     if (std::filesystem::exists(std::filesystem::path(dir) / file))
       return (std::filesystem::path(dir) / file).string();
   const char* ci = std::getenv("CI");
-  const std::string msg = "shared dataset '" + file +
-                          "' not found on the data path (set DRBENCH_DATA or place ../shared/datasets)";
+  const std::string msg =
+      "shared dataset '" + file +
+      "' not found on the data path (set DRBENCH_DATA or place ../shared/datasets)";
   if (ci && std::string(ci) == "true") FAIL(msg);
   WARN(msg + "; test skipped");
   return "";

@@ -2,10 +2,10 @@
 // Small helpers shared by the [linear] tests: fitting a registered method by name and making
 // labelled Gaussian blobs with the task RNG.
 #include <armadillo>
-#include "framework/core/build_info.hpp"
 #include <catch2/catch.hpp>
 #include <memory>
 #include <string>
+#include "framework/core/build_info.hpp"
 
 #include "framework/core/registry.hpp"
 

@@ -1,10 +1,10 @@
 // Config parsing: good configs give the right structs; each kind of bad input gives an error that
 // names file, line, key path and a fix. Fake methods come from test_config_fakes.cpp.
 #include <catch2/catch.hpp>
-#include "framework/core/build_info.hpp"
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include "framework/core/build_info.hpp"
 
 #include <yaml-cpp/yaml.h>
 

@@ -25,8 +25,7 @@ class LinearKernel final : public KernelWithParams {
   arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override {
     return value(0) * (X * G + X * G.t());
   }
-  arma::mat grad_X_cross(const arma::mat&, const arma::mat& X2,
-                         const arma::mat& G) const override {
+  arma::mat grad_X_cross(const arma::mat&, const arma::mat& X2, const arma::mat& G) const override {
     return value(0) * (X2 * G.t());
   }
   arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override {

@@ -73,7 +73,8 @@ arma::mat MlpKernel::grad_X_diag(const arma::mat& X, const arma::vec& g) const {
   const double w = value(1);
   const arma::vec v = w * arma::sum(arma::square(X), 0).t() + value(2) + 1.0;
   const arma::vec z = (v - 1.0) / v;
-  const arma::vec h = g % (value(0) / arma::sqrt(1.0 - arma::square(z))) / arma::square(v) * (2 * w);
+  const arma::vec h =
+      g % (value(0) / arma::sqrt(1.0 - arma::square(z))) / arma::square(v) * (2 * w);
   return X.each_row() % h.t();
 }
 

@@ -7,7 +7,8 @@ namespace drbench {
 
 class PolyKernel final : public KernelWithParams {
  public:
-  explicit PolyKernel(int degree = 2, double variance = 1.0, double weight = 1.0, double bias = 1.0);
+  explicit PolyKernel(int degree = 2, double variance = 1.0, double weight = 1.0,
+                      double bias = 1.0);
   std::unique_ptr<Kernel> clone() const override { return std::make_unique<PolyKernel>(*this); }
   std::string name() const override { return "poly"; }
   int degree() const { return degree_; }
