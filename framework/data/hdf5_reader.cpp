@@ -98,6 +98,7 @@ std::vector<long long> read_integers(hid_t file, const std::string& path, const 
                     std::to_string(n) + "), found " + std::to_string(len) +
                     " (fix: write it as a length-n vector)");
   }
+  check_claimed_size(d.get(), path, key, dims);
   Handle type(H5Dget_type(d.get()), H5Tclose);
   if (H5Tget_class(type.get()) != H5T_INTEGER)
     throw DataError(path + ": '" + key + "' must be an integer dataset (fix: store it as int32)");
