@@ -2,14 +2,21 @@
 
 #include <unistd.h>
 
+#include <cstdio>
+
 namespace drbench {
 
 namespace {
 
 constexpr long double kDeflateMaxRatio = 1032;
 
+// A damaged file's claim can exceed 2^64 (dims multiply), where converting to an integer is
+// undefined (fuzz/fuzz_hdf5 under UBSan); such claims are printed in floating point.
 std::string bytes(long double b) {
-  return std::to_string(static_cast<unsigned long long>(b));
+  if (b < 1.8e19L) return std::to_string(static_cast<unsigned long long>(b));
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3Le", b);
+  return text;
 }
 
 long double memory_bytes() {
