@@ -34,6 +34,20 @@ std::vector<std::string> KernelWithParams::param_names() const {
   return out;
 }
 
+arma::vec FusedGradientsKernel::grad_params(const arma::mat& X, const arma::mat& G) const {
+  arma::vec gp;
+  arma::mat gx;
+  gradients(X, G, gp, gx);
+  return gp;
+}
+
+arma::mat FusedGradientsKernel::grad_X(const arma::mat& X, const arma::mat& G) const {
+  arma::vec gp;
+  arma::mat gx;
+  gradients(X, G, gp, gx);
+  return gx;
+}
+
 namespace {
 
 // The kernel registry: every name a kernel spec may use, with its factory. A covariance says how

@@ -72,6 +72,19 @@ class KernelWithParams : public Kernel {
   arma::vec log_, val_;
 };
 
+// For kernels whose parameter and X gradients share their intermediates: they state the fused
+// `gradients` once, and each single gradient is taken from it.
+class FusedGradientsKernel : public KernelWithParams {
+ public:
+  arma::vec grad_params(const arma::mat& X, const arma::mat& G) const override;
+  arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override;
+  void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
+                 arma::mat& g_X) const override = 0;
+
+ protected:
+  using KernelWithParams::KernelWithParams;
+};
+
 // Builds a kernel from a sum of products of parts, e.g. "rbf+bias+white" or "rbf*linear+white"
 // ('*' binds tighter), each part at its default hyperparameters: rbf, matern32, matern52, bias,
 // white, linear, poly (degree 2), mlp. Throws Error on an unknown part, naming the known ones.

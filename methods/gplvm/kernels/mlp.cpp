@@ -44,20 +44,6 @@ void MlpKernel::gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_p
   g_X -= w * (X.each_row() % (r / p.v1).t());
 }
 
-arma::vec MlpKernel::grad_params(const arma::mat& X, const arma::mat& G) const {
-  arma::vec gp;
-  arma::mat gx;
-  gradients(X, G, gp, gx);
-  return gp;
-}
-
-arma::mat MlpKernel::grad_X(const arma::mat& X, const arma::mat& G) const {
-  arma::vec gp;
-  arma::mat gx;
-  gradients(X, G, gp, gx);
-  return gx;
-}
-
 arma::mat MlpKernel::grad_X_cross(const arma::mat& X, const arma::mat& X2,
                                   const arma::mat& G) const {
   const double w = value(1);

@@ -6,18 +6,16 @@
 
 namespace drbench {
 
-class MlpKernel final : public KernelWithParams {
+class MlpKernel final : public FusedGradientsKernel {
  public:
   explicit MlpKernel(double variance = 1.0, double weight = 10.0, double bias = 10.0)
-      : KernelWithParams({"variance", "weight", "bias"}, arma::vec{variance, weight, bias}) {}
+      : FusedGradientsKernel({"variance", "weight", "bias"}, arma::vec{variance, weight, bias}) {}
   std::unique_ptr<Kernel> clone() const override { return std::make_unique<MlpKernel>(*this); }
   std::string name() const override { return "mlp"; }
 
   arma::mat K(const arma::mat& X) const override { return K(X, X); }
   arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
   arma::vec diag(const arma::mat& X) const override;
-  arma::vec grad_params(const arma::mat& X, const arma::mat& G) const override;
-  arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override;
   void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
                  arma::mat& g_X) const override;
   arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,

@@ -139,20 +139,6 @@ void StationaryKernel::gradients(const arma::mat& X, const arma::mat& G, arma::v
   g_X = (2.0 * a) * (X.each_row() % XeW.row(q) - XeW.head_rows(q));
 }
 
-arma::vec StationaryKernel::grad_params(const arma::mat& X, const arma::mat& G) const {
-  arma::vec gp;
-  arma::mat gx;
-  gradients(X, G, gp, gx);
-  return gp;
-}
-
-arma::mat StationaryKernel::grad_X(const arma::mat& X, const arma::mat& G) const {
-  arma::vec gp;
-  arma::mat gx;
-  gradients(X, G, gp, gx);
-  return gx;
-}
-
 arma::mat StationaryKernel::grad_X_cross(const arma::mat& X, const arma::mat& X2,
                                          const arma::mat& G) const {
   const arma::mat S = value(1) * sq_distances(X, X2);  // n x m

@@ -14,17 +14,15 @@ namespace drbench {
 void scaled_sq_distances_upper(const arma::mat& X, double scale, arma::mat& S,
                                const std::function<void(arma::uword)>& column = {});
 
-class StationaryKernel : public KernelWithParams {
+class StationaryKernel : public FusedGradientsKernel {
  public:
   StationaryKernel(double variance, double inv_width)
-      : KernelWithParams({"variance", "inv_width"}, arma::vec{variance, inv_width}) {}
+      : FusedGradientsKernel({"variance", "inv_width"}, arma::vec{variance, inv_width}) {}
 
   arma::mat K(const arma::mat& X) const override;
   arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
   void add_K(const arma::mat& X, arma::mat& K) const override;
   arma::vec diag(const arma::mat& X) const override;
-  arma::vec grad_params(const arma::mat& X, const arma::mat& G) const override;
-  arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override;
   void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
                  arma::mat& g_X) const override;
   arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
