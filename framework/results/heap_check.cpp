@@ -47,19 +47,19 @@ unsigned length_size(std::span<const unsigned char> b) {
 // stall (a record of size 0), wrap around, or leave the collection.
 void walk_collection(const std::string& path, std::span<const unsigned char> b, std::uint64_t at,
                      unsigned len) {
+  // The collection's header and each record's header have the same size: 8 bytes, then a length.
   const std::uint64_t header = 8 + len;
   if (b.size() - at < header) damaged(path, at, "is cut short");
   const std::uint64_t size = little_endian(b.data() + at + 8, len);
   if (size < kMinCollection || size > b.size() - at)
     damaged(path, at, "claims " + std::to_string(size) + " bytes");
-  const std::uint64_t object_header = 8 + len;
   std::uint64_t p = header;
   while (p < size) {
-    if (size - p < object_header) break;  // a tail too small for a record is free space
+    if (size - p < header) break;  // a tail too small for a record is free space
     const unsigned index = unsigned(little_endian(b.data() + at + p, 2));
     const std::uint64_t bytes = little_endian(b.data() + at + p + 8, len);
     if (bytes > size) damaged(path, at, "holds a record larger than itself");
-    const std::uint64_t need = index > 0 ? object_header + ((bytes + 7) / 8) * 8 : bytes;
+    const std::uint64_t need = index > 0 ? header + ((bytes + 7) / 8) * 8 : bytes;
     if (need == 0 || need > size - p)
       damaged(path, at,
               "holds a record of " + std::to_string(bytes) + " bytes at offset " +
