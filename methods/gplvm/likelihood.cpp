@@ -65,19 +65,24 @@ arma::mat inverse_from_cholesky(arma::mat R) {
 }
 
 GpNllValue gp_neg_log_likelihood_in_place(arma::mat& KG, const arma::mat& Yt, arma::mat& KinvY,
-                                          bool with_grad) {
+                                          bool with_grad,
+                                          const std::function<void(arma::mat&)>& refill,
+                                          bool full_grad) {
   const arma::blas_int n = arma::blas_int(Yt.n_rows), d = arma::blas_int(Yt.n_cols);
   if (KG.n_rows != Yt.n_rows || KG.n_cols != Yt.n_rows)
     throw Error("internal: GP likelihood given a covariance that does not match the data");
   GpNllValue r;
   const arma::vec diag0 = KG.diag();
   if (!potrf_upper(KG)) {
-    // The strict lower triangle still holds K: restart from it with GPmat's jitter schedule.
+    // Restart from K (refilled, or kept in the strict lower triangle) with GPmat's schedule.
     const double base = jitter_base(diag0);
     bool ok = false;
     for (int k = 0; k < 6 && !ok; ++k) {
       r.jitter = base * std::pow(10.0, k);
-      symmetric::mirror_lower(KG);
+      if (refill)
+        refill(KG);
+      else
+        symmetric::mirror_lower(KG);
       KG.diag() = diag0 + r.jitter;
       ok = potrf_upper(KG);
     }
@@ -109,7 +114,7 @@ GpNllValue gp_neg_log_likelihood_in_place(arma::mat& KG, const arma::mat& Yt, ar
     symmetric::symm('L', KG, Yt, KinvY);
     trace_term = arma::dot(KinvY, Yt);
     symmetric::syrk('N', -0.5, KinvY, 0.5 * double(d), KG);
-    symmetric::mirror_upper(KG);
+    if (full_grad) symmetric::mirror_upper(KG);
   }
   r.value = 0.5 * double(d) * logdet + 0.5 * trace_term +
             0.5 * double(n) * double(d) * std::log(2.0 * arma::datum::pi);

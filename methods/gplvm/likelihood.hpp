@@ -5,6 +5,7 @@
 // from one Cholesky factorisation; K^-1 Y is formed once and reused for the trace term and for
 // dL/dK, and every O(N^2 d) or O(N^3) step is a BLAS-3/LAPACK call.
 #include <armadillo>
+#include <functional>
 
 namespace drbench {
 
@@ -37,13 +38,17 @@ struct GpNllValue {
 };
 
 // The same in place, for an optimiser that evaluates at one size many times: KG holds K on entry
-// and dL/dK (full, symmetric) on return when with_grad, otherwise scratch; KinvY is a buffer
-// that receives K^-1 Yt (with_grad) or scratch. Only the upper triangle of K is read (the lower
-// is kept to restart from when jitter is needed). No N x N matrix is allocated: a fresh one
-// faults in its pages on every call, which at N = 2000 costs about as much as all the
-// elementwise work. Work: potrf + potri (the floor), one symm and one syrk of width d (K^-1 Y
-// and dL/dK in place over K^-1), one mirror pass.
+// and dL/dK (symmetric) on return when with_grad, otherwise scratch; KinvY is a buffer that
+// receives K^-1 Yt (with_grad) or scratch. Only the upper triangle of K is read. When jitter is
+// needed, refill(KG) writes K's upper triangle again; without refill, the strict lower triangle
+// must hold K (potrf leaves it untouched). full_grad: dL/dK in both triangles, otherwise in the
+// upper one only (the lower is scratch). No N x N matrix is allocated: a fresh one faults in its
+// pages on every call, which at N = 2000 costs about as much as all the elementwise work. Work:
+// potrf + potri (the floor), one symm and one syrk of width d (K^-1 Y and dL/dK in place over
+// K^-1), and with full_grad one mirror pass.
 GpNllValue gp_neg_log_likelihood_in_place(arma::mat& KG, const arma::mat& Yt, arma::mat& KinvY,
-                                          bool with_grad);
+                                          bool with_grad,
+                                          const std::function<void(arma::mat&)>& refill = {},
+                                          bool full_grad = true);
 
 }  // namespace drbench

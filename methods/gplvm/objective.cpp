@@ -62,11 +62,13 @@ arma::mat GplvmObjective::unpack(const arma::vec& x) {
 
 double GplvmObjective::evaluate(const arma::vec& x, arma::vec* grad) {
   const arma::mat X = unpack(x);
-  // KG_ holds K, then dL/dK: one N x N buffer kept across evaluations (see likelihood.hpp).
+  // KG_ holds K, then dL/dK: one N x N buffer kept across evaluations (see likelihood.hpp), of
+  // which only the upper triangle is built and read.
   symmetric::ensure_size(KG_, Yt_.n_rows);
-  KG_.zeros();
-  kernel_->add_K(X, KG_);
-  const GpNllValue r = gp_neg_log_likelihood_in_place(KG_, Yt_, KinvY_, grad != nullptr);
+  auto build_K = [&](arma::mat& K) { kernel_->upper_K(X, UpperFill{}, K); };
+  build_K(KG_);
+  const GpNllValue r =
+      gp_neg_log_likelihood_in_place(KG_, Yt_, KinvY_, grad != nullptr, build_K, false);
   if (r.jitter > 0) {
     ++jitter_events_;
     if (r.jitter > max_jitter_) {
@@ -85,7 +87,7 @@ double GplvmObjective::evaluate(const arma::vec& x, arma::vec* grad) {
   }
   arma::mat gX;
   arma::vec gtheta;
-  if (grad) kernel_->gradients(X, KG_, gtheta, gX);
+  if (grad) kernel_->upper_gradients(X, KG_, gtheta, gX, nullptr);
   arma::mat gp;
   for (const auto& p : priors_) {
     f += p->value_grad(X, grad ? &gp : nullptr);

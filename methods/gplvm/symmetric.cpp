@@ -77,6 +77,25 @@ void add_upper(const arma::mat& U, double scale, arma::mat& K) {
   for (arma::uword j = 0; j < U.n_rows; ++j) K.at(j, j) += scale * U.at(j, j);
 }
 
+void fill_upper(arma::mat& K, bool overwrite, double every_pair, double same_point) {
+  for (arma::uword j = 0; j < K.n_cols; ++j) {
+    double* k = K.colptr(j);
+    for (arma::uword i = 0; i <= j; ++i) k[i] = (overwrite ? 0.0 : k[i]) + every_pair;
+    k[j] += same_point;
+  }
+}
+
+void upper_sums(const arma::mat& A, double& strict_upper, double& diagonal) {
+  strict_upper = diagonal = 0.0;
+  for (arma::uword j = 0; j < A.n_cols; ++j) {
+    const double* a = A.colptr(j);
+    double s[2] = {0.0, 0.0};  // two chains: one is latency-bound
+    for (arma::uword i = 0; i < j; ++i) s[i & 1] += a[i];
+    strict_upper += s[0] + s[1];
+    diagonal += a[j];
+  }
+}
+
 void sum_with_transpose(const arma::mat& G, arma::mat& S) {
   S.set_size(G.n_rows, G.n_cols);
   const double* g = G.memptr();
@@ -95,12 +114,13 @@ void syrk(char trans, double alpha, const arma::mat& A, double beta, arma::mat& 
   dsyrk_(&up, &trans, &n, &k, &alpha, A.memptr(), &lda, &beta, C.memptr(), &n, 1, 1);
 }
 
-void syr2k(const arma::mat& A, const arma::mat& B, arma::mat& C) {
+void syr2k(const arma::mat& A, const arma::mat& B, arma::mat& C, double alpha) {
   const arma::blas_int n = bi(A.n_rows), k = bi(A.n_cols);
   C.set_size(A.n_rows, A.n_rows);
-  const double one = 1.0, zero = 0.0;
+  const double zero = 0.0;
   const char up = 'U', notrans = 'N';
-  dsyr2k_(&up, &notrans, &n, &k, &one, A.memptr(), &n, B.memptr(), &n, &zero, C.memptr(), &n, 1, 1);
+  dsyr2k_(&up, &notrans, &n, &k, &alpha, A.memptr(), &n, B.memptr(), &n, &zero, C.memptr(), &n, 1,
+          1);
 }
 
 void symm(char side, const arma::mat& S, const arma::mat& B, arma::mat& C) {

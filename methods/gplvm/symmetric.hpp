@@ -34,13 +34,17 @@ void mirror_upper(arma::mat& A);
 void mirror_lower(arma::mat& A);
 // K += scale * U for the symmetric matrix whose upper triangle U holds (both triangles of K).
 void add_upper(const arma::mat& U, double scale, arma::mat& K);
+// Upper triangle of K = (overwrite ? 0 : K) + every_pair, plus same_point on the diagonal.
+void fill_upper(arma::mat& K, bool overwrite, double every_pair, double same_point);
+// Sums of A over its strict upper triangle and over its diagonal.
+void upper_sums(const arma::mat& A, double& strict_upper, double& diagonal);
 // S = G + G^T (full).
 void sum_with_transpose(const arma::mat& G, arma::mat& S);
 
 // C(upper) = alpha A A^T + beta C (trans 'N') or alpha A^T A + beta C (trans 'T'); C is n x n.
 void syrk(char trans, double alpha, const arma::mat& A, double beta, arma::mat& C);
-// C(upper) = A B^T + B A^T (A, B n x k); C is n x n.
-void syr2k(const arma::mat& A, const arma::mat& B, arma::mat& C);
+// C(upper) = alpha (A B^T + B A^T) (A, B n x k); C is n x n.
+void syr2k(const arma::mat& A, const arma::mat& B, arma::mat& C, double alpha = 1.0);
 // C = S B (side 'L', S n x n) or B S (side 'R'), S symmetric given by its upper triangle.
 void symm(char side, const arma::mat& S, const arma::mat& B, arma::mat& C);
 // B = R^-T B for an upper triangular R.

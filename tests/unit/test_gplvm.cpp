@@ -145,6 +145,31 @@ TEST_CASE("Cholesky failure adds increasing jitter and records it", "[gplvm]") {
   CHECK_FALSE(cholesky_with_jitter(bad, ch));
 }
 
+TEST_CASE("Jitter on the one-triangle path restarts from a rebuilt K", "[gplvm]") {
+  // rbf+bias without noise at repeated latent points: K is singular, and the factorisation has
+  // overwritten K's upper triangle (the only one built), so the restart must rebuild it. The
+  // value and gradient must be those of K + jitter I, computed on the full-matrix path.
+  Rng rng(44);
+  const arma::uword n = 70, d = 4, q = 2;
+  const arma::mat Y = rng.randn(d, n);
+  arma::mat X = rng.randn(q, n);
+  X.cols(35, 69) = X.cols(0, 34);
+  GplvmObjective obj(Y, make_kernel("rbf+bias"), q);
+  arma::vec g;
+  const double f = obj.evaluate(obj.pack(X), &g);
+  REQUIRE(std::isfinite(f));
+  REQUIRE(obj.jitter_events() == 1);
+  const double j = obj.max_jitter();
+  const arma::mat Kj = obj.kernel().K(X) + j * arma::eye(n, n);
+  const GpNllResult r = gp_neg_log_likelihood(Kj, Y.t(), true);
+  CHECK(f == Approx(r.value).epsilon(1e-12));
+  arma::vec gp;
+  arma::mat gx;
+  obj.kernel().gradients(X, r.dK, gp, gx);
+  const arma::vec want = arma::join_cols(arma::vectorise(gx), gp);
+  CHECK(arma::abs(g - want).max() <= 1e-8 * arma::abs(want).max());
+}
+
 TEST_CASE("Cholesky reads the upper triangle: rounding asymmetry in K does not matter", "[gplvm]") {
   Rng rng(12);
   const arma::mat A = rng.randn(6, 6);

@@ -8,6 +8,7 @@
 #include "methods/gplvm/kernels/poly.hpp"
 #include "methods/gplvm/kernels/rbf.hpp"
 #include "methods/gplvm/kernels/stationary.hpp"
+#include "methods/gplvm/kernels/sum.hpp"
 #include "methods/gplvm/kernels/tps.hpp"
 #include "methods/gplvm/kernels/white.hpp"
 
@@ -268,4 +269,95 @@ TEST_CASE("GP kernels add bias and white noise to a registry covariance", "[kern
     CHECK(arma::approx_equal(xa, xb, "absdiff", 0.0));
   }
   CHECK_THROWS_WITH(make_gp_kernel("gauss"), Catch::Contains("known: rbf"));
+}
+
+TEST_CASE("One-triangle kernel path equals the full-matrix path for every combination",
+          "[kernels]") {
+  // The GP objective builds K and reads G = dL/dK as upper triangles only, with the static parts
+  // of a sum folded into another part's passes. NaN in the strict lower triangles shows that
+  // nothing reads them; n = 150 spans three 64-point tiles, q = 17 the stationary symm branch.
+  Rng rng(31);
+  std::vector<std::string> specs(std::begin(kSpecs), std::end(kSpecs));
+  for (const char* s : {"bias+rbf+white", "white+bias", "rbf+matern32+bias+white", "tps+white",
+                        "white+linear+bias", "bias+matern52"})
+    specs.push_back(s);
+  const double nan = arma::datum::nan;
+  for (const auto& spec : specs) {
+    for (arma::uword q : {2u, 17u}) {
+      if (spec.find("tps") != std::string::npos && q > 4) continue;
+      INFO("kernel " << spec << ", q = " << q);
+      std::unique_ptr<Kernel> kern;
+      if (spec == "tps+white") {
+        std::vector<std::unique_ptr<Kernel>> parts;
+        parts.push_back(std::make_unique<TpsKernel>());
+        parts.push_back(std::make_unique<WhiteKernel>());
+        kern = std::make_unique<SumKernel>(std::move(parts));
+      } else {
+        kern = make_kernel(spec);
+      }
+      perturb(*kern, rng);
+      const arma::uword n = 150;
+      const arma::mat X = 0.8 * rng.randn(q, n);
+      const arma::mat Kfull = kern->K(X);
+      const double scale = arma::abs(Kfull).max();
+      // Written over a NaN lower triangle, and added onto a known matrix.
+      arma::mat K(n, n, arma::fill::value(nan));
+      kern->upper_K(X, UpperFill{}, K);
+      arma::mat base = rng.randn(n, n);
+      base.elem(arma::trimatl_ind(arma::size(base), -1)).fill(nan);
+      arma::mat K2 = base;
+      kern->upper_K(X, UpperFill{false, 0.25, 0.5}, K2);
+      const arma::uvec up = arma::trimatu_ind(arma::size(K));
+      const arma::vec want = Kfull.elem(up);
+      arma::mat D2 = K2 - base - 0.25;
+      D2.diag() -= 0.5;
+      CHECK(arma::abs(arma::vec(K.elem(up)) - want).max() <= 1e-12 * scale);
+      CHECK(arma::abs(arma::vec(D2.elem(up)) - want).max() <= 1e-12 * (scale + 3.0));
+
+      // Gradients from a symmetric G held in its upper triangle, against the full-matrix ones.
+      arma::mat Gs = rng.randn(n, n);
+      Gs = Gs + Gs.t();
+      arma::vec gp_full, gp_up;
+      arma::mat gx_full, gx_up;
+      kern->gradients(X, Gs, gp_full, gx_full);
+      arma::mat Gu = Gs;
+      Gu.elem(arma::trimatl_ind(arma::size(Gu), -1)).fill(nan);
+      kern->upper_gradients(X, Gu, gp_up, gx_up, nullptr);
+      REQUIRE(gp_up.n_elem == gp_full.n_elem);
+      const double tol = 1e-10 * (1.0 + arma::abs(gp_full).max() + arma::abs(gx_full).max());
+      if (gp_full.n_elem) CHECK(arma::abs(gp_up - gp_full).max() <= tol);
+      CHECK(arma::abs(gx_up - gx_full).max() <= tol);
+    }
+  }
+}
+
+TEST_CASE("Folded bias and white gradients equal their own passes over G", "[kernels]") {
+  // In rbf+bias+white the rbf pass over G also sums G for bias and white; alone, each static
+  // kernel sums G itself. Both must give var * sum(G) and var * tr(G).
+  Rng rng(37);
+  const arma::uword n = 130, q = 2;
+  const arma::mat X = rng.randn(q, n);
+  arma::mat G = rng.randn(n, n);
+  G = G + G.t();
+  auto sum = make_kernel("rbf+bias+white");
+  perturb(*sum, rng);
+  const arma::vec p = sum->params();  // rbf variance, inv_width, bias, white (logs)
+  arma::vec gp;
+  arma::mat gx, Gu = G;
+  UpperSums sums;
+  sum->upper_gradients(X, Gu, gp, gx, &sums);
+  REQUIRE(sums.filled);
+  CHECK(2.0 * sums.strict_upper + sums.diagonal == Approx(arma::accu(G)).epsilon(1e-12));
+  CHECK(sums.diagonal == Approx(arma::trace(G)).epsilon(1e-12));
+  BiasKernel bias(std::exp(p(2)));
+  WhiteKernel white(std::exp(p(3)));
+  arma::vec gb, gw;
+  arma::mat gxb, gxw;
+  bias.upper_gradients(X, Gu, gb, gxb, nullptr);
+  white.upper_gradients(X, Gu, gw, gxw, nullptr);
+  CHECK(gp(2) == Approx(gb(0)).epsilon(1e-12));
+  CHECK(gp(3) == Approx(gw(0)).epsilon(1e-12));
+  CHECK(gb(0) == Approx(std::exp(p(2)) * arma::accu(G)).epsilon(1e-12));
+  CHECK(gw(0) == Approx(std::exp(p(3)) * arma::trace(G)).epsilon(1e-12));
+  CHECK(arma::abs(gxb).max() == 0.0);
 }

@@ -10,8 +10,24 @@
 #include "methods/gplvm/kernels/stationary.hpp"
 #include "methods/gplvm/kernels/sum.hpp"
 #include "methods/gplvm/kernels/white.hpp"
+#include "methods/gplvm/symmetric.hpp"
 
 namespace drbench {
+
+void Kernel::upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const {
+  if (fill.overwrite)
+    K.fill(fill.every_pair);
+  else if (fill.every_pair != 0.0)
+    K += fill.every_pair;
+  add_K(X, K);
+  K.diag() += fill.same_point;
+}
+
+void Kernel::upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params, arma::mat& g_X,
+                             UpperSums*) const {
+  symmetric::mirror_upper(G);
+  gradients(X, G, g_params, g_X);
+}
 
 KernelWithParams::KernelWithParams(std::vector<std::string> names, const arma::vec& values)
     : names_(std::move(names)) {

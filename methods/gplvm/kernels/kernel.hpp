@@ -12,6 +12,21 @@
 
 namespace drbench {
 
+// What a pass over K's upper triangle adds besides the kernel's own values: `every_pair` on every
+// entry and `same_point` on the diagonal (a sum's bias and white parts, folded into another part's
+// pass so that they need no pass of their own). overwrite: what K held is ignored.
+struct UpperFill {
+  bool overwrite = true;
+  double every_pair = 0.0, same_point = 0.0;
+};
+
+// Sums of a symmetric G over its strict upper triangle and over its diagonal: what the bias and
+// white gradients need, taken in another part's pass over G.
+struct UpperSums {
+  bool filled = false;
+  double strict_upper = 0.0, diagonal = 0.0;
+};
+
 class Kernel {
  public:
   virtual ~Kernel() = default;
@@ -44,6 +59,28 @@ class Kernel {
     g_params = grad_params(X, G);
     g_X = grad_X(X, G);
   }
+
+  // The GP objective's path. There K and G = dL/dK are symmetric and only their upper triangles
+  // (diagonal included) are kept: the Cholesky factorisation reads one triangle, and a kernel
+  // whose gradient pass reads one triangle of G needs no mirrored copy. The strict lower
+  // triangles are scratch. A kernel that can build or read one triangle overrides these; the
+  // defaults go through the full-matrix calls.
+  //
+  // K's upper triangle = (fill.overwrite ? 0 : K) + K(X) + fill's constants.
+  virtual void upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const;
+  // The gradients for a symmetric G held in its upper triangle (the default fills in the lower
+  // triangle and calls `gradients`). sums, when given and not yet filled, may be filled in the
+  // same pass over G.
+  virtual void upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params,
+                               arma::mat& g_X, UpperSums* sums) const;
+  // For a kernel whose matrix is every_pair 1 1^T + same_point I wherever the points lie (bias,
+  // white): adds those two and returns true, so that a sum can fold it into another part's pass.
+  virtual bool static_share(double& every_pair, double& same_point) const {
+    (void)every_pair;
+    (void)same_point;
+    return false;
+  }
+
   // Given G = dL/dK for K = K(X, X2) (n x m): dL/dX (q x n), X2 fixed.
   virtual arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
                                  const arma::mat& G) const = 0;

@@ -1,5 +1,7 @@
 #include "methods/gplvm/kernels/static.hpp"
 
+#include "methods/gplvm/symmetric.hpp"
+
 namespace drbench {
 
 arma::mat StaticKernel::K(const arma::mat& X) const {
@@ -39,6 +41,35 @@ arma::mat StaticKernel::grad_X_cross(const arma::mat& X, const arma::mat&, const
 
 arma::mat StaticKernel::grad_X_diag(const arma::mat& X, const arma::vec&) const {
   return arma::zeros(X.n_rows, X.n_cols);
+}
+
+bool StaticKernel::static_share(double& every_pair, double& same_point) const {
+  (shared_ == Shared::every_pair ? every_pair : same_point) += value(0);
+  return true;
+}
+
+void StaticKernel::upper_K(const arma::mat&, const UpperFill& fill, arma::mat& K) const {
+  UpperFill f = fill;
+  static_share(f.every_pair, f.same_point);
+  symmetric::fill_upper(K, f.overwrite, f.every_pair, f.same_point);
+}
+
+void StaticKernel::upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params,
+                                   arma::mat& g_X, UpperSums* sums) const {
+  UpperSums s;
+  if (sums && sums->filled) {
+    s = *sums;
+  } else if (shared_ == Shared::every_pair) {
+    symmetric::upper_sums(G, s.strict_upper, s.diagonal);
+    s.filled = true;
+    if (sums) *sums = s;
+  } else {
+    s.diagonal = arma::trace(G);  // all white needs; leaves `sums` to whoever reads G in full
+  }
+  const double sum_G =
+      shared_ == Shared::every_pair ? 2.0 * s.strict_upper + s.diagonal : s.diagonal;
+  g_params = {value(0) * sum_G};
+  g_X.zeros(X.n_rows, X.n_cols);
 }
 
 }  // namespace drbench

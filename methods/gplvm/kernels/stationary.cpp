@@ -28,18 +28,38 @@ void scaled_sq_distances_upper(const arma::mat& X, double scale, arma::mat& S,
   }
 }
 
-void StationaryKernel::refresh(const arma::mat& X) const {
+void StationaryKernel::refresh(const arma::mat& X,
+                               const std::function<void(arma::uword)>& column) const {
   const bool hit = cache_X_.n_rows == X.n_rows && cache_X_.n_cols == X.n_cols &&
                    cache_params_.n_elem == n_params() && arma::all(cache_params_ == params()) &&
                    arma::all(arma::vectorise(cache_X_ == X));
-  if (hit) return;
   const arma::uword n = X.n_cols;
+  if (hit) {
+    if (column)
+      for (arma::uword j = 0; j < n; ++j) column(j);
+    return;
+  }
   symmetric::ensure_size(cache_F_, n);
   scaled_sq_distances_upper(X, value(1), cache_S_, [&](arma::uword j) {
     profile(cache_S_.colptr(j), cache_F_.colptr(j), j + 1);
+    if (column) column(j);
   });
   cache_X_ = X;
   cache_params_ = params();
+}
+
+void StationaryKernel::upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const {
+  const double var = value(0), c = fill.every_pair, w = fill.same_point;
+  const bool overwrite = fill.overwrite;
+  refresh(X, [&](arma::uword j) {
+    const double* f = cache_F_.colptr(j);
+    double* k = K.colptr(j);
+    if (overwrite)
+      for (arma::uword i = 0; i <= j; ++i) k[i] = var * f[i] + c;
+    else
+      for (arma::uword i = 0; i <= j; ++i) k[i] = k[i] + var * f[i] + c;
+    k[j] += w;
+  });
 }
 
 void StationaryKernel::add_K(const arma::mat& X, arma::mat& K) const {
@@ -94,28 +114,27 @@ void accumulate_pairs(const double* x, arma::uword q_runtime, arma::uword i0, ar
 //   dL/dlog variance = sum(G .* K),
 //   dL/dlog a = sum_{i<j} w_ij s_ij,
 //   dL/dx_i = 2a sum_j w_ij (x_i - x_j) = 2a (x_i (W 1)_i - (X W)_i),
-// all from one tiled pass over the upper triangles (G is not assumed symmetric); for q <= 15 the
-// thin products X W and W 1 are accumulated in the same pass, otherwise W goes through a
-// reused buffer and one symmetric product.
-void StationaryKernel::gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
-                                 arma::mat& g_X) const {
-  refresh(X);
+// all from one pass over the upper triangles; for q <= 15 the thin products X W and W 1 are
+// accumulated in the same pass, otherwise W goes through a reused buffer and one symmetric
+// product.
+template <class Pairs>
+void StationaryKernel::gradient_pass(const arma::mat& X, Pairs&& pairs, const arma::mat& G,
+                                     arma::vec& g_params, arma::mat& g_X) const {
   const arma::uword n = X.n_cols, q = X.n_rows;
   const double var = value(0), a = value(1);
   const bool inline_products = q < 16;
   if (!inline_products) symmetric::ensure_size(cache_W_, n);
   arma::mat XeW(q + 1, n, arma::fill::zeros);
-  arma::vec df(std::min<arma::uword>(n, 64)), wseg(df.n_elem);
+  arma::vec df(n), wseg(n);
   double g_var = 0.0, g_a = 0.0;
-  const double* g = G.memptr();
-  symmetric::for_upper_segments(n, [&](arma::uword j, arma::uword i0, arma::uword i1) {
+  pairs([&](arma::uword j, arma::uword i0, arma::uword i1, auto&& gsum) {
     const double *s = cache_S_.colptr(j), *f = cache_F_.colptr(j);
     double* w = inline_products ? wseg.memptr() : cache_W_.colptr(j) + i0;  // w[i - i0]
     profile_derivative(s + i0, f + i0, df.memptr(), i1 - i0);
     // Two accumulators each: the sums are latency-bound chains otherwise.
     double gv[2] = {0.0, 0.0}, ga[2] = {0.0, 0.0};
     for (arma::uword i = i0; i < i1; ++i) {
-      const double gs = g[i + j * n] + g[j + i * n];
+      const double gs = gsum(i);
       gv[i & 1] += gs * f[i];
       const double wi = var * gs * df[i - i0];
       w[i - i0] = wi;
@@ -137,6 +156,42 @@ void StationaryKernel::gradients(const arma::mat& X, const arma::mat& G, arma::v
   }
   g_params = {var * g_var, g_a};
   g_X = (2.0 * a) * (X.each_row() % XeW.row(q) - XeW.head_rows(q));
+}
+
+// G need not be symmetric: both triangles are read, 64 x 64 tile by tile.
+void StationaryKernel::gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
+                                 arma::mat& g_X) const {
+  refresh(X);
+  const arma::uword n = X.n_cols;
+  const double* g = G.memptr();
+  auto tiles = [&](auto&& visit) {
+    symmetric::for_upper_segments(n, [&](arma::uword j, arma::uword i0, arma::uword i1) {
+      visit(j, i0, i1, [&](arma::uword i) { return g[i + j * n] + g[j + i * n]; });
+    });
+  };
+  gradient_pass(X, tiles, G, g_params, g_X);
+}
+
+// G symmetric, upper triangle only: whole columns, contiguous, and G's sums on the way.
+void StationaryKernel::upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params,
+                                       arma::mat& g_X, UpperSums* sums) const {
+  refresh(X);
+  const arma::uword n = X.n_cols;
+  const bool take_sums = sums && !sums->filled;
+  double strict[2] = {0.0, 0.0}, diagonal = 0.0;
+  auto columns = [&](auto&& visit) {
+    for (arma::uword j = 1; j < n; ++j) {
+      const double* g = G.colptr(j);
+      visit(j, 0, j, [g](arma::uword i) { return g[i] + g[i]; });
+      if (!take_sums) continue;
+      for (arma::uword i = 0; i < j; ++i) strict[i & 1] += g[i];
+    }
+  };
+  gradient_pass(X, columns, G, g_params, g_X);
+  if (take_sums) {
+    for (arma::uword j = 0; j < n; ++j) diagonal += G.at(j, j);
+    *sums = UpperSums{true, strict[0] + strict[1], diagonal};
+  }
 }
 
 arma::mat StationaryKernel::grad_X_cross(const arma::mat& X, const arma::mat& X2,

@@ -28,6 +28,11 @@ class StationaryKernel : public FusedGradientsKernel {
   arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
                          const arma::mat& G) const override;
   arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
+  // One triangle: K's column j is written while f(s) of that column is still in cache, and the
+  // gradient pass reads G's columns contiguously, taking G's sums for folded static parts.
+  void upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const override;
+  void upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params, arma::mat& g_X,
+                       UpperSums* sums) const override;
 
  protected:
   // f at n scaled squared distances s (f may alias s), and df/ds given s and f = f(s) (a profile
@@ -42,7 +47,14 @@ class StationaryKernel : public FusedGradientsKernel {
   // s and f(s) at the last X, upper triangles only: K(X) and the gradients at the same X share
   // them, and a symmetric matrix needs half the transcendental evaluations. Kernels are owned by
   // one task's model, never shared between threads.
-  void refresh(const arma::mat& X) const;
+  // column(j), when given, runs for every column j once s and f(s) of it are there.
+  void refresh(const arma::mat& X, const std::function<void(arma::uword)>& column = {}) const;
+  // The gradient pass, pair weights w_ij for i < j, given pairs(visit) that calls
+  // visit(j, i0, i1, gs) for segments of column j's strict upper triangle, gs[i - i0] = G_ij +
+  // G_ji.
+  template <class Pairs>
+  void gradient_pass(const arma::mat& X, Pairs&& pairs, const arma::mat& G, arma::vec& g_params,
+                     arma::mat& g_X) const;
   mutable arma::mat cache_X_, cache_S_, cache_F_;
   mutable arma::mat cache_W_;  // the gradient's pair weights (a reused N x N buffer)
   mutable arma::vec cache_params_;

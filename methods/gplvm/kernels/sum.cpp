@@ -1,6 +1,7 @@
 #include "methods/gplvm/kernels/sum.hpp"
 
 #include "framework/core/error.hpp"
+#include "methods/gplvm/symmetric.hpp"
 
 namespace drbench {
 
@@ -78,6 +79,49 @@ void SumKernel::gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_p
     g_params = arma::join_cols(g_params, gp);
     g_X += gx;
   }
+}
+
+namespace {
+
+bool is_static(const Kernel& k) {
+  double e = 0.0, s = 0.0;
+  return k.static_share(e, s);
+}
+
+}  // namespace
+
+void SumKernel::upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const {
+  UpperFill first = fill;
+  std::vector<const Kernel*> others;
+  for (const auto& p : parts_)
+    if (!p->static_share(first.every_pair, first.same_point)) others.push_back(p.get());
+  if (others.empty()) {
+    symmetric::fill_upper(K, first.overwrite, first.every_pair, first.same_point);
+    return;
+  }
+  others.front()->upper_K(X, first, K);
+  for (std::size_t i = 1; i < others.size(); ++i) others[i]->upper_K(X, UpperFill{false}, K);
+}
+
+void SumKernel::upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params,
+                                arma::mat& g_X, UpperSums* sums) const {
+  // The other parts first: the first of them reads G and can take its sums on the way.
+  UpperSums own;
+  bool any_static = false;
+  for (const auto& p : parts_) any_static = any_static || is_static(*p);
+  UpperSums* s = any_static && !sums ? &own : sums;
+  std::vector<arma::vec> gp(parts_.size());
+  g_X.zeros(X.n_rows, X.n_cols);
+  arma::mat gx;
+  for (bool statics : {false, true}) {
+    for (std::size_t i = 0; i < parts_.size(); ++i) {
+      if (is_static(*parts_[i]) != statics) continue;
+      parts_[i]->upper_gradients(X, G, gp[i], gx, s);
+      if (!statics) g_X += gx;
+    }
+  }
+  g_params.reset();
+  for (const auto& g : gp) g_params = arma::join_cols(g_params, g);
 }
 
 arma::vec SumKernel::grad_params(const arma::mat& X, const arma::mat& G) const {

@@ -166,27 +166,36 @@ void TpsKernel::add_K(const arma::mat& X, arma::mat& K) const {
     K += this->K(X);
     return;
   }
+  // The upper triangle, then into both of K's, tile by tile.
+  arma::mat U(X.n_cols, X.n_cols);
+  upper_K(X, UpperFill{}, U);
+  symmetric::add_upper(U, 1.0, K);
+}
+
+void TpsKernel::upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const {
+  if (!knots_.is_empty()) {
+    Kernel::upper_K(X, fill, K);
+    return;
+  }
   refresh(X);
   // Knot-free, E is symmetric: E^T E = E E, one syrk on the upper triangle (half a product),
-  // then + X^T X + 1 on that triangle and into both of K's.
-  symmetric::ensure_size(work_, X.n_cols);
-  symmetric::syrk('T', 1.0, cache_E_, 0.0, work_);
+  // then + X^T X + 1 + fill's constants, one column at a time.
   const arma::uword n = X.n_cols, q = X.n_rows;
+  symmetric::ensure_size(work_, n);
+  symmetric::syrk('T', 1.0, cache_E_, 0.0, work_);
   const double* x = X.memptr();
-  double* k = K.memptr();
-  auto entry = [&](arma::uword i, arma::uword j) {
-    double xx = 0.0;
-    for (arma::uword c = 0; c < q; ++c) xx += x[c + i * q] * x[c + j * q];
-    return work_.at(i, j) + xx + 1.0;
-  };
-  symmetric::for_upper_segments(n, [&](arma::uword j, arma::uword i0, arma::uword i1) {
-    for (arma::uword i = i0; i < i1; ++i) {
-      const double v = entry(i, j);
-      k[i + j * n] += v;
-      k[j + i * n] += v;
+  for (arma::uword j = 0; j < n; ++j) {
+    const double* e = work_.colptr(j);
+    const double* xj = x + j * q;
+    double* k = K.colptr(j);
+    for (arma::uword i = 0; i <= j; ++i) {
+      double xx = 0.0;
+      for (arma::uword c = 0; c < q; ++c) xx += x[c + i * q] * xj[c];
+      const double v = e[i] + xx + 1.0;
+      k[i] = (fill.overwrite ? v : k[i] + v) + fill.every_pair;
     }
-  });
-  for (arma::uword j = 0; j < n; ++j) k[j + j * n] += entry(j, j);
+    k[j] += fill.same_point;
+  }
 }
 
 arma::mat TpsKernel::K(const arma::mat& X, const arma::mat& X2) const {
@@ -221,6 +230,24 @@ arma::mat TpsKernel::grad_X(const arma::mat& X, const arma::mat& G) const {
     const arma::mat Gs = G + G.t();
     return grad_through_basis(X, knots_, basis_at(X) * Gs) + X * Gs;
   }
+  symmetric::ensure_size(gs_, X.n_cols);
+  symmetric::sum_with_transpose(G, gs_);
+  return grad_X_knot_free(X, gs_, 1.0);
+}
+
+void TpsKernel::upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params,
+                                arma::mat& g_X, UpperSums* sums) const {
+  if (!knots_.is_empty()) {
+    Kernel::upper_gradients(X, G, g_params, g_X, sums);
+    return;
+  }
+  // G symmetric: G + G^T = 2 G, so G itself (mirrored) serves, with no copy.
+  symmetric::mirror_upper(G);
+  g_params.reset();
+  g_X = grad_X_knot_free(X, G, 2.0);
+}
+
+arma::mat TpsKernel::grad_X_knot_free(const arma::mat& X, const arma::mat& S, double scale) const {
   refresh(X);
   const arma::uword n = X.n_cols;
   // K = E E + C^T C with E symmetric: dL/dE = G E + E G, and E_ij moves with x_i and x_j, so
@@ -228,24 +255,22 @@ arma::mat TpsKernel::grad_X(const arma::mat& X, const arma::mat& G) const {
   //   dL/dx_i = x_i (W 1)_i - (X W)_i + (X Gs)_i   (W_ii = 0; X Gs from C^T C).
   // The one N^3 step is the symmetric rank-2N update Gs E + E Gs (syr2k: one triangle, the
   // flops of one product); the rest is one pass over that triangle and one thin product.
-  symmetric::ensure_size(gs_, n);
   symmetric::ensure_size(work_, n);
-  symmetric::sum_with_transpose(G, gs_);
-  symmetric::syr2k(gs_, cache_E_, work_);
+  symmetric::syr2k(S, cache_E_, work_, scale);
   // work_ <- W - Gs on the upper triangle, r = W 1 on the way; then one thin symmetric product.
   arma::vec r(n, arma::fill::zeros);
   for (arma::uword j = 0; j < n; ++j) {
     double* w = work_.colptr(j);
-    const double *dd = cache_D_.colptr(j), *g = gs_.colptr(j);
+    const double *dd = cache_D_.colptr(j), *g = S.colptr(j);
     double rj = 0.0;
     for (arma::uword i = 0; i < j; ++i) {
       const double wi = w[i] * dd[i];
       r[i] += wi;
       rj += wi;
-      w[i] = wi - g[i];
+      w[i] = wi - scale * g[i];
     }
     r[j] += rj;
-    w[j] = -g[j];
+    w[j] = -scale * g[j];
   }
   arma::mat XW;
   symmetric::symm('R', work_, X, XW);  // X (W - Gs)

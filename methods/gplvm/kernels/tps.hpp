@@ -50,12 +50,19 @@ class TpsKernel final : public Kernel {
                          const arma::mat& G) const override;
   arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
   void fix_inputs(const arma::mat& X) override;
+  // One triangle (knot-free mode; with fixed knots the full-matrix defaults).
+  void upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const override;
+  void upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params, arma::mat& g_X,
+                       UpperSums* sums) const override;
 
   const arma::mat& knots() const { return knots_; }
 
  private:
   // dL/dA for K = Phi(A)^T B' + A^T B2 + 1 given dL/dPhi(A) (N x m) with the knots Z fixed.
   arma::mat grad_through_basis(const arma::mat& A, const arma::mat& Z, const arma::mat& dPhi) const;
+  // Knot-free X-gradient given Gs = scale * S for a full symmetric S (S = G + G^T, scale 1, or
+  // a symmetric G, scale 2).
+  arma::mat grad_X_knot_free(const arma::mat& X, const arma::mat& S, double scale) const;
   // E(X) (full) and eta'/r (upper triangle) at the last X of K(X) in knot-free mode: the
   // gradient at the same X reuses them.
   void refresh(const arma::mat& X) const;
@@ -68,7 +75,7 @@ class TpsKernel final : public Kernel {
   arma::mat knots_E_;
   mutable arma::mat cache_X_, cache_E_, cache_D_;
   // N x N work buffers kept across evaluations (fresh ones fault in their pages every time):
-  // E E in add_K, then (G + G^T) E in grad_X; G + G^T.
+  // E E in upper_K, then (G + G^T) E in the gradient; G + G^T (grad_X only).
   mutable arma::mat work_, gs_;
 };
 
