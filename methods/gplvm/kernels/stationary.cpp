@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "framework/linalg/distances.hpp"
 #include "methods/gplvm/symmetric.hpp"
@@ -28,24 +29,46 @@ void scaled_sq_distances_upper(const arma::mat& X, double scale, arma::mat& S,
   }
 }
 
+void StationaryKernel::column_s(arma::uword j, arma::uword i0, arma::uword i1, double* s) const {
+  const arma::uword q = cache_Xt_.n_cols, m = i1 - i0;
+  const double* xj = cache_X_.colptr(j);
+  // Coordinate by coordinate over contiguous rows of X^T: each loop vectorises. Differences, not
+  // |x_i|^2 + |x_j|^2 - 2 x_i'x_j: exact zeros for equal points and no cancellation.
+  std::fill(s, s + m, 0.0);
+  for (arma::uword k = 0; k < q; ++k) {
+    const double* xk = cache_Xt_.colptr(k) + i0;
+    const double c = xj[k];
+    for (arma::uword i = 0; i < m; ++i) {
+      const double d = xk[i] - c;
+      s[i] += d * d;
+    }
+  }
+  const double a = value(1);
+  for (arma::uword i = 0; i < m; ++i) s[i] *= a;
+}
+
 void StationaryKernel::refresh(const arma::mat& X,
                                const std::function<void(arma::uword)>& column) const {
   const bool hit = cache_X_.n_rows == X.n_rows && cache_X_.n_cols == X.n_cols &&
                    cache_params_.n_elem == n_params() && arma::all(cache_params_ == params()) &&
                    arma::all(arma::vectorise(cache_X_ == X));
   const arma::uword n = X.n_cols;
-  if (hit) {
-    if (column)
-      for (arma::uword j = 0; j < n; ++j) column(j);
-    return;
+  if (!hit) {
+    cache_X_ = X;
+    cache_Xt_ = X.t();
+    cache_params_ = params();
+    symmetric::ensure_size(cache_F_, n);
   }
-  symmetric::ensure_size(cache_F_, n);
-  scaled_sq_distances_upper(X, value(1), cache_S_, [&](arma::uword j) {
-    profile(cache_S_.colptr(j), cache_F_.colptr(j), j + 1);
+  if (hit && !column) return;
+  std::vector<double> sj(hit ? 0 : n);
+  for (arma::uword j = 0; j < n; ++j) {
+    if (!hit) {
+      column_s(j, 0, j, sj.data());
+      sj[j] = 0.0;
+      profile(sj.data(), cache_F_.colptr(j), j + 1);
+    }
     if (column) column(j);
-  });
-  cache_X_ = X;
-  cache_params_ = params();
+  }
 }
 
 void StationaryKernel::upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const {
@@ -125,12 +148,14 @@ void StationaryKernel::gradient_pass(const arma::mat& X, Pairs&& pairs, const ar
   const bool inline_products = q < 16;
   if (!inline_products) symmetric::ensure_size(cache_W_, n);
   arma::mat XeW(q + 1, n, arma::fill::zeros);
-  arma::vec df(n), wseg(n);
+  arma::vec df(n), wseg(n), sseg(n);
   double g_var = 0.0, g_a = 0.0;
   pairs([&](arma::uword j, arma::uword i0, arma::uword i1, auto&& gsum) {
-    const double *s = cache_S_.colptr(j), *f = cache_F_.colptr(j);
+    const double* f = cache_F_.colptr(j);
     double* w = inline_products ? wseg.memptr() : cache_W_.colptr(j) + i0;  // w[i - i0]
-    profile_derivative(s + i0, f + i0, df.memptr(), i1 - i0);
+    double* s = sseg.memptr();                                              // s[i - i0]
+    column_s(j, i0, i1, s);
+    profile_derivative(s, f + i0, df.memptr(), i1 - i0);
     // Two accumulators each: the sums are latency-bound chains otherwise.
     double gv[2] = {0.0, 0.0}, ga[2] = {0.0, 0.0};
     for (arma::uword i = i0; i < i1; ++i) {
@@ -138,7 +163,7 @@ void StationaryKernel::gradient_pass(const arma::mat& X, Pairs&& pairs, const ar
       gv[i & 1] += gs * f[i];
       const double wi = var * gs * df[i - i0];
       w[i - i0] = wi;
-      ga[i & 1] += wi * s[i];
+      ga[i & 1] += wi * s[i - i0];
     }
     g_var += gv[0] + gv[1];
     g_a += ga[0] + ga[1];

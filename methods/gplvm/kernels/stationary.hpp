@@ -44,18 +44,19 @@ class StationaryKernel : public FusedGradientsKernel {
   virtual double profile_at_zero() const = 0;
 
  private:
-  // s and f(s) at the last X, upper triangles only: K(X) and the gradients at the same X share
-  // them, and a symmetric matrix needs half the transcendental evaluations. Kernels are owned by
-  // one task's model, never shared between threads.
-  // column(j), when given, runs for every column j once s and f(s) of it are there.
+  // f(s) at the last X, upper triangle only: K(X) and the gradients at the same X share it, and
+  // a symmetric matrix needs half the transcendental evaluations. s itself is not stored: it is
+  // recomputed from X, a few flops per pair, which is cheaper than an N x N pass through memory.
+  // Kernels are owned by one task's model, never shared between threads.
   void refresh(const arma::mat& X, const std::function<void(arma::uword)>& column = {}) const;
-  // The gradient pass, pair weights w_ij for i < j, given pairs(visit) that calls
-  // visit(j, i0, i1, gs) for segments of column j's strict upper triangle, gs[i - i0] = G_ij +
-  // G_ji.
+  // s_ij = inv_width |x_i - x_j|^2 for i in [i0, i1) into s[i - i0], at the cached X.
+  void column_s(arma::uword j, arma::uword i0, arma::uword i1, double* s) const;
+  // The gradient pass given pairs(visit), which calls visit(j, i0, i1, gs) for segments of
+  // column j's strict upper triangle, gs(i) = G_ij + G_ji.
   template <class Pairs>
   void gradient_pass(const arma::mat& X, Pairs&& pairs, const arma::mat& G, arma::vec& g_params,
                      arma::mat& g_X) const;
-  mutable arma::mat cache_X_, cache_S_, cache_F_;
+  mutable arma::mat cache_X_, cache_Xt_, cache_F_;
   mutable arma::mat cache_W_;  // the gradient's pair weights (a reused N x N buffer)
   mutable arma::vec cache_params_;
 };
