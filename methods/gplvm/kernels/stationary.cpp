@@ -108,14 +108,13 @@ arma::vec StationaryKernel::diag(const arma::mat& X) const {
 
 namespace {
 
-// The pair pass of StationaryKernel::gradients for latent dimension Q (0: q at run time, from
-// X's rows): [X W; 1^T W] accumulated pair by pair into XeW ((q + 1) x n), no W stored.
-template <arma::uword Q>
-void accumulate_pairs(const double* x, arma::uword q_runtime, arma::uword i0, arma::uword i1,
-                      arma::uword j, const double* w, double* xew) {
-  const arma::uword q = Q ? Q : q_runtime, e = q + 1;
+// The pair pass of StationaryKernel::gradients: [X W; 1^T W] accumulated pair by pair into
+// XeW ((q + 1) x n) for the pairs (i, j), i in [i0, i1), no W stored.
+void accumulate_pairs(const double* x, arma::uword q, arma::uword i0, arma::uword i1, arma::uword j,
+                      const double* w, double* xew) {
+  const arma::uword e = q + 1;
   const double* xj = x + j * q;
-  double accj[Q ? Q + 1 : 16] = {};
+  double accj[16] = {};
   for (arma::uword i = i0; i < i1; ++i) {
     const double wi = w[i - i0];
     const double* xi = x + i * q;
@@ -131,6 +130,46 @@ void accumulate_pairs(const double* x, arma::uword q_runtime, arma::uword i0, ar
   for (arma::uword k = 0; k <= q; ++k) yj[k] += accj[k];
 }
 
+// The same for q = 2, the common case, with the sums for column j in registers and two
+// independent chains each (one chain through memory is latency-bound).
+void accumulate_pairs_q2(const double* x, arma::uword i0, arma::uword i1, arma::uword j,
+                         const double* w, double* xew) {
+  const double xj0 = x[2 * j], xj1 = x[2 * j + 1];
+  double a0 = 0.0, a1 = 0.0, a2 = 0.0, b0 = 0.0, b1 = 0.0, b2 = 0.0;
+  arma::uword i = i0;
+  for (; i + 1 < i1; i += 2) {
+    const double wa = w[i - i0], wb = w[i + 1 - i0];
+    const double *xa = x + 2 * i, *xb = xa + 2;
+    double *ya = xew + 3 * i, *yb = ya + 3;
+    ya[0] += wa * xj0;
+    ya[1] += wa * xj1;
+    ya[2] += wa;
+    yb[0] += wb * xj0;
+    yb[1] += wb * xj1;
+    yb[2] += wb;
+    a0 += wa * xa[0];
+    a1 += wa * xa[1];
+    a2 += wa;
+    b0 += wb * xb[0];
+    b1 += wb * xb[1];
+    b2 += wb;
+  }
+  if (i < i1) {
+    const double wa = w[i - i0];
+    double* ya = xew + 3 * i;
+    ya[0] += wa * xj0;
+    ya[1] += wa * xj1;
+    ya[2] += wa;
+    a0 += wa * x[2 * i];
+    a1 += wa * x[2 * i + 1];
+    a2 += wa;
+  }
+  double* yj = xew + 3 * j;
+  yj[0] += a0 + b0;
+  yj[1] += a1 + b1;
+  yj[2] += a2 + b2;
+}
+
 }  // namespace
 
 // With w_ij = variance * (G_ij + G_ji) f'(s_ij) over pairs i < j (s = a r^2, a = inv_width):
@@ -139,39 +178,54 @@ void accumulate_pairs(const double* x, arma::uword q_runtime, arma::uword i0, ar
 //   dL/dx_i = 2a sum_j w_ij (x_i - x_j) = 2a (x_i (W 1)_i - (X W)_i),
 // all from one pass over the upper triangles; for q <= 15 the thin products X W and W 1 are
 // accumulated in the same pass, otherwise W goes through a reused buffer and one symmetric
-// product.
+// product. Returns sum_{i<j} (G_ij + G_ji), which a folded bias needs.
 template <class Pairs>
-void StationaryKernel::gradient_pass(const arma::mat& X, Pairs&& pairs, const arma::mat& G,
-                                     arma::vec& g_params, arma::mat& g_X) const {
+double StationaryKernel::gradient_pass(const arma::mat& X, Pairs&& pairs, const arma::mat& G,
+                                       arma::vec& g_params, arma::mat& g_X) const {
   const arma::uword n = X.n_cols, q = X.n_rows;
   const double var = value(0), a = value(1);
   const bool inline_products = q < 16;
   if (!inline_products) symmetric::ensure_size(cache_W_, n);
   arma::mat XeW(q + 1, n, arma::fill::zeros);
   arma::vec df(n), wseg(n), sseg(n);
-  double g_var = 0.0, g_a = 0.0;
+  double g_var = 0.0, g_a = 0.0, g_sum = 0.0;
   pairs([&](arma::uword j, arma::uword i0, arma::uword i1, auto&& gsum) {
-    const double* f = cache_F_.colptr(j);
+    const double* f = cache_F_.colptr(j) + i0;                              // f[i - i0]
     double* w = inline_products ? wseg.memptr() : cache_W_.colptr(j) + i0;  // w[i - i0]
-    double* s = sseg.memptr();                                              // s[i - i0]
-    column_s(j, i0, i1, s);
-    profile_derivative(s, f + i0, df.memptr(), i1 - i0);
-    // Two accumulators each: the sums are latency-bound chains otherwise.
-    double gv[2] = {0.0, 0.0}, ga[2] = {0.0, 0.0};
-    for (arma::uword i = i0; i < i1; ++i) {
-      const double gs = gsum(i);
-      gv[i & 1] += gs * f[i];
-      const double wi = var * gs * df[i - i0];
-      w[i - i0] = wi;
-      ga[i & 1] += wi * s[i - i0];
+    const double* s = sseg.memptr();                                        // s[i - i0]
+    column_s(j, i0, i1, sseg.memptr());
+    profile_derivative(s, f, df.memptr(), i1 - i0);
+    // Two chains for each sum: one alone is latency-bound.
+    double gv0 = 0.0, gv1 = 0.0, ga0 = 0.0, ga1 = 0.0, gs0 = 0.0, gs1 = 0.0;
+    const arma::uword m = i1 - i0;
+    arma::uword k = 0;
+    for (; k + 1 < m; k += 2) {
+      const double ga = gsum(i0 + k), gb = gsum(i0 + k + 1);
+      gs0 += ga;
+      gs1 += gb;
+      gv0 += ga * f[k];
+      gv1 += gb * f[k + 1];
+      const double wa = var * ga * df[k], wb = var * gb * df[k + 1];
+      w[k] = wa;
+      w[k + 1] = wb;
+      ga0 += wa * s[k];
+      ga1 += wb * s[k + 1];
     }
-    g_var += gv[0] + gv[1];
-    g_a += ga[0] + ga[1];
+    if (k < m) {
+      const double ga = gsum(i0 + k);
+      gs0 += ga;
+      gv0 += ga * f[k];
+      w[k] = var * ga * df[k];
+      ga0 += w[k] * s[k];
+    }
+    g_var += gv0 + gv1;
+    g_a += ga0 + ga1;
+    g_sum += gs0 + gs1;
     if (!inline_products) return;
     if (q == 2)
-      accumulate_pairs<2>(X.memptr(), q, i0, i1, j, wseg.memptr(), XeW.memptr());
+      accumulate_pairs_q2(X.memptr(), i0, i1, j, wseg.memptr(), XeW.memptr());
     else
-      accumulate_pairs<0>(X.memptr(), q, i0, i1, j, wseg.memptr(), XeW.memptr());
+      accumulate_pairs(X.memptr(), q, i0, i1, j, wseg.memptr(), XeW.memptr());
   });
   for (arma::uword j = 0; j < n; ++j) g_var += G.at(j, j) * cache_F_.at(j, j);
   if (!inline_products) {
@@ -181,6 +235,7 @@ void StationaryKernel::gradient_pass(const arma::mat& X, Pairs&& pairs, const ar
   }
   g_params = {var * g_var, g_a};
   g_X = (2.0 * a) * (X.each_row() % XeW.row(q) - XeW.head_rows(q));
+  return g_sum;
 }
 
 // G need not be symmetric: both triangles are read, 64 x 64 tile by tile.
@@ -202,20 +257,17 @@ void StationaryKernel::upper_gradients(const arma::mat& X, arma::mat& G, arma::v
                                        arma::mat& g_X, UpperSums* sums) const {
   refresh(X);
   const arma::uword n = X.n_cols;
-  const bool take_sums = sums && !sums->filled;
-  double strict[2] = {0.0, 0.0}, diagonal = 0.0;
   auto columns = [&](auto&& visit) {
     for (arma::uword j = 1; j < n; ++j) {
       const double* g = G.colptr(j);
       visit(j, 0, j, [g](arma::uword i) { return g[i] + g[i]; });
-      if (!take_sums) continue;
-      for (arma::uword i = 0; i < j; ++i) strict[i & 1] += g[i];
     }
   };
-  gradient_pass(X, columns, G, g_params, g_X);
-  if (take_sums) {
+  const double twice_strict = gradient_pass(X, columns, G, g_params, g_X);
+  if (sums && !sums->filled) {
+    double diagonal = 0.0;
     for (arma::uword j = 0; j < n; ++j) diagonal += G.at(j, j);
-    *sums = UpperSums{true, strict[0] + strict[1], diagonal};
+    *sums = UpperSums{true, 0.5 * twice_strict, diagonal};  // halving is exact
   }
 }
 

@@ -52,10 +52,10 @@ class StationaryKernel : public FusedGradientsKernel {
   // s_ij = inv_width |x_i - x_j|^2 for i in [i0, i1) into s[i - i0], at the cached X.
   void column_s(arma::uword j, arma::uword i0, arma::uword i1, double* s) const;
   // The gradient pass given pairs(visit), which calls visit(j, i0, i1, gs) for segments of
-  // column j's strict upper triangle, gs(i) = G_ij + G_ji.
+  // column j's strict upper triangle, gs(i) = G_ij + G_ji; returns the sum of those gs.
   template <class Pairs>
-  void gradient_pass(const arma::mat& X, Pairs&& pairs, const arma::mat& G, arma::vec& g_params,
-                     arma::mat& g_X) const;
+  double gradient_pass(const arma::mat& X, Pairs&& pairs, const arma::mat& G, arma::vec& g_params,
+                       arma::mat& g_X) const;
   mutable arma::mat cache_X_, cache_Xt_, cache_F_;
   mutable arma::mat cache_W_;  // the gradient's pair weights (a reused N x N buffer)
   mutable arma::vec cache_params_;
