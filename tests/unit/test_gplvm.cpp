@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -51,6 +52,26 @@ TEST_CASE("GP negative log-likelihood matches the direct formula", "[gplvm]") {
   CHECK(gp_neg_log_likelihood(K, Yt, false).value == Approx(direct).epsilon(1e-10));
   CHECK(arma::approx_equal(r.dK, 0.5 * (d * Ki - Ki * Yt * Yt.t() * Ki), "reldiff", 1e-8));
   CHECK(r.jitter == 0.0);
+}
+
+TEST_CASE("In-place likelihood reads and writes one triangle when asked", "[gplvm]") {
+  // K given by its upper triangle only (NaN below): the value and the upper triangle of dL/dK are
+  // those of the full-matrix call, and the lower triangle is left alone.
+  Rng rng(3);
+  const arma::uword n = 80;
+  const arma::mat A = rng.randn(n, n);
+  const arma::mat K = A * A.t() / double(n) + 0.5 * arma::eye(n, n);
+  const arma::mat Yt = rng.randn(n, 5);
+  const GpNllResult full = gp_neg_log_likelihood(K, Yt, true);
+  arma::mat KG = arma::trimatu(K), KinvY;
+  KG.elem(arma::trimatl_ind(arma::size(KG), -1)).fill(arma::datum::nan);
+  const GpNllValue v = gp_neg_log_likelihood_in_place(KG, Yt, KinvY, true, {}, false);
+  CHECK(v.value == Approx(full.value).epsilon(1e-12));
+  CHECK(v.jitter == 0.0);
+  const arma::uvec up = arma::trimatu_ind(arma::size(KG));
+  CHECK(arma::approx_equal(arma::vec(KG.elem(up)), arma::vec(full.dK.elem(up)), "reldiff", 1e-10));
+  const arma::vec lower = KG.elem(arma::trimatl_ind(arma::size(KG), -1));
+  CHECK(std::all_of(lower.begin(), lower.end(), [](double x) { return std::isnan(x); }));
 }
 
 TEST_CASE("GP-LVM total objective gradient matches finite differences", "[gplvm]") {
