@@ -155,7 +155,7 @@ TEST_CASE("Kernels follow their closed forms", "[kernels]") {
 TEST_CASE("Kernel gradients hold across 64-point tiles and for many latent dimensions",
           "[kernels]") {
   // The stationary and thin-plate kernels walk their matrices in 64 x 64 tiles of the upper
-  // triangle, and the stationary one accumulates X W in the pass only for q < 16: n = 150 spans
+  // triangle, and the stationary one accumulates X W in the pass only for q <= 2: n = 150 spans
   // three tile rows with a ragged edge, q = 17 takes the other branch.
   Rng rng(23);
   struct Case {
@@ -275,7 +275,8 @@ TEST_CASE("One-triangle kernel path equals the full-matrix path for every combin
           "[kernels]") {
   // The GP objective builds K and reads G = dL/dK as upper triangles only, with the static parts
   // of a sum folded into another part's passes. NaN in the strict lower triangles shows that
-  // nothing reads them; n = 150 spans three 64-point tiles, q = 17 the stationary symm branch.
+  // nothing reads them; n = 150 spans three 64-point tiles; q = 1, 2 take the stationary pass's
+  // in-pass products, q = 17 its symm branch.
   Rng rng(31);
   std::vector<std::string> specs(std::begin(kSpecs), std::end(kSpecs));
   for (const char* s : {"bias+rbf+white", "white+bias", "rbf+matern32+bias+white", "tps+white",
@@ -283,7 +284,7 @@ TEST_CASE("One-triangle kernel path equals the full-matrix path for every combin
     specs.push_back(s);
   const double nan = arma::datum::nan;
   for (const auto& spec : specs) {
-    for (arma::uword q : {2u, 17u}) {
+    for (arma::uword q : {1u, 2u, 17u}) {
       if (spec.find("tps") != std::string::npos && q > 4) continue;
       INFO("kernel " << spec << ", q = " << q);
       std::unique_ptr<Kernel> kern;

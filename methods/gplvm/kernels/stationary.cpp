@@ -30,30 +30,29 @@ void scaled_sq_distances_upper(const arma::mat& X, double scale, arma::mat& S,
 }
 
 void StationaryKernel::column_s(arma::uword j, arma::uword i0, arma::uword i1, double* s) const {
-  const arma::uword q = cache_Xt_.n_cols, m = i1 - i0;
-  const double* xj = cache_X_.colptr(j);
-  // Coordinate by coordinate over contiguous rows of X^T. Differences, not
-  // |x_i|^2 + |x_j|^2 - 2 x_i'x_j: exact zeros for equal points and no cancellation.
+  const arma::uword q = cache_X_.n_rows;
+  const double *x = cache_X_.memptr(), *xj = x + j * q;
   const double a = value(1);
-  if (q == 2) {  // the common case in one pass (the same sums as the loop below)
-    const double *x0 = cache_Xt_.colptr(0) + i0, *x1 = cache_Xt_.colptr(1) + i0;
+  // Sums of squared coordinate differences, not |x_i|^2 + |x_j|^2 - 2 x_i'x_j: exact zeros for
+  // equal points and no cancellation. One point at a time (its coordinates are contiguous), each
+  // sum in k order from 0.
+  if (q == 2) {
     const double c0 = xj[0], c1 = xj[1];
-    for (arma::uword i = 0; i < m; ++i) {
-      const double d0 = x0[i] - c0, d1 = x1[i] - c1;
-      s[i] = (d0 * d0 + d1 * d1) * a;
+    for (arma::uword i = i0; i < i1; ++i) {
+      const double d0 = x[2 * i] - c0, d1 = x[2 * i + 1] - c1;
+      s[i - i0] = (d0 * d0 + d1 * d1) * a;
     }
     return;
   }
-  std::fill(s, s + m, 0.0);
-  for (arma::uword k = 0; k < q; ++k) {
-    const double* xk = cache_Xt_.colptr(k) + i0;
-    const double c = xj[k];
-    for (arma::uword i = 0; i < m; ++i) {
-      const double d = xk[i] - c;
-      s[i] += d * d;
+  for (arma::uword i = i0; i < i1; ++i) {
+    const double* xi = x + i * q;
+    double acc = 0.0;
+    for (arma::uword k = 0; k < q; ++k) {
+      const double d = xi[k] - xj[k];
+      acc += d * d;
     }
+    s[i - i0] = acc * a;
   }
-  for (arma::uword i = 0; i < m; ++i) s[i] *= a;
 }
 
 void StationaryKernel::refresh(const arma::mat& X,
@@ -64,7 +63,6 @@ void StationaryKernel::refresh(const arma::mat& X,
   const arma::uword n = X.n_cols;
   if (!hit) {
     cache_X_ = X;
-    cache_Xt_ = X.t();
     cache_params_ = params();
     symmetric::ensure_size(cache_F_, n);
   }
@@ -185,15 +183,16 @@ void accumulate_pairs_q2(const double* x, arma::uword i0, arma::uword i1, arma::
 //   dL/dlog variance = sum(G .* K),
 //   dL/dlog a = sum_{i<j} w_ij s_ij,
 //   dL/dx_i = 2a sum_j w_ij (x_i - x_j) = 2a (x_i (W 1)_i - (X W)_i),
-// all from one pass over the upper triangles; for q <= 15 the thin products X W and W 1 are
+// all from one pass over the upper triangles; for q <= 2 the thin products X W and W 1 are
 // accumulated in the same pass, otherwise W goes through a reused buffer and one symmetric
-// product. Returns sum_{i<j} (G_ij + G_ji), which a folded bias needs.
+// product (from q = 3 on, (q + 1) running sums per pair cost more than that). Returns sum_{i<j}
+// (G_ij + G_ji), which a folded bias needs.
 template <class Pairs>
 double StationaryKernel::gradient_pass(const arma::mat& X, Pairs&& pairs, const arma::mat& G,
                                        arma::vec& g_params, arma::mat& g_X) const {
   const arma::uword n = X.n_cols, q = X.n_rows;
   const double var = value(0), a = value(1);
-  const bool inline_products = q < 16;
+  const bool inline_products = q <= 2;
   if (!inline_products) symmetric::ensure_size(cache_W_, n);
   arma::mat XeW(q + 1, n, arma::fill::zeros);
   arma::vec df(n), wseg(n), sseg(n);

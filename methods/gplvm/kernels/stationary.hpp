@@ -56,7 +56,7 @@ class StationaryKernel : public FusedGradientsKernel {
   template <class Pairs>
   double gradient_pass(const arma::mat& X, Pairs&& pairs, const arma::mat& G, arma::vec& g_params,
                        arma::mat& g_X) const;
-  mutable arma::mat cache_X_, cache_Xt_, cache_F_;
+  mutable arma::mat cache_X_, cache_F_;
   mutable arma::mat cache_W_;  // the gradient's pair weights (a reused N x N buffer)
   mutable arma::vec cache_params_;
 };
