@@ -53,7 +53,7 @@ constexpr arma::uword kFan = 4;
 // (bench_knn BM_KnnPath and BM_KnnUspsPath: the crossover lies at 0.44..0.51 from 9-D to 16-D).
 // With the float pre-filter as the alternative the crossover is far lower (kTreeMaxScanPrefilter,
 // bench_knn BM_KnnPath and BM_KnnUspsPath <1> against <3>).
-constexpr arma::uword kProbeQueries = 128;
+constexpr arma::uword kProbeQueries = 32;
 constexpr double kTreeMaxScan = 0.45;
 constexpr double kTreeMaxScanPrefilter = 0.10;
 
@@ -389,7 +389,7 @@ arma::umat knn_indices(const arma::mat& train, const arma::mat& test, arma::uwor
     done[j] = 1;
   }
   const double limit = prefilter ? kTreeMaxScanPrefilter : kTreeMaxScan;
-  if (probe<m&& double(scanned)> limit * double(probe) * double(n)) {
+  if (probe < m && (double(scanned) > limit * double(probe) * double(n))) {
     arma::uvec rest(m - probe);
     for (arma::uword j = 0, r = 0; j < m; ++j)
       if (!done[j]) rest(r++) = j;

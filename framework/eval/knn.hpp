@@ -18,7 +18,7 @@ namespace drbench {
 //   error bound, exact double re-ranking of the few survivors; up to kPrefilterMaxDim dimensions,
 //   for finite data in the range its bound covers;
 // - blocked BLAS distances, for everything else.
-// Up to kKdTreeMaxDim the tree answers a probe of a few hundred queries first; when it scans more
+// Up to kKdTreeMaxDim the tree answers a probe of a few dozen queries first; when it scans more
 // than a set share of the training set per query (isotropic data beyond a few dimensions; on
 // embeddings, whose spread sits in a few leading coordinates, the tree lasts longer), the
 // remaining queries go to the pre-filter, or to the blocked path where the pre-filter does not

@@ -67,18 +67,21 @@ struct FloatCand {
   std::uint32_t i;
 };
 
-// One query's running state: the k smallest keys offered so far (a max-heap), so the threshold
-// (the k-th key plus the margin) tightens at every improvement, and every offered key within
-// the threshold at the time it was offered. Improvements are rare after the first few tiles
-// (about k ln(n / k) of them in a scattered order), so the vector loop seldom leaves its path.
+// One query's running state: the k smallest keys offered so far, so the threshold (the k-th key
+// plus the margin) tightens at every improvement, and every offered key within the threshold at
+// the time it was offered. Improvements are rare after the first few tiles (about k ln(n / k) of
+// them in a scattered order), so the vector loop seldom leaves its path.
 struct Query {
-  std::vector<float> best;
+  std::vector<float> best;  // ascending, +inf while fewer than k (small k); else a max-heap
   std::vector<FloatCand> cand;
   std::size_t cap = 0;
   float thr = 0;
   float margin = 0;
   arma::uword skip = 0;
 };
+
+// Small k (the usual 1..25) keeps best sorted by insertion, larger k as a heap.
+constexpr arma::uword kSortedBest = 32;
 
 float round_up(double x) {
   float f = static_cast<float>(x);
@@ -99,20 +102,30 @@ void prune(Query& s) {
 // Lanes of one tile that passed the threshold (bits of mask) join the query's candidates.
 void offer(Query& s, const float* key, std::uint32_t mask, const std::uint32_t* orig,
            arma::uword k) {
+  float* best = s.best.data();
   for (; mask != 0; mask &= mask - 1) {
     const int t = std::countr_zero(mask);
-    if (orig[t] == s.skip || !(key[t] <= s.thr)) continue;
-    s.cand.push_back({key[t], orig[t]});
+    const float x = key[t];
+    if (orig[t] == s.skip || !(x <= s.thr)) continue;
+    s.cand.push_back({x, orig[t]});
+    if (k <= kSortedBest) {
+      if (!(x < best[k - 1])) continue;
+      arma::uword pos = k - 1;
+      for (; pos > 0 && best[pos - 1] > x; --pos) best[pos] = best[pos - 1];
+      best[pos] = x;
+      s.thr = std::min(s.thr, best[k - 1] + s.margin);  // +inf until k keys were offered
+      continue;
+    }
     auto& b = s.best;
     if (b.size() == k) {
-      if (!(key[t] < b.front())) continue;
+      if (!(x < b.front())) continue;
       std::pop_heap(b.begin(), b.end());
-      b.back() = key[t];
+      b.back() = x;
     } else {
-      b.push_back(key[t]);
+      b.push_back(x);
     }
     std::push_heap(b.begin(), b.end());
-    if (b.size() == k) s.thr = b.front() + s.margin;
+    if (b.size() == k) s.thr = std::min(s.thr, b.front() + s.margin);
   }
   if (s.cand.size() >= s.cap) prune(s);
 }
@@ -122,38 +135,101 @@ void offer(Query& s, const float* key, std::uint32_t mask, const std::uint32_t* 
 // are visited in a scattered order (slot s holds point s * stride mod n) so that the running
 // threshold falls fast even when the training set is sorted, by class or by a coordinate.
 struct Tiles {
-  arma::uword dim = 0, tiles = 0;
+  arma::uword n = 0, dim = 0, tiles = 0;
   std::vector<float> pts, norms;
   std::vector<std::uint32_t> orig;
   double max_norm = 0;
 };
 
-// Scans all tiles for Q queries at once (q2: their 2 a^, Q x dim): the loads of a tile are shared.
+// Seeds a query's threshold from the smallest key of each lane over the first tiles: those are
+// distinct points, so the r-th smallest of them (r = k, or k + 1 when the query itself may be one)
+// bounds the k-th smallest key from above. Most of the improvements a scan from +inf would meet
+// (each a branch out of the vector loop) never happen.
+constexpr arma::uword kSeedTiles = 16;
+void seed(Query& s, const float* lane_min, arma::uword k, bool self_in_train) {
+  const arma::uword r = k + (self_in_train ? 1 : 0);
+  if (r > kTile) return;
+  float low[kTile];  // the r smallest, ascending (NaN lanes never enter)
+  std::fill_n(low, r, std::numeric_limits<float>::infinity());
+  for (arma::uword l = 0; l < kTile; ++l) {
+    const float x = lane_min[l];
+    if (!(x < low[r - 1])) continue;
+    arma::uword pos = r - 1;
+    for (; pos > 0 && low[pos - 1] > x; --pos) low[pos] = low[pos - 1];
+    low[pos] = x;
+  }
+  s.thr = std::min(s.thr, low[r - 1] + s.margin);
+}
+
+// Scans all tiles for Q queries at once (q2: their 2 a^, Q x dim), the AVX-512 kernel T tiles at
+// a time: each coordinate row loaded serves Q queries and each query value broadcast serves T
+// tiles, which keeps the loads below the multiply-adds. kSeed: only the first kSeedTiles tiles, to
+// seed the thresholds.
 #ifdef DRBENCH_PREFILTER_X86
-template <int Q>
-__attribute__((target("avx512f"))) void scan_avx512(const Tiles& tr, const float* q2,
-                                                    Query* const* qs, arma::uword k) {
+template <int Q, int T, bool kSeed>
+__attribute__((target("avx512f"))) void tiles_avx512(const Tiles& tr, arma::uword begin,
+                                                     arma::uword end, const float* q2,
+                                                     Query* const* qs, arma::uword k,
+                                                     __m512* lane_min) {
   const arma::uword dim = tr.dim;
   alignas(64) float keys[kTile];
-  for (arma::uword t = 0; t < tr.tiles; ++t) {
+  for (arma::uword t = begin; t + T <= end; t += T) {
     const float* P = tr.pts.data() + t * dim * kTile;
-    __m512 acc[Q];
-    acc[0] = _mm512_loadu_ps(tr.norms.data() + t * kTile);
+    __m512 acc[T][Q];
+#pragma GCC unroll 4
+    for (int u = 0; u < T; ++u) {
+      acc[u][0] = _mm512_loadu_ps(tr.norms.data() + (t + u) * kTile);
 #pragma GCC unroll 16
-    for (int j = 1; j < Q; ++j) acc[j] = acc[0];
-    for (arma::uword r = 0; r < dim; ++r) {
-      const __m512 row = _mm512_loadu_ps(P + r * kTile);
-#pragma GCC unroll 16
-      for (int j = 0; j < Q; ++j)
-        acc[j] = _mm512_fnmadd_ps(_mm512_set1_ps(q2[j * dim + r]), row, acc[j]);
+      for (int j = 1; j < Q; ++j) acc[u][j] = acc[u][0];
     }
+    for (arma::uword r = 0; r < dim; ++r) {
+      __m512 row[T];
+#pragma GCC unroll 4
+      for (int u = 0; u < T; ++u) row[u] = _mm512_loadu_ps(P + (u * dim + r) * kTile);
 #pragma GCC unroll 16
-    for (int j = 0; j < Q; ++j) {
-      const __mmask16 m = _mm512_cmp_ps_mask(acc[j], _mm512_set1_ps(qs[j]->thr), _CMP_LE_OQ);
-      if (m != 0) {
-        _mm512_store_ps(keys, acc[j]);
-        offer(*qs[j], keys, m, tr.orig.data() + t * kTile, k);
+      for (int j = 0; j < Q; ++j) {
+        const __m512 b = _mm512_set1_ps(q2[j * dim + r]);
+#pragma GCC unroll 4
+        for (int u = 0; u < T; ++u) acc[u][j] = _mm512_fnmadd_ps(b, row[u], acc[u][j]);
       }
+    }
+#pragma GCC unroll 4
+    for (int u = 0; u < T; ++u) {
+      if constexpr (kSeed) {
+#pragma GCC unroll 16
+        for (int j = 0; j < Q; ++j)
+          lane_min[j] = _mm512_mask_mov_ps(
+              lane_min[j], _mm512_cmp_ps_mask(acc[u][j], lane_min[j], _CMP_LT_OQ), acc[u][j]);
+        continue;  // NaN lanes compare false and are never taken
+      }
+#pragma GCC unroll 16
+      for (int j = 0; j < Q; ++j) {
+        const __mmask16 m = _mm512_cmp_ps_mask(acc[u][j], _mm512_set1_ps(qs[j]->thr), _CMP_LE_OQ);
+        if (m != 0) {
+          _mm512_store_ps(keys, acc[u][j]);
+          offer(*qs[j], keys, m, tr.orig.data() + (t + u) * kTile, k);
+        }
+      }
+    }
+  }
+}
+
+template <int Q, bool kSeed = false>
+__attribute__((target("avx512f"))) void scan_avx512(const Tiles& tr, const float* q2,
+                                                    Query* const* qs, arma::uword k) {
+  const arma::uword tiles = kSeed ? std::min(tr.tiles, kSeedTiles) : tr.tiles;
+  __m512 lane_min[Q];
+#pragma GCC unroll 16
+  for (int j = 0; j < Q; ++j) lane_min[j] = _mm512_set1_ps(std::numeric_limits<float>::infinity());
+  constexpr int kPair = Q > 1 ? 2 : 1;
+  const arma::uword paired = tiles - tiles % kPair;
+  tiles_avx512<Q, kPair, kSeed>(tr, 0, paired, q2, qs, k, lane_min);
+  tiles_avx512<Q, 1, kSeed>(tr, paired, tiles, q2, qs, k, lane_min);
+  if constexpr (kSeed) {
+    alignas(64) float keys[kTile];
+    for (int j = 0; j < Q; ++j) {
+      _mm512_store_ps(keys, lane_min[j]);
+      seed(*qs[j], keys, k, qs[j]->skip < tr.n);
     }
   }
 }
@@ -238,6 +314,7 @@ double scale_for(const arma::mat& train, const arma::mat& test, const arma::vec&
 Tiles make_tiles(const arma::mat& train, const arma::vec& mu, double scale) {
   Tiles tr;
   const arma::uword n = train.n_cols, dim = train.n_rows;
+  tr.n = n;
   tr.dim = dim;
   tr.tiles = (n + kTile - 1) / kTile;
   tr.pts.assign(tr.tiles * dim * kTile, 0.0f);
@@ -304,10 +381,11 @@ void knn_prefilter_into(const arma::mat& train, const arma::mat& test, arma::uwo
   const Tiles tr = make_tiles(train, mu, scale);
 
   isa = resolve(isa);
-  ScanFn scan = scan_portable, scan1 = scan_portable;
+  ScanFn scan = scan_portable, scan1 = scan_portable, seeder = nullptr;
   int width = 1;
 #ifdef DRBENCH_PREFILTER_X86
-  if (isa == PrefilterIsa::avx512) scan = scan_avx512<8>, scan1 = scan_avx512<1>, width = 8;
+  if (isa == PrefilterIsa::avx512)
+    scan = scan_avx512<8>, scan1 = scan_avx512<1>, seeder = scan_avx512<8, true>, width = 8;
   if (isa == PrefilterIsa::avx2) scan = scan_avx2<4>, scan1 = scan_avx2<1>, width = 4;
 #endif
 
@@ -332,12 +410,14 @@ void knn_prefilter_into(const arma::mat& train, const arma::mat& test, arma::uwo
       Query& st = state[g];
       st.cand.clear();
       st.best.clear();
+      if (kmax <= kSortedBest) st.best.assign(kmax, std::numeric_limits<float>::infinity());
       st.cap = std::max<std::size_t>(4 * kmax, 64);
       st.thr = std::numeric_limits<float>::infinity();
       st.margin =
           round_up(2.0 * (coef * (norm + tr.max_norm) + tiny) * (1.0 + 1.0 / double(dim + 2)));
       st.skip = exclude_self ? j : n;
     }
+    if (group == arma::uword(width) && seeder) seeder(tr, q2.data(), qs.data(), kmax);
     (group == arma::uword(width) ? scan : scan1)(tr, q2.data(), qs.data(), kmax);
     for (arma::uword g = 0; g < group; ++g) {
       const arma::uword j = cols.is_empty() ? s + g : cols(s + g);
