@@ -101,7 +101,7 @@ TEST_CASE("knn_indices gives the same neighbours whichever path its probe picks"
   // data); points whose spread decays fast by coordinate keep the tree.
   const arma::mat iso = rng.randn(16, 1600);
   arma::mat emb = iso, wild = iso;
-  for (arma::uword r = 0; r < 16; ++r) emb.row(r) *= std::pow(0.25, double(r));
+  for (arma::uword r = 0; r < 16; ++r) emb.row(r) *= std::pow(0.02, double(r));
   // A training point beyond the pre-filter's 2^400 range. (In leave-one-out its own neighbours
   // would all tie at a rounded 1e250, where the blocked path's pre-selection by |a|^2 - 2a.b is
   // known to differ from the exact order, so that case is left out.)
