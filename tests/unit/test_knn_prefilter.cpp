@@ -81,7 +81,7 @@ TEST_CASE("kNN pre-filter equals a full sort on data full of ties, on every kern
   // Small integer coordinates: most k-th distances are shared by many points (so the exact
   // re-ranking decides by index), and a duplicated block gives distance-0 ties.
   Rng rng(21);
-  for (arma::uword dim : {2u, 5u, 9u, 14u, 20u}) {
+  for (arma::uword dim : std::vector<arma::uword>{2, 5, 9, 14, 20, 40, kPrefilterMaxDim}) {
     arma::mat train = arma::round(3.0 * rng.randu(dim, 700)) - 1.0;
     train.cols(600, 699) = train.cols(0, 99);
     const arma::mat test = arma::round(3.0 * rng.randu(dim, 150)) - 1.0;
