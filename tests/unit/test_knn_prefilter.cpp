@@ -161,6 +161,12 @@ TEST_CASE("kNN pre-filter on continuous data, sorted training sets and subsets o
   const arma::mat test = rng.randn(9, 333);  // not a multiple of any kernel's query group
   const arma::umat ref = knn_indices_kdtree(train, test, 7);
   CHECK(same(knn_indices_prefilter(train, test, 7), ref));
+  // k beyond the sorted small-k buffer (a heap then) and beyond the 16 lanes that seed thresholds.
+  const arma::mat ties = arma::round(2.0 * rng.randu(6, 900));
+  for (PrefilterIsa isa : kernels()) {
+    CHECK(same(prefilter(train, test, 40, false, isa), knn_indices_kdtree(train, test, 40)));
+    CHECK(same(prefilter(ties, ties, 70, true, isa), full_sort(ties, ties, 70, true)));
+  }
   // A training set sorted by its first coordinate (the scattered scan order keeps this fast, and
   // it must not change the answer).
   const arma::uvec order = arma::sort_index(train.row(0).t());
