@@ -370,7 +370,11 @@ arma::umat knn_indices(const arma::mat& train, const arma::mat& test, arma::uwor
   KnnPath& used = path ? *path : dummy;
   check_knn_args(train, test, kmax, exclude_self);
   const arma::uword n = train.n_cols, m = test.n_cols;
-  const bool prefilter = train.n_rows <= kPrefilterMaxDim && knn_prefilter_covers(train, test);
+  // The portable kernel (no AVX2) is several times slower than the vector ones: not worth it.
+  const bool prefilter = train.n_rows <= kPrefilterMaxDim &&
+                         (prefilter_isa_available(PrefilterIsa::avx512) ||
+                          prefilter_isa_available(PrefilterIsa::avx2)) &&
+                         knn_prefilter_covers(train, test);
   arma::umat nn(kmax, m);
   if (train.n_rows > kKdTreeMaxDim || n > std::numeric_limits<std::uint32_t>::max()) {
     used = prefilter ? KnnPath::prefilter : KnnPath::blocked;

@@ -16,7 +16,7 @@ namespace drbench {
 //   leaves of 32 points scanned with vector instructions), up to kKdTreeMaxDim dimensions;
 // - the float32 pre-filter (framework/eval/knn_prefilter.hpp): brute force in float with a proven
 //   error bound, exact double re-ranking of the few survivors; up to kPrefilterMaxDim dimensions,
-//   for finite data in the range its bound covers;
+//   for finite data in the range its bound covers, on CPUs with AVX2 or AVX-512;
 // - blocked BLAS distances, for everything else.
 // Up to kKdTreeMaxDim the tree answers a probe of a few dozen queries first; when it scans more
 // than a set share of the training set per query (isotropic data beyond a few dimensions; on

@@ -234,12 +234,17 @@ __attribute__((target("avx512f"))) void scan_avx512(const Tiles& tr, const float
   }
 }
 
-template <int Q>
+template <int Q, bool kSeed = false>
 __attribute__((target("avx2,fma"))) void scan_avx2(const Tiles& tr, const float* q2,
                                                    Query* const* qs, arma::uword k) {
   const arma::uword dim = tr.dim;
+  const arma::uword tiles = kSeed ? std::min(tr.tiles, kSeedTiles) : tr.tiles;
   alignas(32) float keys[kTile];
-  for (arma::uword t = 0; t < tr.tiles; ++t) {
+  __m256 min_lo[Q], min_hi[Q];
+#pragma GCC unroll 16
+  for (int j = 0; j < Q; ++j)
+    min_lo[j] = min_hi[j] = _mm256_set1_ps(std::numeric_limits<float>::infinity());
+  for (arma::uword t = 0; t < tiles; ++t) {
     const float* P = tr.pts.data() + t * dim * kTile;
     __m256 lo[Q], hi[Q];
     lo[0] = _mm256_loadu_ps(tr.norms.data() + t * kTile);
@@ -255,6 +260,14 @@ __attribute__((target("avx2,fma"))) void scan_avx2(const Tiles& tr, const float*
         hi[j] = _mm256_fnmadd_ps(b, rhi, hi[j]);
       }
     }
+    if constexpr (kSeed) {
+#pragma GCC unroll 16
+      for (int j = 0; j < Q; ++j) {  // NaN lanes compare false and are never taken
+        min_lo[j] = _mm256_blendv_ps(min_lo[j], lo[j], _mm256_cmp_ps(lo[j], min_lo[j], _CMP_LT_OQ));
+        min_hi[j] = _mm256_blendv_ps(min_hi[j], hi[j], _mm256_cmp_ps(hi[j], min_hi[j], _CMP_LT_OQ));
+      }
+      continue;
+    }
 #pragma GCC unroll 16
     for (int j = 0; j < Q; ++j) {
       const __m256 thr = _mm256_set1_ps(qs[j]->thr);
@@ -266,6 +279,13 @@ __attribute__((target("avx2,fma"))) void scan_avx2(const Tiles& tr, const float*
         _mm256_store_ps(keys + 8, hi[j]);
         offer(*qs[j], keys, m, tr.orig.data() + t * kTile, k);
       }
+    }
+  }
+  if constexpr (kSeed) {
+    for (int j = 0; j < Q; ++j) {
+      _mm256_store_ps(keys, min_lo[j]);
+      _mm256_store_ps(keys + 8, min_hi[j]);
+      seed(*qs[j], keys, k, qs[j]->skip < tr.n);
     }
   }
 }
@@ -386,7 +406,8 @@ void knn_prefilter_into(const arma::mat& train, const arma::mat& test, arma::uwo
 #ifdef DRBENCH_PREFILTER_X86
   if (isa == PrefilterIsa::avx512)
     scan = scan_avx512<8>, scan1 = scan_avx512<1>, seeder = scan_avx512<8, true>, width = 8;
-  if (isa == PrefilterIsa::avx2) scan = scan_avx2<4>, scan1 = scan_avx2<1>, width = 4;
+  if (isa == PrefilterIsa::avx2)
+    scan = scan_avx2<4>, scan1 = scan_avx2<1>, seeder = scan_avx2<4, true>, width = 4;
 #endif
 
   std::vector<Query> state(static_cast<std::size_t>(width));
