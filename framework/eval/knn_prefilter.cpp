@@ -214,6 +214,17 @@ __attribute__((target("avx512f"))) void tiles_avx512(const Tiles& tr, arma::uwor
   }
 }
 
+// The smallest of 16 lanes (none NaN). Written with masked forms only: GCC's plain ones pass an
+// undefined vector that -Wmaybe-uninitialized reports.
+__attribute__((target("avx512f"))) inline float min_lane(__m512 v) {
+  constexpr __mmask16 all = 0xFFFF;
+  v = _mm512_mask_min_ps(v, all, v, _mm512_mask_shuffle_f32x4(v, all, v, v, 0x4E));
+  v = _mm512_mask_min_ps(v, all, v, _mm512_mask_shuffle_f32x4(v, all, v, v, 0xB1));
+  v = _mm512_mask_min_ps(v, all, v, _mm512_mask_permute_ps(v, all, v, 0x4E));
+  v = _mm512_mask_min_ps(v, all, v, _mm512_mask_permute_ps(v, all, v, 0xB1));
+  return _mm512_cvtss_f32(v);
+}
+
 template <int Q, bool kSeed = false>
 __attribute__((target("avx512f"))) void scan_avx512(const Tiles& tr, const float* q2,
                                                     Query* const* qs, arma::uword k) {
@@ -226,10 +237,20 @@ __attribute__((target("avx512f"))) void scan_avx512(const Tiles& tr, const float
   tiles_avx512<Q, kPair, kSeed>(tr, 0, paired, q2, qs, k, lane_min);
   tiles_avx512<Q, 1, kSeed>(tr, paired, tiles, q2, qs, k, lane_min);
   if constexpr (kSeed) {
-    alignas(64) float keys[kTile];
+    // seed() without its data-dependent branches: r times, take the smallest lane value and
+    // retire every lane holding it. Equal lanes retire together, so the value reached bounds at
+    // least r distinct points from above (a little loosely when lanes tie).
     for (int j = 0; j < Q; ++j) {
-      _mm512_store_ps(keys, lane_min[j]);
-      seed(*qs[j], keys, k, qs[j]->skip < tr.n);
+      const arma::uword r = k + (qs[j]->skip < tr.n ? 1 : 0);
+      if (r > kTile) continue;
+      const __m512 inf = _mm512_set1_ps(std::numeric_limits<float>::infinity());
+      __m512 v = lane_min[j];
+      float low = 0;
+      for (arma::uword i = 0; i < r; ++i) {
+        low = min_lane(v);
+        v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, _mm512_set1_ps(low), _CMP_EQ_OQ), inf);
+      }
+      qs[j]->thr = std::min(qs[j]->thr, low + qs[j]->margin);
     }
   }
 }
