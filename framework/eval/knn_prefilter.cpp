@@ -54,6 +54,8 @@ namespace {
 // p then has key(p) <= s^2 D(p) - |a^|^2 + E_q <= T + 2 E_q. While scanning, the running k-th
 // smallest key is >= T, so keeping every key <= (running k-th) + 2 E_q keeps a superset of the
 // true top k; ranking that superset by (D, index) gives exactly the top k the other paths give.
+// The argument only uses that k distinct points (not the query itself) have keys <= T, each within
+// the bound of its D, so T may also come from keys an earlier pass computed (the seed below).
 // The threshold T + M is formed by one float addition, which may round down by u |T + M|. As
 // |T| <= 2.0001 (|a^|^2 + N_max) while 2 E_q >= 2 (2d + 10) u (|a^|^2 + N_max), that rounding is
 // below 2 E_q / (2d + 9); so M = 2 E_q (1 + 1 / (d + 2)), itself rounded up to a float, gives a
