@@ -35,10 +35,11 @@ BENCHMARK(BM_KnnErrors)
 
 // The neighbour searches side by side on the same data (k = 5): the k-d tree, the blocked BLAS
 // path, and knn_indices, which picks between them. Args: dim, training points, test points.
-// kPath: 0 blocked, 1 k-d tree, 2 knn_indices (the tree unless its probe picks blocked).
+// kPath: 0 blocked, 1 k-d tree, 2 knn_indices (the path it picks), 3 the float32 pre-filter.
 arma::umat knn_path(int path, const arma::mat& train, const arma::mat& test) {
   if (path == 0) return drbench::knn_indices_blocked(train, test, 5);
   if (path == 1) return drbench::knn_indices_kdtree(train, test, 5);
+  if (path == 3) return drbench::knn_indices_prefilter(train, test, 5);
   return drbench::knn_indices(train, test, 5);
 }
 
@@ -60,6 +61,7 @@ void PathArgs(benchmark::internal::Benchmark* b) {
 BENCHMARK_TEMPLATE(BM_KnnPath, 1)->Apply(PathArgs);
 BENCHMARK_TEMPLATE(BM_KnnPath, 0)->Apply(PathArgs);
 BENCHMARK_TEMPLATE(BM_KnnPath, 2)->Apply(PathArgs);
+BENCHMARK_TEMPLATE(BM_KnnPath, 3)->Apply(PathArgs);
 
 // The same two paths on a real embedding: USPS (all 9,298 points) projected on its leading
 // principal axes, even columns as training points, odd ones as test points. Arg: dim.
@@ -99,6 +101,7 @@ void UspsArgs(benchmark::internal::Benchmark* b) {
 BENCHMARK_TEMPLATE(BM_KnnUspsPath, 1)->Apply(UspsArgs);
 BENCHMARK_TEMPLATE(BM_KnnUspsPath, 0)->Apply(UspsArgs);
 BENCHMARK_TEMPLATE(BM_KnnUspsPath, 2)->Apply(UspsArgs);
+BENCHMARK_TEMPLATE(BM_KnnUspsPath, 3)->Apply(UspsArgs);
 
 void BM_KnnLoo(benchmark::State& state) {
   const auto n = static_cast<arma::uword>(state.range(0));

@@ -5,10 +5,12 @@ Gaussian points (BM_KnnPath: 5,000 test against 5,000 training points in 2..32 d
 1,000 vs 1,000 in 12-D) and USPS principal scores (BM_KnnUspsPath: even columns train, odd ones
 test). Each cell is KNeighborsClassifier(algorithm=...).fit(train).predict(test), the median of
 `repeats` runs, as CPU milliseconds (the process's own time, fair on a shared machine) and wall
-milliseconds. Side by side with drbench:
+milliseconds. Side by side with drbench (bench_knn's <0> blocked, <1> k-d tree, <2> knn_indices,
+<3> float32 pre-filter), each pinned to its own core in one run:
 
-    OPENBLAS_NUM_THREADS=1 ./build/benchmarks/bench_knn --benchmark_filter='KnnPath|KnnUspsPath'
-    /usr/bin/python3 scripts/bench_knn_sklearn.py [repeats] [usps.h5]
+    export OPENBLAS_NUM_THREADS=1
+    taskset -c 1 ./build/benchmarks/bench_knn --benchmark_filter='KnnPath|KnnUspsPath' &
+    taskset -c 0 /usr/bin/python3 scripts/bench_knn_sklearn.py [repeats] [usps.h5]; wait
 """
 import os
 import sys

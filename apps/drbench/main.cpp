@@ -137,6 +137,14 @@ std::string profile_of(const Args& a) {
   return a.value("--profile");
 }
 
+// Open MPI's mpirun, PMIx and PMI launchers (srun) all leave one of these in each rank's
+// environment.
+bool launched_by_mpi() {
+  for (const char* v : {"OMPI_COMM_WORLD_SIZE", "PMIX_RANK", "PMI_RANK", "PMI_SIZE"})
+    if (std::getenv(v)) return true;
+  return false;
+}
+
 int cmd_run(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2, {"--profile", "--output"},
                       {"--quick", "--force-new", "--quiet", "--no-table"});
@@ -145,14 +153,26 @@ int cmd_run(int argc, char** argv) {
   o.profile = profile_of(a);  // before MPI_Init, so a bad flag is a plain usage error
   if (a.flag("--output") && a.value("--output").empty())
     return usage_error("--output needs a file name (fix: --output results/x.h5)");
-  // Rank 0 runs tasks in a second thread beside its dispatcher; only the dispatcher calls MPI.
-  int provided = 0;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   o.config = a.pos[0];
   o.output = a.value("--output");
   o.force_new = a.flag("--force-new");
   o.quiet = a.flag("--quiet");
   o.print_table = !a.flag("--no-table");
+  // Started without a launcher, this process is the only rank: rank 0's check (config and data)
+  // runs before MPI_Init, whose singleton start binds to each core in turn and can take seconds on
+  // a busy machine, so bad input is refused at once. Under mpirun/srun rank 0 alone checks and
+  // reports, after MPI_Init.
+  if (!launched_by_mpi()) {
+    try {
+      o.checked = std::make_shared<const CheckedRun>(check_run(o));
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "drbench: %s\nNothing was run or written.\n", e.what());
+      return 2;
+    }
+  }
+  // Rank 0 runs tasks in a second thread beside its dispatcher; only the dispatcher calls MPI.
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int rc = 2;
   try {
     rc = run_experiment(o);

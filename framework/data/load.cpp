@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "framework/core/child_rehearsal.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/data/generators.hpp"
@@ -182,6 +183,35 @@ std::string verify_manifest_checksum(const std::string& file) {
     return got;
   }
   return "";
+}
+
+namespace {
+
+bool listed_in_manifest(const std::string& file) {
+  const fs::path p(file);
+  const fs::path manifest = p.parent_path() / "MANIFEST.tsv";
+  if (!fs::exists(manifest)) return false;
+  for (const auto& row : read_manifest(manifest))
+    if (row.file == p.filename().string()) return true;
+  return false;
+}
+
+}  // namespace
+
+void rehearse_hdf5_dataset(const std::string& file) {
+  rehearse_in_child(
+      file, "regenerate or re-export the dataset file, e.g. with h5py, and check it with h5dump",
+      [&] { (void)read_hdf5_dataset(file); });
+}
+
+void rehearse_dataset_read(const DatasetSpec& spec, const std::vector<std::string>& search_path) {
+  if (spec.source != "file") return;
+  std::vector<std::string> tried;
+  const std::string file =
+      resolve(spec.path.empty() ? spec.name + ".h5" : spec.path, search_path, tried);
+  // A listed file is checked against its SHA-256 before libhdf5 reads a byte of it.
+  if (file.empty() || (spec.verify_checksum && listed_in_manifest(file))) return;
+  rehearse_hdf5_dataset(file);
 }
 
 Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& search_path,

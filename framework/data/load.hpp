@@ -18,6 +18,13 @@ std::vector<std::string> data_search_path(const std::string& config_data_path);
 Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& search_path,
                      std::uint64_t seed);
 
+// Rank 0's up-front check, before any in-process read: an HDF5 dataset file that MANIFEST.tsv does
+// not vouch for (unlisted, or verify_checksum: false) is read once in a child process, so a file
+// that crashes libhdf5 becomes a DataError (framework/core/child_rehearsal.hpp). Call it only while
+// the process has one thread.
+void rehearse_dataset_read(const DatasetSpec& spec, const std::vector<std::string>& search_path);
+void rehearse_hdf5_dataset(const std::string& file);
+
 // Individual readers, usable on their own.
 Dataset read_hdf5_dataset(const std::string& file);  // X (n x d), y, optional split
 Dataset read_csv_dataset(const std::string& file);   // last column = label

@@ -7,6 +7,8 @@
 #include <string>
 
 #include "framework/core/error.hpp"
+#include "framework/eval/knn_exact.hpp"
+#include "framework/eval/knn_prefilter.hpp"
 
 namespace drbench {
 namespace {
@@ -15,19 +17,8 @@ namespace {
 // near ties by rounding, so a few extra candidates are re-ranked with directly summed distances.
 constexpr arma::uword kSlack = 8;
 
-struct Cand {
-  double d;
-  arma::uword i;
-  bool operator<(const Cand& o) const { return d < o.d || (d == o.d && i < o.i); }
-};
-
-// The one definition of the distance both paths rank by, summed in coordinate order, so the k-d
-// tree and the blocked path see bit-identical values and break ties identically.
-inline double sq_dist(const double* p, const double* q, arma::uword dim) {
-  double acc = 0;
-  for (arma::uword r = 0; r < dim; ++r) acc += (p[r] - q[r]) * (p[r] - q[r]);
-  return acc;
-}
+using knn_detail::Cand;
+using knn_detail::sq_dist;
 
 void check_knn_args(const arma::mat& train, const arma::mat& test, arma::uword kmax,
                     bool exclude_self) {
@@ -60,8 +51,12 @@ constexpr arma::uword kFan = 4;
 // knn_indices: queries the tree answers first to measure its cost on the data at hand, and the
 // share of the training points it may scan per query before blocked BLAS distances are cheaper
 // (bench_knn BM_KnnPath and BM_KnnUspsPath: the crossover lies at 0.44..0.51 from 9-D to 16-D).
-constexpr arma::uword kProbeQueries = 128;
+// With the float pre-filter as the alternative the crossover is far lower: at 5,000 points the
+// tree scanning 4-5 % per query (Gaussian and USPS scores in 4-D) ties with it, at 8 % (USPS in
+// 6-D) it is slower (bench_knn BM_KnnPath and BM_KnnUspsPath, <1> against <3>).
+constexpr arma::uword kProbeQueries = 32;
 constexpr double kTreeMaxScan = 0.45;
+constexpr double kTreeMaxScanPrefilter = 0.06;
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define DRBENCH_KNN_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
@@ -130,12 +125,15 @@ class KdTree {
     std::size_t box = 0;            // offset of the children's boxes (lo, then hi) in boxes_
   };
 
+  // Point by point, so each point's coordinates are read contiguously.
   void bounds(std::uint32_t begin, std::uint32_t end, double* lo, double* hi) const {
-    for (arma::uword r = 0; r < dim_; ++r) {
-      lo[r] = hi[r] = X_.at(r, idx_[begin]);
-      for (std::uint32_t t = begin + 1; t < end; ++t) {
-        lo[r] = std::min(lo[r], X_.at(r, idx_[t]));
-        hi[r] = std::max(hi[r], X_.at(r, idx_[t]));
+    std::copy_n(X_.colptr(idx_[begin]), dim_, lo);
+    std::copy_n(X_.colptr(idx_[begin]), dim_, hi);
+    for (std::uint32_t t = begin + 1; t < end; ++t) {
+      const double* x = X_.colptr(idx_[t]);
+      for (arma::uword r = 0; r < dim_; ++r) {
+        lo[r] = std::min(lo[r], x[r]);
+        hi[r] = std::max(hi[r], x[r]);
       }
     }
   }
@@ -367,19 +365,29 @@ std::size_t tree_into(const KdTree& tree, const arma::mat& test, arma::uword j, 
 }  // namespace
 
 arma::umat knn_indices(const arma::mat& train, const arma::mat& test, arma::uword kmax,
-                       bool exclude_self, bool* used_blocked) {
-  bool dummy = false;
-  bool& blocked = used_blocked ? *used_blocked : dummy;
-  blocked = true;
-  if (train.n_rows > kKdTreeMaxDim || train.n_cols > std::numeric_limits<std::uint32_t>::max())
-    return knn_indices_blocked(train, test, kmax, exclude_self);
+                       bool exclude_self, KnnPath* path) {
+  KnnPath dummy = KnnPath::blocked;
+  KnnPath& used = path ? *path : dummy;
   check_knn_args(train, test, kmax, exclude_self);
   const arma::uword n = train.n_cols, m = test.n_cols;
-  const KdTree tree(train);
+  // The portable kernel (no AVX2) is several times slower than the vector ones: not worth it.
+  const bool prefilter = train.n_rows <= kPrefilterMaxDim &&
+                         (prefilter_isa_available(PrefilterIsa::avx512) ||
+                          prefilter_isa_available(PrefilterIsa::avx2)) &&
+                         knn_prefilter_covers(train, test);
   arma::umat nn(kmax, m);
+  if (train.n_rows > kKdTreeMaxDim || n > std::numeric_limits<std::uint32_t>::max()) {
+    used = prefilter ? KnnPath::prefilter : KnnPath::blocked;
+    if (prefilter)
+      knn_prefilter_into(train, test, kmax, exclude_self, arma::uvec(), nn);
+    else
+      blocked_into(train, test, kmax, exclude_self, arma::uvec(), nn);
+    return nn;
+  }
+  const KdTree tree(train);
   TopK top(kmax);
   // A probe of kProbeQueries spread-out queries measures how much of the training set the tree
-  // scans per query on this data; past kTreeMaxScan the rest goes to the blocked path.
+  // scans per query on this data; past the crossover the rest goes to the brute-force path.
   const arma::uword probe = m < 4 * kProbeQueries ? m : kProbeQueries;
   std::vector<char> done(m, 0);
   std::size_t scanned = 0;
@@ -388,14 +396,19 @@ arma::umat knn_indices(const arma::mat& train, const arma::mat& test, arma::uwor
     scanned += tree_into(tree, test, j, exclude_self ? j : n, top, nn);
     done[j] = 1;
   }
-  if (probe<m&& double(scanned)> kTreeMaxScan * double(probe) * double(n)) {
+  const double limit = prefilter ? kTreeMaxScanPrefilter : kTreeMaxScan;
+  if (probe < m && (double(scanned) > limit * double(probe) * double(n))) {
     arma::uvec rest(m - probe);
     for (arma::uword j = 0, r = 0; j < m; ++j)
       if (!done[j]) rest(r++) = j;
-    blocked_into(train, test, kmax, exclude_self, rest, nn);
+    used = prefilter ? KnnPath::prefilter : KnnPath::blocked;
+    if (prefilter)
+      knn_prefilter_into(train, test, kmax, exclude_self, rest, nn);
+    else
+      blocked_into(train, test, kmax, exclude_self, rest, nn);
     return nn;
   }
-  blocked = false;
+  used = KnnPath::kdtree;
   for (arma::uword j = 0; j < m; ++j)
     if (!done[j]) tree_into(tree, test, j, exclude_self ? j : n, top, nn);
   return nn;
@@ -419,6 +432,16 @@ arma::umat knn_indices_blocked(const arma::mat& train, const arma::mat& test, ar
   check_knn_args(train, test, kmax, exclude_self);
   arma::umat nn(kmax, test.n_cols);
   blocked_into(train, test, kmax, exclude_self, arma::uvec(), nn);
+  return nn;
+}
+
+arma::umat knn_indices_prefilter(const arma::mat& train, const arma::mat& test, arma::uword kmax,
+                                 bool exclude_self) {
+  check_knn_args(train, test, kmax, exclude_self);
+  if (!knn_prefilter_covers(train, test))
+    return knn_indices_blocked(train, test, kmax, exclude_self);
+  arma::umat nn(kmax, test.n_cols);
+  knn_prefilter_into(train, test, kmax, exclude_self, arma::uvec(), nn);
   return nn;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "framework/core/child_rehearsal.hpp"
 #include "framework/core/error.hpp"
 #include "framework/results/h5.hpp"
 
@@ -60,7 +61,9 @@ void read_arrays(const h5::File& f, std::vector<TaskRow>& rows) {
 
 }  // namespace
 
-ResultsFile read_results(const std::string& path, bool with_arrays) {
+namespace {
+
+ResultsFile read_in_process(const std::string& path, bool with_arrays) {
   h5::Quiet quiet;
   h5::File f = h5::open_file(path, false);
   ResultsFile r;
@@ -184,6 +187,14 @@ ResultsFile read_results(const std::string& path, bool with_arrays) {
     r.tables = h5::children(f, t);
   }
   return r;
+}
+
+}  // namespace
+
+ResultsFile read_results(const std::string& path, bool with_arrays) {
+  rehearse_in_child(path, "restore it from a copy, or rerun the experiment with --force-new",
+                    [&] { (void)read_in_process(path, with_arrays); });
+  return read_in_process(path, with_arrays);
 }
 
 std::string read_table(const std::string& path, const std::string& name) {

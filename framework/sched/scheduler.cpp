@@ -128,11 +128,27 @@ std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runn
   for (std::size_t i = 0; i < ex.datasets.size(); ++i) {
     // Without a runner the dataset is dropped after its check, so validation holds one at a time.
     std::optional<Dataset> own;
+    rehearse_dataset_read(ex.datasets[i], path);
     if (!runner) own = load_dataset(ex.datasets[i], path, dataset_seed(ex, i));
     shapes.push_back(check_dataset(ex, i, runner ? runner->dataset(i) : *own));
   }
   validate_against_data(ex, shapes);
   return shapes;
+}
+
+Experiment load_for_run(const RunOptions& opt) {
+  Experiment ex = load_experiment(opt.config, opt.profile);
+  if (!opt.output.empty()) ex.output.path = opt.output;
+  check_output_path(ex.output.path, opt.output.empty() ? "output.path" : "--output");
+  return ex;
+}
+
+CheckedRun check_run(const RunOptions& opt) {
+  CheckedRun c;
+  c.ex = load_for_run(opt);
+  set_blas_threads(c.ex.blas_threads);
+  c.shapes = check_against_data(c.ex);
+  return c;
 }
 
 int run_experiment(const RunOptions& opt) {
@@ -150,14 +166,18 @@ int run_experiment(const RunOptions& opt) {
   std::unique_ptr<TaskRunner> runner;
   if (rank == 0) {
     try {
-      ex = load_experiment(opt.config, opt.profile);
-      if (!opt.output.empty()) ex.output.path = opt.output;
-      check_output_path(ex.output.path, opt.output.empty() ? "output.path" : "--output");
-      set_blas_threads(ex.blas_threads);
-      // With one rank, rank 0 runs the tasks too: the data it checks stay loaded for them. With
-      // more, rank 0 only schedules and writes, and keeps no dataset.
-      if (nranks == 1) runner = std::make_unique<TaskRunner>(ex, data_search_path(ex.data_path));
-      shapes = check_against_data(ex, runner.get());
+      if (opt.checked) {
+        ex = opt.checked->ex;
+        shapes = opt.checked->shapes;
+        set_blas_threads(ex.blas_threads);
+      } else {
+        ex = load_for_run(opt);
+        set_blas_threads(ex.blas_threads);
+        // With one rank, rank 0 runs the tasks too: the data it checks stay loaded for them. With
+        // more, rank 0 only schedules and writes, and keeps no dataset.
+        if (nranks == 1) runner = std::make_unique<TaskRunner>(ex, data_search_path(ex.data_path));
+        shapes = check_against_data(ex, runner.get());
+      }
     } catch (const std::exception& e) {
       ok = 0;
       problem = e.what();

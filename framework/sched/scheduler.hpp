@@ -2,6 +2,7 @@
 // The MPI master/worker loop. Rank 0 validates everything (config and data) before any work or any
 // file is written, expands the tasks, hands them out longest first to whichever rank asks, and is
 // the only writer of the results. With one rank it runs every task itself.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -10,6 +11,12 @@
 
 namespace drbench {
 
+// What rank 0's up-front check found, when it ran before MPI_Init (a run without a launcher).
+struct CheckedRun {
+  Experiment ex;
+  std::vector<DataShape> shapes;
+};
+
 struct RunOptions {
   std::string config;
   std::string profile;
@@ -17,10 +24,17 @@ struct RunOptions {
   bool force_new = false;
   bool quiet = false;
   bool print_table = true;
+  std::shared_ptr<const CheckedRun> checked;  // set: rank 0 skips its check (one rank only)
 };
 
 // Exit status of a run in which some task failed (its error is recorded in the results file).
 inline constexpr int kExitTasksFailed = 4;
+
+// The experiment a run would execute (config, profile, --output), checked without the data.
+// Throws ConfigError/Error.
+Experiment load_for_run(const RunOptions& opt);
+// load_for_run and then the check against the data, as rank 0 makes it. Throws.
+CheckedRun check_run(const RunOptions& opt);
 
 // Collective over MPI_COMM_WORLD (MPI must be initialised). Returns the process exit code: 0 when
 // every task of the experiment succeeded, kExitTasksFailed when the file holds failed tasks (a

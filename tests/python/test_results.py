@@ -1,5 +1,6 @@
 """drbench.results against the C++ program that wrote and aggregated the file."""
 import math
+import os
 
 import h5py
 import numpy as np
@@ -7,6 +8,8 @@ import pandas as pd
 import pytest
 
 from drbench import results as dres
+
+from conftest import ROOT
 
 
 def cli_tables(csv_text):
@@ -182,3 +185,11 @@ def test_string_column_with_wrong_crc_is_refused(raw_results, tmp_path):
         dres.load(str(bad))
     # and the undamaged file verifies
     assert len(dres.load(raw_results).tasks) > 0
+
+
+def test_file_that_crashes_libhdf5_raises_instead():
+    # fuzz/known/results-libhdf5-heap-index.h5 makes libhdf5 1.10.8 read through a wild pointer
+    # (h5py segfaults); the reader rehearses every read in a forked child first.
+    path = os.path.join(ROOT, "fuzz", "known", "results-libhdf5-heap-index.h5")
+    with pytest.raises(ValueError, match="crashed the HDF5 library"):
+        dres.load(path)

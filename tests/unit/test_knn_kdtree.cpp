@@ -97,19 +97,26 @@ TEST_CASE("k-d tree, blocked path and a full sort agree on tie-heavy random data
 TEST_CASE("knn_indices gives the same neighbours whichever path its probe picks", "[knn][kdtree]") {
   Rng rng(18);
   // Isotropic 16-D points make the tree scan nearly everything (the probe hands the rest to the
-  // blocked path); principal-score-like 16-D points (spread decaying by coordinate) keep it.
-  arma::mat iso = rng.randn(16, 1600);
-  arma::mat emb = iso;
-  for (arma::uword r = 0; r < 16; ++r) emb.row(r) *= std::pow(0.6, double(r));
-  for (const arma::mat* X : {&iso, &emb}) {
-    const bool isotropic = X == &iso;
-    INFO((isotropic ? "isotropic" : "embedding-like"));
+  // float pre-filter, or to the blocked path where the pre-filter's bound does not cover the
+  // data); points whose spread decays fast by coordinate keep the tree.
+  const arma::mat iso = rng.randn(16, 1600);
+  arma::mat emb = iso, wild = iso;
+  for (arma::uword r = 0; r < 16; ++r) emb.row(r) *= std::pow(0.02, double(r));
+  // A training point beyond the pre-filter's 2^400 range. (In leave-one-out its own neighbours
+  // would all tie at a rounded 1e250, where the blocked path's pre-selection by |a|^2 - 2a.b is
+  // known to differ from the exact order, so that case is left out.)
+  wild(3, 123) = 1e125;
+  const std::pair<const arma::mat*, KnnPath> cases[] = {
+      {&iso, KnnPath::prefilter}, {&emb, KnnPath::kdtree}, {&wild, KnnPath::blocked}};
+  for (const auto& [X, expect] : cases) {
+    INFO("expected path " << int(expect));
     const arma::mat train = X->cols(0, 899), test = X->cols(900, 1599);
-    bool blocked = !isotropic;
-    CHECK(same(knn_indices(train, test, 5, false, &blocked), knn_indices_kdtree(train, test, 5)));
-    CHECK(blocked == isotropic);
-    blocked = !isotropic;
-    CHECK(same(knn_indices(*X, *X, 3, true, &blocked), knn_indices_blocked(*X, *X, 3, true)));
-    CHECK(blocked == isotropic);
+    KnnPath path = expect == KnnPath::kdtree ? KnnPath::blocked : KnnPath::kdtree;
+    CHECK(same(knn_indices(train, test, 5, false, &path), knn_indices_kdtree(train, test, 5)));
+    CHECK(path == expect);
+    if (X == &wild) continue;
+    path = expect == KnnPath::kdtree ? KnnPath::blocked : KnnPath::kdtree;
+    CHECK(same(knn_indices(*X, *X, 3, true, &path), knn_indices_blocked(*X, *X, 3, true)));
+    CHECK(path == expect);
   }
 }
