@@ -37,7 +37,10 @@ rm -f "$WORK/s.h5"*
 "${MPIRUN[@]}" -np 2 "$DRBENCH" run "$WORK/slow.yaml" --output "$WORK/s.h5" --no-table \
   >"$WORK/out" 2>"$WORK/err" &
 job=$!
-for _ in $(seq 200); do [ -s "$WORK/s.h5.journal" ] && break; sleep 0.05; done
+# The first recorded task, not a fixed delay: on a loaded machine mpirun alone can take tens of
+# seconds to start its ranks (hwloc binds to each core in turn to read its topology).
+for _ in $(seq 3000); do [ -s "$WORK/s.h5.journal" ] && break; sleep 0.1; done
+[ -s "$WORK/s.h5.journal" ] || fail "no task recorded within 300 s of starting mpirun"
 ranks=$(pgrep -P "$job" || true)
 [ -n "$ranks" ] || fail "no rank processes under mpirun $job"
 kill -TERM $ranks
