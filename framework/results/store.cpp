@@ -278,7 +278,7 @@ void ResultsStore::commit() {
 
 void ResultsStore::write_hdf5() {
   commit();
-  bool complete = results_.size() == tasks_.size();
+  bool complete = planned_done_ || results_.size() == tasks_.size();
   if (dirty_) {
     double t0 = now_seconds();
     std::string finished = complete ? utc_now_iso() : "";

@@ -52,6 +52,13 @@ class ResultsStore {
   // The destructor does not call it: what was added since is in the journal and is recovered by the
   // next store opened on the same path, exactly as after a crash.
   void write_hdf5();
+  // The run has done every task it planned although some expanded tasks never ran (successive
+  // halving's second stage runs only the kept settings): the next write_hdf5 stamps the file
+  // finished and removes the journal, as when every task is done.
+  void mark_planned_done() {
+    planned_done_ = true;
+    dirty_ = true;
+  }
 
   // Minimum seconds between snapshots (default 10). Each snapshot also waits at least 10x as long
   // as the previous one took, so large embeddings do not turn the run into a file copy loop.
@@ -78,6 +85,7 @@ class ResultsStore {
   std::uint64_t journal_valid_ = 0;  // bytes of intact records found when loading
   std::string queued_;               // journal records not yet written
   std::size_t n_queued_ = 0;
+  bool planned_done_ = false;
   bool dirty_ = false;
   std::size_t unmatched_ = 0;  // journal records whose key is not a task of this experiment
   double interval_ = 10.0;

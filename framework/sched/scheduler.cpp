@@ -266,6 +266,7 @@ int run_experiment(const RunOptions& opt) {
   }
   const std::size_t store_done = store->n_done();
   progress.finish(store_done, recorder.failed());
+  if (!stats.stopped) store->mark_planned_done();
   store->write_hdf5();
   // Every failed task in the file counts, including those a resumed run found already recorded.
   // Copies: the store (and its results) is gone before they are printed.
