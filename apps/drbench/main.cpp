@@ -164,7 +164,7 @@ int cmd_run(int argc, char** argv) {
   // reports, after MPI_Init.
   if (!launched_by_mpi()) {
     try {
-      o.checked = std::make_shared<const CheckedRun>(check_run(o));
+      o.checked = check_run(o, true);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "drbench: %s\nNothing was run or written.\n", e.what());
       return 2;

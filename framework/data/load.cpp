@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "framework/core/child_rehearsal.hpp"
@@ -167,36 +168,35 @@ std::vector<std::string> data_search_path(const std::string& config_data_path) {
   return out;
 }
 
-std::string verify_manifest_checksum(const std::string& file) {
-  const fs::path p(file);
-  const fs::path manifest = p.parent_path() / "MANIFEST.tsv";
-  if (!fs::exists(manifest)) return "";
-  for (const auto& row : read_manifest(manifest)) {
-    if (row.file != p.filename().string()) continue;
-    const std::string got = sha256_file(file);
-    if (got != row.sha256)
-      throw DataError(file + ": sha256 mismatch against " + manifest.string() + "\n  expected " +
-                      row.sha256 + "\n  got      " + got +
-                      "\n(fix: the file is damaged or was replaced; restore it from the source "
-                      "named in the manifest, or set verify_checksum: false for this dataset if "
-                      "the change is intended)");
-    return got;
-  }
-  return "";
-}
-
 namespace {
 
-bool listed_in_manifest(const std::string& file) {
-  const fs::path p(file);
-  const fs::path manifest = p.parent_path() / "MANIFEST.tsv";
-  if (!fs::exists(manifest)) return false;
-  for (const auto& row : read_manifest(manifest))
-    if (row.file == p.filename().string()) return true;
-  return false;
+fs::path manifest_of(const std::string& file) {
+  return fs::path(file).parent_path() / "MANIFEST.tsv";
+}
+
+// The manifest's row for `file`, if its directory has a manifest that lists it.
+std::optional<ManifestRow> manifest_row(const std::string& file) {
+  const fs::path manifest = manifest_of(file);
+  if (!fs::exists(manifest)) return std::nullopt;
+  for (auto& row : read_manifest(manifest))
+    if (row.file == fs::path(file).filename().string()) return row;
+  return std::nullopt;
 }
 
 }  // namespace
+
+std::string verify_manifest_checksum(const std::string& file) {
+  const auto row = manifest_row(file);
+  if (!row) return "";
+  const std::string got = sha256_file(file);
+  if (got != row->sha256)
+    throw DataError(file + ": sha256 mismatch against " + manifest_of(file).string() +
+                    "\n  expected " + row->sha256 + "\n  got      " + got +
+                    "\n(fix: the file is damaged or was replaced; restore it from the source "
+                    "named in the manifest, or set verify_checksum: false for this dataset if "
+                    "the change is intended)");
+  return got;
+}
 
 void rehearse_hdf5_dataset(const std::string& file) {
   rehearse_in_child(
@@ -210,7 +210,7 @@ void rehearse_dataset_read(const DatasetSpec& spec, const std::vector<std::strin
   const std::string file =
       resolve(spec.path.empty() ? spec.name + ".h5" : spec.path, search_path, tried);
   // A listed file is checked against its SHA-256 before libhdf5 reads a byte of it.
-  if (file.empty() || (spec.verify_checksum && listed_in_manifest(file))) return;
+  if (file.empty() || (spec.verify_checksum && manifest_row(file))) return;
   rehearse_hdf5_dataset(file);
 }
 

@@ -143,11 +143,17 @@ Experiment load_for_run(const RunOptions& opt) {
   return ex;
 }
 
-CheckedRun check_run(const RunOptions& opt) {
-  CheckedRun c;
-  c.ex = load_for_run(opt);
-  set_blas_threads(c.ex.blas_threads);
-  c.shapes = check_against_data(c.ex);
+// Here, where TaskRunner is complete.
+CheckedRun::CheckedRun() = default;
+CheckedRun::~CheckedRun() = default;
+
+std::shared_ptr<CheckedRun> check_run(const RunOptions& opt, bool keep_data) {
+  // Built in place: the runner holds a reference to c->ex.
+  auto c = std::make_shared<CheckedRun>();
+  c->ex = load_for_run(opt);
+  set_blas_threads(c->ex.blas_threads);
+  if (keep_data) c->runner = std::make_unique<TaskRunner>(c->ex, data_search_path(c->ex.data_path));
+  c->shapes = check_against_data(c->ex, c->runner.get());
   return c;
 }
 
@@ -156,28 +162,16 @@ int run_experiment(const RunOptions& opt) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
 
-  // Rank 0 validates config and data first; the others wait for its verdict so that an invalid
-  // input ends every rank cleanly with one message and no file written.
-  Experiment ex;
-  std::vector<DataShape> shapes;
+  // Rank 0 validates config and data first (unless it did before MPI_Init); the others wait for
+  // its verdict so that an invalid input ends every rank cleanly with one message and no file
+  // written. With one rank, rank 0 runs the tasks too: the data it checks stay loaded for them.
+  // With more, rank 0 only schedules and writes, and keeps no dataset.
+  std::shared_ptr<CheckedRun> checked = opt.checked;
   int ok = 1;
   std::string problem;
-  // Built once the experiment is read; it holds a reference to `ex`.
-  std::unique_ptr<TaskRunner> runner;
-  if (rank == 0) {
+  if (rank == 0 && !checked) {
     try {
-      if (opt.checked) {
-        ex = opt.checked->ex;
-        shapes = opt.checked->shapes;
-        set_blas_threads(ex.blas_threads);
-      } else {
-        ex = load_for_run(opt);
-        set_blas_threads(ex.blas_threads);
-        // With one rank, rank 0 runs the tasks too: the data it checks stay loaded for them. With
-        // more, rank 0 only schedules and writes, and keeps no dataset.
-        if (nranks == 1) runner = std::make_unique<TaskRunner>(ex, data_search_path(ex.data_path));
-        shapes = check_against_data(ex, runner.get());
-      }
+      checked = check_run(opt, nranks == 1);
     } catch (const std::exception& e) {
       ok = 0;
       problem = e.what();
@@ -189,11 +183,16 @@ int run_experiment(const RunOptions& opt) {
       std::fprintf(stderr, "drbench: %s\nNothing was run or written.\n", problem.c_str());
     return 2;
   }
+  Experiment others_ex;
   if (rank != 0) {
-    ex = load_experiment(opt.config, opt.profile);
-    set_blas_threads(ex.blas_threads);
+    others_ex = load_experiment(opt.config, opt.profile);
+    set_blas_threads(others_ex.blas_threads);
   }
+  const Experiment& ex = rank == 0 ? checked->ex : others_ex;
+  const std::vector<DataShape> shapes = rank == 0 ? checked->shapes : std::vector<DataShape>{};
   const std::vector<Task> tasks = rank == 0 ? expand_tasks(ex, shapes) : expand_tasks(ex);
+  // It holds a reference to `ex`.
+  std::unique_ptr<TaskRunner> runner = rank == 0 ? std::move(checked->runner) : nullptr;
   if (!runner) runner = std::make_unique<TaskRunner>(ex, data_search_path(ex.data_path));
   install_stop_handlers();
   DispatchHooks hooks;

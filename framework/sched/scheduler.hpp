@@ -11,10 +11,16 @@
 
 namespace drbench {
 
-// What rank 0's up-front check found, when it ran before MPI_Init (a run without a launcher).
+class TaskRunner;
+
+// What rank 0's up-front check found: the experiment, the shape each method sees, and (when rank 0
+// runs the tasks itself) the runner holding the data the check loaded.
 struct CheckedRun {
+  CheckedRun();
+  ~CheckedRun();
   Experiment ex;
   std::vector<DataShape> shapes;
+  std::unique_ptr<TaskRunner> runner;
 };
 
 struct RunOptions {
@@ -24,7 +30,7 @@ struct RunOptions {
   bool force_new = false;
   bool quiet = false;
   bool print_table = true;
-  std::shared_ptr<const CheckedRun> checked;  // set: rank 0 skips its check (one rank only)
+  std::shared_ptr<CheckedRun> checked;  // made before MPI_Init (one rank): rank 0 skips its check
 };
 
 // Exit status of a run in which some task failed (its error is recorded in the results file).
@@ -33,8 +39,9 @@ inline constexpr int kExitTasksFailed = 4;
 // The experiment a run would execute (config, profile, --output), checked without the data.
 // Throws ConfigError/Error.
 Experiment load_for_run(const RunOptions& opt);
-// load_for_run and then the check against the data, as rank 0 makes it. Throws.
-CheckedRun check_run(const RunOptions& opt);
+// load_for_run and then the check against the data, as rank 0 makes it; keep_data: rank 0 will run
+// the tasks itself, so the datasets stay loaded in the returned runner. Throws.
+std::shared_ptr<CheckedRun> check_run(const RunOptions& opt, bool keep_data);
 
 // Collective over MPI_COMM_WORLD (MPI must be initialised). Returns the process exit code: 0 when
 // every task of the experiment succeeded, kExitTasksFailed when the file holds failed tasks (a
@@ -45,7 +52,6 @@ int run_experiment(const RunOptions& opt);
 // dimension limits); returns the shape each method will see in the smallest split. Throws.
 // With `runner`, the datasets are loaded through its cache, so a rank that then runs the tasks
 // itself (one rank) does not load them a second time.
-class TaskRunner;
 std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runner = nullptr);
 
 }  // namespace drbench
