@@ -26,6 +26,7 @@
 #include "framework/results/aggregate.hpp"
 #include "framework/results/render.hpp"
 #include "framework/sched/cost_model.hpp"
+#include "framework/sched/dispatch.hpp"
 #include "framework/sched/halving.hpp"
 #include "framework/sched/plan.hpp"
 #include "framework/sched/scheduler.hpp"
@@ -162,6 +163,7 @@ int cmd_run(int argc, char** argv) {
   // runs before MPI_Init, whose singleton start binds to each core in turn and can take seconds on
   // a busy machine, so bad input is refused at once. Under mpirun/srun rank 0 alone checks and
   // reports, after MPI_Init.
+  install_stop_handlers();
   if (!launched_by_mpi()) {
     try {
       o.checked = check_run(o, true);
@@ -230,6 +232,8 @@ int cmd_aggregate(int argc, char** argv) {
   const Aggregate full = aggregate(read_results(a.pos[0]), opt);
   const Aggregate agg = filter_aggregate(full, filter);
   if (!a.flag("--no-store")) write_tables(a.pos[0], full);
+  if (!full.incomplete.empty() && (fmt == "csv" || a.flag("--long") || a.flag("--all-settings")))
+    std::fprintf(stderr, "drbench: warning: %s\n", full.incomplete.c_str());
   if (a.flag("--long")) {
     const std::string tmp = long_path + ".tmp";
     {

@@ -409,8 +409,13 @@ void install_stop_handlers() {
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
   sigemptyset(&sa.sa_mask);
+  // SIGTERM stays caught: mpirun sends it to the ranks still running when one exits non-zero (as
+  // rank 0 does, with 75, after a stop), and a rank still finishing its own stop must not die of
+  // it. A second ^C ends the process at once.
+  sa.sa_flags = SA_RESTART;
+  for (int s : {SIGTERM, SIGUSR1}) sigaction(s, &sa, nullptr);
   sa.sa_flags = SA_RESETHAND | SA_RESTART;
-  for (int s : {SIGTERM, SIGINT, SIGUSR1}) sigaction(s, &sa, nullptr);
+  sigaction(SIGINT, &sa, nullptr);
 }
 
 bool stop_requested() {

@@ -58,8 +58,9 @@ std::size_t chunk_size(const std::vector<std::uint64_t>& order, const std::vecto
                        std::size_t max_chunk);
 
 // Stop signals: SIGTERM (a batch system's warning), SIGINT, SIGUSR1 (what mpirun forwards to its
-// ranks). The first one asks for a clean stop; the handler then steps aside, so a second one
-// ends the process at once.
+// ranks) ask for a clean stop. A second SIGINT ends the process at once; a batch system that
+// will not wait follows its SIGTERM with SIGKILL. Installed before MPI_Init and the data load, so
+// a signal in that window stops the run cleanly instead of killing a rank.
 void install_stop_handlers();
 bool stop_requested();
 void request_stop();  // as if a stop signal had arrived (tests, fault injection)

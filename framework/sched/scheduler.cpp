@@ -158,6 +158,7 @@ std::shared_ptr<CheckedRun> check_run(const RunOptions& opt, bool keep_data) {
 }
 
 int run_experiment(const RunOptions& opt) {
+  install_stop_handlers();  // again after MPI_Init, in case the MPI library replaced them
   int rank = 0, nranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
@@ -194,7 +195,6 @@ int run_experiment(const RunOptions& opt) {
   // It holds a reference to `ex`.
   std::unique_ptr<TaskRunner> runner = rank == 0 ? std::move(checked->runner) : nullptr;
   if (!runner) runner = std::make_unique<TaskRunner>(ex, data_search_path(ex.data_path));
-  install_stop_handlers();
   DispatchHooks hooks;
   hooks.run = [&](std::uint64_t id) { return runner->run(tasks.at(id), rank).serialize(); };
 

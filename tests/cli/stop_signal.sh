@@ -15,6 +15,10 @@ stopped_then_resumed() {  # stopped_then_resumed NP RC TOTAL: expects a stopped 
   local n
   n=$(rows "$WORK/s.h5")
   [ "$n" -ge 1 ] && [ "$n" -lt "$total" ] || fail "np $np: $n of $total tasks saved after the stop"
+  # Its tables say the run is incomplete, and the file does not store them.
+  "$DRBENCH" aggregate "$WORK/s.h5" --no-store >"$WORK/table" || fail "aggregate --no-store failed"
+  expect_in "$WORK/table" "incomplete run: $WORK/s.h5 holds $n of $total tasks"
+  expect_fail "storing the tables of a stopped run" "$DRBENCH" aggregate "$WORK/s.h5"
   "${MPIRUN[@]}" -np "$np" "$DRBENCH" run "$CFG" --output "$WORK/s.h5" --no-table 2>"$WORK/err2"
   expect_in "$WORK/err2" "$n already done"
   same_task_tables "$WORK/clean.h5" "$WORK/s.h5"
@@ -49,4 +53,24 @@ wait "$job" || rc=$?
 CFG="$WORK/slow.yaml"
 "$DRBENCH" run "$CFG" --output "$WORK/clean.h5" --quiet --no-table --force-new
 stopped_then_resumed 2 $rc 64
+
+# The signal as soon as the ranks exist, before any task (a job cancelled while starting, or a
+# slow rank still loading when the others are at work): a clean stop all the same, then resume.
+rm -f "$WORK/s.h5"*
+"${MPIRUN[@]}" -np 2 "$DRBENCH" run "$CFG" --output "$WORK/s.h5" --no-table >"$WORK/out" 2>"$WORK/err" &
+job=$!
+ranks=""
+for _ in $(seq 3000); do
+  ranks=$(pgrep -P "$job" || true)
+  [ "$(echo $ranks | wc -w)" -eq 2 ] && break
+  sleep 0.01
+done
+[ -n "$ranks" ] || fail "no rank processes under mpirun $job"
+kill -TERM $ranks
+rc=0
+wait "$job" || rc=$?
+[ "$rc" -eq 75 ] || { cat "$WORK/err"; fail "SIGTERM while starting: exit status $rc, expected 75"; }
+expect_in "$WORK/err" "stopped by a signal"
+"${MPIRUN[@]}" -np 2 "$DRBENCH" run "$CFG" --output "$WORK/s.h5" --no-table 2>"$WORK/err2"
+same_task_tables "$WORK/clean.h5" "$WORK/s.h5"
 echo "stop signal ok"
