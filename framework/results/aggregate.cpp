@@ -99,6 +99,20 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
     for (const auto& row : f.tasks) a.repeats = std::max(a.repeats, row.repeat + 1);
   a.datasets = f.datasets;
   a.labels = f.labels;
+  // A file is stamped finished only when its run did every task it planned; a table from an
+  // unstamped one may lack methods and partitions, and must say so rather than look final.
+  if (f.finished.empty() && f.n_tasks > 0) {
+    const std::string done =
+        f.halving_repeats > 0
+            ? std::to_string(f.tasks.size()) +
+                  " task results (successive halving runs only part of the " +
+                  std::to_string(f.n_tasks) + " expanded tasks)"
+            : std::to_string(f.tasks.size()) + " of " + std::to_string(f.n_tasks) + " tasks";
+    a.incomplete = "incomplete run: " + f.path + " holds " + done +
+                   " and its run has not finished (stopped, killed or still running), so cells may "
+                   "rest on fewer partitions and methods may be missing; rerun the same `drbench "
+                   "run` command to complete it";
+  }
   std::set<double> splits;
   std::set<std::uint64_t> dims;
   using CellKey = std::tuple<std::string, std::string, double, std::uint64_t>;
@@ -503,7 +517,10 @@ void write_tables(const std::string& path, const Aggregate& a) {
   if (std::filesystem::exists(path + ".journal"))
     throw Error(path + ": a run is still writing this file (" + path +
                 ".journal exists); let it finish, or rerun it to complete it, before storing "
-                "tables (printing them works meanwhile)");
+                "tables (printing them with --no-store works meanwhile)");
+  if (!a.incomplete.empty())
+    throw Error(path + ": " + a.incomplete +
+                "; tables are stored only in a finished file (print them with --no-store)");
   auto tables = make_tables(a);
   replace_atomically(path, [&](const std::string& tmp) {
     std::filesystem::copy_file(path, tmp, std::filesystem::copy_options::overwrite_existing);

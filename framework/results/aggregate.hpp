@@ -53,6 +53,9 @@ struct Aggregate {
   std::string reference;                      // "" when no tests were made
   int halving_repeats = 0, halving_keep = 0;  // as in the results file
   int repeats = 0;                            // configured partitions per split value
+  // Set when the run that wrote the file has not finished (stopped, killed or still going): one
+  // sentence saying how much is there, printed above the tables; empty for a finished run.
+  std::string incomplete;
   double alpha = 0.05;
   std::vector<std::string> datasets, labels;  // config order
   std::vector<double> split_values;           // ascending

@@ -6,6 +6,9 @@ namespace drbench {
 
 std::string render_tables(const Aggregate& a, const std::string& format) {
   std::string out;
+  // csv stays one plain table; its readers get the warning on stderr from the CLI.
+  if (!a.incomplete.empty() && format == "md") out += "> **Warning:** " + a.incomplete + ".\n\n";
+  if (!a.incomplete.empty() && format == "tex") out += "% Warning: " + a.incomplete + ".\n";
   for (const auto& t : make_tables(a)) {
     if (format == "md")
       out += to_markdown(t, a) + "\n";

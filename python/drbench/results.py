@@ -23,6 +23,7 @@ import os
 import signal
 import struct
 import time
+import warnings
 import zlib
 from dataclasses import dataclass, field
 
@@ -350,6 +351,16 @@ def _load(path: str) -> Results:
             notes.append("no optimiser traces (no iterative method, or keep_traces: false)")
         elif "step" not in traces:
             notes.append("traces have no step column (file written before steps were logged)")
+    if not attrs.get("finished") and int(attrs.get("n_tasks", 0) or 0) > 0:
+        # The same sentence as `drbench aggregate` prints above the tables of an unfinished run.
+        done = (f"{len(tasks)} task results (successive halving runs only part of the "
+                f"{attrs['n_tasks']} expanded tasks)" if int(attrs.get("halving_repeats", 0) or 0) > 0
+                else f"{len(tasks)} of {attrs['n_tasks']} tasks")
+        msg = (f"incomplete run: {path} holds {done} and its run has not finished (stopped, killed "
+               "or still running), so cells may rest on fewer partitions and methods may be "
+               "missing; rerun the same `drbench run` command to complete it")
+        notes.insert(0, msg)
+        warnings.warn(msg, stacklevel=3)
     r = Results(path=path, attrs=attrs, k=k, knn_metric=metric, quality_names=qnames,
                 tasks=tasks, tables=pd.DataFrame(columns=TABLE_COLUMNS), tables_source="",
                 table_text=text, tables_reference=attrs.get("ttest_reference", ""),

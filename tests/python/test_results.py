@@ -193,3 +193,22 @@ def test_file_that_crashes_libhdf5_raises_instead():
     path = os.path.join(ROOT, "fuzz", "known", "results-libhdf5-heap-index.h5")
     with pytest.raises(ValueError, match="crashed the HDF5 library"):
         dres.load(path)
+
+
+def test_unfinished_run_warns(raw_results, tmp_path):
+    """A file whose run has not finished (no `finished` stamp) says so, as `drbench aggregate`
+    does; the finished file does not."""
+    import shutil
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        done = dres.load(raw_results)
+    assert not any("incomplete" in n for n in done.notes)
+    p = tmp_path / "stopped.h5"
+    shutil.copy(raw_results, p)
+    with h5py.File(p, "a") as f:
+        f.attrs["finished"] = ""
+        n = int(f.attrs["n_tasks"])
+    with pytest.warns(UserWarning, match=f"incomplete run: .* holds {n} of {n} tasks"):
+        r = dres.load(str(p))
+    assert r.notes[0].startswith("incomplete run")

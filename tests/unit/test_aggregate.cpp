@@ -5,6 +5,7 @@
 #include "framework/core/error.hpp"
 #include "framework/results/aggregate.hpp"
 #include "framework/results/reader.hpp"
+#include "framework/results/render.hpp"
 #include "framework/results/stats.hpp"
 #include "framework/results/store.hpp"
 #include "test_results_fixture.hpp"
@@ -260,6 +261,41 @@ TEST_CASE("tables are stored in the results file without touching the rest", "[a
 
   std::ofstream(ex.output.path + ".journal") << "x";
   CHECK_THROWS_WITH(write_tables(ex.output.path, a), Catch::Contains(".journal exists"));
+}
+
+TEST_CASE("tables of an unfinished run say so and are not stored", "[aggregate]") {
+  TempDir dir;
+  Experiment ex = toy_experiment(dir.file("toy.h5"), 3);
+  auto tasks = toy_tasks(ex);
+  RunInfo info;
+  {
+    ResultsStore store(ex, tasks, info, false);
+    for (std::size_t i = 0; i + 1 < tasks.size(); ++i)  // all but the last: a stopped run
+      store.add(toy_result(tasks[i], 0.1 + 0.01 * tasks[i].repeat, 0.1));
+    store.write_hdf5();
+  }
+  std::filesystem::remove(ex.output.path + ".journal");  // as a stop before the first commit
+  const ResultsFile f = read_results(ex.output.path);
+  REQUIRE(f.finished.empty());
+  const Aggregate a = aggregate(f);
+  const std::string count =
+      std::to_string(tasks.size() - 1) + " of " + std::to_string(tasks.size()) + " tasks";
+  CHECK_THAT(a.incomplete, Catch::Contains(count) && Catch::Contains(ex.output.path));
+  CHECK_THAT(render_tables(a, "md"), Catch::StartsWith("> **Warning:** incomplete run"));
+  CHECK_THAT(render_tables(a, "tex"), Catch::StartsWith("% Warning: incomplete run"));
+  CHECK_THAT(render_tables(a, "csv"), Catch::StartsWith("dataset,"));
+  CHECK_THROWS_WITH(write_tables(ex.output.path, a), Catch::Contains("--no-store"));
+  CHECK(read_results(ex.output.path).tables.empty());
+
+  {  // the last task: the file is stamped finished and the tables lose the warning
+    ResultsStore store(ex, tasks, info, false);
+    store.add(toy_result(tasks.back(), 0.1, 0.1));
+    store.write_hdf5();
+  }
+  const Aggregate b = aggregate(read_results(ex.output.path));
+  CHECK(b.incomplete.empty());
+  CHECK_THAT(render_tables(b, "md"), !Catch::Contains("Warning"));
+  CHECK_NOTHROW(write_tables(ex.output.path, b));
 }
 
 TEST_CASE("tables: a dataset's own split is one column", "[aggregate]") {
