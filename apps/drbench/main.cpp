@@ -62,10 +62,11 @@ usage:
         manifest.tsv; drawn by python/drbench (Python 3 with h5py, pandas, matplotlib).
   drbench report RESULTS.h5 [-o REPORT.html]
         One self-contained HTML page: provenance, tables and every figure inline.
-  drbench plan CONFIG --ranks R[,R...] [--costs RESULTS.h5] [--profile NAME | --quick]
+  drbench plan CONFIG --ranks R[,R...] [--costs RESULTS.h5[,...]] [--profile NAME | --quick]
                       [--latency S] [--commit S] [--start S] [--check S]
         Predicted wall time, efficiency and load per rank on R ranks: a replay of the scheduler
-        on task times fitted from finished results (--costs), else on the methods' relative
+        on task times fitted from finished results (--costs; several files pool their
+        tasks, e.g. a table's columns at different sizes), else on the methods' relative
         cost estimates. --latency: one message (default 2e-5 s); --commit: one fsync (5e-3 s);
         --start: process start and exit (0.8 s); --check: rank 0's up-front config and data
         check (default: the plan times the same check on this machine).
@@ -282,6 +283,18 @@ int cmd_python(const char* module, int argc, char** argv) {
   throw Error("cannot start " + python + ": " + std::strerror(errno));
 }
 
+// "a,b,c" -> {a, b, c}, empty items dropped.
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    if (comma > start) out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
 int cmd_plan(int argc, char** argv) {
   Args a =
       parse_args(argc, argv, 2,
@@ -297,6 +310,8 @@ int cmd_plan(int argc, char** argv) {
     r = comma == std::string::npos ? "" : r.substr(comma + 1);
   }
   if (ranks.empty()) return usage_error("plan needs --ranks R (e.g. --ranks 64,256,1024)");
+  if (a.flag("--costs") && split_list(a.value("--costs")).empty())
+    return usage_error("--costs needs a results file (fix: --costs results/x.h5[,results/y.h5])");
   // The same up-front check rank 0 makes before any rank gets work, timed: its duration is part
   // of the planned wall time (on the cluster's file system it may differ: --check overrides).
   const auto check_t0 = std::chrono::steady_clock::now();
@@ -310,11 +325,21 @@ int cmd_plan(int argc, char** argv) {
   std::size_t measured = 0;
   CostModel model;
   if (a.flag("--costs")) {
-    const ResultsFile rf = read_results(a.value("--costs"));
-    model = CostModel::fit(cost_samples(rf, tasks, features));
+    // Several files (comma-separated) pool their samples: runs of one config at different sizes
+    // (a table's columns) are what lets the model learn how time grows with n.
+    std::vector<CostSample> samples;
     std::map<std::string, double> took;  // tasks of this very experiment: their own times
-    for (const auto& row : rf.tasks)
-      if (row.result.ok) took[row.result.key] = row.result.total_seconds();
+    for (const std::string& path : split_list(a.value("--costs"))) {
+      const ResultsFile rf = read_results(path);
+      const auto more = cost_samples(rf, tasks, features);
+      samples.insert(samples.end(), more.begin(), more.end());
+      // Keys name a task within its config: another config's task of the same key (a generator
+      // at another size) is a sample, not this task's time.
+      if (normalised_config(rf.config) != normalised_config(ex.text)) continue;
+      for (const auto& row : rf.tasks)
+        if (row.result.ok) took[row.result.key] = row.result.total_seconds();
+    }
+    model = CostModel::fit(samples);
     for (const auto& t : tasks) {
       auto it = took.find(t.key);
       seconds[t.id] = it != took.end() ? (++measured, it->second) : model.predict(features[t.id]);
@@ -331,7 +356,11 @@ int cmd_plan(int argc, char** argv) {
   for (auto& order : stages)
     std::stable_sort(order.begin(), order.end(),
                      [&](std::uint64_t x, std::uint64_t y) { return seconds[x] > seconds[y]; });
-  const bool in_seconds = a.flag("--costs") && (model.calibrated() || measured == tasks.size());
+  const bool all_fitted = std::all_of(features.begin(), features.end(), [&](const CostFeatures& x) {
+    return model.fitted(x.method);
+  });
+  const bool in_seconds =
+      a.flag("--costs") && (model.calibrated() || all_fitted || measured == tasks.size());
   const char* unit = in_seconds ? "s" : "cost units";
   std::printf("%s: %zu tasks\n", a.pos[0].c_str(), tasks.size());
   if (halving_on(ex))

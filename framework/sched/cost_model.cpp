@@ -14,6 +14,8 @@ namespace {
 
 constexpr int kFeatures = 4;
 constexpr std::size_t kMinSamples = 3;
+// A feature whose variance is 98 % explained by the features already chosen is left out.
+constexpr double kCollinear = 0.02;
 
 double feature(const CostFeatures& x, int f) {
   switch (f) {
@@ -63,14 +65,21 @@ CostModel CostModel::fit(const std::vector<CostSample>& samples) {
     Fit fit;
     fit.samples = rows.size();
     // Only features that vary (by at least half) can be fitted; a feature with a narrow spread
-    // (d after a variance-kept PCA) gives wild exponents and is absorbed by the intercept.
+    // (d after a variance-kept PCA) gives wild exponents and is absorbed by the intercept. Nor can
+    // one that moves with those already chosen: d after that PCA grows with n from one column of
+    // a table to the next, and the pair fitted together gave n^11 d^-16. n's exponent then
+    // carries both, which is how they grow together in such a sweep.
+    std::vector<arma::vec> basis;  // centred chosen features, orthonormalised
     for (int f = 0; f < kFeatures; ++f) {
-      double lo = feature(rows[0]->x, f), hi = lo;
-      for (const auto* r : rows) {
-        lo = std::min(lo, feature(r->x, f));
-        hi = std::max(hi, feature(r->x, f));
-      }
-      if (hi - lo > std::log(1.5)) fit.features.push_back(f);
+      arma::vec v(rows.size());
+      for (std::size_t i = 0; i < rows.size(); ++i) v(i) = feature(rows[i]->x, f);
+      if (v.max() - v.min() <= std::log(1.5)) continue;
+      v -= arma::mean(v);
+      arma::vec r = v;
+      for (const auto& b : basis) r -= arma::dot(b, r) * b;
+      if (arma::dot(r, r) < kCollinear * arma::dot(v, v)) continue;
+      basis.push_back(r / arma::norm(r));
+      fit.features.push_back(f);
     }
     if (std::find(fit.features.begin(), fit.features.end(), 0) == fit.features.end()) {
       std::vector<double> r;
@@ -93,7 +102,7 @@ CostModel CostModel::fit(const std::vector<CostSample>& samples) {
         A(i, j + 1) = feature(rows[i]->x, fit.features[j]);
       y(i) = std::log(rows[i]->seconds);
     }
-    // A small ridge keeps nearly collinear features (n and d both growing with the split) finite.
+    // A small ridge for what collinearity the test above lets through.
     arma::mat G = A.t() * A;
     for (arma::uword j = 1; j < p; ++j) G(j, j) += 1e-6 * double(rows.size());
     arma::vec c;

@@ -143,3 +143,31 @@ TEST_CASE("plan: process start and rank 0's data check come once, before any wor
   p.ranks = 40;
   CHECK(simulate_schedule(order, s, p).efficiency < 0.2);
 }
+
+TEST_CASE("cost model leaves out a feature that grows with n", "[plan]") {
+  // Two columns of a table (n = 100, 200) after a variance-kept PCA: d = 70-72, then 107-111,
+  // growing with n. Fitted together, n and d gave exponents of +11 and -16, and a prediction at
+  // another n (with the raw d of the dataset) off by orders of magnitude.
+  std::vector<CostSample> samples;
+  for (double n : {100.0, 200.0})
+    for (double dd : {0.0, 1.0, 2.0}) {
+      CostSample s;
+      s.x.method = "gp";
+      s.x.n = n;
+      s.x.d = (n == 100 ? 70 : 107) + 2 * dd;
+      s.x.dim = 9;
+      s.x.iterations = 1000;
+      s.seconds = 1e-6 * n * n * n * (1.0 + 0.05 * (dd - 1.0));
+      samples.push_back(s);
+    }
+  const CostModel m = CostModel::fit(samples);
+  REQUIRE(m.fitted("gp"));
+  CHECK(m.describe().find(" d^") == std::string::npos);
+  CostFeatures x;
+  x.method = "gp";
+  x.n = 400;
+  x.d = 256;
+  x.dim = 9;
+  x.iterations = 1000;
+  CHECK(m.predict(x) == Approx(1e-6 * 400.0 * 400 * 400).epsilon(0.05));
+}
