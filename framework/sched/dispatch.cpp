@@ -21,7 +21,19 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-enum Tag : int { kUpdate = 11, kChunk = 12, kQuit = 13, kAck = 14 };
+// Message tags of one dispatch() call. Every call has its own four: a rank that finishes a call
+// (successive halving's first stage) starts the next while rank 0 may still wait on its own worker
+// in the previous one, and that call must not answer the next one's requests. It did: it handed
+// the early rank an empty chunk and took its goodbye, the rank left the second stage without a
+// task, and rank 0, counting one goodbye too many, waited forever.
+struct Tags {
+  int update, chunk, quit, ack;
+};
+Tags tags_of_call(int call) {
+  const int base = 16 + 4 * (call % 4096);  // MPI guarantees tags up to 32767
+  return {base, base + 1, base + 2, base + 3};
+}
+int g_calls = 0;  // dispatch() calls so far in this process (collective: alike on every rank)
 // Flags of an update (remote rank -> rank 0): results, then what the rank wants.
 enum : std::uint8_t { kWantMore = 1, kBye = 2, kSignalled = 4 };
 
@@ -87,7 +99,7 @@ void send_empty(Outbox& out, int dest, int tag) {
 
 // ---- remote ranks ---------------------------------------------------------------------------
 
-void remote_worker(const DispatchHooks& hooks, const DispatchOptions& opt) {
+void remote_worker(const DispatchHooks& hooks, const DispatchOptions& opt, const Tags& tag) {
   std::deque<std::uint64_t> queue;
   std::vector<std::uint64_t> chunk_buf(opt.max_chunk);
   MPI_Request chunk_req = MPI_REQUEST_NULL;
@@ -107,11 +119,11 @@ void remote_worker(const DispatchHooks& hooks, const DispatchOptions& opt) {
     done_bytes = 0;
     // The reply's receive is posted first, so rank 0's answer never waits on this rank.
     if (flags & kWantMore)
-      MPI_Irecv(chunk_buf.data(), static_cast<int>(chunk_buf.size()), MPI_UINT64_T, 0, kChunk,
+      MPI_Irecv(chunk_buf.data(), static_cast<int>(chunk_buf.size()), MPI_UINT64_T, 0, tag.chunk,
                 MPI_COMM_WORLD, &chunk_req);
     Outgoing& o = out.add();
     o.bytes = w.take();
-    MPI_Isend(o.bytes.data(), static_cast<int>(o.bytes.size()), MPI_BYTE, 0, kUpdate,
+    MPI_Isend(o.bytes.data(), static_cast<int>(o.bytes.size()), MPI_BYTE, 0, tag.update,
               MPI_COMM_WORLD, &o.req);
   };
   auto poll = [&] {
@@ -128,9 +140,9 @@ void remote_worker(const DispatchHooks& hooks, const DispatchOptions& opt) {
       }
     }
     int flag = 0;
-    MPI_Iprobe(0, kQuit, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    MPI_Iprobe(0, tag.quit, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
     if (flag) {
-      MPI_Recv(nullptr, 0, MPI_BYTE, 0, kQuit, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      MPI_Recv(nullptr, 0, MPI_BYTE, 0, tag.quit, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
       quit = true;
     }
     if (stop_requested()) quit = true;
@@ -178,7 +190,7 @@ void remote_worker(const DispatchHooks& hooks, const DispatchOptions& opt) {
       continue;
     }
     MPI_Recv(nullptr, 0, MPI_BYTE, 0, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    if (st.MPI_TAG == kAck) break;
+    if (st.MPI_TAG == tag.ack) break;
   }
   out.drain();
 }
@@ -188,8 +200,8 @@ void remote_worker(const DispatchHooks& hooks, const DispatchOptions& opt) {
 class Rank0 {
  public:
   Rank0(const std::vector<std::uint64_t>& order, const std::vector<double>& cost,
-        const DispatchHooks& hooks, const DispatchOptions& opt, int nranks)
-      : order_(order), cost_(cost), hooks_(hooks), opt_(opt), nranks_(nranks) {
+        const DispatchHooks& hooks, const DispatchOptions& opt, int nranks, const Tags& tags)
+      : order_(order), cost_(cost), hooks_(hooks), opt_(opt), nranks_(nranks), tag_(tags) {
     for (std::uint64_t id : order_) cost_left_ += cost_.at(id);
     local_ = opt_.rank0_computes || nranks_ == 1;
     workers_ = (nranks_ - 1) + (local_ ? 1 : 0);
@@ -273,13 +285,13 @@ class Rank0 {
     for (;;) {
       int flag = 0;
       MPI_Status st;
-      MPI_Iprobe(MPI_ANY_SOURCE, kUpdate, MPI_COMM_WORLD, &flag, &st);
+      MPI_Iprobe(MPI_ANY_SOURCE, tag_.update, MPI_COMM_WORLD, &flag, &st);
       if (!flag) return any;
       any = true;
       int count = 0;
       MPI_Get_count(&st, MPI_BYTE, &count);
       std::string buf(static_cast<std::size_t>(count), '\0');
-      MPI_Recv(buf.data(), count, MPI_BYTE, st.MPI_SOURCE, kUpdate, MPI_COMM_WORLD,
+      MPI_Recv(buf.data(), count, MPI_BYTE, st.MPI_SOURCE, tag_.update, MPI_COMM_WORLD,
                MPI_STATUS_IGNORE);
       ++stats_.messages;
       ByteReader r(buf, "update from rank " + std::to_string(st.MPI_SOURCE));
@@ -290,13 +302,17 @@ class Rank0 {
       if (flags & kWantMore) {
         Outgoing& o = out_.add();
         o.ids = take_chunk();
-        MPI_Isend(o.ids.data(), static_cast<int>(o.ids.size()), MPI_UINT64_T, st.MPI_SOURCE, kChunk,
-                  MPI_COMM_WORLD, &o.req);
+        MPI_Isend(o.ids.data(), static_cast<int>(o.ids.size()), MPI_UINT64_T, st.MPI_SOURCE,
+                  tag_.chunk, MPI_COMM_WORLD, &o.req);
       }
       if (flags & kBye) {
+        // A second goodbye would leave this loop waiting for one that never comes.
+        if (bye_[st.MPI_SOURCE])
+          throw Error("internal: rank " + std::to_string(st.MPI_SOURCE) +
+                      " said goodbye twice in one dispatch");
         ++byes_;
         bye_[st.MPI_SOURCE] = true;
-        send_empty(out_, st.MPI_SOURCE, kAck);
+        send_empty(out_, st.MPI_SOURCE, tag_.ack);
       }
     }
   }
@@ -320,7 +336,7 @@ class Rank0 {
       busy = busy || !mine.empty();
       if (stop_requested() && !quit_sent) {
         for (int r = 1; r < nranks_; ++r)
-          if (!bye_[r]) send_empty(out_, r, kQuit);
+          if (!bye_[r]) send_empty(out_, r, tag_.quit);
         quit_sent = true;
       }
       const bool finished = local_done && byes_ == nranks_ - 1;
@@ -349,6 +365,7 @@ class Rank0 {
   const DispatchHooks& hooks_;
   DispatchOptions opt_;
   int nranks_;
+  Tags tag_;
   bool local_ = true;
   int workers_ = 1;
 
@@ -392,8 +409,9 @@ DispatchStats dispatch(const std::vector<std::uint64_t>& order, const std::vecto
   int rank = 0, nranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  const Tags tags = tags_of_call(g_calls++);
   if (rank != 0) {
-    remote_worker(hooks, opt);
+    remote_worker(hooks, opt, tags);
     return {};
   }
   DispatchOptions o = opt;
@@ -402,7 +420,7 @@ DispatchStats dispatch(const std::vector<std::uint64_t>& order, const std::vecto
   int level = MPI_THREAD_SINGLE;
   MPI_Query_thread(&level);
   if (nranks > 1 && level < MPI_THREAD_FUNNELED) o.rank0_computes = false;
-  return Rank0(order, cost, hooks, o, nranks).run();
+  return Rank0(order, cost, hooks, o, nranks, tags).run();
 }
 
 void install_stop_handlers() {

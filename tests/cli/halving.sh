@@ -53,4 +53,24 @@ k = [dict(zip(h5py.File(p)["tasks/key"].asstr()[()], h5py.File(p)["tasks/knn_err
      for p in sys.argv[1:]]
 assert k[0] == k[1], "resumed halving run differs"
 PY
+# Two ranks where rank 0's own worker holds the first stage's one slow task: rank 1 finishes the
+# stage first and asks for second-stage work while rank 0 is still in the first. That request was
+# answered by the first stage (an empty chunk), rank 1 left without work, and rank 0 waited forever.
+cat >"$WORK/race.yaml" <<'YAML'
+name: race
+seed: 3
+datasets:
+  - {name: blobs, source: generator, generator: gaussian_blobs, params: {n: 600, classes: 3}}
+splits: {train_ratio: [0.5], repeats: 3}
+methods:
+  - {method: sammon, label: Sammon, dims: [2], grid: {tol: [0], iterations: [3000]}}
+  - {method: pca, label: PCA, dims: [1, 2]}
+evaluation: {knn: [1], selection: {halving: {repeats: 1, keep: 1}}}
+YAML
+"$DRBENCH" run "$WORK/race.yaml" --output "$WORK/r1.h5" --quiet --no-table
+rc=0
+timeout 300 "${MPIRUN[@]}" -np 2 "$DRBENCH" run "$WORK/race.yaml" --output "$WORK/r2.h5" --quiet \
+  --no-table || rc=$?
+[ "$rc" -eq 0 ] || fail "halving on 2 ranks with a slow first-stage task on rank 0: exit $rc (124: hung)"
+same_task_tables "$WORK/r1.h5" "$WORK/r2.h5"
 echo "halving ok"
