@@ -42,8 +42,10 @@ struct DispatchStats {
   double seconds = 0.0;  // wall time of dispatch() on rank 0
 };
 
-// Collective over MPI_COMM_WORLD. order (rank 0): the task ids to run, in the order they should
-// start (longest first); cost (rank 0): an estimate for every id in order, indexed by id.
+// Collective over MPI_COMM_WORLD: every rank makes the same sequence of calls (successive halving
+// makes two), and each call's messages carry tags of their own, so a rank already in the next call
+// is not served by rank 0's previous one. order (rank 0): the task ids to run, in the order they
+// should start (longest first); cost (rank 0): an estimate for every id in order, indexed by id.
 // Returns when every task in order has been recorded and committed, or when a stop was requested
 // (stop_requested(), set by SIGTERM/SIGINT/SIGUSR1 on any rank) and the tasks already running have
 // finished. Stats are meaningful on rank 0 only.
