@@ -54,18 +54,28 @@ CFG="$WORK/slow.yaml"
 "$DRBENCH" run "$CFG" --output "$WORK/clean.h5" --quiet --no-table --force-new
 stopped_then_resumed 2 $rc 64
 
-# The signal as soon as the ranks exist, before any task (a job cancelled while starting, or a
-# slow rank still loading when the others are at work): a clean stop all the same, then resume.
+# The signal as early as a rank can catch it, before any task (a job cancelled while starting, or
+# a slow rank still in MPI_Init or loading data while the others are at work): a clean stop all
+# the same, then resume. "As early as" = both ranks run drbench and catch SIGTERM (SigCgt bit 15):
+# before main() no handler can exist. The handlers used to come after MPI_Init and the data load.
+catches_term() {  # catches_term PID: the process is drbench and has a SIGTERM handler
+  [ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$DRBENCH" ] || return 1
+  local mask
+  mask=$(awk '/^SigCgt:/ {print $2}' "/proc/$1/status" 2>/dev/null) || return 1
+  [ -n "$mask" ] && (((0x$mask >> 14) & 1))
+}
 rm -f "$WORK/s.h5"*
 "${MPIRUN[@]}" -np 2 "$DRBENCH" run "$CFG" --output "$WORK/s.h5" --no-table >"$WORK/out" 2>"$WORK/err" &
 job=$!
 ranks=""
-for _ in $(seq 3000); do
+for _ in $(seq 30000); do
   ranks=$(pgrep -P "$job" || true)
-  [ "$(echo $ranks | wc -w)" -eq 2 ] && break
+  ready=0
+  for r in $ranks; do catches_term "$r" && ready=$((ready + 1)); done
+  [ "$ready" -eq 2 ] && break
   sleep 0.01
 done
-[ -n "$ranks" ] || fail "no rank processes under mpirun $job"
+[ "$ready" -eq 2 ] || fail "the ranks under mpirun $job did not install their stop handlers in 300 s"
 kill -TERM $ranks
 rc=0
 wait "$job" || rc=$?
