@@ -283,13 +283,12 @@ int cmd_python(const char* module, int argc, char** argv) {
   throw Error("cannot start " + python + ": " + std::strerror(errno));
 }
 
-// "a,b,c" -> {a, b, c}, empty items dropped.
+// An option's comma-separated values: "a,b" -> {a, b}, "" -> {}, "a,,b" -> {a, "", b}.
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
+  for (std::size_t start = 0; !text.empty() && start <= text.size();) {
     const std::size_t comma = std::min(text.find(',', start), text.size());
-    if (comma > start) out.push_back(text.substr(start, comma - start));
+    out.push_back(text.substr(start, comma - start));
     start = comma + 1;
   }
   return out;
@@ -302,15 +301,15 @@ int cmd_plan(int argc, char** argv) {
                  {"--quick"});
   if (a.pos.size() != 1) return usage_error("plan needs exactly one CONFIG");
   std::vector<int> ranks;
-  for (std::string r = a.value("--ranks"); !r.empty();) {
-    const std::size_t comma = r.find(',');
-    const int v = std::atoi(r.substr(0, comma).c_str());
+  for (const std::string& r : split_list(a.value("--ranks"))) {
+    const int v = std::atoi(r.c_str());
     if (v < 1) return usage_error("--ranks takes positive integers, e.g. --ranks 64,256");
     ranks.push_back(v);
-    r = comma == std::string::npos ? "" : r.substr(comma + 1);
   }
   if (ranks.empty()) return usage_error("plan needs --ranks R (e.g. --ranks 64,256,1024)");
-  if (a.flag("--costs") && split_list(a.value("--costs")).empty())
+  const std::vector<std::string> costs = split_list(a.value("--costs"));
+  if (a.flag("--costs") &&
+      (costs.empty() || std::find(costs.begin(), costs.end(), "") != costs.end()))
     return usage_error("--costs needs a results file (fix: --costs results/x.h5[,results/y.h5])");
   // The same up-front check rank 0 makes before any rank gets work, timed: its duration is part
   // of the planned wall time (on the cluster's file system it may differ: --check overrides).
@@ -329,7 +328,7 @@ int cmd_plan(int argc, char** argv) {
     // (a table's columns) are what lets the model learn how time grows with n.
     std::vector<CostSample> samples;
     std::map<std::string, double> took;  // tasks of this very experiment: their own times
-    for (const std::string& path : split_list(a.value("--costs"))) {
+    for (const std::string& path : costs) {
       const ResultsFile rf = read_results(path);
       const auto more = cost_samples(rf, tasks, features);
       samples.insert(samples.end(), more.begin(), more.end());
