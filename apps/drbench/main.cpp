@@ -24,6 +24,7 @@
 #include "framework/data/generators.hpp"
 #include "framework/data/load.hpp"
 #include "framework/results/aggregate.hpp"
+#include "framework/results/combine.hpp"
 #include "framework/results/render.hpp"
 #include "framework/sched/cost_model.hpp"
 #include "framework/sched/dispatch.hpp"
@@ -47,14 +48,16 @@ usage:
         exit status 75; the same command resumes.
   drbench validate CONFIG [--profile NAME | --quick]
         Check the config and its data as `run` would, print the task count, write nothing.
-  drbench aggregate RESULTS.h5 [--format md|csv|tex] [--ttest LABEL] [--no-store]
+  drbench aggregate RESULTS.h5 [MORE.h5 ...] [--format md|csv|tex] [--ttest LABEL] [--no-store]
                     [--long FILE.csv] [--all-settings] [--dataset NAME] [--dim N] [--k K]
         Mean +/- std of the kNN error in percent (best setting per cell, paired t-tests against
         LABEL, default the config's evaluation.ttest_against; --ttest "" for none), printed and
         stored under /tables in the file unless --no-store. --long writes one tidy CSV (one line
         per cell and k) instead of printing; --all-settings lists every setting, not only the
         chosen one (as that CSV, on stdout without --long); --dataset/--dim/--k restrict the
-        output. Exit status: 2 for bad input; `run` exits 4 when any task failed.
+        output. Several files (a table run in pieces, e.g. one profile per column) make one
+        table when no cell is in two of them; printed only, each file keeps its own tables.
+        Exit status: 2 for bad input; `run` exits 4 when any task failed.
   drbench plot RESULTS.h5 [-o DIR] [--dataset NAME] [--method LABEL] [--format png|pdf|svg]
                           [--metric error|accuracy] [--k K] [--paper CSV] [--dpi N]
                           [--data-path DIR]
@@ -214,10 +217,29 @@ std::uint64_t whole_number(const std::string& opt, const std::string& v) {
   return n;
 }
 
+// A table run in pieces (one profile per column) as one table. The t-test reference is --ttest,
+// else the one every file names.
+Aggregate aggregate_several(const std::vector<std::string>& paths, const AggregateOptions& opt) {
+  std::vector<Aggregate> parts;
+  std::string reference = opt.reference.value_or("");
+  AggregateOptions untested = opt;
+  untested.reference = "";
+  for (const auto& path : paths) {
+    const ResultsFile f = read_results(path);
+    if (!opt.reference && path != paths[0] && f.ttest_reference != reference)
+      throw Error("cannot put " + paths[0] + " and " + path +
+                  " in one table: their configs name different t-test references ('" + reference +
+                  "' and '" + f.ttest_reference + "') (fix: --ttest LABEL, or --ttest \"\")");
+    if (!opt.reference && path == paths[0]) reference = f.ttest_reference;
+    parts.push_back(aggregate(f, untested));
+  }
+  return combine_aggregates(parts, paths, reference);
+}
+
 int cmd_aggregate(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2, {"--format", "--ttest", "--long", "--dataset", "--dim", "--k"},
                       {"--no-store", "--all-settings"});
-  if (a.pos.size() != 1) return usage_error("aggregate needs exactly one RESULTS.h5");
+  if (a.pos.empty()) return usage_error("aggregate needs a RESULTS.h5");
   const std::string fmt = a.value("--format", "md");
   if (fmt != "md" && fmt != "csv" && fmt != "tex")
     return usage_error("--format must be md, csv or tex (got '" + fmt + "')");
@@ -230,9 +252,11 @@ int cmd_aggregate(int argc, char** argv) {
   const std::string long_path = a.value("--long");
   if (a.flag("--long") && (long_path.empty() || std::filesystem::is_directory(long_path)))
     return usage_error("--long needs a CSV file name (fix: --long results/x.csv)");
-  const Aggregate full = aggregate(read_results(a.pos[0]), opt);
+  const Aggregate full =
+      a.pos.size() == 1 ? aggregate(read_results(a.pos[0]), opt) : aggregate_several(a.pos, opt);
   const Aggregate agg = filter_aggregate(full, filter);
-  if (!a.flag("--no-store")) write_tables(a.pos[0], full);
+  // Pooled tables belong to no one file: each file keeps the tables of its own cells.
+  if (!a.flag("--no-store") && a.pos.size() == 1) write_tables(a.pos[0], full);
   if (!full.incomplete.empty() && (fmt == "csv" || a.flag("--long") || a.flag("--all-settings")))
     std::fprintf(stderr, "drbench: warning: %s\n", full.incomplete.c_str());
   if (a.flag("--long")) {

@@ -45,6 +45,8 @@ const Cell* reference_cell(const Aggregate& a, const Cell& c) {
   return only;
 }
 
+}  // namespace
+
 void run_ttests(Aggregate& a) {
   for (auto& c : a.cells) {
     c.ttest.assign(a.k.size(), TTestResult{0, std::nan(""), std::nan("")});
@@ -71,8 +73,6 @@ void run_ttests(Aggregate& a) {
     }
   }
 }
-
-}  // namespace
 
 const Cell* Aggregate::find(const std::string& dataset, const std::string& label,
                             double split_value, std::uint64_t dim) const {
@@ -193,6 +193,21 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
   return a;
 }
 
+namespace {
+
+// Where a reference compared from another table sits: the input-space table (dim 0, a method
+// without dims), or the latent dim it was run at.
+std::string where_reference(const std::set<std::uint64_t>& dims) {
+  if (dims.empty()) return "";
+  if (dims.size() == 1 && *dims.begin() == 0) return " (in the input-space table)";
+  std::string s;
+  for (auto d : dims)
+    s += (s.empty() ? "" : ", ") + (d == 0 ? std::string("input space") : std::to_string(d));
+  return std::string(" (from its ") + (dims.size() == 1 ? "dim " : "dims ") + s + " table)";
+}
+
+}  // namespace
+
 std::vector<Table> make_tables(const Aggregate& a) {
   std::vector<Table> out;
   bool several = a.dims.size() > 1;
@@ -251,7 +266,8 @@ std::vector<Table> make_tables(const Aggregate& a) {
                        ", shown is the one with the most (n)";
         if (!a.reference.empty()) {
           // Promise a mark only where a test ran, and say where none could.
-          bool any = false, other_dim = false;
+          bool any = false;
+          std::set<std::uint64_t> other_dims;  // the reference's dims where it is not this one
           std::vector<std::string> untested;
           for (std::size_t i = 0; i < t.rows.size(); ++i) {
             if (t.rows[i] == a.reference) continue;
@@ -259,14 +275,14 @@ std::vector<Table> make_tables(const Aggregate& a) {
             for (const Cell* c : t.cells[i])
               if (c && c->tested(ki)) {
                 row_tested = any = true;
-                other_dim = other_dim || c->reference_dim != c->dim;
+                if (c->reference_dim != c->dim) other_dims.insert(c->reference_dim);
               }
             if (!row_tested) untested.push_back(t.rows[i]);
           }
           if (any)
             t.caption += "; † significantly worse than " + a.reference +
-                         (other_dim ? " (in the input-space table)" : "") +
-                         " (paired t-test, p < " + number(a.alpha) + ")";
+                         where_reference(other_dims) + " (paired t-test, p < " + number(a.alpha) +
+                         ")";
           if (!untested.empty()) {
             std::string names;
             for (const auto& u : untested) names += (names.empty() ? "" : ", ") + u;

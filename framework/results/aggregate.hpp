@@ -56,6 +56,7 @@ struct Aggregate {
   // Set when the run that wrote the file has not finished (stopped, killed or still going): one
   // sentence saying how much is there, printed above the tables; empty for a finished run.
   std::string incomplete;
+  std::vector<std::string> sources;  // the files pooled into it, when several (combine.hpp)
   double alpha = 0.05;
   std::vector<std::string> datasets, labels;  // config order
   std::vector<double> split_values;           // ascending
@@ -68,6 +69,9 @@ struct Aggregate {
 // Groups the ok rows by (dataset, label, split value, dim, setting); selection is min_mean_error
 // on the first k. Throws Error when the reference label is not in the file.
 Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt = {});
+
+// (Re)runs the paired t-tests of every cell against a.reference's best setting ("" for none).
+void run_ttests(Aggregate& a);
 
 // One table per dataset x k (x dim when the experiment has several): rows are method labels,
 // columns split values; cells "mean ± std" in percent.

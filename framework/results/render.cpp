@@ -9,6 +9,13 @@ std::string render_tables(const Aggregate& a, const std::string& format) {
   // csv stays one plain table; its readers get the warning on stderr from the CLI.
   if (!a.incomplete.empty() && format == "md") out += "> **Warning:** " + a.incomplete + ".\n\n";
   if (!a.incomplete.empty() && format == "tex") out += "% Warning: " + a.incomplete + ".\n";
+  if (a.sources.size() > 1 && format != "csv") {
+    std::string list;
+    for (const auto& s : a.sources) list += (list.empty() ? "" : ", ") + s;
+    out += std::string(format == "md" ? "" : "% ") + "Cells from " +
+           std::to_string(a.sources.size()) + " results files, each cell from one: " + list +
+           ".\n\n";
+  }
   for (const auto& t : make_tables(a)) {
     if (format == "md")
       out += to_markdown(t, a) + "\n";

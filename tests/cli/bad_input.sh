@@ -256,7 +256,7 @@ bad_cli config_missing "none.yaml" "$DRBENCH" run "$WORK/none.yaml"
 bad_cli config_is_dir "$WORK" "$DRBENCH" validate "$WORK"
 bad_cli unknown_command "unknown command 'rnu'" "$DRBENCH" rnu
 bad_cli validate_no_config "validate needs exactly one CONFIG" "$DRBENCH" validate
-bad_cli aggregate_no_file "aggregate needs exactly one RESULTS.h5" "$DRBENCH" aggregate
+bad_cli aggregate_no_file "aggregate needs a RESULTS.h5" "$DRBENCH" aggregate
 bad_cli aggregate_format "--format must be md, csv or tex" "$DRBENCH" aggregate "$WORK/x.h5" --format xls
 bad_cli methods_unknown "nosuch" "$DRBENCH" methods nosuch
 # A lock or journal never appears outside the output's own directory (was: --output /tmp made /tmp.lock).

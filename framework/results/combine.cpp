@@ -1,0 +1,109 @@
+#include "framework/results/combine.hpp"
+
+#include <algorithm>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "framework/core/error.hpp"
+
+namespace drbench {
+
+namespace {
+
+template <class T>
+std::string text(const T& v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
+template <class T>
+std::string text(const std::vector<T>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ",") + text(x);
+  return "[" + s + "]";
+}
+
+void add_unique(std::vector<std::string>& v, const std::string& s) {
+  if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
+}
+
+// Files whose cells mean different things cannot share a table: a caption states one k list,
+// one partition count and one selection rule for every cell in it.
+template <class T>
+void require_same(const std::string& what, const T& first, const T& other,
+                  const std::string& first_path, const std::string& other_path,
+                  const std::string& fix) {
+  if (first == other) return;
+  throw Error("cannot put " + first_path + " and " + other_path + " in one table: " + what +
+              " differs (" + text(first) + " against " + text(other) + ") (fix: " + fix + ")");
+}
+
+}  // namespace
+
+Aggregate combine_aggregates(const std::vector<Aggregate>& parts,
+                             const std::vector<std::string>& paths, const std::string& reference) {
+  if (parts.empty() || parts.size() != paths.size())
+    throw Error("internal: combine_aggregates needs one path per aggregate");
+  Aggregate out = parts[0];
+  out.cells.clear();
+  out.incomplete.clear();
+  const std::string separately = "aggregate these files one at a time";
+  using Key = std::tuple<std::string, std::string, double, std::uint64_t>;
+  std::set<Key> seen;
+  std::set<double> splits;
+  std::set<std::uint64_t> dims;
+  std::vector<std::size_t> owner;  // which part each pooled cell came from
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    const Aggregate& p = parts[i];
+    require_same("the evaluated k", out.k, p.k, paths[0], paths[i], separately);
+    require_same("the kNN metric", out.knn_metric, p.knn_metric, paths[0], paths[i], separately);
+    require_same("the partitions per split value (repeats)", out.repeats, p.repeats, paths[0],
+                 paths[i], separately);
+    require_same("the successive-halving repeats", out.halving_repeats, p.halving_repeats, paths[0],
+                 paths[i], separately);
+    require_same("the successive-halving keep", out.halving_keep, p.halving_keep, paths[0],
+                 paths[i], separately);
+    if (out.split_kind.empty()) out.split_kind = p.split_kind;
+    if (!p.split_kind.empty())
+      require_same("the split kind", out.split_kind, p.split_kind, paths[0], paths[i], separately);
+    for (const auto& d : p.datasets) add_unique(out.datasets, d);
+    for (const auto& l : p.labels) add_unique(out.labels, l);
+    if (!p.incomplete.empty())
+      out.incomplete += (out.incomplete.empty() ? "" : "; ") + p.incomplete;
+    for (const Cell& c : p.cells) {
+      if (!seen.insert({c.dataset, c.label, c.split_value, c.dim}).second) {
+        const std::size_t j =
+            owner[std::find_if(out.cells.begin(), out.cells.end(),
+                               [&](const Cell& o) {
+                                 return o.dataset == c.dataset && o.label == c.label &&
+                                        o.split_value == c.split_value && o.dim == c.dim;
+                               }) -
+                  out.cells.begin()];
+        throw Error("cannot put " + paths[j] + " and " + paths[i] + " in one table: both hold " +
+                    c.dataset + " / " + c.label + " at " + out.split_kind + "=" +
+                    text(c.split_value) + ", dim " + std::to_string(c.dim) +
+                    " (fix: give each file other cells, e.g. one split value per profile; two runs "
+                    "of the same cell are two results, not one)");
+      }
+      splits.insert(c.split_value);
+      dims.insert(c.dim);
+      out.cells.push_back(c);
+      owner.push_back(i);
+    }
+  }
+  out.split_values.assign(splits.begin(), splits.end());
+  out.dims.assign(dims.begin(), dims.end());
+  out.reference = reference;
+  out.sources = paths;
+  if (!reference.empty() &&
+      std::find(out.labels.begin(), out.labels.end(), reference) == out.labels.end())
+    throw Error("t-test reference '" + reference + "' is not a method label in any of the files " +
+                "(labels: " + text(out.labels) + ") (fix: --ttest <one of those labels>, or " +
+                "--ttest \"\" for no tests)");
+  run_ttests(out);
+  return out;
+}
+
+}  // namespace drbench
