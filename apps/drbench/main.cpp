@@ -29,6 +29,7 @@
 #include "framework/sched/cost_model.hpp"
 #include "framework/sched/dispatch.hpp"
 #include "framework/sched/halving.hpp"
+#include "framework/sched/order.hpp"
 #include "framework/sched/plan.hpp"
 #include "framework/sched/scheduler.hpp"
 #include "framework/sched/task.hpp"
@@ -170,7 +171,7 @@ int cmd_run(int argc, char** argv) {
   install_stop_handlers();
   if (!launched_by_mpi()) {
     try {
-      o.checked = check_run(o, true);
+      o.checked = check_run(o);
     } catch (const std::exception& e) {
       std::fprintf(stderr, "drbench: %s\nNothing was run or written.\n", e.what());
       return 2;
@@ -376,9 +377,6 @@ int cmd_plan(int argc, char** argv) {
   for (const auto& t : tasks)
     if (first_stage(ex, t)) stages[0].push_back(t.id);
   if (halving_on(ex)) stages.push_back(halving_costliest(ex, tasks, seconds));
-  for (auto& order : stages)
-    std::stable_sort(order.begin(), order.end(),
-                     [&](std::uint64_t x, std::uint64_t y) { return seconds[x] > seconds[y]; });
   const bool all_fitted = std::all_of(features.begin(), features.end(), [&](const CostFeatures& x) {
     return model.fitted(x.method);
   });
@@ -423,7 +421,8 @@ int cmd_plan(int argc, char** argv) {
     for (const auto& order : stages) {
       PlanParams ps = p;
       if (!res.busy.empty()) ps.start_seconds = ps.check_seconds = 0;  // once, before stage one
-      const PlanResult s = simulate_schedule(order, seconds, ps);
+      const DispatchOrder d = dispatch_order(ex, tasks, order, seconds, r);
+      const PlanResult s = simulate_schedule(d.ids, seconds, ps, d.group);
       if (res.busy.empty()) {
         res = s;
         continue;

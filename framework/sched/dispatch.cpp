@@ -200,8 +200,15 @@ void remote_worker(const DispatchHooks& hooks, const DispatchOptions& opt, const
 class Rank0 {
  public:
   Rank0(const std::vector<std::uint64_t>& order, const std::vector<double>& cost,
-        const DispatchHooks& hooks, const DispatchOptions& opt, int nranks, const Tags& tags)
-      : order_(order), cost_(cost), hooks_(hooks), opt_(opt), nranks_(nranks), tag_(tags) {
+        const std::vector<std::uint32_t>& group, const DispatchHooks& hooks,
+        const DispatchOptions& opt, int nranks, const Tags& tags)
+      : order_(order),
+        cost_(cost),
+        group_(group),
+        hooks_(hooks),
+        opt_(opt),
+        nranks_(nranks),
+        tag_(tags) {
     for (std::uint64_t id : order_) cost_left_ += cost_.at(id);
     local_ = opt_.rank0_computes || nranks_ == 1;
     workers_ = (nranks_ - 1) + (local_ ? 1 : 0);
@@ -233,7 +240,10 @@ class Rank0 {
   }
 
  private:
+  // Takes chunks as a remote rank does, so its tasks share partitions too (one preparation each);
+  // what is left of a chunk at a stop is simply not run, as on a remote rank.
   void local_worker() {
+    std::deque<std::uint64_t> mine;
     for (;;) {
       std::uint64_t id;
       {
@@ -241,9 +251,17 @@ class Rank0 {
         // worker no further ahead of what is recorded than that, however tiny the tasks.
         std::unique_lock<std::mutex> lock(m_);
         taken_.wait(lock, [this] { return local_done_.size() < kLocalAhead || stop_requested(); });
-        if (stop_requested() || next_ == order_.size()) break;
-        id = order_[next_++];
-        cost_left_ -= cost_[id];
+        if (stop_requested()) break;
+        if (mine.empty()) {
+          const std::size_t n = chunk_size(order_, cost_, next_, cost_left_, workers_, opt_.factor,
+                                           opt_.max_chunk, group_);
+          if (n == 0) break;
+          mine.assign(order_.begin() + next_, order_.begin() + next_ + n);
+          next_ += n;
+          for (std::uint64_t t : mine) cost_left_ -= cost_[t];
+        }
+        id = mine.front();
+        mine.pop_front();
       }
       std::string r = hooks_.run(id);
       std::lock_guard<std::mutex> lock(m_);
@@ -259,7 +277,7 @@ class Rank0 {
     std::lock_guard<std::mutex> lock(m_);
     if (stop_requested()) return {};
     const std::size_t n =
-        chunk_size(order_, cost_, next_, cost_left_, workers_, opt_.factor, opt_.max_chunk);
+        chunk_size(order_, cost_, next_, cost_left_, workers_, opt_.factor, opt_.max_chunk, group_);
     std::vector<std::uint64_t> ids(order_.begin() + next_, order_.begin() + next_ + n);
     next_ += n;
     for (std::uint64_t id : ids) cost_left_ -= cost_[id];
@@ -362,6 +380,7 @@ class Rank0 {
 
   const std::vector<std::uint64_t>& order_;
   const std::vector<double>& cost_;
+  const std::vector<std::uint32_t>& group_;
   const DispatchHooks& hooks_;
   DispatchOptions opt_;
   int nranks_;
@@ -390,7 +409,7 @@ class Rank0 {
 
 std::size_t chunk_size(const std::vector<std::uint64_t>& order, const std::vector<double>& cost,
                        std::size_t next, double cost_left, int workers, double factor,
-                       std::size_t max_chunk) {
+                       std::size_t max_chunk, const std::vector<std::uint32_t>& group) {
   if (next >= order.size()) return 0;
   const double budget = std::max(cost_left, 0.0) / (factor * std::max(workers, 1));
   std::size_t n = 1;
@@ -401,11 +420,24 @@ std::size_t chunk_size(const std::vector<std::uint64_t>& order, const std::vecto
     sum += c;
     ++n;
   }
-  return n;
+  const std::size_t end = next + n;
+  if (group.empty() || end == order.size() || group[end] != group[end - 1]) return n;
+  // The chunk ends inside a group: take the rest of it, or leave all of it to the next taker.
+  std::size_t stretch = end;
+  double extra = 0.0;
+  while (stretch < order.size() && group[stretch] == group[end - 1] && stretch - next < max_chunk &&
+         extra <= budget)
+    extra += cost[order[stretch++]];
+  if ((stretch == order.size() || group[stretch] != group[end - 1]) && extra <= budget)
+    return stretch - next;
+  std::size_t start = end - 1;
+  while (start > next && group[start - 1] == group[end - 1]) --start;
+  return start > next ? start - next : n;
 }
 
 DispatchStats dispatch(const std::vector<std::uint64_t>& order, const std::vector<double>& cost,
-                       const DispatchHooks& hooks, const DispatchOptions& opt) {
+                       const DispatchHooks& hooks, const DispatchOptions& opt,
+                       const std::vector<std::uint32_t>& group) {
   int rank = 0, nranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
@@ -420,7 +452,10 @@ DispatchStats dispatch(const std::vector<std::uint64_t>& order, const std::vecto
   int level = MPI_THREAD_SINGLE;
   MPI_Query_thread(&level);
   if (nranks > 1 && level < MPI_THREAD_FUNNELED) o.rank0_computes = false;
-  return Rank0(order, cost, hooks, o, nranks, tags).run();
+  if (!group.empty() && group.size() != order.size())
+    throw Error("internal: dispatch got " + std::to_string(group.size()) + " groups for " +
+                std::to_string(order.size()) + " tasks");
+  return Rank0(order, cost, group, hooks, o, nranks, tags).run();
 }
 
 void install_stop_handlers() {

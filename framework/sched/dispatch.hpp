@@ -3,9 +3,9 @@
 // here knows what a task is: tasks are ids with cost estimates, results are byte strings.
 //
 // Rank 0 runs a dispatcher (the calling thread, the only one that calls MPI) beside a worker
-// thread that takes tasks straight from the shared queue. Remote ranks get chunks sized by guided
-// self-scheduling on the cost estimates (big chunks of cheap tasks, single expensive ones), ask
-// for the next chunk while half of the current one is still to run, and send results back in
+// thread that takes its chunks straight from the shared queue. Remote ranks get chunks sized by
+// guided self-scheduling on the cost estimates (big chunks of cheap tasks, single expensive ones),
+// ask for the next chunk while half of the current one is still to run, and send results back in
 // batches with those requests, so neither a message round trip nor a sleep sits between two tasks.
 // Rank 0 makes results durable in groups (one commit per interval, not per task).
 #include <cstdint>
@@ -49,15 +49,22 @@ struct DispatchStats {
 // Returns when every task in order has been recorded and committed, or when a stop was requested
 // (stop_requested(), set by SIGTERM/SIGINT/SIGUSR1 on any rank) and the tasks already running have
 // finished. Stats are meaningful on rank 0 only.
+// group (rank 0, optional): one entry per position of order, equal for neighbouring tasks that
+// share a prepared partition (framework/sched/order.hpp); chunks then end between groups where
+// they can, so one rank prepares a partition once.
 DispatchStats dispatch(const std::vector<std::uint64_t>& order, const std::vector<double>& cost,
-                       const DispatchHooks& hooks, const DispatchOptions& opt = {});
+                       const DispatchHooks& hooks, const DispatchOptions& opt = {},
+                       const std::vector<std::uint32_t>& group = {});
 
 // How many tasks from position `next` of `order` go into one chunk: the longest prefix whose
 // estimated cost stays within cost_left / (factor x workers), at least one task and at most
-// max_chunk. cost_left is the estimated cost of order[next..].
+// max_chunk. cost_left is the estimated cost of order[next..]. With `group` (see dispatch), a
+// chunk that would end inside a group ends at that group's end instead when the rest of the group
+// fits within max_chunk and another budget, else at the group's start when an earlier group is in
+// the chunk; only a group too big for either is cut.
 std::size_t chunk_size(const std::vector<std::uint64_t>& order, const std::vector<double>& cost,
                        std::size_t next, double cost_left, int workers, double factor,
-                       std::size_t max_chunk);
+                       std::size_t max_chunk, const std::vector<std::uint32_t>& group = {});
 
 // Stop signals: SIGTERM (a batch system's warning), SIGINT, SIGUSR1 (what mpirun forwards to its
 // ranks) ask for a clean stop. A second SIGINT ends the process at once; a batch system that

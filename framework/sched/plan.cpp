@@ -38,8 +38,8 @@ struct Worker {
 class Sim {
  public:
   Sim(const std::vector<std::uint64_t>& order, const std::vector<double>& seconds,
-      const PlanParams& p)
-      : order_(order), sec_(seconds), p_(p), w_(static_cast<std::size_t>(p.ranks)) {
+      const PlanParams& p, const std::vector<std::uint32_t>& group)
+      : order_(order), sec_(seconds), group_(group), p_(p), w_(static_cast<std::size_t>(p.ranks)) {
     for (std::uint64_t id : order_) left_ += sec_[id];
     local_ = p_.rank0_computes || p_.ranks == 1;
     local_finished_ = !local_;
@@ -118,7 +118,8 @@ class Sim {
   }
 
   std::vector<std::uint64_t> take_chunk() {
-    const std::size_t n = chunk_size(order_, sec_, next_, left_, workers_, p_.factor, p_.max_chunk);
+    const std::size_t n =
+        chunk_size(order_, sec_, next_, left_, workers_, p_.factor, p_.max_chunk, group_);
     std::vector<std::uint64_t> ids(order_.begin() + next_, order_.begin() + next_ + n);
     next_ += n;
     for (std::uint64_t id : ids) left_ -= sec_[id];
@@ -182,12 +183,17 @@ class Sim {
   }
 
   void local_next(double) {
-    if (next_ == order_.size()) {
+    Worker& l = w_[0];
+    if (l.queue.empty()) {
+      const std::vector<std::uint64_t> chunk = take_chunk();
+      l.queue.assign(chunk.begin(), chunk.end());
+    }
+    if (l.queue.empty()) {
       local_finished_ = true;
       return;
     }
-    const std::uint64_t id = order_[next_++];
-    left_ -= sec_[id];
+    const std::uint64_t id = l.queue.front();
+    l.queue.pop_front();
     start(0, id);
   }
 
@@ -211,6 +217,7 @@ class Sim {
 
   const std::vector<std::uint64_t>& order_;
   const std::vector<double>& sec_;
+  const std::vector<std::uint32_t>& group_;
   PlanParams p_;
   std::vector<Worker> w_;
   std::priority_queue<Event, std::vector<Event>, std::greater<Event>> q_;
@@ -226,8 +233,9 @@ class Sim {
 }  // namespace
 
 PlanResult simulate_schedule(const std::vector<std::uint64_t>& order,
-                             const std::vector<double>& seconds, const PlanParams& p) {
-  return Sim(order, seconds, p).run();
+                             const std::vector<double>& seconds, const PlanParams& p,
+                             const std::vector<std::uint32_t>& group) {
+  return Sim(order, seconds, p, group).run();
 }
 
 }  // namespace drbench

@@ -1,7 +1,7 @@
 #pragma once
 // A discrete-event replay of the scheduler (framework/sched/dispatch.hpp) on predicted task times:
-// the same longest-first order, guided self-scheduling chunks, requests sent when half a chunk is
-// left, results batched with them, rank 0 as one server that spends `message_seconds` (+
+// the same order, guided self-scheduling chunks (rank 0's worker's too), requests sent when half a
+// chunk is left, results batched with them, rank 0 as one server that spends `message_seconds` (+
 // `result_seconds` per result) on each message and `commit_seconds` per group commit, and
 // `latency_seconds` per message in each direction. Rank 0's own worker loses the time its
 // dispatcher spends serving messages. Answers "how long, how efficient, how balanced" before a
@@ -45,8 +45,10 @@ struct PlanResult {
   double dispatcher_busy = 0;  // seconds rank 0 spent serving messages and committing
 };
 
-// order: task ids, longest first; seconds[id]: predicted time of each task.
+// order: task ids in dispatch order (framework/sched/order.hpp); seconds[id]: predicted time of
+// each task; group: as for dispatch() (optional).
 PlanResult simulate_schedule(const std::vector<std::uint64_t>& order,
-                             const std::vector<double>& seconds, const PlanParams& p);
+                             const std::vector<double>& seconds, const PlanParams& p,
+                             const std::vector<std::uint32_t>& group = {});
 
 }  // namespace drbench

@@ -12,6 +12,7 @@
 #include "framework/eval/knn.hpp"
 #include "framework/eval/quality.hpp"
 #include "framework/linalg/distances.hpp"
+#include "framework/sched/order.hpp"
 
 namespace drbench {
 
@@ -99,10 +100,7 @@ std::shared_ptr<const PreparedSplit> TaskRunner::prepared(const Task& t) {
   const MethodSpec& ms = ex_.methods.at(t.method);
   const std::vector<PreprocStep>& chain =
       ms.preprocess ? *ms.preprocess : ex_.datasets.at(t.dataset).preprocess;
-  // split_seed already names the dataset, split value and repeat; the chain tells apart methods
-  // that override the dataset's preprocessing.
-  std::string key = std::to_string(t.dataset) + "|" + std::to_string(t.split_seed) + "|";
-  for (const auto& step : chain) key += step.describe() + ";";
+  const std::string key = prepared_key(ex_, t);
   if (auto hit = splits_.find(key)) return hit;
 
   const Dataset& ds = dataset(t.dataset);

@@ -25,6 +25,7 @@
 #include "framework/sched/cost_model.hpp"
 #include "framework/sched/dispatch.hpp"
 #include "framework/sched/halving.hpp"
+#include "framework/sched/order.hpp"
 #include "framework/sched/progress.hpp"
 #include "framework/sched/run_task.hpp"
 
@@ -147,12 +148,12 @@ Experiment load_for_run(const RunOptions& opt) {
 CheckedRun::CheckedRun() = default;
 CheckedRun::~CheckedRun() = default;
 
-std::shared_ptr<CheckedRun> check_run(const RunOptions& opt, bool keep_data) {
+std::shared_ptr<CheckedRun> check_run(const RunOptions& opt) {
   // Built in place: the runner holds a reference to c->ex.
   auto c = std::make_shared<CheckedRun>();
   c->ex = load_for_run(opt);
   set_blas_threads(c->ex.blas_threads);
-  if (keep_data) c->runner = std::make_unique<TaskRunner>(c->ex, data_search_path(c->ex.data_path));
+  c->runner = std::make_unique<TaskRunner>(c->ex, data_search_path(c->ex.data_path));
   c->shapes = check_against_data(c->ex, c->runner.get());
   return c;
 }
@@ -165,14 +166,14 @@ int run_experiment(const RunOptions& opt) {
 
   // Rank 0 validates config and data first (unless it did before MPI_Init); the others wait for
   // its verdict so that an invalid input ends every rank cleanly with one message and no file
-  // written. With one rank, rank 0 runs the tasks too: the data it checks stay loaded for them.
-  // With more, rank 0 only schedules and writes, and keeps no dataset.
+  // written. Rank 0 runs tasks too (a worker thread beside its dispatcher), so the data it checks
+  // stay loaded for them rather than being read a second time.
   std::shared_ptr<CheckedRun> checked = opt.checked;
   int ok = 1;
   std::string problem;
   if (rank == 0 && !checked) {
     try {
-      checked = check_run(opt, nranks == 1);
+      checked = check_run(opt);
     } catch (const std::exception& e) {
       ok = 0;
       problem = e.what();
@@ -219,21 +220,19 @@ int run_experiment(const RunOptions& opt) {
     return 2;
   }
 
-  // Longest expected tasks first, so the sweep does not end waiting on one late giant. A resumed
-  // run predicts seconds from the tasks already finished (framework/sched/cost_model.hpp).
+  // Long tasks first, the rest partition by partition (framework/sched/order.hpp). A resumed run
+  // predicts seconds from the tasks already finished (framework/sched/cost_model.hpp).
   const std::vector<double> cost = expected_costs(ex, tasks, shapes, *store);
   auto not_done = [&](const std::vector<std::uint64_t>& ids) {
     std::vector<std::uint64_t> pending;
     for (std::uint64_t id : ids)
       if (!store->done(id)) pending.push_back(id);
-    std::stable_sort(pending.begin(), pending.end(),
-                     [&](std::uint64_t a, std::uint64_t b) { return cost[a] > cost[b]; });
-    return pending;
+    return dispatch_order(ex, tasks, pending, cost, nranks);
   };
   std::vector<std::uint64_t> stage;
   for (const auto& t : tasks)
     if (first_stage(ex, t)) stage.push_back(t.id);
-  std::vector<std::uint64_t> pending = not_done(stage);
+  const DispatchOrder pending = not_done(stage);
   const std::size_t planned = halving_planned(ex, tasks);
   if (!opt.quiet) {
     std::fprintf(stderr, "[drbench] %s: %zu tasks, %zu already done, %d rank(s), BLAS: %s\n",
@@ -250,16 +249,16 @@ int run_experiment(const RunOptions& opt) {
   Recorder recorder(*store, progress, opt.quiet);
   hooks.record = [&](std::string&& bytes) { recorder.add(TaskResult::deserialize(bytes)); };
   hooks.commit = [&] { recorder.commit(); };
-  DispatchStats stats = dispatch(pending, cost, hooks);
+  DispatchStats stats = dispatch(pending.ids, cost, hooks, {}, pending.group);
   if (rounds == 2) {
     // Second stage: chosen from the committed first-stage results (resumed runs choose alike).
-    std::vector<std::uint64_t> next;
+    DispatchOrder next;
     if (!stats.stopped)
       next = not_done(halving_survivors(ex, tasks, [&](std::uint64_t id) -> const TaskResult* {
         auto it = store->results().find(id);
         return it == store->results().end() ? nullptr : &it->second;
       }));
-    const DispatchStats second = dispatch(next, cost, hooks);
+    const DispatchStats second = dispatch(next.ids, cost, hooks, {}, next.group);
     stats.stopped = stats.stopped || second.stopped;
     stats.recorded += second.recorded;
   }

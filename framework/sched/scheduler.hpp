@@ -39,9 +39,9 @@ inline constexpr int kExitTasksFailed = 4;
 // The experiment a run would execute (config, profile, --output), checked without the data.
 // Throws ConfigError/Error.
 Experiment load_for_run(const RunOptions& opt);
-// load_for_run and then the check against the data, as rank 0 makes it; keep_data: rank 0 will run
-// the tasks itself, so the datasets stay loaded in the returned runner. Throws.
-std::shared_ptr<CheckedRun> check_run(const RunOptions& opt, bool keep_data);
+// load_for_run and then the check against the data, as rank 0 makes it. Rank 0 runs tasks too, so
+// the datasets stay loaded in the returned runner. Throws.
+std::shared_ptr<CheckedRun> check_run(const RunOptions& opt);
 
 // Collective over MPI_COMM_WORLD (MPI must be initialised). Returns the process exit code: 0 when
 // every task of the experiment succeeded, kExitTasksFailed when the file holds failed tasks (a

@@ -1,6 +1,7 @@
 // Pieces of the scheduler that need no MPI: chunk sizes (guided self-scheduling on cost
 // estimates), the stop flag, per-task time limits and their config key.
 #include <catch2/catch.hpp>
+#include <set>
 #include <thread>
 
 #include "framework/config/experiment.hpp"
@@ -95,4 +96,39 @@ TEST_CASE("max_task_seconds is a positive number of seconds", "[sched][config]")
   CHECK_THROWS_WITH(parse_experiment(base + "max_task_seconds: -1\n", "c.yaml"),
                     Catch::Contains("c.yaml:4") && Catch::Contains("max_task_seconds"));
   CHECK_THROWS_AS(parse_experiment(base + "max_task_seconds: soon\n", "c.yaml"), ConfigError);
+}
+
+TEST_CASE("chunks end between groups of tasks that share a partition", "[sched]") {
+  // Groups of 3 unit tasks (0 0 0 1 1 1 2 2 2 ...), then one group of 40.
+  std::vector<std::uint64_t> order;
+  std::vector<double> cost;
+  std::vector<std::uint32_t> group;
+  for (std::uint64_t i = 0; i < 60; ++i) {
+    order.push_back(i);
+    cost.push_back(1.0);
+    group.push_back(i < 18 ? std::uint32_t(i / 3) : 6u);
+  }
+  // Budget 58 / (2 x 2) = 14.5 covers 14 tasks, which ends inside group 4 (12..14): stretched to
+  // its end at 15, which stays within another budget.
+  CHECK(chunk_size(order, cost, 0, 58, 2, 2.0, 256) == 14);
+  CHECK(chunk_size(order, cost, 0, 58, 2, 2.0, 256, group) == 15);
+  // From 12, the budget 48 / 4 = 12 ends inside the big group (18..59), whose rest would be
+  // another 34 > 12: cut back to the end of group 5, at 18.
+  CHECK(chunk_size(order, cost, 12, 48, 2, 2.0, 256, group) == 6);
+  // From inside the big group there is nothing earlier to cut back to: the group is cut.
+  CHECK(chunk_size(order, cost, 18, 42, 2, 2.0, 256, group) == 10);
+  // max_chunk also bounds a stretch: 14 + 1 > 14, so cut back to the end of group 3 (12).
+  CHECK(chunk_size(order, cost, 0, 58, 2, 2.0, 14, group) == 12);
+  // Every task still goes out exactly once, and no small group is split.
+  std::size_t next = 0;
+  double left = 60;
+  std::set<std::uint32_t> split;
+  while (std::size_t n = chunk_size(order, cost, next, left, 3, 2.0, 256, group)) {
+    if (next + n < order.size() && group[next + n] == group[next + n - 1])
+      split.insert(group[next + n]);
+    for (std::size_t i = next; i < next + n; ++i) left -= cost[order[i]];
+    next += n;
+  }
+  CHECK(next == order.size());
+  CHECK(split == std::set<std::uint32_t>{6});
 }

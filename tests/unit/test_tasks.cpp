@@ -1,5 +1,6 @@
 // Task expansion: count, order, canonical keys, seeds that depend on identity rather than order,
 // and the data-shape checks of dims. Fake methods come from test_config_fakes.cpp.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
 #include <set>
@@ -8,6 +9,7 @@
 #include "framework/config/validate.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/rng.hpp"
+#include "framework/sched/order.hpp"
 #include "framework/sched/task.hpp"
 
 using namespace drbench;
@@ -217,4 +219,45 @@ evaluation: {protocol: transductive}
                     Catch::Contains("allows at most d = 4 dimensions on tiny (n=100 training "
                                     "points, d=4, C=10), but dims asks for 6"));
   CHECK_THROWS_AS(validate_against_data(tr, {}), Error);
+}
+
+TEST_CASE("dispatch order: long tasks first, the rest partition by partition", "[tasks][sched]") {
+  const Experiment ex = parse_experiment(kSweep, "sweep.yaml");
+  const auto tasks = expand_tasks(ex);
+  std::vector<std::uint64_t> ids;
+  std::vector<double> cost(tasks.size());
+  for (const auto& t : tasks) {
+    ids.push_back(t.id);
+    // identity cheap, the supervised method dearer with gamma; one task far longer than the rest.
+    cost[t.id] = (t.method == 0 ? 1.0 : 2.0 + t.setting.real("gamma")) * (1 + t.repeat);
+  }
+  cost[ids.back()] = 1000.0;
+  const DispatchOrder d = dispatch_order(ex, tasks, ids, cost, 2);
+  REQUIRE(d.ids.size() == ids.size());
+  REQUIRE(d.group.size() == ids.size());
+  CHECK(std::set<std::uint64_t>(d.ids.begin(), d.ids.end()).size() == ids.size());
+  // 1000 > total / 2 / 32: first, alone in its group.
+  CHECK(d.ids.front() == ids.back());
+  CHECK(d.group[0] != d.group[1]);
+  // Each partition's tasks sit together and share a group; each group is one partition; groups go
+  // by their costliest task; inside one, longest first.
+  std::map<std::uint32_t, std::string> key_of;
+  std::set<std::string> seen;
+  std::vector<double> group_top;  // costliest task of each group, in dispatch order
+  for (std::size_t i = 1; i < d.ids.size(); ++i) {
+    const std::string key = prepared_key(ex, tasks[d.ids[i]]);
+    auto [it, fresh] = key_of.emplace(d.group[i], key);
+    CHECK(it->second == key);
+    if (d.group[i] != d.group[i - 1]) {
+      CHECK(seen.insert(key).second);  // a partition never comes back later
+      group_top.push_back(cost[d.ids[i]]);
+    } else {
+      CHECK(cost[d.ids[i]] <= cost[d.ids[i - 1]]);
+    }
+  }
+  CHECK(std::is_sorted(group_top.rbegin(), group_top.rend()));
+  CHECK(seen.size() == 2 * 2 * 3);  // datasets x split values x repeats
+  // Same method chain, same partition: one key; split seed names dataset, split value, repeat.
+  CHECK(prepared_key(ex, tasks[0]) == prepared_key(ex, tasks[1]));
+  CHECK(prepared_key(ex, tasks[0]) != prepared_key(ex, tasks.back()));
 }
