@@ -189,6 +189,7 @@ int cmd_run(int argc, char** argv) {
     std::fprintf(stderr, "drbench: %s\n", e.what());
     MPI_Abort(MPI_COMM_WORLD, 3);
   }
+  barrier_quietly();
   MPI_Finalize();
   return rc;
 }

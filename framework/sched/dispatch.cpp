@@ -458,6 +458,32 @@ DispatchStats dispatch(const std::vector<std::uint64_t>& order, const std::vecto
   return Rank0(order, cost, group, hooks, o, nranks, tags).run();
 }
 
+namespace {
+
+void wait_quietly(MPI_Request& req) {
+  Backoff idle;
+  for (int done = 0;;) {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (done) return;
+    idle.sleep();
+  }
+}
+
+}  // namespace
+
+int broadcast_quietly(int v) {
+  MPI_Request req;
+  MPI_Ibcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
+  wait_quietly(req);
+  return v;
+}
+
+void barrier_quietly() {
+  MPI_Request req;
+  MPI_Ibarrier(MPI_COMM_WORLD, &req);
+  wait_quietly(req);
+}
+
 void install_stop_handlers() {
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;

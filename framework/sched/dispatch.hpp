@@ -56,6 +56,15 @@ DispatchStats dispatch(const std::vector<std::uint64_t>& order, const std::vecto
                        const DispatchHooks& hooks, const DispatchOptions& opt = {},
                        const std::vector<std::uint32_t>& group = {});
 
+// Collective over MPI_COMM_WORLD: rank 0's `v` on every rank. The others wait by polling at
+// growing intervals, as idle ranks do in dispatch(): Open MPI's blocking MPI_Bcast spins a core,
+// and while rank 0 checks the config and data a spinning rank took the core share rank 0 needed
+// (on a node shared with another job, minutes before the first task).
+int broadcast_quietly(int v);
+// Collective: returns once every rank has called it, waiting the same way. Before MPI_Finalize,
+// whose own barrier spins, so ranks that finish early do not slow the ones still writing.
+void barrier_quietly();
+
 // How many tasks from position `next` of `order` go into one chunk: the longest prefix whose
 // estimated cost stays within cost_left / (factor x workers), at least one task and at most
 // max_chunk. cost_left is the estimated cost of order[next..]. With `group` (see dispatch), a

@@ -179,7 +179,7 @@ int run_experiment(const RunOptions& opt) {
       problem = e.what();
     }
   }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  ok = broadcast_quietly(ok);
   if (!ok) {
     if (rank == 0)
       std::fprintf(stderr, "drbench: %s\nNothing was run or written.\n", problem.c_str());
