@@ -226,13 +226,13 @@ Aggregate aggregate_several(const std::vector<std::string>& paths, const Aggrega
   std::string reference = opt.reference.value_or("");
   AggregateOptions untested = opt;
   untested.reference = "";
-  for (const auto& path : paths) {
-    const ResultsFile f = read_results(path);
-    if (!opt.reference && path != paths[0] && f.ttest_reference != reference)
-      throw Error("cannot put " + paths[0] + " and " + path +
+  for (std::size_t i = 0; i < paths.size(); ++i) {
+    const ResultsFile f = read_results(paths[i]);
+    if (!opt.reference && i == 0) reference = f.ttest_reference;
+    if (!opt.reference && f.ttest_reference != reference)
+      throw Error("cannot put " + paths[0] + " and " + paths[i] +
                   " in one table: their configs name different t-test references ('" + reference +
                   "' and '" + f.ttest_reference + "') (fix: --ttest LABEL, or --ttest \"\")");
-    if (!opt.reference && path == paths[0]) reference = f.ttest_reference;
     parts.push_back(aggregate(f, untested));
   }
   return combine_aggregates(parts, paths, reference);

@@ -1,6 +1,7 @@
 #include "framework/results/combine.hpp"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -51,10 +52,9 @@ Aggregate combine_aggregates(const std::vector<Aggregate>& parts,
   out.incomplete.clear();
   const std::string separately = "aggregate these files one at a time";
   using Key = std::tuple<std::string, std::string, double, std::uint64_t>;
-  std::set<Key> seen;
+  std::map<Key, std::size_t> from;  // each pooled cell's file
   std::set<double> splits;
   std::set<std::uint64_t> dims;
-  std::vector<std::size_t> owner;  // which part each pooled cell came from
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const Aggregate& p = parts[i];
     require_same("the evaluated k", out.k, p.k, paths[0], paths[i], separately);
@@ -73,24 +73,16 @@ Aggregate combine_aggregates(const std::vector<Aggregate>& parts,
     if (!p.incomplete.empty())
       out.incomplete += (out.incomplete.empty() ? "" : "; ") + p.incomplete;
     for (const Cell& c : p.cells) {
-      if (!seen.insert({c.dataset, c.label, c.split_value, c.dim}).second) {
-        const std::size_t j =
-            owner[std::find_if(out.cells.begin(), out.cells.end(),
-                               [&](const Cell& o) {
-                                 return o.dataset == c.dataset && o.label == c.label &&
-                                        o.split_value == c.split_value && o.dim == c.dim;
-                               }) -
-                  out.cells.begin()];
-        throw Error("cannot put " + paths[j] + " and " + paths[i] + " in one table: both hold " +
-                    c.dataset + " / " + c.label + " at " + out.split_kind + "=" +
-                    text(c.split_value) + ", dim " + std::to_string(c.dim) +
+      const auto [at, fresh] = from.emplace(Key{c.dataset, c.label, c.split_value, c.dim}, i);
+      if (!fresh)
+        throw Error("cannot put " + paths[at->second] + " and " + paths[i] +
+                    " in one table: both hold " + c.dataset + " / " + c.label + " at " +
+                    out.split_kind + "=" + text(c.split_value) + ", dim " + std::to_string(c.dim) +
                     " (fix: give each file other cells, e.g. one split value per profile; two runs "
                     "of the same cell are two results, not one)");
-      }
       splits.insert(c.split_value);
       dims.insert(c.dim);
       out.cells.push_back(c);
-      owner.push_back(i);
     }
   }
   out.split_values.assign(splits.begin(), splits.end());

@@ -422,16 +422,16 @@ std::size_t chunk_size(const std::vector<std::uint64_t>& order, const std::vecto
   }
   const std::size_t end = next + n;
   if (group.empty() || end == order.size() || group[end] != group[end - 1]) return n;
-  // The chunk ends inside a group: take the rest of it, or leave all of it to the next taker.
+  // The chunk ends inside group g: take the rest of it, or leave all of it to the next taker.
+  const std::uint32_t g = group[end - 1];
+  auto in_g = [&](std::size_t i) { return i < order.size() && group[i] == g; };
   std::size_t stretch = end;
   double extra = 0.0;
-  while (stretch < order.size() && group[stretch] == group[end - 1] && stretch - next < max_chunk &&
-         extra <= budget)
+  while (in_g(stretch) && stretch - next < max_chunk && extra <= budget)
     extra += cost[order[stretch++]];
-  if ((stretch == order.size() || group[stretch] != group[end - 1]) && extra <= budget)
-    return stretch - next;
+  if (!in_g(stretch) && extra <= budget) return stretch - next;
   std::size_t start = end - 1;
-  while (start > next && group[start - 1] == group[end - 1]) --start;
+  while (start > next && group[start - 1] == g) --start;
   return start > next ? start - next : n;
 }
 

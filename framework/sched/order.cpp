@@ -2,16 +2,17 @@
 
 #include <algorithm>
 #include <map>
-#include <numeric>
 
 namespace drbench {
 
-std::string prepared_key(const Experiment& ex, const Task& t) {
+const std::vector<PreprocStep>& task_preprocessing(const Experiment& ex, const Task& t) {
   const MethodSpec& ms = ex.methods.at(t.method);
-  const std::vector<PreprocStep>& chain =
-      ms.preprocess ? *ms.preprocess : ex.datasets.at(t.dataset).preprocess;
+  return ms.preprocess ? *ms.preprocess : ex.datasets.at(t.dataset).preprocess;
+}
+
+std::string prepared_key(const Experiment& ex, const Task& t) {
   std::string key = std::to_string(t.dataset) + "|" + std::to_string(t.split_seed) + "|";
-  for (const auto& step : chain) key += step.describe() + ";";
+  for (const auto& step : task_preprocessing(ex, t)) key += step.describe() + ";";
   return key;
 }
 

@@ -14,6 +14,9 @@
 
 namespace drbench {
 
+// The preprocessing chain a task's method uses: its own override, else its dataset's.
+const std::vector<PreprocStep>& task_preprocessing(const Experiment& ex, const Task& t);
+
 // What a task's prepared partition is cached under: dataset, split seed (which names the split
 // value and repeat) and the preprocessing chain the method uses.
 std::string prepared_key(const Experiment& ex, const Task& t);

@@ -97,9 +97,7 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
 }
 
 std::shared_ptr<const PreparedSplit> TaskRunner::prepared(const Task& t) {
-  const MethodSpec& ms = ex_.methods.at(t.method);
-  const std::vector<PreprocStep>& chain =
-      ms.preprocess ? *ms.preprocess : ex_.datasets.at(t.dataset).preprocess;
+  const std::vector<PreprocStep>& chain = task_preprocessing(ex_, t);
   const std::string key = prepared_key(ex_, t);
   if (auto hit = splits_.find(key)) return hit;
 
