@@ -2,6 +2,7 @@
 // What an iterative method reports about its optimisation. The scheduler stores it in the results
 // file when the config asks for traces; the brief requires objective, gradient norm and time per
 // iteration for every optimiser.
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <utility>
@@ -32,5 +33,26 @@ struct Trace {
     notes.emplace_back(std::move(key), std::move(value));
   }
 };
+
+// Where a fit's optimiser ended: kept for every task in the task table, so a results file written
+// without traces (a cluster table) still shows which fits stopped early or ran out of iterations.
+struct TraceEnd {
+  std::uint64_t iterations = 0;  // the last row's iteration; 0 when the method logs no optimiser
+  double objective = std::numeric_limits<double>::quiet_NaN();
+  double grad_norm = std::numeric_limits<double>::quiet_NaN();
+  std::string stop_reason;  // the last stop_reason note ("" when none)
+};
+
+inline TraceEnd trace_end(const Trace& t) {
+  TraceEnd e;
+  if (!t.rows.empty()) {
+    e.iterations = t.rows.back().iteration > 0 ? std::uint64_t(t.rows.back().iteration) : 0;
+    e.objective = t.rows.back().objective;
+    e.grad_norm = t.rows.back().grad_norm;
+  }
+  for (const auto& [k, v] : t.notes)
+    if (k == "stop_reason") e.stop_reason = v;
+  return e;
+}
 
 }  // namespace drbench

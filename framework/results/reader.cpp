@@ -124,6 +124,16 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
   // Files written before task_seconds existed: 0 (not recorded).
   const std::vector<double> task_seconds =
       h5::exists(g, "task_seconds") ? reals("task_seconds") : std::vector<double>(n, 0.0);
+  // Files written before the trace's end was kept for every task: read from the traces, if any.
+  const bool has_end = h5::exists(g, "iterations");
+  const std::vector<std::uint64_t> iterations =
+      has_end ? uints("iterations") : std::vector<std::uint64_t>(n, 0);
+  const std::vector<double> final_objective =
+      has_end ? reals("final_objective") : std::vector<double>(n, arma::datum::nan);
+  const std::vector<double> final_grad_norm =
+      has_end ? reals("final_grad_norm") : std::vector<double>(n, arma::datum::nan);
+  const std::vector<std::string> stop_reason =
+      has_end ? strings("stop_reason") : std::vector<std::string>(n);
   auto repeat = ints("repeat"), status = ints("status"), rank = ints("rank");
   auto dim = uints("dim"), seed = uints("seed"), split_seed = uints("split_seed"),
        n_train = uints("n_train"), n_test = uints("n_test"), input_dim = uints("input_dim");
@@ -165,6 +175,7 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
     t.n_test = n_test[i];
     t.input_dim = input_dim[i];
     t.rank = static_cast<int>(rank[i]);
+    t.fit_end = {iterations[i], final_objective[i], final_grad_norm[i], stop_reason[i]};
     row.dataset = dataset[i];
     row.split_kind = split_kind[i];
     row.method = method[i];
@@ -182,6 +193,8 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
     return a.result.task_id < b.result.task_id;
   });
   if (with_arrays) read_arrays(f, r.tasks);
+  if (with_arrays && !has_end)
+    for (auto& row : r.tasks) row.result.fit_end = trace_end(row.result.trace);
   if (h5::exists(f.h, "tables")) {
     h5::Handle t = h5::open_group(f, f.h, "tables");
     r.tables = h5::children(f, t);

@@ -95,6 +95,14 @@ void write_tasks(const h5::File& f, const Experiment& ex, const std::vector<Task
   h5::write_u64(f, g, "input_dim",
                 col([&](std::size_t i) { return std::uint64_t(rows[i]->input_dim); }));
   h5::write_i32(f, g, "rank", col([&](std::size_t i) { return std::int32_t(rows[i]->rank); }));
+  h5::write_u64(f, g, "iterations",
+                col([&](std::size_t i) { return rows[i]->fit_end.iterations; }));
+  h5::write_f64(f, g, "final_objective",
+                col([&](std::size_t i) { return rows[i]->fit_end.objective; }));
+  h5::write_f64(f, g, "final_grad_norm",
+                col([&](std::size_t i) { return rows[i]->fit_end.grad_norm; }));
+  h5::write_strings(f, g, "stop_reason",
+                    col([&](std::size_t i) { return rows[i]->fit_end.stop_reason; }));
 
   std::size_t K = ex.evaluation.knn.size();
   std::vector<std::int64_t> ks(ex.evaluation.knn.begin(), ex.evaluation.knn.end());

@@ -8,9 +8,9 @@ namespace drbench {
 namespace {
 
 // Bumped whenever the field list below changes; old journals are then refused, not misread.
-// 3: task_seconds at the end; 4: point indices and labels after it. Records of formats 2 and 3
-// are still read (without what they lack).
-constexpr std::uint8_t kFormat = 4;
+// 3: task_seconds at the end; 4: point indices and labels after it; 5: where the trace ended.
+// Records of formats 2-4 are still read (without what they lack).
+constexpr std::uint8_t kFormat = 5;
 constexpr std::uint8_t kOldest = 2;  // 2: trace rows carry a step
 
 void put_mat(ByteWriter& w, const arma::mat& m) {
@@ -76,6 +76,10 @@ std::string TaskResult::serialize() const {
   w.f64(task_seconds);
   for (const arma::uvec* v : {&index_train, &index_test, &label_train, &label_test})
     put_uvec(w, *v);
+  w.u64(fit_end.iterations);
+  w.f64(fit_end.objective);
+  w.f64(fit_end.grad_norm);
+  w.str(fit_end.stop_reason);
   return w.take();
 }
 
@@ -124,6 +128,14 @@ TaskResult TaskResult::deserialize(const std::string& bytes) {
   if (format >= 4)
     for (arma::uvec* v : {&t.index_train, &t.index_test, &t.label_train, &t.label_test})
       *v = get_uvec(r);
+  if (format >= 5) {
+    t.fit_end.iterations = r.u64();
+    t.fit_end.objective = r.f64();
+    t.fit_end.grad_norm = r.f64();
+    t.fit_end.stop_reason = r.str();
+  } else {
+    t.fit_end = trace_end(t.trace);  // the best an older record can say
+  }
   if (r.left() != 0)
     throw Error("task result record: " + std::to_string(r.left()) + " unexpected trailing bytes");
   return t;

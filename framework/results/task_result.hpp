@@ -34,7 +34,8 @@ struct TaskResult {
   // With the embeddings: the dataset columns (point indices, after any max_points subsampling)
   // and labels of the embedded training and test points, in embedding order.
   arma::uvec index_train, index_test, label_train, label_test;
-  Trace trace;  // kept only when output.keep_traces
+  Trace trace;       // kept only when output.keep_traces
+  TraceEnd fit_end;  // where the trace ended, always kept
 
   // Byte encoding used for MPI messages and the crash-safe journal.
   std::string serialize() const;

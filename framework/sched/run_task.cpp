@@ -91,6 +91,7 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
     r.label_train.reset();
     r.label_test.reset();
   }
+  r.fit_end = trace_end(r.trace);
   if (!ex_.output.keep_traces) r.trace = Trace{};
   r.task_seconds = since(t0);
   return r;

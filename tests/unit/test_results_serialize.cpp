@@ -33,6 +33,7 @@ TaskResult full_result() {
   r.trace.log(1, 9.5, 1.25, 0.01);
   r.trace.note("jitter", "1e-6");
   r.trace.note("stop", "gradient tolerance");
+  r.fit_end = {1, 9.5, 1.25, "x_and_f_tolerance"};
   return r;
 }
 
@@ -71,26 +72,37 @@ TEST_CASE("TaskResult serialize/deserialize round trip keeps every field", "[res
   CHECK(b.trace.rows[1].grad_norm == 1.25);
   CHECK(b.trace.rows[1].seconds == 0.01);
   CHECK(b.trace.notes == a.trace.notes);
+  CHECK(b.fit_end.iterations == 1);
+  CHECK(b.fit_end.objective == 9.5);
+  CHECK(b.fit_end.grad_norm == 1.25);
+  CHECK(b.fit_end.stop_reason == "x_and_f_tolerance");
   // Deterministic encoding: the same result gives the same bytes.
   CHECK(b.serialize() == bytes);
 }
 
 TEST_CASE("TaskResult reads records of format 2 (journals written before task_seconds)",
           "[results]") {
-  // A format-2 record is a format-4 record without its point indices and labels and without
-  // task_seconds before them, and with version byte 2.
+  // A format-2 record is a format-5 record without the trace's end, the point indices and labels
+  // before it and task_seconds before them, and with version byte 2.
   TaskResult r = full_result();
   r.index_train.reset();
   r.index_test.reset();
   r.label_train.reset();
   r.label_test.reset();
+  r.fit_end.stop_reason.clear();
   std::string bytes = r.serialize();
-  bytes = bytes.substr(0, bytes.size() - 4 * 8 - 8);  // four empty vectors (a count each), seconds
+  // The trace's end (iterations, two reals, an empty string's length), four empty vectors (a
+  // count each), seconds.
+  bytes = bytes.substr(0, bytes.size() - 4 * 8 - 4 * 8 - 8);
   bytes[0] = 2;
   const TaskResult old = TaskResult::deserialize(bytes);
   CHECK(old.task_seconds == 0.0);
   CHECK(old.fit_seconds == 1.5);
   CHECK(old.trace.notes.size() == 2);
+  // Without its own record of the trace's end, the record's trace supplies it.
+  CHECK(old.fit_end.iterations == 1);
+  CHECK(old.fit_end.objective == 9.5);
+  CHECK(old.fit_end.stop_reason.empty());  // full_result's trace has no stop_reason note
   CHECK(old.total_seconds() == old.fit_seconds + old.transform_seconds + old.eval_seconds);
 }
 
@@ -99,7 +111,7 @@ TEST_CASE("TaskResult encoding is little-endian with a version byte", "[results]
   r.task_id = 0x0102030405060708ULL;
   std::string bytes = r.serialize();
   REQUIRE(bytes.size() > 9);
-  CHECK(bytes[0] == 4);  // format 4: task_seconds (3), point indices and labels (4)
+  CHECK(bytes[0] == 5);  // format 5: task_seconds (3), point indices and labels (4), trace end (5)
   CHECK(bytes[1] == 0x08);
   CHECK(bytes[8] == 0x01);
   TaskResult empty = TaskResult::deserialize(bytes);

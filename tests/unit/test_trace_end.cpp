@@ -1,0 +1,112 @@
+// Where a fit's optimiser ended is kept for every task, with or without its trace: a table run at
+// cluster scale keeps no traces, and its reader must still see which fits ran out of iterations.
+#include <catch2/catch.hpp>
+#include <cmath>
+
+#include "framework/config/experiment.hpp"
+#include "framework/results/h5.hpp"
+#include "framework/results/reader.hpp"
+#include "framework/results/store.hpp"
+#include "framework/sched/run_task.hpp"
+#include "framework/sched/task.hpp"
+#include "test_results_fixture.hpp"
+
+using namespace drbench;
+using namespace drbench::testing;
+
+namespace {
+
+std::string config(bool keep_traces) {
+  return std::string(R"(seed: 5
+datasets:
+  - {name: iris, source: bundled, preprocess: [{standardize: {}}]}
+splits: {train_ratio: [0.5], repeats: 1}
+methods:
+  - {method: gplvm, dims: [2], grid: {iterations: 15}}
+  - {method: pca, dims: [2]}
+evaluation: {knn: [1]}
+output: {path: unused.h5, keep_traces: )") +
+         (keep_traces ? "true" : "false") + "}\n";
+}
+
+}  // namespace
+
+TEST_CASE("trace end: the last row and stop reason, kept when the trace is dropped",
+          "[results][trace]") {
+  const Experiment with = parse_experiment(config(true), "with.yaml");
+  const Experiment without = parse_experiment(config(false), "without.yaml");
+  const std::vector<Task> tasks = expand_tasks(with);
+  REQUIRE(tasks.size() == 2);
+  TaskRunner a(with, {}), b(without, {});
+  const TaskResult gp = a.run(tasks[0], 0), gp_bare = b.run(tasks[0], 0);
+  REQUIRE(gp.ok);
+  REQUIRE_FALSE(gp.trace.rows.empty());
+  CHECK(gp.fit_end.iterations == std::uint64_t(gp.trace.rows.back().iteration));
+  CHECK(gp.fit_end.iterations <= 15);
+  CHECK(gp.fit_end.objective == gp.trace.rows.back().objective);
+  CHECK(gp.fit_end.grad_norm == gp.trace.rows.back().grad_norm);
+  CHECK_FALSE(gp.fit_end.stop_reason.empty());
+  // Without traces the same fit (same seed, same numbers) reports the same end.
+  CHECK(gp_bare.trace.rows.empty());
+  CHECK(gp_bare.fit_end.iterations == gp.fit_end.iterations);
+  CHECK(gp_bare.fit_end.objective == gp.fit_end.objective);
+  CHECK(gp_bare.fit_end.stop_reason == gp.fit_end.stop_reason);
+  // A closed-form method has no optimiser.
+  const TaskResult pca = b.run(tasks[1], 0);
+  REQUIRE(pca.ok);
+  CHECK(pca.fit_end.iterations == 0);
+  CHECK(std::isnan(pca.fit_end.objective));
+  CHECK(pca.fit_end.stop_reason.empty());
+}
+
+TEST_CASE("trace end: stored in the task table, and read from traces in older files",
+          "[results][trace]") {
+  TempDir dir;
+  Experiment ex = toy_experiment(dir.file("toy.h5"));
+  auto tasks = toy_tasks(ex);
+  TaskResult r = toy_result(tasks[4], 0.125, 0.375);
+  r.trace.optimizer = "scg";
+  r.trace.log(0, 3.0, 1.0, 0.0, 0.5);
+  r.trace.log(7, 2.0, 0.5, 0.25, 0.1);
+  r.trace.note("stop_reason", "x_and_f_tolerance");
+  r.fit_end = trace_end(r.trace);
+  TaskResult closed = toy_result(tasks[5], 0.25, 0.5);  // no trace
+  RunInfo info;
+  info.version = "0.1.0";
+  info.ranks = 1;
+  {
+    ResultsStore store(ex, tasks, info, false);
+    store.add(r);
+    store.add(closed);
+    store.write_hdf5();
+  }
+  auto end_of = [](const ResultsFile& f, std::uint64_t id) {
+    for (const auto& row : f.tasks)
+      if (row.result.task_id == id) return row.result.fit_end;
+    FAIL("task missing from the results file");
+    return TraceEnd{};
+  };
+  for (bool arrays : {false, true}) {
+    const ResultsFile f = read_results(ex.output.path, arrays);
+    const TraceEnd e = end_of(f, r.task_id);
+    CHECK(e.iterations == 7);
+    CHECK(e.objective == 2.0);
+    CHECK(e.grad_norm == 0.5);
+    CHECK(e.stop_reason == "x_and_f_tolerance");
+    CHECK(end_of(f, closed.task_id).iterations == 0);
+    CHECK(std::isnan(end_of(f, closed.task_id).objective));
+  }
+  // A file from before these columns: the end comes from the trace where one was kept.
+  {
+    h5::File f = h5::open_file(ex.output.path, true);
+    h5::Handle g = h5::open_group(f, f.h, "tasks");
+    for (const char* name : {"iterations", "final_objective", "final_grad_norm", "stop_reason"})
+      REQUIRE(H5Ldelete(g, name, H5P_DEFAULT) >= 0);
+  }
+  const ResultsFile old = read_results(ex.output.path, true);
+  CHECK(end_of(old, r.task_id).iterations == 7);
+  CHECK(end_of(old, r.task_id).stop_reason == "x_and_f_tolerance");
+  const ResultsFile old_bare = read_results(ex.output.path, false);
+  CHECK(end_of(old_bare, r.task_id).iterations == 0);
+  CHECK(std::isnan(end_of(old_bare, r.task_id).objective));
+}
