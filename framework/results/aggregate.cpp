@@ -153,6 +153,8 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
     }
     SettingStats& s = c.settings[sit->second];
     s.split_seeds.push_back(row.split_seed);
+    s.repeats.push_back(row.repeat);
+    s.ends.push_back(row.result.fit_end);
     for (std::size_t ki = 0; ki < a.k.size(); ++ki)
       s.errors[ki].push_back(row.result.knn_error[ki]);
   }
@@ -361,6 +363,26 @@ std::string cell_text(const Cell* c, std::size_t ki, int repeats) {
   return s;
 }
 
+std::vector<EarlyStop> early_stops(const Cell& c) {
+  std::vector<EarlyStop> out;
+  const SettingStats* s = c.chosen();
+  if (!s || s->ends.size() != s->n()) return out;
+  std::vector<std::uint64_t> its;
+  for (const TraceEnd& e : s->ends)
+    if (e.iterations > 0) its.push_back(e.iterations);
+  if (its.size() < 3) return out;  // too few fits to say what is usual
+  std::nth_element(its.begin(), its.begin() + its.size() / 2, its.end());
+  const std::uint64_t median = its[its.size() / 2];
+  for (std::size_t i = 0; i < s->n(); ++i) {
+    const TraceEnd& e = s->ends[i];
+    if (e.iterations == 0 || 4 * e.iterations >= median || e.stop_reason.empty() ||
+        e.stop_reason == "max_iterations")
+      continue;
+    out.push_back({s->repeats[i], e.iterations, median, e.stop_reason, s->errors[0][i]});
+  }
+  return out;
+}
+
 std::string to_markdown(const Table& t, const Aggregate& a) {
   std::size_t ki = k_index(t, a);
   std::string s = "**" + t.caption + "**\n\n| method |";
@@ -393,6 +415,21 @@ std::string to_markdown(const Table& t, const Aggregate& a) {
       s += "\n";
     }
   }
+  std::string early;
+  for (std::size_t i = 0; i < t.rows.size(); ++i)
+    for (std::size_t j = 0; j < t.columns.size(); ++j)
+      if (const Cell* c = t.cells[i][j])
+        for (const EarlyStop& e : early_stops(*c))
+          early += "- " + t.rows[i] + ", " + t.columns[j] + ": partition " +
+                   std::to_string(e.repeat) + " at iteration " + std::to_string(e.iterations) +
+                   " (" + e.stop_reason + "; the setting's median " +
+                   std::to_string(e.median_iterations) + "), error " +
+                   fmt("%.2f", 100.0 * e.error) + " %\n";
+  if (!early.empty())
+    s +=
+        "\nFits of a chosen setting that stopped early (by a tolerance test, at under a quarter of "
+        "the median iterations of the setting's fits; their errors are in the means):\n\n" +
+        early;
   return s;
 }
 

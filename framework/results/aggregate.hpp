@@ -18,6 +18,8 @@ struct SettingStats {
   std::vector<std::uint64_t> split_seeds;   // one per successful repeat (pairs repeats in t-tests)
   std::vector<std::vector<double>> errors;  // [k index][repeat], fractions
   std::vector<double> mean, std;            // per k, fractions; std is the sample std (n-1)
+  std::vector<int> repeats;                 // the partition index of each successful repeat
+  std::vector<TraceEnd> ends;               // where each repeat's optimiser ended
   std::size_t n() const { return split_seeds.size(); }
 };
 
@@ -72,6 +74,18 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt = {});
 
 // (Re)runs the paired t-tests of every cell against a.reference's best setting ("" for none).
 void run_ttests(Aggregate& a);
+
+// A fit of a cell's chosen setting that stopped by a test other than its iteration budget at
+// under a quarter of the median iterations of the setting's fits. A tolerance test met on a stalled
+// step (Netlab's scg after a run of rejected steps) looks like convergence, and the fit's error
+// still enters the mean; the markdown tables list such fits under the table.
+struct EarlyStop {
+  int repeat = 0;
+  std::uint64_t iterations = 0, median_iterations = 0;
+  std::string stop_reason;
+  double error = 0.0;  // at the first k, fraction
+};
+std::vector<EarlyStop> early_stops(const Cell& c);
 
 // One table per dataset x k (x dim when the experiment has several): rows are method labels,
 // columns split values; cells "mean ± std" in percent.

@@ -368,3 +368,42 @@ TEST_CASE("t-tests: no mark and no promise in the caption for a test that did no
   CHECK_THAT(tables[0].caption,
              Catch::Contains("no t-test against KDA for PCA (fewer than 2 partitions"));
 }
+
+TEST_CASE("aggregate: fits of a chosen setting that stopped early are listed under the table",
+          "[aggregate][trace]") {
+  Synthetic s;
+  s.f.repeats = 4;
+  s.f.ttest_reference = "";
+  s.add("KDA", "gamma=0.5", {0.10, 0.11, 0.12, 0.47}, {0.10, 0.11, 0.12, 0.47});
+  s.add("PCA", "", {0.30, 0.31, 0.29, 0.30}, {0.30, 0.31, 0.29, 0.30});
+  auto set_end = [&](std::size_t task, std::uint64_t its, const std::string& why) {
+    s.f.tasks[task].result.fit_end = {its, 1.0, 1.0, why};
+  };
+  // KDA: three fits ran their 1000 iterations, the fourth met a tolerance test at 93.
+  for (std::size_t i = 0; i < 3; ++i) set_end(i, 1000, "max_iterations");
+  set_end(3, 93, "x_and_f_tolerance");
+  // PCA has no optimiser: nothing to say.
+  Aggregate a = aggregate(s.f);
+  const Cell* kda = a.find("usps", "KDA", 5, 2);
+  REQUIRE(kda);
+  const std::vector<EarlyStop> early = early_stops(*kda);
+  REQUIRE(early.size() == 1);
+  CHECK(early[0].repeat == 3);
+  CHECK(early[0].iterations == 93);
+  CHECK(early[0].median_iterations == 1000);
+  CHECK(early[0].error == 0.47);
+  CHECK(early_stops(*a.find("usps", "PCA", 5, 2)).empty());
+  const std::string md = to_markdown(make_tables(a)[0], a);
+  CHECK_THAT(md, Catch::Contains("- KDA, per_class=5: partition 3 at iteration 93 "
+                                 "(x_and_f_tolerance; the setting's median 1000), error 47.00 %"));
+
+  // Fits that all converge early by tolerance, or that stop early by their budget, are usual.
+  set_end(3, 400, "x_and_f_tolerance");
+  CHECK(early_stops(*aggregate(s.f).find("usps", "KDA", 5, 2)).empty());
+  for (std::size_t i = 0; i < 4; ++i) set_end(i, i == 3 ? 93 : 100, "x_and_f_tolerance");
+  CHECK(early_stops(*aggregate(s.f).find("usps", "KDA", 5, 2)).empty());
+  set_end(3, 20, "max_iterations");
+  CHECK(early_stops(*aggregate(s.f).find("usps", "KDA", 5, 2)).empty());
+  const Aggregate none = aggregate(s.f);
+  CHECK_THAT(to_markdown(make_tables(none)[0], none), !Catch::Contains("stopped early"));
+}
