@@ -162,7 +162,11 @@ const std::string& ParamSet::str(const std::string& name) const {
 
 std::string ParamSet::canonical() const {
   std::string s;
-  for (const auto& [k, v] : values_) s += (s.empty() ? "" : ",") + k + "=" + to_string(v);
+  for (const auto& [k, v] : values_) {
+    const auto o = omit_at_.find(k);
+    if (o != omit_at_.end() && o->second == v) continue;
+    s += (s.empty() ? "" : ",") + k + "=" + to_string(v);
+  }
   return s;
 }
 

@@ -27,6 +27,10 @@ struct ParamSpec {
   bool min_exclusive = false;  // e.g. a kernel width must be > 0
   // Choice values retired in favour of new ones (old, new): refused with the new one named.
   std::vector<std::pair<std::string, std::string>> renamed_choices;
+  // false for a parameter added after results existed: at its default it stays out of the
+  // setting's canonical text, so the task keys (and seeds) of earlier runs still match and they
+  // resume; set to any other value, it is part of the setting like every parameter.
+  bool keyed_at_default = true;
 
   static ParamSpec real(std::string name, double def, std::optional<double> lo,
                         std::optional<double> hi, std::string doc, bool lo_exclusive = false);
@@ -50,6 +54,8 @@ class ParamSet {
  public:
   ParamSet() = default;
   void set(const std::string& name, ParamValue v) { values_[name] = std::move(v); }
+  // Leaves `name` out of canonical() while it holds `value` (ParamSpec::keyed_at_default).
+  void omit_at(const std::string& name, ParamValue value) { omit_at_[name] = std::move(value); }
   bool has(const std::string& name) const { return values_.count(name) != 0; }
 
   double real(const std::string& name) const;  // Int values convert
@@ -64,6 +70,7 @@ class ParamSet {
  private:
   const ParamValue& at(const std::string& name) const;
   std::map<std::string, ParamValue> values_;
+  std::map<std::string, ParamValue> omit_at_;
 };
 
 }  // namespace drbench

@@ -20,7 +20,10 @@ const ParamSpec* MethodInfo::param(const std::string& pname) const {
 
 ParamSet MethodInfo::complete(const ParamSet& given) const {
   ParamSet out;
-  for (const auto& p : params) out.set(p.name, p.default_value);
+  for (const auto& p : params) {
+    out.set(p.name, p.default_value);
+    if (!p.keyed_at_default) out.omit_at(p.name, p.default_value);
+  }
   for (const auto& [k, v] : given.values()) {
     const ParamSpec* spec = param(k);
     if (!spec) {

@@ -20,6 +20,7 @@ namespace drbench {
 struct GplvmSettings {
   std::string kernel = "rbf";  // base kernel; bias and white noise are added (GPLRF eq. 2)
   int iterations = 1000;
+  double tolerance = 1e-4;        // x_tol = f_tol of the fit's optimiser (Netlab's foptions)
   std::string optimizer = "scg";  // scg | lbfgs
   std::string init = "ppca";      // ppca | pca
   double x_prior = 0.0;           // precision of a Gaussian prior on X; 0 = none (eq. 3 as is)

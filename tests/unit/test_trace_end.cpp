@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "framework/config/experiment.hpp"
+#include "framework/core/registry.hpp"
 #include "framework/results/h5.hpp"
 #include "framework/results/reader.hpp"
 #include "framework/results/store.hpp"
@@ -109,4 +110,54 @@ TEST_CASE("trace end: stored in the task table, and read from traces in older fi
   const ResultsFile old_bare = read_results(ex.output.path, false);
   CHECK(end_of(old_bare, r.task_id).iterations == 0);
   CHECK(std::isnan(end_of(old_bare, r.task_id).objective));
+}
+
+TEST_CASE("gp-lvm tolerance: 0 runs every iteration, a loose one stops at once", "[gplvm][trace]") {
+  auto run = [](const std::string& tolerance) {
+    const std::string text = R"(seed: 5
+datasets:
+  - {name: iris, source: bundled, preprocess: [{standardize: {}}]}
+splits: {train_ratio: [0.5], repeats: 1}
+methods:
+  - {method: gplvm, dims: [2], grid: {iterations: 40)" +
+                             tolerance + R"(}}
+evaluation: {knn: [1]}
+output: {path: unused.h5, keep_traces: false}
+)";
+    const Experiment ex = parse_experiment(text, "tol.yaml");
+    TaskRunner runner(ex, {});
+    const std::vector<Task> tasks = expand_tasks(ex);
+    REQUIRE(tasks.size() == 1);
+    const TaskResult r = runner.run(tasks[0], 0);
+    REQUIRE(r.ok);
+    return std::make_pair(tasks[0].key, r.fit_end);
+  };
+  const auto [key0, all] = run(", tolerance: 0");
+  CHECK(all.iterations == 40);
+  CHECK(all.stop_reason == "max_iterations");
+  const auto [key_loose, loose] = run(", tolerance: 1e6");
+  CHECK(loose.iterations < 10);  // at its first accepted step
+  CHECK(loose.stop_reason == "x_and_f_tolerance");
+  // At its default (Netlab's 1e-4) the tolerance stays out of the setting's key, so results
+  // written before it was a parameter still resume; any other value is part of the key.
+  const auto [key_default, unused] = run("");
+  const auto [key_explicit, unused2] = run(", tolerance: 0.0001");
+  CHECK(key_default.find("tolerance") == std::string::npos);
+  CHECK(key_explicit == key_default);
+  CHECK(key0.find("tolerance=0,") != std::string::npos);
+  CHECK(key_loose.find("tolerance=1000000") != std::string::npos);
+}
+
+TEST_CASE("task keys of the GPLRF Table 1 runs are unchanged", "[tasks][gplvm]") {
+  // The setting of one rankGPLVM cell as results/gplrf_usps-table1_halving_30.h5 records it; a
+  // change here would make every finished GP-LVM task of those runs look new on resume.
+  ParamSet given;
+  given.set("alpha", 100.0);
+  given.set("init", std::string("pca"));
+  given.set("kernel_width", 10.0);
+  given.set("learn_kernel", false);
+  CHECK(Registry::instance().get("rankgplvm").complete(given).canonical() ==
+        "alpha=100,back_constraint=rbf,hidden=20,init=pca,iterations=1000,kernel=rbf,"
+        "kernel_width=10,learn_kernel=false,oos_iterations=200,optimizer=scg,rank_beta=1,"
+        "x_prior=0");
 }
