@@ -426,10 +426,10 @@ std::string to_markdown(const Table& t, const Aggregate& a) {
                    std::to_string(e.median_iterations) + "), error " +
                    fmt("%.2f", 100.0 * e.error) + " %\n";
   if (!early.empty())
-    s +=
-        "\nFits of a chosen setting that stopped early (by a tolerance test, at under a quarter of "
-        "the median iterations of the setting's fits; their errors are in the means):\n\n" +
-        early;
+    s += "\nFits of a chosen setting that stopped early (by a test other than the iteration cap, "
+         "at under a quarter of the median iterations of the setting's fits; their errors are "
+         "in the means):\n\n" +
+         early;
   return s;
 }
 
