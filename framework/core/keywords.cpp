@@ -16,6 +16,10 @@ ParamSpec iterations(std::int64_t def, std::int64_t hi, const std::string& what)
   return ParamSpec::integer("iterations", def, 1, double(hi), "iteration cap: " + what);
 }
 
+ParamSpec tolerance(double def, std::optional<double> hi, const std::string& what) {
+  return ParamSpec::real("tolerance", def, 0.0, hi, "stop before the iteration cap " + what);
+}
+
 ParamSpec weights(const std::string& what) {
   return ParamSpec::choice("weights", "heat", {"heat", "binary"},
                            "graph edge weights, heat exp(-|xi-xj|^2/t) or binary 1: " + what);

@@ -21,6 +21,9 @@ namespace keywords {
 ParamSpec neighbours(std::int64_t def, std::int64_t lo, std::int64_t hi, const std::string& what);
 // `iterations` (int): cap on the iterations of a method's optimiser.
 ParamSpec iterations(std::int64_t def, std::int64_t hi, const std::string& what);
+// `tolerance` (real >= 0, at most `hi`): when an iterative method may stop before its iteration
+// cap; `what` states the method's test (relative change, or Netlab's absolute x and f change).
+ParamSpec tolerance(double def, std::optional<double> hi, const std::string& what);
 // `weights` (choice {heat, binary}): edge weights of a graph, exp(-d^2/t) or 1.
 ParamSpec weights(const std::string& what);
 // `weights` with a method's own choices (e.g. neighbour embeddings: {perplexity, gaussian}).

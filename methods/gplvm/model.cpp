@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/gplvm/init.hpp"
 #include "methods/gplvm/likelihood.hpp"
@@ -11,22 +12,27 @@
 
 namespace drbench {
 
+namespace {
+
+ParamSpec fit_tolerance() {
+  ParamSpec t = keywords::tolerance(
+      1e-4, std::nullopt,
+      "when one step changes no latent coordinate by more than this and the objective by less "
+      "(Netlab's and GPmat's 1e-4); 0 runs every iteration. After a run of rejected SCG steps the "
+      "step is tiny, and the test can pass far from an optimum (the tables list such fits)");
+  t.keyed_at_default = false;  // added after the GPLRF tables: their task keys still match
+  return t;
+}
+
+}  // namespace
+
 std::vector<ParamSpec> gplvm_param_specs() {
   return {
       ParamSpec::choice("kernel", "rbf", covariance_kernel_names(),
                         "covariance of the latent-to-data map; bias and white noise are always "
                         "added (GPLRF eq. 2)"),
       ParamSpec::integer("iterations", 1000, 1, 1e6, "optimiser iterations (TPSLVM: 1000)"),
-      [] {
-        ParamSpec t = ParamSpec::real(
-            "tolerance", 1e-4, 0.0, std::nullopt,
-            "stop before the iteration cap when one step changes no latent coordinate by more "
-            "than this and the objective by less (Netlab's and GPmat's 1e-4); 0 runs every "
-            "iteration. After a run of rejected SCG steps the step is tiny, and the test can pass "
-            "far from an optimum (the tables list such fits)");
-        t.keyed_at_default = false;  // added after the GPLRF tables: their task keys still match
-        return t;
-      }(),
+      fit_tolerance(),
       ParamSpec::choice("optimizer", "scg", {"scg", "lbfgs"},
                         "scaled conjugate gradients (as in the papers) or L-BFGS"),
       ParamSpec::choice("init", "ppca", {"ppca", "pca"},

@@ -101,8 +101,7 @@ MethodInfo dee_info() {
                           "ld: Laplacian direction; fp: fixed point; cg: conjugate gradients; gd: "
                           "gradient descent (all with a Wolfe line search)"),
       keywords::iterations(1000, 1000000, "the chosen optimiser (the paper's 1000)"),
-      ParamSpec::real("tolerance", 1e-3, 0.0, 1.0,
-                      "stop when |A_new - A| <= tolerance |A| (the paper's 1e-3)"),
+      keywords::tolerance(1e-3, 1.0, "when |A_new - A| <= tolerance |A| (the paper's 1e-3)"),
       ParamSpec::real("mu", 1e-3, 1e-12, 1e6,
                       "ld/fp: ridge on X L+ X^T (X D+ X^T) relative to its trace / D; needed "
                       "when D > N and along class-mean directions")};

@@ -49,15 +49,14 @@ MethodInfo dsne_info() {
   m.reference =
       "Zheng, Qiu, Jiang & Wang, J. Comput.-Aided Des. Comput. Graph. 24 (2012), as "
       "stated in Zheng et al., Comput. Math. Methods Med. 2014, eq. 5-8";
-  m.params = {
-      keywords::kernel_width(1.0, kSameClassReference),
-      keywords::width("relative", kSameClassReference),
-      keywords::iterations(1000, 1000000, "conjugate gradients"),
-      ParamSpec::real("tolerance", 1e-3, 0.0, 1.0, "stop when |A_new - A| <= tolerance |A|"),
-      ParamSpec::choice(
-          "init", "random", {"random", "pca"},
-          "start: small Gaussian rows, or the leading principal directions (a start "
-          "an outside implementation can reproduce, e.g. scripts/dsne_reference.py)")};
+  m.params = {keywords::kernel_width(1.0, kSameClassReference),
+              keywords::width("relative", kSameClassReference),
+              keywords::iterations(1000, 1000000, "conjugate gradients"),
+              keywords::tolerance(1e-3, 1.0, "when |A_new - A| <= tolerance |A|"),
+              ParamSpec::choice(
+                  "init", "random", {"random", "pca"},
+                  "start: small Gaussian rows, or the leading principal directions (a start "
+                  "an outside implementation can reproduce, e.g. scripts/dsne_reference.py)")};
   m.supervised = true;
   m.iterative = true;
   m.transform_reproduces_embedding = true;

@@ -105,7 +105,7 @@ MethodInfo ee_info() {
                           "sd: spectral direction; fp: fixed point; gd: gradient descent (all "
                           "with backtracking Armijo c = 0.1, rho = 0.8)"),
       keywords::iterations(1000, 1000000, "the chosen optimiser"),
-      ParamSpec::real("tolerance", 1e-3, 0.0, 1.0, "stop when |Y_new - Y| <= tolerance |Y|"),
+      keywords::tolerance(1e-3, 1.0, "when |Y_new - Y| <= tolerance |Y|"),
       ParamSpec::real("mu", 1e-10, 1e-15, 1.0, "sd: ridge on 4 L+ relative to its mean diagonal"),
   };
   m.iterative = true;
