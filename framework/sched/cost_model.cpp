@@ -36,6 +36,45 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// A canonical setting ("alpha=1000,iterations=1000,kernel=rbf") read back against the method's
+// declared parameters; its estimate is what expand_tasks would have given the task.
+double descriptor_estimate(const std::string& method, const std::string& setting,
+                           const DataShape& shape, arma::uword dim) {
+  const MethodInfo* info = Registry::instance().find(method);
+  if (!info) return 0;
+  try {
+    ParamSet given;
+    std::size_t at = 0;
+    while (at < setting.size()) {
+      std::size_t end = setting.find(',', at);
+      if (end == std::string::npos) end = setting.size();
+      const std::string item = setting.substr(at, end - at);
+      at = end + 1;
+      const std::size_t eq = item.find('=');
+      const ParamSpec* spec = eq == std::string::npos ? nullptr : info->param(item.substr(0, eq));
+      if (!spec) continue;
+      const std::string v = item.substr(eq + 1);
+      switch (spec->type) {
+        case ParamType::Bool:
+          given.set(spec->name, v == "true");
+          break;
+        case ParamType::Int:
+          given.set(spec->name, std::int64_t(std::stoll(v)));
+          break;
+        case ParamType::Real:
+          given.set(spec->name, std::stod(v));
+          break;
+        case ParamType::Choice:
+          given.set(spec->name, v);
+          break;
+      }
+    }
+    return std::max(0.0, info->cost_of(shape, info->complete(given), dim));
+  } catch (const std::exception&) {
+    return 0;  // a setting this build cannot read: the sample calibrates nothing
+  }
+}
+
 }  // namespace
 
 double iterations_of(const std::string& setting) {
@@ -93,6 +132,14 @@ CostModel CostModel::fit(const std::vector<CostSample>& samples) {
         continue;
       }
     }
+    if (std::find(fit.features.begin(), fit.features.end(), 3) == fit.features.end()) {
+      double lo = feature(rows[0]->x, 3), hi = lo;
+      for (const auto* s : rows) {
+        lo = std::min(lo, feature(s->x, 3));
+        hi = std::max(hi, feature(s->x, 3));
+      }
+      if (hi == lo) fit.fixed_log_iterations = lo;
+    }
     const arma::uword p = fit.features.size() + 1;
     arma::mat A(rows.size(), p);
     arma::vec y(rows.size());
@@ -122,6 +169,7 @@ double CostModel::predict(const CostFeatures& x) const {
     double z = f.coef[0];
     for (std::size_t j = 0; j < f.features.size(); ++j)
       z += f.coef[j + 1] * feature(x, f.features[j]);
+    if (!std::isnan(f.fixed_log_iterations)) z += feature(x, 3) - f.fixed_log_iterations;
     return std::exp(z);
   }
   // No fit: the descriptor's estimate in calibrated seconds, or as it is (relative units).
@@ -146,6 +194,10 @@ std::string CostModel::describe() const {
     out += buf;
     for (std::size_t j = 0; j < f.features.size(); ++j) {
       std::snprintf(buf, sizeof buf, " x %s^%.2f", names[f.features[j]], f.coef[j + 1]);
+      out += buf;
+    }
+    if (!std::isnan(f.fixed_log_iterations)) {
+      std::snprintf(buf, sizeof buf, " x (iterations/%.0f)", std::exp(f.fixed_log_iterations));
       out += buf;
     }
     std::snprintf(buf, sizeof buf, "  (rms error of log seconds %.2f)\n", f.rms_log);
@@ -195,7 +247,11 @@ std::vector<CostSample> cost_samples(const ResultsFile& f, const std::vector<Tas
     s.x.dim = double(row.dim == 0 ? r.input_dim : row.dim);
     s.x.iterations = iterations_of(row.setting);
     auto it = id_of_key.find(r.key);
-    if (it != id_of_key.end()) s.x.estimate = features.at(it->second).estimate;
+    s.x.estimate = it != id_of_key.end()
+                       ? features.at(it->second).estimate
+                       : descriptor_estimate(row.method, row.setting,
+                                             DataShape{r.n_train, r.input_dim, 0},
+                                             arma::uword(s.x.dim));
     s.seconds = r.total_seconds();
     out.push_back(s);
   }

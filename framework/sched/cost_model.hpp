@@ -1,9 +1,12 @@
 #pragma once
 // Task run times predicted from finished ones. Per method, log(seconds) is fitted by least squares
 // against log n, log d, log(dim + 1) and log(iterations), using only the features that vary among
-// that method's finished tasks (a power law in each). Methods without enough finished tasks fall
-// back on their descriptor's cost estimate, scaled to seconds by the median ratio observed over
-// all finished tasks. Used for the longest-first order when resuming and by `drbench plan`.
+// that method's finished tasks (a power law in each). An iteration cap that never varied is taken
+// as linear (time per iteration constant), so a 3,000-iteration run is not planned from 1,000
+// at the 1,000-iteration time. Methods without enough finished tasks fall back on their
+// descriptor's cost estimate, scaled to seconds by the median ratio observed over all finished
+// tasks. Used for the longest-first order when resuming and by `drbench plan`.
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -43,6 +46,8 @@ class CostModel {
     std::vector<double> coef;   // intercept first
     double rms_log = 0;
     std::size_t samples = 0;
+    // log of the iteration cap every finished task shared, when it did not vary (else NaN).
+    double fixed_log_iterations = std::nan("");
     // > 0 when n did not vary over the method's finished tasks: a power law would say nothing
     // about other sizes, so the method's own descriptor estimate x this (median seconds/estimate).
     double per_estimate = 0;
@@ -55,7 +60,9 @@ class CostModel {
 double iterations_of(const std::string& canonical_setting);
 
 // Features of every task of an experiment (shapes as check_against_data returns them) and the
-// samples of a results file's successful rows (estimates from `tasks` where keys match, else 0).
+// samples of a results file's successful rows. A row's estimate is its task's where the key is one
+// of `tasks`, else the method's descriptor applied to the row's setting and shape (0 if the method
+// or setting is unknown to this build): files of other profiles or columns still calibrate it.
 std::vector<CostFeatures> task_features(const Experiment& ex, const std::vector<Task>& tasks,
                                         const std::vector<DataShape>& shapes);
 std::vector<CostSample> cost_samples(const ResultsFile& f, const std::vector<Task>& tasks,

@@ -171,3 +171,62 @@ TEST_CASE("cost model leaves out a feature that grows with n", "[plan]") {
   x.iterations = 1000;
   CHECK(m.predict(x) == Approx(1e-6 * 400.0 * 400 * 400).epsilon(0.05));
 }
+
+TEST_CASE("cost model takes an iteration cap that never varied as linear", "[plan]") {
+  // Columns 30 and 40 of a table, all at 1,000 iterations: planning a 3,000-iteration rerun from
+  // them must not predict the 1,000-iteration time.
+  std::vector<CostSample> samples;
+  for (double n : {100.0, 200.0, 400.0})
+    for (double noise : {0.95, 1.05}) {
+      CostSample s;
+      s.x.method = "gp";
+      s.x.n = n;
+      s.x.d = 50;
+      s.x.dim = 9;
+      s.x.iterations = 1000;
+      s.seconds = noise * 1e-9 * n * n * n * 1000;
+      samples.push_back(s);
+    }
+  const CostModel m = CostModel::fit(samples);
+  REQUIRE(m.fitted("gp"));
+  CHECK(m.describe().find("(iterations/1000)") != std::string::npos);
+  CostFeatures x;
+  x.method = "gp";
+  x.n = 200;
+  x.d = 50;
+  x.dim = 9;
+  x.iterations = 1000;
+  const double at_1000 = m.predict(x);
+  CHECK(at_1000 == Approx(1e-9 * 200.0 * 200 * 200 * 1000).epsilon(0.05));
+  x.iterations = 3000;
+  CHECK(m.predict(x) == Approx(3 * at_1000).epsilon(1e-9));
+}
+
+TEST_CASE("cost samples from another profile's file carry the descriptor's estimate", "[plan]") {
+  // The keys of a file from another column never match this run's tasks; the estimate comes from
+  // the method's descriptor at the row's own setting and shape (bcgplvm: iterations x (n^3 + 3
+  // n^2 d), doubled), so a single-size file still scales to another size and iteration count.
+  ResultsFile f;
+  TaskRow row;
+  row.method = "bcgplvm";
+  row.setting = "back_constraint=rbf,iterations=1000,kernel_width=10,learn_kernel=false";
+  row.dim = 9;
+  row.result.ok = true;
+  row.result.key = "usps|40/class|r0|GPLVM|" + row.setting + "|d9";
+  row.result.n_train = 400;
+  row.result.input_dim = 100;
+  row.result.task_seconds = 12.0;
+  f.tasks.push_back(row);
+  const auto samples = cost_samples(f, {}, {});
+  REQUIRE(samples.size() == 1);
+  const double n = 400, d = 100;
+  CHECK(samples[0].x.estimate == Approx(1000 * 2.0 * (n * n * n + 3 * n * n * d)));
+  CHECK(samples[0].x.iterations == 1000);
+  row.method = "no_such_method";
+  f.tasks = {row};
+  CHECK(cost_samples(f, {}, {})[0].x.estimate == 0);
+  row.method = "bcgplvm";
+  row.setting = "iterations=many";
+  f.tasks = {row};
+  CHECK(cost_samples(f, {}, {})[0].x.estimate == 0);
+}
