@@ -59,11 +59,12 @@ usage:
         output. Several files (a table run in pieces, e.g. one profile per column) make one
         table when no cell is in two of them; printed only, each file keeps its own tables.
         Exit status: 2 for bad input; `run` exits 4 when any task failed.
-  drbench plot RESULTS.h5 [-o DIR] [--dataset NAME] [--method LABEL] [--format png|pdf|svg]
-                          [--metric error|accuracy] [--k K] [--paper CSV] [--dpi N]
-                          [--data-path DIR]
+  drbench plot RESULTS.h5 [MORE.h5 ...] [-o DIR] [--dataset NAME] [--method LABEL]
+                          [--format png|pdf|svg] [--metric error|accuracy] [--k K]
+                          [--paper CSV] [--dpi N] [--data-path DIR]
         Figures (latent spaces, error against split and dimension, optimiser traces) and a
         manifest.tsv; drawn by python/drbench (Python 3 with h5py, pandas, matplotlib).
+        Several files of a table run in pieces draw its curves as one table.
   drbench report RESULTS.h5 [-o REPORT.html]
         One self-contained HTML page: provenance, tables and every figure inline.
   drbench plan CONFIG --ranks R[,R...] [--costs RESULTS.h5[,...]] [--profile NAME | --quick]

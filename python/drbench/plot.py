@@ -556,7 +556,9 @@ class Plotter:
 def main(argv=None):
     p = argparse.ArgumentParser(
         prog="drbench plot", description="Figures of a drbench results file (docs/figures.md).")
-    p.add_argument("results", help="RESULTS.h5 written by drbench run")
+    p.add_argument("results", nargs="+",
+                   help="RESULTS.h5 written by drbench run; several files of one table run in "
+                        "pieces (one profile per column) draw its curves as one table")
     p.add_argument("-o", "--output", default=None,
                    help="directory for the figures (default figures/<experiment name>)")
     p.add_argument("--dataset", action="append", help="only this dataset (repeatable)")
@@ -575,9 +577,14 @@ def main(argv=None):
                    help="curves for this k of the kNN error (comma list, or 'all'; default the "
                         "first k of the file)")
     a = p.parse_args(argv)
-    if not os.path.isfile(a.results):
-        p.error(f"{a.results}: no such file")
-    r = dres.load(a.results)
+    for path in a.results:
+        if not os.path.isfile(path):
+            p.error(f"{path}: no such file")
+    try:
+        r = dres.load_pieces(a.results)
+    except ValueError as e:
+        p.error(str(e))
+    a.results = " ".join(a.results)
     out = a.output or os.path.join("figures", slug(r.name))
     for sel, col, what in ((a.dataset, "dataset", "dataset"), (a.method, None, "method")):
         if sel:

@@ -15,6 +15,7 @@ keep_embeddings/keep_traces) is an empty frame or NaN column, and `r.notes` says
 """
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import io
 import math
@@ -148,6 +149,8 @@ class Results:
 
     @property
     def embedding_ids(self) -> list:
+        if not self.path:  # several files as one (load_pieces): embeddings stay per file
+            return []
         with h5py.File(self.path, "r") as f:
             return sorted(int(i) for i in f["embeddings"].keys()) if "embeddings" in f else []
 
@@ -167,8 +170,8 @@ class Results:
         """Every kept embedding in one long frame (loaded on first use)."""
         if self._embeddings is None:
             frames = []
-            with h5py.File(self.path, "r") as f:
-                if "embeddings" in f:
+            with (h5py.File(self.path, "r") if self.path else _no_file()) as f:
+                if f is not None and "embeddings" in f:
                     for i in sorted(int(k) for k in f["embeddings"].keys()):
                         frames.append(_read_embedding(f[f"embeddings/{i}"], i))
             self._embeddings = (pd.concat(frames, ignore_index=True) if frames else
@@ -177,6 +180,11 @@ class Results:
                 self.notes.append("embeddings carry no point indices or labels (file written "
                                   "before drbench stored them): index and label are -1")
         return self._embeddings
+
+
+@contextlib.contextmanager
+def _no_file():
+    yield None
 
 
 def _read_embedding(g: h5py.Group, task_id: int) -> pd.DataFrame:
@@ -380,8 +388,71 @@ def _load(path: str) -> Results:
             notes.append(f"no tables: /tasks lacks {', '.join(missing)}")
         else:
             r.tables, r.tables_source = aggregate(r), "recomputed"
-            notes.append("no /tables in the file (drbench aggregate not run): tables recomputed")
+            notes.append("no tables stored in the file (drbench aggregate has not run on it since "
+                         "its last run): tables recomputed")
     return r
+
+
+def load_pieces(paths) -> Results:
+    """Several results files of one table run in pieces (one profile per column, as
+    configs/gplrf_usps.yaml runs GPLRF Table 1) as one Results: the tasks and each file's own
+    tables side by side, with the checks `drbench aggregate A.h5 B.h5` makes (framework/results/
+    combine.hpp): the files agree on k, the kNN metric, the split kind, the partitions per split
+    value and the selection rule, and no table cell is in two of them. Embeddings and traces stay
+    per file (task ids repeat across files): `path` is "" and both are empty."""
+    parts = [load(p) for p in paths]
+    if len(parts) == 1:
+        return parts[0]
+    first, fp = parts[0], paths[0]
+
+    def sel(r):
+        return (int(r.attrs.get("halving_repeats", 0) or 0), int(r.attrs.get("halving_keep", 0) or 0))
+
+    for r, p in zip(parts[1:], paths[1:]):
+        for what, a, b in (("k", first.k, r.k), ("kNN metric", first.knn_metric, r.knn_metric),
+                           ("split kind", sorted(set(first.tasks.get("split_kind", []))),
+                            sorted(set(r.tasks.get("split_kind", [])))),
+                           ("partitions per split value (repeats)", first.attrs.get("repeats"),
+                            r.attrs.get("repeats")),
+                           ("selection (successive halving repeats, keep)", sel(first), sel(r))):
+            if a != b:
+                raise ValueError(f"{fp} and {p} disagree on {what} ({a} against {b}): their cells "
+                                 "do not mean the same, so they make no one table (fix: plot "
+                                 "them one at a time)")
+    cell = ["dataset", "method", "split_kind", "split_value", "dim", "k"]
+    seen = {}
+    for r, p in zip(parts, paths):
+        for key in r.tables[cell].itertuples(index=False, name=None):
+            if key in seen:
+                raise ValueError(f"{seen[key]} and {p} both hold the cell {dict(zip(cell, key))}: "
+                                 "each cell of a table in pieces must come from one file (fix: "
+                                 "leave one of them out)")
+            seen[key] = p
+    tasks = pd.concat([r.tasks.assign(source=p) for r, p in zip(parts, paths)],
+                      ignore_index=True)
+    tables = pd.concat([r.tables for r in parts], ignore_index=True)
+    attrs = dict(first.attrs)
+    profiles = [r.attrs.get("profile", "") for r in parts]
+    attrs["profile"] = _pieces_name(profiles)
+    labels = list(dict.fromkeys(x for r in parts for x in r.attrs.get("labels", [])))
+    datasets = list(dict.fromkeys(x for r in parts for x in r.attrs.get("datasets", [])))
+    attrs["labels"], attrs["datasets"] = labels, datasets
+    notes = list(dict.fromkeys(n for r in parts for n in r.notes))
+    notes.append(f"{len(parts)} files as one table: latent spaces and optimiser traces are drawn "
+                 "per file (plot each file on its own)")
+    return Results(path="", attrs=attrs, k=first.k, knn_metric=first.knn_metric,
+                   quality_names=first.quality_names, tasks=tasks, tables=tables,
+                   tables_source="+".join(dict.fromkeys(r.tables_source for r in parts)),
+                   table_text={}, tables_reference=first.tables_reference,
+                   traces=first.traces.iloc[0:0], notes=notes)
+
+
+def _pieces_name(profiles) -> str:
+    """table1_halving_10, ..._20, ..._50 -> table1_halving_{10,20,50}."""
+    if any(not p for p in profiles) or len(set(profiles)) < len(profiles):
+        return "+".join(p or "(none)" for p in profiles)
+    stem = os.path.commonprefix(profiles)
+    return f"{stem}{{{','.join(p[len(stem):] for p in profiles)}}}" if stem else "+".join(profiles)
 
 
 # ---- aggregation: the same rules as framework/results/aggregate.cpp ----

@@ -85,3 +85,51 @@ def test_plot_names_a_missing_package(results_file, tmp_path):
     assert not (tmp_path / "x").exists()
     p = drbench("plot", path, check=False, extra_env={"DRBENCH_PYTHON": "/nonexistent/python3"})
     assert p.returncode == 2 and "/nonexistent/python3" in p.stderr
+
+
+PIECES = """
+name: pypieces
+seed: 11
+datasets: [{name: iris, source: bundled, preprocess: [standardize]}]
+splits: {train_ratio: [0.3, 0.6], repeats: 3}
+methods:
+  - {method: pca, label: PCA, dims: [2]}
+  - {method: lda, label: LDA, dims: [2]}
+evaluation: {knn: [1]}
+output: {path: whole.h5}
+profiles:
+  col1: {splits: {train_ratio: [0.3]}, output: {path: col1.h5}}
+  col2: {splits: {train_ratio: [0.6]}, output: {path: col2.h5}}
+  k3: {splits: {train_ratio: [0.6]}, evaluation: {knn: [3]}, output: {path: k3.h5}}
+"""
+
+
+def test_plot_pieces_of_one_table(tmp_path):
+    # A table run one column per profile draws as the whole run draws it: the same curves.
+    import drbench.results as dres
+    cfg = tmp_path / "pieces.yaml"
+    cfg.write_text(PIECES)
+    paths = {}
+    for prof in ("", "col1", "col2", "k3"):
+        out = tmp_path / f"{prof or 'whole'}.h5"
+        args = ["run", str(cfg), "--output", str(out), "--quiet"]
+        drbench(*args, *(["--profile", prof] if prof else []))
+        paths[prof or "whole"] = str(out)
+    whole = dres.load(paths["whole"]).tables
+    pieces = dres.load_pieces([paths["col1"], paths["col2"]])
+    assert pieces.attrs["profile"] == "col{1,2}"
+    cols = ["method", "split_value", "mean_error_pct", "std_error_pct", "setting"]
+    key = ["method", "split_value"]
+    a = whole[cols].sort_values(key).reset_index(drop=True)
+    b = pieces.tables[cols].sort_values(key).reset_index(drop=True)
+    assert len(a) == 4 and a.equals(b)
+    out = tmp_path / "figs"
+    p = drbench("plot", paths["col1"], paths["col2"], "-o", str(out))
+    assert (out / "error_vs_split_iris_k1.png").exists()
+    assert "latent spaces and optimiser traces are drawn per file" in p.stderr
+    assert not any(f.startswith(("latent", "trace")) for f in os.listdir(out))
+    # A cell in two files, or files whose cells mean different things, make no table.
+    p = drbench("plot", paths["col2"], paths["whole"], "-o", str(out), check=False)
+    assert p.returncode == 2 and "both hold the cell" in p.stderr
+    p = drbench("plot", paths["col1"], paths["k3"], "-o", str(out), check=False)
+    assert p.returncode == 2 and "disagree on k" in p.stderr
