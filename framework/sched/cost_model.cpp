@@ -247,11 +247,10 @@ std::vector<CostSample> cost_samples(const ResultsFile& f, const std::vector<Tas
     s.x.dim = double(row.dim == 0 ? r.input_dim : row.dim);
     s.x.iterations = iterations_of(row.setting);
     auto it = id_of_key.find(r.key);
-    s.x.estimate = it != id_of_key.end()
-                       ? features.at(it->second).estimate
-                       : descriptor_estimate(row.method, row.setting,
-                                             DataShape{r.n_train, r.input_dim, 0},
-                                             arma::uword(s.x.dim));
+    s.x.estimate = it != id_of_key.end() ? features.at(it->second).estimate
+                                         : descriptor_estimate(row.method, row.setting,
+                                                               DataShape{r.n_train, r.input_dim, 0},
+                                                               arma::uword(s.x.dim));
     s.seconds = r.total_seconds();
     out.push_back(s);
   }

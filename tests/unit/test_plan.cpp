@@ -18,6 +18,18 @@ PlanResult replay(const std::vector<double>& seconds, int ranks) {
   return simulate_schedule(order, seconds, p);
 }
 
+// A GP-like task of a 9-D latent space.
+CostFeatures gp(double n, double d, double iterations, double estimate = 0) {
+  CostFeatures x;
+  x.method = "gp";
+  x.n = n;
+  x.d = d;
+  x.dim = 9;
+  x.iterations = iterations;
+  x.estimate = estimate;
+  return x;
+}
+
 }  // namespace
 
 TEST_CASE("plan: one rank runs everything back to back", "[plan]") {
@@ -67,24 +79,11 @@ TEST_CASE("cost model recovers a power law and calibrates the rest", "[plan]") {
   std::vector<CostSample> samples;
   for (double n : {100.0, 200.0, 300.0, 400.0})
     for (double it : {100.0, 1000.0}) {
-      CostSample s;
-      s.x.method = "gp";
-      s.x.n = n;
-      s.x.d = 50;
-      s.x.dim = 9;
-      s.x.iterations = it;
-      s.x.estimate = n * n * n * it;
-      s.seconds = 2e-9 * n * n * n * it;
-      samples.push_back(s);
+      samples.push_back({gp(n, 50, it, n * n * n * it), 2e-9 * n * n * n * it});
     }
   const CostModel m = CostModel::fit(samples);
   CHECK(m.fitted("gp"));
-  CostFeatures x;
-  x.method = "gp";
-  x.n = 500;
-  x.d = 50;
-  x.dim = 9;
-  x.iterations = 1000;
+  CostFeatures x = gp(500, 50, 1000);
   CHECK(m.predict(x) == Approx(2e-9 * 500.0 * 500 * 500 * 1000).epsilon(0.02));
   x.method = "other";  // not fitted: its estimate times the median seconds per estimate
   x.estimate = 1e9;
@@ -100,25 +99,12 @@ TEST_CASE("cost model scales by the descriptor where n never varied", "[plan]") 
   std::vector<CostSample> samples;
   for (double d : {60.0, 62.0, 65.0, 66.0})
     for (double noise : {0.9, 1.1}) {
-      CostSample s;
-      s.x.method = "gp";
-      s.x.n = 100;
-      s.x.d = d;
-      s.x.dim = 9;
-      s.x.iterations = 1000;
-      s.x.estimate = 100.0 * 100 * 100 * 1000;
-      s.seconds = noise * 3e-9 * s.x.estimate * (d / 60.0);
-      samples.push_back(s);
+      const double estimate = 100.0 * 100 * 100 * 1000;
+      samples.push_back({gp(100, d, 1000, estimate), noise * 3e-9 * estimate * (d / 60.0)});
     }
   const CostModel m = CostModel::fit(samples);
   CHECK(m.fitted("gp"));
-  CostFeatures x;
-  x.method = "gp";
-  x.n = 500;
-  x.d = 80;
-  x.dim = 9;
-  x.iterations = 1000;
-  x.estimate = 500.0 * 500 * 500 * 1000;
+  const CostFeatures x = gp(500, 80, 1000, 500.0 * 500 * 500 * 1000);
   const double predicted = m.predict(x);
   CHECK(predicted > 0.8 * 3e-9 * x.estimate);
   CHECK(predicted < 1.4 * 3e-9 * x.estimate);
@@ -151,25 +137,13 @@ TEST_CASE("cost model leaves out a feature that grows with n", "[plan]") {
   std::vector<CostSample> samples;
   for (double n : {100.0, 200.0})
     for (double dd : {0.0, 1.0, 2.0}) {
-      CostSample s;
-      s.x.method = "gp";
-      s.x.n = n;
-      s.x.d = (n == 100 ? 70 : 107) + 2 * dd;
-      s.x.dim = 9;
-      s.x.iterations = 1000;
-      s.seconds = 1e-6 * n * n * n * (1.0 + 0.05 * (dd - 1.0));
-      samples.push_back(s);
+      samples.push_back({gp(n, (n == 100 ? 70 : 107) + 2 * dd, 1000),
+                         1e-6 * n * n * n * (1.0 + 0.05 * (dd - 1.0))});
     }
   const CostModel m = CostModel::fit(samples);
   REQUIRE(m.fitted("gp"));
   CHECK(m.describe().find(" d^") == std::string::npos);
-  CostFeatures x;
-  x.method = "gp";
-  x.n = 400;
-  x.d = 256;
-  x.dim = 9;
-  x.iterations = 1000;
-  CHECK(m.predict(x) == Approx(1e-6 * 400.0 * 400 * 400).epsilon(0.05));
+  CHECK(m.predict(gp(400, 256, 1000)) == Approx(1e-6 * 400.0 * 400 * 400).epsilon(0.05));
 }
 
 TEST_CASE("cost model takes an iteration cap that never varied as linear", "[plan]") {
@@ -178,24 +152,12 @@ TEST_CASE("cost model takes an iteration cap that never varied as linear", "[pla
   std::vector<CostSample> samples;
   for (double n : {100.0, 200.0, 400.0})
     for (double noise : {0.95, 1.05}) {
-      CostSample s;
-      s.x.method = "gp";
-      s.x.n = n;
-      s.x.d = 50;
-      s.x.dim = 9;
-      s.x.iterations = 1000;
-      s.seconds = noise * 1e-9 * n * n * n * 1000;
-      samples.push_back(s);
+      samples.push_back({gp(n, 50, 1000), noise * 1e-9 * n * n * n * 1000});
     }
   const CostModel m = CostModel::fit(samples);
   REQUIRE(m.fitted("gp"));
   CHECK(m.describe().find("(iterations/1000)") != std::string::npos);
-  CostFeatures x;
-  x.method = "gp";
-  x.n = 200;
-  x.d = 50;
-  x.dim = 9;
-  x.iterations = 1000;
+  CostFeatures x = gp(200, 50, 1000);
   const double at_1000 = m.predict(x);
   CHECK(at_1000 == Approx(1e-9 * 200.0 * 200 * 200 * 1000).epsilon(0.05));
   x.iterations = 3000;
