@@ -68,13 +68,14 @@ usage:
   drbench report RESULTS.h5 [-o REPORT.html]
         One self-contained HTML page: provenance, tables and every figure inline.
   drbench plan CONFIG --ranks R[,R...] [--costs RESULTS.h5[,...]] [--profile NAME | --quick]
-                      [--latency S] [--commit S] [--start S] [--check S]
+                      [--latency S] [--commit S] [--start S] [--check S] [--remaining]
         Predicted wall time, efficiency and load per rank on R ranks: a replay of the scheduler
         on task times fitted from finished results (--costs; several files pool their
         tasks, e.g. a table's columns at different sizes), else on the methods' relative
         cost estimates. --latency: one message (default 2e-5 s); --commit: one fsync (5e-3 s);
         --start: process start and exit (0.8 s); --check: rank 0's up-front config and data
-        check (default: the plan times the same check on this machine).
+        check (default: the plan times the same check on this machine). --remaining: only
+        the tasks without a result in a --costs file of this config (what a resume runs).
   drbench methods [NAME]      Every method with its parameters, types, defaults and ranges.
   drbench datasets [--data-path DIR]
         What the data path holds (config data_path, then $DRBENCH_DATA, then ../shared/datasets),
@@ -325,7 +326,7 @@ int cmd_plan(int argc, char** argv) {
   Args a =
       parse_args(argc, argv, 2,
                  {"--profile", "--ranks", "--costs", "--latency", "--commit", "--start", "--check"},
-                 {"--quick"});
+                 {"--quick", "--remaining"});
   if (a.pos.size() != 1) return usage_error("plan needs exactly one CONFIG");
   std::vector<int> ranks;
   for (const std::string& r : split_list(a.value("--ranks"))) {
@@ -338,6 +339,11 @@ int cmd_plan(int argc, char** argv) {
   if (a.flag("--costs") &&
       (costs.empty() || std::find(costs.begin(), costs.end(), "") != costs.end()))
     return usage_error("--costs needs a results file (fix: --costs results/x.h5[,results/y.h5])");
+  const bool remaining = a.flag("--remaining");
+  if (remaining && !a.flag("--costs"))
+    return usage_error(
+        "--remaining plans what a resume would still run, so it needs the run's results file "
+        "(fix: --costs results/x.h5; of a live run, a copy of it and its .journal)");
   // The same up-front check rank 0 makes before any rank gets work, timed: its duration is part
   // of the planned wall time (on the cluster's file system it may differ: --check overrides).
   const auto check_t0 = std::chrono::steady_clock::now();
@@ -350,25 +356,18 @@ int cmd_plan(int argc, char** argv) {
   std::vector<double> seconds(tasks.size());
   std::size_t measured = 0;
   CostModel model;
+  std::map<std::string, TaskResult> done;  // this experiment's results, failed ones too
   if (a.flag("--costs")) {
     // Several files (comma-separated) pool their samples: runs of one config at different sizes
     // (a table's columns) are what lets the model learn how time grows with n.
-    std::vector<CostSample> samples;
-    std::map<std::string, double> took;  // tasks of this very experiment: their own times
-    for (const std::string& path : costs) {
-      const ResultsFile rf = read_results(path);
-      const auto more = cost_samples(rf, tasks, features);
-      samples.insert(samples.end(), more.begin(), more.end());
-      // Keys name a task within its config: another config's task of the same key (a generator
-      // at another size) is a sample, not this task's time.
-      if (normalised_config(rf.config) != normalised_config(ex.text)) continue;
-      for (const auto& row : rf.tasks)
-        if (row.result.ok) took[row.result.key] = row.result.total_seconds();
-    }
-    model = CostModel::fit(samples);
+    CostEvidence ev = read_cost_evidence(costs, ex, tasks, features);
+    done = std::move(ev.results);
+    model = CostModel::fit(ev.samples);
     for (const auto& t : tasks) {
-      auto it = took.find(t.key);
-      seconds[t.id] = it != took.end() ? (++measured, it->second) : model.predict(features[t.id]);
+      auto it = done.find(t.key);
+      const bool own = it != done.end() && it->second.ok;  // this very task's recorded time
+      seconds[t.id] =
+          own ? (++measured, it->second.total_seconds()) : model.predict(features[t.id]);
     }
   } else {
     for (const auto& t : tasks) seconds[t.id] = t.cost;
@@ -378,7 +377,31 @@ int cmd_plan(int argc, char** argv) {
   std::vector<std::vector<std::uint64_t>> stages(1);
   for (const auto& t : tasks)
     if (first_stage(ex, t)) stages[0].push_back(t.id);
-  if (halving_on(ex)) stages.push_back(halving_costliest(ex, tasks, seconds));
+  const auto result_of = [&](std::uint64_t id) -> const TaskResult* {
+    auto it = done.find(tasks.at(id).key);
+    return it == done.end() ? nullptr : &it->second;
+  };
+  const bool first_done = std::all_of(stages[0].begin(), stages[0].end(),
+                                      [&](std::uint64_t id) { return result_of(id) != nullptr; });
+  // Once the first stage is complete, the second is known: the survivors a resume would run.
+  if (halving_on(ex))
+    stages.push_back(remaining && first_done ? halving_survivors(ex, tasks, result_of)
+                                             : halving_costliest(ex, tasks, seconds));
+  const std::size_t first_size = stages[0].size(), second_size = stages.back().size();
+  std::size_t left = 0, all = 0;
+  double done_seconds = 0;
+  for (auto& order : stages) {
+    all += order.size();
+    if (!remaining) continue;
+    std::vector<std::uint64_t> pending;
+    for (std::uint64_t id : order)
+      if (!result_of(id))
+        pending.push_back(id);
+      else
+        done_seconds += result_of(id)->total_seconds();
+    order.swap(pending);
+    left += order.size();
+  }
   const bool all_fitted = std::all_of(features.begin(), features.end(), [&](const CostFeatures& x) {
     return model.fitted(x.method);
   });
@@ -388,12 +411,21 @@ int cmd_plan(int argc, char** argv) {
   std::printf("%s: %zu tasks\n", a.pos[0].c_str(), tasks.size());
   if (halving_on(ex))
     std::printf(
-        "successive halving: %zu first-stage tasks, then %zu (the %d costliest settings "
-        "per cell on the other repeats)\n",
-        stages[0].size(), stages[1].size(), ex.evaluation.halving_keep);
+        "successive halving: %zu first-stage tasks, then %zu (the %d %s settings per cell on "
+        "the other repeats)\n",
+        first_size, second_size, ex.evaluation.halving_keep,
+        remaining && first_done ? "best" : "costliest");
   if (a.flag("--costs"))
     std::printf("task times from %s: %zu measured, the rest predicted by\n%s",
                 a.value("--costs").c_str(), measured, model.describe().c_str());
+  if (remaining)
+    std::printf(
+        "remaining: %zu of %zu planned tasks have no result yet (%zu done, %.4g s of "
+        "work); %s; the replay below is what a resume runs\n",
+        left, all, all - left, done_seconds,
+        !halving_on(ex) ? "no successive halving"
+        : first_done    ? "the first stage is complete, so the second is its survivors"
+                        : "the second stage counted as its costliest settings per cell");
   else
     std::printf("no --costs: times are the methods' relative cost estimates, not seconds\n");
   PlanParams p;
@@ -408,6 +440,10 @@ int cmd_plan(int argc, char** argv) {
               p.check_seconds, a.flag("--check") ? "--check" : "timed just now; --check S",
               in_seconds ? "" : ", left out of the cost-unit replay");
   if (!in_seconds) p.start_seconds = p.check_seconds = 0;
+  if (remaining && left == 0) {
+    std::printf("nothing remains: a resume would only stamp the file finished\n");
+    return 0;
+  }
   double total = 0, longest = 0;
   for (const auto& order : stages)
     for (std::uint64_t id : order) {

@@ -175,41 +175,39 @@ void ResultsStore::load_file(bool& have_file) {
   for (auto& row : old.tasks) adopt(std::move(row.result));
 }
 
-void ResultsStore::load_journal() {
-  journal_base_ = journal_valid_ = 0;
-  if (!fs::exists(journal_path_)) return;
-  std::ifstream in(journal_path_, std::ios::binary);
+JournalContents read_journal(const std::string& path) {
+  JournalContents j;
+  if (!fs::exists(path)) return j;
+  std::ifstream in(path, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  j.size = bytes.size();
   if (bytes.size() < kMagicSize) {
     // Killed while creating it: nothing was recorded yet.
-    if (std::string(kMagic, bytes.size()) == bytes) return;
-    throw Error(journal_path_ + ": not a drbench journal (fix: move it away or use --force-new)");
+    if (std::string(kMagic, bytes.size()) == bytes) return j;
+    throw Error(path + ": not a drbench journal (fix: move it away or use --force-new)");
   }
   if (bytes.compare(0, kMagicSize, kMagic) != 0)
-    throw Error(journal_path_ + ": not a drbench journal (fix: move it away or use --force-new)");
-  std::size_t pos = kMagicSize, recovered = 0;
+    throw Error(path + ": not a drbench journal (fix: move it away or use --force-new)");
+  std::size_t pos = kMagicSize;
   bool first = true;
-  unmatched_ = 0;
   while (bytes.size() - pos >= 8) {
-    ByteReader head(std::string_view(bytes).substr(pos, 8), journal_path_);
+    ByteReader head(std::string_view(bytes).substr(pos, 8), path);
     std::uint32_t len = head.u32(), crc = head.u32();
     if (len == 0 || bytes.size() - pos - 8 < len) break;  // cut short by a kill mid-write
     std::string payload = bytes.substr(pos + 8, len);
     if (crc32(payload) != crc) break;
     if (first) {
       if (payload[0] != kConfigRecord) break;
-      ByteReader r(std::string_view(payload).substr(1), journal_path_);
-      std::string text = r.str();
-      if (normalised_config(text) != normalised_config(ex_.text)) refuse(journal_path_, text);
-      journal_base_ = pos + 8 + len;
+      ByteReader r(std::string_view(payload).substr(1), path);
+      j.config = r.str();
+      j.base = pos + 8 + len;
       first = false;
     } else if (payload[0] == kResultRecord) {
       try {
-        ++recovered;
-        adopt(TaskResult::deserialize(payload.substr(1)));
+        j.results.push_back(TaskResult::deserialize(payload.substr(1)));
       } catch (const Error& e) {
         // The checksum matched, so this is not a torn write but a record we cannot interpret.
-        throw Error(journal_path_ + ": " + e.what() +
+        throw Error(path + ": " + e.what() +
                     " (fix: rerun with the drbench version that wrote it, or use --force-new)");
       }
     } else {
@@ -217,10 +215,22 @@ void ResultsStore::load_journal() {
     }
     pos += 8 + len;
   }
-  journal_valid_ = first ? 0 : pos;
-  if (pos < bytes.size() && !first)
-    std::cerr << "drbench: " << journal_path_ << ": dropped " << bytes.size() - pos
-              << " bytes after the last intact record (" << recovered
+  j.valid = first ? 0 : pos;
+  return j;
+}
+
+void ResultsStore::load_journal() {
+  journal_base_ = journal_valid_ = 0;
+  JournalContents j = read_journal(journal_path_);
+  if (j.valid == 0) return;
+  if (normalised_config(j.config) != normalised_config(ex_.text)) refuse(journal_path_, j.config);
+  journal_base_ = j.base;
+  unmatched_ = 0;
+  for (auto& r : j.results) adopt(std::move(r));
+  journal_valid_ = j.valid;
+  if (j.valid < j.size)
+    std::cerr << "drbench: " << journal_path_ << ": dropped " << j.size - j.valid
+              << " bytes after the last intact record (" << j.results.size()
               << " task result(s) recovered; a run killed while writing leaves such a tail, and "
                  "the tasks it held run again)\n";
   if (unmatched_ > 0)

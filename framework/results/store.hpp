@@ -22,6 +22,20 @@ namespace drbench {
 // came from (output.path or --output).
 void check_output_path(const std::string& path, const std::string& key);
 
+// What a journal holds, read without opening a store or taking its lock (a resume reads it this
+// way too; `drbench plan --remaining` reads a killed run's). Reading stops at the first torn or
+// unknown record, as a kill mid-write leaves one.
+struct JournalContents {
+  std::string config;               // the config record's text ("" when the journal has none)
+  std::vector<TaskResult> results;  // every intact result record, in order
+  std::uint64_t base = 0;           // bytes of header + config record
+  std::uint64_t valid = 0;          // bytes of intact records (0 without a config record)
+  std::uint64_t size = 0;           // bytes in the file
+};
+// An absent file (or one killed while its header was written) gives empty contents; a file that
+// is not a journal, or a record this build cannot interpret, throws Error naming it and the fix.
+JournalContents read_journal(const std::string& path);
+
 class ResultsStore {
  public:
   // Opens (or starts) the store at ex.output.path, creating its directory. Finished tasks found

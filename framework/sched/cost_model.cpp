@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 #include "framework/config/validate.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/results/store.hpp"
 
 namespace drbench {
 
@@ -255,6 +257,40 @@ std::vector<CostSample> cost_samples(const ResultsFile& f, const std::vector<Tas
     out.push_back(s);
   }
   return out;
+}
+
+CostEvidence read_cost_evidence(const std::vector<std::string>& paths, const Experiment& ex,
+                                const std::vector<Task>& tasks,
+                                const std::vector<CostFeatures>& features) {
+  CostEvidence ev;
+  std::map<std::string, std::size_t> id_of_key;
+  for (const auto& t : tasks) id_of_key[t.key] = t.id;
+  const std::string config = normalised_config(ex.text);
+  for (const std::string& path : paths) {
+    const std::string journal = path + ".journal";
+    if (std::filesystem::exists(path) || !std::filesystem::exists(journal)) {
+      const ResultsFile rf = read_results(path);
+      const auto more = cost_samples(rf, tasks, features);
+      ev.samples.insert(ev.samples.end(), more.begin(), more.end());
+      // Keys name a task within its config: another config's task of the same key (a generator
+      // at another size) is a sample, not this task's time.
+      if (normalised_config(rf.config) == config)
+        for (const auto& row : rf.tasks) ev.results[row.result.key] = row.result;
+    }
+    const JournalContents j = read_journal(journal);
+    if (j.valid == 0 || normalised_config(j.config) != config) continue;
+    for (const auto& r : j.results) {
+      auto it = id_of_key.find(r.key);
+      if (it == id_of_key.end() || ev.results.count(r.key)) continue;
+      ev.results[r.key] = r;
+      if (!r.ok) continue;
+      CostSample s{features.at(it->second), r.total_seconds()};
+      s.x.n = double(r.n_train);
+      s.x.d = double(r.input_dim);
+      ev.samples.push_back(s);
+    }
+  }
+  return ev;
 }
 
 }  // namespace drbench

@@ -68,4 +68,16 @@ std::vector<CostFeatures> task_features(const Experiment& ex, const std::vector<
 std::vector<CostSample> cost_samples(const ResultsFile& f, const std::vector<Task>& tasks,
                                      const std::vector<CostFeatures>& features);
 
+// What `drbench plan --costs` files say about an experiment: samples for the model from every
+// file, and this very experiment's results by task key, from files of the same config and from
+// their journals (a killed or live run's results that no snapshot holds yet). A missing file is
+// an Error unless its journal exists.
+struct CostEvidence {
+  std::vector<CostSample> samples;
+  std::map<std::string, TaskResult> results;  // failed ones too: a resume skips them
+};
+CostEvidence read_cost_evidence(const std::vector<std::string>& paths, const Experiment& ex,
+                                const std::vector<Task>& tasks,
+                                const std::vector<CostFeatures>& features);
+
 }  // namespace drbench

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # drbench plan: on a finished run's own results it replays measured task times (one rank's wall
-# time is their sum); several --costs files pool their samples; bad --costs values are refused.
+# time is their sum); several --costs files pool their samples; bad --costs values are refused;
+# --remaining plans only what a resume would run, journal included.
 . "$(dirname "$0")/../support/cli_lib.sh"
 CFG="$SRC/tests/configs/small.yaml"
 "$DRBENCH" run "$CFG" --output "$WORK/a.h5" --quiet --no-table
@@ -32,4 +33,17 @@ expect_fail "an empty --costs list" "$DRBENCH" plan "$CFG" --ranks 2 --costs ,
 expect_in "$WORK/err" "--costs needs a results file"
 expect_fail "a missing --costs file" "$DRBENCH" plan "$CFG" --ranks 2 --costs "$WORK/a.h5,$WORK/nope.h5"
 expect_in "$WORK/err" "nope.h5"
+# --remaining plans what a resume would run. A run killed after 5 tasks has only its journal
+# (no snapshot yet): its 5 results count as done, and the same config's finished file leaves none.
+if DRBENCH_FAULT_KILL_AFTER=5 "$DRBENCH" run "$CFG" --output "$WORK/k.h5" --quiet --no-table \
+     >"$WORK/out" 2>&1; then
+  fail "the fault-injected run should have died"
+fi
+[ ! -e "$WORK/k.h5" ] && [ -s "$WORK/k.h5.journal" ] || fail "expected a journal and no file"
+"$DRBENCH" plan "$CFG" --ranks 1 --costs "$WORK/k.h5" --remaining >"$WORK/plan_k"
+expect_in "$WORK/plan_k" "remaining: 59 of 64 planned tasks have no result yet (5 done"
+"$DRBENCH" plan "$CFG" --ranks 1 --costs "$WORK/a.h5" --remaining >"$WORK/plan_a"
+expect_in "$WORK/plan_a" "nothing remains"
+expect_fail "--remaining without --costs" "$DRBENCH" plan "$CFG" --ranks 1 --remaining
+expect_in "$WORK/err" "--remaining plans what a resume would still run"
 echo "plan ok"
