@@ -418,6 +418,8 @@ int cmd_plan(int argc, char** argv) {
   if (a.flag("--costs"))
     std::printf("task times from %s: %zu measured, the rest predicted by\n%s",
                 a.value("--costs").c_str(), measured, model.describe().c_str());
+  else
+    std::printf("no --costs: times are the methods' relative cost estimates, not seconds\n");
   if (remaining)
     std::printf(
         "remaining: %zu of %zu planned tasks have no result yet (%zu done, %.4g s of "
@@ -426,8 +428,6 @@ int cmd_plan(int argc, char** argv) {
         !halving_on(ex) ? "no successive halving"
         : first_done    ? "the first stage is complete, so the second is its survivors"
                         : "the second stage counted as its costliest settings per cell");
-  else
-    std::printf("no --costs: times are the methods' relative cost estimates, not seconds\n");
   PlanParams p;
   if (a.flag("--latency")) p.latency_seconds = std::atof(a.value("--latency").c_str());
   if (a.flag("--commit")) p.commit_seconds = std::atof(a.value("--commit").c_str());

@@ -8,6 +8,7 @@ CFG="$SRC/tests/configs/small.yaml"
 "$DRBENCH" plan "$CFG" --ranks 1,4 --costs "$WORK/a.h5" --start 0 --check 0 --commit 0 \
   --latency 0 >"$WORK/plan"
 expect_in "$WORK/plan" "64 measured"
+grep -q "no --costs" "$WORK/plan" && fail "plan with --costs says it has none"
 expect_in "$WORK/plan" "work "
 # One rank: the wall time is the sum of the measured task times (start-up, commits and messages
 # set to 0).
