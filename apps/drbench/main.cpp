@@ -394,11 +394,13 @@ int cmd_plan(int argc, char** argv) {
     all += order.size();
     if (!remaining) continue;
     std::vector<std::uint64_t> pending;
-    for (std::uint64_t id : order)
-      if (!result_of(id))
-        pending.push_back(id);
+    for (std::uint64_t id : order) {
+      const TaskResult* r = result_of(id);
+      if (r)
+        done_seconds += r->total_seconds();
       else
-        done_seconds += result_of(id)->total_seconds();
+        pending.push_back(id);
+    }
     order.swap(pending);
     left += order.size();
   }

@@ -116,6 +116,7 @@ CostModel CostModel::fit(const std::vector<CostSample>& samples) {
     for (int f = 0; f < kFeatures; ++f) {
       arma::vec v(rows.size());
       for (std::size_t i = 0; i < rows.size(); ++i) v(i) = feature(rows[i]->x, f);
+      if (f == 3 && v.max() == v.min()) fit.fixed_log_iterations = v(0);
       if (v.max() - v.min() <= std::log(1.5)) continue;
       v -= arma::mean(v);
       arma::vec r = v;
@@ -135,14 +136,6 @@ CostModel CostModel::fit(const std::vector<CostSample>& samples) {
         m.per_method_[method] = fit;
         continue;
       }
-    }
-    if (std::find(fit.features.begin(), fit.features.end(), 3) == fit.features.end()) {
-      double lo = feature(rows[0]->x, 3), hi = lo;
-      for (const auto* s : rows) {
-        lo = std::min(lo, feature(s->x, 3));
-        hi = std::max(hi, feature(s->x, 3));
-      }
-      if (hi == lo) fit.fixed_log_iterations = lo;
     }
     const arma::uword p = fit.features.size() + 1;
     arma::mat A(rows.size(), p);
@@ -261,6 +254,13 @@ std::vector<CostSample> cost_samples(const ResultsFile& f, const std::vector<Tas
   return out;
 }
 
+CostSample measured_sample(const CostFeatures& planned, const TaskResult& r) {
+  CostSample s{planned, r.total_seconds()};
+  s.x.n = double(r.n_train);
+  s.x.d = double(r.input_dim);
+  return s;
+}
+
 CostEvidence read_cost_evidence(const std::vector<std::string>& paths, const Experiment& ex,
                                 const std::vector<Task>& tasks,
                                 const std::vector<CostFeatures>& features) {
@@ -286,10 +286,7 @@ CostEvidence read_cost_evidence(const std::vector<std::string>& paths, const Exp
       if (it == id_of_key.end() || ev.results.count(r.key)) continue;
       ev.results[r.key] = r;
       if (!r.ok) continue;
-      CostSample s{features.at(it->second), r.total_seconds()};
-      s.x.n = double(r.n_train);
-      s.x.d = double(r.input_dim);
-      ev.samples.push_back(s);
+      ev.samples.push_back(measured_sample(features.at(it->second), r));
     }
   }
   return ev;

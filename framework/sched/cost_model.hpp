@@ -68,6 +68,10 @@ std::vector<CostFeatures> task_features(const Experiment& ex, const std::vector<
 std::vector<CostSample> cost_samples(const ResultsFile& f, const std::vector<Task>& tasks,
                                      const std::vector<CostFeatures>& features);
 
+// A finished task of this experiment as a sample: its planned features with the n and d it
+// actually had (after the split and preprocessing), and its recorded seconds.
+CostSample measured_sample(const CostFeatures& planned, const TaskResult& r);
+
 // What `drbench plan --costs` files say about an experiment: samples for the model from every
 // file, and this very experiment's results by task key, from files of the same config and from
 // their journals (a killed or live run's results that no snapshot holds yet). A missing file is

@@ -107,13 +107,8 @@ std::vector<double> expected_costs(const Experiment& ex, const std::vector<Task>
   if (store.n_done() == 0) return cost;
   const auto features = task_features(ex, tasks, shapes);
   std::vector<CostSample> samples;
-  for (const auto& [id, r] : store.results()) {
-    if (!r.ok) continue;
-    CostSample s{features[id], r.total_seconds()};
-    s.x.n = double(r.n_train);
-    s.x.d = double(r.input_dim);
-    samples.push_back(s);
-  }
+  for (const auto& [id, r] : store.results())
+    if (r.ok) samples.push_back(measured_sample(features[id], r));
   const CostModel model = CostModel::fit(samples);
   if (model.calibrated())
     for (const auto& t : tasks) cost[t.id] = model.predict(features[t.id]);

@@ -15,7 +15,6 @@ keep_embeddings/keep_traces) is an empty frame or NaN column, and `r.notes` says
 """
 from __future__ import annotations
 
-import contextlib
 import faulthandler
 import io
 import math
@@ -170,9 +169,10 @@ class Results:
         """Every kept embedding in one long frame (loaded on first use)."""
         if self._embeddings is None:
             frames = []
-            with (h5py.File(self.path, "r") if self.path else _no_file()) as f:
-                if f is not None and "embeddings" in f:
-                    for i in sorted(int(k) for k in f["embeddings"].keys()):
+            if self.path:  # several files as one (load_pieces): embeddings stay per file
+                with h5py.File(self.path, "r") as f:
+                    ids = sorted(int(k) for k in f["embeddings"].keys()) if "embeddings" in f else []
+                    for i in ids:
                         frames.append(_read_embedding(f[f"embeddings/{i}"], i))
             self._embeddings = (pd.concat(frames, ignore_index=True) if frames else
                                 pd.DataFrame(columns=["task_id", "part", "row", "index", "label"]))
@@ -180,11 +180,6 @@ class Results:
                 self.notes.append("embeddings carry no point indices or labels (file written "
                                   "before drbench stored them): index and label are -1")
         return self._embeddings
-
-
-@contextlib.contextmanager
-def _no_file():
-    yield None
 
 
 def _read_embedding(g: h5py.Group, task_id: int) -> pd.DataFrame:
