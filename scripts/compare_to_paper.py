@@ -7,7 +7,8 @@ PAPER.csv has columns method,split_value,mean,std (fractions; '#' lines are comm
 cell present in both, prints ours, the paper's, and the gap |ours - paper| in units of the paper's
 standard deviation. With --max-sigma, exits 1 when any gap exceeds S. With --md, prints instead
 one markdown table shaped as the paper's (a row per method, a column per split value; error in %,
-ours / paper, and the signed gap (ours - paper) / paper std).
+ours / paper, and the signed gap (ours - paper) / paper std; ours / - where the paper left the
+cell blank).
 """
 import csv
 import math
@@ -68,10 +69,13 @@ def markdown(ours, paper_path):
     for m in methods:
         out = []
         for v in splits:
-            if (m, v) not in cells:
+            if (m, v) not in ours:
                 out.append("-")
                 continue
             mean, std, _ = ours[(m, v)]
+            if (m, v) not in cells:  # a cell the paper left blank: ours still counts
+                out.append(f"{100 * mean:.2f} ± {100 * std:.2f} / -")
+                continue
             pm, ps = cells[(m, v)]
             out.append(f"{100 * mean:.2f} ± {100 * std:.2f} / {100 * pm:.2f} ± {100 * ps:.2f} "
                        f"({(mean - pm) / ps:+.1f})")
