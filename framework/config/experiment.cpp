@@ -44,13 +44,16 @@ std::vector<YAML::Node> items(const Reader& r, const YAML::Node& n, const std::s
   return out;
 }
 
-// Maps are merged key by key; lists and scalars replace. The overlay's nodes are shared, not
-// copied, so errors in values a profile supplied point at the profile's lines.
+// Maps are merged key by key; lists and scalars replace; a null removes the key, so a profile can
+// drop a setting of the base (a t-test reference its method list lacks). The overlay's nodes are
+// shared, not copied, so errors in values a profile supplied point at the profile's lines.
 void overlay(YAML::Node base, const YAML::Node& over) {
   for (const auto& kv : over) {
     const std::string k = kv.first.Scalar();
     YAML::Node b = base[k];
-    if (b.IsDefined() && b.IsMap() && kv.second.IsMap())
+    if (kv.second.IsNull())
+      base.remove(k);
+    else if (b.IsDefined() && b.IsMap() && kv.second.IsMap())
       overlay(b, kv.second);
     else
       base[k] = kv.second;

@@ -561,6 +561,34 @@ TEST_CASE("profiles overlay the config: maps merge, lists and scalars replace", 
   CHECK(full.output.path == "results/prof.h5");
 }
 
+TEST_CASE("a null in a profile removes the base's key", "[config]") {
+  const std::string base = R"(name: prof
+datasets:
+  - name: iris
+    source: bundled
+splits: {train_ratio: [0.5], repeats: 2}
+methods:
+  - method: identity
+  - method: test_cfg_supervised
+    dims: [1]
+evaluation: {knn: [1], ttest_against: identity}
+profiles:
+  alone:
+    methods:
+      - method: test_cfg_supervised
+        dims: [1]
+)";
+  const std::string dropped = base + "    evaluation: {ttest_against: ~}\n";
+  CHECK(parse_experiment(dropped, "configs/prof.yaml").evaluation.ttest_reference == "identity");
+  const Experiment ex = parse_experiment(dropped, "configs/prof.yaml", "alone");
+  CHECK(ex.evaluation.ttest_reference.empty());
+  CHECK(ex.evaluation.knn == std::vector<int>{1});  // the rest of the map is kept
+  CHECK(parse_experiment(ex.text, "configs/prof.yaml").evaluation.ttest_reference.empty());
+  // Without the null the profile keeps a reference its method list lacks, which is an error.
+  CHECK_THROWS_WITH(parse_experiment(base, "configs/prof.yaml", "alone"),
+                    Catch::Contains("no method has the label 'identity'"));
+}
+
 TEST_CASE("profile errors", "[config]") {
   const std::string unknown = error_of(kBroken, "quik");
   CHECK_THAT(unknown, Catch::Contains("'profiles': unknown profile 'quik' (fix: did you mean "
