@@ -29,8 +29,8 @@ using config::join_list;
 using config::Reader;
 
 const std::vector<std::string> kTopKeys = {
-    "name",   "seed",    "data_path",  "blas_threads", "max_task_seconds", "datasets",
-    "splits", "methods", "evaluation", "output",       "profiles"};
+    "name",     "seed",   "data_path", "threads",    "blas_threads", "max_task_seconds",
+    "datasets", "splits", "methods",   "evaluation", "output",       "profiles"};
 const std::vector<std::string> kSources = {"file", "csv", "idx", "bundled", "generator"};
 const std::vector<std::string> kSplitKinds = {"train_per_class", "train_ratio", "own", "all"};
 const std::vector<std::string> kQuality = {"trustworthiness", "continuity"};
@@ -83,6 +83,10 @@ class Parser {
     if (root["data_path"]) {
       ex.data_path = r_.str(root["data_path"], "data_path");
       ex.data_path_line = Reader::line(root["data_path"]);
+    }
+    if (root["threads"]) {
+      ex.threads = static_cast<int>(r_.integer(root["threads"], "threads", 1, 4096));
+      ex.blas_threads = ex.threads;  // BLAS follows unless blas_threads says otherwise
     }
     if (root["blas_threads"])
       ex.blas_threads = static_cast<int>(r_.integer(root["blas_threads"], "blas_threads", 1, 4096));

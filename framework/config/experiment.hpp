@@ -98,6 +98,9 @@ struct Experiment {
   std::string data_path;   // config key data_path ("" when absent)
   int data_path_line = 0;  // where it was written (it must exist: check_dataset)
   std::uint64_t seed = 0;
+  // Threads per rank for drbench's own loops inside a task (FitInput::threads); blas_threads
+  // follows it unless set. ranks x threads should not exceed the cores.
+  int threads = 1;
   int blas_threads = 1;
   double max_task_seconds = 0.0;  // per-task time limit; 0 = none
   std::vector<DatasetSpec> datasets;

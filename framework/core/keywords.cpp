@@ -73,6 +73,13 @@ ParamSpec epsilon(double def) {
                          "radius of the epsilon graph, in input units (graph: epsilon)", true);
 }
 
+ParamSpec neighbour_graph(const std::string& def) {
+  return ParamSpec::choice("neighbour_graph", def, {"exact", "approximate", "auto"},
+                           "neighbour search: exact (k-d tree or blocked brute force), "
+                           "approximate (HNSW, recall reported in benchmarks), or auto "
+                           "(approximate from 20,000 points above 20 dimensions)");
+}
+
 ParamSpec perplexity(double def, const std::string& what) {
   return ParamSpec::real("perplexity", def, 1.0, std::nullopt,
                          "effective neighbours of the calibrated Gaussian affinities: " + what);

@@ -46,6 +46,10 @@ ParamSpec epsilon(double def);
 ParamSpec perplexity(double def, const std::string& what);
 // `lambda` (real >= 0, or > 0 with `positive`): weight of a penalty, prior or repulsion term.
 ParamSpec lambda(double def, std::optional<double> hi, bool positive, const std::string& what);
+// `neighbour_graph` (choice {exact, approximate, auto}): how the shared neighbour graph
+// (framework/linalg/neighbour_graph.hpp) is searched; auto takes the approximate HNSW graph only
+// where the exact search is slow (many points in more dimensions than the k-d tree serves).
+ParamSpec neighbour_graph(const std::string& def = "auto");
 // `optimizer` (choice): the optimiser of an iterative method; `what` says what each choice does.
 ParamSpec optimizer(const std::string& def, std::vector<std::string> choices,
                     const std::string& what);

@@ -26,6 +26,10 @@ struct FitInput {
   // when the dataset has none (dynamics priors refuse such data, naming `dataset`).
   const arma::uvec* sequence = nullptr;
   std::string dataset = {};
+  // Threads the method may use inside this fit (the config's `threads`): the big-data paths
+  // (neighbour graphs, gradients, sparse products) split their loops over them with
+  // framework/core/parallel.hpp. Results that depend on the count say so in the method's doc.
+  unsigned threads = 1;
 };
 
 class Method {

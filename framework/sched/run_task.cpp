@@ -169,6 +169,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   FitInput in{Xfit, info.supervised ? &prep->yseen : nullptr, ds.n_classes, t.dim, rng, &r.trace};
   if (!prep->seqfit.is_empty()) in.sequence = &prep->seqfit;
   in.dataset = ds.name;
+  in.threads = static_cast<unsigned>(ex_.threads);
   std::unique_ptr<Method> method = info.make(t.setting);
 
   auto t0 = Clock::now();

@@ -1,0 +1,250 @@
+#include "framework/linalg/neighbour_graph.hpp"
+
+#include <hnswlib/hnswlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "framework/core/error.hpp"
+#include "framework/core/parallel.hpp"
+#include "framework/eval/knn.hpp"
+
+namespace drbench {
+
+GraphKind parse_graph_kind(const std::string& s) {
+  if (s == "exact") return GraphKind::exact;
+  if (s == "approximate") return GraphKind::approximate;
+  if (s == "auto") return GraphKind::automatic;
+  throw Error("neighbour_graph: '" + s + "' is not one of exact, approximate, auto");
+}
+
+std::string to_string(GraphKind k) {
+  switch (k) {
+    case GraphKind::exact:
+      return "exact";
+    case GraphKind::approximate:
+      return "approximate";
+    case GraphKind::automatic:
+      break;
+  }
+  return "auto";
+}
+
+bool use_approximate(arma::uword n, arma::uword d, arma::uword k, GraphKind kind) {
+  if (kind != GraphKind::automatic) return kind == GraphKind::approximate;
+  // The k-d tree answers low-dimensional data in O(n log n); above its dimension limit the exact
+  // search is quadratic, and below about 20,000 points that is still seconds.
+  return n >= 20000 && d > kKdTreeMaxDim && k < n / 4;
+}
+
+struct NeighbourIndex::Hnsw {
+  hnswlib::L2Space space;
+  hnswlib::HierarchicalNSW<float> index;
+  Hnsw(const arma::mat& X, const GraphOptions& o)
+      : space(X.n_rows),
+        index(&space, X.n_cols, o.hnsw_m, o.ef_construction,
+              static_cast<std::size_t>(o.seed % std::numeric_limits<std::size_t>::max())) {
+    std::vector<float> row(X.n_rows);
+    // One thread, in index order: the graph then depends on the data and the seed alone.
+    for (arma::uword i = 0; i < X.n_cols; ++i) {
+      for (arma::uword r = 0; r < X.n_rows; ++r) row[r] = static_cast<float>(X(r, i));
+      index.addPoint(row.data(), i);
+    }
+  }
+};
+
+NeighbourIndex::NeighbourIndex(const arma::mat& ref, arma::uword k_hint, const GraphOptions& opt)
+    : ref_(&ref), opt_(opt) {
+  if (use_approximate(ref.n_cols, ref.n_rows, k_hint, opt.kind)) {
+    if (!ref.is_finite()) throw MethodError("neighbour graph: the data contain NaN or Inf");
+    hnsw_ = std::make_unique<Hnsw>(ref, opt);
+  }
+}
+
+NeighbourIndex::~NeighbourIndex() = default;
+NeighbourIndex::NeighbourIndex(NeighbourIndex&&) noexcept = default;
+NeighbourIndex& NeighbourIndex::operator=(NeighbourIndex&&) noexcept = default;
+
+namespace {
+
+double sq_dist(const double* a, const double* b, arma::uword d) {
+  double s = 0;
+  for (arma::uword r = 0; r < d; ++r) s += (a[r] - b[r]) * (a[r] - b[r]);
+  return s;
+}
+
+// Orders candidate indices by exact distance to q, ties to the lower index, dropping `self`
+// (n_cols when none), and writes the first k into column `col` of g.
+void rank_into(const arma::mat& ref, const double* q, std::vector<arma::uword>& cand,
+               arma::uword self, arma::uword k, arma::uword col, NeighbourGraph& g) {
+  std::vector<std::pair<double, arma::uword>> c;
+  c.reserve(cand.size());
+  for (arma::uword j : cand)
+    if (j != self) c.emplace_back(sq_dist(ref.colptr(j), q, ref.n_rows), j);
+  std::sort(c.begin(), c.end());
+  c.erase(std::unique(c.begin(), c.end()), c.end());
+  if (c.size() < k)
+    throw MethodError("neighbour graph: the approximate search found " + std::to_string(c.size()) +
+                      " of " + std::to_string(k) +
+                      " neighbours for a point (fix: neighbour_graph: exact)");
+  for (arma::uword j = 0; j < k; ++j) {
+    g.index(j, col) = c[j].second;
+    g.dist(j, col) = std::sqrt(c[j].first);
+  }
+}
+
+void check_k(arma::uword k, arma::uword avail, arma::uword n, const char* what) {
+  if (k == 0 || k > avail)
+    throw MethodError("neighbour graph: " + std::to_string(k) + " neighbours " + what +
+                      " need 1.." + std::to_string(avail) + " of " + std::to_string(n) +
+                      " points (fix: lower neighbours)");
+}
+
+}  // namespace
+
+NeighbourGraph NeighbourIndex::self_graph(arma::uword k) const {
+  const arma::mat& X = *ref_;
+  const arma::uword n = X.n_cols;
+  check_k(k, n > 0 ? n - 1 : 0, n, "of each point");
+  NeighbourGraph g;
+  g.index.set_size(k, n);
+  g.dist.set_size(k, n);
+  g.approximate = approximate();
+  if (hnsw_) {
+    hnsw_->index.setEf(std::max<std::size_t>(opt_.ef_search, k + 1));
+    parallel_blocks(n, opt_.threads, [&](std::size_t s, std::size_t e, std::size_t) {
+      std::vector<float> q(X.n_rows);
+      std::vector<arma::uword> cand;
+      for (std::size_t i = s; i < e; ++i) {
+        for (arma::uword r = 0; r < X.n_rows; ++r) q[r] = static_cast<float>(X(r, i));
+        auto heap = hnsw_->index.searchKnn(q.data(), k + 1);
+        cand.clear();
+        while (!heap.empty()) {
+          cand.push_back(heap.top().second);
+          heap.pop();
+        }
+        rank_into(X, X.colptr(i), cand, i, k, i, g);
+      }
+    });
+    return g;
+  }
+  // Exact: the k + 1 nearest including the point itself, ranked by (distance, index), then the
+  // point removed; if k + 1 duplicates of lower index crowd it out, the last is dropped instead.
+  // Blocks of queries run on separate threads and the result does not depend on how many.
+  const arma::uword kq = std::min(k + 1, n);
+  parallel_blocks(n, opt_.threads, [&](std::size_t s, std::size_t e, std::size_t) {
+    if (s == e) return;
+    const arma::umat nn = knn_indices(X, X.cols(s, e - 1), kq);
+    for (std::size_t i = s; i < e; ++i) {
+      arma::uword w = 0;
+      for (arma::uword j = 0; j < kq && w < k; ++j) {
+        const arma::uword nb = nn(j, i - s);
+        if (nb == i) continue;
+        g.index(w, i) = nb;
+        g.dist(w, i) = std::sqrt(sq_dist(X.colptr(nb), X.colptr(i), X.n_rows));
+        ++w;
+      }
+    }
+  });
+  return g;
+}
+
+NeighbourGraph NeighbourIndex::query(const arma::mat& Q, arma::uword k) const {
+  const arma::mat& X = *ref_;
+  if (Q.n_rows != X.n_rows)
+    throw MethodError("neighbour graph: new points have " + std::to_string(Q.n_rows) +
+                      " features, the reference points " + std::to_string(X.n_rows));
+  check_k(k, X.n_cols, X.n_cols, "of a new point");
+  NeighbourGraph g;
+  g.index.set_size(k, Q.n_cols);
+  g.dist.set_size(k, Q.n_cols);
+  g.approximate = approximate();
+  if (hnsw_) {
+    hnsw_->index.setEf(std::max<std::size_t>(opt_.ef_search, k));
+    parallel_blocks(Q.n_cols, opt_.threads, [&](std::size_t s, std::size_t e, std::size_t) {
+      std::vector<float> q(Q.n_rows);
+      std::vector<arma::uword> cand;
+      for (std::size_t i = s; i < e; ++i) {
+        for (arma::uword r = 0; r < Q.n_rows; ++r) q[r] = static_cast<float>(Q(r, i));
+        auto heap = hnsw_->index.searchKnn(q.data(), k);
+        cand.clear();
+        while (!heap.empty()) {
+          cand.push_back(heap.top().second);
+          heap.pop();
+        }
+        rank_into(X, Q.colptr(i), cand, X.n_cols, k, i, g);
+      }
+    });
+    return g;
+  }
+  parallel_blocks(Q.n_cols, opt_.threads, [&](std::size_t s, std::size_t e, std::size_t) {
+    if (s == e) return;
+    const arma::umat nn = knn_indices(X, Q.cols(s, e - 1), k);
+    for (std::size_t i = s; i < e; ++i)
+      for (arma::uword j = 0; j < k; ++j) {
+        g.index(j, i) = nn(j, i - s);
+        g.dist(j, i) = std::sqrt(sq_dist(X.colptr(nn(j, i - s)), Q.colptr(i), X.n_rows));
+      }
+  });
+  return g;
+}
+
+NeighbourGraph neighbour_graph(const arma::mat& X, arma::uword k, const GraphOptions& opt) {
+  return NeighbourIndex(X, k, opt).self_graph(k);
+}
+
+arma::sp_mat symmetric_adjacency(const NeighbourGraph& g) {
+  const arma::uword n = g.n(), k = g.k();
+  // Each undirected edge once (lower index first), so that mutual neighbours are not summed twice
+  // by the batch constructor.
+  std::vector<std::pair<std::pair<arma::uword, arma::uword>, double>> edges;
+  edges.reserve(k * n);
+  for (arma::uword i = 0; i < n; ++i)
+    for (arma::uword j = 0; j < k; ++j) {
+      const arma::uword a = std::min(i, g.index(j, i)), b = std::max(i, g.index(j, i));
+      edges.push_back({{a, b}, g.dist(j, i)});
+    }
+  std::sort(edges.begin(), edges.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+  edges.erase(std::unique(edges.begin(), edges.end(),
+                          [](const auto& x, const auto& y) { return x.first == y.first; }),
+              edges.end());
+  arma::umat loc(2, 2 * edges.size());
+  arma::vec val(2 * edges.size());
+  arma::uword c = 0;
+  for (const auto& [ab, d] : edges) {
+    const double w = std::max(d, std::numeric_limits<double>::min());
+    loc(0, c) = ab.first;
+    loc(1, c) = ab.second;
+    val(c++) = w;
+    loc(0, c) = ab.second;
+    loc(1, c) = ab.first;
+    val(c++) = w;
+  }
+  return arma::sp_mat(loc, val, n, n);
+}
+
+double graph_recall(const NeighbourGraph& g, const NeighbourGraph& exact) {
+  if (g.n() != exact.n() || g.k() != exact.k())
+    throw Error("graph_recall: graphs of different shapes");
+  std::size_t hit = 0;
+  std::vector<arma::uword> a(g.k()), b(g.k());
+  for (arma::uword i = 0; i < g.n(); ++i) {
+    for (arma::uword j = 0; j < g.k(); ++j) {
+      a[j] = g.index(j, i);
+      b[j] = exact.index(j, i);
+    }
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    std::vector<arma::uword> both;
+    std::set_intersection(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
+    hit += both.size();
+  }
+  return g.n() == 0 ? 1.0 : double(hit) / double(g.n() * g.k());
+}
+
+}  // namespace drbench

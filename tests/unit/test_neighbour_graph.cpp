@@ -1,0 +1,127 @@
+#include <catch2/catch.hpp>
+
+#include "framework/core/error.hpp"
+#include "framework/core/parallel.hpp"
+#include "framework/linalg/distances.hpp"
+#include "framework/linalg/neighbour_graph.hpp"
+
+using namespace drbench;
+
+namespace {
+
+arma::mat cloud(arma::uword d, arma::uword n, arma::uword seed) {
+  arma::arma_rng::set_seed(seed);
+  return arma::randn<arma::mat>(d, n);
+}
+
+GraphOptions opts(GraphKind k, unsigned threads = 1) {
+  GraphOptions o;
+  o.kind = k;
+  o.threads = threads;
+  o.seed = 7;
+  return o;
+}
+
+}  // namespace
+
+TEST_CASE("exact neighbour graph: brute-force order, ties to the lower index, never self",
+          "[neighbour_graph]") {
+  arma::mat X = cloud(5, 300, 1);
+  X.col(17) = X.col(3);  // a duplicate: distance 0 to a lower index
+  const NeighbourGraph g = neighbour_graph(X, 6, opts(GraphKind::exact));
+  REQUIRE_FALSE(g.approximate);
+  const arma::mat D = sq_distances(X);
+  for (arma::uword i = 0; i < X.n_cols; ++i) {
+    arma::vec d = D.col(i);
+    d(i) = arma::datum::inf;
+    const arma::uvec order = arma::stable_sort_index(d);
+    for (arma::uword j = 0; j < 6; ++j) {
+      CHECK(g.index(j, i) != i);
+      CHECK(g.dist(j, i) == Approx(std::sqrt(d(order(j)))).margin(1e-12));
+    }
+  }
+  CHECK(g.index(0, 17) == 3);
+  CHECK(g.index(0, 3) == 17);
+  CHECK(g.dist(0, 17) == 0.0);
+}
+
+TEST_CASE("neighbour graphs do not depend on the thread count", "[neighbour_graph]") {
+  const arma::mat X = cloud(30, 1500, 2);
+  for (GraphKind k : {GraphKind::exact, GraphKind::approximate}) {
+    const NeighbourGraph a = neighbour_graph(X, 10, opts(k, 1));
+    const NeighbourGraph b = neighbour_graph(X, 10, opts(k, 3));
+    CHECK(arma::all(arma::vectorise(a.index == b.index)));
+    CHECK(arma::approx_equal(a.dist, b.dist, "absdiff", 0.0));
+  }
+}
+
+TEST_CASE("approximate graph: high recall, exact distances of the edges it finds",
+          "[neighbour_graph]") {
+  const arma::mat X = cloud(20, 3000, 3);
+  const NeighbourGraph ex = neighbour_graph(X, 15, opts(GraphKind::exact));
+  const NeighbourGraph ap = neighbour_graph(X, 15, opts(GraphKind::approximate));
+  REQUIRE(ap.approximate);
+  CHECK(graph_recall(ap, ex) > 0.95);
+  CHECK(graph_recall(ex, ex) == 1.0);
+  for (arma::uword i = 0; i < X.n_cols; i += 97)
+    for (arma::uword j = 0; j < 15; ++j) {
+      CHECK(ap.dist(j, i) == Approx(arma::norm(X.col(i) - X.col(ap.index(j, i)))).margin(1e-12));
+      if (j > 0) CHECK(ap.dist(j - 1, i) <= ap.dist(j, i));
+    }
+}
+
+TEST_CASE("queries of new points against the index", "[neighbour_graph]") {
+  const arma::mat X = cloud(8, 500, 4), Q = cloud(8, 40, 5);
+  for (GraphKind k : {GraphKind::exact, GraphKind::approximate}) {
+    NeighbourIndex idx(X, 5, opts(k, 2));
+    const NeighbourGraph g = idx.query(Q, 5);
+    const arma::mat D = sq_distances(X, Q);
+    std::size_t hit = 0;
+    for (arma::uword q = 0; q < Q.n_cols; ++q) {
+      const arma::uvec order = arma::stable_sort_index(arma::vec(D.col(q)));
+      for (arma::uword j = 0; j < 5; ++j) hit += arma::any(g.index.col(q) == order(j));
+    }
+    CHECK(double(hit) / (5.0 * Q.n_cols) > 0.95);
+    // A query equal to a reference point finds it first, at distance 0.
+    const NeighbourGraph s = idx.query(X.cols(10, 12), 1);
+    CHECK(s.index(0, 0) == 10);
+    CHECK(s.dist(0, 2) == 0.0);
+  }
+}
+
+TEST_CASE("neighbour graph: bad neighbour counts and settings are refused", "[neighbour_graph]") {
+  const arma::mat X = cloud(3, 10, 6);
+  CHECK_THROWS_AS(neighbour_graph(X, 10, opts(GraphKind::exact)), MethodError);
+  CHECK_THROWS_AS(neighbour_graph(X, 0, opts(GraphKind::approximate)), MethodError);
+  CHECK_THROWS_WITH(parse_graph_kind("hnsw"), Catch::Contains("exact, approximate, auto"));
+  CHECK(use_approximate(60000, 50, 15, GraphKind::automatic));
+  CHECK_FALSE(use_approximate(60000, 10, 15, GraphKind::automatic));
+  CHECK_FALSE(use_approximate(5000, 50, 15, GraphKind::automatic));
+}
+
+TEST_CASE("symmetric adjacency: each kNN edge both ways, duplicates kept", "[neighbour_graph]") {
+  arma::mat X = cloud(4, 60, 8);
+  X.col(5) = X.col(2);
+  const NeighbourGraph g = neighbour_graph(X, 3, opts(GraphKind::exact));
+  const arma::sp_mat A = symmetric_adjacency(g);
+  CHECK(arma::approx_equal(arma::mat(A), arma::mat(A.t()), "absdiff", 0.0));
+  for (arma::uword i = 0; i < 60; ++i)
+    for (arma::uword j = 0; j < 3; ++j) CHECK(A(i, g.index(j, i)) > 0);
+  CHECK(A(2, 5) > 0);
+}
+
+TEST_CASE("parallel_blocks: fixed blocks, exceptions reach the caller", "[parallel]") {
+  std::vector<int> owner(100, -1);
+  parallel_blocks(100, 4, [&](std::size_t s, std::size_t e, std::size_t b) {
+    for (std::size_t i = s; i < e; ++i) owner[i] = int(b);
+  });
+  CHECK(owner[0] == 0);
+  CHECK(owner[24] == 0);
+  CHECK(owner[25] == 1);
+  CHECK(owner[99] == 3);
+  CHECK_THROWS_WITH(parallel_for(10, 3,
+                                 [](std::size_t i) {
+                                   if (i == 7) throw Error("seven");
+                                 }),
+                    "seven");
+}
