@@ -77,6 +77,16 @@ double MethodInfo::cost_of(const DataShape& s, const ParamSet& p, arma::uword di
   return static_cast<double>(s.n) * static_cast<double>(s.n) * static_cast<double>(s.d);
 }
 
+double memory_default(const DataShape& s, arma::uword dim) {
+  const double n = double(s.n), d = double(s.d);
+  return 8.0 * (n * n + 4.0 * n * d + 4.0 * n * double(dim));
+}
+
+double MethodInfo::memory_of(const DataShape& s, const ParamSet& p, arma::uword dim) const {
+  if (memory) return memory(s, p, dim);
+  return memory_default(s, dim);
+}
+
 Registry& Registry::instance() {
   static Registry r;
   return r;

@@ -40,6 +40,10 @@ struct MethodInfo {
   std::function<arma::uword(const DataShape&, const ParamSet&)> max_dim;
   // Relative cost estimate used to hand out the longest tasks first. Default: n^2 * d.
   std::function<double(const DataShape&, const ParamSet&, arma::uword dim)> cost;
+  // Peak memory of one fit plus its out-of-sample map and scoring, in bytes, for this data and
+  // setting (the memory model: `drbench validate`/`run` refuse a task whose estimate exceeds
+  // what one rank may use, and `drbench plan` prints it). Default: memory_default().
+  std::function<double(const DataShape&, const ParamSet&, arma::uword dim)> memory;
   std::function<std::unique_ptr<Method>(const ParamSet&)> make;
 
   // Cross-parameter checks that a single ParamSpec cannot express; empty string when fine.
@@ -56,7 +60,12 @@ struct MethodInfo {
   // The checked way to fit: check_input, make, fit.
   std::unique_ptr<Method> fit(const ParamSet& p, const FitInput& in) const;
   double cost_of(const DataShape& s, const ParamSet& p, arma::uword dim) const;
+  double memory_of(const DataShape& s, const ParamSet& p, arma::uword dim) const;
 };
+
+// What a method without its own estimate is assumed to hold: the data, one dense n x n matrix
+// and a few n x d and n x dim work arrays, as doubles.
+double memory_default(const DataShape& s, arma::uword dim);
 
 class Registry {
  public:
