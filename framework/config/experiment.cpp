@@ -31,7 +31,7 @@ using config::Reader;
 const std::vector<std::string> kTopKeys = {
     "name",     "seed",   "data_path", "threads",    "blas_threads", "max_task_seconds",
     "datasets", "splits", "methods",   "evaluation", "output",       "profiles"};
-const std::vector<std::string> kSources = {"file", "csv", "idx", "bundled", "generator"};
+const std::vector<std::string> kSources = {"file", "csv", "idx", "bundled", "generator", "mocap"};
 const std::vector<std::string> kSplitKinds = {"train_per_class", "train_ratio", "own", "all"};
 const std::vector<std::string> kQuality = {"trustworthiness", "continuity"};
 

@@ -12,6 +12,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/data/generators.hpp"
+#include "framework/data/mocap.hpp"
 
 namespace fs = std::filesystem;
 
@@ -250,6 +251,14 @@ Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& se
         throw DataError(where("cannot tell the labels file for '" + images +
                               "' (fix: name the pair *-images-idx3-ubyte / *-labels-idx1-ubyte)"));
       ds = read_idx_dataset(images, labels);
+    } else if (src == "mocap") {
+      const std::string name = spec.path.empty() ? spec.name + ".tsv" : spec.path;
+      const std::string list = resolve(name, search_path, tried);
+      if (list.empty())
+        throw DataError(not_found(spec, name, tried,
+                                  kPathFix + "; a mocap list names one CMU sequence per line "
+                                             "(docs/config.md, source: mocap)"));
+      ds = read_mocap_list(list);
     } else if (src == "bundled") {
       const std::string name = spec.path.empty() ? spec.name : spec.path;
       std::string file;
@@ -270,8 +279,8 @@ Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& se
     } else if (src == "generator") {
       ds = generate_dataset(spec.generator, spec.generator_params, seed);
     } else {
-      throw DataError(
-          where("unknown source '" + src + "' (fix: one of file, csv, idx, bundled, generator)"));
+      throw DataError(where("unknown source '" + src +
+                            "' (fix: one of file, csv, idx, bundled, generator, mocap)"));
     }
   } catch (const DataError& e) {
     const std::string m = e.what();
