@@ -442,7 +442,7 @@ TEST_CASE("dataset and preprocessing errors", "[config]") {
              Catch::Contains("cfg/bad.yaml:2: 'datasets[0].name': required key is missing"));
   CHECK_THAT(with_dataset("{name: a, source: hdf5}"),
              Catch::Contains("'datasets[0].source': unknown value 'hdf5' (fix: one of file, csv, "
-                             "idx, bundled, generator)"));
+                             "idx, bundled, generator, mocap)"));
   CHECK_THAT(with_dataset("{name: a, source: idx}"),
              Catch::Contains("'datasets[0].path': source: idx needs a path"));
   CHECK(with_dataset("{name: a, source: csv}") == "no error");
