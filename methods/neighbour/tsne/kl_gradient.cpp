@@ -5,7 +5,7 @@
 #include <string>
 
 #include "framework/core/error.hpp"
-#include "methods/neighbour/tsne/space_tree.hpp"
+#include "framework/linalg/space_tree.hpp"
 
 namespace drbench {
 

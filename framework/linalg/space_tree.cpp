@@ -1,4 +1,4 @@
-#include "methods/neighbour/tsne/space_tree.hpp"
+#include "framework/linalg/space_tree.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -1,4 +1,6 @@
 #pragma once
+// In the framework because every neighbour embedding whose repulsion sums a kernel of embedding
+// distances over all pairs (t-SNE, the linear-time EE family) summarises far points with it.
 // The space-partitioning tree of Barnes-Hut t-SNE (van der Maaten 2014): a 2^D-ary tree over the
 // embedding (a quadtree in 2-D, an octree in 3-D) whose cells summarise their points by count and
 // centre of mass, so the repulsive forces of far cells cost one interaction each.
