@@ -25,6 +25,7 @@
 #include "framework/data/load.hpp"
 #include "framework/results/aggregate.hpp"
 #include "framework/results/combine.hpp"
+#include "framework/results/info.hpp"
 #include "framework/results/render.hpp"
 #include "framework/sched/cost_model.hpp"
 #include "framework/sched/dispatch.hpp"
@@ -41,13 +42,18 @@ using namespace drbench;
 const char* kUsage = R"(drbench: reproducible benchmarks of dimensionality-reduction methods
 
 usage:
-  drbench run CONFIG [--profile NAME | --quick] [--output FILE.h5] [--force-new] [--quiet]
+  drbench run CONFIG [KEY=VALUE ...] [--profile NAME | --quick] [--output FILE.h5]
+                     [--only LABEL[,...]] [--dataset NAME[,...]] [--force-new] [--quiet]
                      [--no-table]
         Run (or resume) the sweep a config describes; under mpirun, rank 0 schedules and writes.
+        KEY=VALUE overrides a config key after the profile (splits.repeats=2,
+        methods[1].grid.neighbours=[5,10], output.path=x.h5; VALUE is YAML, ~ removes the key),
+        checked like the file and recorded in the results. --only/--dataset run a slice of the
+        config (method labels, dataset names) into the same results file.
         Rerunning the same command after a crash or kill resumes; --force-new starts over.
         SIGTERM, SIGINT or SIGUSR1 stop it cleanly: running tasks finish, results are saved,
         exit status 75; the same command resumes.
-  drbench validate CONFIG [--profile NAME | --quick]
+  drbench validate CONFIG [KEY=VALUE ...] [--profile NAME | --quick]
         Check the config and its data as `run` would, print the task count, write nothing.
   drbench aggregate RESULTS.h5 [MORE.h5 ...] [--format md|csv|tex] [--ttest LABEL] [--no-store]
                     [--long FILE.csv] [--all-settings] [--dataset NAME] [--dim N] [--k K]
@@ -67,7 +73,7 @@ usage:
         Several files of a table run in pieces draw its curves as one table.
   drbench report RESULTS.h5 [-o REPORT.html]
         One self-contained HTML page: provenance, tables and every figure inline.
-  drbench plan CONFIG --ranks R[,R...] [--costs RESULTS.h5[,...]] [--profile NAME | --quick]
+  drbench plan CONFIG [KEY=VALUE ...] --ranks R[,R...] [--costs RESULTS.h5[,...]] [--profile NAME | --quick]
                       [--latency S] [--commit S] [--start S] [--check S] [--remaining]
         Predicted wall time, efficiency and load per rank on R ranks: a replay of the scheduler
         on task times fitted from finished results (--costs; several files pool their
@@ -76,6 +82,9 @@ usage:
         --start: process start and exit (0.8 s); --check: rank 0's up-front config and data
         check (default: the plan times the same check on this machine). --remaining: only
         the tasks without a result in a --costs file of this config (what a resume runs).
+  drbench info RESULTS.h5 [MORE.h5 ...]
+        What a results file holds: config name and hash, overrides, datasets, methods, tasks
+        with a result, failed and missing, tables, embeddings and traces kept, version and BLAS.
   drbench methods [NAME]      Every method with its parameters, types, defaults and ranges.
   drbench datasets [--data-path DIR]
         What the data path holds (config data_path, then $DRBENCH_DATA, then ../shared/datasets),
@@ -114,6 +123,9 @@ Args parse_args(int argc, char** argv, int from, const std::vector<std::string>&
   Args a;
   for (int i = from; i < argc; ++i) {
     std::string s = argv[i];
+    if (s.size() > 1 && s[0] == '-' && s[1] != '-')
+      throw Error("unknown option '" + s + "' (fix: options take two dashes: -" + s +
+                  "; see 'drbench help')");
     if (s.rfind("--", 0) != 0) {
       a.pos.push_back(s);
       continue;
@@ -135,6 +147,30 @@ Args parse_args(int argc, char** argv, int from, const std::vector<std::string>&
   return a;
 }
 
+// An option's comma-separated values: "a,b" -> {a, b}, "" -> {}, "a,,b" -> {a, "", b}.
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  for (std::size_t start = 0; !text.empty() && start <= text.size();) {
+    const std::size_t comma = std::min(text.find(',', start), text.size());
+    out.push_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+// The CONFIG and the key=value overrides after it (Hydra style), or a usage error naming what is
+// neither.
+std::vector<ConfigOverride> overrides_of(const Args& a, const std::string& cmd) {
+  if (a.pos.empty()) throw Error(cmd + " needs a CONFIG (fix: drbench " + cmd + " configs/x.yaml)");
+  std::vector<std::string> rest(a.pos.begin() + 1, a.pos.end());
+  for (const auto& r : rest)
+    if (r.find('=') == std::string::npos)
+      throw Error(cmd + " takes one CONFIG, then key=value overrides; '" + r +
+                  "' is neither (fix: one config per command, e.g. drbench " + cmd + " " +
+                  a.pos[0] + " splits.repeats=2)");
+  return parse_overrides(rest);
+}
+
 std::string profile_of(const Args& a) {
   if (a.flag("--quick") && a.flag("--profile"))
     throw Error("--quick is --profile quick: give one of them (fix: drop --quick or --profile " +
@@ -154,11 +190,17 @@ bool launched_by_mpi() {
 }
 
 int cmd_run(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, {"--profile", "--output"},
+  Args a = parse_args(argc, argv, 2, {"--profile", "--output", "--only", "--dataset"},
                       {"--quick", "--force-new", "--quiet", "--no-table"});
-  if (a.pos.size() != 1) return usage_error("run needs exactly one CONFIG");
   RunOptions o;
   o.profile = profile_of(a);  // before MPI_Init, so a bad flag is a plain usage error
+  o.overrides = overrides_of(a, "run");
+  o.only_methods = split_list(a.value("--only"));
+  o.only_datasets = split_list(a.value("--dataset"));
+  for (const char* opt : {"--only", "--dataset"})
+    if (a.flag(opt) && a.value(opt).empty())
+      return usage_error(std::string(opt) + " needs a name (fix: " + opt +
+                         (opt[2] == 'o' ? " PCA,LDA" : " usps") + ")");
   if (a.flag("--output") && a.value("--output").empty())
     return usage_error("--output needs a file name (fix: --output results/x.h5)");
   o.config = a.pos[0];
@@ -198,8 +240,7 @@ int cmd_run(int argc, char** argv) {
 
 int cmd_validate(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2, {"--profile"}, {"--quick"});
-  if (a.pos.size() != 1) return usage_error("validate needs exactly one CONFIG");
-  const Experiment ex = load_experiment(a.pos[0], profile_of(a));
+  const Experiment ex = load_experiment(a.pos[0], profile_of(a), overrides_of(a, "validate"));
   const auto shapes = check_against_data(ex);
   const auto tasks = expand_tasks(ex, shapes);
   std::printf("%s: valid; %zu tasks; results -> %s\n", a.pos[0].c_str(), tasks.size(),
@@ -311,23 +352,12 @@ int cmd_python(const char* module, int argc, char** argv) {
   throw Error("cannot start " + python + ": " + std::strerror(errno));
 }
 
-// An option's comma-separated values: "a,b" -> {a, b}, "" -> {}, "a,,b" -> {a, "", b}.
-std::vector<std::string> split_list(const std::string& text) {
-  std::vector<std::string> out;
-  for (std::size_t start = 0; !text.empty() && start <= text.size();) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
-  }
-  return out;
-}
-
 int cmd_plan(int argc, char** argv) {
   Args a =
       parse_args(argc, argv, 2,
                  {"--profile", "--ranks", "--costs", "--latency", "--commit", "--start", "--check"},
                  {"--quick", "--remaining"});
-  if (a.pos.size() != 1) return usage_error("plan needs exactly one CONFIG");
+  const auto overrides = overrides_of(a, "plan");
   std::vector<int> ranks;
   for (const std::string& r : split_list(a.value("--ranks"))) {
     const int v = std::atoi(r.c_str());
@@ -347,7 +377,7 @@ int cmd_plan(int argc, char** argv) {
   // The same up-front check rank 0 makes before any rank gets work, timed: its duration is part
   // of the planned wall time (on the cluster's file system it may differ: --check overrides).
   const auto check_t0 = std::chrono::steady_clock::now();
-  const Experiment ex = load_experiment(a.pos[0], profile_of(a));
+  const Experiment ex = load_experiment(a.pos[0], profile_of(a), overrides);
   const auto shapes = check_against_data(ex);
   const double check_measured =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - check_t0).count();
@@ -517,8 +547,19 @@ int cmd_methods(int argc, char** argv) {
   return 0;
 }
 
+int cmd_info(int argc, char** argv) {
+  Args a = parse_args(argc, argv, 2, {}, {});
+  if (a.pos.empty()) return usage_error("info needs a RESULTS.h5 (fix: drbench info results/x.h5)");
+  for (const auto& p : a.pos) std::cout << describe_results(p) << (a.pos.size() > 1 ? "\n" : "");
+  return 0;
+}
+
 int cmd_datasets(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2, {"--data-path"}, {});
+  if (a.flag("--data-path") && !std::filesystem::is_directory(a.value("--data-path")))
+    return usage_error("--data-path " + a.value("--data-path") +
+                       ": no such directory (fix: give the folder that holds the datasets, e.g. "
+                       "--data-path ../shared/datasets)");
   const auto path = data_search_path(a.value("--data-path"));
   std::printf("data path (searched in order):\n");
   for (const auto& p : path) std::printf("  %s\n", p.c_str());
@@ -565,6 +606,7 @@ int main(int argc, char** argv) {
     if (cmd == "plot") return cmd_python("plot", argc, argv);
     if (cmd == "report") return cmd_python("report", argc, argv);
     if (cmd == "datasets") return cmd_datasets(argc, argv);
+    if (cmd == "info") return cmd_info(argc, argv);
     return usage_error("unknown command '" + cmd + "'");
   } catch (const std::exception& e) {
     std::fprintf(stderr, "drbench: %s\n", e.what());

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -22,6 +23,7 @@ namespace drbench {
 
 namespace {
 
+using config::describe;
 using config::did_you_mean;
 using config::index_key;
 using config::join_key;
@@ -71,7 +73,7 @@ bool profile_sets_path(const YAML::Node& root, const std::string& profile) {
 
 class Parser {
  public:
-  explicit Parser(const std::string& file) : r_(file) {}
+  explicit Parser(Reader r) : r_(std::move(r)) {}
 
   Experiment parse(const YAML::Node& root, const std::string& profile) {
     Experiment ex;
@@ -640,12 +642,75 @@ std::string normalised_config(const std::string& yaml_text) {
   return out;
 }
 
+// Sets each override's key in the (profile-applied) tree. Maps on the way may be created (a grid
+// the file does not have yet); list entries must exist. The parse that follows checks the keys
+// and values, and a problem under an overridden key names the override, not a file line.
+void apply_overrides(const Reader& r, YAML::Node root,
+                     const std::vector<ConfigOverride>& overrides) {
+  static const std::regex step(R"(([A-Za-z_]\w*)|\[(\d+)\])");
+  for (const ConfigOverride& o : overrides) {
+    YAML::Node value;
+    try {
+      value = YAML::Load(o.value);
+    } catch (const YAML::Exception& e) {
+      throw ConfigError::on_command_line(o.text, o.path, "the value is not YAML: " + e.msg,
+                                         "quote it for the shell, e.g. 'key=[5, 10]'");
+    }
+    if (o.path == "profiles" || o.path.rfind("profiles.", 0) == 0)
+      throw ConfigError::on_command_line(o.text, o.path, "profiles cannot be overridden",
+                                         "pick one with --profile NAME");
+    std::vector<std::pair<std::string, long>> steps;  // key, or index (key empty)
+    for (auto it = std::sregex_iterator(o.path.begin(), o.path.end(), step);
+         it != std::sregex_iterator(); ++it)
+      steps.emplace_back((*it)[1].str(), (*it)[2].matched ? std::stol((*it)[2].str()) : -1);
+    YAML::Node cur = root;
+    std::string at;
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+      const auto& [key, index] = steps[i];
+      const bool last = i + 1 == steps.size();
+      if (!key.empty()) {
+        if (!cur.IsMap() && !(cur.IsNull() && !at.empty()))
+          throw ConfigError::on_command_line(o.text, at, "is " + describe(cur) + ", not a map",
+                                             "check the key path against the config file");
+        at = join_key(at, key);
+        if (last) {
+          if (value.IsNull())
+            cur.remove(key);
+          else
+            cur[key] = value;
+        } else {
+          YAML::Node next = cur[key];
+          if (!next.IsDefined() || next.IsNull()) cur[key] = YAML::Node(YAML::NodeType::Map);
+          cur.reset(cur[key]);
+        }
+      } else {
+        if (!cur.IsSequence() || static_cast<std::size_t>(index) >= cur.size())
+          throw ConfigError::on_command_line(
+              o.text, at + "[" + std::to_string(index) + "]", "no such list entry",
+              cur.IsSequence()
+                  ? "'" + at + "' has " + std::to_string(cur.size()) + " entries, indexed from 0"
+                  : "'" + at + "' is " + describe(cur) + ", not a list");
+        at = index_key(at, static_cast<std::size_t>(index));
+        if (last)
+          cur[static_cast<std::size_t>(index)] = value;
+        else
+          cur.reset(cur[static_cast<std::size_t>(index)]);
+      }
+    }
+  }
+  std::vector<std::string> allowed(kTopKeys.begin(), kTopKeys.end() - 1);  // all but profiles
+  allowed.push_back("profiles");
+  r.check_keys(root, "", allowed);
+}
+
 Experiment parse_experiment(const std::string& yaml_text, const std::string& file_name,
-                            const std::string& profile) {
-  Reader r(file_name);
+                            const std::string& profile,
+                            const std::vector<ConfigOverride>& overrides) {
+  Reader r(file_name, overrides);
   YAML::Node root = load_root(r, yaml_text);
   apply_profile(r, root, profile);
-  Experiment ex = Parser(file_name).parse(root, profile);
+  apply_overrides(r, root, overrides);
+  Experiment ex = Parser(r).parse(root, profile);
 
   // Every other profile is checked too, so a mistake in the one not run today does not wait for
   // the day it is run (on a cluster allocation) to show up.
@@ -656,21 +721,27 @@ Experiment parse_experiment(const std::string& yaml_text, const std::string& fil
       const std::string where = file_name + " (profile " + other + ")";
       YAML::Node fresh = load_root(r, yaml_text);
       apply_profile(Reader(where), fresh, other);
-      Parser(where).parse(fresh, other);
+      Parser(Reader(where)).parse(fresh, other);
     }
 
-  if (profile.empty()) {
+  if (profile.empty() && overrides.empty()) {
     ex.text = yaml_text;
   } else {
-    root.remove("profiles");  // the text records what ran, with the overlay already applied
+    // The text records what ran, with the overlay and the overrides applied, and says which.
+    root.remove("profiles");
     YAML::Emitter out;
     out << root;
-    ex.text = std::string(out.c_str()) + "\n";
+    std::string head;
+    if (!profile.empty()) head += "# profile: " + profile + "\n";
+    for (const ConfigOverride& o : overrides) head += "# command-line override: " + o.text + "\n";
+    ex.text = head + out.c_str() + "\n";
   }
+  ex.overrides = overrides;
   return ex;
 }
 
-Experiment load_experiment(const std::string& path, const std::string& profile) {
+Experiment load_experiment(const std::string& path, const std::string& profile,
+                           const std::vector<ConfigOverride>& overrides) {
   std::error_code ec;
   if (std::filesystem::is_directory(path, ec))
     throw ConfigError(path, 0, "", "is a directory, not a config file",
@@ -681,7 +752,19 @@ Experiment load_experiment(const std::string& path, const std::string& profile) 
                       "check the path (relative paths start from the current directory)");
   std::ostringstream text;
   text << in.rdbuf();
-  return parse_experiment(text.str(), path, profile);
+  // A binary file would otherwise be echoed back byte by byte inside a YAML parse error.
+  const std::string& t = text.str();
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    const auto c = static_cast<unsigned char>(t[i]);
+    if (c == 0 || (c < 0x20 && c != '\t' && c != '\n' && c != '\r'))
+      throw ConfigError(
+          path, static_cast<int>(std::count(t.begin(), t.begin() + i, '\n')) + 1, "",
+          "not a text file (control byte " + std::to_string(c) + " at offset " + std::to_string(i) +
+              ")",
+          "give the YAML config, e.g. configs/quickstart.yaml; a results file is read "
+          "with drbench aggregate or drbench info");
+  }
+  return parse_experiment(t, path, profile, overrides);
 }
 
 }  // namespace drbench

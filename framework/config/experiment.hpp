@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/config/override.hpp"
 #include "framework/core/params.hpp"
 
 namespace drbench {
@@ -92,11 +93,12 @@ struct OutputSpec {
 
 struct Experiment {
   std::string name;
-  std::string file;        // the config's path, for error messages
-  std::string text;        // the effective YAML text (after a profile overlay)
-  std::string profile;     // "" or the profile applied
-  std::string data_path;   // config key data_path ("" when absent)
-  int data_path_line = 0;  // where it was written (it must exist: check_dataset)
+  std::string file;                       // the config's path, for error messages
+  std::string text;                       // the effective YAML text (after a profile overlay)
+  std::string profile;                    // "" or the profile applied
+  std::vector<ConfigOverride> overrides;  // command-line key=value settings, in order
+  std::string data_path;                  // config key data_path ("" when absent)
+  int data_path_line = 0;                 // where it was written (it must exist: check_dataset)
   std::uint64_t seed = 0;
   // Threads per rank for drbench's own loops inside a task (FitInput::threads); blas_threads
   // follows it unless set. ranks x threads should not exceed the cores.
@@ -112,9 +114,12 @@ struct Experiment {
 
 // Parses and validates a config file; `profile` selects an overlay from its `profiles:` map.
 // Throws ConfigError (file:line: key: problem (fix: ...)) on the first problem.
-Experiment load_experiment(const std::string& path, const std::string& profile = "");
+// `overrides`: command-line `key=value` settings applied after the profile (parse_overrides).
+Experiment load_experiment(const std::string& path, const std::string& profile = "",
+                           const std::vector<ConfigOverride>& overrides = {});
 Experiment parse_experiment(const std::string& yaml_text, const std::string& file_name,
-                            const std::string& profile = "");
+                            const std::string& profile = "",
+                            const std::vector<ConfigOverride>& overrides = {});
 
 // The experiment with comments, formatting, key order and the profiles map removed: two texts
 // that configure the same experiment give the same string (resume compares these).

@@ -6,9 +6,31 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <regex>
 #include <set>
 
 #include "framework/core/error.hpp"
+
+namespace drbench {
+
+std::vector<ConfigOverride> parse_overrides(const std::vector<std::string>& args) {
+  std::vector<ConfigOverride> out;
+  for (const std::string& a : args) {
+    const auto eq = a.find('=');
+    const std::string path = a.substr(0, eq);
+    // name ('[' digits ']')* ('.' name ('[' digits ']')*)*
+    static const std::regex grammar(R"([A-Za-z_]\w*(\[\d+\])*(\.[A-Za-z_]\w*(\[\d+\])*)*)");
+    if (eq == std::string::npos || !std::regex_match(path, grammar))
+      throw ConfigError::on_command_line(
+          a, "", "not a config override",
+          "write key=value with the key's path, e.g. splits.repeats=2, "
+          "methods[1].grid.neighbours=[5,10], output.path=x.h5");
+    out.push_back({path, a, a.substr(eq + 1)});
+  }
+  return out;
+}
+
+}  // namespace drbench
 
 namespace drbench::config {
 
@@ -114,14 +136,29 @@ int Reader::line(const YAML::Node& n, int fallback) {
   return m.is_null() || m.line < 0 ? fallback : m.line + 1;
 }
 
+const ConfigOverride* Reader::override_of(const std::string& key) const {
+  for (const auto& o : overrides_)
+    if (key == o.path || (key.rfind(o.path, 0) == 0 && key.size() > o.path.size() &&
+                          (key[o.path.size()] == '.' || key[o.path.size()] == '[')))
+      return &o;
+  return nullptr;
+}
+
 void Reader::fail(int line, const std::string& key, const std::string& problem,
                   const std::string& fix) const {
   // Every refusal says where to look, also where no more specific fix is known.
   const std::string top = key.substr(0, key.find_first_of(".["));
-  throw ConfigError(file_, line, key, problem,
-                    !fix.empty()  ? fix
-                    : top.empty() ? "see docs/config.md for the keys a config takes"
-                                  : "see '" + top + "' in docs/config.md");
+  const std::string how = !fix.empty()  ? fix
+                          : top.empty() ? "see docs/config.md for the keys a config takes"
+                                        : "see '" + top + "' in docs/config.md";
+  // A node an override created has no line: a problem reported at it (or above it, as a
+  // parent map's "has no parameters") belongs to the override too.
+  if (line == 0 && !key.empty())
+    for (const auto& o : overrides_)
+      if (o.path.rfind(key, 0) == 0) throw ConfigError::on_command_line(o.text, key, problem, how);
+  if (const ConfigOverride* o = override_of(key))
+    throw ConfigError::on_command_line(o->text, key, problem, how);
+  throw ConfigError(file_, line, key, problem, how);
 }
 
 void Reader::fail(const YAML::Node& at, const std::string& key, const std::string& problem,

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/config/override.hpp"
 #include "framework/core/params.hpp"
 
 namespace drbench::config {
@@ -31,7 +32,8 @@ std::optional<bool> parse_bool(const std::string& s);    // true/false in any of
 
 class Reader {
  public:
-  explicit Reader(std::string file) : file_(std::move(file)) {}
+  explicit Reader(std::string file, std::vector<ConfigOverride> overrides = {})
+      : file_(std::move(file)), overrides_(std::move(overrides)) {}
   const std::string& file() const { return file_; }
 
   // 1-based line of a node; `fallback` for nodes without a position (absent keys).
@@ -68,7 +70,10 @@ class Reader {
  private:
   const YAML::Node& scalar(const YAML::Node& n, const std::string& key,
                            const std::string& expected) const;
+  // The override that set `key` or a key above it, if any: its problems are the command line's.
+  const ConfigOverride* override_of(const std::string& key) const;
   std::string file_;
+  std::vector<ConfigOverride> overrides_;
 };
 
 }  // namespace drbench::config

@@ -16,8 +16,21 @@ class ConfigError : public Error {
  public:
   ConfigError(const std::string& file, int line, const std::string& key, const std::string& problem,
               const std::string& fix = "")
-      : Error(file + ":" + std::to_string(line) + ": " + (key.empty() ? "" : "'" + key + "': ") +
-              problem + (fix.empty() ? "" : " (fix: " + fix + ")")) {}
+      : Error(message(file + ":" + std::to_string(line), key, problem, fix)) {}
+  // A problem in a command-line override (`drbench run CONFIG key=value`), which has no file line:
+  // "command line (splits.repeats=x): 'splits.repeats': ...".
+  static ConfigError on_command_line(const std::string& override_text, const std::string& key,
+                                     const std::string& problem, const std::string& fix = "") {
+    return ConfigError(message("command line (" + override_text + ")", key, problem, fix));
+  }
+
+ private:
+  explicit ConfigError(const std::string& msg) : Error(msg) {}
+  static std::string message(const std::string& where, const std::string& key,
+                             const std::string& problem, const std::string& fix) {
+    return where + ": " + (key.empty() ? "" : "'" + key + "': ") + problem +
+           (fix.empty() ? "" : " (fix: " + fix + ")");
+  }
 };
 
 // Raised by data loading and validation.

@@ -115,7 +115,12 @@ std::string ParamSpec::check(const ParamValue& v) const {
       if (auto i = std::get_if<std::int64_t>(&v))
         x = static_cast<double>(*i);
       else if (auto d = std::get_if<double>(&v)) {
-        if (type == ParamType::Int) return "got non-integer '" + to_string(v) + "'; " + valid;
+        if (type == ParamType::Int)
+          // A whole number read as real overflowed the integer parser: say that, not "non-integer".
+          return (std::isfinite(*d) && *d == std::round(*d)
+                      ? "got " + to_string(v) + ", too large for an integer; "
+                      : "got non-integer '" + to_string(v) + "'; ") +
+                 valid;
         x = *d;
       } else
         return "got '" + to_string(v) + "'; " + valid;

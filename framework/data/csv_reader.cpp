@@ -3,6 +3,7 @@
 // (validation then insists on 0..C-1); text labels ("setosa") are numbered in sorted order.
 #include <algorithm>
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
@@ -45,6 +46,8 @@ bool parse_double(const std::string& s, double& v) {
 }  // namespace
 
 Dataset read_csv_dataset(const std::string& file) {
+  if (std::filesystem::is_directory(file))
+    throw DataError(file + ": is a directory, not a CSV file (fix: give the .csv file in it)");
   std::ifstream in(file);
   if (!in) throw DataError(file + ": cannot open CSV file (fix: check the path)");
   std::vector<double> values;

@@ -142,6 +142,11 @@ void read_time_order(hid_t file, const std::string& path, Dataset& ds) {
 
 Dataset read_hdf5_dataset(const std::string& path) {
   QuietHdf5 quiet;
+  if (std::filesystem::is_directory(path))
+    throw DataError(path +
+                    ": is a directory, not an HDF5 dataset (fix: give the .h5 file in it, "
+                    "e.g. path: " +
+                    (std::filesystem::path(path) / "NAME.h5").string() + ")");
   if (!std::filesystem::is_regular_file(path))
     throw DataError(path + ": no such file (fix: check the path or the data path)");
   if (H5Fis_hdf5(path.c_str()) <= 0)

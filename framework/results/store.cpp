@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -126,18 +127,36 @@ ResultsStore::~ResultsStore() {
   // No snapshot here on purpose: everything added is already in the journal, and leaving it there
   // is exactly what a crash would do, so the recovery path is the one that always gets exercised.
   if (journal_fd_ >= 0) ::close(journal_fd_);
-  if (lock_fd_ >= 0) ::close(lock_fd_);  // releases the flock; the empty lock file may stay
+  // Unlinked while still held, so no other run can lock this file between unlink and close;
+  // lock_output checks that the file it locked is still the one on disk.
+  if (lock_fd_ >= 0) {
+    ::unlink((path_ + ".lock").c_str());
+    ::close(lock_fd_);
+  }
 }
 
 // Two runs appending to one journal would interleave records and each rewrite the other's file.
 // The kernel drops a flock when its holder dies, so a killed run never leaves a stale lock.
+// A finished run removes its lock file (holding the lock while it unlinks), so a lock taken on a
+// file that was unlinked meanwhile guards nothing: then lock the new file instead.
 void ResultsStore::lock_output() {
   const std::string lock_path = path_ + ".lock";
-  lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0)
-    throw Error(lock_path + ": cannot create the lock file: " + std::strerror(errno));
-  if (::flock(lock_fd_, LOCK_EX | LOCK_NB) == 0) return;
-  const int err = errno;
+  int err = 0;
+  for (;;) {
+    lock_fd_ = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (lock_fd_ < 0)
+      throw Error(lock_path + ": cannot create the lock file: " + std::strerror(errno));
+    if (::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
+      err = errno;
+      break;
+    }
+    struct stat held {
+    }, on_disk{};
+    if (::fstat(lock_fd_, &held) == 0 && ::stat(lock_path.c_str(), &on_disk) == 0 &&
+        held.st_ino == on_disk.st_ino && held.st_dev == on_disk.st_dev)
+      return;
+    ::close(lock_fd_);
+  }
   if (err == EWOULDBLOCK) {
     ::close(lock_fd_);
     lock_fd_ = -1;
@@ -222,7 +241,13 @@ JournalContents read_journal(const std::string& path) {
 void ResultsStore::load_journal() {
   journal_base_ = journal_valid_ = 0;
   JournalContents j = read_journal(journal_path_);
-  if (j.valid == 0) return;
+  if (j.valid == 0) {
+    if (j.size > 0)  // the file exists but not even its header is intact: say so, then replace it
+      std::cerr << "drbench: " << journal_path_ << ": dropped all " << j.size
+                << " bytes: no intact journal header (damaged, or not a drbench journal); "
+                   "the tasks it may have held run again\n";
+    return;
+  }
   if (normalised_config(j.config) != normalised_config(ex_.text)) refuse(journal_path_, j.config);
   journal_base_ = j.base;
   unmatched_ = 0;

@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "framework/config/validate.hpp"
+#include "framework/config/yaml_reader.hpp"
 #include "framework/core/blas.hpp"
 #include "framework/core/error.hpp"
 #include "framework/data/load.hpp"
@@ -132,8 +133,22 @@ std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runn
   return shapes;
 }
 
+// Each name of a slice option must be one the config has.
+void check_slice(const std::vector<std::string>& wanted, const std::vector<std::string>& have,
+                 const std::string& option, const std::string& what) {
+  for (const auto& w : wanted)
+    if (std::find(have.begin(), have.end(), w) == have.end())
+      throw Error(option + " " + w + ": the config has no " + what + " '" + w + "' (fix: " +
+                  config::did_you_mean(w, have) + "one of " + config::join_list(have) + ")");
+}
+
 Experiment load_for_run(const RunOptions& opt) {
-  Experiment ex = load_experiment(opt.config, opt.profile);
+  Experiment ex = load_experiment(opt.config, opt.profile, opt.overrides);
+  std::vector<std::string> labels, names;
+  for (const auto& m : ex.methods) labels.push_back(m.label);
+  for (const auto& d : ex.datasets) names.push_back(d.name);
+  check_slice(opt.only_methods, labels, "--only", "method label");
+  check_slice(opt.only_datasets, names, "--dataset", "dataset");
   if (!opt.output.empty()) ex.output.path = opt.output;
   check_output_path(ex.output.path, opt.output.empty() ? "output.path" : "--output");
   return ex;
@@ -182,7 +197,7 @@ int run_experiment(const RunOptions& opt) {
   }
   Experiment others_ex;
   if (rank != 0) {
-    others_ex = load_experiment(opt.config, opt.profile);
+    others_ex = load_experiment(opt.config, opt.profile, opt.overrides);
     set_blas_threads(others_ex.blas_threads);
   }
   const Experiment& ex = rank == 0 ? checked->ex : others_ex;
@@ -218,10 +233,18 @@ int run_experiment(const RunOptions& opt) {
   // Long tasks first, the rest partition by partition (framework/sched/order.hpp). A resumed run
   // predicts seconds from the tasks already finished (framework/sched/cost_model.hpp).
   const std::vector<double> cost = expected_costs(ex, tasks, shapes, *store);
+  auto in_slice = [&](const Task& t) {
+    auto has = [](const std::vector<std::string>& v, const std::string& x) {
+      return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
+    };
+    return has(opt.only_methods, ex.methods[t.method].label) &&
+           has(opt.only_datasets, ex.datasets[t.dataset].name);
+  };
+  const bool sliced = !opt.only_methods.empty() || !opt.only_datasets.empty();
   auto not_done = [&](const std::vector<std::uint64_t>& ids) {
     std::vector<std::uint64_t> pending;
     for (std::uint64_t id : ids)
-      if (!store->done(id)) pending.push_back(id);
+      if (!store->done(id) && in_slice(tasks[id])) pending.push_back(id);
     return dispatch_order(ex, tasks, pending, cost, nranks);
   };
   std::vector<std::uint64_t> stage;
@@ -238,9 +261,13 @@ int run_experiment(const RunOptions& opt) {
                    "best %d per cell on the rest (%zu of %zu expanded tasks run)\n",
                    ex.evaluation.halving_repeats, stage.size(), ex.evaluation.halving_keep, planned,
                    tasks.size());
+    if (sliced)
+      std::fprintf(stderr, "[drbench] slice (--only/--dataset): %zu task(s) to run now\n",
+                   pending.ids.size());
   }
 
-  Progress progress(planned, store->n_done(), opt.quiet);
+  Progress progress(sliced ? store->n_done() + pending.ids.size() : planned, store->n_done(),
+                    opt.quiet);
   Recorder recorder(*store, progress, opt.quiet);
   hooks.record = [&](std::string&& bytes) { recorder.add(TaskResult::deserialize(bytes)); };
   hooks.commit = [&] { recorder.commit(); };
@@ -259,7 +286,8 @@ int run_experiment(const RunOptions& opt) {
   }
   const std::size_t store_done = store->n_done();
   progress.finish(store_done, recorder.failed());
-  if (!stats.stopped) store->mark_planned_done();
+  // A slice leaves the rest of the experiment to other runs: the file stays incomplete.
+  if (!stats.stopped && !sliced) store->mark_planned_done();
   store->write_hdf5();
   // Every failed task in the file counts, including those a resumed run found already recorded.
   // Copies: the store (and its results) is gone before they are printed.
@@ -275,7 +303,11 @@ int run_experiment(const RunOptions& opt) {
                  store_done, planned, ex.output.path.c_str());
     return kExitStopped;
   }
-  if (opt.print_table) std::cout << render_tables(aggregate(read_results(ex.output.path)), "md");
+  // The run stores its own tables (the one place they are computed), so readers of a finished
+  // file never recompute them; a slice or a halving run still missing tasks stores none.
+  const Aggregate tables = aggregate(read_results(ex.output.path));
+  if (tables.incomplete.empty()) write_tables(ex.output.path, tables);
+  if (opt.print_table) std::cout << render_tables(tables, "md");
   if (!failures.empty()) {  // printed even with --quiet: a run with failures must not look clean
     std::fprintf(stderr, "[drbench] %zu of %zu task(s) failed (errors in /tasks/error of %s):\n",
                  failures.size(), tasks.size(), ex.output.path.c_str());

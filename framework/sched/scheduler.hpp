@@ -26,7 +26,11 @@ struct CheckedRun {
 struct RunOptions {
   std::string config;
   std::string profile;
-  std::string output;  // overrides output.path when non-empty
+  std::string output;                     // overrides output.path when non-empty
+  std::vector<ConfigOverride> overrides;  // command-line key=value settings
+  // A slice of the config run into the same results file (--only, --dataset): method labels and
+  // dataset names; empty means all. The file still describes the whole experiment.
+  std::vector<std::string> only_methods, only_datasets;
   bool force_new = false;
   bool quiet = false;
   bool print_table = true;

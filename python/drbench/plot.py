@@ -552,6 +552,28 @@ class Plotter:
         self.traces()
         return self.write_manifest()
 
+    def missing(self):
+        """Why a kind of figure was not drawn, and how to get it: one line per absent kind."""
+        kinds = {m[1] for m in self.manifest}
+        why = []
+        if "latent" not in kinds:
+            why.append("no latent spaces: " + (
+                "no embeddings kept (fix: output.keep_embeddings: true in the config, or "
+                "output.keep_embeddings=true after the config on the drbench run command line)"
+                if not self.r.embedding_ids else
+                "no kept embedding matches the --dataset/--method selection"))
+        if not kinds & {"error_vs_split", "accuracy_vs_split", "error_vs_dim", "accuracy_vs_dim"}:
+            why.append("no error curves: " + (
+                "no finished tasks" if self.tables.empty else
+                "one split value and one latent dimension per method, so each method is a "
+                "single number (see drbench aggregate; curves need several split values, e.g. "
+                "splits.per_class: [10, 20, 30], or several dims)"))
+        # An empty trace table already has its note in r.notes.
+        if "trace" not in kinds and not self.r.traces.empty:
+            why.append("no optimiser traces: no kept trace matches the --dataset/--method "
+                       "selection")
+        return why
+
 
 def main(argv=None):
     p = argparse.ArgumentParser(
@@ -621,6 +643,11 @@ def main(argv=None):
     manifest = pl.all()
     for n in r.notes:
         print(f"note: {n}", file=sys.stderr)
+    for n in pl.missing():
+        print(f"note: {n}", file=sys.stderr)
+    if not pl.manifest:
+        print(f"0 figures drawn for {a.results}: the notes above say why and how to get them")
+        return 0
     print(f"{len(pl.manifest)} figures in {out} (list: {manifest})")
     return 0
 

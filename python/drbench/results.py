@@ -351,7 +351,8 @@ def _load(path: str) -> Results:
         traces = _read_traces(f)
         stored, text, stored_ref = _read_stored_tables(f)
         if traces.empty:
-            notes.append("no optimiser traces (no iterative method, or keep_traces: false)")
+            notes.append("no optimiser traces (no iterative method, or keep_traces: false; fix: "
+                         "output.keep_traces: true)")
         elif "step" not in traces:
             notes.append("traces have no step column (file written before steps were logged)")
     if not attrs.get("finished") and int(attrs.get("n_tasks", 0) or 0) > 0:
@@ -383,8 +384,8 @@ def _load(path: str) -> Results:
             notes.append(f"no tables: /tasks lacks {', '.join(missing)}")
         else:
             r.tables, r.tables_source = aggregate(r), "recomputed"
-            notes.append("no tables stored in the file (drbench aggregate has not run on it since "
-                         "its last run): tables recomputed")
+            notes.append("no tables stored in the file (a run still going or stopped, or a file "
+                         "from before runs stored their tables): tables recomputed")
     return r
 
 

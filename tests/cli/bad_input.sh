@@ -238,11 +238,15 @@ printf '%s\nsplits: {train_per_class: [60]}\n%s\n' "$HEAD" "$METH" | bad_data pe
 printf '%s\nsplits: {train_per_class: [10], test_per_class: 45}\n%s\n' "$HEAD" "$METH" | bad_data test_per_class_big "test_per_class"
 printf '%s\n%s\nmethods: [{method: lda, dims: [5]}]\n' "$HEAD" "$SPLIT" | bad_data lda_dims "'methods[0].dims'|lda allows at most"
 printf '%s\n%s\nmethods: [{method: pca, dims: [9]}]\n' "$HEAD" "$SPLIT" | bad_data pca_dims "'methods[0].dims'"
+printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbours: [99999999999999999999]}}]\n' "$HEAD" "$SPLIT" |
+  bad_yaml int_too_large "too large for an integer"
+mkdir -p "$D/adir"
+printf 'seed: 1\ndatasets: [{name: d, path: %s}]\n%s\n%s\n' "$D/adir" "$SPLIT" "$METH" | bad_data dataset_dir "is a directory|adir"
 
 # ---------------------------------------------------------------- CLI flags
 printf '%s\nprofiles: {quick: {splits: {repeats: 2}}}\n' "$OK" >"$WORK/good.yaml"
-bad_cli run_no_config "run needs exactly one CONFIG" "$DRBENCH" run
-bad_cli run_two_configs "run needs exactly one CONFIG" "$DRBENCH" run "$WORK/good.yaml" "$WORK/good.yaml"
+bad_cli run_no_config "run needs a CONFIG" "$DRBENCH" run
+bad_cli run_two_configs "run takes one CONFIG, then key=value overrides" "$DRBENCH" run "$WORK/good.yaml" "$WORK/good.yaml"
 bad_cli unknown_option "unknown option '--fast'" "$DRBENCH" run "$WORK/good.yaml" --fast
 bad_cli output_no_value "--output needs a value" "$DRBENCH" run "$WORK/good.yaml" --output
 bad_cli output_empty "--output needs a file name" "$DRBENCH" run "$WORK/good.yaml" --output ""
@@ -255,10 +259,29 @@ bad_cli output_dot "is a directory" "$DRBENCH" run "$WORK/good.yaml" --output . 
 bad_cli config_missing "none.yaml" "$DRBENCH" run "$WORK/none.yaml"
 bad_cli config_is_dir "$WORK" "$DRBENCH" validate "$WORK"
 bad_cli unknown_command "unknown command 'rnu'" "$DRBENCH" rnu
-bad_cli validate_no_config "validate needs exactly one CONFIG" "$DRBENCH" validate
+bad_cli validate_no_config "validate needs a CONFIG" "$DRBENCH" validate
 bad_cli aggregate_no_file "aggregate needs a RESULTS.h5" "$DRBENCH" aggregate
 bad_cli aggregate_format "--format must be md, csv or tex" "$DRBENCH" aggregate "$WORK/x.h5" --format xls
 bad_cli methods_unknown "nosuch" "$DRBENCH" methods nosuch
+bad_cli one_dash "unknown option '-quick'|two dashes: --quick" "$DRBENCH" run "$WORK/good.yaml" -quick
+bad_cli datasets_no_dir "--data-path /nonexistent: no such directory" "$DRBENCH" datasets --data-path /nonexistent
+head -c 300 /bin/true >"$WORK/binary.yaml"
+bad_cli binary_config "binary.yaml|not a text file" "$DRBENCH" validate "$WORK/binary.yaml"
+# Command-line overrides are checked like the file, and their problems name the override.
+bad_cli override_unknown_key "command line (splits.repeets=2)|'splits.repeets': unknown key|did you mean 'repeats'" \
+  "$DRBENCH" run "$WORK/good.yaml" splits.repeets=2 --output "$OUT/o.h5"
+bad_cli override_bad_value "command line (splits.repeats=many)|'splits.repeats'" \
+  "$DRBENCH" run "$WORK/good.yaml" splits.repeats=many --output "$OUT/o.h5"
+bad_cli override_no_entry "command line (methods[3].dims=[2])|no such list entry|has 1 entries" \
+  "$DRBENCH" run "$WORK/good.yaml" "methods[3].dims=[2]" --output "$OUT/o.h5"
+bad_cli override_bad_param "command line (methods[0].grid.bogus=[1])|bogus" \
+  "$DRBENCH" validate "$WORK/good.yaml" "methods[0].grid.bogus=[1]"
+bad_cli override_top "command line (qiuck=1)|unknown key" "$DRBENCH" plan "$WORK/good.yaml" qiuck=1 --ranks 2
+bad_cli override_malformed "not a config override|key=value" "$DRBENCH" run "$WORK/good.yaml" "splits..repeats=2"
+bad_cli override_profiles "profiles cannot be overridden|--profile" "$DRBENCH" run "$WORK/good.yaml" profiles.quick.seed=2
+bad_cli only_unknown "--only KPCA|no method label 'KPCA'|PCA" "$DRBENCH" run "$WORK/good.yaml" --only KPCA --output "$OUT/o.h5"
+bad_cli dataset_unknown "--dataset irsi|did you mean 'iris'" "$DRBENCH" run "$WORK/good.yaml" --dataset irsi --output "$OUT/o.h5"
+bad_cli info_no_file "info needs a RESULTS.h5" "$DRBENCH" info
 # A lock or journal never appears outside the output's own directory (was: --output /tmp made /tmp.lock).
 [ ! -e "$OUT.lock" ] && [ ! -e "$OUT.journal" ] || fail "a lock or journal was created next to $OUT"
 
@@ -297,6 +320,25 @@ for col in knn_error split_value status dim split_seed; do
   bad_results "flip_$col" "damaged|$col" "$DRBENCH" aggregate "$D/flip_$col.h5" --no-store
 done
 bad_results truncated "truncated.h5" "$DRBENCH" aggregate "$D/truncated.h5" --no-store
+# Damage inside a kept embedding: aggregate reads only /tasks; drbench info reads every dataset.
+"$DRBENCH" run "$WORK/good.yaml" output.keep_embeddings=true --output "$D/emb.h5" --quiet >/dev/null
+"$PY" - "$D/emb.h5" "$D/flip_emb.h5" <<'PY'
+import sys, shutil, h5py
+src, dst = sys.argv[1], sys.argv[2]
+with h5py.File(src, "r") as f:
+    names = []
+    f["embeddings"].visit(lambda n: names.append(n) if isinstance(f["embeddings"][n], h5py.Dataset) and f["embeddings"][n].chunks else None)
+    off = f["embeddings"][names[0]].id.get_chunk_info(0).byte_offset
+shutil.copy(src, dst)
+with open(dst, "r+b") as g:
+    g.seek(off + 1)
+    b = bytearray(g.read(2))
+    g.seek(off + 1)
+    g.write(bytes([b[0] ^ 0x55, b[1] ^ 0x0F]))
+PY
+"$DRBENCH" info "$D/emb.h5" >"$WORK/info" || fail "info on an intact file failed"
+expect_in "$WORK/info" "checksum verified"
+bad_results flip_embedding "damaged" "$DRBENCH" info "$D/flip_emb.h5"
 bad_results no_tasks "not a drbench results file" "$DRBENCH" aggregate "$D/no_tasks.h5" --no-store
 # A changed experiment does not resume into the old file (comments alone would).
 printf '%s\nevaluation: {knn: [3]}\n' "$OK" >"$WORK/changed.yaml"

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import h5py
 import pytest
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
@@ -66,12 +67,15 @@ def drbench(*args, check=True, extra_env=None):
 
 @pytest.fixture(scope="session")
 def raw_results(tmp_path_factory):
-    """A finished run that `drbench aggregate` has not touched (no /tables)."""
+    """A finished run without /tables, as files written before `drbench run` stored its own."""
     d = tmp_path_factory.mktemp("run")
     cfg = d / "pytiny.yaml"
     cfg.write_text(CONFIG)
     out = d / "pytiny.h5"
     drbench("run", str(cfg), "--output", str(out), "--quiet", "--no-table")
+    with h5py.File(out, "r+") as f:
+        assert len(f["tables"]) > 0, "drbench run stored no tables"
+        del f["tables"]
     return str(out)
 
 

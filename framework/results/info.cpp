@@ -1,0 +1,93 @@
+#include "framework/results/info.hpp"
+
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "framework/results/h5.hpp"
+#include "framework/results/reader.hpp"
+
+namespace drbench {
+
+namespace {
+
+std::string joined(const std::vector<std::string>& v, const std::string& none = "-") {
+  std::string out;
+  for (const auto& s : v) out += (out.empty() ? "" : ", ") + s;
+  return out.empty() ? none : out;
+}
+
+// The override lines the config text records (framework/config/experiment.cpp writes them).
+std::vector<std::string> overrides_in(const std::string& config_text) {
+  const std::string mark = "# command-line override: ";
+  std::vector<std::string> out;
+  std::istringstream in(config_text);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(mark, 0) == 0) out.push_back(line.substr(mark.size()));
+  return out;
+}
+
+std::size_t kept(const std::string& path, const char* group) {
+  const h5::File f = h5::open_file(path, false);
+  if (!h5::exists(f.h, group)) return 0;
+  const h5::Handle g = h5::open_group(f, f.h, group);
+  return h5::children(f, g).size();
+}
+
+}  // namespace
+
+std::string describe_results(const std::string& path) {
+  // With the arrays: every dataset is read, so each Fletcher-32 checksum is verified (aggregate
+  // reads only /tasks).
+  const ResultsFile r = read_results(path, true);
+  std::size_t failed = 0;
+  struct Cell {
+    std::size_t done = 0, failed = 0;
+    std::set<std::string> settings;
+    std::set<std::uint64_t> dims;
+  };
+  std::map<std::pair<std::string, std::string>, Cell> cells;
+  for (const auto& t : r.tasks) {
+    Cell& c = cells[{t.dataset, t.label}];
+    ++c.done;
+    if (!t.result.ok) ++c.failed, ++failed;
+    c.settings.insert(t.setting);
+    c.dims.insert(t.dim);
+  }
+  std::vector<std::string> ks;
+  for (int k : r.k) ks.push_back(std::to_string(k));
+  const std::size_t done = r.tasks.size();
+  std::ostringstream o;
+  o << r.path << "\n";
+  o << "  experiment  " << r.name << (r.profile.empty() ? "" : " (profile " + r.profile + ")")
+    << ", config hash " << r.config_hash << "\n";
+  o << "  overrides   " << joined(overrides_in(r.config), "none") << "\n";
+  o << "  made by     drbench " << r.version << " on " << r.host << ", " << r.ranks
+    << " rank(s); BLAS: " << r.blas << "\n";
+  o << "  started     " << r.started << "\n";
+  o << "  finished    "
+    << (r.finished.empty() ? "no: the run is incomplete (stopped, killed or still running)"
+                           : r.finished)
+    << "\n";
+  o << "  tasks       " << done << " of " << r.n_tasks << " have a result (" << failed
+    << " failed), " << (r.n_tasks > done ? r.n_tasks - done : 0) << " without one"
+    << (r.halving_keep > 0 ? " (successive halving: not every setting runs on every repeat)" : "")
+    << "\n";
+  o << "  datasets    " << joined(r.datasets) << "\n";
+  o << "  methods     " << joined(r.labels) << "\n";
+  o << "  scored by   kNN error (" << r.knn_metric << ", k = " << joined(ks) << ")"
+    << (r.quality_names.empty() ? "" : "; " + joined(r.quality_names)) << "\n";
+  o << "  tables      " << joined(r.tables, "none stored (drbench aggregate stores them)") << "\n";
+  o << "  embeddings  kept for " << kept(path, "embeddings") << " task(s)\n";
+  o << "  traces      kept for " << kept(path, "traces") << " task(s)\n";
+  o << "  integrity   every dataset read back, its checksum verified (tasks, embeddings, traces)\n";
+  if (!cells.empty()) {
+    o << "\n  dataset / method: tasks with a result, failed, settings, dims\n";
+    for (const auto& [key, c] : cells)
+      o << "    " << key.first << " / " << key.second << ": " << c.done << ", " << c.failed
+        << " failed, " << c.settings.size() << " setting(s), " << c.dims.size() << " dim(s)\n";
+  }
+  return o.str();
+}
+
+}  // namespace drbench
