@@ -91,7 +91,8 @@ ParamSpec lambda(double def, std::optional<double> hi, bool positive, const std:
 
 ParamSpec gradient(const std::string& def, std::vector<std::string> choices,
                    const std::string& what) {
-  return ParamSpec::choice("gradient", def, std::move(choices), "gradient: " + what);
+  return ParamSpec::choice("gradient", def, std::move(choices),
+                           "how the gradient is computed: " + what);
 }
 
 ParamSpec optimizer(const std::string& def, std::vector<std::string> choices,
