@@ -309,6 +309,11 @@ TEST_CASE("t-SNE gradient choice: auto keeps Barnes-Hut at small sizes, fft fits
   const arma::mat e = fit_method("tsne", with("exact"), X, 2)->embedding();
   CHECK(knn_loo_errors(f, y, {1})[0] <= knn_loo_errors(e, y, {1})[0] + 0.01);
   CHECK(trace.rows.back().objective < 0.5 * trace.rows.front().objective);
+  // 1-D: the blobs come out as intervals of a line.
+  const arma::mat f1 = fit_method("tsne", with("fft"), X, 1)->embedding();
+  REQUIRE(f1.n_rows == 1);
+  CHECK(f1.is_finite());
+  CHECK(knn_loo_errors(f1, y, {1})[0] <= 0.05);
   // One thread or three: the same embedding, for fft and Barnes-Hut.
   for (const char* g : {"fft", "barnes_hut"}) {
     const MethodInfo& info = Registry::instance().get("tsne");
