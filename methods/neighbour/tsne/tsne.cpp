@@ -196,7 +196,7 @@ MethodInfo tsne_info() {
                          "iterations with early exaggeration and momentum 0.5"),
       ParamSpec::real("learning_rate", 0.0, 0.0, std::nullopt,
                       "step on the gradient / 4; 0 = max(n / early_exaggeration, 200)"),
-      keywords::neighbours(0, 0, 1000000, "the sparse P (Barnes-Hut); 0 = 3 x perplexity"),
+      keywords::neighbours(0, 0, 1000000, "the sparse P (barnes_hut, fft); 0 = 3 x perplexity"),
       ParamSpec::choice("init", "pca", {"pca", "random"},
                         "start: PCA or Gaussian, scaled to std 1e-4"),
       graph_spec,
