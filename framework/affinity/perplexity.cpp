@@ -6,6 +6,7 @@
 
 #include "framework/affinity/weights.hpp"
 #include "framework/core/error.hpp"
+#include "framework/core/parallel.hpp"
 #include "framework/eval/knn.hpp"
 #include "framework/linalg/distances.hpp"
 
@@ -116,6 +117,42 @@ arma::sp_mat sparse_conditional_affinities(const arma::mat& X, double perplexity
 arma::sp_mat sparse_joint_affinities(const arma::mat& X, double perplexity, int neighbours,
                                      const PerplexityOptions& opt) {
   return symmetrize_joint(sparse_conditional_affinities(X, perplexity, neighbours, opt));
+}
+
+arma::sp_mat graph_conditional_affinities(const arma::mat& X, const NeighbourGraph& g,
+                                          double perplexity, unsigned threads,
+                                          const PerplexityOptions& opt) {
+  const arma::uword n = X.n_cols, k = g.k();
+  if (g.n() != n) throw Error("internal: the neighbour graph does not match the data");
+  if (n < 2) throw MethodError("affinities: need at least 2 points, got " + std::to_string(n));
+  check_perplexity(perplexity, k, n, "sparse affinities");
+  arma::umat loc(2, k * n);
+  arma::vec val(k * n);
+  parallel_blocks(n, threads, [&](std::size_t s, std::size_t e, std::size_t) {
+    arma::vec d(k), p(k);
+    for (std::size_t i = s; i < e; ++i) {
+      const double* xi = X.colptr(i);
+      for (arma::uword j = 0; j < k; ++j) {
+        const double* xj = X.colptr(g.index(j, i));
+        double acc = 0.0;
+        for (arma::uword r = 0; r < X.n_rows; ++r) acc += (xi[r] - xj[r]) * (xi[r] - xj[r]);
+        d(j) = acc;
+      }
+      d -= d.min();
+      calibrate_row(d, k, perplexity, p, opt);
+      for (arma::uword j = 0; j < k; ++j) {
+        loc(0, i * k + j) = g.index(j, i);
+        loc(1, i * k + j) = i;
+        val(i * k + j) = std::max(p(j), 1e-300);  // an underflowed weight would drop the edge
+      }
+    }
+  });
+  return arma::sp_mat(loc, val, n, n);
+}
+
+arma::sp_mat graph_joint_affinities(const arma::mat& X, const NeighbourGraph& g, double perplexity,
+                                    unsigned threads, const PerplexityOptions& opt) {
+  return symmetrize_joint(graph_conditional_affinities(X, g, perplexity, threads, opt));
 }
 
 }  // namespace drbench

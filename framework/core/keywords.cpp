@@ -89,6 +89,12 @@ ParamSpec lambda(double def, std::optional<double> hi, bool positive, const std:
   return ParamSpec::real("lambda", def, 0.0, hi, "weight of " + what, positive);
 }
 
+ParamSpec gradient(const std::string& def, std::vector<std::string> choices,
+                   const std::string& what) {
+  return ParamSpec::choice("gradient", def, std::move(choices),
+                           "how the gradient is computed: " + what);
+}
+
 ParamSpec optimizer(const std::string& def, std::vector<std::string> choices,
                     const std::string& what) {
   return ParamSpec::choice("optimizer", def, std::move(choices), "optimiser: " + what);

@@ -50,6 +50,11 @@ ParamSpec lambda(double def, std::optional<double> hi, bool positive, const std:
 // (framework/linalg/neighbour_graph.hpp) is searched; auto takes the approximate HNSW graph only
 // where the exact search is slow (many points in more dimensions than the k-d tree serves).
 ParamSpec neighbour_graph(const std::string& def = "auto");
+// `gradient` (choice): how an embedding's gradient is computed: exactly over all pairs, or with
+// the repulsive all-pairs term approximated (barnes_hut: space-partitioning tree; fft: FFT-
+// accelerated interpolation on a grid), `auto` choosing by size; `what` says what each choice does.
+ParamSpec gradient(const std::string& def, std::vector<std::string> choices,
+                   const std::string& what);
 // `optimizer` (choice): the optimiser of an iterative method; `what` says what each choice does.
 ParamSpec optimizer(const std::string& def, std::vector<std::string> choices,
                     const std::string& what);

@@ -1,10 +1,15 @@
 // t-SNE: the exact KL gradient against finite differences, Barnes-Hut against the exact gradient,
-// the phased optimiser's trace, blob separation and determinism.
+// the FFT gradient and Z against the exact ones, P on the shared neighbour graph, the gradient
+// choice and thread-count independence, the phased optimiser's trace, blob separation and
+// determinism.
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "framework/affinity/perplexity.hpp"
+#include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
 #include "framework/eval/knn.hpp"
+#include "framework/linalg/neighbour_graph.hpp"
 #include "framework/optim/grad_check.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/neighbour/tsne/kl_gradient.hpp"
@@ -194,4 +199,143 @@ TEST_CASE("t-SNE separates well-separated blobs (exact and Barnes-Hut) and is de
   const arma::mat c = fit_method("tsne", p, X, 2, nullptr, 0, nullptr, 6)->embedding();
   CHECK(arma::abs(a - b).max() == 0.0);
   CHECK(arma::abs(a - c).max() > 1e-3);
+}
+
+TEST_CASE("FFT gradient and Z against the exact ones, refining with the grid",
+          "[neighbour][tsne][fft]") {
+  Rng rng(15);
+  arma::uvec y;
+  const arma::mat X = blobs(rng, 10, 5, 80, 3.0, y);
+  const arma::sp_mat P = sparse_joint_affinities(X, 20.0);
+  const arma::mat Pd(P);
+  const double plogp = p_log_p(P);
+  for (arma::uword dim : {1u, 2u}) {
+    const arma::mat Y = 10.0 * pca_start(X, dim, 1.0) + rng.randn(dim, X.n_cols);
+    arma::mat ge, gf;
+    const double kl_e = tsne_exact_gradient(Pd, plogp, Y, 2.0, true, ge);
+    FftInterpolationOptions opt;
+    const double kl_f = tsne_fft_gradient(P, plogp, Y, opt, 2.0, true, gf);
+    const double rel = arma::norm(gf - ge, "fro") / arma::norm(ge, "fro");
+    // KL = sum p ln p - sum p ln w + ln Z with the same attractive part: the difference is
+    // ln Z_fft - ln Z_exact.
+    const double z_err = std::abs(std::expm1(kl_f - kl_e));
+    INFO("dim " << dim << " gradient error " << rel << " Z error " << z_err);
+    CHECK(rel < 2e-2);  // Barnes-Hut at theta 0.5 is held to 1e-2 above
+    CHECK(z_err < 1e-2);
+    // Refining the grid: more nodes per interval at 100 intervals, then narrower intervals at 3
+    // nodes each; the gradient and Z errors fall at each step.
+    opt.min_intervals = opt.max_intervals = 100;
+    double last_g = 1.0, last_z = 1.0;
+    for (int p : {2, 3, 5, 8}) {
+      opt.nodes = p;
+      const double kl = tsne_fft_gradient(P, plogp, Y, opt, 2.0, true, gf);
+      const double eg = arma::norm(gf - ge, "fro") / arma::norm(ge, "fro");
+      const double ez = std::abs(std::expm1(kl - kl_e));
+      INFO("nodes " << p << " gradient error " << eg << " Z error " << ez);
+      CHECK(eg < 0.5 * last_g);
+      CHECK(ez < last_z);
+      last_g = eg;
+      last_z = ez;
+    }
+    CHECK(last_g < 1e-6);
+    CHECK(last_z < 1e-8);
+    opt.nodes = 3;
+    last_g = last_z = 1.0;
+    for (int m : {25, 50, 100, 200}) {
+      opt.min_intervals = opt.max_intervals = m;
+      const double kl = tsne_fft_gradient(P, plogp, Y, opt, 2.0, true, gf);
+      const double eg = arma::norm(gf - ge, "fro") / arma::norm(ge, "fro");
+      const double ez = std::abs(std::expm1(kl - kl_e));
+      INFO("intervals " << m << " gradient error " << eg << " Z error " << ez);
+      CHECK(eg < 0.5 * last_g);
+      CHECK(ez < last_z);
+      last_g = eg;
+      last_z = ez;
+    }
+    // Threads change nothing.
+    arma::mat g1, g3;
+    tsne_fft_gradient(P, plogp, Y, {}, 1.0, true, g1, 1);
+    tsne_fft_gradient(P, plogp, Y, {}, 1.0, true, g3, 3);
+    CHECK(arma::abs(g1 - g3).max() == 0.0);
+  }
+  arma::mat g;
+  CHECK_THROWS_AS(tsne_fft_gradient(P, plogp, rng.randn(3, X.n_cols), {}, 1.0, false, g),
+                  MethodError);
+}
+
+TEST_CASE("t-SNE P on the shared neighbour graph equals the kNN affinities it replaces",
+          "[neighbour][tsne]") {
+  Rng rng(16);
+  arma::uvec y;
+  const arma::mat X = blobs(rng, 8, 4, 100, 3.0, y);
+  const arma::sp_mat ref = sparse_joint_affinities(X, 15.0);
+  GraphOptions go;
+  go.kind = GraphKind::exact;
+  for (unsigned threads : {1u, 3u}) {
+    go.threads = threads;
+    const arma::sp_mat P = graph_joint_affinities(X, neighbour_graph(X, 45, go), 15.0, threads);
+    CHECK(arma::accu(arma::abs(P - ref)) == 0.0);
+  }
+  // The approximate graph: the same rows where HNSW finds the same neighbours, close overall.
+  go.kind = GraphKind::approximate;
+  const arma::sp_mat Pa = graph_joint_affinities(X, neighbour_graph(X, 45, go), 15.0);
+  CHECK(arma::accu(Pa) == Approx(1.0).epsilon(1e-12));
+  CHECK(arma::accu(arma::abs(Pa - ref)) < 0.05);
+}
+
+TEST_CASE("t-SNE gradient choice: auto keeps Barnes-Hut at small sizes, fft fits, threads",
+          "[neighbour][tsne][fft]") {
+  Rng rng(17);
+  arma::uvec y;
+  const arma::mat X = blobs(rng, 10, 4, 50, 8.0, y);
+  CHECK(tsne_gradient_for("auto", 9999, 2) == "barnes_hut");
+  CHECK(tsne_gradient_for("auto", 10000, 2) == "fft");
+  CHECK(tsne_gradient_for("auto", 10000, 1) == "fft");
+  CHECK(tsne_gradient_for("auto", 60000, 3) == "barnes_hut");
+  CHECK(tsne_gradient_for("exact", 60000, 2) == "exact");
+  const std::map<std::string, ParamValue> base = {{"perplexity", 10.0},
+                                                  {"iterations", std::int64_t(300)}};
+  auto with = [&](const char* g) {
+    auto p = base;
+    p["gradient"] = std::string(g);
+    return p;
+  };
+  const arma::mat a = fit_method("tsne", base, X, 2)->embedding();
+  const arma::mat b = fit_method("tsne", with("barnes_hut"), X, 2)->embedding();
+  CHECK(arma::abs(a - b).max() == 0.0);
+  Trace trace;
+  const arma::mat f = fit_method("tsne", with("fft"), X, 2, nullptr, 0, &trace)->embedding();
+  CHECK(trace.optimizer == "tsne_gd_fft");
+  const arma::mat e = fit_method("tsne", with("exact"), X, 2)->embedding();
+  CHECK(knn_loo_errors(f, y, {1})[0] <= knn_loo_errors(e, y, {1})[0] + 0.01);
+  CHECK(trace.rows.back().objective < 0.5 * trace.rows.front().objective);
+  // 1-D: the blobs come out as intervals of a line.
+  const arma::mat f1 = fit_method("tsne", with("fft"), X, 1)->embedding();
+  REQUIRE(f1.n_rows == 1);
+  CHECK(f1.is_finite());
+  CHECK(knn_loo_errors(f1, y, {1})[0] <= 0.05);
+  // One thread or three: the same embedding, for fft and Barnes-Hut.
+  for (const char* g : {"fft", "barnes_hut"}) {
+    const MethodInfo& info = Registry::instance().get("tsne");
+    ParamSet ps;
+    for (const auto& [k, v] : with(g)) ps.set(k, v);
+    arma::mat out[2];
+    for (unsigned t : {1u, 3u}) {
+      auto m = info.make(info.complete(ps));
+      Rng r(3);
+      FitInput in{X, nullptr, 0, 2, r, nullptr};
+      in.threads = t;
+      m->fit(in);
+      out[t == 3] = m->embedding();
+    }
+    INFO(g);
+    CHECK(arma::abs(out[0] - out[1]).max() == 0.0);
+  }
+  // fft refuses 3-D: at validation (max_dim) and in the fit.
+  const MethodInfo& info = Registry::instance().get("tsne");
+  ParamSet ps;
+  ps.set("gradient", std::string("fft"));
+  CHECK(info.dim_limit(DataShape{1000, 50, 0}, info.complete(ps)) == 2);
+  CHECK(info.dim_limit(DataShape{1000, 50, 0}, info.complete({})) == 3);
+  CHECK_THROWS_AS(fit_method("tsne", with("fft"), X, 3), MethodError);
 }

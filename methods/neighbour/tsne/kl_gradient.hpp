@@ -8,6 +8,8 @@
 // across phases and with scikit-learn's final kl_divergence_.
 #include <armadillo>
 
+#include "framework/linalg/fft_interpolation.hpp"
+
 namespace drbench {
 
 // sum p ln p over the stored/positive entries: the constant part of KL(P || Q).
@@ -21,7 +23,18 @@ double tsne_exact_gradient(const arma::mat& P, double plogp, const arma::mat& Y,
 // Barnes-Hut gradient (van der Maaten 2014): attractive forces over the sparse P, repulsive ones
 // and Z from the space-partitioning tree at opening angle theta (0 = every cell opened). Y must be
 // 1-, 2- or 3-dimensional. The KL uses the tree's estimate of Z.
+// Attractive forces and the tree queries run on `threads` threads; the result is the same to the
+// bit for any thread count.
 double tsne_bh_gradient(const arma::sp_mat& P, double plogp, const arma::mat& Y, double theta,
-                        double exaggeration, bool want_kl, arma::mat& grad4);
+                        double exaggeration, bool want_kl, arma::mat& grad4, unsigned threads = 1);
+
+// FFT-accelerated interpolation gradient (Linderman et al. 2019, FIt-SNE): attractive forces over
+// the sparse P, repulsive ones and Z from the kernel sums of framework/linalg/fft_interpolation
+// with the squared Cauchy kernel w^2 and charges 1, y, |y|^2. Y must be 1- or 2-dimensional. The
+// KL uses the interpolated Z. The same bits for any thread count. `info` (optional) receives the
+// grid of this call.
+double tsne_fft_gradient(const arma::sp_mat& P, double plogp, const arma::mat& Y,
+                         const FftInterpolationOptions& fft, double exaggeration, bool want_kl,
+                         arma::mat& grad4, unsigned threads = 1, FftGridInfo* info = nullptr);
 
 }  // namespace drbench

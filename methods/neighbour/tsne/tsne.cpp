@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -10,6 +11,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/linalg/neighbour_graph.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/neighbour/tsne/kl_gradient.hpp"
 
@@ -67,16 +69,27 @@ arma::mat pca_start(const arma::mat& X, arma::uword dim, double scale) {
   return Y;
 }
 
+std::string tsne_gradient_for(const std::string& choice, arma::uword n, arma::uword dim) {
+  if (choice != "auto") return choice;
+  return dim <= 2 && n >= kTsneFftFrom ? "fft" : "barnes_hut";
+}
+
 void Tsne::fit(const FitInput& in) {
   const arma::uword n = in.X.n_cols;
   const double perplexity = params_.real("perplexity");
-  const bool exact = params_.str("gradient") == "exact";
+  const std::string gradient = tsne_gradient_for(params_.str("gradient"), n, in.dim);
+  const bool exact = gradient == "exact", fft = gradient == "fft";
   const double theta = params_.real("theta");
   const int iterations = static_cast<int>(params_.integer("iterations"));
   const int early =
       std::min<int>(iterations, static_cast<int>(params_.integer("exaggeration_iterations")));
+  const unsigned threads = std::max(1u, in.threads);
   double lr = params_.real("learning_rate");
   if (lr <= 0) lr = std::max(static_cast<double>(n) / params_.real("early_exaggeration"), 200.0);
+  if (fft && in.dim > 2)
+    throw MethodError("tsne: the FFT gradient works in 1 or 2 dimensions, asked for " +
+                      std::to_string(in.dim) +
+                      " (fix: 'gradient: barnes_hut' for dims 3, 'gradient: exact' above)");
   if (!exact && in.dim > 3)
     throw MethodError("tsne: Barnes-Hut works in 1 to 3 dimensions, asked for " +
                       std::to_string(in.dim) + " (fix: 'gradient: exact' or dims <= 3)");
@@ -95,6 +108,8 @@ void Tsne::fit(const FitInput& in) {
   arma::mat Pd;
   arma::sp_mat Ps;
   double plogp = 0.0;
+  bool approximate_graph = false;
+  FftGridInfo grid;
   KlObjective::Estimator est;
   if (exact) {
     Pd = joint_affinities(in.X, perplexity);
@@ -103,20 +118,44 @@ void Tsne::fit(const FitInput& in) {
       return tsne_exact_gradient(Pd, plogp, Y, e, want, g);
     };
   } else {
-    Ps = sparse_joint_affinities(in.X, perplexity, static_cast<int>(params_.integer("neighbours")));
+    // P over the shared neighbour graph: 3 x perplexity neighbours unless `neighbours` says.
+    const std::int64_t nb = params_.integer("neighbours");
+    const arma::uword k =
+        nb > 0 ? static_cast<arma::uword>(nb)
+               : std::min<arma::uword>(n - 1, static_cast<arma::uword>(std::floor(3 * perplexity)));
+    if (k > n - 1)
+      throw MethodError("tsne: 'neighbours' = " + std::to_string(k) +
+                        " exceeds n - 1 = " + std::to_string(n - 1) + " (fix: lower 'neighbours')");
+    GraphOptions go;
+    go.kind = parse_graph_kind(params_.str("neighbour_graph"));
+    go.threads = threads;
+    // Drawn after the start, and only when HNSW is used: the other paths use the engine as before.
+    if (use_approximate(n, in.X.n_rows, k, go.kind)) go.seed = in.rng.engine()();
+    const NeighbourGraph g = neighbour_graph(in.X, k, go);
+    approximate_graph = g.approximate;
+    Ps = graph_joint_affinities(in.X, g, perplexity, threads);
     plogp = p_log_p(Ps);
-    est = [&](const arma::mat& Y, double e, bool want, arma::mat& g) {
-      return tsne_bh_gradient(Ps, plogp, Y, theta, e, want, g);
-    };
+    if (fft) {
+      est = [&](const arma::mat& Y, double e, bool want, arma::mat& gr) {
+        return tsne_fft_gradient(Ps, plogp, Y, FftInterpolationOptions{}, e, want, gr, threads,
+                                 &grid);
+      };
+    } else {
+      est = [&](const arma::mat& Y, double e, bool want, arma::mat& gr) {
+        return tsne_bh_gradient(Ps, plogp, Y, theta, e, want, gr, threads);
+      };
+    }
   }
   KlObjective obj(in.dim, n, std::move(est));
   opt.phases = {{"early_exaggeration", early, [&] { obj.exaggeration = exaggeration; }, 0.5},
                 {"main", iterations - early, [&] { obj.exaggeration = 1.0; }, 0.8}};
   const OptimResult r = minimize("momentum", obj, arma::vectorise(Y_), opt);
   if (in.trace) {
-    in.trace->optimizer = exact ? "tsne_gd_exact" : "tsne_gd_barnes_hut";
+    in.trace->optimizer = "tsne_gd_" + gradient;
     in.trace->note("learning_rate", std::to_string(lr));
     in.trace->note("objective_every", std::to_string(opt.momentum.objective_every));
+    if (!exact) in.trace->note("neighbour_graph", approximate_graph ? "approximate" : "exact");
+    if (fft) in.trace->note("fft_intervals_last", std::to_string(grid.intervals));
   }
   if (r.stop_reason == "not_finite")
     throw MethodError("tsne: the embedding diverged (non-finite values) at iteration " +
@@ -128,17 +167,26 @@ void Tsne::fit(const FitInput& in) {
 namespace {
 
 MethodInfo tsne_info() {
+  // Added after results existed: at its default (exact below 20,000 points) P is unchanged.
+  ParamSpec graph_spec = keywords::neighbour_graph("auto");
+  graph_spec.keyed_at_default = false;
   MethodInfo m;
   m.name = "tsne";
   m.family = "neighbour";
-  m.summary = "t-SNE, exact or Barnes-Hut gradient, openTSNE optimisation schedule (transductive)";
+  m.summary =
+      "t-SNE, exact, Barnes-Hut or FFT-interpolation gradient, openTSNE optimisation schedule "
+      "(transductive)";
   m.reference =
       "van der Maaten & Hinton 2008, JMLR 9 (eq. 1-5); van der Maaten 2014, JMLR 15 (Barnes-Hut); "
-      "Belkina et al. 2019 (learning rate n/12)";
+      "Linderman et al. 2019, Nat. Methods 16 (FFT interpolation); Belkina et al. 2019 (learning "
+      "rate n/12)";
   m.params = {
       keywords::perplexity(30.0, "the input affinities"),
-      ParamSpec::choice("gradient", "barnes_hut", {"barnes_hut", "exact"},
-                        "Barnes-Hut (sparse P on 3 x perplexity neighbours) or exact O(n^2)"),
+      keywords::gradient("auto", {"auto", "barnes_hut", "exact", "fft"},
+                         "exact O(n^2) with a dense P, or over a sparse P on 3 x perplexity "
+                         "neighbours: Barnes-Hut (dims <= 3) or FFT-accelerated interpolation "
+                         "(dims <= 2); auto = fft from 10,000 points in dims <= 2, else "
+                         "barnes_hut"),
       ParamSpec::real("theta", 0.5, 0.0, std::nullopt,
                       "Barnes-Hut opening angle (0 = exact repulsion on the tree)"),
       keywords::iterations(1000, 1000000, "gradient-descent iterations in all"),
@@ -148,20 +196,39 @@ MethodInfo tsne_info() {
                          "iterations with early exaggeration and momentum 0.5"),
       ParamSpec::real("learning_rate", 0.0, 0.0, std::nullopt,
                       "step on the gradient / 4; 0 = max(n / early_exaggeration, 200)"),
-      keywords::neighbours(0, 0, 1000000, "the sparse P (Barnes-Hut); 0 = 3 x perplexity"),
+      keywords::neighbours(0, 0, 1000000, "the sparse P (barnes_hut, fft); 0 = 3 x perplexity"),
       ParamSpec::choice("init", "pca", {"pca", "random"},
                         "start: PCA or Gaussian, scaled to std 1e-4"),
+      graph_spec,
   };
   m.iterative = true;
   m.out_of_sample = false;
   m.max_dim = [](const DataShape& s, const ParamSet& p) {
-    const arma::uword lim = p.str("gradient") == "exact" ? s.d : std::min<arma::uword>(3, s.d);
+    const std::string& g = p.str("gradient");
+    const arma::uword lim = g == "exact" ? s.d : std::min<arma::uword>(g == "fft" ? 2 : 3, s.d);
     return std::min<arma::uword>(lim, s.n > 0 ? s.n - 1 : 0);
   };
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
     const double n = s.n, it = static_cast<double>(p.integer("iterations"));
-    if (p.str("gradient") == "exact") return n * n * (s.d + 5.0 * it * dim);
-    return n * n * s.d + it * n * (std::log2(n + 1.0) * 20.0 + 3.0 * p.real("perplexity")) * dim;
+    const std::string g = tsne_gradient_for(p.str("gradient"), s.n, dim);
+    if (g == "exact") return n * n * (s.d + 5.0 * it * dim);
+    const double attract = 3.0 * p.real("perplexity");
+    // The neighbour search: quadratic when exact, about n log n x 50 distance evaluations on HNSW.
+    const bool approx = use_approximate(s.n, s.d, static_cast<arma::uword>(attract),
+                                        parse_graph_kind(p.str("neighbour_graph")));
+    const double search = approx ? n * std::log2(n + 1.0) * 50.0 * s.d : n * n * s.d;
+    if (g == "fft") return search + it * n * (60.0 + attract) * dim;
+    return search + it * n * (std::log2(n + 1.0) * 20.0 + attract) * dim;
+  };
+  // Exact: the dense P, distances and their exponentials (n x n each). Sparse: the graph, P and
+  // its transpose, the optimiser's vectors and, for fft, the padded grids.
+  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n, d = s.d;
+    const std::string g = tsne_gradient_for(p.str("gradient"), s.n, dim);
+    if (g == "exact") return 8.0 * (3.0 * n * n + 4.0 * n * d + 8.0 * n * dim);
+    const double k = 3.0 * p.real("perplexity");
+    const double grid = g == "fft" ? 8.0 * 2.0 * 6.0 * std::pow(2.0 * 3.0 * 200.0, dim) : 0.0;
+    return 8.0 * (4.0 * n * d + 10.0 * n * k + 12.0 * n * dim) + grid;
   };
   m.make = [](const ParamSet& p) { return std::make_unique<Tsne>(p); };
   return m;

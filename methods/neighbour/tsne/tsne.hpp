@@ -1,12 +1,21 @@
 #pragma once
-// t-SNE (van der Maaten & Hinton 2008) with the exact O(n^2) gradient or the Barnes-Hut
-// approximation (van der Maaten 2014). Affinities from framework/affinity (all points for the
-// exact gradient, the 3 x perplexity nearest neighbours for Barnes-Hut); the optimiser is the
-// phased momentum/gains descent ("momentum" in the optimiser table) with the openTSNE schedule:
-// exaggeration 12 for 250 iterations at momentum 0.5, then exaggeration 1 at momentum 0.8;
-// learning rate max(n / 12, 200) on the gradient / 4; start from PCA scaled to std 1e-4.
-// Transductive: the embedding of the training points only.
+// t-SNE (van der Maaten & Hinton 2008) with the exact O(n^2) gradient, the Barnes-Hut
+// approximation (van der Maaten 2014) or FFT-accelerated interpolation (Linderman et al. 2019,
+// FIt-SNE; framework/linalg/fft_interpolation.hpp); `gradient: auto` takes FFT from 10,000 points
+// in 1-D and 2-D and Barnes-Hut otherwise. Affinities from framework/affinity: all points for the
+// exact gradient, otherwise the 3 x perplexity nearest neighbours on the shared neighbour graph
+// (framework/linalg/neighbour_graph.hpp; `neighbour_graph: auto` searches HNSW from 20,000 points
+// above 20 dimensions). The optimiser is the phased momentum/gains descent ("momentum" in the
+// optimiser table) with the openTSNE schedule: exaggeration 12 for 250 iterations at momentum
+// 0.5, then exaggeration 1 at momentum 0.8; learning rate max(n / 12, 200) on the gradient / 4;
+// start from PCA scaled to std 1e-4. Transductive: the embedding of the training points only.
+//
+// Threads (FitInput::threads) split the neighbour search, the perplexity calibration, the
+// attractive forces, the Barnes-Hut tree queries and the interpolation steps, each point writing
+// its own column and sums added in a fixed order: the embedding is the same to the bit for any
+// thread count. (The exact gradient runs on one thread.)
 #include <armadillo>
+#include <string>
 
 #include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
@@ -17,6 +26,12 @@ namespace drbench {
 // component's largest-magnitude score is positive, scaled so that the first has standard
 // deviation `scale`.
 arma::mat pca_start(const arma::mat& X, arma::uword dim, double scale);
+
+// `gradient: auto` takes the FFT gradient from this many points in 1-D and 2-D (openTSNE's
+// threshold), Barnes-Hut below it and in 3-D.
+inline constexpr arma::uword kTsneFftFrom = 10000;
+// The gradient a setting's choice runs for n points in dim dimensions (auto resolved).
+std::string tsne_gradient_for(const std::string& choice, arma::uword n, arma::uword dim);
 
 class Tsne final : public Method {
  public:

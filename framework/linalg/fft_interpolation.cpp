@@ -1,0 +1,225 @@
+#include "framework/linalg/fft_interpolation.hpp"
+
+#include <fftw3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "framework/core/error.hpp"
+#include "framework/core/parallel.hpp"
+
+namespace drbench {
+
+namespace {
+
+// FFTW's planner is not re-entrant (execution is): plans are made and destroyed under this lock.
+std::mutex& planner_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+template <class T>
+struct FftwBuffer {
+  T* p = nullptr;
+  explicit FftwBuffer(std::size_t n) {
+    p = static_cast<T*>(fftw_malloc(sizeof(T) * std::max<std::size_t>(n, 1)));
+    if (!p) throw Error("fft interpolation: out of memory for a grid of " + std::to_string(n));
+  }
+  ~FftwBuffer() { fftw_free(p); }
+  FftwBuffer(const FftwBuffer&) = delete;
+  FftwBuffer& operator=(const FftwBuffer&) = delete;
+};
+
+struct Plan {
+  fftw_plan p = nullptr;
+  ~Plan() {
+    if (p) {
+      std::lock_guard<std::mutex> lock(planner_mutex());
+      fftw_destroy_plan(p);
+    }
+  }
+};
+
+}  // namespace
+
+int fft_friendly_size(int n) {
+  for (int c = std::max(n, 1);; ++c) {
+    int r = c;
+    for (int f : {2, 3, 5, 7})
+      while (r % f == 0) r /= f;
+    if (r == 1) return c;
+  }
+}
+
+arma::mat interpolated_kernel_sums(const arma::mat& Y, const arma::mat& Q,
+                                   const std::function<double(double)>& kernel,
+                                   const FftInterpolationOptions& opt, unsigned threads,
+                                   FftGridInfo* info) {
+  const int D = static_cast<int>(Y.n_rows);
+  const arma::uword n = Y.n_cols, m = Q.n_rows;
+  if (D < 1 || D > 2)
+    throw Error("fft interpolation works in 1 or 2 dimensions, got " + std::to_string(D));
+  if (Q.n_cols != n) throw Error("fft interpolation: charges do not match the points");
+  if (opt.nodes < 1 || opt.min_intervals < 1 || opt.max_intervals < opt.min_intervals ||
+      !(opt.interval_width > 0))
+    throw Error("fft interpolation: bad options");
+  if (!Y.is_finite()) throw Error("fft interpolation: non-finite coordinates");
+  arma::mat phi(m, n, arma::fill::zeros);
+  if (n == 0 || m == 0) return phi;
+
+  // Geometry: one square (interval) grid over the bounding box, anchored at its lower corner.
+  double lo[2] = {0, 0}, range = 0.0;
+  for (int k = 0; k < D; ++k) {
+    lo[k] = Y.row(k).min();
+    range = std::max(range, Y.row(k).max() - lo[k]);
+  }
+  const double wanted = std::ceil(range / opt.interval_width);
+  int intervals =
+      static_cast<int>(std::clamp(wanted, double(opt.min_intervals), double(opt.max_intervals)));
+  intervals = fft_friendly_size(intervals);
+  // Coincident points (zero range): a tiny interval centred on them, over which any smooth kernel
+  // is constant to rounding.
+  const double box = range > 0 ? range / intervals : 1e-6 * opt.interval_width;
+  if (!(range > 0))
+    for (int k = 0; k < D; ++k) lo[k] -= 0.5 * box;
+  const int p = opt.nodes;
+  const int N = intervals * p;  // nodes per dimension
+  const int M = 2 * N;          // padded (circulant) length per dimension
+  const double h = box / p;     // node spacing
+  std::size_t Mtot = M, Ntot = N;
+  if (D == 2) {
+    Mtot *= M;
+    Ntot *= N;
+  }
+  const std::size_t Mc = (D == 2 ? std::size_t(M) : 1) * (M / 2 + 1);  // r2c output length
+  if (info) *info = {intervals, box, Ntot};
+
+  // Lagrange weights of each point on the p nodes of its interval, per dimension.
+  std::vector<double> node(p), denom(p);
+  for (int l = 0; l < p; ++l) node[l] = (l + 0.5) / p;
+  for (int l = 0; l < p; ++l) {
+    denom[l] = 1.0;
+    for (int s = 0; s < p; ++s)
+      if (s != l) denom[l] *= node[l] - node[s];
+  }
+  std::vector<int> cell(std::size_t(D) * n);
+  std::vector<double> wts(std::size_t(D) * n * p);
+  parallel_blocks(n, threads, [&](std::size_t s, std::size_t e, std::size_t) {
+    for (std::size_t i = s; i < e; ++i)
+      for (int k = 0; k < D; ++k) {
+        const double t = (Y(k, i) - lo[k]) / box;
+        // The upper edge of the box belongs to the last interval.
+        const int b = std::clamp(static_cast<int>(std::floor(t)), 0, intervals - 1);
+        const double u = t - b;
+        cell[D * i + k] = b;
+        double* w = &wts[(D * i + k) * p];
+        for (int l = 0; l < p; ++l) {
+          double v = 1.0;
+          for (int q = 0; q < p; ++q)
+            if (q != l) v *= u - node[q];
+          w[l] = v / denom[l];
+        }
+      }
+  });
+
+  // The kernel on node offsets, wrapped circularly: offset o sits at o and at M - o; the middle
+  // entry (offset N) is never reached by two nodes of the grid.
+  auto offset = [&](int a) { return a < N ? a : (a > N ? M - a : -1); };
+  FftwBuffer<double> kgrid(Mtot), charges(Mtot * m);
+  FftwBuffer<fftw_complex> khat(Mc), chat(Mc * m);
+  if (D == 1) {
+    for (int a = 0; a < M; ++a) {
+      const int o = offset(a);
+      kgrid.p[a] = o < 0 ? 0.0 : kernel((o * h) * (o * h));
+    }
+  } else {
+    std::vector<double> off2(M);
+    for (int a = 0; a < M; ++a) {
+      const int o = offset(a);
+      off2[a] = o < 0 ? -1.0 : (o * h) * (o * h);
+    }
+    for (int a = 0; a < M; ++a)
+      for (int b = 0; b < M; ++b)
+        kgrid.p[std::size_t(a) * M + b] =
+            off2[a] < 0 || off2[b] < 0 ? 0.0 : kernel(off2[a] + off2[b]);
+  }
+
+  Plan kplan, fwd, bwd;
+  {
+    std::lock_guard<std::mutex> lock(planner_mutex());
+    const int dims[2] = {M, M};
+    kplan.p = fftw_plan_dft_r2c(D, dims, kgrid.p, khat.p, FFTW_ESTIMATE);
+    fwd.p = fftw_plan_many_dft_r2c(D, dims, static_cast<int>(m), charges.p, nullptr, 1,
+                                   static_cast<int>(Mtot), chat.p, nullptr, 1, static_cast<int>(Mc),
+                                   FFTW_ESTIMATE);
+    bwd.p = fftw_plan_many_dft_c2r(D, dims, static_cast<int>(m), chat.p, nullptr, 1,
+                                   static_cast<int>(Mc), charges.p, nullptr, 1,
+                                   static_cast<int>(Mtot), FFTW_ESTIMATE);
+  }
+  if (!kplan.p || !fwd.p || !bwd.p) throw Error("fft interpolation: FFTW could not plan");
+  fftw_execute(kplan.p);
+
+  // 1. Spread the charges onto the nodes (one thread: nodes are shared between points).
+  std::fill(charges.p, charges.p + Mtot * m, 0.0);
+  for (arma::uword i = 0; i < n; ++i) {
+    const double* q = Q.colptr(i);
+    const double* wx = &wts[(D * i) * p];
+    const int gx = cell[D * i] * p;
+    if (D == 1) {
+      for (int l = 0; l < p; ++l)
+        for (arma::uword c = 0; c < m; ++c) charges.p[c * Mtot + gx + l] += wx[l] * q[c];
+    } else {
+      const double* wy = &wts[(D * i + 1) * p];
+      const int gy = cell[D * i + 1] * p;
+      for (int ly = 0; ly < p; ++ly)
+        for (int lx = 0; lx < p; ++lx) {
+          const double w = wy[ly] * wx[lx];
+          const std::size_t at = std::size_t(gy + ly) * M + gx + lx;
+          for (arma::uword c = 0; c < m; ++c) charges.p[c * Mtot + at] += w * q[c];
+        }
+    }
+  }
+
+  // 2. Circular convolution with the kernel: pointwise products of the transforms.
+  fftw_execute(fwd.p);
+  const double scale = 1.0 / static_cast<double>(Mtot);
+  for (arma::uword c = 0; c < m; ++c) {
+    fftw_complex* z = chat.p + c * Mc;
+    for (std::size_t f = 0; f < Mc; ++f) {
+      const double re = z[f][0] * khat.p[f][0] - z[f][1] * khat.p[f][1];
+      const double im = z[f][0] * khat.p[f][1] + z[f][1] * khat.p[f][0];
+      z[f][0] = re * scale;
+      z[f][1] = im * scale;
+    }
+  }
+  fftw_execute(bwd.p);
+
+  // 3. Interpolate the node sums back to the points (one column per point).
+  parallel_blocks(n, threads, [&](std::size_t s, std::size_t e, std::size_t) {
+    for (std::size_t i = s; i < e; ++i) {
+      double* out = phi.colptr(i);
+      const double* wx = &wts[(D * i) * p];
+      const int gx = cell[D * i] * p;
+      if (D == 1) {
+        for (int l = 0; l < p; ++l)
+          for (arma::uword c = 0; c < m; ++c) out[c] += wx[l] * charges.p[c * Mtot + gx + l];
+      } else {
+        const double* wy = &wts[(D * i + 1) * p];
+        const int gy = cell[D * i + 1] * p;
+        for (int ly = 0; ly < p; ++ly)
+          for (int lx = 0; lx < p; ++lx) {
+            const double w = wy[ly] * wx[lx];
+            const std::size_t at = std::size_t(gy + ly) * M + gx + lx;
+            for (arma::uword c = 0; c < m; ++c) out[c] += w * charges.p[c * Mtot + at];
+          }
+      }
+    }
+  });
+  return phi;
+}
+
+}  // namespace drbench
