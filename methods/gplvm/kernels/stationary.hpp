@@ -28,6 +28,9 @@ class StationaryKernel : public FusedGradientsKernel {
   arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
                          const arma::mat& G) const override;
   arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
+  void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
+  arma::vec grad_params_diag(const arma::mat& X, const arma::vec& g) const override;
   // One triangle: K's column j is written while f(s) of that column is still in cache, and the
   // gradient pass reads G's columns contiguously, taking G's sums for folded static parts.
   void upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const override;
