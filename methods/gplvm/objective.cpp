@@ -77,7 +77,7 @@ arma::mat GplvmObjective::unpack(const arma::vec& x) {
 double GplvmObjective::sparse_evaluate(const arma::mat& X, bool with_grad, arma::mat& gX,
                                        arma::vec& gtheta) {
   const Kernel& k = *kernel_;
-  const arma::mat Kuu = k.K(Z_, Z_), Kfu = k.K(X, Z_);
+  const arma::mat Kuu = k.K(Z_, Z_), Kfu = k.cross_K(X, Z_);
   const arma::vec dg = k.diag(X);
   const SparseGpResult r =
       sparse_gp_neg_log_likelihood(approx_, Kuu, Kfu, dg, k.noise_variance(), Yt_, with_grad);

@@ -24,14 +24,17 @@ GpApproximation gp_approximation(const std::string& name) {
 
 namespace {
 
-// What the value, the gradient and the posterior share.
+// What the value, the gradient and the posterior share. With a constant Lambda = sigma^2 I (dtc,
+// vfe) the gradient goes through the m x m matrix Kuf Kfu and needs one n x m x m product; fitc's
+// Lambda differs per point and needs Kfu A^-1 and Kfu Kuu^-1 row by row.
 struct SparseCore {
-  CholeskyJitter ku;  // Kuu (+ jitter) = R^T R
-  arma::vec lambda;   // n
-  arma::vec q;        // diag(Q), n
-  arma::mat Vt;       // Kfu R^-1, n x m
-  CholeskyJitter a;   // A' = I + Vt^T Lambda^-1 Vt = S^T S
-  arma::mat H;        // S^-T Vt^T Lambda^-1 Y, m x d
+  CholeskyJitter ku;     // Kuu (+ jitter) = R^T R
+  arma::vec lambda;      // fitc: n
+  arma::mat Vt;          // Kfu R^-1, n x m
+  arma::mat B;           // dtc, vfe: Kuf Y, m x d
+  double trace_q = 0.0;  // tr(Q) = sum_i k_i Kuu^-1 k_i
+  CholeskyJitter a;      // A' = I + R^-T Kuf Lambda^-1 Kfu R^-1 = S^T S
+  arma::mat H;           // S^-T R^-T Kuf Lambda^-1 Y, m x d
   double value = std::numeric_limits<double>::infinity();
 };
 
@@ -44,27 +47,49 @@ bool sparse_core(GpApproximation ap, const arma::mat& Kuu, const arma::mat& Kfu,
     throw Error("internal: sparse GP likelihood given inconsistent shapes");
   if (!Kfu.is_finite() || !diag.is_finite() || !std::isfinite(sigma2)) return false;
   if (!cholesky_with_jitter(Kuu, c.ku)) return false;
-  c.Vt = Kfu;
-  symmetric::solve_upper('R', 'N', c.ku.R, c.Vt);
-  c.q = arma::sum(arma::square(c.Vt), 1);
-  if (ap == GpApproximation::fitc)
-    c.lambda = diag - c.q;
-  else
-    c.lambda = arma::vec(n, arma::fill::value(sigma2));
-  if (!(c.lambda.min() > 0.0)) return false;
-  const arma::vec isl = 1.0 / arma::sqrt(c.lambda);
-  const arma::mat U = c.Vt.each_col() % isl;
-  arma::mat Ap = U.t() * U;
-  Ap.diag() += 1.0;
-  if (!cholesky_with_jitter(Ap, c.a)) return false;
-  const arma::mat Yl = Yt.each_col() % isl;
-  c.H = U.t() * Yl;
+  double logdet, yy;
+  arma::mat Ap;
+  if (ap == GpApproximation::fitc) {
+    c.Vt = Kfu;
+    symmetric::solve_upper('R', 'N', c.ku.R, c.Vt);
+    const arma::vec q = arma::sum(arma::square(c.Vt), 1);
+    c.trace_q = arma::accu(q);
+    c.lambda = diag - q;
+    if (!(c.lambda.min() > 0.0)) return false;
+    const arma::vec isl = 1.0 / arma::sqrt(c.lambda);
+    const arma::mat U = c.Vt.each_col() % isl;
+    symmetric::ensure_size(Ap, m);
+    symmetric::syrk('T', 1.0, U, 0.0, Ap);
+    Ap.diag() += 1.0;
+    if (!cholesky_with_jitter(Ap, c.a)) return false;
+    const arma::mat Yl = Yt.each_col() % isl;
+    c.H = U.t() * Yl;
+    logdet = arma::accu(arma::log(c.lambda));
+    yy = arma::accu(arma::square(Yl));
+  } else {
+    if (!(sigma2 > 0.0)) return false;
+    const double beta = 1.0 / sigma2;
+    // A' from Kfu R^-1 rather than from R^-T (Kuf Kfu) R^-1: the latter squares what an
+    // ill-conditioned Kuu does to the rounding (finite differences of the objective showed it).
+    c.Vt = Kfu;
+    symmetric::solve_upper('R', 'N', c.ku.R, c.Vt);
+    c.trace_q = arma::accu(arma::square(c.Vt));
+    symmetric::ensure_size(Ap, m);
+    symmetric::syrk('T', beta, c.Vt, 0.0, Ap);
+    Ap.diag() += 1.0;
+    if (!cholesky_with_jitter(Ap, c.a)) return false;
+    c.B = Kfu.t() * Yt;
+    c.H = beta * c.B;
+    symmetric::solve_upper('L', 'T', c.ku.R, c.H);
+    logdet = double(n) * std::log(sigma2);
+    yy = beta * arma::accu(arma::square(Yt));
+  }
   symmetric::solve_upper('L', 'T', c.a.R, c.H);
-  const double logdet = 2.0 * arma::accu(arma::log(c.a.R.diag())) + arma::accu(arma::log(c.lambda));
-  c.value = 0.5 * d * logdet +
-            0.5 * (arma::accu(arma::square(Yl)) - arma::accu(arma::square(c.H))) +
+  logdet += 2.0 * arma::accu(arma::log(c.a.R.diag()));
+  c.value = 0.5 * d * logdet + 0.5 * (yy - arma::accu(arma::square(c.H))) +
             0.5 * double(n) * d * std::log(2.0 * arma::datum::pi);
-  if (ap == GpApproximation::vfe) c.value += 0.5 * d / sigma2 * arma::accu(diag - sigma2 - c.q);
+  if (ap == GpApproximation::vfe)
+    c.value += 0.5 * d / sigma2 * (arma::accu(diag) - double(n) * sigma2 - c.trace_q);
   return std::isfinite(c.value);
 }
 
@@ -98,39 +123,48 @@ SparseGpResult sparse_gp_neg_log_likelihood(GpApproximation ap, const arma::mat&
   arma::mat Ainv, C;
   posterior_parts(c, Ainv, C);
   const arma::mat Kuuinv = inverse_from_cholesky(c.ku.R);
+  if (ap != GpApproximation::fitc) {
+    // Lambda = sigma^2 I: every n x m x m product folds into one, Kfu times an m x m matrix.
+    const double beta = 1.0 / sigma2;
+    arma::mat Phi;  // Kuf Kfu
+    symmetric::ensure_size(Phi, Kfu.n_cols);
+    symmetric::syrk('T', 1.0, Kfu, 0.0, Phi);
+    symmetric::mirror_upper(Phi);
+    arma::mat alpha = Yt - Kfu * C;  // Sigma^-1 Y = beta (Y - Kfu C)
+    alpha *= beta;
+    const arma::mat W = beta * (Kuuinv * (c.B - Phi * C));  // Kuu^-1 Kuf alpha
+    // sum_i G_ii, with sum_i k_i A^-1 k_i = tr(A^-1 Kuf Kfu).
+    const double sumG = 0.5 * (d * (double(n) * beta - beta * beta * arma::accu(Ainv % Phi)) -
+                               arma::accu(arma::square(alpha)));
+    const double cc = ap == GpApproximation::vfe ? d * beta : 0.0;
+    r.dKfu = Kfu * (d * beta * Ainv - cc * Kuuinv) - alpha * W.t();
+    r.dKuu = 0.5 * d * (Ainv - Kuuinv) + 0.5 * (W * W.t());
+    if (ap == GpApproximation::vfe) {
+      r.dKuu += (0.5 * cc) * (Kuuinv * Phi * Kuuinv);
+      r.ddiag = arma::vec(n, arma::fill::value(0.5 * d * beta));
+      r.dsigma2 = sumG - 0.5 * d * (arma::accu(diag) - c.trace_q) * beta * beta;
+    } else {
+      r.ddiag.zeros(n);
+      r.dsigma2 = sumG;
+    }
+    return r;
+  }
   const arma::vec il = 1.0 / c.lambda;
   // alpha = Sigma^-1 Y by Woodbury: Lambda^-1 (Y - Kfu C).
   arma::mat alpha = Yt - Kfu * C;
   alpha.each_col() %= il;
-  arma::mat KK = c.Vt;  // Kfu Kuu^-1
-  symmetric::solve_upper('R', 'T', c.ku.R, KK);
-  const arma::mat W = KK.t() * alpha;  // Kuu^-1 Kuf alpha, m x d
-  const arma::mat KA = Kfu * Ainv;     // Kfu A^-1
+  const arma::mat KA = Kfu * Ainv, KK = Kfu * Kuuinv;  // Kfu A^-1, Kfu Kuu^-1
+  const arma::mat W = KK.t() * alpha;                  // Kuu^-1 Kuf alpha, m x d
   // G_ii = 1/2 (d (Sigma^-1)_ii - |alpha_i|^2), (Sigma^-1)_ii = 1/lambda_i - k_i A^-1 k_i /
   // lambda_i^2.
   const arma::vec G = 0.5 * (d * (il - arma::sum(KA % Kfu, 1) % arma::square(il)) -
                              arma::sum(arma::square(alpha), 1));
-  arma::vec cvec;
-  switch (ap) {
-    case GpApproximation::fitc:
-      cvec = 2.0 * G;
-      r.ddiag = G;
-      r.dsigma2 = 0.0;
-      break;
-    case GpApproximation::vfe:
-      cvec = arma::vec(n, arma::fill::value(d / sigma2));
-      r.ddiag = arma::vec(n, arma::fill::value(0.5 * d / sigma2));
-      r.dsigma2 = arma::accu(G) - 0.5 * d * arma::accu(diag - c.q) / (sigma2 * sigma2);
-      break;
-    default:  // dtc
-      cvec.zeros(n);
-      r.ddiag.zeros(n);
-      r.dsigma2 = arma::accu(G);
-      break;
-  }
+  // Lambda_ii = diag_ii - q_ii: dL/ddiag = G, and dL/dq = -G reaches Kfu and Kuu through q.
+  const arma::vec cvec = 2.0 * G;
+  r.ddiag = G;
+  r.dsigma2 = 0.0;
   r.dKfu = d * (KA.each_col() % il) - alpha * W.t() - KK.each_col() % cvec;
-  r.dKuu = 0.5 * d * (Ainv - Kuuinv) + 0.5 * (W * W.t());
-  if (ap != GpApproximation::dtc) r.dKuu += 0.5 * (KK.t() * (KK.each_col() % cvec));
+  r.dKuu = 0.5 * d * (Ainv - Kuuinv) + 0.5 * (W * W.t()) + 0.5 * (KK.t() * (KK.each_col() % cvec));
   return r;
 }
 

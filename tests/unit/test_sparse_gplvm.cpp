@@ -169,7 +169,8 @@ TEST_CASE("every GP-LVM variant that offers the approximation fits and maps with
   for (arma::uword i = 0; i < n; ++i) labels(i) = seq(i) = i * 3 / n;
   int variants = 0;
   for (const MethodInfo& m : Registry::instance().all()) {
-    if (m.family != "gplvm" || !m.param("approximation")) continue;
+    const ParamSpec* ap = m.param("approximation");
+    if (m.family != "gplvm" || !ap || ap->choices.size() == 1) continue;
     for (const char* a : {"dtc", "fitc", "vfe"}) {
       INFO("method " << m.name << ", approximation " << a);
       ParamSet p;
@@ -197,4 +198,14 @@ TEST_CASE("every GP-LVM variant that offers the approximation fits and maps with
     ++variants;
   }
   CHECK(variants >= 9);
+}
+
+TEST_CASE("the TPSLVM family refuses a sparse approximation, naming the choices", "[sparsegp]") {
+  for (const char* name : {"tpslvm", "bctpslvm", "tpslvm_dm", "bctpslvm_dm"}) {
+    INFO("method " << name);
+    const MethodInfo& m = Registry::instance().get(name);
+    const ParamSpec* ap = m.param("approximation");
+    REQUIRE(ap != nullptr);
+    CHECK(ap->choices == std::vector<std::string>{"exact"});
+  }
 }

@@ -86,6 +86,10 @@ class Kernel {
                                  const arma::mat& G) const = 0;
   // Given g = dL/d diag(X) (n): dL/dX (q x n).
   virtual arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const = 0;
+  // K(X, X2) for a caller that will ask cross_gradients at the same X, X2 and hyperparameters
+  // next (the sparse likelihoods' Kfu): a kernel may keep what that pass needs instead of
+  // recomputing it. Same values as K(X, X2).
+  virtual arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const { return K(X, X2); }
   // The sparse (inducing-point) likelihoods' path: given G = dL/dK for K = K(X, X2) (n x m, the
   // cross-covariance of distinct points), dL/dlog(theta), dL/dX and, when g_X2 is given, dL/dX2.
   // The default takes the hyperparameter gradient from grad_params on [X_block, X2] with G in the

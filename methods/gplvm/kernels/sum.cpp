@@ -149,6 +149,23 @@ arma::mat SumKernel::grad_X_diag(const arma::mat& X, const arma::vec& g) const {
   return out;
 }
 
+arma::mat SumKernel::cross_K(const arma::mat& X, const arma::mat& X2) const {
+  // Static parts as one constant (a bias covaries across distinct points, white noise never
+  // does): no n x m matrix of their own, the same sums as K(X, X2).
+  double every = 0.0, same = 0.0;
+  arma::mat k;
+  for (const auto& p : parts_) {
+    if (p->static_share(every, same)) continue;
+    if (k.is_empty())
+      k = p->cross_K(X, X2);
+    else
+      k += p->cross_K(X, X2);
+  }
+  if (k.is_empty()) return K(X, X2);
+  if (every != 0.0) k += every;
+  return k;
+}
+
 void SumKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
                                 arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const {
   g_params.reset();

@@ -30,6 +30,7 @@ class SumKernel final : public Kernel {
   arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
                          const arma::mat& G) const override;
   arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
+  arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const override;
   void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
                        arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
   arma::vec grad_params_diag(const arma::mat& X, const arma::vec& g) const override;
