@@ -32,6 +32,7 @@ struct SparseCore {
   arma::vec lambda;      // fitc: n
   arma::mat Vt;          // Kfu R^-1, n x m
   arma::mat B;           // dtc, vfe: Kuf Y, m x d
+  arma::mat P;           // dtc, vfe: Vt^T Vt = R^-T Kuf Kfu R^-1, m x m
   double trace_q = 0.0;  // tr(Q) = sum_i k_i Kuu^-1 k_i
   CholeskyJitter a;      // A' = I + R^-T Kuf Lambda^-1 Kfu R^-1 = S^T S
   arma::mat H;           // S^-T R^-T Kuf Lambda^-1 Y, m x d
@@ -75,7 +76,10 @@ bool sparse_core(GpApproximation ap, const arma::mat& Kuu, const arma::mat& Kfu,
     symmetric::solve_upper('R', 'N', c.ku.R, c.Vt);
     c.trace_q = arma::accu(arma::square(c.Vt));
     symmetric::ensure_size(Ap, m);
-    symmetric::syrk('T', beta, c.Vt, 0.0, Ap);
+    symmetric::syrk('T', 1.0, c.Vt, 0.0, Ap);
+    symmetric::mirror_upper(Ap);
+    c.P = Ap;
+    Ap *= beta;
     Ap.diag() += 1.0;
     if (!cholesky_with_jitter(Ap, c.a)) return false;
     c.B = Kfu.t() * Yt;
@@ -126,10 +130,9 @@ SparseGpResult sparse_gp_neg_log_likelihood(GpApproximation ap, const arma::mat&
   if (ap != GpApproximation::fitc) {
     // Lambda = sigma^2 I: every n x m x m product folds into one, Kfu times an m x m matrix.
     const double beta = 1.0 / sigma2;
-    arma::mat Phi;  // Kuf Kfu
-    symmetric::ensure_size(Phi, Kfu.n_cols);
-    symmetric::syrk('T', 1.0, Kfu, 0.0, Phi);
-    symmetric::mirror_upper(Phi);
+    // Kuf Kfu = R^T (Vt^T Vt) R: m^3 work from what the value already has, not another n m^2.
+    arma::mat Phi = c.ku.R.t() * c.P * c.ku.R;
+    Phi = 0.5 * (Phi + Phi.t());
     arma::mat alpha = Yt - Kfu * C;  // Sigma^-1 Y = beta (Y - Kfu C)
     alpha *= beta;
     const arma::mat W = beta * (Kuuinv * (c.B - Phi * C));  // Kuu^-1 Kuf alpha
