@@ -61,6 +61,9 @@ bool sparse_core(GpApproximation ap, const arma::mat& Kuu, const arma::mat& Kfu,
     const arma::mat U = c.Vt.each_col() % isl;
     symmetric::ensure_size(Ap, m);
     symmetric::syrk('T', 1.0, U, 0.0, Ap);
+    // cholesky_with_jitter checks the whole matrix for non-finite values: the lower triangle of a
+    // fresh buffer is uninitialised memory (a run failed on it), so it gets the upper's values.
+    symmetric::mirror_upper(Ap);
     Ap.diag() += 1.0;
     if (!cholesky_with_jitter(Ap, c.a)) return false;
     const arma::mat Yl = Yt.each_col() % isl;
