@@ -100,6 +100,17 @@ ParamSpec optimizer(const std::string& def, std::vector<std::string> choices,
   return ParamSpec::choice("optimizer", def, std::move(choices), "optimiser: " + what);
 }
 
+ParamSpec approximation(const std::string& def, std::vector<std::string> choices,
+                        const std::string& what) {
+  return ParamSpec::choice("approximation", def, std::move(choices),
+                           "likelihood of the Gaussian process: " + what);
+}
+
+ParamSpec inducing(std::int64_t def, const std::string& what) {
+  return ParamSpec::integer("inducing", def, 1, 1e6,
+                            "number of inducing points of a sparse approximation: " + what);
+}
+
 double KernelWidth::heat_t(double reference_t) const {
   return relative ? sigma * sigma * reference_t : 2.0 * sigma * sigma;
 }

@@ -58,6 +58,12 @@ ParamSpec gradient(const std::string& def, std::vector<std::string> choices,
 // `optimizer` (choice): the optimiser of an iterative method; `what` says what each choice does.
 ParamSpec optimizer(const std::string& def, std::vector<std::string> choices,
                     const std::string& what);
+// `approximation` (choice): how a Gaussian-process likelihood is computed, exact (O(n^3)) or
+// through inducing points (dtc, fitc, vfe: O(n m^2)); `what` says what the method offers.
+ParamSpec approximation(const std::string& def, std::vector<std::string> choices,
+                        const std::string& what);
+// `inducing` (int >= 1): the number m of inducing points of a sparse approximation.
+ParamSpec inducing(std::int64_t def, const std::string& what);
 
 // A kernel width as a method reads it: sigma, and whether it multiplies the method's reference.
 struct KernelWidth {

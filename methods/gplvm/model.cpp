@@ -9,6 +9,7 @@
 #include "methods/gplvm/init.hpp"
 #include "methods/gplvm/likelihood.hpp"
 #include "methods/gplvm/objective.hpp"
+#include "methods/gplvm/sparse.hpp"
 
 namespace drbench {
 
@@ -22,6 +23,12 @@ ParamSpec fit_tolerance() {
       "step is tiny, and the test can pass far from an optimum (the tables list such fits)");
   t.keyed_at_default = false;  // added after the GPLRF tables: their task keys still match
   return t;
+}
+
+// Parameters added after the published tables: at their defaults they leave task keys as they were.
+ParamSpec unkeyed(ParamSpec s) {
+  s.keyed_at_default = false;
+  return s;
 }
 
 }  // namespace
@@ -45,6 +52,14 @@ std::vector<ParamSpec> gplvm_param_specs() {
                          "optimise the kernel hyperparameters with X; false keeps them at their "
                          "initial values, which pins the latent scale that priors such as "
                          "GPLRF's GMRF otherwise shrink away"),
+      unkeyed(keywords::approximation(
+          "exact", gp_approximation_names(),
+          "exact (O(n^3) per evaluation, O(n^2) memory), or through `inducing` points (O(n m^2), "
+          "O(n m)): dtc and fitc (Lawrence 2007, GPmat's fgplvm), vfe (Titsias 2009)")),
+      unkeyed(keywords::inducing(100, "with approximation dtc, fitc or vfe; at most n")),
+      unkeyed(ParamSpec::boolean("learn_inducing", true,
+                                 "optimise the inducing inputs with X (false keeps them at a "
+                                 "random subset of the initial latent points)")),
   };
 }
 
@@ -58,6 +73,9 @@ GplvmSettings gplvm_settings(const ParamSet& p) {
   s.x_prior = p.real("x_prior");
   s.oos_iterations = int(p.integer("oos_iterations"));
   s.learn_kernel = p.boolean("learn_kernel");
+  s.approximation = p.str("approximation");
+  s.inducing = int(p.integer("inducing"));
+  s.learn_inducing = p.boolean("learn_inducing");
   return s;
 }
 
@@ -108,6 +126,21 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
   }
 
   GplvmObjective obj(Yc, kernel_spec_ ? kernel_spec_->clone() : make_gp_kernel(s_.kernel), q);
+  const GpApproximation approx = gp_approximation(s_.approximation);
+  if (approx != GpApproximation::exact) {
+    if (kernel_spec_ || s_.oos == "joint")
+      throw MethodError("gplvm: approximation '" + s_.approximation +
+                        "' needs the family's own kernel and the predictive out-of-sample map "
+                        "(fix: approximation: exact)");
+    if (arma::uword(s_.inducing) > n)
+      throw MethodError("gplvm: inducing=" + std::to_string(s_.inducing) + " exceeds the " +
+                        std::to_string(n) +
+                        " training points (fix: inducing <= " + std::to_string(n) + ")");
+    // A random subset of the start (GPy's SparseGPLVM and GPmat's fgplvm do the same).
+    const arma::uvec perm = rng.permutation(n);
+    obj.set_sparse(approx, Xinit.cols(arma::sort(perm.head(arma::uword(s_.inducing)))),
+                   s_.learn_inducing);
+  }
   obj.set_learn_kernel(s_.learn_kernel);
   obj.set_trace(trace);
   if (s_.x_prior > 0) obj.add_prior(std::make_shared<GaussianPrior>(s_.x_prior));
@@ -128,6 +161,7 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
         "jitter (fix: check the data for NaN/inf or duplicated points)");
   OptimResult res = minimize(s_.optimizer, obj, x0, opt);
   X_ = obj.unpack(res.x);
+  Z_ = approx != GpApproximation::exact ? obj.inducing() : arma::mat();
   f_ = res.f;
   if (trace && obj.jitter_events() > 0)
     trace->note("jitter_evaluations", std::to_string(obj.jitter_events()));
@@ -139,12 +173,23 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
   kernel_->fix_inputs(X_);
 
   // Quantities for prediction at the optimum.
-  CholeskyJitter ch;
-  if (!cholesky_with_jitter(kernel_->K(X_), ch))
-    throw MethodError("gplvm: the fitted covariance is not positive definite even with jitter");
-  Kinv_ = inverse_from_cholesky(ch.R);
-  KinvY_ = Kinv_ * Yc.t();
-  const arma::mat Kc = kernel_->K(X_, X_);  // noise-free: a new point never shares noise
+  if (approx != GpApproximation::exact) {
+    SparsePosterior post;
+    if (!sparse_gp_posterior(approx, kernel_->K(Z_, Z_), kernel_->K(X_, Z_), kernel_->diag(X_),
+                             kernel_->noise_variance(), Yc.t(), post))
+      throw MethodError("gplvm: the fitted sparse posterior is not finite");
+    B_ = Z_;
+    Kinv_ = std::move(post.P);
+    KinvY_ = std::move(post.C);
+  } else {
+    CholeskyJitter ch;
+    if (!cholesky_with_jitter(kernel_->K(X_), ch))
+      throw MethodError("gplvm: the fitted covariance is not positive definite even with jitter");
+    B_ = X_;
+    Kinv_ = inverse_from_cholesky(ch.R);
+    KinvY_ = Kinv_ * Yc.t();
+  }
+  const arma::mat Kc = kernel_->K(B_, X_);  // noise-free: a new point never shares noise
   mu_train_ = KinvY_.t() * Kc;
   var_train_ = kernel_->diag(X_) - arma::sum(Kc % (Kinv_ * Kc), 0).t();
   var_train_ = arma::clamp(var_train_, 1e-300, arma::datum::inf);
@@ -216,7 +261,7 @@ arma::mat GplvmModel::transform(const arma::mat& Ynew) const {
   opt.f_tol = 1e-8;
   for (arma::uword j = 0; j < Ynew.n_cols; ++j) {
     const arma::vec y = Yc.col(j);
-    PredictiveObjective pred(*kernel_, X_, Kinv_, KinvY_, y, s_.x_prior);
+    PredictiveObjective pred(*kernel_, B_, Kinv_, KinvY_, y, s_.x_prior);
     const arma::vec start = X_.col(most_likely_start(y));
     OptimResult r = scg(pred, start, opt);
     out.col(j) = std::isfinite(r.f) ? r.x : start;

@@ -32,6 +32,11 @@ struct GplvmSettings {
   // maximised over x* alone from the PPCA coordinates of the new points, and also from
   // Algorithm 1's start, keeping the likelier end; O(N^3) per step).
   std::string oos = "predictive";
+  // Likelihood: exact, or through `inducing` points (sparse.hpp), initialised at a random subset
+  // of the initial latent points and learnt with X unless learn_inducing is false.
+  std::string approximation = "exact";
+  int inducing = 100;
+  bool learn_inducing = true;
 };
 
 // The parameters every GP-LVM variant declares (kernel, iterations, optimizer, init, x_prior,
@@ -44,7 +49,8 @@ GplvmSettings gplvm_settings(const ParamSet& p);
 // precision/2 |x|^2 when the model was fitted with a Gaussian prior on X (MAP, as the training
 // points). Without that term a poorly predicted y is most likely where the predictive variance is
 // largest, far from all training points: on USPS digits GP-LVM (RBF) sent test points 10^4 away
-// in its first step.
+// in its first step. With a sparse likelihood the same form serves: X is then the inducing
+// inputs, Kinv is Kuu^-1 - A^-1 and KinvY is A^-1 Kuf Lambda^-1 Y (sparse.hpp's posterior).
 class PredictiveObjective final : public Objective {
  public:
   PredictiveObjective(const Kernel& kernel, const arma::mat& X, const arma::mat& Kinv,
@@ -78,6 +84,8 @@ class GplvmModel {
            const arma::mat* X0 = nullptr);
 
   const arma::mat& latent() const { return X_; }
+  // The fitted inducing inputs (q x m; empty for the exact likelihood).
+  const arma::mat& inducing() const { return Z_; }
   const Kernel& kernel() const { return *kernel_; }
   // q x m latent points of new observations: the back-constraint map when there is one, else
   // TPSLVM Algorithm 1 (start at the training latent point under which y* is most likely, then
@@ -97,15 +105,19 @@ class GplvmModel {
   std::shared_ptr<const Kernel> kernel_spec_;  // start of the fit when set (see set_kernel)
   arma::vec mean_;
   arma::mat X_;  // q x n
+  arma::mat Z_;  // q x m inducing inputs (sparse)
   // x* maximising the joint likelihood of the N + 1 points from `start`; *f the objective there.
   arma::vec joint_point(const arma::vec& y, const arma::vec& start, double* f) const;
 
   std::unique_ptr<Kernel> free_kernel_;  // the fitted kernel before fix_inputs (joint oos)
   arma::mat Yc_;                         // d x n centred training data, kept for the joint oos only
-  arma::mat Kinv_;                       // n x n, at the optimum
-  arma::mat KinvY_;                      // n x d
-  arma::mat mu_train_;                   // d x n predictive means at the training latent points
-  arma::vec var_train_;                  // n predictive variances there
+  // Prediction basis: the training latent points (exact) or the inducing inputs (sparse), with
+  // Kinv_ = K^-1 (exact) or Kuu^-1 - A^-1 (sparse.hpp's P) and KinvY_ = K^-1 Y or its C.
+  arma::mat B_;          // q x b, b = n or m
+  arma::mat Kinv_;       // b x b, at the optimum
+  arma::mat KinvY_;      // b x d
+  arma::mat mu_train_;   // d x n predictive means at the training latent points
+  arma::vec var_train_;  // n predictive variances there
   double f_ = 0.0;
 };
 

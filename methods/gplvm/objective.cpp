@@ -18,6 +18,18 @@ arma::uword GplvmObjective::n_latent_params() const {
   return bc_ ? bc_->params().n_elem : q_ * Yt_.n_rows;
 }
 
+arma::uword GplvmObjective::n_inducing_params() const {
+  return approx_ != GpApproximation::exact && learn_inducing_ ? Z_.n_elem : 0;
+}
+
+void GplvmObjective::set_sparse(GpApproximation a, const arma::mat& Z0, bool learn_inducing) {
+  if (a != GpApproximation::exact && (Z0.n_rows != q_ || Z0.n_cols == 0))
+    throw Error("internal: inducing inputs must be a q x m matrix with m >= 1");
+  approx_ = a;
+  Z_ = Z0;
+  learn_inducing_ = learn_inducing;
+}
+
 arma::uword GplvmObjective::n_tuned_params() const {
   arma::uword n = 0;
   for (const auto& p : tuned_) n += p->n_params();
@@ -34,20 +46,22 @@ arma::vec GplvmObjective::pack(const arma::mat& X) const {
                   std::to_string(Yt_.n_rows) + " latent matrix");
     lat = arma::vectorise(X);
   }
+  if (n_inducing_params()) lat = arma::join_cols(lat, arma::vectorise(Z_));
   arma::vec out = learn_kernel_ ? arma::vec(arma::join_cols(lat, kernel_->params())) : lat;
   for (const auto& p : tuned_) out = arma::join_cols(out, p->params());
   return out;
 }
 
 arma::mat GplvmObjective::unpack(const arma::vec& x) {
-  const arma::uword nl = n_latent_params();
+  const arma::uword nl = n_latent_params(), nz = n_inducing_params();
   const arma::uword nk = learn_kernel_ ? kernel_->n_params() : 0;
   const arma::uword nt = n_tuned_params();
-  if (x.n_elem != nl + nk + nt)
-    throw Error("internal: GplvmObjective expects " + std::to_string(nl + nk + nt) +
+  if (x.n_elem != nl + nz + nk + nt)
+    throw Error("internal: GplvmObjective expects " + std::to_string(nl + nz + nk + nt) +
                 " parameters, got " + std::to_string(x.n_elem));
-  if (nk) kernel_->set_params(x.subvec(nl, nl + nk - 1));
-  arma::uword at = nl + nk;
+  if (nz) Z_ = arma::reshape(x.subvec(nl, nl + nz - 1), q_, Z_.n_cols);
+  if (nk) kernel_->set_params(x.subvec(nl + nz, nl + nz + nk - 1));
+  arma::uword at = nl + nz + nk;
   for (auto& p : tuned_) {
     const arma::uword k = p->n_params();
     if (k) p->set_params(x.subvec(at, at + k - 1));
@@ -60,15 +74,47 @@ arma::mat GplvmObjective::unpack(const arma::vec& x) {
   return arma::reshape(x.head(nl), q_, Yt_.n_rows);
 }
 
+double GplvmObjective::sparse_evaluate(const arma::mat& X, bool with_grad, arma::mat& gX,
+                                       arma::vec& gtheta) {
+  const Kernel& k = *kernel_;
+  const arma::mat Kuu = k.K(Z_, Z_), Kfu = k.cross_K(X, Z_);
+  const arma::vec dg = k.diag(X);
+  const SparseGpResult r =
+      sparse_gp_neg_log_likelihood(approx_, Kuu, Kfu, dg, k.noise_variance(), Yt_, with_grad);
+  last_jitter_ = r.jitter;
+  if (!with_grad || !std::isfinite(r.value)) return r.value;
+  // Kuu = K(Z, Z) moves with Z in both arguments; Kfu with X in the first, Z in the second.
+  arma::vec gp;
+  arma::mat gZa, gZb;
+  k.cross_gradients(X, Z_, r.dKfu, gtheta, gX, &gZ_);
+  k.cross_gradients(Z_, Z_, r.dKuu, gp, gZa, &gZb);
+  gtheta += gp;
+  gZ_ += gZa + gZb;
+  if (approx_ != GpApproximation::dtc) {
+    gtheta += k.grad_params_diag(X, r.ddiag);
+    gX += k.grad_X_diag(X, r.ddiag);
+  }
+  gtheta += r.dsigma2 * k.noise_variance_grad();
+  return r.value;
+}
+
 double GplvmObjective::evaluate(const arma::vec& x, arma::vec* grad) {
   const arma::mat X = unpack(x);
-  // KG_ holds K, then dL/dK: one N x N buffer kept across evaluations (see likelihood.hpp), of
-  // which only the upper triangle is built and read.
-  symmetric::ensure_size(KG_, Yt_.n_rows);
-  auto build_K = [&](arma::mat& K) { kernel_->upper_K(X, UpperFill{}, K); };
-  build_K(KG_);
-  const GpNllValue r =
-      gp_neg_log_likelihood_in_place(KG_, Yt_, KinvY_, grad != nullptr, build_K, false);
+  arma::mat gX;
+  arma::vec gtheta;
+  GpNllValue r;
+  if (approx_ != GpApproximation::exact) {
+    r.value = sparse_evaluate(X, grad != nullptr, gX, gtheta);
+    r.jitter = last_jitter_;
+  } else {
+    // KG_ holds K, then dL/dK: one N x N buffer kept across evaluations (see likelihood.hpp), of
+    // which only the upper triangle is built and read.
+    symmetric::ensure_size(KG_, Yt_.n_rows);
+    auto build_K = [&](arma::mat& K) { kernel_->upper_K(X, UpperFill{}, K); };
+    build_K(KG_);
+    r = gp_neg_log_likelihood_in_place(KG_, Yt_, KinvY_, grad != nullptr, build_K, false);
+    if (grad && std::isfinite(r.value)) kernel_->upper_gradients(X, KG_, gtheta, gX, nullptr);
+  }
   if (r.jitter > 0) {
     ++jitter_events_;
     if (r.jitter > max_jitter_) {
@@ -85,9 +131,6 @@ double GplvmObjective::evaluate(const arma::vec& x, arma::vec* grad) {
     if (grad) grad->zeros(x.n_elem);
     return f;
   }
-  arma::mat gX;
-  arma::vec gtheta;
-  if (grad) kernel_->upper_gradients(X, KG_, gtheta, gX, nullptr);
   arma::mat gp;
   for (const auto& p : priors_) {
     f += p->value_grad(X, grad ? &gp : nullptr);
@@ -102,7 +145,8 @@ double GplvmObjective::evaluate(const arma::vec& x, arma::vec* grad) {
     }
   }
   if (grad) {
-    const arma::vec glat = bc_ ? bc_->chain(gX) : arma::vectorise(gX);
+    arma::vec glat = bc_ ? bc_->chain(gX) : arma::vectorise(gX);
+    if (n_inducing_params()) glat = arma::join_cols(glat, arma::vectorise(gZ_));
     *grad = learn_kernel_ ? arma::vec(arma::join_cols(glat, gtheta)) : glat;
     *grad = arma::join_cols(*grad, gtuned);
   }

@@ -1,8 +1,10 @@
 #pragma once
 // The GP-LVM training objective as a drbench::Objective: negative log-likelihood (likelihood.hpp)
 // plus any latent priors, over the stacked parameter vector
-//   [ vec(X) (q*n, column-major)  or  back-constraint parameters ;  kernel log-hyperparameters ;
+//   [ vec(X) (q*n, column-major)  or  back-constraint parameters ;  vec(Z) (q*m, when a sparse
+//     likelihood learns its inducing inputs) ;  kernel log-hyperparameters ;
 //     each tuned prior's log-hyperparameters ].
+// With a sparse approximation (sparse.hpp) no n x n matrix is formed: the priors act on X alone.
 #include <armadillo>
 #include <memory>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "methods/gplvm/back_constraint.hpp"
 #include "methods/gplvm/kernels/kernel.hpp"
 #include "methods/gplvm/prior.hpp"
+#include "methods/gplvm/sparse.hpp"
 
 namespace drbench {
 
@@ -27,6 +30,11 @@ class GplvmObjective final : public Objective {
   void set_back_constraint(std::shared_ptr<BackConstraint> bc) { bc_ = std::move(bc); }
   // false: the kernel hyperparameters are held fixed and left out of the parameter vector.
   void set_learn_kernel(bool learn) { learn_kernel_ = learn; }
+  // An inducing-point likelihood instead of the exact one: Z0 (q x m) the inducing inputs, learnt
+  // with X when learn_inducing, otherwise held where they are.
+  void set_sparse(GpApproximation a, const arma::mat& Z0, bool learn_inducing);
+  GpApproximation approximation() const { return approx_; }
+  const arma::mat& inducing() const { return Z_; }
   // Jitter events are noted here (the first time each new, larger jitter is needed).
   void set_trace(Trace* trace) { trace_ = trace; }
 
@@ -48,6 +56,8 @@ class GplvmObjective final : public Objective {
  private:
   arma::uword n_latent_params() const;
   arma::uword n_tuned_params() const;
+  arma::uword n_inducing_params() const;
+  double sparse_evaluate(const arma::mat& X, bool with_grad, arma::mat& gX, arma::vec& gtheta);
 
   arma::mat Yt_;  // n x d
   std::unique_ptr<Kernel> kernel_;
@@ -56,6 +66,11 @@ class GplvmObjective final : public Objective {
   std::vector<std::shared_ptr<TunablePrior>> tuned_;
   std::shared_ptr<BackConstraint> bc_;
   bool learn_kernel_ = true;
+  GpApproximation approx_ = GpApproximation::exact;
+  arma::mat Z_;  // q x m inducing inputs (sparse only)
+  bool learn_inducing_ = false;
+  arma::mat gZ_;  // dL/dZ of the last evaluation with a gradient
+  double last_jitter_ = 0.0;
   Trace* trace_ = nullptr;
   arma::mat KG_, KinvY_;  // likelihood buffers, reused by every evaluation
   int jitter_events_ = 0;

@@ -138,4 +138,11 @@ void solve_upper_transposed(const arma::mat& R, arma::mat& B) {
   dtrsm_(&left, &up, &trans, &nonunit, &m, &n, &one, R.memptr(), &m, B.memptr(), &m, 1, 1, 1, 1);
 }
 
+void solve_upper(char side, char trans, const arma::mat& R, arma::mat& B) {
+  const arma::blas_int m = bi(B.n_rows), n = bi(B.n_cols), k = bi(R.n_rows);
+  const double one = 1.0;
+  const char up = 'U', nonunit = 'N';
+  dtrsm_(&side, &up, &trans, &nonunit, &m, &n, &one, R.memptr(), &k, B.memptr(), &m, 1, 1, 1, 1);
+}
+
 }  // namespace drbench::symmetric

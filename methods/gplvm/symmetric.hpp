@@ -49,5 +49,8 @@ void syr2k(const arma::mat& A, const arma::mat& B, arma::mat& C, double alpha = 
 void symm(char side, const arma::mat& S, const arma::mat& B, arma::mat& C);
 // B = R^-T B for an upper triangular R.
 void solve_upper_transposed(const arma::mat& R, arma::mat& B);
+// B := op(R)^-1 B (side 'L') or B op(R)^-1 (side 'R') for an upper triangular R, op = transpose
+// when trans is 'T' (BLAS trsm): the sparse likelihoods' n x m solves against m x m factors.
+void solve_upper(char side, char trans, const arma::mat& R, arma::mat& B);
 
 }  // namespace drbench::symmetric

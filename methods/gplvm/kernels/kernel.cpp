@@ -1,5 +1,7 @@
 #include "methods/gplvm/kernels/kernel.hpp"
 
+#include <algorithm>
+
 #include "framework/core/error.hpp"
 #include "methods/gplvm/kernels/bias.hpp"
 #include "methods/gplvm/kernels/linear.hpp"
@@ -27,6 +29,33 @@ void Kernel::upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_para
                              UpperSums*) const {
   symmetric::mirror_upper(G);
   gradients(X, G, g_params, g_X);
+}
+
+void Kernel::cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                             arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const {
+  const arma::uword n = X.n_cols, m = X2.n_cols, b = std::max<arma::uword>(m, 1);
+  g_params.zeros(n_params());
+  // K([X_block, X2]) holds K(X_block, X2) in its off-diagonal block, where white noise (an index
+  // match) contributes nothing, so that block is the cross-covariance of distinct points.
+  arma::mat A(X.n_rows, b + m), GA;
+  for (arma::uword i0 = 0; i0 < n; i0 += b) {
+    const arma::uword i1 = std::min(n, i0 + b), nb = i1 - i0;
+    A.resize(X.n_rows, nb + m);
+    A.head_cols(nb) = X.cols(i0, i1 - 1);
+    if (m) A.tail_cols(m) = X2;
+    GA.zeros(nb + m, nb + m);
+    if (m) GA.submat(0, nb, nb - 1, nb + m - 1) = G.rows(i0, i1 - 1);
+    g_params += grad_params(A, GA);
+  }
+  g_X = grad_X_cross(X, X2, G);
+  if (g_X2) *g_X2 = grad_X_cross(X2, X, G.t());
+}
+
+arma::vec Kernel::grad_params_diag(const arma::mat& X, const arma::vec& g) const {
+  arma::vec out(n_params(), arma::fill::zeros);
+  for (arma::uword i = 0; i < X.n_cols; ++i)
+    out += grad_params(X.col(i), arma::mat(1, 1, arma::fill::value(g(i))));
+  return out;
 }
 
 KernelWithParams::KernelWithParams(std::vector<std::string> names, const arma::vec& values)

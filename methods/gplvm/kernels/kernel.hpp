@@ -86,6 +86,24 @@ class Kernel {
                                  const arma::mat& G) const = 0;
   // Given g = dL/d diag(X) (n): dL/dX (q x n).
   virtual arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const = 0;
+  // K(X, X2) for a caller that will ask cross_gradients at the same X, X2 and hyperparameters
+  // next (the sparse likelihoods' Kfu): a kernel may keep what that pass needs instead of
+  // recomputing it. Same values as K(X, X2).
+  virtual arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const { return K(X, X2); }
+  // The sparse (inducing-point) likelihoods' path: given G = dL/dK for K = K(X, X2) (n x m, the
+  // cross-covariance of distinct points), dL/dlog(theta), dL/dX and, when g_X2 is given, dL/dX2.
+  // The default takes the hyperparameter gradient from grad_params on [X_block, X2] with G in the
+  // off-diagonal block, rows of X in blocks of m, so it holds O(m^2) and costs O(n m); kernels
+  // override it with one pass over the n x m pairs.
+  virtual void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                               arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const;
+  // Given g = dL/d diag(K(X)) (n, white noise included): dL/dlog(theta). The default goes point
+  // by point through grad_params.
+  virtual arma::vec grad_params_diag(const arma::mat& X, const arma::vec& g) const;
+  // The variance of the kernel's white-noise part (0 without one), the sigma^2 of the sparse
+  // likelihoods, and its gradient with respect to the log hyperparameters.
+  virtual double noise_variance() const { return 0.0; }
+  virtual arma::vec noise_variance_grad() const { return arma::zeros(n_params()); }
   // Called once after fitting with the training latent points. A kernel whose covariance depends
   // on all the training points (TPSLVM's thin-plate spline: they are its knots) pins them here so
   // that K(x*, X) and diag(x*) at new points use the fitted knots; others ignore it.

@@ -43,6 +43,17 @@ arma::mat StaticKernel::grad_X_diag(const arma::mat& X, const arma::vec&) const 
   return arma::zeros(X.n_rows, X.n_cols);
 }
 
+void StaticKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                                   arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const {
+  g_params = {shared_ == Shared::every_pair ? value(0) * arma::accu(G) : 0.0};
+  g_X.zeros(X.n_rows, X.n_cols);
+  if (g_X2) g_X2->zeros(X2.n_rows, X2.n_cols);
+}
+
+arma::vec StaticKernel::grad_params_diag(const arma::mat&, const arma::vec& g) const {
+  return {value(0) * arma::accu(g)};
+}
+
 bool StaticKernel::static_share(double& every_pair, double& same_point) const {
   (shared_ == Shared::every_pair ? every_pair : same_point) += value(0);
   return true;

@@ -20,12 +20,17 @@ class StaticKernel : public KernelWithParams {
   arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
                          const arma::mat& G) const override;
   arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
+  void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
+  arma::vec grad_params_diag(const arma::mat& X, const arma::vec& g) const override;
   // One triangle: a constant fill; the gradient from G's sums, taken from `sums` when another
   // part's pass filled them.
   void upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const override;
   void upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params, arma::mat& g_X,
                        UpperSums* sums) const override;
   bool static_share(double& every_pair, double& same_point) const override;
+  double noise_variance() const override { return shared_ == Shared::same_point ? value(0) : 0.0; }
+  arma::vec noise_variance_grad() const override { return {noise_variance()}; }
 
  protected:
   enum class Shared { every_pair, same_point };

@@ -308,6 +308,48 @@ arma::mat StationaryKernel::grad_X_cross(const arma::mat& X, const arma::mat& X2
   return (2.0 * value(1)) * (X.each_row() % arma::sum(W, 1).t() - X2 * W.t());
 }
 
+arma::mat StationaryKernel::cross_K(const arma::mat& X, const arma::mat& X2) const {
+  cross_S_ = value(1) * sq_distances(X, X2);
+  cross_F_.set_size(cross_S_.n_rows, cross_S_.n_cols);
+  profile(cross_S_.memptr(), cross_F_.memptr(), cross_S_.n_elem);
+  cross_X_ = X;
+  cross_X2_ = X2;
+  cross_params_ = params();
+  return value(0) * cross_F_;
+}
+
+void StationaryKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const {
+  const double a = value(1), v = value(0);
+  const bool hit =
+      arma::size(cross_X_) == arma::size(X) && arma::size(cross_X2_) == arma::size(X2) &&
+      cross_params_.n_elem == n_params() && arma::all(cross_params_ == params()) &&
+      arma::all(arma::vectorise(cross_X_ == X)) && arma::all(arma::vectorise(cross_X2_ == X2));
+  arma::mat S, F;
+  if (hit) {  // what cross_K at these inputs computed: taken, not copied
+    S = std::move(cross_S_);
+    F = std::move(cross_F_);
+    cross_X_.reset();
+  } else {
+    S = a * sq_distances(X, X2);  // n x m
+    F.set_size(S.n_rows, S.n_cols);
+    profile(S.memptr(), F.memptr(), S.n_elem);
+  }
+  arma::mat W(S.n_rows, S.n_cols);
+  profile_derivative(S.memptr(), F.memptr(), W.memptr(), S.n_elem);
+  W %= G;
+  W *= v;
+  // dK/dlog v = K; dK/dlog a = v f'(s) s.
+  g_params = {v * arma::accu(F % G), arma::accu(W % S)};
+  // dL/dx_i = 2a sum_j W_ij (x_i - x2_j), and the same with the roles swapped for x2_j.
+  g_X = (2.0 * a) * (X.each_row() % arma::sum(W, 1).t() - X2 * W.t());
+  if (g_X2) *g_X2 = (2.0 * a) * (X2.each_row() % arma::sum(W, 0) - X * W);
+}
+
+arma::vec StationaryKernel::grad_params_diag(const arma::mat&, const arma::vec& g) const {
+  return {value(0) * profile_at_zero() * arma::accu(g), 0.0};
+}
+
 arma::mat StationaryKernel::grad_X_diag(const arma::mat& X, const arma::vec&) const {
   return arma::zeros(X.n_rows, X.n_cols);  // k(x, x) = variance f(0) does not move with x
 }

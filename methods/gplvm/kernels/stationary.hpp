@@ -28,6 +28,10 @@ class StationaryKernel : public FusedGradientsKernel {
   arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
                          const arma::mat& G) const override;
   arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
+  arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const override;
+  void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
+  arma::vec grad_params_diag(const arma::mat& X, const arma::vec& g) const override;
   // One triangle: K's column j is written while f(s) of that column is still in cache, and the
   // gradient pass reads G's columns contiguously, taking G's sums for folded static parts.
   void upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const override;
@@ -59,6 +63,10 @@ class StationaryKernel : public FusedGradientsKernel {
   mutable arma::mat cache_X_, cache_F_;
   mutable arma::mat cache_W_;  // the gradient's pair weights (a reused N x N buffer)
   mutable arma::vec cache_params_;
+  // s and f(s) of the last cross_K, for the cross_gradients that follows at the same inputs
+  // (n x m each: the sparse likelihoods' Kfu, never an n x n matrix).
+  mutable arma::mat cross_X_, cross_X2_, cross_S_, cross_F_;
+  mutable arma::vec cross_params_;
 };
 
 // Matern 3/2: f = (1 + u) exp(-u), u = sqrt(3 s); once differentiable in x.

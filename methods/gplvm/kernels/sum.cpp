@@ -149,4 +149,54 @@ arma::mat SumKernel::grad_X_diag(const arma::mat& X, const arma::vec& g) const {
   return out;
 }
 
+arma::mat SumKernel::cross_K(const arma::mat& X, const arma::mat& X2) const {
+  // Static parts as one constant (a bias covaries across distinct points, white noise never
+  // does): no n x m matrix of their own, the same sums as K(X, X2).
+  double every = 0.0, same = 0.0;
+  arma::mat k;
+  for (const auto& p : parts_) {
+    if (p->static_share(every, same)) continue;
+    if (k.is_empty())
+      k = p->cross_K(X, X2);
+    else
+      k += p->cross_K(X, X2);
+  }
+  if (k.is_empty()) return K(X, X2);
+  if (every != 0.0) k += every;
+  return k;
+}
+
+void SumKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                                arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const {
+  g_params.reset();
+  g_X.zeros(X.n_rows, X.n_cols);
+  if (g_X2) g_X2->zeros(X2.n_rows, X2.n_cols);
+  arma::vec gp;
+  arma::mat gx, gx2;
+  for (const auto& p : parts_) {
+    p->cross_gradients(X, X2, G, gp, gx, g_X2 ? &gx2 : nullptr);
+    g_params = arma::join_cols(g_params, gp);
+    g_X += gx;
+    if (g_X2) *g_X2 += gx2;
+  }
+}
+
+arma::vec SumKernel::grad_params_diag(const arma::mat& X, const arma::vec& g) const {
+  arma::vec out;
+  for (const auto& p : parts_) out = arma::join_cols(out, p->grad_params_diag(X, g));
+  return out;
+}
+
+double SumKernel::noise_variance() const {
+  double v = 0.0;
+  for (const auto& p : parts_) v += p->noise_variance();
+  return v;
+}
+
+arma::vec SumKernel::noise_variance_grad() const {
+  arma::vec out;
+  for (const auto& p : parts_) out = arma::join_cols(out, p->noise_variance_grad());
+  return out;
+}
+
 }  // namespace drbench

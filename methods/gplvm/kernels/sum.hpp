@@ -30,11 +30,17 @@ class SumKernel final : public Kernel {
   arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
                          const arma::mat& G) const override;
   arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
+  arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const override;
+  void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
+  arma::vec grad_params_diag(const arma::mat& X, const arma::vec& g) const override;
   // One triangle: the static parts (bias, white) are folded into the first other part's passes
   // over K and G, so that they cost none of their own.
   void upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const override;
   void upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params, arma::mat& g_X,
                        UpperSums* sums) const override;
+  double noise_variance() const override;
+  arma::vec noise_variance_grad() const override;
   void fix_inputs(const arma::mat& X) override {
     for (auto& p : parts_) p->fix_inputs(X);
   }

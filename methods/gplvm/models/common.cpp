@@ -1,5 +1,7 @@
 #include "methods/gplvm/models/common.hpp"
 
+#include <algorithm>
+
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "methods/gplvm/back_constraints/linear.hpp"
@@ -67,6 +69,11 @@ void PriorGplvm::fit(const FitInput& in) {
   model_.fit(in.X, in.dim, in.rng, in.trace);
 }
 
+double sparse_inducing(const ParamSet& p, const DataShape& s) {
+  if (!p.has("approximation") || p.str("approximation") == "exact") return 0.0;
+  return std::min(double(p.integer("inducing")), double(s.n));
+}
+
 MethodInfo gp_variant_info(std::string name, std::string summary, std::string reference,
                            std::vector<ParamSpec> params, bool supervised) {
   MethodInfo m;
@@ -89,10 +96,23 @@ MethodInfo gp_variant_info(std::string name, std::string summary, std::string re
     return s.n > 1 ? s.n - 1 : arma::uword(0);
   };
   // As the plain GP-LVM: one Cholesky + inverse and O(n^2 d) products per
-  // evaluation, about two evaluations per SCG iteration.
+  // evaluation, about two evaluations per SCG iteration. Sparse: about six n x m x m products,
+  // four n x m x d ones and a few m^3 factorisations per evaluation.
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double n = double(s.n);
-    return double(p.integer("iterations")) * 2.0 * (n * n * n + 3.0 * n * n * double(s.d));
+    const double n = double(s.n), d = double(s.d), it = double(p.integer("iterations"));
+    if (const double mi = sparse_inducing(p, s)) {
+      return it * 2.0 * (6.0 * n * mi * mi + 4.0 * n * mi * d + 4.0 * mi * mi * mi);
+    }
+    return it * 2.0 * (n * n * n + 3.0 * n * n * d);
+  };
+  // Sparse: the n x m matrices of one evaluation (Kfu, its gradient, the solves against the two
+  // m x m factors), m x m ones, and the n x d work arrays; no n x n matrix of the likelihood.
+  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    if (const double mi = sparse_inducing(p, s)) {
+      const double n = double(s.n), d = double(s.d);
+      return 8.0 * (8.0 * n * mi + 6.0 * mi * mi + 8.0 * n * d + 6.0 * n * double(dim));
+    }
+    return memory_default(s, dim);
   };
   return m;
 }

@@ -56,6 +56,9 @@ class PriorGplvm final : public GplvmMethod {
   bool supervised_;
 };
 
+// m of a sparse approximation (capped at n), 0 for the exact likelihood or a model without one.
+double sparse_inducing(const ParamSet& p, const DataShape& s);
+
 // Descriptor fields every variant shares (family, iterative, out_of_sample,
 // cost, max_dim n-1).
 MethodInfo gp_variant_info(std::string name, std::string summary, std::string reference,

@@ -1,6 +1,7 @@
 #include "methods/gplvm/models/dynamics.hpp"
 
 #include "framework/core/error.hpp"
+#include "methods/gplvm/models/common.hpp"
 #include "methods/gplvm/priors/dynamics.hpp"
 
 namespace drbench {
@@ -55,6 +56,12 @@ void drop_gaussian_prior_default(std::vector<ParamSpec>& specs) {
       s.default_value = 0.0;
       s.doc += " (dynamics variants: 0, the dynamics prior replaces it)";
     }
+}
+
+void add_dynamics_memory(MethodInfo& m) {
+  m.memory = [base = m.memory](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    return base(s, p, dim) + 24.0 * double(s.n) * double(s.n);
+  };
 }
 
 }  // namespace drbench

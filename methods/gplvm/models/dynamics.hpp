@@ -7,6 +7,7 @@
 
 #include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
+#include "framework/core/registry.hpp"
 #include "methods/gplvm/model.hpp"
 
 namespace drbench {
@@ -22,5 +23,9 @@ void add_dynamics(GplvmModel& model, const ParamSet& p, const FitInput& in,
 
 // The dynamics variants replace the Gaussian prior on X by the dynamics prior: x_prior = 0.
 void drop_gaussian_prior_default(std::vector<ParamSpec>& specs);
+
+// The dynamics prior is an exact GP over the time steps, with n x n matrices of its own whatever
+// the likelihood: the memory estimate adds them.
+void add_dynamics_memory(MethodInfo& m);
 
 }  // namespace drbench

@@ -37,6 +37,7 @@ MethodInfo gplvm_dm_info() {
                       "NIPS 2005; TPSLVM (Jiang et al. 2014) eq. 26-27",
                       params, false);
   drop_gaussian_prior_default(m.params);
+  add_dynamics_memory(m);
   m.make = [](const ParamSet& p) { return std::make_unique<DynamicsGplvm>("gplvm_dm", p, false); };
   return m;
 }
@@ -48,6 +49,7 @@ MethodInfo bcgplvm_dm_info() {
                                  "2005; TPSLVM (Jiang et al. 2014) Fig. 5",
                                  params, false);
   drop_gaussian_prior_default(m.params);
+  add_dynamics_memory(m);
   m.make = [](const ParamSet& p) { return std::make_unique<DynamicsGplvm>("bcgplvm_dm", p, true); };
   return m;
 }

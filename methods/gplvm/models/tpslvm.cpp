@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "methods/gplvm/kernels/sum.hpp"
 #include "methods/gplvm/kernels/tps.hpp"
@@ -38,6 +39,17 @@ std::vector<ParamSpec> tpslvm_param_specs() {
                         "paper's eq. 8 and the authors' code, or the classical 1/(8 pi)"),
       ParamSpec::integer("oos_iterations", 200, 1, 1e5,
                          "optimiser iterations per new point in the out-of-sample map"),
+      // Declared so that a sparse setting is refused with this reason rather than as an unknown
+      // key: the thin-plate covariance has every latent point as a knot, and no inducing-point
+      // form of it is derived here.
+      [] {
+        ParamSpec a = keywords::approximation(
+            "exact", {"exact"},
+            "exact only: the thin-plate covariance's knots are all the latent points (the "
+            "inducing-point approximations serve the other GP-LVMs)");
+        a.keyed_at_default = false;
+        return a;
+      }(),
       ParamSpec::choice("out_of_sample", "predictive", {"predictive", "joint"},
                         "new points: predictive = Algorithm 1 (most likely training point, then "
                         "the GP predictive density, knots fixed; O(N^2) per step); joint = the "

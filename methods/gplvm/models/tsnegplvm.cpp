@@ -23,6 +23,11 @@ MethodInfo tsnegplvm_info() {
                   ParamSpec::real("perplexity", 10.0, 1.0, std::nullopt,
                                   "perplexity of the data affinities P (capped at n-1)")}),
       false);
+  // The t-SNE prior holds the dense n x n affinities P and its Student-t kernel whatever the
+  // likelihood (the sparse approximations save the likelihood's n x n matrices only).
+  m.memory = [base = m.memory](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    return base(s, p, dim) + 16.0 * double(s.n) * double(s.n);
+  };
   m.make = [](const ParamSet& p) {
     const double lambda = p.real("alpha"), perp = p.real("perplexity");
     return std::make_unique<PriorGplvm>(

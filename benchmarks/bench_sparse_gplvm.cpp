@@ -1,0 +1,56 @@
+// The sparse GP-LVM objective (methods/gplvm/sparse.hpp) at given parameters, for the comparison
+// with GPy's sparse GP-LVM (benchmarks/sparse_gplvm_gpy.py writes the inputs, runs GPy on the same
+// ones and compares): values and gradients at the same X, Z and hyperparameters, and the time of
+// one objective+gradient evaluation, both measured in the same run of that script.
+//
+//   bench_sparse_gplvm DIR [REPEATS]
+// DIR holds Y.txt (n x d, one row per point), X.txt (n x q), Z.txt (m x q) and theta.txt (the
+// log hyperparameters of rbf+bias+white: log variance, log inverse squared lengthscale, log bias,
+// log noise variance). For each of dtc, fitc and vfe it writes DIR/grad_<name>.txt (the gradient
+// over [vec(X^T); vec(Z^T); theta], X and Z as q x n and q x m columns) and prints
+//   <name> <objective> <seconds per objective+gradient evaluation>
+// Not a Google Benchmark: it is driven by the script, which times GPy in the same run.
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "methods/gplvm/kernels/kernel.hpp"
+#include "methods/gplvm/objective.hpp"
+#include "methods/gplvm/sparse.hpp"
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s DIR [REPEATS]\n", argv[0]);
+    return 2;
+  }
+  const std::string dir = argv[1];
+  const int repeats = argc > 2 ? std::atoi(argv[2]) : 10;
+  arma::mat Yt, Xt, Zt;
+  arma::vec theta;
+  if (!Yt.load(dir + "/Y.txt", arma::raw_ascii) || !Xt.load(dir + "/X.txt", arma::raw_ascii) ||
+      !Zt.load(dir + "/Z.txt", arma::raw_ascii) ||
+      !theta.load(dir + "/theta.txt", arma::raw_ascii)) {
+    std::fprintf(stderr, "cannot read the inputs in %s\n", dir.c_str());
+    return 2;
+  }
+  const arma::uword q = Xt.n_cols;
+  for (const char* name : {"dtc", "fitc", "vfe"}) {
+    auto kern = drbench::make_gp_kernel("rbf");
+    kern->set_params(theta);
+    drbench::GplvmObjective obj(Yt.t(), std::move(kern), q);
+    obj.set_sparse(drbench::gp_approximation(name), Zt.t(), true);
+    const arma::vec x = obj.pack(Xt.t());
+    arma::vec g;
+    const double f = obj.evaluate(x, &g);  // also the untimed first touch of the buffers
+    g.save(dir + "/grad_" + name + ".txt", arma::raw_ascii);
+    // Two points alternate, as an optimiser's steps do.
+    const arma::vec x2 = x + 1e-6;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int r = 0; r < repeats; ++r) obj.evaluate(r % 2 ? x2 : x, &g);
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / repeats;
+    std::printf("%s %.17g %.6g\n", name, f, s);
+  }
+  return 0;
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/python3
+"""drbench's sparse GP-LVM against GPy's (SheffieldML/GPy, pure Python on numpy/scipy).
+
+Same data, latent points X, inducing inputs Z and hyperparameters of rbf + bias + white on both
+sides; for DTC, FITC and VFE (GPy's DTC, FITC and VarDTC inference, with GPy's constant jitter on
+Kuu set to 0, which drbench does not add) it compares the objective (GPy's negative log
+likelihood) and the gradients in X, Z and the log hyperparameters, then times one
+objective+gradient evaluation on each side in the same run, one thread each.
+
+Get GPy and paramz (no install needed; GPy's C extensions are optional):
+    git clone https://github.com/SheffieldML/GPy /tmp/GPy
+    git clone https://github.com/sods/paramz /tmp/paramz
+    GPY_PATH=/tmp/GPy:/tmp/paramz /usr/bin/python3 benchmarks/sparse_gplvm_gpy.py --bench build/benchmarks/bench_sparse_gplvm
+Without GPy the script says so and exits 0 (skipped).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[var] = "1"  # before numpy loads its BLAS
+import numpy as np  # noqa: E402
+
+for p in reversed(os.environ.get("GPY_PATH", "").split(os.pathsep)):
+    if p:
+        sys.path.insert(0, p)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bench", required=True, help="the bench_sparse_gplvm executable")
+    ap.add_argument("--n", type=int, default=5000)
+    ap.add_argument("--m", type=int, default=100)
+    ap.add_argument("--d", type=int, default=12)
+    ap.add_argument("--q", type=int, default=2)
+    ap.add_argument("--repeats", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=0)
+    a = ap.parse_args()
+    try:
+        import GPy
+        from GPy.inference.latent_function_inference.dtc import DTC
+        from GPy.inference.latent_function_inference.fitc import FITC
+        from GPy.inference.latent_function_inference.var_dtc import VarDTC
+    except Exception as e:  # noqa: BLE001 - any failure to import means: no reference here
+        print(f"skipped: GPy not importable ({e}); see this script's docstring")
+        return 0
+
+    rng = np.random.default_rng(a.seed)
+    # A noisy 2-D sheet in d dimensions, centred (the GP-LVM has no mean).
+    T = rng.standard_normal((a.n, 2))
+    F = np.column_stack([T, np.sin(T[:, 0]) * T[:, 1]])
+    Y = F @ rng.standard_normal((3, a.d)) + 0.1 * rng.standard_normal((a.n, a.d))
+    Y -= Y.mean(0)
+    X = rng.standard_normal((a.n, a.q))
+    Z = X[rng.permutation(a.n)[: a.m]] + 0.01 * rng.standard_normal((a.m, a.q))
+    # A lengthscale at which Kuu is well conditioned (about 1e6 here), so that neither side needs
+    # jitter and round-off is all that separates them: at 0.8 this Kuu is numerically singular
+    # (condition 1e16) and each library's jitter decides the digits.
+    var, ell, bias, noise = 1.3, 0.3, 0.7, 0.05
+    # drbench's log hyperparameters: rbf variance, inverse squared lengthscale, bias, white.
+    theta = np.log([var, 1.0 / ell**2, bias, noise])
+
+    # GPy's DTC and FITC handle one output column only (they flatten v = A^-1 Kuf Y to a vector and
+    # fail on more), and its DTC refers to an undefined X_variance: all three are compared on Y's
+    # first column, VFE (GPy's SparseGPLVM default) also on all d columns.
+    import GPy.inference.latent_function_inference.dtc as dtc_module
+    dtc_module.X_variance = None
+    D2 = ((Z[:, None, :] - Z[None, :, :]) ** 2).sum(-1)
+    cond = np.linalg.cond(var * np.exp(-D2 / (2 * ell**2)) + bias)
+    print(f"n = {a.n}, m = {a.m}, q = {a.q}, condition of Kuu {cond:.1e}; one thread each; "
+          "drbench and GPy timed in the same run")
+    print(f"{'approx':6} {'d':>3} {'drbench f':>22} {'GPy f':>22} {'rel diff':>9} {'grad rel':>9} "
+          f"{'drbench s':>10} {'GPy s':>10} {'speed-up':>8}")
+    worst = 0.0
+    for Yd, names in ((Y[:, :1].copy(), ("dtc", "fitc", "vfe")), (Y, ("vfe",))):
+        ours = run_drbench(a.bench, Yd, X, Z, theta, a.repeats)
+        for name in names:
+            infr = {"dtc": DTC, "fitc": FITC, "vfe": VarDTC}[name]()
+            infr.const_jitter = 0.0
+            kern = GPy.kern.RBF(a.q, variance=var, lengthscale=ell) + GPy.kern.Bias(a.q, variance=bias)
+            m = GPy.models.SparseGPLVM(Yd, a.q, X=X.copy(), kernel=kern, num_inducing=a.m)
+            m.Z[:] = Z
+            m.likelihood.variance[:] = noise
+            m.inference_method = infr
+            m.parameters_changed()
+            f_gpy = m.objective_function()
+            # GPy's natural-scale gradients of its log likelihood; drbench's are of the negative
+            # log likelihood in X, Z and the log hyperparameters.
+            k = m.kern
+            gth = -np.array([k.rbf.variance.gradient[0] * var,
+                             -0.5 * k.rbf.lengthscale.gradient[0] * ell,  # d/dlog(1/ell^2)
+                             k.bias.variance.gradient[0] * bias,
+                             m.likelihood.variance.gradient[0] * noise])
+            # Row-major n x q is drbench's vec(X^T).
+            g_gpy = np.concatenate([-m.X.gradient.ravel(), -m.Z.gradient.ravel(), gth])
+            f_ours, s_ours, g_ours = ours[name]
+            rel = abs(f_ours - f_gpy) / abs(f_gpy)
+            worst = max(worst, rel)
+            grel = np.abs(g_ours - g_gpy).max() / np.abs(g_gpy).max()
+            worst = max(worst, grel)
+            # One GPy objective+gradient evaluation as its optimiser calls it, two points alternating.
+            x0 = m.optimizer_array.copy()
+            x1 = x0 + 1e-6
+            m._objective_grads(x0)
+            t0 = time.perf_counter()
+            for r in range(a.repeats):
+                m._objective_grads(x1 if r % 2 else x0)
+            s_gpy = (time.perf_counter() - t0) / a.repeats
+            print(f"{name:6} {Yd.shape[1]:3d} {f_ours:22.15g} {f_gpy:22.15g} {rel:9.1e} {grel:9.1e} "
+                  f"{s_ours:10.4f} {s_gpy:10.4f} {s_gpy / s_ours:8.1f}", flush=True)
+    print("largest relative difference:", f"{worst:.1e}")
+    return 0 if worst < 1e-8 else 1
+
+
+def run_drbench(bench, Y, X, Z, theta, repeats):
+    """{approximation: (objective, seconds per evaluation, gradient)} from bench_sparse_gplvm."""
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, arr in (("Y", Y), ("X", X), ("Z", Z), ("theta", theta)):
+            np.savetxt(os.path.join(tmp, name + ".txt"), arr, fmt="%.17g")
+        out = subprocess.run([bench, tmp, str(repeats)], check=True, capture_output=True, text=True,
+                             env=dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")).stdout
+        ours = {}
+        for line in out.strip().splitlines():
+            name, f, s = line.split()
+            ours[name] = (float(f), float(s), np.loadtxt(os.path.join(tmp, f"grad_{name}.txt")))
+        return ours
+
+
+if __name__ == "__main__":
+    sys.exit(main())

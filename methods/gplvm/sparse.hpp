@@ -1,0 +1,56 @@
+#pragma once
+// Inducing-point approximations of the GP-LVM likelihood (likelihood.hpp is the exact one), all
+// of the form  Y ~ N(0, Q + Lambda),  Q = Kfu Kuu^-1 Kuf,  at O(n m^2) work and O(n m) memory:
+//   dtc  (Lawrence 2007, GPmat's fgplvm 'dtc'):  Lambda = sigma^2 I;
+//   fitc (Snelson & Ghahramani 2006, fgplvm 'fitc'):  Lambda = diag(Kff - Q) + sigma^2 I;
+//   vfe  (Titsias 2009, GPy's VarDTC):  the dtc likelihood plus d/(2 sigma^2) tr(Kff - Q),
+//        the negative of a lower bound on the log marginal likelihood.
+// Kuu = K(Z, Z) and Kfu = K(X, Z) are noise-free (cross-covariances of distinct points), diag is
+// diag K(X) with the noise, sigma^2 the white-noise variance. With Z = X, Kuu = Kff - sigma^2 I and
+// every approximation is the exact likelihood (vfe's trace term is then 0).
+//
+// The value is computed through A' = I + Lambda^-1/2 Kfu Kuu^-1 Kuf Lambda^-1/2 (well conditioned
+// whatever Kuu is), its gradient in closed form:
+//   G = dL/dSigma = 1/2 (d Sigma^-1 - alpha alpha^T), alpha = Sigma^-1 Y (never formed n x n),
+//   dL/dKfu = d Lambda^-1 Kfu A^-1 - alpha W^T - diag(c) Kfu Kuu^-1,
+//   dL/dKuu = d/2 (A^-1 - Kuu^-1) + 1/2 W W^T + 1/2 Kuu^-1 Kuf diag(c) Kfu Kuu^-1,
+// with A = Kuu + Kuf Lambda^-1 Kfu, W = Kuu^-1 Kuf alpha, and c the chain through Lambda's
+// dependence on Q (fitc: 2 G_ii) or through vfe's trace term (d / sigma^2); dtc: c = 0.
+#include <armadillo>
+#include <string>
+#include <vector>
+
+namespace drbench {
+
+enum class GpApproximation { exact, dtc, fitc, vfe };
+
+// "exact" | "dtc" | "fitc" | "vfe"; throws Error on anything else.
+GpApproximation gp_approximation(const std::string& name);
+const std::vector<std::string>& gp_approximation_names();
+
+struct SparseGpResult {
+  double value = 0.0;   // +inf where Kuu cannot be factorised or Lambda is not positive
+  double jitter = 0.0;  // added to Kuu's diagonal to factorise it
+  arma::mat dKuu;       // m x m
+  arma::mat dKfu;       // n x m
+  arma::vec ddiag;      // n: dL/d diag K(X) (noise included)
+  double dsigma2 = 0.0;
+};
+
+// Yt: one row per point (n x d). Gradients are filled when with_grad.
+SparseGpResult sparse_gp_neg_log_likelihood(GpApproximation a, const arma::mat& Kuu,
+                                            const arma::mat& Kfu, const arma::vec& diag,
+                                            double sigma2, const arma::mat& Yt, bool with_grad);
+
+// The approximate posterior at the inducing inputs, in the shape of an exact GP's: a new point's
+// predictive mean is C^T k(Z, x) and its variance k(x, x) - k(Z, x)^T P k(Z, x), with
+// P = Kuu^-1 - A^-1 (m x m) and C = A^-1 Kuf Lambda^-1 Y (m x d). false where the likelihood was
+// not finite.
+struct SparsePosterior {
+  arma::mat P, C;
+};
+bool sparse_gp_posterior(GpApproximation a, const arma::mat& Kuu, const arma::mat& Kfu,
+                         const arma::vec& diag, double sigma2, const arma::mat& Yt,
+                         SparsePosterior& out);
+
+}  // namespace drbench
