@@ -546,9 +546,71 @@ class Plotter:
                           t["id"].tolist(), "objective against iteration and seconds; legend: "
                           "optimizer, setting, total seconds")
 
+    # ---- R_NX(K) ----
+    def rnx_curves(self):
+        """Per dataset (and latent dim, when several): the mean R_NX(K) over the partitions of
+        the first split value, one line per method at its setting with the highest mean
+        rnx_auc (else its first), log K axis, the mean AUC in the legend."""
+        curves = self.r.rnx_curves()
+        if curves.empty:
+            return
+        t = self.tasks[self.tasks["id"].isin(set(curves["task_id"]))]
+        if "ok" in t:
+            t = t[t["ok"]]
+        has_auc = "rnx_auc" in t
+        for ds in self.datasets:
+            td = t[t["dataset"] == ds]
+            if td.empty:
+                continue
+            sv = td["split_value"].min()
+            td = td[td["split_value"] == sv]
+            latent = sorted(d for d in td["dim"].unique() if d != 0)
+            for dim in latent or [0]:
+                fig, ax = plt.subplots(figsize=(6.4, 4.2))
+                used = []
+                for label in self.labels:
+                    tl = td[(td["label"] == label) &
+                            ((td["dim"] == dim) | (label in self.input_space_labels))]
+                    if tl.empty:
+                        continue
+                    if has_auc:
+                        best = tl.groupby("setting")["rnx_auc"].mean().idxmax()
+                    else:
+                        best = tl["setting"].iloc[0]
+                    tl = tl[tl["setting"] == best]
+                    c = curves[curves["task_id"].isin(set(tl["id"]))]
+                    mean = c.groupby("K")["rnx"].mean()
+                    if mean.empty:
+                        continue
+                    auc = tl["rnx_auc"].mean() if has_auc else float("nan")
+                    lab = label + (" (input space)" if label in self.input_space_labels else "")
+                    lab += f", AUC {auc:.3f}" if np.isfinite(auc) else ""
+                    ax.plot(mean.index, 100 * mean.values, color=self.colors[label], lw=1.5,
+                            ls="--" if label in self.input_space_labels else "-", label=lab)
+                    used += tl["id"].tolist()
+                if not used:
+                    plt.close(fig)
+                    continue
+                ax.set_xscale("log")
+                ax.set_xlabel("K (neighbourhood size)")
+                ax.set_ylabel("100 R$_{NX}$(K)")
+                ax.grid(alpha=0.3, which="both")
+                ax.set_ylim(bottom=min(0.0, ax.get_ylim()[0]))
+                n_rep = td["repeat"].nunique()
+                kind = td["split_kind"].iloc[0]
+                ax.set_title(f"{ds}: R$_{{NX}}$(K), mean over {n_rep} partition"
+                             f"{'s' if n_rep != 1 else ''} ({fmt_split(kind, sv)}"
+                             + (f", d={dim}" if dim else "") + ")", fontsize=10)
+                ax.legend(fontsize=8, frameon=False)
+                suffix = f"_d{dim}" if len(latent) > 1 else ""
+                self.save(fig, f"rnx_{slug(ds)}{suffix}", "rnx", ds, "", used,
+                          "R_NX(K) against log K, one line per method at its best rnx_auc "
+                          "setting; legend: AUC_logK(R_NX)")
+
     def all(self):
         self.latent()
         self.error_curves()
+        self.rnx_curves()
         self.traces()
         return self.write_manifest()
 
