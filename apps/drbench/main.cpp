@@ -26,6 +26,7 @@
 #include "framework/eval/coranking.hpp"
 #include "framework/results/aggregate.hpp"
 #include "framework/results/combine.hpp"
+#include "framework/results/ranks.hpp"
 #include "framework/results/render.hpp"
 #include "framework/sched/cost_model.hpp"
 #include "framework/sched/dispatch.hpp"
@@ -52,7 +53,7 @@ usage:
         Check the config and its data as `run` would, print the task count, write nothing.
   drbench aggregate RESULTS.h5 [MORE.h5 ...] [--format md|csv|tex] [--ttest LABEL] [--no-store]
                     [--long FILE.csv] [--all-settings] [--dataset NAME] [--dim N] [--k K]
-                    [--metric MEASURE]
+                    [--metric MEASURE] [--ranks]
         Mean +/- std of the kNN error in percent (best setting per cell, paired t-tests against
         LABEL, default the config's evaluation.ttest_against; --ttest "" for none), printed and
         stored under /tables in the file unless --no-store. --long writes one tidy CSV (one line
@@ -62,7 +63,8 @@ usage:
         table when no cell is in two of them; printed only, each file keeps its own tables.
         --metric tabulates a stored quality measure instead (rnx_auc, trustworthiness, ...; per
         K where it has one, --k then picking a K): best setting and t-tests in its direction;
-        printed only.
+        printed only. --ranks prints each method's rank per dataset block and the mean rank,
+        the Friedman test and the Nemenyi critical difference (Demsar 2006) for that measure.
         Exit status: 2 for bad input; `run` exits 4 when any task failed.
   drbench plot RESULTS.h5 [MORE.h5 ...] [-o DIR] [--dataset NAME] [--method LABEL]
                           [--format png|pdf|svg] [--metric error|accuracy] [--k K]
@@ -248,7 +250,7 @@ Aggregate aggregate_several(const std::vector<std::string>& paths, const Aggrega
 int cmd_aggregate(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2,
                       {"--format", "--ttest", "--long", "--dataset", "--dim", "--k", "--metric"},
-                      {"--no-store", "--all-settings"});
+                      {"--no-store", "--all-settings", "--ranks"});
   if (a.pos.empty()) return usage_error("aggregate needs a RESULTS.h5");
   const std::string fmt = a.value("--format", "md");
   if (fmt != "md" && fmt != "csv" && fmt != "tex")
@@ -297,6 +299,10 @@ int cmd_aggregate(int argc, char** argv) {
   }
   if (a.flag("--all-settings")) {
     std::cout << to_long_csv(agg, true);
+    return 0;
+  }
+  if (a.flag("--ranks")) {
+    std::cout << rank_markdown(rank_methods(agg, agg.alpha), agg.alpha);
     return 0;
   }
   std::cout << render_tables(agg, fmt);
