@@ -607,10 +607,65 @@ class Plotter:
                           "R_NX(K) against log K, one line per method at its best rnx_auc "
                           "setting; legend: AUC_logK(R_NX)")
 
+    # ---- critical-difference diagram (Demsar 2006) ----
+    def cd_diagram(self, measure="rnx_auc", alpha=0.05):
+        """Mean rank of each method over the (dataset, split value) blocks by one stored
+        measure (each method at its best setting and dim, as `drbench aggregate --ranks`), the
+        Nemenyi critical difference as a bar, methods closer than it joined by a line."""
+        t = self.tasks[self.tasks["ok"]] if "ok" in self.tasks else self.tasks
+        if measure not in t or t["dataset"].nunique() < 2:
+            return
+        higher = measure.partition("@")[0] not in dres.LOWER_IS_BETTER
+        cell = t.groupby(["dataset", "split_value", "label", "dim", "setting"])[measure].mean()
+        best = (cell.groupby(level=[0, 1, 2]).max() if higher
+                else cell.groupby(level=[0, 1, 2]).min()).unstack("label").dropna()
+        labels = [lb for lb in self.labels if lb in best.columns]
+        if len(best) < 2 or len(labels) < 2:
+            return
+        ranks = best[labels].rank(axis=1, ascending=not higher, method="average")
+        mean = ranks.mean()
+        n, k = len(ranks), len(labels)
+        from scipy.stats import studentized_range
+        q = studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2)
+        cd = q * np.sqrt(k * (k + 1) / (6 * n))
+        order = mean.sort_values()
+        fig, ax = plt.subplots(figsize=(7, 1.4 + 0.4 * k))
+        ax.set_xlim(0.5, k + 0.9)
+        ax.axhline(0, color="0.2", lw=1)
+        for r in range(1, k + 1):
+            ax.plot([r, r], [0, 0.15], color="0.2", lw=1)
+            ax.text(r, 0.3, str(r), ha="center", fontsize=8)
+        ax.plot([1, 1 + cd], [1.3, 1.3], color="k", lw=2)
+        ax.text(1 + cd / 2, 1.45, f"CD = {cd:.2f}", ha="center", fontsize=8)
+        # Groups not significantly different: maximal runs of methods within CD of each other.
+        vals = order.to_numpy()
+        groups = []
+        for i in range(k):
+            j = max(j for j in range(k) if vals[j] - vals[i] <= cd + 1e-12)
+            if j > i and not any(g[0] <= i and j <= g[1] for g in groups):
+                groups.append((i, j))
+        for gi, (i, j) in enumerate(groups):
+            y = -0.4 - 0.35 * gi
+            ax.plot([vals[i] - 0.05, vals[j] + 0.05], [y, y], color="k", lw=2.5)
+        top = -0.6 - 0.35 * len(groups)
+        for i, (lb, r) in enumerate(order.items()):
+            y = top - i * 0.7
+            ax.plot([r, r], [0, y], color=self.colors[lb], lw=1)
+            ax.text(r + 0.05, y, f"{lb} ({r:.2f})", va="center", fontsize=8,
+                    color=self.colors[lb])
+        ax.set_ylim(top - k * 0.7, 1.8)
+        ax.axis("off")
+        ax.set_title(f"Mean rank by {measure} over {n} dataset blocks (1 = best); Nemenyi "
+                     f"alpha = {alpha}", fontsize=9)
+        self.save(fig, f"cd_{slug(measure)}", "cd", "", "", t["id"].tolist(),
+                  f"critical-difference diagram of {measure} (Demsar 2006): mean ranks, CD bar; "
+                  "thick lines join methods not significantly different")
+
     def all(self):
         self.latent()
         self.error_curves()
         self.rnx_curves()
+        self.cd_diagram()
         self.traces()
         return self.write_manifest()
 
