@@ -85,3 +85,20 @@ def test_rnx_figure(qfile, tmp_path):
     names = [m[0] for m in pl.manifest]
     assert names == ["rnx_iris.png"]
     assert os.path.getsize(tmp_path / "rnx_iris.png") > 1000
+
+
+def test_sampled_queries(tmp_path):
+    """Above quality_sample points the measures are estimates over that many seeded queries, with
+    standard errors; the same config gives the same estimate."""
+    cfg = tmp_path / "sampled.yaml"
+    cfg.write_text(CONFIG.replace("ttest_against: PCA", "ttest_against: PCA\n  quality_sample: 40"))
+    vals = []
+    for run in ("a", "b"):
+        out = tmp_path / f"{run}.h5"
+        drbench("run", str(cfg), "--output", str(out), "--quiet", "--no-table", "--force-new")
+        t = dres.load(str(out)).tasks
+        t = t[t["ok"] & (t["label"] == "PCA")]
+        assert (t["quality_queries"] == 40).all()
+        assert (t["rnx@10_se"] > 0).all() and (t["rnx_auc_se"] > 0).all()
+        vals.append(t["rnx_auc"].to_numpy())
+    assert np.array_equal(vals[0], vals[1])
