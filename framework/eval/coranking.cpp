@@ -8,7 +8,6 @@
 #include "framework/core/error.hpp"
 #include "framework/core/parallel.hpp"
 #include "framework/core/rng.hpp"
-#include "framework/linalg/distances.hpp"
 
 namespace drbench {
 
@@ -201,6 +200,15 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b,
   return r;
 }
 
+// Squared distances of all points to the query columns q (n x b), as sq_distances computes them
+// (the same operations in the same order), with the points' squared norms given.
+arma::mat block_sq_distances(const arma::mat& X, const arma::rowvec& norms, const arma::uvec& q) {
+  arma::mat D = -2.0 * (X.t() * X.cols(q));
+  D.each_col() += norms.t();
+  D.each_row() += norms.cols(q);
+  return arma::clamp(D, 0.0, arma::datum::inf);
+}
+
 }  // namespace
 
 QualityResult quality_scores(const arma::mat& high, const arma::mat& low,
@@ -257,6 +265,9 @@ QualityResult quality_scores(const arma::mat& high, const arma::mat& low,
       keep >= 1.0 ? ~std::uint64_t(0) : static_cast<std::uint64_t>(keep * 18446744073709551615.0);
   const std::uint64_t pair_seed = hash_seed(req.seed, "quality shepard pairs");
 
+  // Squared norms once, not per block (sq_distances would recompute all n per block).
+  const arma::rowvec norm_high = arma::sum(arma::square(high), 0);
+  const arma::rowvec norm_low = arma::sum(arma::square(low), 0);
   const unsigned threads = std::max(1u, req.threads);
   const arma::uword block = std::clamp<arma::uword>((arma::uword(1) << 21) / n, 1, 1024);
   std::vector<std::vector<double>> pair_high(threads), pair_low(threads);
@@ -269,8 +280,8 @@ QualityResult quality_scores(const arma::mat& high, const arma::mat& low,
     for (arma::uword bs = s; bs < e; bs += block) {
       const arma::uword be = std::min<arma::uword>(e, bs + block);
       const arma::uvec q = queries.subvec(bs, be - 1);
-      const arma::mat Dh = sq_distances(high, high.cols(q));  // n x b
-      const arma::mat Dl = sq_distances(low, low.cols(q));
+      const arma::mat Dh = block_sq_distances(high, norm_high, q);  // n x b
+      const arma::mat Dl = block_sq_distances(low, norm_low, q);
       for (arma::uword p = bs; p < be; ++p) {
         const arma::uword i = queries(p);
         const double* dh = Dh.colptr(p - bs);
