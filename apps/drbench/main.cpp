@@ -23,9 +23,11 @@
 #include "framework/core/registry.hpp"
 #include "framework/data/generators.hpp"
 #include "framework/data/load.hpp"
+#include "framework/eval/coranking.hpp"
 #include "framework/results/aggregate.hpp"
 #include "framework/results/combine.hpp"
 #include "framework/results/info.hpp"
+#include "framework/results/ranks.hpp"
 #include "framework/results/render.hpp"
 #include "framework/sched/cost_model.hpp"
 #include "framework/sched/dispatch.hpp"
@@ -57,6 +59,7 @@ usage:
         Check the config and its data as `run` would, print the task count, write nothing.
   drbench aggregate RESULTS.h5 [MORE.h5 ...] [--format md|csv|tex] [--ttest LABEL] [--no-store]
                     [--long FILE.csv] [--all-settings] [--dataset NAME] [--dim N] [--k K]
+                    [--metric MEASURE] [--ranks]
         Mean +/- std of the kNN error in percent (best setting per cell, paired t-tests against
         LABEL, default the config's evaluation.ttest_against; --ttest "" for none), printed and
         stored under /tables in the file unless --no-store. --long writes one tidy CSV (one line
@@ -64,6 +67,10 @@ usage:
         chosen one (as that CSV, on stdout without --long); --dataset/--dim/--k restrict the
         output. Several files (a table run in pieces, e.g. one profile per column) make one
         table when no cell is in two of them; printed only, each file keeps its own tables.
+        --metric tabulates a stored quality measure instead (rnx_auc, trustworthiness, ...; per
+        K where it has one, --k then picking a K): best setting and t-tests in its direction;
+        printed only. --ranks prints each method's rank per dataset block and the mean rank,
+        the Friedman test and the Nemenyi critical difference (Demsar 2006) for that measure.
         Exit status: 2 for bad input; `run` exits 4 when any task failed.
   drbench plot RESULTS.h5 [MORE.h5 ...] [-o DIR] [--dataset NAME] [--method LABEL]
                           [--format png|pdf|svg] [--metric error|accuracy] [--k K]
@@ -282,14 +289,25 @@ Aggregate aggregate_several(const std::vector<std::string>& paths, const Aggrega
 }
 
 int cmd_aggregate(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, {"--format", "--ttest", "--long", "--dataset", "--dim", "--k"},
-                      {"--no-store", "--all-settings"});
+  Args a = parse_args(argc, argv, 2,
+                      {"--format", "--ttest", "--long", "--dataset", "--dim", "--k", "--metric"},
+                      {"--no-store", "--all-settings", "--ranks"});
   if (a.pos.empty()) return usage_error("aggregate needs a RESULTS.h5");
   const std::string fmt = a.value("--format", "md");
   if (fmt != "md" && fmt != "csv" && fmt != "tex")
     return usage_error("--format must be md, csv or tex (got '" + fmt + "')");
   AggregateOptions opt;
   if (a.flag("--ttest")) opt.reference = a.value("--ttest");
+  if (a.flag("--metric")) {
+    opt.metric = a.value("--metric");
+    if (opt.metric != "knn_error" && !find_quality_measure(opt.metric)) {
+      std::string names = "knn_error";
+      for (const auto& m : quality_measures()) names += std::string(", ") + m.name;
+      return usage_error("--metric " + opt.metric + ": no such measure (fix: one of " + names +
+                         ")");
+    }
+    if (opt.metric == "knn_error") opt.metric.clear();
+  }
   AggregateFilter filter;
   if (a.flag("--dataset")) filter.dataset = a.value("--dataset");
   if (a.flag("--dim")) filter.dim = whole_number("--dim", a.value("--dim"));
@@ -301,7 +319,9 @@ int cmd_aggregate(int argc, char** argv) {
       a.pos.size() == 1 ? aggregate(read_results(a.pos[0]), opt) : aggregate_several(a.pos, opt);
   const Aggregate agg = filter_aggregate(full, filter);
   // Pooled tables belong to no one file: each file keeps the tables of its own cells.
-  if (!a.flag("--no-store") && a.pos.size() == 1) write_tables(a.pos[0], full);
+  // Tables of a quality metric are printed only: /tables keeps the kNN-error tables.
+  if (!a.flag("--no-store") && a.pos.size() == 1 && opt.metric.empty())
+    write_tables(a.pos[0], full);
   if (!full.incomplete.empty() && (fmt == "csv" || a.flag("--long") || a.flag("--all-settings")))
     std::fprintf(stderr, "drbench: warning: %s\n", full.incomplete.c_str());
   if (a.flag("--long")) {
@@ -320,6 +340,10 @@ int cmd_aggregate(int argc, char** argv) {
   }
   if (a.flag("--all-settings")) {
     std::cout << to_long_csv(agg, true);
+    return 0;
+  }
+  if (a.flag("--ranks")) {
+    std::cout << rank_markdown(rank_methods(agg, agg.alpha), agg.alpha);
     return 0;
   }
   std::cout << render_tables(agg, fmt);

@@ -18,6 +18,7 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/data/generators.hpp"
+#include "framework/eval/coranking.hpp"
 
 namespace drbench {
 
@@ -35,7 +36,6 @@ const std::vector<std::string> kTopKeys = {
     "datasets", "splits", "methods",   "evaluation", "output",       "profiles"};
 const std::vector<std::string> kSources = {"file", "csv", "idx", "bundled", "generator", "mocap"};
 const std::vector<std::string> kSplitKinds = {"train_per_class", "train_ratio", "own", "all"};
-const std::vector<std::string> kQuality = {"trustworthiness", "continuity"};
 
 // A list, or a single scalar read as a one-element list (dims: 2 == dims: [2]).
 std::vector<YAML::Node> items(const Reader& r, const YAML::Node& n, const std::string& key) {
@@ -465,12 +465,47 @@ class Parser {
         r_.integer(r_.required(h, hkey, "keep"), join_key(hkey, "keep"), 1, 1000000));
   }
 
+  // quality_k: K, [K, ...] or {logspace: [lo_exp, hi_exp, n]} (rounded to whole K, repeats
+  // dropped), ascending.
+  std::vector<int> quality_ks(const YAML::Node& n, const std::string& key) {
+    std::vector<int> ks;
+    if (n.IsMap()) {
+      r_.check_keys(n, key, {"logspace"});
+      const std::string gkey = join_key(key, "logspace");
+      const YAML::Node a = r_.required(n, key, "logspace");
+      if (!a.IsSequence() || a.size() != 3)
+        r_.fail(a, gkey, "expected [lo_exp, hi_exp, n]",
+                "e.g. {logspace: [0, 2, 9]} for K = 1..100");
+      const double lo = r_.real(a[0], index_key(gkey, 0)), hi = r_.real(a[1], index_key(gkey, 1));
+      const std::int64_t count = r_.integer(a[2], index_key(gkey, 2), 1, 1000);
+      if (lo < 0 || hi < lo || hi > 8)
+        r_.fail(a, gkey, "exponents must satisfy 0 <= lo_exp <= hi_exp <= 8",
+                "K runs from 10^lo_exp to 10^hi_exp, e.g. [0, 2, 9]");
+      for (double v : config::logspace(lo, hi, count)) {
+        const int k = static_cast<int>(std::lround(v));
+        if (std::find(ks.begin(), ks.end(), k) == ks.end()) ks.push_back(k);
+      }
+    } else {
+      const auto vals = items(r_, n, key);
+      for (std::size_t i = 0; i < vals.size(); ++i) {
+        const std::string ikey = n.IsSequence() ? index_key(key, i) : key;
+        const int k = static_cast<int>(r_.integer(vals[i], ikey, 1, 100000000));
+        if (std::find(ks.begin(), ks.end(), k) != ks.end())
+          r_.fail(vals[i], ikey, "K = " + std::to_string(k) + " appears twice", "list it once");
+        ks.push_back(k);
+      }
+      if (ks.empty()) r_.fail(n, key, "needs at least one K", "e.g. quality_k: [5, 10, 50]");
+    }
+    std::sort(ks.begin(), ks.end());
+    return ks;
+  }
+
   EvaluationSpec evaluation(const YAML::Node& n) {
     const std::string key = "evaluation";
     r_.expect_map(n, key);
-    r_.check_keys(
-        n, key,
-        {"knn", "knn_metric", "protocol", "selection", "quality", "quality_k", "ttest_against"});
+    r_.check_keys(n, key,
+                  {"knn", "knn_metric", "protocol", "selection", "quality", "quality_k",
+                   "quality_sample", "ttest_against"});
     EvaluationSpec e;
     e.line = e.knn_line = e.quality_k_line = Reader::line(n);
     if (n["knn"]) {
@@ -497,18 +532,23 @@ class Parser {
     if (n["selection"]) selection(n["selection"], join_key(key, "selection"), e);
     if (n["quality"]) {
       const std::string qkey = join_key(key, "quality");
+      std::vector<std::string> names;
+      for (const auto& m : quality_measures()) names.push_back(m.name);
       r_.expect_list(n["quality"], qkey, /*allow_empty=*/true);
       for (std::size_t i = 0; i < n["quality"].size(); ++i) {
-        const std::string q = r_.one_of(n["quality"][i], index_key(qkey, i), kQuality);
+        const std::string q = r_.one_of(n["quality"][i], index_key(qkey, i), names);
         if (std::find(e.quality.begin(), e.quality.end(), q) != e.quality.end())
           r_.fail(n["quality"][i], index_key(qkey, i), "'" + q + "' appears twice", "list it once");
         e.quality.push_back(q);
       }
     }
-    if (n["quality_k"]) e.quality_k_line = Reader::line(n["quality_k"], e.line);
-    if (n["quality_k"])
-      e.quality_k =
-          static_cast<int>(r_.integer(n["quality_k"], join_key(key, "quality_k"), 1, 1000000));
+    if (n["quality_k"]) {
+      e.quality_k_line = Reader::line(n["quality_k"], e.line);
+      e.quality_k = quality_ks(n["quality_k"], join_key(key, "quality_k"));
+    }
+    if (n["quality_sample"])
+      e.quality_sample = static_cast<int>(
+          r_.integer(n["quality_sample"], join_key(key, "quality_sample"), 10, 100000000));
     if (n["ttest_against"])
       e.ttest_reference = r_.str(n["ttest_against"], join_key(key, "ttest_against"));
     return e;

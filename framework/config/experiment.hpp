@@ -79,8 +79,12 @@ struct EvaluationSpec {
   // Successive halving (selection: {halving: {repeats: R, keep: K}}; 0 = off): every setting runs
   // on the first R repeats, and only the K best per cell (lowest mean error there) on the rest.
   int halving_repeats = 0, halving_keep = 0;
-  std::vector<std::string> quality;  // extra measures: trustworthiness, continuity
-  int quality_k = 10;
+  // Extra measures, names from quality_measures() (framework/eval/coranking.hpp), computed in one
+  // co-ranking pass; the per-K ones at every K of quality_k (ascending, distinct).
+  std::vector<std::string> quality;
+  std::vector<int> quality_k{10};
+  // Exact co-ranking up to this many scored points; above, this many seeded random query points.
+  int quality_sample = 10000;
   std::string ttest_reference;  // method label the paired t-tests compare against ("" = none)
   int line = 0, knn_line = 0, quality_k_line = 0;  // where evaluation, knn, quality_k were written
 };

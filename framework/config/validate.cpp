@@ -9,6 +9,7 @@
 #include "framework/core/rng.hpp"
 #include "framework/data/preprocess.hpp"
 #include "framework/data/split.hpp"
+#include "framework/eval/coranking.hpp"
 
 namespace drbench {
 
@@ -168,14 +169,25 @@ DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds)
                             (loo ? " other points of " : " training points of ") + on +
                             " at split value" + value_text(sp, v),
                         "use k <= " + std::to_string(voters) + ", or a larger training set");
-    const arma::uword scored = loo ? ds.n() : p.test.n_elem;
-    if (!ev.quality.empty() && 2 * arma::uword(ev.quality_k) >= scored)
+    // The quality measures rank among the test points (holdout) or among all embedded points
+    // (transductive, leave-one-out).
+    const arma::uword scored =
+        loo ? ds.n() : (transductive ? p.train.n_elem + p.test.n_elem : p.test.n_elem);
+    const std::string among = loo || transductive ? " embedded points" : " test points";
+    bool per_k = false;
+    for (const auto& q : ev.quality) per_k = per_k || find_quality_measure(q)->per_k;
+    const int qk = ev.quality_k.empty() ? 0 : ev.quality_k.back();
+    if (per_k && 2 * arma::uword(qk) >= scored)
       throw ConfigError(ex.file, ev.quality_k_line, "evaluation.quality_k",
-                        "quality_k = " + std::to_string(ev.quality_k) + " needs more than " +
-                            std::to_string(2 * ev.quality_k) + " scored points, but " + on +
-                            " has " + std::to_string(scored) + (loo ? "" : " test points") +
+                        "K = " + std::to_string(qk) + " needs more than " + std::to_string(2 * qk) +
+                            among + ", but " + on + " has " + std::to_string(scored) + among +
                             " at split value" + value_text(sp, v),
-                        "use quality_k < " + std::to_string((scored + 1) / 2));
+                        "use K < " + std::to_string((scored + 1) / 2));
+    if (!ev.quality.empty() && scored < 4)
+      throw ConfigError(ex.file, ev.line, "evaluation.quality",
+                        "the quality measures need at least 4" + among + ", but " + on + " has " +
+                            std::to_string(scored) + " at split value" + value_text(sp, v),
+                        "use a larger test set, or drop evaluation.quality");
     const arma::uvec fit = transductive ? arma::uvec(arma::join_cols(p.train, p.test)) : p.train;
     for (std::size_t mi = 0; mi < ex.methods.size(); ++mi) {
       const MethodSpec& m = ex.methods[mi];

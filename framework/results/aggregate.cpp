@@ -28,6 +28,19 @@ std::string number(double v) {
   return fmt("%g", v);
 }
 
+// kNN errors are fractions printed in percent with 2 decimals; quality measures as they are.
+double scale(const Aggregate& a) {
+  return a.metric.empty() ? 100.0 : 1.0;
+}
+const char* value_format(const Aggregate& a) {
+  return a.metric.empty() ? "%.2f" : "%.4f";
+}
+// "rnx@10" or "rnx_auc"; "1-NN" for the kNN error.
+std::string k_name(const Aggregate& a, int k) {
+  if (a.metric.empty()) return std::to_string(k) + "-NN";
+  return k > 0 ? a.metric + "@" + std::to_string(k) : a.metric;
+}
+
 void add_unique(std::vector<std::string>& v, const std::string& s) {
   if (std::find(v.begin(), v.end(), s) == v.end()) v.push_back(s);
 }
@@ -69,7 +82,9 @@ void run_ttests(Aggregate& a) {
         y.push_back(theirs.errors[ki][it->second]);
       }
       c.ttest[ki] = paired_ttest(x, y);
-      c.worse[ki] = c.ttest[ki].n >= 2 && c.ttest[ki].p < a.alpha && c.ttest[ki].t > 0;
+      const double t = c.ttest[ki].t;
+      c.worse[ki] =
+          c.ttest[ki].n >= 2 && c.ttest[ki].p < a.alpha && (a.higher_better ? t < 0 : t > 0);
     }
   }
 }
@@ -89,6 +104,27 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
                 "aggregate");
   Aggregate a;
   a.k = f.k;
+  // The columns the table reads: the kNN errors, or the metric's quality columns (one per K).
+  std::vector<std::size_t> columns;
+  const bool quality = !opt.metric.empty() && opt.metric != "knn_error";
+  if (quality) {
+    for (std::size_t j = 0; j < f.quality_measure.size(); ++j)
+      if (f.quality_measure[j] == opt.metric) columns.push_back(j);
+    if (columns.empty()) {
+      std::string stored;
+      for (const auto& m : f.quality_measure)
+        if (stored.find(m) == std::string::npos) stored += (stored.empty() ? "" : ", ") + m;
+      throw Error(f.path + ": --metric " + opt.metric + " is not stored in this file (stored: " +
+                  (stored.empty() ? "only knn_error" : "knn_error, " + stored) +
+                  ") (fix: one of those, or add it to evaluation.quality and rerun)");
+    }
+    a.k.clear();
+    for (std::size_t j : columns) a.k.push_back(f.quality_k[j]);
+    a.metric = opt.metric;
+    a.higher_better = f.quality_higher_better(columns[0]);
+  } else {
+    for (std::size_t j = 0; j < f.k.size(); ++j) columns.push_back(j);
+  }
   a.knn_metric = f.knn_metric;
   a.alpha = opt.alpha;
   a.reference = opt.reference ? *opt.reference : f.ttest_reference;
@@ -139,10 +175,12 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
       ++c.failed;
       continue;
     }
-    if (row.result.knn_error.size() != a.k.size())
+    const std::vector<double>& values = quality ? row.result.quality : row.result.knn_error;
+    const std::size_t expected = quality ? f.quality_names.size() : f.k.size();
+    if (values.size() != expected)
       throw Error(f.path + ": task " + std::to_string(row.result.task_id) + " has " +
-                  std::to_string(row.result.knn_error.size()) + " kNN errors, expected " +
-                  std::to_string(a.k.size()));
+                  std::to_string(values.size()) + (quality ? " quality values" : " kNN errors") +
+                  ", expected " + std::to_string(expected));
     auto [sit, sfresh] =
         setting_index.emplace(std::make_pair(it->second, row.setting), c.settings.size());
     if (sfresh) {
@@ -155,8 +193,7 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
     s.split_seeds.push_back(row.split_seed);
     s.repeats.push_back(row.repeat);
     s.ends.push_back(row.result.fit_end);
-    for (std::size_t ki = 0; ki < a.k.size(); ++ki)
-      s.errors[ki].push_back(row.result.knn_error[ki]);
+    for (std::size_t ki = 0; ki < a.k.size(); ++ki) s.errors[ki].push_back(values[columns[ki]]);
   }
   a.split_values.assign(splits.begin(), splits.end());
   a.dims.assign(dims.begin(), dims.end());
@@ -188,7 +225,8 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
     for (const auto& st : c.settings) most = std::max(most, st.n());
     for (std::size_t i = 0; i < c.settings.size(); ++i)
       if (c.settings[i].n() == most &&
-          (c.best < 0 || c.settings[i].mean[0] < c.settings[c.best].mean[0]))
+          (c.best < 0 || (a.higher_better ? c.settings[i].mean[0] > c.settings[c.best].mean[0]
+                                          : c.settings[i].mean[0] < c.settings[c.best].mean[0])))
         c.best = static_cast<int>(i);
   }
   run_ttests(a);
@@ -221,7 +259,10 @@ std::vector<Table> make_tables(const Aggregate& a) {
         t.k = a.k[ki];
         t.dim = dim;
         t.several_dims = several;
-        t.name = ds + "_k" + std::to_string(t.k) + (several ? "_d" + std::to_string(dim) : "");
+        t.name = ds +
+                 (a.metric.empty() ? "_k" + std::to_string(t.k)
+                                   : "_" + a.metric + (t.k > 0 ? "_K" + std::to_string(t.k) : "")) +
+                 (several ? "_d" + std::to_string(dim) : "");
         for (double sv : a.split_values)
           t.columns.push_back(a.split_kind == "own" || a.split_kind == "all"
                                   ? a.split_kind + " split"
@@ -246,10 +287,14 @@ std::vector<Table> make_tables(const Aggregate& a) {
         if (t.rows.empty()) continue;
         const std::string R = std::to_string(a.repeats);
         t.caption =
-            ds + ": " + std::to_string(t.k) + "-NN" +
-            (a.knn_metric == "euclidean" ? "" : " (" + a.knn_metric + ")") +
-            " test error (%), mean ± std over " + R + " partition" + (a.repeats == 1 ? "" : "s") +
-            ", best setting per cell" +
+            ds + ": " +
+            (a.metric.empty() ? std::to_string(t.k) + "-NN" +
+                                    (a.knn_metric == "euclidean" ? "" : " (" + a.knn_metric + ")") +
+                                    " test error (%)"
+                              : (t.k > 0 ? a.metric + " at K = " + std::to_string(t.k) : a.metric) +
+                                    " (" + (a.higher_better ? "higher" : "lower") + " is better)") +
+            ", mean ± std over " + R + " partition" + (a.repeats == 1 ? "" : "s") +
+            ", best setting per cell" + (a.metric.empty() ? "" : " by " + k_name(a, a.k[0])) +
             (a.repeats > 1 ? " among those with results on all " + R : "") +
             (a.halving_repeats == 0
                  ? ""
@@ -303,11 +348,11 @@ std::size_t k_index(const Table& t, const Aggregate& a) {
   return static_cast<std::size_t>(std::find(a.k.begin(), a.k.end(), t.k) - a.k.begin());
 }
 
-std::string mean_std(const Cell* c, std::size_t ki, const char* pm) {
+std::string mean_std(const Cell* c, std::size_t ki, const char* pm, const Aggregate& a) {
   const SettingStats* s = c ? c->chosen() : nullptr;
   if (!s) return "-";
-  std::string out = fmt("%.2f", 100.0 * s->mean[ki]);
-  if (!std::isnan(s->std[ki])) out += std::string(pm) + fmt("%.2f", 100.0 * s->std[ki]);
+  std::string out = fmt(value_format(a), scale(a) * s->mean[ki]);
+  if (!std::isnan(s->std[ki])) out += std::string(pm) + fmt(value_format(a), scale(a) * s->std[ki]);
   return out;
 }
 
@@ -357,8 +402,8 @@ static std::string count_note(const Cell* c, int repeats) {
   return " (" + std::to_string(s->n()) + "/" + std::to_string(repeats) + ")";
 }
 
-std::string cell_text(const Cell* c, std::size_t ki, int repeats) {
-  std::string s = mean_std(c, ki, " ± ") + count_note(c, repeats);
+std::string cell_text(const Cell* c, std::size_t ki, const Aggregate& a) {
+  std::string s = mean_std(c, ki, " ± ", a) + count_note(c, a.repeats);
   if (c && ki < c->worse.size() && c->worse[ki]) s += " †";
   return s;
 }
@@ -394,14 +439,17 @@ std::string to_markdown(const Table& t, const Aggregate& a) {
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     s += "| " + t.rows[i] + " |";
     for (const Cell* c : t.cells[i]) {
-      s += " " + cell_text(c, ki, a.repeats) + " |";
+      s += " " + cell_text(c, ki, a) + " |";
       if (c && c->settings.size() > 1) choices = true;
     }
     s += " " + std::to_string(t.failed[i]) + " |\n";
   }
   if (choices) {  // which setting won each cell, for methods that had a grid
-    s += "\nBest setting (lowest mean " + std::to_string(a.k.empty() ? 1 : a.k[0]) +
-         "-NN error):\n\n| method |";
+    s += "\nBest setting (" +
+         (a.metric.empty() ? "lowest mean " + std::to_string(a.k.empty() ? 1 : a.k[0]) + "-NN error"
+                           : std::string(a.higher_better ? "highest" : "lowest") + " mean " +
+                                 k_name(a, a.k.empty() ? 0 : a.k[0])) +
+         "):\n\n| method |";
     for (const auto& col : t.columns) s += " " + col + " |";
     s += "\n|---|";
     for (std::size_t j = 0; j < t.columns.size(); ++j) s += "---|";
@@ -416,7 +464,7 @@ std::string to_markdown(const Table& t, const Aggregate& a) {
     }
   }
   std::string early;
-  for (std::size_t i = 0; i < t.rows.size(); ++i)
+  for (std::size_t i = 0; i < t.rows.size() && a.metric.empty(); ++i)
     for (std::size_t j = 0; j < t.columns.size(); ++j)
       if (const Cell* c = t.cells[i][j])
         for (const EarlyStop& e : early_stops(*c))
@@ -435,9 +483,9 @@ std::string to_markdown(const Table& t, const Aggregate& a) {
 
 std::string to_csv(const Table& t, const Aggregate& a) {
   std::size_t ki = k_index(t, a);
-  std::string s =
-      "dataset,method,split_kind,split_value,dim,k,mean_error_pct,std_error_pct,n,setting,"
-      "p_value,worse,failed\n";
+  std::string s = "dataset,method,split_kind,split_value,dim,k," +
+                  std::string(a.metric.empty() ? "mean_error_pct,std_error_pct" : "mean,std") +
+                  ",n,setting,p_value,worse,failed\n";
   for (std::size_t i = 0; i < t.rows.size(); ++i)
     for (std::size_t j = 0; j < t.columns.size(); ++j) {
       const Cell* c = t.cells[i][j];
@@ -447,8 +495,9 @@ std::string to_csv(const Table& t, const Aggregate& a) {
            number(a.split_values[j]) + "," + std::to_string(c->dim) + "," + std::to_string(t.k) +
            ",";
       if (ch) {
-        s += fmt("%.4f", 100.0 * ch->mean[ki]) + "," +
-             (std::isnan(ch->std[ki]) ? "" : fmt("%.4f", 100.0 * ch->std[ki])) + "," +
+        const char* f = a.metric.empty() ? "%.4f" : "%.6g";
+        s += fmt(f, scale(a) * ch->mean[ki]) + "," +
+             (std::isnan(ch->std[ki]) ? "" : fmt(f, scale(a) * ch->std[ki])) + "," +
              std::to_string(ch->n()) + "," + csv_field(ch->setting) + ",";
       } else {
         s += ",,0,,";
@@ -469,7 +518,7 @@ std::string to_latex(const Table& t, const Aggregate& a) {
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     s += latex_escape(t.rows[i]);
     for (const Cell* c : t.cells[i]) {
-      std::string v = mean_std(c, ki, " \\pm ");
+      std::string v = mean_std(c, ki, " \\pm ", a);
       if (v == "-") {
         s += " & --";
         continue;
@@ -534,9 +583,9 @@ Aggregate filter_aggregate(const Aggregate& a, const AggregateFilter& f) {
 }
 
 std::string to_long_csv(const Aggregate& a, bool all_settings) {
-  std::string s =
-      "dataset,method,split_kind,split_value,dim,k,mean_error_pct,std_error_pct,n,repeats,"
-      "p_value,worse,setting,chosen,failed\n";
+  std::string s = "dataset,method,split_kind,split_value,dim,k," +
+                  std::string(a.metric.empty() ? "mean_error_pct,std_error_pct" : "mean,std") +
+                  ",n,repeats,p_value,worse,setting,chosen,failed\n";
   for (const auto& ds : a.datasets)
     for (const auto& label : a.labels)
       for (double sv : a.split_values)
@@ -551,9 +600,11 @@ std::string to_long_csv(const Aggregate& a, bool all_settings) {
               s += csv_field(ds) + "," + csv_field(label) + "," + a.split_kind + "," + number(sv) +
                    "," + std::to_string(dim) + "," + std::to_string(a.k[ki]) + ",";
               if (st)
-                s += fmt("%.4f", 100.0 * st->mean[ki]) + "," +
-                     (std::isnan(st->std[ki]) ? "" : fmt("%.4f", 100.0 * st->std[ki])) + "," +
-                     std::to_string(st->n());
+                s += fmt(a.metric.empty() ? "%.4f" : "%.6g", scale(a) * st->mean[ki]) + "," +
+                     (std::isnan(st->std[ki])
+                          ? ""
+                          : fmt(a.metric.empty() ? "%.4f" : "%.6g", scale(a) * st->std[ki])) +
+                     "," + std::to_string(st->n());
               else
                 s += ",,0";
               s += "," + std::to_string(a.repeats) + ",";

@@ -46,10 +46,16 @@ struct AggregateOptions {
   // Label the t-tests compare against. nullopt: the file's ttest_reference; "": no tests.
   std::optional<std::string> reference;
   double alpha = 0.05;
+  // The measure tabulated: "" for the kNN error, else a quality measure stored in the file
+  // (rnx_auc, trustworthiness, ...): its values replace the errors everywhere below, per K where
+  // it has one (k then lists the Ks), selection and t-tests following its direction.
+  std::string metric;
 };
 
 struct Aggregate {
-  std::vector<int> k;
+  std::vector<int> k;  // kNN k, or the metric's K ({0} for a measure without K)
+  std::string metric;  // "" = kNN error (fractions, printed in percent)
+  bool higher_better = false;
   std::string knn_metric = "euclidean";
   std::string split_kind;
   std::string reference;                      // "" when no tests were made
@@ -69,7 +75,8 @@ struct Aggregate {
 };
 
 // Groups the ok rows by (dataset, label, split value, dim, setting); selection is min_mean_error
-// on the first k. Throws Error when the reference label is not in the file.
+// on the first k (the best mean in the metric's direction with --metric). Throws Error when the
+// reference label is not in the file.
 Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt = {});
 
 // (Re)runs the paired t-tests of every cell against a.reference's best setting ("" for none).
@@ -105,8 +112,9 @@ struct Table {
 
 std::vector<Table> make_tables(const Aggregate& a);
 
-// "12.34 ± 1.56" (+ " (3/4)" when fewer repeats than configured, + " †" when worse).
-std::string cell_text(const Cell* c, std::size_t k_index, int repeats = 0);
+// "12.34 ± 1.56" (+ " (3/4)" when fewer repeats than configured, + " †" when worse); a quality
+// metric's cell as "0.8123 ± 0.0040".
+std::string cell_text(const Cell* c, std::size_t k_index, const Aggregate& a);
 std::string to_markdown(const Table& t, const Aggregate& a);
 // Long format, one line per cell: numbers a script can read without parsing "±".
 std::string to_csv(const Table& t, const Aggregate& a);

@@ -59,6 +59,7 @@ Aggregate combine_aggregates(const std::vector<Aggregate>& parts,
     const Aggregate& p = parts[i];
     require_same("the evaluated k", out.k, p.k, paths[0], paths[i], separately);
     require_same("the kNN metric", out.knn_metric, p.knn_metric, paths[0], paths[i], separately);
+    require_same("the tabulated measure", out.metric, p.metric, paths[0], paths[i], separately);
     require_same("the partitions per split value (repeats)", out.repeats, p.repeats, paths[0],
                  paths[i], separately);
     require_same("the successive-halving repeats", out.halving_repeats, p.halving_repeats, paths[0],

@@ -4,6 +4,7 @@
 
 #include "framework/core/child_rehearsal.hpp"
 #include "framework/core/error.hpp"
+#include "framework/eval/coranking.hpp"
 #include "framework/results/h5.hpp"
 
 namespace drbench {
@@ -36,6 +37,15 @@ void read_arrays(const h5::File& f, std::vector<TaskRow>& rows) {
       row.result.index_test = uvec("test_index");
       row.result.label_train = uvec("train_label");
       row.result.label_test = uvec("test_label");
+    }
+    if (h5::exists(f.h, "rnx_curves") && h5::exists(f.h, "rnx_curves/" + id)) {
+      h5::Handle g = h5::open_group(f, f.h, "rnx_curves");
+      h5::Matrix m = h5::read_matrix(f, g, id);
+      if (m.cols != 2) throw Error(f.where + ": /rnx_curves/" + id + " does not have 2 columns");
+      for (std::uint64_t i = 0; i < m.rows; ++i) {
+        row.result.rnx_curve_k.push_back(m.data[2 * i]);
+        row.result.rnx_curve.push_back(m.data[2 * i + 1]);
+      }
     }
     if (has_tr && h5::exists(f.h, "traces/" + id)) {
       h5::Handle g = h5::open_group(f, f.h, "traces");
@@ -148,7 +158,36 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
     if (h5::has_attr(d, "metric")) r.knn_metric = h5::read_attr_string(f, d, "metric");
     h5::Handle q(H5Dopen2(g, "quality", H5P_DEFAULT), H5Dclose);
     r.quality_names = h5::read_attr_strings(f, q, "names");
+    if (h5::has_attr(q, "measure")) {
+      r.quality_measure = h5::read_attr_strings(f, q, "measure");
+      for (auto k : h5::read_attr_ints(f, q, "k")) r.quality_k.push_back(static_cast<int>(k));
+    } else {  // files from before the co-ranking pass: every measure at the one K
+      const int k = h5::has_attr(q, "k") ? static_cast<int>(h5::read_attr_int(f, q, "k")) : 0;
+      r.quality_measure = r.quality_names;
+      r.quality_k.assign(r.quality_names.size(), k);
+      for (auto& name : r.quality_names) name += "@" + std::to_string(k);
+    }
+    if (h5::has_attr(q, "better")) {
+      for (const auto& b : h5::read_attr_strings(f, q, "better"))
+        r.quality_higher.push_back(b == "higher");
+    } else {
+      for (const auto& m : r.quality_measure) {
+        const QualityMeasureInfo* info = find_quality_measure(m);
+        r.quality_higher.push_back(info && info->higher_better);
+      }
+    }
+    if (r.quality_higher.size() != r.quality_names.size() ||
+        r.quality_measure.size() != r.quality_names.size() ||
+        r.quality_k.size() != r.quality_names.size())
+      throw Error(path + ": /tasks/quality's attributes names, measure and k differ in length");
   }
+  const bool has_se = h5::exists(g, "quality_se");
+  h5::Matrix quality_se = has_se ? h5::read_matrix(f, g, "quality_se") : h5::Matrix{};
+  if (has_se && (quality_se.rows != n || quality_se.cols != quality.cols))
+    throw Error(path + ": /tasks/quality_se does not match /tasks/quality's shape");
+  const std::vector<std::uint64_t> quality_queries = h5::exists(g, "quality_queries")
+                                                         ? uints("quality_queries")
+                                                         : std::vector<std::uint64_t>(n, 0);
   if (r.k.size() != knn.cols)
     throw Error(path + ": /tasks/knn_error has " + std::to_string(knn.cols) +
                 " columns but its attribute k lists " + std::to_string(r.k.size()));
@@ -170,6 +209,10 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
       t.knn_error.assign(knn.data.begin() + i * knn.cols, knn.data.begin() + (i + 1) * knn.cols);
       t.quality.assign(quality.data.begin() + i * quality.cols,
                        quality.data.begin() + (i + 1) * quality.cols);
+      if (has_se)
+        t.quality_se.assign(quality_se.data.begin() + i * quality.cols,
+                            quality_se.data.begin() + (i + 1) * quality.cols);
+      t.quality_queries = quality_queries[i];
     }
     t.n_train = n_train[i];
     t.n_test = n_test[i];

@@ -33,7 +33,14 @@ struct ResultsFile {
   std::vector<std::string> labels;    // config order
   std::vector<int> k;                 // columns of knn_error
   std::string knn_metric = "euclidean";
-  std::vector<std::string> quality_names;
+  // Columns of /tasks/quality: label ("rnx@10", "stress"), measure and K (0: none). Files from
+  // before the co-ranking pass read as their measures at their one K.
+  std::vector<std::string> quality_names, quality_measure;
+  std::vector<int> quality_k;
+  std::vector<bool> quality_higher;  // per column: higher values are better
+  bool quality_higher_better(std::size_t j) const {
+    return j < quality_higher.size() && quality_higher[j];
+  }
   std::vector<TaskRow> tasks;       // finished tasks, sorted by id
   std::vector<std::string> tables;  // names under /tables
 };

@@ -6,6 +6,7 @@
 
 #include "framework/core/error.hpp"
 #include "framework/core/rng.hpp"
+#include "framework/eval/coranking.hpp"
 #include "framework/results/h5.hpp"
 
 namespace drbench {
@@ -110,16 +111,44 @@ void write_tasks(const h5::File& f, const Experiment& ex, const std::vector<Task
   h5::Handle dk = h5::write_matrix(f, g, "knn_error", rows.size(), K, knn.data());
   h5::attr_ints(f, dk, "k", ks);
   h5::attr_string(f, dk, "metric", ex.evaluation.knn_metric);
-  std::size_t Q = ex.evaluation.quality.size();
+  // Quality: one column per measure and K (names "rnx@10", "stress"), with each column's
+  // measure and K (0 for measures without one) and the standard errors beside.
+  const std::vector<std::string> qnames =
+      quality_labels(ex.evaluation.quality, ex.evaluation.quality_k);
+  std::vector<std::string> qmeasure;
+  std::vector<std::int64_t> qk;
+  for (const auto& m : ex.evaluation.quality) {
+    if (!find_quality_measure(m)->per_k) {
+      qmeasure.push_back(m);
+      qk.push_back(0);
+    } else {
+      for (int k : ex.evaluation.quality_k) {
+        qmeasure.push_back(m);
+        qk.push_back(k);
+      }
+    }
+  }
+  const std::size_t Q = qnames.size();
   auto quality = padded(rows, &TaskResult::quality, Q);
   h5::Handle dq = h5::write_matrix(f, g, "quality", rows.size(), Q, quality.data());
-  h5::attr_strings(f, dq, "names", ex.evaluation.quality);
-  h5::attr_int(f, dq, "k", ex.evaluation.quality_k);
+  h5::attr_strings(f, dq, "names", qnames);
+  h5::attr_strings(f, dq, "measure", qmeasure);
+  h5::attr_ints(f, dq, "k", qk);
+  std::vector<std::string> higher;
+  for (const auto& m : qmeasure)
+    higher.push_back(find_quality_measure(m)->higher_better ? "higher" : "lower");
+  h5::attr_strings(f, dq, "better", higher);
+  auto quality_se = padded(rows, &TaskResult::quality_se, Q);
+  h5::write_matrix(f, g, "quality_se", rows.size(), Q, quality_se.data());
+  h5::write_u64(f, g, "quality_queries",
+                col([&](std::size_t i) { return std::uint64_t(rows[i]->quality_queries); }));
+  h5::attr_int(f, dq, "sample", ex.evaluation.quality_sample);
 }
 
 void write_arrays(const h5::File& f, const std::map<std::uint64_t, TaskResult>& results) {
   h5::Handle emb = h5::create_group(f, f.h, "embeddings");
   h5::Handle traces = h5::create_group(f, f.h, "traces");
+  h5::Handle curves = h5::create_group(f, f.h, "rnx_curves");
   for (const auto& [id, r] : results) {
     std::string name = std::to_string(id);
     // Armadillo stores dim x n column-major, which is exactly n x dim row-major: h5py reads
@@ -138,6 +167,14 @@ void write_arrays(const h5::File& f, const std::map<std::uint64_t, TaskResult>& 
       h5::write_u64(f, g, "test_index", u64s(r.index_test));
       h5::write_u64(f, g, "train_label", u64s(r.label_train));
       h5::write_u64(f, g, "test_label", u64s(r.label_test));
+    }
+    if (!r.rnx_curve.empty()) {  // R_NX on its log-K grid: rows (K, R_NX)
+      std::vector<double> m;
+      for (std::size_t g = 0; g < r.rnx_curve.size(); ++g) {
+        m.push_back(r.rnx_curve_k[g]);
+        m.push_back(r.rnx_curve[g]);
+      }
+      h5::write_matrix(f, curves, name, r.rnx_curve.size(), 2, m.data());
     }
     if (!r.trace.rows.empty() || !r.trace.optimizer.empty()) {
       std::vector<double> m;

@@ -8,9 +8,10 @@ namespace drbench {
 namespace {
 
 // Bumped whenever the field list below changes; old journals are then refused, not misread.
-// 3: task_seconds at the end; 4: point indices and labels after it; 5: where the trace ended.
-// Records of formats 2-4 are still read (without what they lack).
-constexpr std::uint8_t kFormat = 5;
+// 3: task_seconds at the end; 4: point indices and labels after it; 5: where the trace ended;
+// 6: quality standard errors, query count and R_NX curve. Records of formats 2-5 are still read
+// (without what they lack).
+constexpr std::uint8_t kFormat = 6;
 constexpr std::uint8_t kOldest = 2;  // 2: trace rows carry a step
 
 void put_mat(ByteWriter& w, const arma::mat& m) {
@@ -80,6 +81,10 @@ std::string TaskResult::serialize() const {
   w.f64(fit_end.objective);
   w.f64(fit_end.grad_norm);
   w.str(fit_end.stop_reason);
+  w.f64s(quality_se);
+  w.u64(quality_queries);
+  w.f64s(rnx_curve_k);
+  w.f64s(rnx_curve);
   return w.take();
 }
 
@@ -135,6 +140,12 @@ TaskResult TaskResult::deserialize(const std::string& bytes) {
     t.fit_end.stop_reason = r.str();
   } else {
     t.fit_end = trace_end(t.trace);  // the best an older record can say
+  }
+  if (format >= 6) {
+    t.quality_se = r.f64s();
+    t.quality_queries = r.u64();
+    t.rnx_curve_k = r.f64s();
+    t.rnx_curve = r.f64s();
   }
   if (r.left() != 0)
     throw Error("task result record: " + std::to_string(r.left()) + " unexpected trailing bytes");

@@ -26,7 +26,12 @@ struct TaskResult {
     return task_seconds > 0 ? task_seconds : fit_seconds + transform_seconds + eval_seconds;
   }
   std::vector<double> knn_error;  // one per evaluation.knn entry, fraction in [0,1]
-  std::vector<double> quality;    // one per evaluation.quality entry
+  // One per quality column (quality_labels(): per-K measures once per K), and the standard error
+  // of each (0 when computed exactly); the query points the co-ranking pass used; R_NX on its
+  // log-K grid (empty unless rnx or rnx_auc was asked).
+  std::vector<double> quality, quality_se;
+  std::uint64_t quality_queries = 0;
+  std::vector<double> rnx_curve_k, rnx_curve;
   arma::uword n_train = 0, n_test = 0, input_dim = 0;  // after preprocessing
   int rank = 0;
   arma::mat embedding_train;  // kept only when output.keep_embeddings

@@ -9,8 +9,8 @@
 #include "framework/data/load.hpp"
 #include "framework/data/preprocess.hpp"
 #include "framework/data/split.hpp"
+#include "framework/eval/coranking.hpp"
 #include "framework/eval/knn.hpp"
-#include "framework/eval/quality.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/sched/order.hpp"
 
@@ -23,14 +23,23 @@ double since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// The quality measures the config asks for, in its order, on one (input, embedding) pair.
-std::vector<double> quality_scores(const EvaluationSpec& ev, const arma::mat& high,
-                                   const arma::mat& low) {
-  std::vector<double> q;
-  for (const auto& name : ev.quality)
-    q.push_back(name == "trustworthiness" ? trustworthiness(high, low, ev.quality_k)
-                                          : continuity(high, low, ev.quality_k));
-  return q;
+// The quality measures the config asks for, in its order, on one (input, embedding) pair: one
+// co-ranking pass, its query sample seeded by the task.
+void quality_scores(const EvaluationSpec& ev, const arma::mat& high, const arma::mat& low,
+                    std::uint64_t seed, unsigned threads, TaskResult& r) {
+  if (ev.quality.empty()) return;
+  QualityRequest req{ev.quality, ev.quality_k, arma::uword(ev.quality_sample),
+                     hash_seed(seed, "quality"), std::max(1u, threads)};
+  const QualityResult q = drbench::quality_scores(high, low, req);
+  r.quality.clear();
+  r.quality_se.clear();
+  for (const auto& c : q.columns) {
+    r.quality.push_back(c.value);
+    r.quality_se.push_back(c.se);
+  }
+  r.quality_queries = q.queries;
+  r.rnx_curve_k.assign(q.curve_k.begin(), q.curve_k.end());
+  r.rnx_curve = q.curve;
 }
 
 void require_finite(const arma::mat& E, const char* what) {
@@ -81,7 +90,12 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
   }
   if (!r.ok) {
     r.knn_error.assign(ex_.evaluation.knn.size(), arma::datum::nan);
-    r.quality.assign(ex_.evaluation.quality.size(), arma::datum::nan);
+    r.quality.assign(quality_labels(ex_.evaluation.quality, ex_.evaluation.quality_k).size(),
+                     arma::datum::nan);
+    r.quality_se = r.quality;
+    r.quality_queries = 0;
+    r.rnx_curve_k.clear();
+    r.rnx_curve.clear();
   }
   if (!ex_.output.keep_embeddings) {
     r.embedding_train.reset();
@@ -187,7 +201,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   if (loo) {
     auto t1 = Clock::now();
     r.knn_error = knn_loo_errors(scored(Efit), yfit, ks);
-    r.quality = quality_scores(ex_.evaluation, Xfit, Efit);
+    quality_scores(ex_.evaluation, Xfit, Efit, t.seed, in.threads, r);
     r.eval_seconds = since(t1);
   } else if (transductive) {
     auto t1 = Clock::now();
@@ -195,7 +209,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
     r.n_test = test_pos.n_elem;
     r.knn_error =
         knn_errors(scored(Etrain), yfit.elem(train_pos), scored(Etest), yfit.elem(test_pos), ks);
-    r.quality = quality_scores(ex_.evaluation, Xfit.cols(test_pos), Etest);
+    quality_scores(ex_.evaluation, Xfit, Efit, t.seed, in.threads, r);  // all embedded points
     r.eval_seconds = since(t1);
     r.embedding_test = Etest;
     Efit = Etrain;
@@ -209,7 +223,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
     require_finite(Etest, "the test embedding");
     auto t2 = Clock::now();
     r.knn_error = knn_errors(scored(Efit), yfit, scored(Etest), ytest, ks);
-    r.quality = quality_scores(ex_.evaluation, Xtest, Etest);
+    quality_scores(ex_.evaluation, Xtest, Etest, t.seed, in.threads, r);
     r.eval_seconds = since(t2);
     r.embedding_test = std::move(Etest);
   }

@@ -546,9 +546,126 @@ class Plotter:
                           t["id"].tolist(), "objective against iteration and seconds; legend: "
                           "optimizer, setting, total seconds")
 
+    # ---- R_NX(K) ----
+    def rnx_curves(self):
+        """Per dataset (and latent dim, when several): the mean R_NX(K) over the partitions of
+        the first split value, one line per method at its setting with the highest mean
+        rnx_auc (else its first), log K axis, the mean AUC in the legend."""
+        curves = self.r.rnx_curves()
+        if curves.empty:
+            return
+        t = self.tasks[self.tasks["id"].isin(set(curves["task_id"]))]
+        if "ok" in t:
+            t = t[t["ok"]]
+        has_auc = "rnx_auc" in t
+        for ds in self.datasets:
+            td = t[t["dataset"] == ds]
+            if td.empty:
+                continue
+            sv = td["split_value"].min()
+            td = td[td["split_value"] == sv]
+            latent = sorted(d for d in td["dim"].unique() if d != 0)
+            for dim in latent or [0]:
+                fig, ax = plt.subplots(figsize=(6.4, 4.2))
+                used = []
+                for label in self.labels:
+                    tl = td[(td["label"] == label) &
+                            ((td["dim"] == dim) | (label in self.input_space_labels))]
+                    if tl.empty:
+                        continue
+                    if has_auc:
+                        best = tl.groupby("setting")["rnx_auc"].mean().idxmax()
+                    else:
+                        best = tl["setting"].iloc[0]
+                    tl = tl[tl["setting"] == best]
+                    c = curves[curves["task_id"].isin(set(tl["id"]))]
+                    mean = c.groupby("K")["rnx"].mean()
+                    if mean.empty:
+                        continue
+                    auc = tl["rnx_auc"].mean() if has_auc else float("nan")
+                    lab = label + (" (input space)" if label in self.input_space_labels else "")
+                    lab += f", AUC {auc:.3f}" if np.isfinite(auc) else ""
+                    ax.plot(mean.index, 100 * mean.values, color=self.colors[label], lw=1.5,
+                            ls="--" if label in self.input_space_labels else "-", label=lab)
+                    used += tl["id"].tolist()
+                if not used:
+                    plt.close(fig)
+                    continue
+                ax.set_xscale("log")
+                ax.set_xlabel("K (neighbourhood size)")
+                ax.set_ylabel("100 R$_{NX}$(K)")
+                ax.grid(alpha=0.3, which="both")
+                ax.set_ylim(bottom=min(0.0, ax.get_ylim()[0]))
+                n_rep = td["repeat"].nunique()
+                kind = td["split_kind"].iloc[0]
+                ax.set_title(f"{ds}: R$_{{NX}}$(K), mean over {n_rep} partition"
+                             f"{'s' if n_rep != 1 else ''} ({fmt_split(kind, sv)}"
+                             + (f", d={dim}" if dim else "") + ")", fontsize=10)
+                ax.legend(fontsize=8, frameon=False)
+                suffix = f"_d{dim}" if len(latent) > 1 else ""
+                self.save(fig, f"rnx_{slug(ds)}{suffix}", "rnx", ds, "", used,
+                          "R_NX(K) against log K, one line per method at its best rnx_auc "
+                          "setting; legend: AUC_logK(R_NX)")
+
+    # ---- critical-difference diagram (Demsar 2006) ----
+    def cd_diagram(self, measure="rnx_auc", alpha=0.05):
+        """Mean rank of each method over the (dataset, split value) blocks by one stored
+        measure (each method at its best setting and dim, as `drbench aggregate --ranks`), the
+        Nemenyi critical difference as a bar, methods closer than it joined by a line."""
+        t = self.tasks[self.tasks["ok"]] if "ok" in self.tasks else self.tasks
+        if measure not in t or t["dataset"].nunique() < 2:
+            return
+        higher = measure.partition("@")[0] not in dres.LOWER_IS_BETTER
+        cell = t.groupby(["dataset", "split_value", "label", "dim", "setting"])[measure].mean()
+        best = (cell.groupby(level=[0, 1, 2]).max() if higher
+                else cell.groupby(level=[0, 1, 2]).min()).unstack("label").dropna()
+        labels = [lb for lb in self.labels if lb in best.columns]
+        if len(best) < 2 or len(labels) < 2:
+            return
+        ranks = best[labels].rank(axis=1, ascending=not higher, method="average")
+        mean = ranks.mean()
+        n, k = len(ranks), len(labels)
+        from scipy.stats import studentized_range
+        q = studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2)
+        cd = q * np.sqrt(k * (k + 1) / (6 * n))
+        order = mean.sort_values()
+        fig, ax = plt.subplots(figsize=(7, 1.4 + 0.4 * k))
+        ax.set_xlim(0.5, k + 0.9)
+        ax.axhline(0, color="0.2", lw=1)
+        for r in range(1, k + 1):
+            ax.plot([r, r], [0, 0.15], color="0.2", lw=1)
+            ax.text(r, 0.3, str(r), ha="center", fontsize=8)
+        ax.plot([1, 1 + cd], [1.3, 1.3], color="k", lw=2)
+        ax.text(1 + cd / 2, 1.45, f"CD = {cd:.2f}", ha="center", fontsize=8)
+        # Groups not significantly different: maximal runs of methods within CD of each other.
+        vals = order.to_numpy()
+        groups = []
+        for i in range(k):
+            j = max(j for j in range(k) if vals[j] - vals[i] <= cd + 1e-12)
+            if j > i and not any(g[0] <= i and j <= g[1] for g in groups):
+                groups.append((i, j))
+        for gi, (i, j) in enumerate(groups):
+            y = -0.4 - 0.35 * gi
+            ax.plot([vals[i] - 0.05, vals[j] + 0.05], [y, y], color="k", lw=2.5)
+        top = -0.6 - 0.35 * len(groups)
+        for i, (lb, r) in enumerate(order.items()):
+            y = top - i * 0.7
+            ax.plot([r, r], [0, y], color=self.colors[lb], lw=1)
+            ax.text(r + 0.05, y, f"{lb} ({r:.2f})", va="center", fontsize=8,
+                    color=self.colors[lb])
+        ax.set_ylim(top - k * 0.7, 1.8)
+        ax.axis("off")
+        ax.set_title(f"Mean rank by {measure} over {n} dataset blocks (1 = best); Nemenyi "
+                     f"alpha = {alpha}", fontsize=9)
+        self.save(fig, f"cd_{slug(measure)}", "cd", "", "", t["id"].tolist(),
+                  f"critical-difference diagram of {measure} (Demsar 2006): mean ranks, CD bar; "
+                  "thick lines join methods not significantly different")
+
     def all(self):
         self.latent()
         self.error_curves()
+        self.rnx_curves()
+        self.cd_diagram()
         self.traces()
         return self.write_manifest()
 

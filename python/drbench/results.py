@@ -126,6 +126,10 @@ def _first(group: h5py.Group, patterns, part):
     return None
 
 
+# Quality measures where lower values are better (framework/eval/coranking.cpp's vocabulary).
+LOWER_IS_BETTER = {"mrre_intrusion", "mrre_extrusion", "stress"}
+
+
 @dataclass
 class Results:
     path: str
@@ -145,6 +149,30 @@ class Results:
     @property
     def name(self) -> str:
         return self.attrs.get("name", "")
+
+    def quality_columns(self) -> pd.DataFrame:
+        """One row per quality column of the tasks: column ("rnx@10"), measure, k (0 for measures
+        without K) and higher_better."""
+        rows = []
+        for qn in self.quality_names:
+            m, _, k = qn.partition("@")
+            rows.append({"column": qn, "measure": m, "k": int(k) if k else 0,
+                         "higher_better": m not in LOWER_IS_BETTER})
+        return pd.DataFrame(rows, columns=["column", "measure", "k", "higher_better"])
+
+    def rnx_curves(self) -> pd.DataFrame:
+        """R_NX(K) of every task that stored one (/rnx_curves): task_id, K, rnx."""
+        frames = []
+        if self.path:
+            with h5py.File(self.path, "r") as f:
+                if "rnx_curves" in f:
+                    for key in sorted(f["rnx_curves"].keys(), key=int):
+                        m = np.asarray(f["rnx_curves"][key][:], dtype=float).reshape(-1, 2)
+                        frames.append(pd.DataFrame({"task_id": int(key), "K": m[:, 0].astype(int),
+                                                    "rnx": m[:, 1]}))
+        return (pd.concat(frames, ignore_index=True) if frames
+                else pd.DataFrame(columns=["task_id", "K", "rnx"]))
+
 
     @property
     def embedding_ids(self) -> list:
@@ -218,10 +246,19 @@ def _read_tasks(f: h5py.File, notes: list):
             for j, kk in enumerate(k):
                 cols[f"error_k{kk}"] = e[:, j] if e.ndim == 2 else np.full(len(e), np.nan)
         elif name == "quality":
+            # Columns "rnx@10", "rnx_auc" (docs/results-format.md). Files from before the
+            # co-ranking pass hold bare names and one scalar k: read as name@k.
             qnames = [str(x) for x in _text(d.attrs.get("names", []))]
+            if "measure" not in d.attrs:
+                kk = int(np.asarray(d.attrs.get("k", 0)).reshape(-1)[0]) if "k" in d.attrs else 0
+                qnames = [f"{n}@{kk}" for n in qnames]
             q = d[:]
             for j, qn in enumerate(qnames):
-                cols[qn] = q[:, j]
+                cols[qn] = q[:, j] if q.ndim == 2 else np.full(len(q), np.nan)
+        elif name == "quality_se":
+            se = d[:]
+            for j, qn in enumerate(_text(t["quality"].attrs.get("names", []))):
+                cols[f"{qn}_se"] = se[:, j] if se.ndim == 2 else np.full(len(se), np.nan)
         elif d.ndim == 1:
             cols[name] = _column(d, f.filename)
         else:

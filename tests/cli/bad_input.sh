@@ -150,7 +150,7 @@ printf '%s\nevaluation: {knn: [1, 1]}\n' "$OK" | bad_yaml knn_dup "appears twice
 printf '%s\nevaluation: {knn_metric: manhattan}\n' "$OK" | bad_yaml knn_metric "knn_metric"
 printf '%s\nevaluation: {protocol: inductive}\n' "$OK" | bad_yaml protocol "one of holdout, transductive"
 printf '%s\nevaluation: {selection: best}\n' "$OK" | bad_yaml selection "evaluation.selection"
-printf '%s\nevaluation: {quality: [stress]}\n' "$OK" | bad_yaml quality_name "evaluation.quality"
+printf '%s\nevaluation: {quality: [strain]}\n' "$OK" | bad_yaml quality_name "evaluation.quality"
 printf '%s\nevaluation: {quality: [trustworthiness], quality_k: 0}\n' "$OK" | bad_yaml quality_k_zero "quality_k"
 printf '%s\nevaluation: {ttest_against: PCA}\n' "$OK" | bad_yaml ttest_label "no method has the label 'PCA'"
 printf '%s\nevaluation: {kn: [1]}\n' "$OK" | bad_yaml evaluation_key "'evaluation.kn'"

@@ -407,3 +407,45 @@ TEST_CASE("aggregate: fits of a chosen setting that stopped early are listed und
   const Aggregate none = aggregate(s.f);
   CHECK_THAT(to_markdown(make_tables(none)[0], none), !Catch::Contains("stopped early"));
 }
+
+TEST_CASE("aggregate --metric: a quality measure, selected and tested in its direction",
+          "[aggregate]") {
+  Synthetic s = synthetic();
+  // Quality columns: rnx_auc (higher is better) and stress (lower); each row's rnx_auc mirrors
+  // its 1-NN error (1 - e), its stress equals it.
+  s.f.quality_names = {"rnx_auc", "stress"};
+  s.f.quality_measure = {"rnx_auc", "stress"};
+  s.f.quality_k = {0, 0};
+  s.f.quality_higher = {true, false};
+  for (auto& row : s.f.tasks)
+    if (row.result.ok)
+      row.result.quality = {1.0 - row.result.knn_error[0], row.result.knn_error[0]};
+  AggregateOptions opt;
+  opt.metric = "rnx_auc";
+  const Aggregate a = aggregate(s.f, opt);
+  CHECK(a.k == std::vector<int>{0});
+  CHECK(a.higher_better);
+  const Cell* kda = a.find("usps", "KDA", 5, 2);
+  REQUIRE(kda->chosen());
+  // The highest mean rnx_auc is the lowest-error setting.
+  CHECK(kda->chosen()->setting == "gamma=0.5");
+  CHECK(kda->chosen()->mean[0] == Approx(0.88));
+  // PCA's rnx_auc is lower than KDA's on every partition: worse, as its error is.
+  const Cell* pca = a.find("usps", "PCA", 5, 2);
+  REQUIRE(pca->tested(0));
+  CHECK(pca->ttest[0].t < 0);
+  CHECK(pca->worse[0]);
+  const auto tables = make_tables(a);
+  REQUIRE(!tables.empty());
+  CHECK(tables[0].name == "usps_rnx_auc");
+  CHECK_THAT(tables[0].caption, Catch::Contains("rnx_auc (higher is better)"));
+  CHECK_THAT(to_markdown(tables[0], a), Catch::Contains("0.7000 ± 0.0100 †"));
+  // stress: lower is better, and the same rows are worse.
+  opt.metric = "stress";
+  const Aggregate st = aggregate(s.f, opt);
+  CHECK_FALSE(st.higher_better);
+  CHECK(st.find("usps", "KDA", 5, 2)->chosen()->setting == "gamma=0.5");
+  CHECK(st.find("usps", "PCA", 5, 2)->worse[0]);
+  opt.metric = "trustworthiness";
+  CHECK_THROWS_WITH(aggregate(s.f, opt), Catch::Contains("not stored in this file"));
+}

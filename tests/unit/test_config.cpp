@@ -145,7 +145,7 @@ TEST_CASE("a complete config parses into the typed experiment", "[config]") {
   CHECK(ex.evaluation.knn_metric == "cosine");
   CHECK(ex.evaluation.protocol == EvaluationSpec::Protocol::Holdout);
   CHECK(ex.evaluation.quality == std::vector<std::string>{"trustworthiness", "continuity"});
-  CHECK(ex.evaluation.quality_k == 12);
+  CHECK(ex.evaluation.quality_k == std::vector<int>{12});
   CHECK(ex.evaluation.ttest_reference == "identity");
   CHECK(ex.output.path == "results/good.h5");
   CHECK(ex.output.keep_embeddings);
@@ -171,6 +171,8 @@ methods: [{method: test_cfg_supervised, dims: 2, grid: {gamma: 3}}]
   CHECK(ex.evaluation.knn == std::vector<int>{1});
   CHECK(ex.evaluation.knn_metric == "euclidean");
   CHECK(ex.evaluation.quality.empty());
+  CHECK(ex.evaluation.quality_k == std::vector<int>{10});
+  CHECK(ex.evaluation.quality_sample == 10000);
   CHECK(ex.evaluation.ttest_reference.empty());
   CHECK(ex.output.path == "results/mini.h5");
   CHECK_FALSE(ex.output.keep_embeddings);
@@ -497,6 +499,17 @@ TEST_CASE("evaluation and top-level value errors", "[config]") {
   CHECK_THAT(error_of(head + "evaluation: {quality: [trustworthyness]}\n"),
              Catch::Contains("did you mean 'trustworthiness'?"));
   CHECK_THAT(error_of(head + "evaluation: {quality_k: 0}\n"), Catch::Contains("out of range"));
+  // Every measure of the one vocabulary is accepted; a K list and a log grid of K.
+  CHECK(error_of(head + "evaluation: {quality: [trustworthiness, continuity, qnx, rnx, lcmc, "
+                        "mrre_intrusion, mrre_extrusion, rnx_auc, stress, shepard_spearman]}\n") ==
+        "no error");
+  CHECK_THAT(error_of(head + "evaluation: {quality: [rnx_aoc]}\n"),
+             Catch::Contains("did you mean 'rnx_auc'?"));
+  CHECK_THAT(error_of(head + "evaluation: {quality_k: [5, 10, 5]}\n"),
+             Catch::Contains("K = 5 appears twice"));
+  CHECK_THAT(error_of(head + "evaluation: {quality_k: {linspace: [1, 2, 3]}}\n"),
+             Catch::Contains("linspace"));
+  CHECK_THAT(error_of(head + "evaluation: {quality_sample: 3}\n"), Catch::Contains("out of range"));
   CHECK_THAT(error_of(head + "evaluation: {selection: best}\n"),
              Catch::Contains("one of min_mean_error"));
   CHECK_THAT(error_of(head + "evaluation: {ttest_against: supp}\n"),

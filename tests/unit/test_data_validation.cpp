@@ -75,8 +75,22 @@ TEST_CASE("quality_k too large for the scored points", "[validation]") {
                                          "methods: [{method: identity}]\n"
                                          "evaluation:\n  quality: [trustworthiness]\n"
                                          "  quality_k: 8\n"));
-  CHECK_THAT(e, Catch::Contains("cfg/d.yaml:8: 'evaluation.quality_k': quality_k = 8"));
+  CHECK_THAT(e, Catch::Contains("cfg/d.yaml:8: 'evaluation.quality_k': K = 8"));
   CHECK_THAT(e, Catch::Contains("15 test points"));
+  // A measure without K does not care.
+  CHECK_THAT(data_error(blobs(30, 3,
+                              "splits: {train_ratio: [0.5]}\n"
+                              "methods: [{method: identity}]\n"
+                              "evaluation:\n  quality: [stress]\n"
+                              "  quality_k: 8\n")),
+             Catch::Contains("no error"));
+  // Transductive runs rank among all embedded points (30 here, so K = 8 fits).
+  CHECK_THAT(data_error(blobs(30, 3,
+                              "splits: {train_ratio: [0.5]}\n"
+                              "methods: [{method: identity}]\n"
+                              "evaluation:\n  protocol: transductive\n  quality: [rnx]\n"
+                              "  quality_k: [2, 8]\n")),
+             Catch::Contains("no error"));
 }
 
 TEST_CASE("splits that leave a class without test or training points", "[validation]") {

@@ -21,7 +21,11 @@ TaskResult full_result() {
   r.eval_seconds = std::numeric_limits<double>::infinity();
   r.task_seconds = 4.25;
   r.knn_error = {0.125, std::numeric_limits<double>::quiet_NaN(), 1e-300};
-  r.quality = {0.75};
+  r.quality = {0.75, 0.5};
+  r.quality_se = {0.0, 0.125};
+  r.quality_queries = 1234;
+  r.rnx_curve_k = {1, 3, 40};
+  r.rnx_curve = {0.5, 0.25, 0.125};
   r.n_train = 100;
   r.n_test = 1 << 20;
   r.input_dim = 7;
@@ -57,6 +61,10 @@ TEST_CASE("TaskResult serialize/deserialize round trip keeps every field", "[res
   CHECK(std::isnan(b.knn_error[1]));
   CHECK(b.knn_error[2] == 1e-300);
   CHECK(b.quality == a.quality);
+  CHECK(b.quality_se == a.quality_se);
+  CHECK(b.quality_queries == 1234);
+  CHECK(b.rnx_curve_k == a.rnx_curve_k);
+  CHECK(b.rnx_curve == a.rnx_curve);
   CHECK(b.n_train == a.n_train);
   CHECK(b.n_test == a.n_test);
   CHECK(b.input_dim == a.input_dim);
@@ -90,10 +98,14 @@ TEST_CASE("TaskResult reads records of format 2 (journals written before task_se
   r.label_train.reset();
   r.label_test.reset();
   r.fit_end.stop_reason.clear();
+  r.quality_se.clear();
+  r.quality_queries = 0;
+  r.rnx_curve_k.clear();
+  r.rnx_curve.clear();
   std::string bytes = r.serialize();
-  // The trace's end (iterations, two reals, an empty string's length), four empty vectors (a
-  // count each), seconds.
-  bytes = bytes.substr(0, bytes.size() - 4 * 8 - 4 * 8 - 8);
+  // Format 6's quality fields (three empty vectors and a count), the trace's end (iterations, two
+  // reals, an empty string's length), four empty vectors (a count each), seconds.
+  bytes = bytes.substr(0, bytes.size() - 4 * 8 - 4 * 8 - 4 * 8 - 8);
   bytes[0] = 2;
   const TaskResult old = TaskResult::deserialize(bytes);
   CHECK(old.task_seconds == 0.0);
@@ -111,7 +123,8 @@ TEST_CASE("TaskResult encoding is little-endian with a version byte", "[results]
   r.task_id = 0x0102030405060708ULL;
   std::string bytes = r.serialize();
   REQUIRE(bytes.size() > 9);
-  CHECK(bytes[0] == 5);  // format 5: task_seconds (3), point indices and labels (4), trace end (5)
+  // format 6: task_seconds (3), point indices and labels (4), trace end (5), quality errors (6)
+  CHECK(bytes[0] == 6);
   CHECK(bytes[1] == 0x08);
   CHECK(bytes[8] == 0x01);
   TaskResult empty = TaskResult::deserialize(bytes);

@@ -218,7 +218,9 @@ TEST_CASE("Results file round trip: tasks table, embeddings, traces", "[results]
   CHECK(f.datasets == std::vector<std::string>{"usps", "wine"});
   CHECK(f.k == std::vector<int>{1, 3});
   CHECK(f.knn_metric == "euclidean");
-  CHECK(f.quality_names == std::vector<std::string>{"trustworthiness"});
+  CHECK(f.quality_names == std::vector<std::string>{"trustworthiness@10"});
+  CHECK(f.quality_measure == std::vector<std::string>{"trustworthiness"});
+  CHECK(f.quality_k == std::vector<int>{10});
   REQUIRE(f.tasks.size() == 2);
   const TaskRow& a = f.tasks[0];  // sorted by id: task 1 first
   CHECK(a.result.task_id == 1);
@@ -240,6 +242,8 @@ TEST_CASE("Results file round trip: tasks table, embeddings, traces", "[results]
   CHECK(b.split_seed == tasks[4].split_seed);
   CHECK(b.result.knn_error == std::vector<double>{0.125, 0.375});
   CHECK(b.result.quality == std::vector<double>{0.9});
+  CHECK(b.result.quality_se == std::vector<double>{0.015625});
+  CHECK(b.result.quality_queries == 80);
   CHECK(b.result.fit_seconds == ok.fit_seconds);
   CHECK(b.result.transform_seconds == ok.transform_seconds);
   CHECK(b.result.eval_seconds == ok.eval_seconds);
