@@ -1,6 +1,7 @@
 #include "methods/neighbour/umap/umap.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <string>
 
@@ -98,6 +99,11 @@ void Umap::fit(const FitInput& in) {
   if (epochs_ == 0) epochs_ = umap::default_epochs(n);
   threads_ = std::max(1u, in.threads);
   X_ = in.X;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto since = [&t0] {
+    return std::to_string(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  };
 
   GraphOptions go;
   go.kind = parse_graph_kind(params_.str("neighbour_graph"));
@@ -108,6 +114,7 @@ void Umap::fit(const FitInput& in) {
   const NeighbourGraph g = index_->self_graph(std::max<arma::uword>(1, k - 1));
   const umap::SmoothKnn sk = umap::smooth_knn(g.dist, std::log2(double(k)), 1.0, threads_);
   graph_ = umap::fuzzy_union(g, umap::memberships(g, sk));
+  const std::string graph_seconds = since();
 
   const umap::CurveAb ab = umap::fit_ab(params_.real("spread"), params_.real("min_dist"));
   a_ = ab.a;
@@ -151,6 +158,7 @@ void Umap::fit(const FitInput& in) {
                         : arma::rowvec(Y_.n_cols, arma::fill::zeros);
   }
 
+  const std::string start_seconds = since();
   umap::LayoutOptions lo;
   lo.epochs = epochs_;
   lo.a = a_;
@@ -173,6 +181,9 @@ void Umap::fit(const FitInput& in) {
     in.trace->note("epochs", std::to_string(epochs_));
     in.trace->note("edges", std::to_string(edges.head.n_elem));
     in.trace->note("neighbour_graph", g.approximate ? "approximate" : "exact");
+    // Wall seconds from the start of the fit: where the time of a fit goes.
+    in.trace->note("seconds_graph", graph_seconds);
+    in.trace->note("seconds_start", start_seconds);
   }
 }
 
