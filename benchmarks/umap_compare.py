@@ -16,9 +16,10 @@ Scores, computed here the same way for every embedding: leave-one-out 1-NN error
 points, and sklearn.manifold.trustworthiness (5 neighbours) against the 50-D input on a fixed
 sample of 5,000 points.
 
-  build the bench program:  see the header of benchmarks/bench_umap.cpp (or scripts in the
-                            report); it must exist as build/bench_umap
-  run:   /usr/bin/python3 benchmarks/umap_compare.py --n 20000 --epochs 200
+  build:  cmake -S . -B build -DDRBENCH_BENCHMARKS=ON && cmake --build build --target bench_umap
+  run:    /usr/bin/python3 benchmarks/umap_compare.py --n 20000 --epochs 200 --test 10000 \
+              --also pacmap,trimap
+  uwot runs where R and r-cran-uwot are installed, and is skipped otherwise.
 """
 import argparse
 import gzip
@@ -171,9 +172,12 @@ def main():
     ap.add_argument("--skip", default="", help="comma list of tools to leave out")
     ap.add_argument("--json", default="", help="write the numbers here too")
     args = ap.parse_args()
-    bench = os.path.join(ROOT, "build", "bench_umap")
-    if not os.path.exists(bench):
-        raise SystemExit("build/bench_umap is missing: build it first (benchmarks/bench_umap.cpp)")
+    # -DDRBENCH_BENCHMARKS=ON builds it under build/benchmarks/.
+    bench = next((p for p in (os.path.join(ROOT, "build", "benchmarks", "bench_umap"),
+                              os.path.join(ROOT, "build", "bench_umap")) if os.path.exists(p)), None)
+    if bench is None:
+        raise SystemExit("bench_umap is missing: cmake -S . -B build -DDRBENCH_BENCHMARKS=ON && "
+                         "cmake --build build --target bench_umap")
     env = dict(os.environ, NUMBA_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
                MKL_NUM_THREADS="1")
     tmp = tempfile.mkdtemp(prefix="umap_compare_")
