@@ -111,6 +111,29 @@ ParamSpec inducing(std::int64_t def, const std::string& what) {
                             "number of inducing points of a sparse approximation: " + what);
 }
 
+ParamSpec min_dist(double def, const std::string& what) {
+  return ParamSpec::real("min_dist", def, 0.0, std::nullopt,
+                         "embedding distance within which similarities stay maximal: " + what);
+}
+
+ParamSpec spread(double def, const std::string& what) {
+  return ParamSpec::real("spread", def, 0.0, std::nullopt,
+                         "scale of the fall-off of similarities beyond min_dist: " + what, true);
+}
+
+ParamSpec negative_sample_rate(double def, const std::string& what) {
+  return ParamSpec::real("negative_sample_rate", def, 0.0, std::nullopt,
+                         "random non-neighbours per sampled edge: " + what, true);
+}
+
+ParamSpec init(const std::string& def, std::vector<std::string> choices, const std::string& what) {
+  return ParamSpec::choice("init", def, std::move(choices), "start of the embedding: " + what);
+}
+
+ParamSpec learning_rate(double def, const std::string& what) {
+  return ParamSpec::real("learning_rate", def, 0.0, std::nullopt, "step size: " + what, true);
+}
+
 double KernelWidth::heat_t(double reference_t) const {
   return relative ? sigma * sigma * reference_t : 2.0 * sigma * sigma;
 }

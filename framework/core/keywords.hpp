@@ -65,6 +65,18 @@ ParamSpec approximation(const std::string& def, std::vector<std::string> choices
 // `inducing` (int >= 1): the number m of inducing points of a sparse approximation.
 ParamSpec inducing(std::int64_t def, const std::string& what);
 
+// `min_dist` (real >= 0): the embedding distance within which UMAP-type similarities stay at
+// their maximum (the a/b curve of 1 / (1 + a d^(2b)) is fitted to it and `spread`).
+ParamSpec min_dist(double def, const std::string& what);
+// `spread` (real > 0): the scale over which those similarities fall off beyond min_dist.
+ParamSpec spread(double def, const std::string& what);
+// `negative_sample_rate` (real > 0): random non-neighbours sampled per sampled edge (repulsion).
+ParamSpec negative_sample_rate(double def, const std::string& what);
+// `init` (choice): how an iterative embedding starts; `what` says what each choice does.
+ParamSpec init(const std::string& def, std::vector<std::string> choices, const std::string& what);
+// `learning_rate` (real > 0): the step of a stochastic or first-order optimiser.
+ParamSpec learning_rate(double def, const std::string& what);
+
 // A kernel width as a method reads it: sigma, and whether it multiplies the method's reference.
 struct KernelWidth {
   double sigma = 1.0;

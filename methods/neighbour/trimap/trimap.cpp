@@ -1,0 +1,245 @@
+#include "methods/neighbour/trimap/trimap.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
+#include "framework/core/registry.hpp"
+#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/linalg/pca.hpp"
+
+namespace drbench {
+
+namespace trimap {
+
+double tempered_log(double x, double t) {
+  if (std::fabs(t - 1.0) < 1e-5) return std::log(x);
+  return (std::pow(x, 1.0 - t) - 1.0) / (1.0 - t);
+}
+
+double loss(const arma::mat& Y, const Triplets& t, arma::mat* grad, double* violated) {
+  const arma::uword dim = Y.n_rows;
+  if (grad) grad->zeros(dim, Y.n_cols);
+  double f = 0.0, viol = 0.0;
+  for (arma::uword e = 0; e < t.ijk.n_cols; ++e) {
+    const arma::uword i = t.ijk(0, e), j = t.ijk(1, e), k = t.ijk(2, e);
+    const double *yi = Y.colptr(i), *yj = Y.colptr(j), *yk = Y.colptr(k);
+    double dij = 1.0, dik = 1.0;
+    for (arma::uword d = 0; d < dim; ++d) {
+      dij += (yi[d] - yj[d]) * (yi[d] - yj[d]);
+      dik += (yi[d] - yk[d]) * (yi[d] - yk[d]);
+    }
+    const double w = t.weights(e), s = dij + dik;
+    f += w * dij / s;
+    viol += dij > dik;
+    if (grad) {
+      const double c = 2.0 * w / (s * s);
+      double *gi = grad->colptr(i), *gj = grad->colptr(j), *gk = grad->colptr(k);
+      for (arma::uword d = 0; d < dim; ++d) {
+        const double gs = c * dik * (yi[d] - yj[d]), go = c * dij * (yi[d] - yk[d]);
+        gi[d] += gs - go;
+        gj[d] -= gs;
+        gk[d] += go;
+      }
+    }
+  }
+  if (violated) *violated = viol;
+  return f;
+}
+
+}  // namespace trimap
+
+namespace {
+
+// `m` distinct points of 0..n-1 outside the sorted `reject`, by rejection.
+void sample_outside(Rng& rng, arma::uword n, const std::vector<arma::uword>& reject, arma::uword m,
+                    std::vector<arma::uword>& out) {
+  out.clear();
+  std::uniform_int_distribution<arma::uword> pick(0, n - 1);
+  while (out.size() < m) {
+    const arma::uword j = pick(rng.engine());
+    if (std::binary_search(reject.begin(), reject.end(), j) ||
+        std::find(out.begin(), out.end(), j) != out.end())
+      continue;
+    out.push_back(j);
+  }
+}
+
+}  // namespace
+
+void Trimap::fit(const FitInput& in) {
+  const arma::uword n = in.X.n_cols;
+  const auto inliers = arma::uword(params_.integer("neighbours"));
+  if (inliers + 1 >= n)
+    throw MethodError("trimap: neighbours = " + std::to_string(inliers) + " needs more than " +
+                      std::to_string(inliers + 1) + " points, got " + std::to_string(n) +
+                      " (fix: neighbours < " + std::to_string(n - 1) + ")");
+  const arma::uword outliers =
+      std::min<arma::uword>(arma::uword(params_.integer("outliers")), n - 1 - inliers);
+  const auto n_random = arma::uword(params_.integer("random_triplets"));
+  const int iterations = int(params_.integer("iterations"));
+
+  // The package's preprocessing: [0, 1] as a whole, centred, at most 100 PCA dimensions.
+  arma::mat Z = in.X;
+  const double lo = Z.min(), hi = Z.max();
+  if (hi > lo) Z = (Z - lo) / (hi - lo);
+  Z.each_col() -= arma::mean(Z, 1);
+  if (Z.n_rows > 100) {
+    const PcaBasis pb = pca_basis(Z, 100);
+    Z = pb.W.t() * (Z.each_col() - pb.mean);
+  }
+
+  GraphOptions go;
+  go.kind = parse_graph_kind(params_.str("neighbour_graph"));
+  go.threads = std::max(1u, in.threads);
+  go.seed = in.rng.engine()();
+  const NeighbourGraph g = neighbour_graph(Z, std::min<arma::uword>(n - 1, inliers + 50), go);
+  const arma::uword kc = g.k();
+  arma::vec sigma(n);
+  const arma::uword s0 = std::min<arma::uword>(3, kc - 1), s1 = std::min<arma::uword>(6, kc);
+  for (arma::uword i = 0; i < n; ++i)
+    sigma(i) = std::max(arma::mean(g.dist.col(i).subvec(s0, s1 - 1)), 1e-10);
+  // -log p_ij: the scaled squared distance. Weights are log-ratios of similarities.
+  auto scaled = [&](arma::uword i, arma::uword j) {
+    return arma::accu(arma::square(Z.col(i) - Z.col(j))) / (sigma(i) * sigma(j));
+  };
+
+  n_knn_ = n * inliers * outliers;
+  const arma::uword m = n_knn_ + n * n_random;
+  triplets_.ijk.set_size(3, m);
+  triplets_.weights.set_size(m);
+  arma::uword t = 0;
+  std::vector<arma::uword> order(kc), chosen, ks;
+  std::vector<double> p(kc);
+  for (arma::uword i = 0; i < n; ++i) {
+    for (arma::uword c = 0; c < kc; ++c)
+      p[c] = g.dist(c, i) * g.dist(c, i) / (sigma(i) * sigma(g.index(c, i)));
+    std::iota(order.begin(), order.end(), arma::uword(0));
+    std::stable_sort(order.begin(), order.end(),
+                     [&](arma::uword a, arma::uword b) { return p[a] < p[b]; });
+    chosen.assign(1, i);
+    for (arma::uword e = 0; e < inliers; ++e) chosen.push_back(g.index(order[e], i));
+    std::sort(chosen.begin(), chosen.end());
+    for (arma::uword e = 0; e < inliers; ++e) {
+      const arma::uword j = g.index(order[e], i);
+      const double sij = p[order[e]];
+      sample_outside(in.rng, n, chosen, outliers, ks);
+      for (arma::uword k : ks) {
+        triplets_.ijk.col(t) = arma::uvec{i, j, k};
+        triplets_.weights(t) = scaled(i, k) - sij;
+        ++t;
+      }
+    }
+  }
+  for (arma::uword i = 0; i < n; ++i)
+    for (arma::uword r = 0; r < n_random; ++r) {
+      sample_outside(in.rng, n, {i}, 2, ks);
+      arma::uword j = ks[0], k = ks[1];
+      double sij = scaled(i, j), sik = scaled(i, k);
+      if (sij > sik) {
+        std::swap(j, k);
+        std::swap(sij, sik);
+      }
+      triplets_.ijk.col(t) = arma::uvec{i, j, k};
+      triplets_.weights(t) = 0.1 * (sik - sij);
+      ++t;
+    }
+  const double temp = params_.real("weight_temp");
+  triplets_.weights.replace(arma::datum::nan, 0.0);
+  triplets_.weights -= triplets_.weights.min();
+  for (double& w : triplets_.weights) w = trimap::tempered_log(1.0 + w, temp);
+
+  if (params_.str("init") == "pca") {
+    const PcaBasis pb = pca_basis(Z, in.dim);
+    Y_ = 0.01 * (pb.W.t() * (Z.each_col() - pb.mean));
+    if (Y_.n_rows < in.dim) Y_.resize(in.dim, n);
+  } else {
+    Y_ = 1e-4 * in.rng.randn(in.dim, n);
+  }
+
+  // Delta-bar-delta: the package's step is lr n / (number of triplets) on half the gradient.
+  const double step = params_.real("learning_rate") * double(n) / double(m);
+  arma::mat vel(arma::size(Y_), arma::fill::zeros), gain(arma::size(Y_), arma::fill::ones), G;
+  const auto t0 = std::chrono::steady_clock::now();
+  double violated = 0.0;
+  for (int itr = 0; itr < iterations; ++itr) {
+    const double f = trimap::loss(Y_, triplets_, &G, &violated);
+    const double gamma = itr > 250 ? 0.8 : 0.5;
+    for (arma::uword e = 0; e < Y_.n_elem; ++e) {
+      const double g2 = 0.5 * G(e);
+      if ((vel(e) > 0) != (g2 > 0) || vel(e) == 0.0 || g2 == 0.0)
+        gain(e) += 0.2;
+      else
+        gain(e) = std::max(gain(e) * 0.8, 0.01);
+      vel(e) = gamma * vel(e) - step * gain(e) * g2;
+      Y_(e) += vel(e);
+    }
+    if (in.trace)
+      in.trace->log(itr + 1, f, arma::norm(G, "fro"),
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                    step);
+    if (!std::isfinite(f))
+      throw MethodError("trimap: the loss is not finite at iteration " + std::to_string(itr + 1) +
+                        " (fix: lower 'learning_rate')");
+  }
+  if (in.trace) {
+    in.trace->optimizer = "delta_bar_delta";
+    in.trace->note("triplets", std::to_string(m));
+    in.trace->note("violated_fraction", std::to_string(violated / double(m)));
+    in.trace->note("neighbour_graph", g.approximate ? "approximate" : "exact");
+  }
+}
+
+namespace {
+
+MethodInfo trimap_info() {
+  MethodInfo m;
+  m.name = "trimap";
+  m.family = "neighbour";
+  m.summary = "TriMap: weighted kNN and random triplets, delta-bar-delta (transductive)";
+  m.reference = "Amid & Warmuth 2019, arXiv:1910.00204 (sec. 3-4); trimap package 1.0";
+  m.params = {
+      keywords::neighbours(12, 1, 1000000,
+                           "inliers per point (the j of a triplet), by scaled similarity among "
+                           "the neighbours + 50 nearest"),
+      keywords::neighbour_graph(),
+      ParamSpec::integer("outliers", 4, 1, 1000000, "outliers k sampled per inlier"),
+      ParamSpec::integer("random_triplets", 3, 0, 1000000, "random triplets per point"),
+      ParamSpec::real("weight_temp", 0.5, 0.0, 1.0,
+                      "temperature t of the tempered log of the weights (1: natural log)"),
+      keywords::iterations(400, 1000000, "delta-bar-delta iterations; momentum 0.8 after 250"),
+      keywords::learning_rate(0.1, "times n / (number of triplets)"),
+      keywords::init("pca", {"pca", "random"}, "PCA x 0.01, or Gaussian std 1e-4"),
+  };
+  m.iterative = true;
+  m.out_of_sample = false;
+  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n;
+    const double per =
+        double(p.integer("neighbours") * p.integer("outliers") + p.integer("random_triplets"));
+    return n * std::min<double>(s.d, 100) * (double(p.integer("neighbours")) + 50.0) *
+               std::log2(n + 2.0) +
+           double(p.integer("iterations")) * n * per * (double(dim) + 8.0);
+  };
+  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n;
+    const double per =
+        double(p.integer("neighbours") * p.integer("outliers") + p.integer("random_triplets"));
+    return 8.0 * (3.0 * n * s.d + 3.0 * n * (double(p.integer("neighbours")) + 50.0) +
+                  4.0 * n * per + 8.0 * n * double(dim));
+  };
+  m.make = [](const ParamSet& p) { return std::make_unique<Trimap>(p); };
+  return m;
+}
+
+}  // namespace
+
+DRBENCH_REGISTER_METHOD(trimap_info)
+
+}  // namespace drbench

@@ -1,0 +1,223 @@
+#include "methods/neighbour/umap/layout.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+#include "framework/core/parallel.hpp"
+#include "framework/core/rng.hpp"
+
+namespace drbench::umap {
+
+namespace {
+
+constexpr double kClip = 4.0;
+constexpr double kRepulsionEps = 0.001;
+
+// splitmix64 on a counter: a cheap stream per task (or per new point), seeded from the task's
+// engine, with Lemire's multiply-shift for an index below n.
+struct Stream {
+  std::uint64_t state;
+  arma::uword below(arma::uword n) {
+    const std::uint64_t x = mix64(state++);
+    return arma::uword((static_cast<unsigned __int128>(x) * n) >> 64);
+  }
+};
+
+inline double clip(double v) {
+  return std::clamp(v, -kClip, kClip);
+}
+
+inline double sq_dist(const double* u, const double* v, arma::uword dim) {
+  double s = 0.0;
+  for (arma::uword d = 0; d < dim; ++d) {
+    const double t = u[d] - v[d];
+    s += t * t;
+  }
+  return s;
+}
+
+// Per-edge sampling state, umap-learn's epoch_of_next_sample and its negative counterpart.
+struct Schedule {
+  std::vector<double> next, per_neg, next_neg;
+  Schedule(const Edges& e, double rate)
+      : next(e.epochs_per_sample.begin(), e.epochs_per_sample.end()),
+        per_neg(next.size()),
+        next_neg(next.size()) {
+    for (std::size_t i = 0; i < next.size(); ++i) per_neg[i] = next_neg[i] = next[i] / rate;
+  }
+};
+
+// The epoch's cross-entropy is a sum of logs of factors >= 1: they are multiplied and the log is
+// taken once the product is large, one log per many samples instead of one per sample (a log per
+// sample cost a fifth of the layout).
+struct EpochStats {
+  double log_sum = 0.0, product = 1.0, grad_sq = 0.0;
+  std::size_t positives = 0, samples = 0;
+  void add_log_of(double x) {
+    if (x > 1e100) {
+      log_sum += std::log(x);
+      return;
+    }
+    product *= x;
+    if (product > 1e100) {
+      log_sum += std::log(product);
+      product = 1.0;
+    }
+  }
+  double objective() const { return log_sum + std::log(product); }
+};
+
+// One sample of edge i in `epoch`: the attraction, then its negative samples. `move_tail`: the
+// fit moves both ends; the transform keeps the training embedding fixed.
+template <bool kMoveTail, bool kStats>
+inline void sample_edge(std::size_t i, double epoch, double alpha, const Edges& e, Schedule& s,
+                        double* head_y, double* tail_y, arma::uword n_tail, arma::uword dim,
+                        double a, double b, Stream& rng, EpochStats& st) {
+  const arma::uword j = e.head(i), k = e.tail(i);
+  double* cur = head_y + j * dim;
+  double* oth = tail_y + k * dim;
+  double d2 = sq_dist(cur, oth, dim);
+  double coeff = 0.0;
+  if (d2 > 0.0) {
+    // Single-precision powers, as umap-learn's float32 layout: half the cost of double pow, and
+    // the step is clipped and stochastic anyway.
+    const double p = std::pow(float(d2), float(b - 1.0));
+    const double qinv = 1.0 + a * p * d2;
+    coeff = -2.0 * a * b * p / qinv;
+    if constexpr (kStats) st.add_log_of(qinv);
+  }
+  for (arma::uword d = 0; d < dim; ++d) {
+    const double g = clip(coeff * (cur[d] - oth[d]));
+    cur[d] += g * alpha;
+    if constexpr (kMoveTail) oth[d] -= g * alpha;
+    if constexpr (kStats) st.grad_sq += g * g;
+  }
+  s.next[i] += e.epochs_per_sample(i);
+  if constexpr (kStats) {
+    ++st.positives;
+    ++st.samples;
+  }
+  const auto n_neg = static_cast<long>((epoch - s.next_neg[i]) / s.per_neg[i]);
+  for (long p = 0; p < n_neg; ++p) {
+    const arma::uword r = rng.below(n_tail);
+    oth = tail_y + r * dim;
+    d2 = sq_dist(cur, oth, dim);
+    double rc = 0.0;
+    if (d2 > 0.0) {
+      const double pb = std::pow(float(d2), float(b));
+      rc = 2.0 * b / ((kRepulsionEps + d2) * (1.0 + a * pb));
+      if constexpr (kStats) st.add_log_of(1.0 + 1.0 / (a * pb));
+    } else if (kMoveTail && r == j) {
+      continue;  // the point itself
+    }
+    for (arma::uword d = 0; d < dim; ++d) {
+      // Coincident distinct points get the largest push (umap-learn's rule).
+      const double g = rc > 0.0 ? clip(rc * (cur[d] - oth[d])) : kClip;
+      cur[d] += g * alpha;
+      if constexpr (kStats) st.grad_sq += g * g;
+    }
+    if constexpr (kStats) ++st.samples;
+  }
+  s.next_neg[i] += double(n_neg) * s.per_neg[i];
+}
+
+}  // namespace
+
+double cross_entropy(const arma::mat& Y, const arma::sp_mat& Ws, double a, double b,
+                     arma::mat* grad) {
+  const arma::uword n = Y.n_cols;
+  const arma::mat W(Ws);
+  if (grad) grad->zeros(Y.n_rows, n);
+  double f = 0.0;
+  for (arma::uword i = 0; i < n; ++i)
+    for (arma::uword j = 0; j < n; ++j) {
+      if (i == j) continue;
+      const double d2 = arma::accu(arma::square(Y.col(i) - Y.col(j)));
+      const double adb = a * std::pow(d2, b);
+      const double w = W(i, j);
+      f += w * std::log1p(adb) + (1.0 - w) * (std::log1p(adb) - std::log(adb));
+      // Both ordered pairs (i, j) and (j, i) move y_i by the same amount.
+      if (grad)
+        grad->col(i) += 2.0 *
+                        (w * attract_coeff(d2, a, b) + (1.0 - w) * repulse_coeff(d2, a, b, 0.0)) *
+                        (Y.col(i) - Y.col(j));
+    }
+  return f;
+}
+
+Edges edges_of(const arma::sp_mat& G, int epochs) {
+  Edges e;
+  e.n_heads = G.n_cols;
+  const double wmax = G.n_nonzero > 0 ? arma::max(arma::nonzeros(G)) : 0.0;
+  const double floor = wmax / double(epochs);
+  std::size_t m = 0;
+  for (auto it = G.begin(); it != G.end(); ++it)
+    if (*it >= floor) ++m;
+  e.head.set_size(m);
+  e.tail.set_size(m);
+  e.epochs_per_sample.set_size(m);
+  std::size_t i = 0;
+  for (auto it = G.begin(); it != G.end(); ++it) {
+    if (*it < floor) continue;
+    e.head(i) = it.col();
+    e.tail(i) = it.row();
+    e.epochs_per_sample(i) = wmax / *it;
+    ++i;
+  }
+  return e;
+}
+
+void optimize_embedding(arma::mat& Y, const Edges& e, const LayoutOptions& o) {
+  const arma::uword dim = Y.n_rows, n = Y.n_cols;
+  Schedule s(e, o.negative_sample_rate);
+  Stream rng{o.seed};
+  const auto t0 = std::chrono::steady_clock::now();
+  const std::size_t m = e.head.n_elem;
+  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+    const double alpha = o.learning_rate * (1.0 - double(epoch - 1) / double(o.epochs));
+    EpochStats st;
+    const double ep = double(epoch);
+    for (std::size_t i = 0; i < m; ++i) {
+      if (s.next[i] > ep) continue;
+      if (o.trace)
+        sample_edge<true, true>(i, ep, alpha, e, s, Y.memptr(), Y.memptr(), n, dim, o.a, o.b, rng,
+                                st);
+      else
+        sample_edge<true, false>(i, ep, alpha, e, s, Y.memptr(), Y.memptr(), n, dim, o.a, o.b, rng,
+                                 st);
+    }
+    if (o.trace) {
+      const double secs =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      o.trace->log(epoch, st.positives ? st.objective() / double(st.positives) : 0.0,
+                   st.samples ? std::sqrt(st.grad_sq / double(st.samples)) : 0.0, secs, alpha);
+    }
+  }
+}
+
+void optimize_new_points(arma::mat& Ynew, const arma::mat& Yref, const Edges& e,
+                         const LayoutOptions& o, unsigned threads) {
+  const arma::uword dim = Ynew.n_rows, m = Ynew.n_cols;
+  // Each new point's edges are one contiguous run (edges_of lists them column by column).
+  std::vector<std::size_t> start(m + 1, 0);
+  for (arma::uword i = 0; i < e.head.n_elem; ++i) ++start[e.head(i) + 1];
+  for (arma::uword j = 0; j < m; ++j) start[j + 1] += start[j];
+  Schedule s(e, o.negative_sample_rate);
+  // The tail embedding is only read when the tail does not move.
+  double* ref = const_cast<double*>(Yref.memptr());
+  parallel_for(m, threads, [&](std::size_t j) {
+    Stream rng{mix64(o.seed ^ mix64(j))};
+    EpochStats st;
+    for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+      const double alpha = o.learning_rate * (1.0 - double(epoch - 1) / double(o.epochs));
+      const double ep = double(epoch);
+      for (std::size_t i = start[j]; i < start[j + 1]; ++i)
+        if (s.next[i] <= ep)
+          sample_edge<false, false>(i, ep, alpha, e, s, Ynew.memptr(), ref, Yref.n_cols, dim, o.a,
+                                    o.b, rng, st);
+    }
+  });
+}
+
+}  // namespace drbench::umap

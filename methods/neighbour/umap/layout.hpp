@@ -1,0 +1,71 @@
+#pragma once
+// UMAP's layout (McInnes, Healy & Melville 2018, section 3.2 and appendix C; umap-learn 0.5's
+// optimize_layout_euclidean): stochastic gradient descent on the fuzzy cross-entropy between the
+// graph's memberships w_ij and q_ij = 1 / (1 + a d_ij^(2b)) in the embedding. Every epoch an edge
+// is sampled in proportion to its weight (once per epochs_per_sample = max w / w epochs) and moves
+// both ends along -d(-log q)/dy; each sample draws negative_sample_rate uniformly random points
+// that push the head away along -d(-log(1 - q))/dy. Every coordinate of a step is clipped to
+// [-4, 4]; the learning rate falls linearly from its initial value towards 0 over the epochs.
+#include <armadillo>
+#include <cmath>
+#include <cstdint>
+
+#include "framework/core/trace.hpp"
+
+namespace drbench::umap {
+
+// For d2 = |y_i - y_j|^2: the attractive term -log q = log(1 + a d2^b) has gradient
+// attract_coeff(d2) (y_i - y_j) with respect to y_i.
+inline double attract_coeff(double d2, double a, double b) {
+  if (d2 <= 0.0) return 0.0;
+  const double p = std::pow(d2, b - 1.0);
+  return 2.0 * a * b * p / (1.0 + a * p * d2);
+}
+// The repulsive term -log(1 - q) = log(1 + a d2^b) - log(a d2^b) has gradient
+// repulse_coeff(d2, eps = 0) (y_i - y_j) (a negative coefficient: it pushes apart). The layout
+// uses eps = 0.001 as umap-learn does, which bounds the push at coincident points.
+inline double repulse_coeff(double d2, double a, double b, double eps) {
+  return -2.0 * b / ((eps + d2) * (1.0 + a * std::pow(d2, b)));
+}
+
+// The fuzzy cross-entropy over ordered pairs i != j, sum w_ij (-log q_ij) + (1 - w_ij)
+// (-log(1 - q_ij)), of the embedding Y (dim x n) for the symmetric memberships W (n x n), and its
+// gradient with respect to Y when `grad` is non-null. O(n^2): the reference the sampled layout
+// estimates, for tests and small graphs.
+double cross_entropy(const arma::mat& Y, const arma::sp_mat& W, double a, double b,
+                     arma::mat* grad);
+
+// The edges the layout samples: the graph's nonzeros above max w / epochs (umap-learn drops the
+// rest, which would be sampled less than once), in column order, each with its sampling period.
+struct Edges {
+  arma::uvec head, tail;
+  arma::vec epochs_per_sample;  // max w / w_e
+  arma::uword n_heads = 0;      // rows of the head embedding
+};
+// Edges of a square graph (head = column, tail = row), or of a bipartite one whose columns are
+// new points and rows training points (transform).
+Edges edges_of(const arma::sp_mat& G, int epochs);
+
+struct LayoutOptions {
+  int epochs = 200;
+  double a = 1.577, b = 0.895;
+  double learning_rate = 1.0;  // initial alpha
+  double negative_sample_rate = 5.0;
+  std::uint64_t seed = 0;
+  Trace* trace = nullptr;  // fit only: one row per epoch
+};
+
+// The fit: edges of the symmetric graph move both of their ends, processed in their fixed order
+// on one thread, so the result depends on the seed alone. Logs per epoch the mean cross-entropy
+// of the sampled pairs (each positive sample with its negatives), the root mean square of the
+// clipped per-sample gradients, the learning rate as step, and the time.
+void optimize_embedding(arma::mat& Y, const Edges& e, const LayoutOptions& o);
+
+// The transform: new points (columns of Ynew) move towards their training neighbours in Yref and
+// away from random training points; the training embedding stays fixed, so the points are
+// independent and run on `threads` threads, each with its own random stream drawn from the seed
+// and the point's index: the same bits for any thread count. Edges must be grouped by head.
+void optimize_new_points(arma::mat& Ynew, const arma::mat& Yref, const Edges& e,
+                         const LayoutOptions& o, unsigned threads);
+
+}  // namespace drbench::umap

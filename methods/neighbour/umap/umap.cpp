@@ -1,0 +1,300 @@
+#include "methods/neighbour/umap/umap.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <string>
+
+#include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
+#include "framework/core/registry.hpp"
+#include "framework/linalg/eigen.hpp"
+#include "framework/linalg/pca.hpp"
+#include "methods/neighbour/umap/fuzzy_set.hpp"
+#include "methods/neighbour/umap/layout.hpp"
+
+namespace drbench {
+
+namespace umap {
+
+int default_epochs(arma::uword n) {
+  return n <= 10000 ? 500 : 200;
+}
+
+namespace {
+
+// y = D^-1/2 G D^-1/2 x for Lanczos.
+struct NormalisedOp {
+  const arma::sp_mat& G;
+  const arma::vec& dinv;
+  const arma::uword n_rows, n_cols;
+  NormalisedOp(const arma::sp_mat& g, const arma::vec& di)
+      : G(g), dinv(di), n_rows(g.n_rows), n_cols(g.n_cols) {}
+  void perform_op(double* x_in, double* y_out) const {
+    const arma::vec x(x_in, n_rows, false, true);
+    arma::vec y(y_out, n_rows, false, true);
+    y = dinv % (G * (dinv % x));
+  }
+};
+
+// umap-learn's noisy_scale_coords: largest |coordinate| 10, plus Gaussian noise of std 1e-4 so
+// that no two points start on top of each other.
+void noisy_scale(arma::mat& Y, Rng& rng) {
+  const double m = arma::abs(Y).max();
+  if (m > 0) Y *= 10.0 / m;
+  Y += 1e-4 * rng.randn(Y.n_rows, Y.n_cols);
+}
+
+}  // namespace
+
+bool spectral_start(const arma::sp_mat& G, arma::uword dim, arma::mat& Y) {
+  const arma::uword n = G.n_cols, k = dim + 1;
+  if (k >= n) return false;
+  const arma::vec deg = arma::vec(arma::sum(G, 1));
+  if (deg.min() <= 0.0) return false;
+  const arma::vec dinv = 1.0 / arma::sqrt(deg);
+  arma::vec values;
+  arma::mat vectors;
+  if (n <= 600) {
+    // Small graphs: the dense spectrum is cheaper than setting up Lanczos.
+    const arma::mat N = arma::diagmat(dinv) * arma::mat(G) * arma::diagmat(dinv);
+    const EigenPairs e = sym_eigs(N, k, Spectrum::Largest);
+    values = e.values;
+    vectors = e.vectors;
+  } else {
+    const NormalisedOp op(G, dinv);
+    // umap-learn's Krylov size: max(2k + 1, sqrt(n)).
+    const arma::uword ncv = std::min<arma::uword>(
+        n, std::max<arma::uword>(2 * k + 1, arma::uword(std::sqrt(double(n)))));
+    try {
+      arma::newarp::SymEigsSolver<double, arma::newarp::EigsSelect::LARGEST_ALGE, NormalisedOp>
+          eigs(op, k, ncv);
+      eigs.init();  // fixed internal start: no global random state
+      if (eigs.compute(5 * n, 1e-6) < k) return false;
+      values = eigs.eigenvalues();
+      vectors = eigs.eigenvectors();
+    } catch (const std::exception&) {
+      return false;
+    }
+    if (vectors.n_cols != k) return false;
+    const arma::uvec order = arma::sort_index(values, "descend");
+    vectors = vectors.cols(order);
+  }
+  arma::mat V = vectors.cols(1, dim);
+  fix_signs(V);
+  Y = V.t();
+  return Y.is_finite();
+}
+
+}  // namespace umap
+
+void Umap::fit(const FitInput& in) {
+  const arma::uword n = in.X.n_cols;
+  const auto k = arma::uword(params_.integer("neighbours"));
+  if (k > n)
+    throw MethodError("umap: neighbours = " + std::to_string(k) + " needs more than the " +
+                      std::to_string(n) + " training points (fix: neighbours < " +
+                      std::to_string(n) + ")");
+  epochs_ = int(params_.integer("iterations"));
+  if (epochs_ == 0) epochs_ = umap::default_epochs(n);
+  threads_ = std::max(1u, in.threads);
+  X_ = in.X;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto since = [&t0] {
+    return std::to_string(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  };
+
+  GraphOptions go;
+  go.kind = parse_graph_kind(params_.str("neighbour_graph"));
+  go.threads = threads_;
+  go.seed = in.rng.engine()();
+  index_ = std::make_unique<NeighbourIndex>(X_, k, go);
+  // umap-learn's n_neighbors counts the point itself: k - 1 other points.
+  const NeighbourGraph g = index_->self_graph(std::max<arma::uword>(1, k - 1));
+  const umap::SmoothKnn sk = umap::smooth_knn(g.dist, std::log2(double(k)), 1.0, threads_);
+  graph_ = umap::fuzzy_union(g, umap::memberships(g, sk));
+  const std::string graph_seconds = since();
+
+  const umap::CurveAb ab = umap::fit_ab(params_.real("spread"), params_.real("min_dist"));
+  a_ = ab.a;
+  b_ = ab.b;
+
+  const umap::Edges edges = umap::edges_of(graph_, epochs_);
+  // The graph the layout sees (edges sampled less than once dropped) also gives the start.
+  arma::umat loc(2, edges.head.n_elem);
+  loc.row(0) = edges.tail.t();
+  loc.row(1) = edges.head.t();
+  const double wmax = graph_.n_nonzero ? arma::max(arma::nonzeros(graph_)) : 1.0;
+  const arma::sp_mat pruned(loc, wmax / edges.epochs_per_sample, n, n);
+
+  const std::string init = params_.str("init");
+  std::string used = init;
+  if (init == "random") {
+    Y_ = 20.0 * in.rng.randu(in.dim, n) - 10.0;
+  } else {
+    bool ok = false;
+    if (init == "spectral") {
+      const arma::uword parts = umap::components(pruned);
+      if (parts > 1) {
+        used = "pca (graph has " + std::to_string(parts) + " components)";
+      } else {
+        ok = umap::spectral_start(pruned, in.dim, Y_);
+        if (!ok) used = "pca (Lanczos did not converge)";
+      }
+    }
+    if (!ok) {
+      // The fallback keeps clusters apart where a disconnected graph has no useful spectrum.
+      const PcaBasis pb = pca_basis(X_, in.dim);
+      Y_ = pb.W.t() * (X_.each_col() - pb.mean);
+      if (Y_.n_rows < in.dim) Y_.resize(in.dim, n);
+    }
+    umap::noisy_scale(Y_, in.rng);
+  }
+  // umap-learn 0.5 rescales every coordinate to [0, 10] before the layout.
+  for (arma::uword r = 0; r < Y_.n_rows; ++r) {
+    const double lo = Y_.row(r).min(), hi = Y_.row(r).max();
+    Y_.row(r) = hi > lo ? arma::rowvec(10.0 * (Y_.row(r) - lo) / (hi - lo))
+                        : arma::rowvec(Y_.n_cols, arma::fill::zeros);
+  }
+
+  const std::string start_seconds = since();
+  umap::LayoutOptions lo;
+  lo.epochs = epochs_;
+  lo.a = a_;
+  lo.b = b_;
+  lo.learning_rate = params_.real("learning_rate");
+  lo.negative_sample_rate = params_.real("negative_sample_rate");
+  lo.seed = in.rng.engine()();
+  lo.trace = in.trace;
+  transform_seed_ = in.rng.engine()();
+  umap::optimize_embedding(Y_, edges, lo);
+  if (!Y_.is_finite())
+    throw MethodError(
+        "umap: the layout diverged (non-finite coordinates) (fix: lower "
+        "'learning_rate')");
+  if (in.trace) {
+    in.trace->optimizer = "umap_sgd";
+    in.trace->note("init", used);
+    in.trace->note("a", std::to_string(a_));
+    in.trace->note("b", std::to_string(b_));
+    in.trace->note("epochs", std::to_string(epochs_));
+    in.trace->note("edges", std::to_string(edges.head.n_elem));
+    in.trace->note("neighbour_graph", g.approximate ? "approximate" : "exact");
+    // Wall seconds from the start of the fit: where the time of a fit goes.
+    in.trace->note("seconds_graph", graph_seconds);
+    in.trace->note("seconds_start", start_seconds);
+  }
+}
+
+arma::mat Umap::transform(const arma::mat& Xnew) const {
+  if (!index_) throw MethodError("umap: transform before fit");
+  const auto k = std::min<arma::uword>(arma::uword(params_.integer("neighbours")), X_.n_cols);
+  const arma::uword m = Xnew.n_cols;
+  const NeighbourGraph g = index_->query(Xnew, k);
+  // No local connectivity for new points (umap-learn's transform): rho = 0.
+  const umap::SmoothKnn sk = umap::smooth_knn(g.dist, std::log2(double(k)), 0.0, threads_);
+  const arma::mat W = umap::memberships(g, sk);
+
+  arma::mat Ynew(Y_.n_rows, m, arma::fill::zeros);
+  arma::umat loc(2, k * m);
+  arma::vec val(k * m);
+  for (arma::uword j = 0; j < m; ++j) {
+    // Start at the membership-weighted mean of the neighbours, or on a training point the new
+    // point coincides with.
+    double wsum = 0.0;
+    bool on_point = false;
+    for (arma::uword e = 0; e < k; ++e) {
+      loc(0, j * k + e) = g.index(e, j);
+      loc(1, j * k + e) = j;
+      val(j * k + e) = W(e, j);
+      if (!on_point && g.dist(e, j) == 0.0) {
+        Ynew.col(j) = Y_.col(g.index(e, j));
+        on_point = true;
+      }
+      wsum += W(e, j);
+    }
+    if (on_point) continue;
+    for (arma::uword e = 0; e < k; ++e) Ynew.col(j) += (W(e, j) / wsum) * Y_.col(g.index(e, j));
+  }
+  const arma::sp_mat bip(loc, val, X_.n_cols, m);
+
+  int epochs = int(params_.integer("oos_iterations"));
+  if (epochs == 0)
+    epochs = params_.integer("iterations") == 0 ? (X_.n_cols <= 10000 ? 100 : 30)
+                                                : std::max(1, epochs_ / 3);
+  umap::LayoutOptions lo;
+  lo.epochs = epochs;
+  lo.a = a_;
+  lo.b = b_;
+  lo.learning_rate = params_.real("learning_rate") / 4.0;
+  lo.negative_sample_rate = params_.real("negative_sample_rate");
+  lo.seed = transform_seed_;
+  umap::optimize_new_points(Ynew, Y_, umap::edges_of(bip, epochs), lo, threads_);
+  return Ynew;
+}
+
+namespace {
+
+MethodInfo umap_info() {
+  MethodInfo m;
+  m.name = "umap";
+  m.family = "neighbour";
+  m.summary =
+      "UMAP: fuzzy simplicial set of the kNN graph, spectral start, sampled SGD layout with "
+      "negative sampling; umap-learn's transform for new points";
+  m.reference =
+      "McInnes, Healy & Melville 2018, arXiv:1802.03426 (sec. 3, appendix C); umap-learn 0.5";
+  ParamSpec epochs = keywords::iterations(
+      0, 1000000,
+      "SGD epochs of the layout; 0 = umap-learn's rule, 500 up to 10,000 points, else 200");
+  epochs.min = 0;
+  ParamSpec oos = ParamSpec::integer(
+      "oos_iterations", 0, 0, 1000000,
+      "epochs of the transform's layout; 0 = iterations / 3 (100 or 30 when iterations is 0)");
+  m.params = {
+      keywords::neighbours(15, 2, 1000000,
+                           "umap-learn's n_neighbors, the point itself included: the k - 1 "
+                           "nearest others, memberships calibrated to sum to log2(k)"),
+      keywords::neighbour_graph(),
+      epochs,
+      oos,
+      keywords::min_dist(0.1, "the a/b curve of 1 / (1 + a d^(2b)); at most spread"),
+      keywords::spread(1.0, "the a/b curve's fall-off exp(-(d - min_dist) / spread)"),
+      keywords::negative_sample_rate(5.0, "repulsive samples per sampled edge"),
+      keywords::learning_rate(1.0, "initial SGD rate, falling linearly to 0 (transform: / 4)"),
+      keywords::init("spectral", {"spectral", "pca", "random"},
+                     "spectral (normalised Laplacian eigenvectors; pca where the graph is "
+                     "disconnected, noted in the trace), pca, or uniform in [-10, 10]"),
+  };
+  m.iterative = true;
+  m.out_of_sample = true;
+  m.check_setting = [](const ParamSet& p) -> std::string {
+    if (p.real("min_dist") > p.real("spread"))
+      return "min_dist = " + to_string(ParamValue(p.real("min_dist"))) +
+             " exceeds spread = " + to_string(ParamValue(p.real("spread"))) +
+             " (fix: min_dist <= spread)";
+    return "";
+  };
+  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n, k = double(p.integer("neighbours"));
+    double ep = double(p.integer("iterations"));
+    if (ep == 0) ep = umap::default_epochs(s.n);
+    return n * s.d * k * std::log2(n + 2.0) +
+           ep * n * k * (1.0 + p.real("negative_sample_rate")) * (double(dim) + 20.0);
+  };
+  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    // Data (kept for the transform's index), the graph and its union (a few copies of n k
+    // entries), the edge schedule and the embedding.
+    const double n = s.n, k = double(p.integer("neighbours"));
+    return 8.0 * (2.0 * n * s.d + 16.0 * n * k + 4.0 * n * double(dim));
+  };
+  m.make = [](const ParamSet& p) { return std::make_unique<Umap>(p); };
+  return m;
+}
+
+}  // namespace
+
+DRBENCH_REGISTER_METHOD(umap_info)
+
+}  // namespace drbench

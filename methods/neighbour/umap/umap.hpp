@@ -1,0 +1,53 @@
+#pragma once
+// UMAP (McInnes, Healy & Melville 2018), following umap-learn 0.5: the fuzzy simplicial set of the
+// shared neighbour graph (fuzzy_set.hpp), a spectral start from the normalised graph Laplacian, the
+// a/b curve fitted to min_dist and spread, and the sampled SGD layout (layout.hpp). Out of sample:
+// umap-learn's transform (memberships of a new point to its k nearest training points, started at
+// their membership-weighted mean, moved with the training embedding fixed).
+//
+// Threads: the neighbour graph, the smooth kNN calibration and the transform use `threads` and
+// give the same bits for any count; the fit's SGD runs on one thread (edges in a fixed order, one
+// random stream), so the whole fit depends on the seed alone.
+#include <armadillo>
+#include <memory>
+#include <string>
+
+#include "framework/core/method.hpp"
+#include "framework/core/params.hpp"
+#include "framework/linalg/neighbour_graph.hpp"
+
+namespace drbench {
+
+class Umap final : public Method {
+ public:
+  explicit Umap(const ParamSet& p) : params_(p) {}
+  void fit(const FitInput& in) override;
+  arma::mat embedding() const override { return Y_; }
+  arma::mat transform(const arma::mat& Xnew) const override;
+
+  // The symmetric fuzzy graph of the fit (before pruning), for tests.
+  const arma::sp_mat& graph() const { return graph_; }
+  double a() const { return a_; }
+  double b() const { return b_; }
+
+ private:
+  ParamSet params_;
+  arma::mat X_;  // training points: the neighbour index refers to them
+  std::unique_ptr<NeighbourIndex> index_;
+  arma::sp_mat graph_;
+  arma::mat Y_;
+  double a_ = 0.0, b_ = 0.0;
+  int epochs_ = 0;
+  unsigned threads_ = 1;
+  std::uint64_t transform_seed_ = 0;
+};
+
+namespace umap {
+// The epochs umap-learn runs when none are given: 500 up to 10,000 points, 200 beyond.
+int default_epochs(arma::uword n);
+// `dim` eigenvectors of the normalised Laplacian I - D^-1/2 G D^-1/2 after the trivial one (the
+// next-smallest eigenvalues), by Lanczos on D^-1/2 G D^-1/2; false where it does not converge.
+bool spectral_start(const arma::sp_mat& G, arma::uword dim, arma::mat& Y);
+}  // namespace umap
+
+}  // namespace drbench
