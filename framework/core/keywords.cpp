@@ -94,6 +94,18 @@ ParamSpec optimizer(const std::string& def, std::vector<std::string> choices,
   return ParamSpec::choice("optimizer", def, std::move(choices), "optimiser: " + what);
 }
 
+ParamSpec gradient(const std::string& def, std::vector<std::string> choices,
+                   const std::string& what) {
+  return ParamSpec::choice("gradient", def, std::move(choices),
+                           "how the all-pairs repulsion is summed: " + what);
+}
+
+ParamSpec theta(double def) {
+  return ParamSpec::real("theta", def, 0.0, std::nullopt,
+                         "Barnes-Hut opening angle: a cell is taken whole when its largest side "
+                         "< theta x its distance (0 = exact sum on the tree)");
+}
+
 double KernelWidth::heat_t(double reference_t) const {
   return relative ? sigma * sigma * reference_t : 2.0 * sigma * sigma;
 }

@@ -54,6 +54,15 @@ ParamSpec neighbour_graph(const std::string& def = "auto");
 ParamSpec optimizer(const std::string& def, std::vector<std::string> choices,
                     const std::string& what);
 
+// `gradient` (choice): how a neighbour embedding sums its all-pairs repulsion, with the method's
+// choices (exact O(n^2); barnes_hut on the space tree of framework/linalg/space_tree.hpp; auto:
+// exact below a size the method states, so small-size results do not change); `what` says more.
+ParamSpec gradient(const std::string& def, std::vector<std::string> choices,
+                   const std::string& what);
+// `theta` (real >= 0): the Barnes-Hut opening angle; a cell is taken whole when its largest side
+// is below theta times its distance; 0 opens every cell (the exact sum on the tree).
+ParamSpec theta(double def);
+
 // A kernel width as a method reads it: sigma, and whether it multiplies the method's reference.
 struct KernelWidth {
   double sigma = 1.0;
