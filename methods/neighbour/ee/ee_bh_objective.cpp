@@ -17,6 +17,37 @@ namespace {
 // exp(-kNegligibleD2) ~ 2e-22 times its weights: skipped.
 constexpr double kNegligibleD2 = 50.0;
 
+// Dot product and squared distance over the input dimension with four independent partial sums:
+// one running sum is a chain of dependent additions that the compiler may not reorder, and at
+// D = 50 that chain, not the arithmetic, bounds the Barnes-Hut walk.
+inline double dot4(const double* a, const double* b, arma::uword n) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  arma::uword r = 0;
+  for (; r + 4 <= n; r += 4) {
+    s0 += a[r] * b[r];
+    s1 += a[r + 1] * b[r + 1];
+    s2 += a[r + 2] * b[r + 2];
+    s3 += a[r + 3] * b[r + 3];
+  }
+  for (; r < n; ++r) s0 += a[r] * b[r];
+  return (s0 + s1) + (s2 + s3);
+}
+
+inline double sqdist4(const double* a, const double* b, arma::uword n) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  arma::uword r = 0;
+  for (; r + 4 <= n; r += 4) {
+    const double t0 = a[r] - b[r], t1 = a[r + 1] - b[r + 1], t2 = a[r + 2] - b[r + 2],
+                 t3 = a[r + 3] - b[r + 3];
+    s0 += t0 * t0;
+    s1 += t1 * t1;
+    s2 += t2 * t2;
+    s3 += t3 * t3;
+  }
+  for (; r < n; ++r) s0 += (a[r] - b[r]) * (a[r] - b[r]);
+  return (s0 + s1) + (s2 + s3);
+}
+
 // The per-point Barnes-Hut sums of point i: e = sum_m w-_im k_im and f = sum_m w-_im k_im (y_i -
 // y_m), k = exp(-|y_i - y_m|^2).
 template <int D>
@@ -36,20 +67,12 @@ struct RepulsionVisitor {
     return r > 0 && r * r > kNegligibleD2;
   }
   void point(int p, const double* u, double e2) {
-    const double* xp = Xt + Dx * p;
-    double w = 0.0;
-    for (arma::uword r = 0; r < Dx; ++r) {
-      const double t = xi[r] - xp[r];
-      w += t * t;
-    }
-    const double k = w * std::exp(-e2);
+    const double k = sqdist4(xi, Xt + Dx * p, Dx) * std::exp(-e2);
     e += k;
     for (int q = 0; q < D; ++q) f[q] += k * u[q];
   }
   void cell(int t, const double* diff, double d2) {
-    const double* s = S + Dx * t;
-    double dot = 0.0;
-    for (arma::uword r = 0; r < Dx; ++r) dot += xi[r] * s[r];
+    const double dot = dot4(xi, S + Dx * t, Dx);
     // |C| a_i + sum a_m - 2 x_i . sum x_m = sum_m |x_i - x_m|^2 >= 0 (clamped against rounding).
     const double w = std::max(0.0, count[t] * ai + A[t] - 2.0 * dot);
     const double k = w * std::exp(-d2);
@@ -76,6 +99,7 @@ EeBhObjective::EeBhObjective(arma::sp_mat Wp, const arma::mat& X, double lambda,
   X_ /= std::sqrt(scale_);
   a_ = arma::sum(arma::square(X_), 0).t();
   Dp_ = arma::vec(arma::sum(Wp_, 1));
+  Wp_.sync();  // evaluate_d reads the CSC arrays directly
 }
 
 template <int D>
