@@ -4,7 +4,7 @@
 # thread), run back to back in one invocation so that the ratio means something on a shared
 # machine. Each method runs in its own process under /usr/bin/time -v for its peak memory (which
 # includes loading the 60,000 x 784 IDX file before the subsample: the same for both).
-#   bash benchmarks/ee_linear_fmnist.sh [profiles...]   # default: ee tsne (add ee60k for 60,000)
+#   bash benchmarks/ee_linear_fmnist.sh [profiles...]   # default: ee tsne; ee60k tsne60k: 60,000
 # Prints one line per method: fit wall seconds, process CPU seconds, peak RSS, iterations, stop
 # reason and the 1-NN leave-one-out error of the 2-D embedding. Needs build/drbench and Debian's
 # python3-h5py; the data: /usr/share/datasets/fashion-mnist (skips cleanly without it).
