@@ -13,8 +13,9 @@
 // repulsion is summed by Barnes-Hut (ee_bh_objective.hpp; theta = 0 is the dense objective), and
 // the spectral direction solves 4 L+ + mu I by warm-started Jacobi-preconditioned CG (at most 50
 // steps per iteration) instead of a dense Cholesky factor, so its directions differ from the
-// dense path's even at theta = 0. Results are the same for any thread count, except where the
-// approximate (HNSW) graph is chosen, which depends on the seed only.
+// dense path's even at theta = 0. Results are the same bits for any thread count (the HNSW graph,
+// where auto chooses it, depends on the data and the seed only). Cost: docs/benchmarks.md (2.6x
+// Barnes-Hut t-SNE's CPU time at 20,000 Fashion-MNIST points, half of it in the CG solves).
 #include <armadillo>
 #include <string>
 
