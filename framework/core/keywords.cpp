@@ -134,6 +134,12 @@ ParamSpec learning_rate(double def, const std::string& what) {
   return ParamSpec::real("learning_rate", def, 0.0, std::nullopt, "step size: " + what, true);
 }
 
+ParamSpec theta(double def) {
+  return ParamSpec::real("theta", def, 0.0, std::nullopt,
+                         "Barnes-Hut opening angle: a cell is taken whole when its largest side "
+                         "< theta x its distance (0 = exact sum on the tree)");
+}
+
 double KernelWidth::heat_t(double reference_t) const {
   return relative ? sigma * sigma * reference_t : 2.0 * sigma * sigma;
 }

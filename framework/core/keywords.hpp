@@ -77,6 +77,10 @@ ParamSpec init(const std::string& def, std::vector<std::string> choices, const s
 // `learning_rate` (real > 0): the step of a stochastic or first-order optimiser.
 ParamSpec learning_rate(double def, const std::string& what);
 
+// `theta` (real >= 0): the Barnes-Hut opening angle; a cell is taken whole when its largest side
+// is below theta times its distance; 0 opens every cell (the exact sum on the tree).
+ParamSpec theta(double def);
+
 // A kernel width as a method reads it: sigma, and whether it multiplies the method's reference.
 struct KernelWidth {
   double sigma = 1.0;

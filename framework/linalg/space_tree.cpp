@@ -39,6 +39,8 @@ SpaceTree<D>::SpaceTree(const arma::mat& Y) {
   // The partition permuted order_ alongside pts_; remember where each point went.
   pos_.resize(n);
   for (arma::uword t = 0; t < n; ++t) pos_[order_[t]] = t;
+  range_.resize(nodes_.size());
+  fill_ranges();
 }
 
 template <int D>
@@ -103,6 +105,19 @@ void SpaceTree<D>::build(int begin, int end, std::array<double, D> lo, std::arra
     build(bound[c], bound[c + 1], clo, chi, depth + 1);
   }
   nodes_[me].skip = static_cast<int>(nodes_.size());
+}
+
+template <int D>
+void SpaceTree<D>::fill_ranges() {
+  // Pre-order: a subtree is node t followed by its descendants up to skip - 1, and its points run
+  // from its first leaf's begin to its last leaf's end; walking backwards finds both computed.
+  for (int t = static_cast<int>(nodes_.size()) - 1; t >= 0; --t) {
+    const Node& nd = nodes_[t];
+    if (nd.end > nd.begin || nd.skip == t + 1)
+      range_[t] = {nd.begin, nd.end};
+    else
+      range_[t] = {range_[t + 1].first, range_[nd.skip - 1].second};
+  }
 }
 
 template <int D>

@@ -1,15 +1,21 @@
 #include "methods/neighbour/ee/ee.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <memory>
 #include <sstream>
 
+#include "framework/affinity/graph_affinities.hpp"
 #include "framework/affinity/perplexity.hpp"
 #include "framework/affinity/weights.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
+#include "framework/linalg/neighbour_graph.hpp"
 #include "framework/optim/optimizer.hpp"
+#include "methods/neighbour/ee/ee_bh_objective.hpp"
 #include "methods/neighbour/ee/ee_objective.hpp"
 
 namespace drbench {
@@ -21,11 +27,36 @@ std::string num(double v) {
   o << v;
   return o.str();
 }
+
+// From this many points `gradient: auto` takes the linear-time path: below it the dense path is
+// seconds and every committed result (at most a few thousand points) keeps its exact numbers.
+constexpr arma::uword kAutoBarnesHut = 5000;
+
+// The common optimiser settings of both paths.
+OptimOptions ee_options(const ParamSet& p, Trace* trace) {
+  OptimOptions opt;
+  opt.max_iterations = static_cast<int>(p.integer("iterations"));
+  opt.x_tol = opt.f_tol = 0.0;
+  opt.rel_x_tol = p.real("tolerance");
+  opt.line_search = LineSearchKind::Armijo;
+  opt.armijo.c = 0.1;
+  opt.armijo.rho = 0.8;
+  opt.trace = trace;
+  return opt;
+}
+
 }  // namespace
+
+bool ee_uses_barnes_hut(const ParamSet& p, arma::uword n, arma::uword dim) {
+  const std::string g = p.str("gradient");
+  if (g != "auto") return g == "barnes_hut";
+  return n >= kAutoBarnesHut && dim <= 3 && p.str("weights") == "perplexity";
+}
 
 void ElasticEmbedding::fit(const FitInput& in) {
   const arma::uword n = in.X.n_cols;
   if (n < 3) throw MethodError("ee: needs at least 3 points, got " + std::to_string(n));
+  if (ee_uses_barnes_hut(params_, n, in.dim)) return fit_linear_time(in);
   const arma::mat D2 = sq_distances(in.X);
   arma::mat Wp = params_.str("weights") == "perplexity"
                      ? joint_affinities(in.X, params_.real("perplexity"))
@@ -45,14 +76,7 @@ void ElasticEmbedding::fit(const FitInput& in) {
         "(fix: raise 'kernel_width' or use 'weights: perplexity')");
   EeObjective obj(std::move(Wp), std::move(Wm), params_.real("lambda"), in.dim);
 
-  OptimOptions opt;
-  opt.max_iterations = static_cast<int>(params_.integer("iterations"));
-  opt.x_tol = opt.f_tol = 0.0;
-  opt.rel_x_tol = params_.real("tolerance");
-  opt.line_search = LineSearchKind::Armijo;
-  opt.armijo.c = 0.1;
-  opt.armijo.rho = 0.8;
-  opt.trace = in.trace;
+  OptimOptions opt = ee_options(params_, in.trace);
   std::string run = "gd";
   double mu = 0.0;
   if (optimizer == "sd") {
@@ -82,6 +106,66 @@ void ElasticEmbedding::fit(const FitInput& in) {
   if (!Y_.is_finite()) throw MethodError("ee: the embedding diverged (fix: lower 'lambda')");
 }
 
+void ElasticEmbedding::fit_linear_time(const FitInput& in) {
+  const arma::uword n = in.X.n_cols;
+  if (params_.str("weights") != "perplexity")
+    throw MethodError(
+        "ee: the linear-time path needs 'weights: perplexity' (fix: that, or "
+        "'gradient: exact')");
+  const double perplexity = params_.real("perplexity");
+  const std::int64_t k_given = params_.integer("neighbours");
+  const arma::uword k =
+      k_given > 0 ? static_cast<arma::uword>(k_given)
+                  : std::min<arma::uword>(n - 1, static_cast<arma::uword>(3.0 * perplexity));
+  if (k > n - 1)
+    throw MethodError("ee: 'neighbours' = " + std::to_string(k) +
+                      " exceeds n - 1 = " + std::to_string(n - 1) + " (fix: lower 'neighbours')");
+  GraphOptions go;
+  go.kind = parse_graph_kind(params_.str("neighbour_graph"));
+  go.threads = in.threads;
+  go.seed = in.rng.engine()();
+  const NeighbourGraph graph = neighbour_graph(in.X, k, go);
+  arma::sp_mat Wp = graph_joint_affinities(graph, perplexity, in.threads);
+  EeBhObjective obj(std::move(Wp), in.X, params_.real("lambda"), in.dim, params_.real("theta"),
+                    in.threads);
+
+  OptimOptions opt = ee_options(params_, in.trace);
+  const std::string optimizer = params_.str("optimizer");
+  std::string run = "gd";
+  double mu = 0.0;
+  long cg_total = 0;
+  if (optimizer == "sd") {
+    mu = obj.factor_spectral(params_.real("mu"));
+    opt.direction = [&obj, &cg_total](const arma::vec&, const arma::vec& g) {
+      arma::vec p = obj.spectral_direction(g);
+      cg_total += obj.last_cg_iterations();
+      return p;
+    };
+    run = "descent";
+  } else if (optimizer == "fp") {
+    opt.direction = [&obj](const arma::vec&, const arma::vec& g) {
+      return obj.fixed_point_direction(g);
+    };
+    run = "descent";
+  }
+  const arma::mat Y0 = in.rng.randn(in.dim, n) * 1e-5;
+  const OptimResult r = minimize(run, obj, arma::vectorise(Y0), opt);
+  Y_ = arma::reshape(r.x, in.dim, n);
+  objective_ = r.f;
+  iterations_ = r.iterations;
+  stop_reason_ = r.stop_reason;
+  if (in.trace) {
+    in.trace->optimizer = "ee_" + optimizer + "_barnes_hut";
+    in.trace->note("neighbours", std::to_string(k));
+    in.trace->note("neighbour_graph", graph.approximate ? "approximate" : "exact");
+    if (mu > 0) {
+      in.trace->note("mu", num(mu));
+      in.trace->note("cg_iterations", std::to_string(cg_total));
+    }
+  }
+  if (!Y_.is_finite()) throw MethodError("ee: the embedding diverged (fix: lower 'lambda')");
+}
+
 namespace {
 
 MethodInfo ee_info() {
@@ -107,13 +191,40 @@ MethodInfo ee_info() {
       keywords::iterations(1000, 1000000, "the chosen optimiser"),
       keywords::tolerance(1e-3, 1.0, "when |Y_new - Y| <= tolerance |Y|"),
       ParamSpec::real("mu", 1e-10, 1e-15, 1.0, "sd: ridge on 4 L+ relative to its mean diagonal"),
+      keywords::gradient("auto", {"exact", "barnes_hut", "auto"},
+                         "exact (dense w+, O(n^2) per iteration); barnes_hut (w+ on the kNN "
+                         "graph, repulsion on the space tree, spectral direction by "
+                         "warm-started CG: Vladymyrov & Carreira-Perpinan 2014); auto: "
+                         "barnes_hut from 5,000 points when dims <= 3 and weights: perplexity"),
+      keywords::theta(0.5),
+      keywords::neighbours(0, 0, 1000000, "the sparse w+ (barnes_hut); 0 = 3 x perplexity"),
+      keywords::neighbour_graph(),
   };
   m.iterative = true;
   m.out_of_sample = false;
-  m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 0 ? s.n - 1 : 0; };
+  m.max_dim = [](const DataShape& s, const ParamSet& p) {
+    const arma::uword lim = s.n > 0 ? s.n - 1 : 0;
+    return p.str("gradient") == "barnes_hut" ? std::min<arma::uword>(3, lim) : lim;
+  };
+  m.check_setting = [](const ParamSet& p) -> std::string {
+    if (p.str("gradient") == "barnes_hut" && p.str("weights") != "perplexity")
+      return "gradient: barnes_hut needs 'weights: perplexity' (its w+ live on the kNN graph; "
+             "fix: weights: perplexity, or gradient: exact)";
+    return "";
+  };
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n;
-    return n * n * (s.d + n / 3.0) + 20.0 * double(p.integer("iterations")) * n * n * (dim + 3);
+    const double n = s.n, it = double(p.integer("iterations"));
+    if (ee_uses_barnes_hut(p, s.n, dim))
+      return n * s.d * 3.0 * p.real("perplexity") +
+             20.0 * it * n * (std::log2(n + 1.0) * (20.0 + s.d) + 3.0 * p.real("perplexity"));
+    return n * n * (s.d + n / 3.0) + 20.0 * it * n * n * (dim + 3);
+  };
+  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    if (!ee_uses_barnes_hut(p, s.n, dim)) return memory_default(s, dim);
+    // Sparse w+ and the CG matrix (about 2 x 3 perplexity entries per point each), the inputs in
+    // tree order with prefix and node sums (about 4 copies of X), the optimiser's vectors.
+    const double n = double(s.n), d = double(s.d), kk = 3.0 * p.real("perplexity");
+    return 8.0 * (4.0 * n * kk * 2.0 + 6.0 * n * d + 40.0 * n * double(dim));
   };
   m.make = [](const ParamSet& p) { return std::make_unique<ElasticEmbedding>(p); };
   return m;

@@ -7,6 +7,15 @@
 // Carreira-Perpinan 2012), the fixed-point iteration, gradient descent; each with backtracking
 // Armijo (c = 0.1, rho = 0.8, started from the previous step) and the relative-change stop.
 // Transductive.
+//
+// Linear time (`gradient: barnes_hut`, or auto from 5,000 points; Vladymyrov & Carreira-Perpinan
+// 2014): w+ are entropic affinities on the shared kNN graph (neighbours, neighbour_graph), the
+// repulsion is summed by Barnes-Hut (ee_bh_objective.hpp; theta = 0 is the dense objective), and
+// the spectral direction solves 4 L+ + mu I by warm-started Jacobi-preconditioned CG (at most 50
+// steps per iteration) instead of a dense Cholesky factor, so its directions differ from the
+// dense path's even at theta = 0. Results are the same bits for any thread count (the HNSW graph,
+// where auto chooses it, depends on the data and the seed only). Cost: docs/benchmarks.md (2.6x
+// Barnes-Hut t-SNE's CPU time at 20,000 Fashion-MNIST points, half of it in the CG solves).
 #include <armadillo>
 #include <string>
 
@@ -14,6 +23,9 @@
 #include "framework/core/params.hpp"
 
 namespace drbench {
+
+// Whether a setting fits n points in dim dimensions on the linear-time path (`gradient`).
+bool ee_uses_barnes_hut(const ParamSet& p, arma::uword n, arma::uword dim);
 
 class ElasticEmbedding final : public Method {
  public:
@@ -25,6 +37,7 @@ class ElasticEmbedding final : public Method {
   const std::string& stop_reason() const { return stop_reason_; }
 
  private:
+  void fit_linear_time(const FitInput& in);
   ParamSet params_;
   arma::mat Y_;
   double objective_ = 0.0;

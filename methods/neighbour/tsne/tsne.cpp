@@ -187,8 +187,7 @@ MethodInfo tsne_info() {
                          "neighbours: Barnes-Hut (dims <= 3) or FFT-accelerated interpolation "
                          "(dims <= 2); auto = fft from 10,000 points in dims <= 2, else "
                          "barnes_hut"),
-      ParamSpec::real("theta", 0.5, 0.0, std::nullopt,
-                      "Barnes-Hut opening angle (0 = exact repulsion on the tree)"),
+      keywords::theta(0.5),
       keywords::iterations(1000, 1000000, "gradient-descent iterations in all"),
       ParamSpec::real("early_exaggeration", 12.0, 1.0, std::nullopt,
                       "factor on P during the first exaggeration_iterations"),

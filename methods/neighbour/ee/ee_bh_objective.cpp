@@ -1,0 +1,240 @@
+#include "methods/neighbour/ee/ee_bh_objective.hpp"
+
+#include <cmath>
+#include <string>
+#include <utility>
+
+#include "framework/core/error.hpp"
+#include "framework/core/parallel.hpp"
+#include "framework/linalg/pcg.hpp"
+#include "framework/linalg/space_tree.hpp"
+
+namespace drbench {
+
+namespace {
+
+// A cell none of whose points can be nearer than sqrt(kNegligibleD2) adds at most
+// exp(-kNegligibleD2) ~ 2e-22 times its weights: skipped.
+constexpr double kNegligibleD2 = 50.0;
+
+// Dot product and squared distance over the input dimension with four independent partial sums:
+// one running sum is a chain of dependent additions that the compiler may not reorder, and at
+// D = 50 that chain, not the arithmetic, bounds the Barnes-Hut walk.
+inline double dot4(const double* a, const double* b, arma::uword n) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  arma::uword r = 0;
+  for (; r + 4 <= n; r += 4) {
+    s0 += a[r] * b[r];
+    s1 += a[r + 1] * b[r + 1];
+    s2 += a[r + 2] * b[r + 2];
+    s3 += a[r + 3] * b[r + 3];
+  }
+  for (; r < n; ++r) s0 += a[r] * b[r];
+  return (s0 + s1) + (s2 + s3);
+}
+
+inline double sqdist4(const double* a, const double* b, arma::uword n) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  arma::uword r = 0;
+  for (; r + 4 <= n; r += 4) {
+    const double t0 = a[r] - b[r], t1 = a[r + 1] - b[r + 1], t2 = a[r + 2] - b[r + 2],
+                 t3 = a[r + 3] - b[r + 3];
+    s0 += t0 * t0;
+    s1 += t1 * t1;
+    s2 += t2 * t2;
+    s3 += t3 * t3;
+  }
+  for (; r < n; ++r) s0 += (a[r] - b[r]) * (a[r] - b[r]);
+  return (s0 + s1) + (s2 + s3);
+}
+
+// The per-point Barnes-Hut sums of point i: e = sum_m w-_im k_im and f = sum_m w-_im k_im (y_i -
+// y_m), k = exp(-|y_i - y_m|^2).
+template <int D>
+struct RepulsionVisitor {
+  const double* xi;     // x_i (Dx)
+  double ai;            // |x_i|^2
+  const double* Xt;     // inputs in tree order, Dx per point
+  const double* S;      // per-node sums of x, Dx per node
+  const double* A;      // per-node sums of |x|^2
+  const double* count;  // per-node point counts
+  arma::uword Dx;
+  double e = 0.0;
+  double f[D] = {};
+
+  bool prune(double d2, double width2) const {
+    const double r = std::sqrt(d2) - std::sqrt(D * width2);
+    return r > 0 && r * r > kNegligibleD2;
+  }
+  void point(int p, const double* u, double e2) {
+    const double k = sqdist4(xi, Xt + Dx * p, Dx) * std::exp(-e2);
+    e += k;
+    for (int q = 0; q < D; ++q) f[q] += k * u[q];
+  }
+  void cell(int t, const double* diff, double d2) {
+    const double dot = dot4(xi, S + Dx * t, Dx);
+    // |C| a_i + sum a_m - 2 x_i . sum x_m = sum_m |x_i - x_m|^2 >= 0 (clamped against rounding).
+    const double w = std::max(0.0, count[t] * ai + A[t] - 2.0 * dot);
+    const double k = w * std::exp(-d2);
+    e += k;
+    for (int q = 0; q < D; ++q) f[q] += k * diff[q];
+  }
+};
+
+}  // namespace
+
+EeBhObjective::EeBhObjective(arma::sp_mat Wp, const arma::mat& X, double lambda, arma::uword dim,
+                             double theta, unsigned threads)
+    : Wp_(std::move(Wp)), lambda_(lambda), theta_(theta), dim_(dim), threads_(threads) {
+  const arma::uword n = X.n_cols;
+  if (Wp_.n_rows != n || Wp_.n_cols != n)
+    throw Error("internal: linear-time EE weights do not match the data");
+  if (dim < 1 || dim > 3)
+    throw MethodError("ee: Barnes-Hut works in 1 to 3 dimensions, asked for " +
+                      std::to_string(dim) + " (fix: 'gradient: exact' or dims <= 3)");
+  X_ = X.each_col() - arma::mean(X, 1);
+  // sum over ordered pairs of |x_n - x_m|^2 = 2 n sum |x_n|^2 for centred x.
+  scale_ = 2.0 * double(n) * arma::accu(arma::square(X_));
+  if (!(scale_ > 0)) throw MethodError("ee: all input points coincide");
+  X_ /= std::sqrt(scale_);
+  a_ = arma::sum(arma::square(X_), 0).t();
+  Dp_ = arma::vec(arma::sum(Wp_, 1));
+  Wp_.sync();  // evaluate_d reads the CSC arrays directly
+}
+
+template <int D>
+double EeBhObjective::evaluate_d(const arma::mat& Y, arma::mat* G) const {
+  const arma::uword n = Y.n_cols, Dx = X_.n_rows;
+  const SpaceTree<D> tree(Y);
+  const auto& order = tree.order();
+  // Inputs in tree order, their prefix sums, and each node's sums over its points.
+  arma::mat Xt(Dx, n);
+  arma::vec at(n);
+  for (arma::uword p = 0; p < n; ++p) {
+    Xt.col(p) = X_.col(order[p]);
+    at(p) = a_(order[p]);
+  }
+  arma::mat Px(Dx, n + 1);
+  arma::vec Pa(n + 1);
+  Px.col(0).zeros();
+  Pa(0) = 0.0;
+  for (arma::uword p = 0; p < n; ++p) {
+    Px.col(p + 1) = Px.col(p) + Xt.col(p);
+    Pa(p + 1) = Pa(p) + at(p);
+  }
+  const int nodes = tree.node_count();
+  arma::mat S(Dx, nodes);
+  arma::vec A(nodes), C(nodes);
+  for (int t = 0; t < nodes; ++t) {
+    const auto& r = tree.range(t);
+    S.col(t) = Px.col(r.second) - Px.col(r.first);
+    A(t) = Pa(r.second) - Pa(r.first);
+    C(t) = tree.count(t);
+  }
+
+  arma::vec e(n);
+  arma::mat F(D, n);
+  const double theta2 = theta_ * theta_;
+  parallel_blocks(n, threads_, [&](std::size_t s, std::size_t end, std::size_t) {
+    for (std::size_t p = s; p < end; ++p) {
+      const arma::uword i = order[p];
+      RepulsionVisitor<D> v{Xt.colptr(p), at(p),      Xt.memptr(), S.memptr(),
+                            A.memptr(),   C.memptr(), Dx};
+      tree.walk(i, theta2, v);
+      e(i) = v.e;
+      for (int q = 0; q < D; ++q) F(q, i) = v.f[q];
+    }
+  });
+
+  // Attraction over the stored w+ (column i holds w+_.i = w+_i. by symmetry).
+  arma::vec ep(n);
+  arma::mat Fp(D, n);
+  const arma::uword* cp = Wp_.col_ptrs;
+  const arma::uword* ri = Wp_.row_indices;
+  const double* wv = Wp_.values;
+  parallel_blocks(n, threads_, [&](std::size_t s, std::size_t end, std::size_t) {
+    for (std::size_t i = s; i < end; ++i) {
+      const double* yi = Y.colptr(i);
+      double acc = 0.0, f[D] = {};
+      for (arma::uword q = cp[i]; q < cp[i + 1]; ++q) {
+        const double* yj = Y.colptr(ri[q]);
+        double u[D], d2 = 0.0;
+        for (int k = 0; k < D; ++k) {
+          u[k] = yi[k] - yj[k];
+          d2 += u[k] * u[k];
+        }
+        acc += wv[q] * d2;
+        for (int k = 0; k < D; ++k) f[k] += wv[q] * u[k];
+      }
+      ep(i) = acc;
+      for (int k = 0; k < D; ++k) Fp(k, i) = f[k];
+    }
+  });
+  if (G) *G = 4.0 * (Fp - lambda_ * F);
+  double E = 0.0;
+  for (arma::uword i = 0; i < n; ++i) E += ep(i) + lambda_ * e(i);
+  return E;
+}
+
+double EeBhObjective::evaluate(const arma::vec& y, arma::vec* grad) {
+  const arma::uword n = Wp_.n_rows;
+  const arma::mat Y(const_cast<double*>(y.memptr()), dim_, n, false, true);
+  arma::mat G;
+  double E = 0.0;
+  switch (dim_) {
+    case 1:
+      E = evaluate_d<1>(Y, grad ? &G : nullptr);
+      break;
+    case 2:
+      E = evaluate_d<2>(Y, grad ? &G : nullptr);
+      break;
+    default:
+      E = evaluate_d<3>(Y, grad ? &G : nullptr);
+      break;
+  }
+  if (grad) *grad = arma::vectorise(G);
+  return E;
+}
+
+double EeBhObjective::factor_spectral(double ridge) {
+  const arma::uword n = Wp_.n_rows;
+  const double mu = ridge * 4.0 * arma::accu(Dp_) / double(n);
+  if (!(mu > 0))
+    throw MethodError(
+        "ee: the attractive weights w+ are all zero (fix: raise 'perplexity' or 'neighbours')");
+  M_ = -4.0 * Wp_;
+  M_.diag() += 4.0 * Dp_ + mu;
+  prev_.reset();
+  return mu;
+}
+
+arma::vec EeBhObjective::spectral_direction(const arma::vec& g) {
+  const arma::uword n = Wp_.n_rows;
+  const arma::mat G(const_cast<double*>(g.memptr()), dim_, n, false, true);
+  const arma::mat B = -G.t();  // n x dim: M P^T = -G^T
+  // Start from the previous direction scaled to minimise CG's quadratic q(x) = x'Mx/2 - b'x along
+  // it: q < 0 there whenever b'x != 0, and CG only lowers q, so the result stays downhill.
+  arma::mat Pt(n, dim_, arma::fill::zeros);
+  if (prev_.n_rows == n && prev_.n_cols == dim_)
+    for (arma::uword c = 0; c < dim_; ++c) {
+      const arma::vec x = prev_.col(c);
+      const double xMx = arma::dot(x, M_ * x);
+      if (xMx > 0) Pt.col(c) = (arma::dot(B.col(c), x) / xMx) * x;
+    }
+  last_cg_ = pcg_solve(M_, B, Pt, cg_tol, cg_iterations).iterations;
+  Pt.each_row() -= arma::mean(Pt, 0);
+  prev_ = Pt;
+  arma::vec p = arma::vectorise(arma::mat(Pt.t()));
+  if (!(arma::dot(p, g) < 0)) return fixed_point_direction(g);
+  return p;
+}
+
+arma::vec EeBhObjective::fixed_point_direction(const arma::vec& g) const {
+  const arma::uword n = Wp_.n_rows;
+  const arma::mat G(const_cast<double*>(g.memptr()), dim_, n, false, true);
+  arma::mat P = -G;
+  P.each_row() /= 4.0 * Dp_.t();
+  return arma::vectorise(P);
+}
+
+}  // namespace drbench
