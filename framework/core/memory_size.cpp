@@ -44,7 +44,8 @@ double parse_memory_size(const std::string& option, const std::string& text) {
 std::string format_bytes(double bytes) {
   static const char* kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   int u = 0;
-  while (u < 6 && std::fabs(bytes) >= 1024.0) {
+  // From 1000 up the next unit, so three significant digits never need an exponent.
+  while (u < 6 && std::fabs(bytes) >= 1000.0) {
     bytes /= 1024.0;
     ++u;
   }

@@ -11,7 +11,8 @@ namespace drbench {
 // `option`, what was given and the fix.
 double parse_memory_size(const std::string& option, const std::string& text);
 
-// "3.2 GiB", "512 MiB", "12 KiB": three significant digits in the largest unit below the size.
+// "3.2 GiB", "512 MiB", "0.977 KiB": three significant digits, the unit the largest that leaves at
+// least 1 (1000 MiB and more are written in GiB).
 std::string format_bytes(double bytes);
 
 // What this process may use on its node: the physical memory (sysconf), or the cgroup's memory

@@ -94,17 +94,21 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
     throw Error("internal: check_memory got shapes for " + std::to_string(shapes.size()) + "/" +
                 std::to_string(full.size()) + " of " + std::to_string(ex.datasets.size()) +
                 " datasets");
-  // Held by a rank whatever it runs: every dataset it may get a task of stays loaded, partitions
-  // are cached up to the cache's budget, and the task list.
-  double data = 0, partitions = 0;
+  // Held by a rank whatever it runs: the process itself, every dataset it may get a task of stays
+  // loaded, partitions (training and test points, preprocessed) are cached up to the cache's
+  // budget, which always keeps the one in use, and the task list.
+  double data = 0, partitions = 0, one_partition = 0;
   const double groups =
       double(std::max<std::size_t>(1, ex.splits.values.size())) * double(ex.splits.repeats);
   for (std::size_t i = 0; i < full.size(); ++i) {
     data += bytes_of_dataset(full[i]);
-    partitions += groups * 8.0 * double(full[i].n) * double(shapes[i].d);
+    const double partition = 8.0 * double(full[i].n) * double(shapes[i].d);
+    partitions += groups * partition;
+    one_partition = std::max(one_partition, partition);
   }
-  const double resident = data + std::min(partitions, double(TaskRunner::kSplitCacheBytes)) +
-                          count_tasks(ex) * kTaskListBytesPerTask;
+  const double resident =
+      data + std::max(one_partition, std::min(partitions, double(TaskRunner::kSplitCacheBytes))) +
+      count_tasks(ex) * kTaskListBytesPerTask + kProcessBytes;
   const bool transductive = ex.evaluation.protocol == EvaluationSpec::Protocol::Transductive;
   MemoryPeak peak;
   peak.resident_bytes = resident;
@@ -120,6 +124,13 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
         // of it at every split value.
         if (s.n > full[di].n || transductive)
           s.n = std::min(full[di].n, std::max(s.n, shapes[di].n));
+        // Holdout: every point not trained on is mapped and scored, or test_per_class of each
+        // class.
+        if (!transductive) {
+          const arma::uword rest = full[di].n - std::min(s.n, full[di].n);
+          const std::uint64_t per = ex.splits.test_per_class;
+          s.n_test = per > 0 ? std::min<arma::uword>(rest, per * full[di].n_classes) : rest;
+        }
         for (const ParamSet& setting : settings)
           for (std::uint64_t dim : m.dims) {
             const double need = info.memory_of(s, setting, dim == 0 ? s.d : dim);
@@ -144,7 +155,7 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
       "the task " + peak.task + " needs about " + format_bytes(peak.bytes) + " (" + m.method +
           "'s estimate " + format_bytes(peak.method_bytes) + " + " +
           format_bytes(peak.resident_bytes) +
-          " every rank holds: data, partitions, task list), but one rank may use " +
+          " every rank holds: process, data, partitions, task list), but one rank may use " +
           format_bytes(limit.bytes) + " (" + limit.source + ")" +
           (peak.over > 1 ? "; " + std::to_string(peak.over) +
                                " such (dataset, split, setting, "

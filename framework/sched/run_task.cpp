@@ -176,6 +176,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
 
   const DataShape shape{Xfit.n_cols, Xfit.n_rows, ds.n_classes};
   fit_shape_ = shape;
+  fit_shape_.n_test = prep->Xtest.n_cols;
   const arma::uword limit = info.dim_limit(shape, t.setting);
   if (t.dim > limit)
     throw MethodError(ms.label + ": dim " + std::to_string(t.dim) + " exceeds the limit " +

@@ -79,7 +79,8 @@ TEST_CASE("memory sizes: units are powers of 1024, bad ones name the option", "[
     CHECK(e.find("fix:") != std::string::npos);
   }
   CHECK(format_bytes(1536.0 * 1024 * 1024) == "1.5 GiB");
-  CHECK(format_bytes(1000) == "1000 B");
+  CHECK(format_bytes(999) == "999 B");
+  CHECK(format_bytes(1000.0 * 1024 * 1024) == "0.977 GiB");
   CHECK(node_memory_bytes() > 64.0 * 1024 * 1024);
   const MemoryLimit d = memory_limit_default(8.0 * 1024 * 1024 * 1024, 4);
   CHECK(d.bytes == 2.0 * 1024 * 1024 * 1024);
