@@ -2,6 +2,8 @@
 // datasets and grids that cannot fit, and a task that runs out of memory all the same.
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "framework/config/experiment.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/memory_size.hpp"
@@ -187,6 +189,33 @@ TEST_CASE("memory: a task that runs out of memory is a failed task, and the swee
   CHECK(greedy.error.find("greedy on 75 points in 4-D") != std::string::npos);
   const TaskResult after = runner.run(tasks[1], 0);
   CHECK(after.ok);
+}
+
+}  // namespace drbench
+
+namespace drbench {
+
+TEST_CASE("memory: every method's estimate is finite, and linear ones grow linearly in n",
+          "[memory]") {
+  for (const MethodInfo& m : Registry::instance().all()) {
+    if (m.name.rfind("test_", 0) == 0) continue;
+    const ParamSet p = m.complete({});
+    const double e = m.memory_of(DataShape{2000, 50, 10, 2000}, p, 2);
+    INFO(m.name << ": " << e);
+    CHECK(std::isfinite(e));
+    CHECK(e > 0);
+  }
+  // PCA and LDA hold O(n d + d^2): ten times the points, about ten times the memory, where the
+  // dense default grows a hundredfold.
+  for (const char* name : {"pca", "lda"}) {
+    const MethodInfo& m = Registry::instance().get(name);
+    const ParamSet p = m.complete({});
+    const double small = m.memory_of(DataShape{2000, 50, 10, 2000}, p, 2);
+    const double large = m.memory_of(DataShape{20000, 50, 10, 20000}, p, 2);
+    INFO(name);
+    CHECK(large / small < 10.5);
+    CHECK(large < memory_default(DataShape{20000, 50, 10, 20000}, 2) / 100);
+  }
 }
 
 }  // namespace drbench
