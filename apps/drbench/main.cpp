@@ -20,6 +20,7 @@
 #include "framework/core/blas.hpp"
 #include "framework/core/build_info.hpp"
 #include "framework/core/error.hpp"
+#include "framework/core/memory_size.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/data/generators.hpp"
 #include "framework/data/load.hpp"
@@ -46,7 +47,7 @@ const char* kUsage = R"(drbench: reproducible benchmarks of dimensionality-reduc
 usage:
   drbench run CONFIG [KEY=VALUE ...] [--profile NAME | --quick] [--output FILE.h5]
                      [--only LABEL[,...]] [--dataset NAME[,...]] [--force-new] [--quiet]
-                     [--no-table]
+                     [--no-table] [--memory-per-rank SIZE]
         Run (or resume) the sweep a config describes; under mpirun, rank 0 schedules and writes.
         KEY=VALUE overrides a config key after the profile (splits.repeats=2,
         methods[1].grid.neighbours=[5,10], output.path=x.h5; VALUE is YAML, ~ removes the key),
@@ -55,8 +56,14 @@ usage:
         Rerunning the same command after a crash or kill resumes; --force-new starts over.
         SIGTERM, SIGINT or SIGUSR1 stop it cleanly: running tasks finish, results are saved,
         exit status 75; the same command resumes.
-  drbench validate CONFIG [KEY=VALUE ...] [--profile NAME | --quick]
-        Check the config and its data as `run` would, print the task count, write nothing.
+  drbench validate CONFIG [KEY=VALUE ...] [--profile NAME | --quick] [--memory-per-rank SIZE]
+        Check the config and its data as `run` would, print the task count and the peak memory
+        per rank, write nothing.
+        --memory-per-rank SIZE (run, validate, plan; e.g. 4G, 1500M, 2GiB): what one rank may
+        use. A task whose estimate (the method's, plus the data every rank holds) exceeds it is
+        refused before anything runs. Default: the node's physical memory (or its cgroup
+        limit) divided by the ranks on the node (run: counted by MPI; validate: 1; plan: the
+        largest --ranks, at most this machine's cores). docs/cluster.md, "Memory".
   drbench aggregate RESULTS.h5 [MORE.h5 ...] [--format md|csv|tex] [--ttest LABEL] [--no-store]
                     [--long FILE.csv] [--all-settings] [--dataset NAME] [--dim N] [--k K]
                     [--metric MEASURE] [--ranks]
@@ -82,6 +89,7 @@ usage:
         One self-contained HTML page: provenance, tables and every figure inline.
   drbench plan CONFIG [KEY=VALUE ...] --ranks R[,R...] [--costs RESULTS.h5[,...]] [--profile NAME | --quick]
                       [--latency S] [--commit S] [--start S] [--check S] [--remaining]
+                      [--memory-per-rank SIZE]
         Predicted wall time, efficiency and load per rank on R ranks: a replay of the scheduler
         on task times fitted from finished results (--costs; several files pool their
         tasks, e.g. a table's columns at different sizes), else on the methods' relative
@@ -89,6 +97,8 @@ usage:
         --start: process start and exit (0.8 s); --check: rank 0's up-front config and data
         check (default: the plan times the same check on this machine). --remaining: only
         the tasks without a result in a --costs file of this config (what a resume runs).
+        Also prints the peak memory per rank (the largest task's estimate) and refuses a
+        config whose tasks exceed --memory-per-rank.
   drbench info RESULTS.h5 [MORE.h5 ...]
         What a results file holds: config name and hash, overrides, datasets, methods, tasks
         with a result, failed and missing, tables, embeddings and traces kept, version and BLAS.
@@ -197,7 +207,8 @@ bool launched_by_mpi() {
 }
 
 int cmd_run(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, {"--profile", "--output", "--only", "--dataset"},
+  Args a = parse_args(argc, argv, 2,
+                      {"--profile", "--output", "--only", "--dataset", "--memory-per-rank"},
                       {"--quick", "--force-new", "--quiet", "--no-table"});
   RunOptions o;
   o.profile = profile_of(a);  // before MPI_Init, so a bad flag is a plain usage error
@@ -215,6 +226,8 @@ int cmd_run(int argc, char** argv) {
   o.force_new = a.flag("--force-new");
   o.quiet = a.flag("--quiet");
   o.print_table = !a.flag("--no-table");
+  if (a.flag("--memory-per-rank"))
+    o.memory = memory_limit_given("--memory-per-rank", a.value("--memory-per-rank"));
   // Started without a launcher, this process is the only rank: rank 0's check (config and data)
   // runs before MPI_Init, whose singleton start binds to each core in turn and can take seconds on
   // a busy machine, so bad input is refused at once. Under mpirun/srun rank 0 alone checks and
@@ -245,13 +258,32 @@ int cmd_run(int argc, char** argv) {
   return rc;
 }
 
+// --memory-per-rank, else the default for `ranks_on_node` ranks sharing this node's memory.
+MemoryLimit memory_option(const Args& a, int ranks_on_node) {
+  if (a.flag("--memory-per-rank"))
+    return memory_limit_given("--memory-per-rank", a.value("--memory-per-rank"));
+  return memory_limit_default(node_memory_bytes(), ranks_on_node);
+}
+
+void print_memory(const MemoryPeak& peak, const MemoryLimit& limit) {
+  std::printf(
+      "peak memory per rank: about %s (%s + %s held by every rank; largest task: %s); "
+      "limit %s (%s)\n",
+      format_bytes(peak.bytes).c_str(), format_bytes(peak.method_bytes).c_str(),
+      format_bytes(peak.resident_bytes).c_str(), peak.task.c_str(),
+      format_bytes(limit.bytes).c_str(), limit.source.c_str());
+}
+
 int cmd_validate(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, {"--profile"}, {"--quick"});
+  Args a = parse_args(argc, argv, 2, {"--profile", "--memory-per-rank"}, {"--quick"});
+  const MemoryLimit limit = memory_option(a, 1);
   const Experiment ex = load_experiment(a.pos[0], profile_of(a), overrides_of(a, "validate"));
-  const auto shapes = check_against_data(ex);
+  MemoryPeak peak;
+  const auto shapes = check_data_and_memory(ex, limit, peak);
   const auto tasks = expand_tasks(ex, shapes);
   std::printf("%s: valid; %zu tasks; results -> %s\n", a.pos[0].c_str(), tasks.size(),
               ex.output.path.c_str());
+  print_memory(peak, limit);
   return 0;
 }
 
@@ -377,10 +409,10 @@ int cmd_python(const char* module, int argc, char** argv) {
 }
 
 int cmd_plan(int argc, char** argv) {
-  Args a =
-      parse_args(argc, argv, 2,
-                 {"--profile", "--ranks", "--costs", "--latency", "--commit", "--start", "--check"},
-                 {"--quick", "--remaining"});
+  Args a = parse_args(argc, argv, 2,
+                      {"--profile", "--ranks", "--costs", "--latency", "--commit", "--start",
+                       "--check", "--memory-per-rank"},
+                      {"--quick", "--remaining"});
   const auto overrides = overrides_of(a, "plan");
   std::vector<int> ranks;
   for (const std::string& r : split_list(a.value("--ranks"))) {
@@ -400,9 +432,14 @@ int cmd_plan(int argc, char** argv) {
         "(fix: --costs results/x.h5; of a live run, a copy of it and its .journal)");
   // The same up-front check rank 0 makes before any rank gets work, timed: its duration is part
   // of the planned wall time (on the cluster's file system it may differ: --check overrides).
+  // Without --memory-per-rank, as if the largest rank count filled this machine's cores.
+  const long cores = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+  const MemoryLimit limit = memory_option(
+      a, static_cast<int>(std::min<long>(cores, *std::max_element(ranks.begin(), ranks.end()))));
   const auto check_t0 = std::chrono::steady_clock::now();
   const Experiment ex = load_experiment(a.pos[0], profile_of(a), overrides);
-  const auto shapes = check_against_data(ex);
+  MemoryPeak peak;
+  const auto shapes = check_data_and_memory(ex, limit, peak);
   const double check_measured =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - check_t0).count();
   const auto tasks = expand_tasks(ex, shapes);
@@ -506,7 +543,9 @@ int cmd_plan(int argc, char** argv) {
       total += seconds[id];
       longest = std::max(longest, seconds[id]);
     }
-  std::printf("work %.4g %s, longest task %.4g %s\n\n", total, unit, longest, unit);
+  std::printf("work %.4g %s, longest task %.4g %s\n", total, unit, longest, unit);
+  print_memory(peak, limit);
+  std::printf("\n");
   std::printf("%8s %12s %10s %10s %12s %12s %12s\n", "ranks", "wall", "efficiency", "messages",
               "load min", "load median", "load max");
   for (int r : ranks) {

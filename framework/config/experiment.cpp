@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -16,6 +17,7 @@
 #include "framework/config/yaml_reader.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
+#include "framework/core/memory_size.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/data/generators.hpp"
 #include "framework/eval/coranking.hpp"
@@ -433,6 +435,7 @@ class Parser {
           m.grid.push_back(config::grid_axis(r_, *info->param(kv.first.Scalar()), kv.second,
                                              join_key(gkey, kv.first.Scalar())));
       }
+      grid_fits_memory(m, *info, g, gkey);
       // Cross-parameter rules (check_setting) apply to every combination the grid produces.
       if (info->check_setting)
         for (const auto& setting : expand_grid(m))
@@ -445,6 +448,35 @@ class Parser {
     }
     if (n["preprocess"]) m.preprocess = preprocess(n["preprocess"], join_key(key, "preprocess"));
     return m;
+  }
+
+  // Every check of a grid lists its settings, so a product of long axes (four of 1000 values:
+  // 1e12 settings) must be refused before that list is made, not end in std::bad_alloc. The
+  // task list's own size against the per-rank limit is judged later (check_memory_before_data).
+  void grid_fits_memory(const MethodSpec& m, const MethodInfo& info, const YAML::Node& g,
+                        const std::string& gkey) {
+    double settings = 1;
+    for (const auto& a : m.grid) settings *= double(a.values.size());
+    // A setting is a ParamSet: a map node (name, value) per declared parameter.
+    const double bytes = settings * (64.0 + 128.0 * double(info.params.size()));
+    double have = 0;
+    try {
+      have = node_memory_bytes();
+    } catch (const std::exception&) {
+      return;  // unknown: the memory check of validate/run/plan reports it
+    }
+    if (bytes <= have) return;
+    std::string axes;
+    for (const auto& a : m.grid)
+      axes += (axes.empty() ? "" : " x ") + std::to_string(a.values.size()) + " " + a.param;
+    char count[32];
+    std::snprintf(count, sizeof count, "%.4g", settings);
+    r_.fail(g, gkey,
+            "the grid has " + std::string(count) + " settings (" + axes +
+                "); listing them needs about " + format_bytes(bytes) + ", more than the " +
+                format_bytes(have) + " this machine has",
+            "fewer values per axis: a coarse grid first, then a finer one around its best "
+            "setting");
   }
 
   // min_mean_error, or {halving: {repeats: R, keep: K}}: successive halving, which still reports

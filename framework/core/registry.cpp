@@ -82,6 +82,17 @@ double memory_default(const DataShape& s, arma::uword dim) {
   return 8.0 * (n * n + 4.0 * n * d + 4.0 * n * double(dim));
 }
 
+double memory_linear(const DataShape& s, arma::uword dim) {
+  const double n = double(s.n), m = double(s.n_test), d = double(s.d), q = double(dim);
+  return 8.0 * ((n + m) * d + 3.0 * d * d + 2.0 * (n + m) * q);
+}
+
+double memory_dense(const DataShape& s, arma::uword dim, double fit, double kept) {
+  const double n = double(s.n), m = double(s.n_test), d = double(s.d), q = double(dim);
+  return 8.0 *
+         (std::max(fit * n * n, kept * n * n + 2.0 * n * m) + 2.0 * n * d + 2.0 * (n + m) * q);
+}
+
 double MethodInfo::memory_of(const DataShape& s, const ParamSet& p, arma::uword dim) const {
   if (memory) return memory(s, p, dim);
   return memory_default(s, dim);

@@ -17,6 +17,10 @@ struct DataShape {
   arma::uword n = 0;  // training points the method will see
   arma::uword d = 0;  // input dimension after preprocessing
   std::size_t n_classes = 0;
+  // Points the out-of-sample map and the scoring see (the holdout test points): set by the memory
+  // model (framework/sched/memory_check.hpp) for memory estimates, 0 elsewhere and under the
+  // transductive protocol (where n includes them).
+  arma::uword n_test = 0;
 };
 
 struct MethodInfo {
@@ -66,6 +70,17 @@ struct MethodInfo {
 // What a method without its own estimate is assumed to hold: the data, one dense n x n matrix
 // and a few n x d and n x dim work arrays, as doubles.
 double memory_default(const DataShape& s, arma::uword dim);
+
+// Building blocks of the methods' own estimates (MethodInfo::memory), in bytes. Each counts the
+// method's work arrays only: its input (the training points) and the test points are part of the
+// cached partition, which the memory model counts for every rank.
+// A linear projection: centred copies of the training and test points (n x d, n_test x d), a few
+// d x d scatter/covariance matrices with their eigenvectors and the embeddings.
+double memory_linear(const DataShape& s, arma::uword dim);
+// A method of dense n x n matrices: `fit` of them held at once while fitting (kernel, its factor,
+// eigenvectors, a gradient, ...), then `kept` of them by the fitted model while the test side
+// (an n x n_test cross-kernel and its centred copy) is built; the larger of the two phases.
+double memory_dense(const DataShape& s, arma::uword dim, double fit, double kept);
 
 class Registry {
  public:

@@ -177,6 +177,18 @@ Dataset generate_dataset(const std::string& generator,
   return generate(generator, params, seed).ds;
 }
 
+double generated_bytes(const std::string& generator,
+                       const std::map<std::string, ParamValue>& params) {
+  const ParamSet p = bind(find_generator(generator), params);
+  const double n = double(p.integer("n"));
+  // The manifolds: 3 x n points, 2 x n latent coordinates, t and h, labels, their sort order and
+  // the 3 x n noise draw.
+  if (generator != "gaussian_blobs") return 8.0 * n * (3 + 2 + 2 + 1 + 1 + 3);
+  // Blobs: the points and the latent centres copied per point (dim x n each), labels.
+  const double dim = double(p.integer("dim")), classes = double(p.integer("classes"));
+  return 8.0 * (2 * dim * n + n + dim * classes);
+}
+
 arma::mat generator_latent(const std::string& generator,
                            const std::map<std::string, ParamValue>& params, std::uint64_t seed) {
   if (generator != "swiss_roll" && generator != "s_curve" && generator != "swiss_roll_gmm")

@@ -18,6 +18,11 @@ const std::vector<GeneratorInfo>& generators();
 // Throws DataError for an unknown generator or bad parameter (names the key and valid range).
 Dataset generate_dataset(const std::string& generator,
                          const std::map<std::string, ParamValue>& params, std::uint64_t seed);
+// Peak bytes generate_dataset holds for these parameters (the points, their labels and the
+// generator's latent coordinates, which it builds alongside), so a huge n or dim is refused
+// before anything is allocated. Throws DataError as generate_dataset does for bad parameters.
+double generated_bytes(const std::string& generator,
+                       const std::map<std::string, ParamValue>& params);
 // Ground-truth manifold coordinates (2 x n) for swiss_roll / s_curve; used by Isomap tests.
 arma::mat generator_latent(const std::string& generator,
                            const std::map<std::string, ParamValue>& params, std::uint64_t seed);

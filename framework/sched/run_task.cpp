@@ -2,8 +2,10 @@
 
 #include <chrono>
 #include <exception>
+#include <new>
 
 #include "framework/core/error.hpp"
+#include "framework/core/memory_size.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/core/time_limit.hpp"
 #include "framework/data/load.hpp"
@@ -69,6 +71,7 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
   r.rank = rank;
   const double limit = ex_.max_task_seconds;
   const auto t0 = Clock::now();
+  fit_shape_ = DataShape{};
   // Fits driven by the shared optimisers stop at their first iteration past the limit
   // (check_task_deadline); the others are judged when they return.
   set_task_deadline(limit > 0 ? t0 + std::chrono::duration_cast<Clock::duration>(
@@ -84,6 +87,10 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
     r.timed_out = true;
     r.error = "timeout: the task ran past max_task_seconds = " + to_string(ParamValue(limit)) +
               " (" + e.what() + ")";
+  } catch (const std::bad_alloc&) {
+    // What unwinding freed lets the sweep go on; the record says how much the task wanted.
+    r.ok = false;
+    r.error = out_of_memory_message(t);
   } catch (const std::exception& e) {
     r.ok = false;
     r.error = e.what();
@@ -109,6 +116,21 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
   if (!ex_.output.keep_traces) r.trace = Trace{};
   r.task_seconds = since(t0);
   return r;
+}
+
+std::string TaskRunner::out_of_memory_message(const Task& t) const {
+  const MethodSpec& ms = ex_.methods.at(t.method);
+  // Ran out before the partition was prepared: loading or preprocessing the data did.
+  if (fit_shape_.n == 0)
+    return "out of memory while loading and preprocessing dataset '" +
+           ex_.datasets.at(t.dataset).name +
+           "' (fix: fewer points via max_points, or more memory per rank: fewer ranks per node)";
+  const MethodInfo& info = Registry::instance().get(ms.method);
+  const double need = info.memory_of(fit_shape_, t.setting, t.dim == 0 ? fit_shape_.d : t.dim);
+  return "out of memory (needed about " + format_bytes(need) + " for " + ms.label + " on " +
+         std::to_string(fit_shape_.n) + " points in " + std::to_string(fit_shape_.d) +
+         "-D; fix: fewer training points, landmarks or neighbour_graph: approximate where the "
+         "method has them, or fewer ranks per node and a larger --memory-per-rank)";
 }
 
 std::shared_ptr<const PreparedSplit> TaskRunner::prepared(const Task& t) {
@@ -167,6 +189,8 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   r.input_dim = Xfit.n_rows;
 
   const DataShape shape{Xfit.n_cols, Xfit.n_rows, ds.n_classes};
+  fit_shape_ = shape;
+  fit_shape_.n_test = prep->Xtest.n_cols;
   const arma::uword limit = info.dim_limit(shape, t.setting);
   if (t.dim > limit)
     throw MethodError(ms.label + ": dim " + std::to_string(t.dim) + " exceeds the limit " +

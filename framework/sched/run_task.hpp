@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "framework/config/experiment.hpp"
+#include "framework/core/registry.hpp"
 #include "framework/data/dataset.hpp"
 #include "framework/results/task_result.hpp"
 #include "framework/sched/split_cache.hpp"
@@ -33,11 +34,15 @@ class TaskRunner {
 
  private:
   void run_inner(const Task& t, TaskResult& r);
+  // "out of memory (needed about X GiB ...)": X is the method's memory_of for the shape it was
+  // fitting, so a task that slipped past the up-front estimate says what it wanted.
+  std::string out_of_memory_message(const Task& t) const;
 
   const Experiment& ex_;
   std::vector<std::string> search_path_;
   std::map<std::size_t, Dataset> cache_;
   SplitCache splits_{kSplitCacheBytes};
+  DataShape fit_shape_;  // of the task in run(); n = 0 until its partition is prepared
 };
 
 // The seed of a dataset's own random choices (max_points subsampling, generators): shared by all

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -116,9 +117,38 @@ std::vector<double> expected_costs(const Experiment& ex, const std::vector<Task>
   return cost;
 }
 
+// The default limit under MPI: each node's memory shared by the ranks on it, the least over the
+// nodes (any rank may be handed any task). Collective.
+MemoryLimit default_memory_per_rank() {
+  MPI_Comm node;
+  MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local = 1;
+  MPI_Comm_size(node, &local);
+  MPI_Comm_free(&node);
+  double mine = 0;
+  try {
+    mine = node_memory_bytes();
+  } catch (const std::exception&) {
+    mine = 0;  // unknown here: no limit from this node, the others still count
+  }
+  const double per_rank = mine > 0 ? mine / local : HUGE_VAL;
+  double least = per_rank;
+  MPI_Allreduce(&per_rank, &least, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+  if (!std::isfinite(least)) return {};  // rank 0's check reports it via node_memory_bytes()
+  MemoryLimit l = memory_limit_default(mine, local);
+  if (least < per_rank) {
+    l.bytes = least;
+    l.source =
+        "default: the least over the nodes of each node's memory / the ranks on it; "
+        "--memory-per-rank SIZE to change it";
+  }
+  return l;
+}
+
 }  // namespace
 
-std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runner) {
+std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runner,
+                                          std::vector<DataShape>* full) {
   const auto path = data_search_path(ex.data_path);
   std::vector<DataShape> shapes;
   check_data_path(ex);
@@ -127,9 +157,20 @@ std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runn
     std::optional<Dataset> own;
     rehearse_dataset_read(ex.datasets[i], path);
     if (!runner) own = load_dataset(ex.datasets[i], path, dataset_seed(ex, i));
-    shapes.push_back(check_dataset(ex, i, runner ? runner->dataset(i) : *own));
+    const Dataset& ds = runner ? runner->dataset(i) : *own;
+    shapes.push_back(check_dataset(ex, i, ds));
+    if (full) full->push_back(DataShape{ds.X.n_cols, ds.X.n_rows, ds.n_classes});
   }
   validate_against_data(ex, shapes);
+  return shapes;
+}
+
+std::vector<DataShape> check_data_and_memory(const Experiment& ex, const MemoryLimit& limit,
+                                             MemoryPeak& peak, TaskRunner* runner) {
+  check_memory_before_data(ex, limit);
+  std::vector<DataShape> full;
+  std::vector<DataShape> shapes = check_against_data(ex, runner, &full);
+  peak = check_memory(ex, shapes, full, limit);
   return shapes;
 }
 
@@ -164,7 +205,9 @@ std::shared_ptr<CheckedRun> check_run(const RunOptions& opt) {
   c->ex = load_for_run(opt);
   set_blas_threads(c->ex.blas_threads);
   c->runner = std::make_unique<TaskRunner>(c->ex, data_search_path(c->ex.data_path));
-  c->shapes = check_against_data(c->ex, c->runner.get());
+  c->memory_limit =
+      opt.memory.bytes > 0 ? opt.memory : memory_limit_default(node_memory_bytes(), 1);
+  c->shapes = check_data_and_memory(c->ex, c->memory_limit, c->memory_peak, c->runner.get());
   return c;
 }
 
@@ -181,9 +224,11 @@ int run_experiment(const RunOptions& opt) {
   std::shared_ptr<CheckedRun> checked = opt.checked;
   int ok = 1;
   std::string problem;
+  RunOptions with_limit = opt;
+  if (!checked && opt.memory.bytes <= 0) with_limit.memory = default_memory_per_rank();
   if (rank == 0 && !checked) {
     try {
-      checked = check_run(opt);
+      checked = check_run(with_limit);
     } catch (const std::exception& e) {
       ok = 0;
       problem = e.what();
@@ -255,6 +300,10 @@ int run_experiment(const RunOptions& opt) {
   if (!opt.quiet) {
     std::fprintf(stderr, "[drbench] %s: %zu tasks, %zu already done, %d rank(s), BLAS: %s\n",
                  opt.config.c_str(), planned, store->n_done(), nranks, info.blas.c_str());
+    std::fprintf(
+        stderr, "[drbench] memory per rank: about %s at most (%s), limit %s (%s)\n",
+        format_bytes(checked->memory_peak.bytes).c_str(), checked->memory_peak.task.c_str(),
+        format_bytes(checked->memory_limit.bytes).c_str(), checked->memory_limit.source.c_str());
     if (rounds == 2)
       std::fprintf(stderr,
                    "[drbench] successive halving: every setting on %d repeats (%zu tasks), the "

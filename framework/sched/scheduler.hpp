@@ -7,7 +7,9 @@
 #include <vector>
 
 #include "framework/config/experiment.hpp"
+#include "framework/core/memory_size.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/sched/memory_check.hpp"
 
 namespace drbench {
 
@@ -21,6 +23,8 @@ struct CheckedRun {
   Experiment ex;
   std::vector<DataShape> shapes;
   std::unique_ptr<TaskRunner> runner;
+  MemoryLimit memory_limit;  // what each task was held to
+  MemoryPeak memory_peak;    // the largest task's need
 };
 
 struct RunOptions {
@@ -35,6 +39,9 @@ struct RunOptions {
   bool quiet = false;
   bool print_table = true;
   std::shared_ptr<CheckedRun> checked;  // made before MPI_Init (one rank): rank 0 skips its check
+  // --memory-per-rank; bytes 0: the default, the node's memory over the ranks on it (one rank
+  // when checked before MPI_Init; run_experiment asks MPI how many share each node).
+  MemoryLimit memory;
 };
 
 // Exit status of a run in which some task failed (its error is recorded in the results file).
@@ -43,8 +50,9 @@ inline constexpr int kExitTasksFailed = 4;
 // The experiment a run would execute (config, profile, --output), checked without the data.
 // Throws ConfigError/Error.
 Experiment load_for_run(const RunOptions& opt);
-// load_for_run and then the check against the data, as rank 0 makes it. Rank 0 runs tasks too, so
-// the datasets stay loaded in the returned runner. Throws.
+// load_for_run and then the check against the data and the memory model (every task within
+// opt.memory), as rank 0 makes it. Rank 0 runs tasks too, so the datasets stay loaded in the
+// returned runner. Throws.
 std::shared_ptr<CheckedRun> check_run(const RunOptions& opt);
 
 // Collective over MPI_COMM_WORLD (MPI must be initialised). Returns the process exit code: 0 when
@@ -55,7 +63,15 @@ int run_experiment(const RunOptions& opt);
 // Loads every dataset once and checks the experiment against the data (split feasibility,
 // dimension limits); returns the shape each method will see in the smallest split. Throws.
 // With `runner`, the datasets are loaded through its cache, so a rank that then runs the tasks
-// itself (one rank) does not load them a second time.
-std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runner = nullptr);
+// itself (one rank) does not load them a second time. With `full`, each dataset's shape as loaded
+// (n = every point, d before preprocessing), which the memory model counts as resident.
+std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runner = nullptr,
+                                          std::vector<DataShape>* full = nullptr);
+
+// The memory checks of `drbench validate`, `run` and `plan` in the order they must run: the task
+// list and generated datasets before any data is read, then check_against_data, then every task.
+// Returns the shapes; throws ConfigError naming the key, the task and the fix.
+std::vector<DataShape> check_data_and_memory(const Experiment& ex, const MemoryLimit& limit,
+                                             MemoryPeak& peak, TaskRunner* runner = nullptr);
 
 }  // namespace drbench

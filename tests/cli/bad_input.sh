@@ -243,6 +243,41 @@ printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbours: [999999999
 mkdir -p "$D/adir"
 printf 'seed: 1\ndatasets: [{name: d, path: %s}]\n%s\n%s\n' "$D/adir" "$SPLIT" "$METH" | bad_data dataset_dir "is a directory|adir"
 
+# ---------------------------------------------------------------- memory (docs/cluster.md, "Memory")
+# bad_memory NAME "TEXTS" ARGS... < yaml: `drbench run` with ARGS on that config.
+bad_memory() {
+  local name=$1 texts=$2
+  shift 2
+  cat >"$WORK/$name.yaml"
+  expect_refusal memory "$name" "$texts" "$DRBENCH" run "$WORK/$name.yaml" --output "$OUT/$name.h5" --quiet "$@"
+}
+ROLL='datasets: [{name: roll, source: generator, generator: swiss_roll, params: {n: 4000}}]'
+# LLE's estimate on 2,000 training points (a dense n x n: 32 MB) is more than 16M allows.
+printf 'seed: 1\n%s\n%s\nmethods: [{method: lle, dims: [2]}]\n' "$ROLL" "$SPLIT" |
+  bad_memory task_over_limit "'methods[0]'|the task dataset roll|lle {|dim 2|needs about|--memory-per-rank 16M|fewer ranks per node" --memory-per-rank 16M
+expect_refusal memory validate_over_limit "'methods[0]'|needs about" \
+  "$DRBENCH" validate "$WORK/task_over_limit.yaml" --memory-per-rank 16M
+expect_refusal memory plan_over_limit "'methods[0]'|needs about" \
+  "$DRBENCH" plan "$WORK/task_over_limit.yaml" --ranks 4 --memory-per-rank 16M
+# A generator asked for 10^7 points in 10^5 dimensions (16 TB) is refused before it allocates.
+printf 'seed: 1\ndatasets: [{name: huge, source: generator, generator: gaussian_blobs, params: {n: 10000000, dim: 100000}}]\n%s\n%s\n' "$SPLIT" "$METH" |
+  bad_memory generator_huge "'datasets[0].params'|needs about 14.6 TiB|lower params.n or params.dim"
+# Three grid axes of 5,000 values: 1.25e11 settings, refused while the config is read.
+printf '%s\n%s\nmethods: [{method: sammon, dims: [2], grid: {iterations: {linspace: [1, 5000, 5000]}, tol: {linspace: [0, 1, 5000]}, step: {linspace: [0.0001, 1, 5000]}}}]\n' "$HEAD" "$SPLIT" |
+  bad_memory grid_settings "'methods[0].grid'|1.25e+11 settings|fewer values per axis"
+# A million settings parse, but their task list is more than 100M per rank.
+printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {reg: {linspace: [0.001, 1, 2000]}, neighbours: {linspace: [1, 500, 500]}}}]\n' "$HEAD" "$SPLIT" |
+  bad_memory grid_tasks "'methods[0].grid'|1e+06 tasks|fewer values per grid axis" --memory-per-rank 100M
+for v in 10 4X -1G ""; do
+  bad_cli "memory_value_$v" "--memory-per-rank" "$DRBENCH" run "$WORK/task_over_limit.yaml" --memory-per-rank "$v"
+done
+bad_cli memory_no_value "--memory-per-rank needs a value" "$DRBENCH" validate "$WORK/task_over_limit.yaml" --memory-per-rank
+bad_cli memory_plan_value "--memory-per-rank" "$DRBENCH" plan "$WORK/task_over_limit.yaml" --ranks 2 --memory-per-rank 2Q
+# Under mpirun the default counts the ranks on the node; an explicit limit is refused alike.
+expect_fail "mpirun: memory" "${MPIRUN[@]}" -np 2 "$DRBENCH" run "$WORK/task_over_limit.yaml" --output "$OUT/mm.h5" --quiet --memory-per-rank 16M
+expect_in "$WORK/err" "needs about"
+[ ! -e "$OUT/mm.h5" ] || fail "mpirun: memory: a results file was written"
+
 # ---------------------------------------------------------------- CLI flags
 printf '%s\nprofiles: {quick: {splits: {repeats: 2}}}\n' "$OK" >"$WORK/good.yaml"
 bad_cli run_no_config "run needs a CONFIG" "$DRBENCH" run
@@ -353,6 +388,6 @@ expect_in "$WORK/err" "'foo'"
 
 TOTAL=$(wc -l <"$COUNTS")
 summary=""
-for k in yaml data cli results; do summary+="$k=$(grep -c "^$k " "$COUNTS" || true) "; done
+for k in yaml data memory cli results; do summary+="$k=$(grep -c "^$k " "$COUNTS" || true) "; done
 echo "bad input ok: $TOTAL refused inputs ($summary)"
 [ "$TOTAL" -ge 100 ] || fail "only $TOTAL bad-input cases (want at least 100)"

@@ -5,6 +5,9 @@
 "${MPIRUN[@]}" -np 2 "$DRBENCH" run "$SRC/configs/quickstart.yaml" --output "$WORK/q.h5" >"$WORK/table" 2>"$WORK/err"
 expect_in "$WORK/table" "PCA"
 expect_in "$WORK/table" "±"
+# The default memory limit shares the node between the two ranks MPI counts on it.
+expect_in "$WORK/err" "memory per rank: about"
+expect_in "$WORK/err" "on this node / 2 ranks"
 "$DRBENCH" aggregate "$WORK/q.h5" --format csv >"$WORK/agg.csv"
 "$DRBENCH" aggregate "$WORK/q.h5" --format tex >"$WORK/agg.tex"
 expect_in "$WORK/agg.tex" "tabular"

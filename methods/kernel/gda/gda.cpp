@@ -74,6 +74,11 @@ MethodInfo gda_info() {
     return double(s.n) * s.n * (s.d + 5.0 * s.n);
   };
   m.transform_reproduces_embedding = true;
+  // The full eigendecomposition of the Gram matrix (K, eigenvectors, LAPACK's workspace) and the
+  // kept n x r basis with its r x r scatter: five n x n at the peak, two kept for the test side.
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_dense(s, dim, 5.0, 2.0);
+  };
   m.make = [](const ParamSet& p) { return std::make_unique<GDA>(p); };
   return m;
 }

@@ -30,6 +30,11 @@ MethodInfo kpca_info() {
     return double(s.n) * s.n * (s.d + 50.0);
   };
   m.transform_reproduces_embedding = true;
+  // The Gram matrix and its distances (2.5 n x n with the Lanczos work), then the test points'
+  // cross-kernel and its centred copy; only dim eigenvectors are kept.
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_dense(s, dim, 2.5, 0.0);
+  };
   m.make = [](const ParamSet& p) { return std::make_unique<KernelPCA>(p); };
   return m;
 }

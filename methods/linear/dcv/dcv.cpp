@@ -87,6 +87,10 @@ MethodInfo dcv_info() {
     return double(s.n) * s.d * std::min(s.n, s.d);  // the thin SVD of X - class means
   };
   m.transform_reproduces_embedding = true;
+  // The thin SVD of the within-class differences: U is d x min(n, d), beside a d x d projector.
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_linear(s, dim) + 8.0 * double(s.d) * double(std::min(s.n, s.d));
+  };
   m.make = [](const ParamSet& p) { return std::make_unique<Dcv>(p.real("null_tol")); };
   return m;
 }

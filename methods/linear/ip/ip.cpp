@@ -36,6 +36,11 @@ MethodInfo ip_info() {
     return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * p.real("neighbours"));
   };
   m.transform_reproduces_embedding = true;
+  // The geodesic distances and the isometric kernel: two dense n x n (2.5 with the shortest-path
+  // work arrays), then a linear map.
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_linear(s, dim) + 8.0 * 2.5 * double(s.n) * double(s.n);
+  };
   m.make = [](const ParamSet& p) {
     return std::make_unique<Ip>(GeodesicGraphSpec::from(p), p.real("pca_ratio"), p.real("reg"));
   };

@@ -48,6 +48,11 @@ MethodInfo ip_sr_info() {
            double(s.n) * s.n * s.n / 10.0;
   };
   m.transform_reproduces_embedding = true;
+  // The geodesic distances and the isometric kernel: two dense n x n (2.5 with the shortest-path
+  // work arrays), then a linear map.
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_linear(s, dim) + 8.0 * 2.5 * double(s.n) * double(s.n);
+  };
   m.make = [](const ParamSet& p) {
     return std::make_unique<IpSr>(GeodesicGraphSpec::from(p), p.real("alpha"));
   };

@@ -65,6 +65,10 @@ MethodInfo lda_info() {
     return double(s.n) * s.d * s.d + double(s.d) * s.d * s.d;
   };
   m.transform_reproduces_embedding = true;
+  // Within-class differences (n x d) and the two d x d scatter matrices.
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_linear(s, dim);
+  };
   m.make = [](const ParamSet& p) { return std::make_unique<Lda>(p.real("reg")); };
   return m;
 }

@@ -38,6 +38,13 @@ MethodInfo lpp_info() {
     return double(s.n) * s.n * s.d + double(s.d) * s.d * s.d;
   };
   m.transform_reproduces_embedding = true;
+  // The PCA-reduced points and their products with the sparse kNN graph (four n x d arrays),
+  // the graph itself.
+  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n);
+    return memory_linear(s, dim) + 8.0 * 4.0 * n * double(s.d) +
+           32.0 * n * double(p.integer("neighbours"));
+  };
   m.make = [](const ParamSet& p) {
     return std::make_unique<Lpp>(static_cast<arma::uword>(p.integer("neighbours")),
                                  keywords::kernel_width_of(p), p.real("pca_ratio"), p.real("reg"));

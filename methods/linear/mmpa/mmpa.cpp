@@ -156,6 +156,11 @@ MethodInfo mmpa_info() {
     return 2.0 * double(s.n) * s.n * s.d + double(s.d) * s.d * s.d;
   };
   m.transform_reproduces_embedding = true;
+  // Distances, the same-class mask and the two dense graphs with their Laplacians: about eight
+  // n x n at once.
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_linear(s, dim) + 8.0 * 8.0 * double(s.n) * double(s.n);
+  };
   m.make = [](const ParamSet& p) {
     return std::make_unique<Mmpa>(
         p.str("graph") == "knn" ? MmpaGraph::Knn : MmpaGraph::Threshold, p.real("eps_w"),

@@ -24,6 +24,10 @@ MethodInfo pca_info() {
     return a * a * b;
   };
   m.transform_reproduces_embedding = true;
+  // Centred copies and a d x d covariance (d <= n) or a thin SVD (d > n): O(n d + d^2).
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_linear(s, dim);
+  };
   m.make = [](const ParamSet&) { return std::make_unique<Pca>(); };
   return m;
 }

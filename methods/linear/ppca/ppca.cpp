@@ -70,6 +70,10 @@ MethodInfo ppca_info() {
     return a * a * b;
   };
   m.transform_reproduces_embedding = true;
+  // PCA's basis and a dim x dim posterior map.
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_linear(s, dim);
+  };
   m.make = [](const ParamSet&) { return std::make_unique<Ppca>(); };
   return m;
 }

@@ -1,5 +1,7 @@
 #include "methods/linear/slpp/slpp.hpp"
 
+#include <algorithm>
+
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/graph_projection.hpp"
@@ -37,6 +39,12 @@ MethodInfo slpp_info() {
     return double(s.n) * per * s.d + double(s.d) * s.d * s.d + double(s.n) * s.d * s.d;
   };
   m.transform_reproduces_embedding = true;
+  // As LPP, with the same-class graph: every pair of points of a class is an edge, about 80 bytes
+  // each while the sparse matrix is assembled (measured), sum n_c^2 ~ n^2 / C for balanced classes.
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    const double n = double(s.n), c = double(std::max<std::size_t>(1, s.n_classes));
+    return memory_linear(s, dim) + 8.0 * 4.0 * n * double(s.d) + 80.0 * n * n / c;
+  };
   m.make = [](const ParamSet& p) {
     return std::make_unique<Slpp>(
         p.str("weights") == "heat" ? ClassWeight::Heat : ClassWeight::Binary,

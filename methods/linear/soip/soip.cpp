@@ -58,6 +58,11 @@ MethodInfo soip_info() {
            double(dim) * s.d * s.d * s.d;
   };
   m.transform_reproduces_embedding = true;
+  // The geodesic distances and the isometric kernel: two dense n x n (2.5 with the shortest-path
+  // work arrays), then a linear map.
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_linear(s, dim) + 8.0 * 2.5 * double(s.n) * double(s.n);
+  };
   m.make = [](const ParamSet& p) {
     return std::make_unique<Soip>(GeodesicGraphSpec::from(p),
                                   static_cast<arma::uword>(p.integer("nonzeros")),

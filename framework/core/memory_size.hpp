@@ -1,0 +1,34 @@
+#pragma once
+// Sizes of memory as users write them (--memory-per-rank 4G) and as messages print them, and how
+// much memory this node has. The memory model that uses them: framework/sched/memory_check.hpp.
+#include <string>
+
+namespace drbench {
+
+// "4G", "1500M", "2GiB", "512MB", "1.5T", "64k": a positive number and a unit K, M, G or T, with
+// or without "i" and "B", case-insensitive, all powers of 1024 (as SLURM's --mem reads them).
+// A bare number is refused rather than guessed at (bytes? megabytes?). Throws Error naming
+// `option`, what was given and the fix.
+double parse_memory_size(const std::string& option, const std::string& text);
+
+// "3.2 GiB", "512 MiB", "0.977 KiB": three significant digits, the unit the largest that leaves at
+// least 1 (1000 MiB and more are written in GiB).
+std::string format_bytes(double bytes);
+
+// What this process may use on its node: the physical memory (sysconf), or the cgroup's memory
+// limit (v2 memory.max, v1 memory.limit_in_bytes) where a batch system or container set a lower
+// one.
+double node_memory_bytes();
+
+// The limit one rank's tasks are held to, with where it came from for messages.
+struct MemoryLimit {
+  double bytes = 0;    // 0: not decided yet
+  std::string source;  // "--memory-per-rank 4G" or "default: 23.4 GiB on this node / 2 ranks"
+};
+
+// --memory-per-rank TEXT (Error naming the option on a bad one).
+MemoryLimit memory_limit_given(const std::string& option, const std::string& text);
+// The default: the node's memory shared evenly by the ranks on it.
+MemoryLimit memory_limit_default(double node_bytes, int ranks_on_node);
+
+}  // namespace drbench

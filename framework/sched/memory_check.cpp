@@ -1,0 +1,169 @@
+#include "framework/sched/memory_check.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "framework/config/validate.hpp"
+#include "framework/core/error.hpp"
+#include "framework/data/generators.hpp"
+#include "framework/sched/run_task.hpp"
+#include "framework/sched/task.hpp"
+
+namespace drbench {
+
+namespace {
+
+double settings_of(const MethodSpec& m) {
+  double n = 1;
+  for (const auto& a : m.grid) n *= double(a.values.size());
+  return n;
+}
+
+double bytes_of_dataset(const DataShape& s) {
+  return 8.0 * double(s.n) * double(s.d) + 8.0 * double(s.n);  // points and labels
+}
+
+// Where a method's memory can be lowered by its own parameters, say which.
+std::string method_fixes(const MethodInfo& info) {
+  std::vector<std::string> own;
+  for (const char* p : {"landmarks", "neighbour_graph", "inducing", "active_set"})
+    if (info.param(p))
+      own.push_back(p == std::string("neighbour_graph") ? "neighbour_graph: approximate"
+                                                        : std::string("fewer ") + p);
+  std::string s;
+  for (const auto& o : own) s += (s.empty() ? "" : " or ") + o;
+  return s.empty() ? "" : s + " for " + info.name + ", ";
+}
+
+}  // namespace
+
+double count_tasks(const Experiment& ex) {
+  double per_partition = 0;
+  for (const auto& m : ex.methods) per_partition += settings_of(m) * double(m.dims.size());
+  return double(ex.datasets.size()) * double(ex.splits.values.size()) * double(ex.splits.repeats) *
+         per_partition;
+}
+
+void check_memory_before_data(const Experiment& ex, const MemoryLimit& limit) {
+  for (std::size_t i = 0; i < ex.datasets.size(); ++i) {
+    const DatasetSpec& d = ex.datasets[i];
+    if (d.source != "generator") continue;
+    double bytes = 0;
+    try {
+      bytes = generated_bytes(d.generator, d.generator_params);
+    } catch (const DataError&) {
+      continue;  // a bad parameter: loading reports it with its key
+    }
+    if (bytes <= limit.bytes) continue;
+    const bool blobs = d.generator_params.count("dim") > 0;
+    throw ConfigError(ex.file, d.line, "datasets[" + std::to_string(i) + "].params",
+                      "generator " + d.generator + " for dataset '" + d.name + "' needs about " +
+                          format_bytes(bytes) + " to generate, but one rank may use " +
+                          format_bytes(limit.bytes) + " (" + limit.source + ")",
+                      std::string("lower params.n") + (blobs ? " or params.dim" : "") +
+                          " (every rank generates the whole dataset; max_points subsamples only "
+                          "after), or raise --memory-per-rank if the node has the memory");
+  }
+  const double tasks = count_tasks(ex), bytes = tasks * kTaskListBytesPerTask;
+  if (bytes <= limit.bytes) return;
+  // Point at the method whose grid contributes most.
+  std::size_t worst = 0;
+  double most = -1;
+  for (std::size_t mi = 0; mi < ex.methods.size(); ++mi) {
+    const double n = settings_of(ex.methods[mi]) * double(ex.methods[mi].dims.size());
+    if (n > most) most = n, worst = mi;
+  }
+  const MethodSpec& m = ex.methods.at(worst);
+  const int line = m.grid.empty() ? m.line : m.grid.front().line;
+  char count[64];
+  std::snprintf(count, sizeof count, "%.4g", tasks);
+  char settings[64];
+  std::snprintf(settings, sizeof settings, "%.4g", settings_of(m));
+  throw ConfigError(ex.file, line, "methods[" + std::to_string(worst) + "].grid",
+                    "the experiment expands to " + std::string(count) + " tasks (" + m.label +
+                        "'s grid alone has " + settings + " settings), whose list needs about " +
+                        format_bytes(bytes) + " on every rank, but one rank may use " +
+                        format_bytes(limit.bytes) + " (" + limit.source + ")",
+                    "fewer values per grid axis (a coarse grid first, then a finer one around "
+                    "its best setting), or fewer dims, split values or repeats");
+}
+
+MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shapes,
+                        const std::vector<DataShape>& full, const MemoryLimit& limit) {
+  if (shapes.size() != ex.datasets.size() || full.size() != ex.datasets.size())
+    throw Error("internal: check_memory got shapes for " + std::to_string(shapes.size()) + "/" +
+                std::to_string(full.size()) + " of " + std::to_string(ex.datasets.size()) +
+                " datasets");
+  // Held by a rank whatever it runs: the process itself, every dataset it may get a task of stays
+  // loaded, partitions (training and test points, preprocessed) are cached up to the cache's
+  // budget, which always keeps the one in use, and the task list.
+  double data = 0, partitions = 0, one_partition = 0;
+  const double groups =
+      double(std::max<std::size_t>(1, ex.splits.values.size())) * double(ex.splits.repeats);
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    data += bytes_of_dataset(full[i]);
+    const double partition = 8.0 * double(full[i].n) * double(shapes[i].d);
+    partitions += groups * partition;
+    one_partition = std::max(one_partition, partition);
+  }
+  const double resident =
+      data + std::max(one_partition, std::min(partitions, double(TaskRunner::kSplitCacheBytes))) +
+      count_tasks(ex) * kTaskListBytesPerTask + kProcessBytes;
+  const bool transductive = ex.evaluation.protocol == EvaluationSpec::Protocol::Transductive;
+  MemoryPeak peak;
+  peak.resident_bytes = resident;
+  std::size_t peak_method = 0;
+  for (std::size_t mi = 0; mi < ex.methods.size(); ++mi) {
+    const MethodSpec& m = ex.methods[mi];
+    const MethodInfo& info = Registry::instance().get(m.method);
+    const std::vector<ParamSet> settings = expand_grid(m);
+    for (std::size_t di = 0; di < ex.datasets.size(); ++di)
+      for (double value : ex.splits.values) {
+        DataShape s = scale_to_split(ex.splits, value, shapes[di]);
+        // Training points cannot outnumber the dataset; the transductive fit is (nearly) all
+        // of it at every split value.
+        if (s.n > full[di].n || transductive)
+          s.n = std::min(full[di].n, std::max(s.n, shapes[di].n));
+        // Holdout: every point not trained on is mapped and scored, or test_per_class of each
+        // class.
+        if (!transductive) {
+          const arma::uword rest = full[di].n - std::min(s.n, full[di].n);
+          const std::uint64_t per = ex.splits.test_per_class;
+          s.n_test = per > 0 ? std::min<arma::uword>(rest, per * full[di].n_classes) : rest;
+        }
+        for (const ParamSet& setting : settings)
+          for (std::uint64_t dim : m.dims) {
+            const double need = info.memory_of(s, setting, dim == 0 ? s.d : dim);
+            if (need + resident > limit.bytes) ++peak.over;
+            if (need + resident <= peak.bytes) continue;
+            peak.bytes = need + resident;
+            peak.method_bytes = need;
+            peak_method = mi;
+            peak.task = "dataset " + ex.datasets[di].name + ", split " +
+                        split_label(ex.splits, value) + " (" + std::to_string(s.n) + " points in " +
+                        std::to_string(s.d) + "-D), " + m.label +
+                        (m.label != m.method ? " (" + m.method + ")" : "") + " {" +
+                        setting.canonical() + "}, dim " + std::to_string(dim);
+          }
+      }
+  }
+  if (peak.over == 0) return peak;
+  const MethodSpec& m = ex.methods.at(peak_method);
+  const MethodInfo& info = Registry::instance().get(m.method);
+  throw ConfigError(
+      ex.file, m.line, "methods[" + std::to_string(peak_method) + "]",
+      "the task " + peak.task + " needs about " + format_bytes(peak.bytes) + " (" + m.method +
+          "'s estimate " + format_bytes(peak.method_bytes) + " + " +
+          format_bytes(peak.resident_bytes) +
+          " every rank holds: process, data, partitions, task list), but one rank may use " +
+          format_bytes(limit.bytes) + " (" + limit.source + ")" +
+          (peak.over > 1 ? "; " + std::to_string(peak.over) +
+                               " such (dataset, split, setting, "
+                               "dim) combinations in all"
+                         : ""),
+      method_fixes(info) + "fewer training points (splits, max_points), fewer ranks per node " +
+          "with --memory-per-rank raised to match, or --memory-per-rank SIZE if each rank has " +
+          "more memory than the default assumes");
+}
+
+}  // namespace drbench

@@ -1,0 +1,52 @@
+#pragma once
+// The memory model. What one rank needs for a task is the method's estimate for the task's shape
+// and setting (MethodInfo::memory_of: fit, out-of-sample map and scoring) plus what the rank holds
+// whatever it runs: its copy of every dataset (loaded once, kept for the run), its cache of
+// preprocessed partitions (at most TaskRunner::kSplitCacheBytes) and the expanded task list.
+// `drbench validate`, `run` and `plan` hold every task to the limit one rank may use
+// (framework/core/memory_size.hpp) before anything runs or is written.
+#include <string>
+#include <vector>
+
+#include "framework/config/experiment.hpp"
+#include "framework/core/memory_size.hpp"
+#include "framework/core/registry.hpp"
+
+namespace drbench {
+
+// One task in a rank's expanded list (key, setting, seeds) and, on rank 0, its place in the
+// results store and the dispatch order: on a 200,000-task grid (iris, sammon) the peak resident
+// size grew by 1.05 KB per task under `drbench validate` and 1.15 KB under rank 0 of `drbench
+// run` (/usr/bin/time -v, against a one-task config); rounded up.
+constexpr double kTaskListBytesPerTask = 1280;
+
+// The process itself (code, libraries, MPI, HDF5, thread stacks): `drbench run` on a one-task
+// iris config peaked at 33.9 MB (/usr/bin/time -v), `drbench validate` at 17.2 MB.
+constexpr double kProcessBytes = 34.0 * (1 << 20);
+
+// Tasks the experiment expands to, counted without expanding (saturates at ~1e300 rather than
+// overflowing on a grid of many long axes).
+double count_tasks(const Experiment& ex);
+
+// Before any data is read: each generated dataset (sized from its parameters, as
+// generated_bytes) and the task list must fit the limit. Throws ConfigError at the dataset's or
+// the largest grid's line, naming the key and the fix.
+void check_memory_before_data(const Experiment& ex, const MemoryLimit& limit);
+
+// The largest per-rank need of any task: the method's estimate plus what the rank holds resident.
+struct MemoryPeak {
+  double bytes = 0;           // method + resident
+  double method_bytes = 0;    // memory_of of that task
+  double resident_bytes = 0;  // the process, datasets, partition cache and task list
+  std::string task;      // "dataset usps, split per_class=10, method lle {neighbours=12}, dim 2"
+  std::size_t over = 0;  // tasks above the limit (0 when it passed)
+};
+
+// After the data check: every task (repeats aside, which do not change the shape) against the
+// limit. `shapes` as for expand_tasks; `full[i]`: dataset i as loaded (n = every point, d before
+// preprocessing). Throws ConfigError at the method's line naming the task, the estimate, the
+// limit and the fixes; returns the peak when every task fits.
+MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shapes,
+                        const std::vector<DataShape>& full, const MemoryLimit& limit);
+
+}  // namespace drbench

@@ -1,0 +1,221 @@
+// The memory model: sizes as written on the command line, the up-front refusal of tasks, generated
+// datasets and grids that cannot fit, and a task that runs out of memory all the same.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "framework/config/experiment.hpp"
+#include "framework/core/error.hpp"
+#include "framework/core/memory_size.hpp"
+#include "framework/core/registry.hpp"
+#include "framework/data/generators.hpp"
+#include "framework/data/load.hpp"
+#include "framework/sched/memory_check.hpp"
+#include "framework/sched/run_task.hpp"
+#include "framework/sched/scheduler.hpp"
+#include "framework/sched/task.hpp"
+
+namespace drbench {
+namespace {
+
+// Asks Armadillo for 2^52 doubles (32 PiB, beyond any address space), which fails in malloc on
+// every machine: the allocation failure of a real fit, not a thrown stand-in.
+class GreedyMethod final : public Method {
+ public:
+  void fit(const FitInput& in) override {
+    arma::mat big(arma::uword(1) << 26, arma::uword(1) << 26);
+    Y_ = in.X.head_rows(in.dim) + big(0, 0);
+  }
+  arma::mat embedding() const override { return Y_; }
+  arma::mat transform(const arma::mat& X) const override { return X.head_rows(Y_.n_rows); }
+
+ private:
+  arma::mat Y_;
+};
+
+// Its estimate is four dense n x n matrices, 32 n^2 bytes, by construction, so the model's
+// arithmetic can be checked.
+MethodInfo test_mem_greedy() {
+  MethodInfo m;
+  m.name = "test_mem_greedy";
+  m.family = "manifold";
+  m.summary = "fake method whose fit cannot get its memory, for the memory-model tests";
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword) {
+    return 32.0 * double(s.n) * double(s.n);
+  };
+  m.make = [](const ParamSet&) { return std::make_unique<GreedyMethod>(); };
+  return m;
+}
+
+std::string yaml_with(const std::string& datasets, const std::string& methods) {
+  return "seed: 2\ndatasets: " + datasets + "\nsplits: {train_ratio: [0.5]}\nmethods: " + methods +
+         "\n";
+}
+
+const std::string kIris = "[{name: iris, source: bundled}]";
+
+template <class F>
+std::string error_of(F&& f) {
+  try {
+    f();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+DRBENCH_REGISTER_METHOD(test_mem_greedy)
+
+TEST_CASE("memory sizes: units are powers of 1024, bad ones name the option", "[memory]") {
+  CHECK(parse_memory_size("--memory-per-rank", "4G") == 4.0 * 1024 * 1024 * 1024);
+  CHECK(parse_memory_size("--memory-per-rank", "1500M") == 1500.0 * 1024 * 1024);
+  CHECK(parse_memory_size("--memory-per-rank", "2GiB") == 2.0 * 1024 * 1024 * 1024);
+  CHECK(parse_memory_size("--memory-per-rank", "1.5t") == 1.5 * 1024 * 1024 * 1024 * 1024);
+  CHECK(parse_memory_size("--memory-per-rank", "4096kb") == 4096.0 * 1024);
+  for (const char* bad : {"", "4", "G", "-4G", "4X", "4GG", "4 G", "0.5K", "inf"}) {
+    const std::string e = error_of([&] { parse_memory_size("--memory-per-rank", bad); });
+    INFO(bad << ": " << e);
+    CHECK(e.find("--memory-per-rank") != std::string::npos);
+    CHECK(e.find("fix:") != std::string::npos);
+  }
+  CHECK(format_bytes(1536.0 * 1024 * 1024) == "1.5 GiB");
+  CHECK(format_bytes(999) == "999 B");
+  CHECK(format_bytes(1000.0 * 1024 * 1024) == "0.977 GiB");
+  CHECK(node_memory_bytes() > 64.0 * 1024 * 1024);
+  const MemoryLimit d = memory_limit_default(8.0 * 1024 * 1024 * 1024, 4);
+  CHECK(d.bytes == 2.0 * 1024 * 1024 * 1024);
+  CHECK(d.source.find("4 ranks") != std::string::npos);
+}
+
+TEST_CASE("memory: every task is held to the limit before anything runs", "[memory]") {
+  const Experiment ex = parse_experiment(
+      yaml_with(kIris,
+                "[{method: pca, dims: [1]}, {method: test_mem_greedy, label: greedy, "
+                "dims: [2]}]"),
+      "cfg/m.yaml");
+  MemoryPeak peak;
+  const auto shapes = check_data_and_memory(ex, {1e12, "test"}, peak);
+  // iris at train_ratio 0.5: 75 training points; the greedy fake's 32 n^2 is the largest need.
+  REQUIRE(shapes[0].n == 75);
+  CHECK(peak.method_bytes == 32.0 * 75 * 75);
+  CHECK(peak.task.find("greedy") != std::string::npos);
+  CHECK(peak.task.find("dim 2") != std::string::npos);
+  // Resident: iris itself (150 x 4 doubles and labels) and two tasks' list entries, at least.
+  CHECK(peak.resident_bytes >= 8.0 * 150 * 5 + 2 * kTaskListBytesPerTask);
+  CHECK(peak.bytes == peak.method_bytes + peak.resident_bytes);
+  CHECK(peak.over == 0);
+
+  // Just below the need: refused at the method's line, naming task, estimate, limit and fixes.
+  const std::string e = error_of([&] {
+    MemoryPeak p;
+    check_data_and_memory(ex, {peak.bytes - 1, "--memory-per-rank test"}, p);
+  });
+  CHECK(e.find("cfg/m.yaml:") != std::string::npos);
+  CHECK(e.find("'methods[1]'") != std::string::npos);
+  CHECK(e.find("dataset iris") != std::string::npos);
+  CHECK(e.find("greedy (test_mem_greedy) {}, dim 2") != std::string::npos);
+  CHECK(e.find("needs about " + format_bytes(peak.bytes)) != std::string::npos);
+  CHECK(e.find("--memory-per-rank test") != std::string::npos);
+  CHECK(e.find("fewer ranks per node") != std::string::npos);
+  // At the limit exactly: accepted.
+  MemoryPeak q;
+  CHECK_NOTHROW(check_data_and_memory(ex, {peak.bytes, "test"}, q));
+}
+
+TEST_CASE("memory: a generator too large is refused before it allocates", "[memory]") {
+  CHECK(generated_bytes("swiss_roll", {{"n", std::int64_t(1000)}}) == 8.0 * 1000 * 12);
+  CHECK(generated_bytes("gaussian_blobs", {{"n", std::int64_t(1000)}, {"dim", std::int64_t(50)}}) ==
+        8.0 * (2 * 50 * 1000 + 1000 + 50 * 3));
+  // 10^7 points in 10^5 dimensions: 16 TB, which today ended in std::bad_alloc.
+  const Experiment ex = parse_experiment(
+      yaml_with("[{name: huge, source: generator, generator: gaussian_blobs, params: {n: 10000000, "
+                "dim: 100000}}]",
+                "[{method: pca, dims: [2]}]"),
+      "cfg/g.yaml");
+  const std::string e = error_of([&] { check_memory_before_data(ex, {4e9, "test"}); });
+  CHECK(e.find("cfg/g.yaml:2: 'datasets[0].params'") != std::string::npos);
+  CHECK(e.find("needs about 14.6 TiB") != std::string::npos);
+  CHECK(e.find("lower params.n or params.dim") != std::string::npos);
+  // The same through the whole check, which must not get as far as generating it.
+  MemoryPeak p;
+  CHECK(error_of([&] { check_data_and_memory(ex, {4e9, "test"}, p); }) == e);
+}
+
+TEST_CASE("memory: grids too large to list are refused with the key and a fix", "[memory]") {
+  // Three axes of 5,000 values: 1.25e11 settings, terabytes before a single task exists.
+  const std::string at_parse = error_of([] {
+    parse_experiment(
+        yaml_with(kIris,
+                  "[{method: sammon, dims: [2], grid: {"
+                  "iterations: {linspace: [1, 5000, 5000]}, "
+                  "tol: {linspace: [0, 1, 5000]}, step: {linspace: [0.0001, 1, 5000]}}}]"),
+        "cfg/h.yaml");
+  });
+  CHECK(at_parse.find("'methods[0].grid'") != std::string::npos);
+  CHECK(at_parse.find("1.25e+11 settings (5000 iterations x 5000 tol x 5000 step)") !=
+        std::string::npos);
+  CHECK(at_parse.find("fewer values per axis") != std::string::npos);
+
+  // 2,000 x 500 settings parse, but their task list does not fit 100 MiB per rank.
+  const Experiment ex = parse_experiment(
+      yaml_with(kIris,
+                "[{method: pca, dims: [1]}, {method: lle, dims: [2], grid: {"
+                "reg: {linspace: [0.001, 1, 2000]}, neighbours: {linspace: [1, 500, 500]}}}]"),
+      "cfg/t.yaml");
+  CHECK(count_tasks(ex) == 1 + 2000.0 * 500);
+  const std::string e = error_of([&] { check_memory_before_data(ex, {100.0 * (1 << 20), "t"}); });
+  CHECK(e.find("'methods[1].grid'") != std::string::npos);
+  CHECK(e.find("1e+06 tasks") != std::string::npos);
+  CHECK(e.find("fix: fewer values per grid axis") != std::string::npos);
+}
+
+TEST_CASE("memory: a task that runs out of memory is a failed task, and the sweep goes on",
+          "[memory]") {
+  const Experiment ex =
+      parse_experiment(yaml_with(kIris,
+                                 "[{method: test_mem_greedy, label: greedy, dims: [2]}, "
+                                 "{method: pca, dims: [2]}]"),
+                       "cfg/o.yaml");
+  TaskRunner runner(ex, data_search_path(""));
+  const std::vector<Task> tasks = expand_tasks(ex);
+  REQUIRE(tasks.size() == 2);
+  const TaskResult greedy = runner.run(tasks[0], 0);
+  CHECK_FALSE(greedy.ok);
+  CHECK_FALSE(greedy.timed_out);
+  // memory_of for the 75 training points in 4-D: 32 * 75^2 bytes = 176 KiB.
+  CHECK(greedy.error.rfind("out of memory (needed about " + format_bytes(32.0 * 75 * 75), 0) == 0);
+  CHECK(greedy.error.find("greedy on 75 points in 4-D") != std::string::npos);
+  const TaskResult after = runner.run(tasks[1], 0);
+  CHECK(after.ok);
+}
+
+}  // namespace drbench
+
+namespace drbench {
+
+TEST_CASE("memory: every method's estimate is finite, and linear ones grow linearly in n",
+          "[memory]") {
+  for (const MethodInfo& m : Registry::instance().all()) {
+    if (m.name.rfind("test_", 0) == 0) continue;
+    const ParamSet p = m.complete({});
+    const double e = m.memory_of(DataShape{2000, 50, 10, 2000}, p, 2);
+    INFO(m.name << ": " << e);
+    CHECK(std::isfinite(e));
+    CHECK(e > 0);
+  }
+  // PCA and LDA hold O(n d + d^2): ten times the points, about ten times the memory, where the
+  // dense default grows a hundredfold.
+  for (const char* name : {"pca", "lda"}) {
+    const MethodInfo& m = Registry::instance().get(name);
+    const ParamSet p = m.complete({});
+    const double small = m.memory_of(DataShape{2000, 50, 10, 2000}, p, 2);
+    const double large = m.memory_of(DataShape{20000, 50, 10, 20000}, p, 2);
+    INFO(name);
+    CHECK(large / small < 10.5);
+    CHECK(large < memory_default(DataShape{20000, 50, 10, 20000}, 2) / 100);
+  }
+}
+
+}  // namespace drbench
