@@ -50,6 +50,9 @@ ParamSpec lambda(double def, std::optional<double> hi, bool positive, const std:
 // (framework/linalg/neighbour_graph.hpp) is searched; auto takes the approximate HNSW graph only
 // where the exact search is slow (many points in more dimensions than the k-d tree serves).
 ParamSpec neighbour_graph(const std::string& def = "auto");
+// `landmarks` (int >= 0): landmark points of a landmark method (landmark Isomap): only their
+// geodesics are computed and every other point is placed from them; 0 = the full method.
+ParamSpec landmarks(std::int64_t def, const std::string& what);
 // `optimizer` (choice): the optimiser of an iterative method; `what` says what each choice does.
 ParamSpec optimizer(const std::string& def, std::vector<std::string> choices,
                     const std::string& what);
