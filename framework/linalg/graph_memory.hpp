@@ -11,7 +11,7 @@
 namespace drbench {
 
 // What the process holds before any fit: the libraries, OpenBLAS's buffers, MPI.
-constexpr double kProcessBaseBytes = 24.0 * 1048576.0;
+constexpr double kProcessBaseBytes = 8.0 * 1048576.0;
 
 // The shared neighbour graph of n points in d dimensions with k neighbours (kind as the
 // `neighbour_graph` setting resolves it): the HNSW index where approximate, the k x n index and
@@ -22,7 +22,7 @@ inline double neighbour_graph_memory(arma::uword n, arma::uword d, arma::uword k
   const bool approx = use_approximate(n, d, k, parse_graph_kind(kind));
   // hnswlib: float vectors, 2M level-0 links (M = 16) and its per-element header.
   const double hnsw = approx ? nn * (4.0 * double(d) + 2.0 * 16 * 4 + 64.0) : 0.0;
-  return hnsw + 16.0 * kk * nn + 120.0 * kk * nn;
+  return hnsw + 16.0 * kk * nn + 100.0 * kk * nn;
 }
 
 // Thick-restart Lanczos (sparse_eigs.hpp) with a basis of `basis` vectors: the basis, the

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -51,7 +52,16 @@ void Isomap::fit(const FitInput& in) {
     G = connected_graph(X_, epsilon_graph(X_, spec.epsilon), spec, "isomap", in.trace);
   }
   if (m == 0) {
-    G2_ = geodesic_distances(G, true);
+    try {
+      G2_ = geodesic_distances(G, true);
+    } catch (const std::bad_alloc&) {
+      // Full Isomap's n x n geodesics are the one allocation that grows with n^2: say so, and
+      // how to avoid it, instead of a bare bad_alloc.
+      throw MethodError("isomap: the " + std::to_string(n) + " x " + std::to_string(n) +
+                        " geodesic matrix (" + std::to_string(8.0 * double(n) * n / 1e9) +
+                        " GB) does not fit in memory (fix: landmarks: 1000, landmark Isomap in "
+                        "O(n landmarks) memory)");
+    }
     spectrum_.fit(G2_, in.dim, "isomap");
     return;
   }

@@ -153,19 +153,21 @@ MethodInfo lle_info() {
     const arma::uword k = static_cast<arma::uword>(p.integer("neighbours"));
     const double kk = double(k);
     // M = (I - W)'(I - W) holds about 0.55 k^2 entries a column (neighbours of neighbours; 53 at
-    // k = 10 on Fashion-MNIST); it exists as the product, its shifted copy and SuperLU's arrays.
+    // k = 10 on Fashion-MNIST); while it is factored it exists as the product and as SuperLU's
+    // compressed-column arrays.
     const double m_nnz = 0.55 * kk * kk * n;
     double b = kProcessBaseBytes + 16.0 * n * d +
                neighbour_graph_memory(s.n, s.d, k, p.str("neighbour_graph")) +
-               40.0 * (kk + 1.0) * n + 44.0 * m_nnz;
+               40.0 * (kk + 1.0) * n + 28.0 * m_nnz;
     if (s.n <= LLE::kDenseLimit) {
       b += 3.0 * 8.0 * n * n;  // dense M, its Cholesky factor, LAPACK's work copy
     } else {
       // The sparse LU of M: its fill-in, not M, dominates. Measured with the minimum-degree
       // ordering at k = 10 on 50-D Fashion-MNIST: 2.9 M entries at 5,000 points, 34 M at 20,000
-      // (n^1.78); taken as growing linearly in k. About 12 bytes an entry.
+      // (n^1.78); taken as growing linearly in k. About 10.5 bytes an entry (L's supernodes share
+      // their row indices).
       const double fill = 0.733 * std::pow(n, 1.783) * (kk / 10.0);
-      b += 12.0 * fill + lanczos_memory(s.n, std::max<arma::uword>(2 * dim + 10, 30));
+      b += 10.5 * fill + lanczos_memory(s.n, std::max<arma::uword>(2 * dim + 10, 30));
     }
     return b + 8.0 * n * 2.0 * double(dim);
   };
