@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <string>
+
 #include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
 #include "framework/linalg/dijkstra.hpp"
 #include "framework/linalg/distances.hpp"
 #include "methods/manifold/isomap/isomap.hpp"
@@ -152,4 +156,24 @@ TEST_CASE("landmark isomap refuses more landmarks than points, and dims >= landm
   ParamSet ps;
   ps.set("landmarks", std::int64_t(5));
   CHECK(info.dim_limit(DataShape{50, 3, 0}, info.complete(ps)) == 4);
+}
+
+TEST_CASE("landmark isomap, lle and laplacian eigenmaps do not depend on the thread count",
+          "[manifold][isomap][lle][laplacian_eigenmaps]") {
+  Rng rng(67);
+  arma::mat truth;
+  const arma::mat X = drbench::testing::swiss_roll(rng, 2500, truth);  // the sparse paths
+  const std::map<std::string, std::map<std::string, ParamValue>> methods = {
+      {"isomap", {{"landmarks", std::int64_t(100)}}}, {"lle", {}}, {"laplacian_eigenmaps", {}}};
+  for (const auto& [name, given] : methods) {
+    const MethodInfo& info = Registry::instance().get(name);
+    ParamSet ps;
+    for (const auto& [k, v] : given) ps.set(k, v);
+    const ParamSet p = info.complete(ps);
+    Rng r1(3), r3(3);
+    const auto a = info.fit(p, FitInput{X, nullptr, 0, 2, r1, nullptr, nullptr, {}, 1});
+    const auto b = info.fit(p, FitInput{X, nullptr, 0, 2, r3, nullptr, nullptr, {}, 3});
+    INFO(name);
+    CHECK(arma::approx_equal(a->embedding(), b->embedding(), "absdiff", 0.0));
+  }
 }
