@@ -26,6 +26,10 @@ constexpr arma::uword kTransformBlock = 512;
 // Training points are triangulated in blocks of this many: the squared geodesics of a block,
 // not of all n points, are the temporary.
 constexpr arma::uword kPlaceBlock = 4096;
+// Up to this many points with an exact search the kNN graph and new points' neighbours are those
+// of the committed results (framework/linalg/distances.hpp's knn_graph and a sort of BLAS
+// distances); above it the shared neighbour graph and its index.
+constexpr arma::uword kSmallLimit = 2000;
 
 }  // namespace
 
@@ -39,7 +43,13 @@ void Isomap::fit(const FitInput& in) {
         "isomap: landmarks=" + std::to_string(m) + " exceeds the " + std::to_string(n) +
         " training points (fix: landmarks <= " + std::to_string(n) + ", or 0 for full Isomap)");
   arma::sp_mat G;
-  if (spec.knn) {
+  if (spec.knn && n <= kSmallLimit &&
+      !use_approximate(n, X_.n_rows, spec.neighbours,
+                       parse_graph_kind(params_.str("neighbour_graph")))) {
+    // Small problems keep the graph the committed results were computed with (distances by the
+    // BLAS expansion, whose rounding breaks exact ties differently from the shared graph's).
+    G = geodesic_graph(X_, spec, "isomap", in.trace);
+  } else if (spec.knn) {
     GraphOptions go;
     go.kind = parse_graph_kind(params_.str("neighbour_graph"));
     go.threads = in.threads;
@@ -108,6 +118,21 @@ arma::mat Isomap::new_geodesics_sq(const arma::mat& Xb) const {
     const NeighbourGraph g = index_->query(Xb, k);
     for (arma::uword q = 0; q < b; ++q)
       for (arma::uword j = 0; j < k; ++j) nbrs[q].emplace_back(g.index(j, q), g.dist(j, q));
+  } else if (params_.str("graph") == "knn") {
+    const arma::uword k = std::min<arma::uword>(params_.integer("neighbours"), n);
+    const arma::mat E = sq_distances(X_, Xb);  // n x b
+    std::vector<arma::uword> idx(n);
+    for (arma::uword q = 0; q < b; ++q) {
+      std::iota(idx.begin(), idx.end(), 0);
+      std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](arma::uword a, arma::uword c) {
+        return E(a, q) < E(c, q) || (E(a, q) == E(c, q) && a < c);
+      });
+      for (arma::uword j = 0; j < k; ++j) nbrs[q].emplace_back(idx[j], std::sqrt(E(idx[j], q)));
+      // Landmark Isomap (no committed results to keep) takes a training point's own distance as
+      // the exact 0 it is, not the BLAS expansion's ~1e-15, so training points are reproduced.
+      if (landmark && arma::accu(arma::square(X_.col(idx[0]) - Xb.col(q))) == 0.0)
+        nbrs[q][0].second = 0.0;
+    }
   } else {
     const double eps2 = std::pow(params_.real("epsilon"), 2);
     const arma::mat E = sq_distances(X_, Xb);  // n x b

@@ -1,7 +1,8 @@
 #pragma once
 // Isomap (Tenenbaum, de Silva & Langford 2000): classical MDS on graph geodesics, from the
-// geodesic pipeline the isometric projections share (framework/linalg/geodesic.hpp): kNN (on the
-// shared neighbour graph, `neighbour_graph`) or epsilon graph, kept sparse, one repair for a
+// geodesic pipeline the isometric projections share (framework/linalg/geodesic.hpp): kNN (above
+// 2,000 points, or with an approximate search, on the shared neighbour graph, `neighbour_graph`;
+// below, the graph the committed results used) or epsilon graph, kept sparse, one repair for a
 // disconnected graph, Dijkstra from every source. A new point's geodesic to training point j is
 // min_l (|x - x_l| + g(l, j)) over its graph neighbours l, and Gower's formula maps it (Bengio et
 // al. 2003, section 3).

@@ -11,6 +11,7 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/dijkstra.hpp"
+#include "framework/linalg/distances.hpp"
 #include "framework/linalg/eigen.hpp"
 #include "framework/linalg/graph_memory.hpp"
 #include "framework/linalg/sparse_eigs.hpp"
@@ -42,9 +43,16 @@ void LaplacianEigenmaps::fit(const FitInput& in) {
   go.threads = in.threads;
   go.seed = in.rng.engine()();
   const auto t0 = std::chrono::steady_clock::now();
-  index_ = std::make_unique<NeighbourIndex>(X_, k, go);
-  arma::sp_mat G = symmetric_adjacency(index_->self_graph(k));
-  if (in.trace && index_->approximate()) in.trace->note("neighbour_graph", "approximate");
+  arma::sp_mat G;
+  if (n <= dense_limit_ && !use_approximate(n, in.X.n_rows, k, go.kind)) {
+    // Small problems keep the graph the committed results were computed with (distances by the
+    // BLAS expansion, whose rounding breaks exact ties differently from the shared graph's).
+    G = knn_graph(in.X, k);
+  } else {
+    index_ = std::make_unique<NeighbourIndex>(X_, k, go);
+    G = symmetric_adjacency(index_->self_graph(k));
+    if (in.trace && index_->approximate()) in.trace->note("neighbour_graph", "approximate");
+  }
   if (in.trace) in.trace->note("graph_seconds", std::to_string(seconds_since(t0)));
   arma::uword nc = 0;
   connected_components(G, nc);
@@ -106,6 +114,7 @@ arma::mat LaplacianEigenmaps::transform(const arma::mat& Xnew) const {
                       std::to_string(Xnew.n_rows) + " features, the training data " +
                       std::to_string(X_.n_rows));
   const arma::uword k = static_cast<arma::uword>(params_.integer("neighbours"));
+  if (!index_) return transform_small(Xnew);
   const NeighbourGraph nb = index_->query(Xnew, std::min(k, X_.n_cols));
   arma::mat Y(U_.n_cols, Xnew.n_cols);
   const arma::vec rs = 1.0 / arma::sqrt(deg_);
@@ -132,6 +141,37 @@ arma::mat LaplacianEigenmaps::transform(const arma::mat& Xnew) const {
       continue;
     }
     Y.col(q) = u / (std::sqrt(dx) * mu_) / std::sqrt(dx);
+  }
+  return Y;
+}
+
+// The out-of-sample map of the small-problem path, as the committed results computed it.
+arma::mat LaplacianEigenmaps::transform_small(const arma::mat& Xnew) const {
+  const arma::uword k = static_cast<arma::uword>(params_.integer("neighbours"));
+  const arma::uword n = X_.n_cols;
+  const arma::mat E = sq_distances(X_, Xnew);
+  arma::mat Y(U_.n_cols, Xnew.n_cols);
+  std::vector<arma::uword> idx(n);
+  const arma::vec rs = 1.0 / arma::sqrt(deg_);
+  for (arma::uword q = 0; q < Xnew.n_cols; ++q) {
+    std::iota(idx.begin(), idx.end(), 0);
+    std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](arma::uword a, arma::uword b) {
+      return E(a, q) < E(b, q) || (E(a, q) == E(b, q) && a < b);
+    });
+    arma::vec w(n, arma::fill::zeros);
+    // Exact recheck: the BLAS-3 squared distances of identical points are only ~1e-15, not 0.
+    if (arma::accu(arma::square(X_.col(idx[0]) - Xnew.col(q))) == 0.0) {
+      w = arma::vec(arma::mat(W_.col(idx[0])));  // a training point: its own graph row
+    } else {
+      for (arma::uword j = 0; j < k; ++j) w(idx[j]) = weight(E(idx[j], q));
+    }
+    const double dx = arma::accu(w);
+    if (!(dx > 0)) {
+      Y.col(q).zeros();
+      continue;
+    }
+    const arma::vec u = (U_.t() * (w % rs)) / (std::sqrt(dx) * mu_);
+    Y.col(q) = u / std::sqrt(dx);
   }
   return Y;
 }

@@ -6,9 +6,10 @@
 // u_k(x) = 1/mu_k sum_j w(x, x_j) / sqrt(d(x) d_j) u_jk, y_k(x) = u_k(x) / sqrt(d(x)), with w over
 // the k nearest training points; a training point uses its graph row and is reproduced exactly.
 //
-// Big data: the graph is the shared neighbour graph (framework/linalg/neighbour_graph.hpp,
-// `neighbour_graph`), stored sparse. Up to kDenseLimit points the eigenvectors come from the
-// dense matrix S (the path the committed results used); above it from thick-restart Lanczos on
+// Big data: up to kDenseLimit points (exact search) the graph, the dense eigensolver on S and the
+// out-of-sample map are those the committed results used. Above it the graph is the shared
+// neighbour graph (framework/linalg/neighbour_graph.hpp, `neighbour_graph`), stored sparse, new
+// points are found through its index, and the eigenvectors come from thick-restart Lanczos on
 // products with the sparse S, D^1/2 1 deflated (framework/linalg/sparse_eigs.hpp), in O(n k)
 // memory: no factorisation (a sparse LU of I - S fills in to 153 M entries at 60,000
 // Fashion-MNIST points). The approximate graph (auto: from 20,000 points above
@@ -35,16 +36,19 @@ class LaplacianEigenmaps final : public Method {
 
  private:
   double weight(double sq_dist) const;
+  arma::mat transform_small(const arma::mat& Xnew) const;
   ParamSet params_;
   arma::uword dense_limit_;
   arma::mat X_;
-  std::unique_ptr<NeighbourIndex> index_;  // over X_, for the new points' neighbours
-  arma::sp_mat W_;                         // n x n graph weights
-  arma::vec deg_;                          // degrees d_j
-  arma::vec mu_;                           // eigenvalues of S for the kept vectors
-  arma::mat U_;                            // n x dim eigenvectors of S
-  arma::mat Y_;                            // dim x n
-  double t_ = 1.0;                         // heat-kernel width in squared input units
+  // Over X_, for the new points' neighbours; null on the small-problem path, which keeps the
+  // graph and out-of-sample map of the committed results.
+  std::unique_ptr<NeighbourIndex> index_;
+  arma::sp_mat W_;  // n x n graph weights
+  arma::vec deg_;   // degrees d_j
+  arma::vec mu_;    // eigenvalues of S for the kept vectors
+  arma::mat U_;     // n x dim eigenvectors of S
+  arma::mat Y_;     // dim x n
+  double t_ = 1.0;  // heat-kernel width in squared input units
 };
 
 }  // namespace drbench

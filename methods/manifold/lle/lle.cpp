@@ -12,6 +12,7 @@
 #include "framework/core/parallel.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/dense_eigs.hpp"
+#include "framework/linalg/distances.hpp"
 #include "framework/linalg/eigen.hpp"
 #include "framework/linalg/graph_memory.hpp"
 #include "framework/linalg/sparse_eigs.hpp"
@@ -51,11 +52,16 @@ void LLE::fit(const FitInput& in) {
   go.threads = in.threads;
   go.seed = in.rng.engine()();
   const auto t0 = std::chrono::steady_clock::now();
-  index_ = std::make_unique<NeighbourIndex>(X_, k, go);
-  if (in.trace && index_->approximate()) in.trace->note("neighbour_graph", "approximate");
+  const bool small = n <= dense_limit_ && !use_approximate(n, in.X.n_rows, k, go.kind);
+  if (!small) {
+    index_ = std::make_unique<NeighbourIndex>(X_, k, go);
+    if (in.trace && index_->approximate()) in.trace->note("neighbour_graph", "approximate");
+  }
   arma::sp_mat IW;  // I - W
   {
-    const arma::umat nn = index_->self_graph(k).index;
+    // Small problems keep the neighbours the committed results were computed with (distances by
+    // the BLAS expansion, whose rounding breaks exact ties differently from the shared graph's).
+    const arma::umat nn = small ? knn_graph_indices(in.X, k) : index_->self_graph(k).index;
     arma::umat loc(2, n * (k + 1));
     arma::vec val(n * (k + 1));
     // Each point's weights are its own small solve: blocks of points on separate threads write
@@ -114,6 +120,7 @@ arma::mat LLE::transform(const arma::mat& Xnew) const {
     throw MethodError("lle transform: new points have " + std::to_string(Xnew.n_rows) +
                       " features, the training data " + std::to_string(X_.n_rows));
   const arma::uword k = static_cast<arma::uword>(params_.integer("neighbours"));
+  if (!index_) return transform_small(Xnew);
   const NeighbourGraph nb = index_->query(Xnew, std::min(k, X_.n_cols));
   arma::mat Y(Y_.n_rows, Xnew.n_cols);
   for (arma::uword q = 0; q < Xnew.n_cols; ++q) {
@@ -124,6 +131,29 @@ arma::mat LLE::transform(const arma::mat& Xnew) const {
     const arma::uvec idx = nb.index.col(q);
     Y.col(q) =
         Y_.cols(idx) * reconstruction_weights(Xnew.col(q), X_.cols(idx), params_.real("reg"));
+  }
+  return Y;
+}
+
+// The out-of-sample map of the small-problem path, as the committed results computed it.
+arma::mat LLE::transform_small(const arma::mat& Xnew) const {
+  const arma::uword k = static_cast<arma::uword>(params_.integer("neighbours"));
+  const arma::uword n = X_.n_cols;
+  const arma::mat E = sq_distances(X_, Xnew);
+  arma::mat Y(Y_.n_rows, Xnew.n_cols);
+  std::vector<arma::uword> idx(n);
+  for (arma::uword q = 0; q < Xnew.n_cols; ++q) {
+    std::iota(idx.begin(), idx.end(), 0);
+    std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](arma::uword a, arma::uword b) {
+      return E(a, q) < E(b, q) || (E(a, q) == E(b, q) && a < b);
+    });
+    // Exact recheck: the BLAS-3 squared distances of identical points are only ~1e-15, not 0.
+    if (arma::accu(arma::square(X_.col(idx[0]) - Xnew.col(q))) == 0.0) {
+      Y.col(q) = Y_.col(idx[0]);
+      continue;
+    }
+    const arma::uvec nb(std::vector<arma::uword>(idx.begin(), idx.begin() + k));
+    Y.col(q) = Y_.cols(nb) * reconstruction_weights(Xnew.col(q), X_.cols(nb), params_.real("reg"));
   }
   return Y;
 }

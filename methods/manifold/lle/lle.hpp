@@ -6,10 +6,11 @@
 // nearest training points, applied to their embeddings (Saul & Roweis 2003, section 6.1); a new
 // point that coincides with a training point takes that point's embedding.
 //
-// Big data: the neighbours come from the shared neighbour graph (`neighbour_graph`,
-// framework/linalg/neighbour_graph.hpp) and M is assembled sparse (about k^2 entries a column).
-// Up to kDenseLimit points M is made dense and solved as before (the path the committed results
-// and the scikit-learn fixture used); above it, shift-invert Lanczos on the sparse M with the
+// Big data: up to kDenseLimit points (exact search) the neighbours, the dense M and the
+// out-of-sample map are those the committed results and the scikit-learn fixture used. Above it
+// the neighbours come from the shared neighbour graph (`neighbour_graph`,
+// framework/linalg/neighbour_graph.hpp), M is assembled sparse (about k^2 entries a column) and
+// solved by shift-invert Lanczos on the sparse M with the
 // constant vector deflated (framework/linalg/sparse_eigs.hpp), scikit-learn's
 // eigen_solver='arpack' strategy: O(n k^2) memory plus M's sparse LU factor, whose fill-in grows
 // faster than n (Fashion-MNIST, 50-D, k = 10: 34 M entries at 20,000 points). The approximate
@@ -33,10 +34,13 @@ class LLE final : public Method {
   arma::mat transform(const arma::mat& Xnew) const override;
 
  private:
+  arma::mat transform_small(const arma::mat& Xnew) const;
   ParamSet params_;
   arma::uword dense_limit_;
   arma::mat X_, Y_;
-  std::unique_ptr<NeighbourIndex> index_;  // over X_, for the new points' neighbours
+  // Over X_, for the new points' neighbours; null on the small-problem path, which keeps the
+  // neighbours and out-of-sample map of the committed results.
+  std::unique_ptr<NeighbourIndex> index_;
 };
 
 // Weights (k) reconstructing x from the columns of N (d x k): min |x - N w|^2, sum w = 1, with
