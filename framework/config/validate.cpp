@@ -209,6 +209,24 @@ DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds)
         }
       }
     }
+    // A landmark count (landmark Isomap) may reach the points a method is fitted on, not pass it.
+    for (std::size_t mi = 0; mi < ex.methods.size(); ++mi) {
+      const MethodSpec& m = ex.methods[mi];
+      const MethodInfo& info = Registry::instance().get(m.method);
+      if (!info.param("landmarks")) continue;
+      for (const auto& setting : expand_grid(m)) {
+        const std::int64_t l = setting.integer("landmarks");
+        if (l <= std::int64_t(fit.n_elem)) continue;
+        int line = m.line;
+        for (const auto& axis : m.grid)
+          if (axis.param == "landmarks") line = axis.line;
+        throw ConfigError(ex.file, line, "methods[" + std::to_string(mi) + "].grid.landmarks",
+                          m.label + ": landmarks = " + std::to_string(l) + " exceeds the " +
+                              std::to_string(fit.n_elem) + " points it is fitted on (" + on +
+                              ", split value" + value_text(sp, v) + ")",
+                          "use landmarks <= " + std::to_string(fit.n_elem) + " (0 = full Isomap)");
+      }
+    }
     Pipeline pipe(spec.preprocess);
     const arma::uword d = pipe.fit_apply(ds.X.cols(p.train)).n_rows;
     if (first || fit.n_elem < smallest.n) smallest = DataShape{fit.n_elem, d, ds.n_classes};

@@ -80,6 +80,11 @@ ParamSpec neighbour_graph(const std::string& def) {
                            "(approximate from 20,000 points above 20 dimensions)");
 }
 
+ParamSpec landmarks(std::int64_t def, const std::string& what) {
+  return ParamSpec::integer("landmarks", def, 0, std::nullopt,
+                            "landmark points (0 = none, the full method): " + what);
+}
+
 ParamSpec perplexity(double def, const std::string& what) {
   return ParamSpec::real("perplexity", def, 1.0, std::nullopt,
                          "effective neighbours of the calibrated Gaussian affinities: " + what);

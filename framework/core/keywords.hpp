@@ -55,6 +55,9 @@ ParamSpec neighbour_graph(const std::string& def = "auto");
 // accelerated interpolation on a grid), `auto` choosing by size; `what` says what each choice does.
 ParamSpec gradient(const std::string& def, std::vector<std::string> choices,
                    const std::string& what);
+// `landmarks` (int >= 0): landmark points of a landmark method (landmark Isomap): only their
+// geodesics are computed and every other point is placed from them; 0 = the full method.
+ParamSpec landmarks(std::int64_t def, const std::string& what);
 // `optimizer` (choice): the optimiser of an iterative method; `what` says what each choice does.
 ParamSpec optimizer(const std::string& def, std::vector<std::string> choices,
                     const std::string& what);

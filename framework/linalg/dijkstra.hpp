@@ -15,4 +15,10 @@ arma::uvec connected_components(const arma::sp_mat& G, arma::uword& n_components
 // (classical MDS needs those, and storing them alone halves the memory of an n x n pass).
 arma::mat all_pairs_shortest_paths(const arma::sp_mat& G, bool squared = false);
 
+// Shortest-path lengths from each of the given sources to every node (n x m, column j from
+// sources(j)): landmark Isomap's geodesics in O(n m) memory. Sources are split over `threads`;
+// each writes its own column, so the result does not depend on the thread count.
+arma::mat shortest_paths_from(const arma::sp_mat& G, const arma::uvec& sources, bool squared,
+                              unsigned threads = 1);
+
 }  // namespace drbench

@@ -72,7 +72,13 @@ arma::sp_mat connect_components(const arma::mat& X, const arma::sp_mat& G, arma:
 
 arma::sp_mat geodesic_graph(const arma::mat& X, const GeodesicGraphSpec& spec,
                             const std::string& method, Trace* trace) {
-  arma::sp_mat G = spec.knn ? knn_graph(X, spec.neighbours) : epsilon_graph(X, spec.epsilon);
+  return connected_graph(X,
+                         spec.knn ? knn_graph(X, spec.neighbours) : epsilon_graph(X, spec.epsilon),
+                         spec, method, trace);
+}
+
+arma::sp_mat connected_graph(const arma::mat& X, arma::sp_mat G, const GeodesicGraphSpec& spec,
+                             const std::string& method, Trace* trace) {
   arma::uword parts = 0;
   if (spec.connect) {
     G = connect_components(X, G, parts);
@@ -94,9 +100,16 @@ arma::sp_mat geodesic_graph(const arma::mat& X, const GeodesicGraphSpec& spec,
 arma::mat geodesic_distances(const arma::sp_mat& G, bool squared) {
   arma::mat D = all_pairs_shortest_paths(G);
   // Paths found from either end differ in the last bits; tau = -H S H / 2 and the eigensolvers
-  // downstream expect an exactly symmetric matrix.
-  D = 0.5 * (D + D.t());
-  if (squared) D = arma::square(D);
+  // downstream expect an exactly symmetric matrix. In place: a second n x n matrix (D + D') would
+  // double the peak memory of Isomap.
+  const arma::uword n = D.n_rows;
+  for (arma::uword j = 0; j < n; ++j)
+    for (arma::uword i = 0; i < j; ++i) {
+      const double a = 0.5 * (D(i, j) + D(j, i));
+      D(i, j) = squared ? a * a : a;
+      D(j, i) = D(i, j);
+    }
+  if (squared) D.diag() = arma::square(D.diag());
   return D;
 }
 

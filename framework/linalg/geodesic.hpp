@@ -37,6 +37,11 @@ arma::sp_mat connect_components(const arma::mat& X, const arma::sp_mat& G, arma:
 arma::sp_mat geodesic_graph(const arma::mat& X, const GeodesicGraphSpec& spec,
                             const std::string& method, Trace* trace);
 
+// G (a neighbour graph of the columns of X) made connected as geodesic_graph does: for a method
+// that builds its kNN graph on the shared neighbour graph (neighbour_graph.hpp) itself.
+arma::sp_mat connected_graph(const arma::mat& X, arma::sp_mat G, const GeodesicGraphSpec& spec,
+                             const std::string& method, Trace* trace);
+
 // All-pairs shortest path lengths on an undirected graph (symmetric sparse adjacency whose values
 // are edge lengths > 0), exactly symmetric; unreachable pairs are +inf. Squared when `squared`.
 arma::mat geodesic_distances(const arma::sp_mat& G, bool squared = false);

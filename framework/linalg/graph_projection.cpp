@@ -22,4 +22,16 @@ GraphProjection solve_lpp(const arma::mat& X, const arma::sp_mat& W, arma::uword
   return g;
 }
 
+GraphProjection solve_lpp_quadratics(const PcaReduced& pre, const arma::mat& ZLZ,
+                                     const arma::mat& ZDZ, arma::uword dim, double reg) {
+  EigenPairs e = gen_sym_eigs(ZLZ, ZDZ, dim, Spectrum::Smallest, reg, "reg",
+                              "matrix X D X^T (after the PCA pre-step)");
+  fix_signs(e.vectors);
+  GraphProjection g;
+  g.mean = pre.basis.mean;
+  g.A = pre.basis.W * e.vectors;
+  g.values = e.values;
+  return g;
+}
+
 }  // namespace drbench

@@ -5,6 +5,8 @@
 #include <armadillo>
 #include <string>
 
+#include "framework/linalg/pca.hpp"
+
 namespace drbench {
 
 struct GraphProjection {
@@ -18,5 +20,10 @@ struct GraphProjection {
 // caller in error messages.
 GraphProjection solve_lpp(const arma::mat& X, const arma::sp_mat& W, arma::uword dim,
                           double pca_ratio, double reg, const std::string& method);
+
+// The same eigenproblem from the reduced data's quadratics, Z L Z^T a = lambda (Z D Z^T + ridge)
+// a, for a graph never stored (same_class_quadratics): pre is pca_reduce's result.
+GraphProjection solve_lpp_quadratics(const PcaReduced& pre, const arma::mat& ZLZ,
+                                     const arma::mat& ZDZ, arma::uword dim, double reg);
 
 }  // namespace drbench

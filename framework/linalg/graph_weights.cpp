@@ -112,6 +112,54 @@ HeatGraph same_class_weights(const arma::mat& X, const arma::uvec& labels, Class
   return g;
 }
 
+ClassQuadratics same_class_quadratics(const arma::mat& X, const arma::mat& Z,
+                                      const arma::uvec& labels, ClassWeight kind,
+                                      const keywords::KernelWidth& width) {
+  const arma::uword n = X.n_cols;
+  if (labels.n_elem != n || Z.n_cols != n)
+    throw MethodError("same_class_quadratics: one label and one reduced column per point needed");
+  const arma::uvec classes = arma::unique(labels);
+  std::vector<arma::uvec> members;
+  for (arma::uword c : classes) members.push_back(arma::find(labels == c));
+  ClassQuadratics q;
+  if (kind == ClassWeight::Heat) {
+    // Sum over same-class pairs i < j of |x_i - x_j|^2 = n_c sum |x_i|^2 - |sum x_i|^2.
+    double sum = 0.0, pairs = 0.0;
+    for (const arma::uvec& idx : members) {
+      const arma::mat Xc = X.cols(idx);
+      const double nc = double(idx.n_elem);
+      sum += nc * arma::accu(arma::square(Xc)) - arma::accu(arma::square(arma::sum(Xc, 1)));
+      pairs += nc * (nc - 1) / 2;
+    }
+    q.t = width.heat_t(pairs > 0 ? std::max(sum / pairs, 0.0) : 0.0);
+    check_width(q.t, "mean squared same-class distance");
+  }
+  const arma::uword r = Z.n_rows;
+  arma::mat ZWZ(r, r, arma::fill::zeros);
+  q.ZDZ.zeros(r, r);
+  constexpr arma::uword kBlock = 256;
+  for (const arma::uvec& idx : members) {
+    const arma::mat Xc = X.cols(idx), Zc = Z.cols(idx);
+    const arma::uword nc = idx.n_elem;
+    for (arma::uword s = 0; s < nc; s += kBlock) {
+      const arma::uword e = std::min(nc, s + kBlock);
+      arma::mat W(nc, e - s, arma::fill::ones);
+      if (kind == ClassWeight::Heat) {
+        W = sq_distances(Xc, Xc.cols(s, e - 1));
+        W.transform([&](double d2) { return heat_kernel(d2, q.t); });
+      }
+      for (arma::uword j = s; j < e; ++j) W(j, j - s) = 0.0;  // no self-edges
+      ZWZ += Zc * W * Zc.cols(s, e - 1).t();
+      arma::mat Zd = Zc.cols(s, e - 1);
+      Zd.each_row() %= arma::sum(W, 0);
+      q.ZDZ += Zd * Zc.cols(s, e - 1).t();
+    }
+  }
+  q.ZDZ = 0.5 * (q.ZDZ + q.ZDZ.t());
+  q.ZLZ = q.ZDZ - 0.5 * (ZWZ + ZWZ.t());
+  return q;
+}
+
 arma::vec graph_degrees(const arma::sp_mat& W) {
   return arma::vec(arma::sum(W, 1));
 }

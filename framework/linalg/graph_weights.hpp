@@ -41,6 +41,19 @@ enum class ClassWeight { Heat, Binary };
 HeatGraph same_class_weights(const arma::mat& X, const arma::uvec& labels, ClassWeight kind,
                              const keywords::KernelWidth& width);
 
+// What the LPP eigenproblem needs of the same-class graph, Z L Z^T and Z D Z^T, for Z the data
+// after the PCA pre-step (r x n, columns matching X's), without storing the sum_c n_c^2 edges:
+// each class's weights are made one block of columns at a time from X's distances (n_c x 256
+// at most) and folded into the r x r sums. The same weights as same_class_weights (t from the
+// same mean, computed in closed form), summed in a different order.
+struct ClassQuadratics {
+  arma::mat ZLZ, ZDZ;
+  double t = 0.0;
+};
+ClassQuadratics same_class_quadratics(const arma::mat& X, const arma::mat& Z,
+                                      const arma::uvec& labels, ClassWeight kind,
+                                      const keywords::KernelWidth& width);
+
 // Row sums D_ii = sum_j W_ij.
 arma::vec graph_degrees(const arma::sp_mat& W);
 

@@ -160,3 +160,14 @@ TEST_CASE("normalised config: comments and layout do not count, values do", "[va
   CHECK(normalised_config("seed: 2\n") != normalised_config("seed: '2'\n"));
   CHECK(normalised_config(a + "profiles: {q: {seed: 3}}\n") == normalised_config(a));
 }
+
+TEST_CASE("landmarks above the fitted points", "[validation]") {
+  const std::string e = data_error(blobs(30, 3,
+                                         "splits: {train_per_class: [2]}\n"
+                                         "methods:\n  - method: isomap\n"
+                                         "    dims: [1]\n    grid: {neighbours: [2], "
+                                         "landmarks: [6, 7]}\n"));
+  CHECK_THAT(e, Catch::Contains("'methods[0].grid.landmarks'"));
+  CHECK_THAT(e, Catch::Contains("landmarks = 7 exceeds the 6 points it is fitted on"));
+  CHECK_THAT(e, Catch::Contains("fix: use landmarks <= 6 (0 = full Isomap)"));
+}

@@ -61,3 +61,28 @@ TEST_CASE("slpp needs labels and pulls classes together", "[linear][slpp]") {
   };
   CHECK(ratio(m->embedding()) < ratio(X));
 }
+
+TEST_CASE("slpp: the streamed class quadratics equal the stored graph's", "[linear][slpp]") {
+  Rng rng(53);
+  arma::mat X;
+  arma::uvec y;
+  blobs(rng, 6, 3, 300, 2.0, X, y);  // 300 a class: more than one 256-column block
+  for (ClassWeight kind : {ClassWeight::Heat, ClassWeight::Binary}) {
+    const keywords::KernelWidth width{0.7, true};
+    const HeatGraph g = same_class_weights(X, y, kind, width);
+    const arma::mat Z = 0.5 * X.rows(0, 3);  // any linear image of the data
+    const ClassQuadratics q = same_class_quadratics(X, Z, y, kind, width);
+    if (kind == ClassWeight::Heat) CHECK(q.t == Approx(g.t).epsilon(1e-12));
+    const arma::mat ZDZ = degree_quadratic(Z, g.W), ZLZ = laplacian_quadratic(Z, g.W);
+    CHECK(arma::abs(q.ZDZ - ZDZ).max() < 1e-10 * arma::abs(ZDZ).max());
+    CHECK(arma::abs(q.ZLZ - ZLZ).max() < 1e-10 * arma::abs(ZDZ).max());
+    // The method on either path: the same projection up to sign.
+    const keywords::KernelWidth w = width;
+    Slpp stored(kind, w, 1.0, 1e-8), streamed(kind, w, 1.0, 1e-8, 0.0);
+    Rng r1(1), r2(1);
+    stored.fit(FitInput{X, &y, 3, 2, r1, nullptr});
+    streamed.fit(FitInput{X, &y, 3, 2, r2, nullptr});
+    CHECK(signed_column_diff(streamed.projection(), stored.projection()) <
+          1e-7 * arma::abs(stored.projection()).max());
+  }
+}

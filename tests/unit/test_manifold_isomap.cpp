@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <map>
+#include <string>
+
 #include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
 #include "framework/linalg/dijkstra.hpp"
 #include "framework/linalg/distances.hpp"
 #include "methods/manifold/isomap/isomap.hpp"
@@ -92,4 +96,84 @@ TEST_CASE("isomap epsilon graph and disconnected graphs", "[manifold][isomap]") 
       fit_method("isomap", {{"graph", std::string("epsilon")}, {"epsilon", 0.5}}, X.cols(0, 19), 1);
   CHECK(abs_corr(e->embedding().row(0), X(0, arma::span(0, 19))) > 0.999);
   CHECK(arma::abs(e->transform(X.cols(0, 19)) - e->embedding()).max() < 1e-9);
+}
+
+TEST_CASE("landmark isomap with every point a landmark is full isomap", "[manifold][isomap]") {
+  Rng rng(64);
+  arma::mat truth;
+  const arma::mat X = drbench::testing::swiss_roll(rng, 300, truth);
+  const std::int64_t n = X.n_cols;
+  auto full = fit_method("isomap", {{"neighbours", std::int64_t(8)}}, X, 3);
+  auto lm = fit_method("isomap", {{"neighbours", std::int64_t(8)}, {"landmarks", n}}, X, 3);
+  const arma::mat Yf = full->embedding(), Yl = lm->embedding();
+  const double scale = arma::abs(Yf).max();
+  CHECK(drbench::testing::max_diff_up_to_sign(Yl, Yf) < 1e-8 * scale);
+  // Triangulation of new points is Gower's formula when the landmarks are all points.
+  arma::mat tn;
+  const arma::mat Xn = drbench::testing::swiss_roll(rng, 50, tn);
+  CHECK(drbench::testing::max_diff_up_to_sign(lm->transform(Xn), full->transform(Xn)) <
+        1e-8 * scale);
+  CHECK(arma::abs(lm->transform(X) - Yl).max() < 1e-9 * scale);
+}
+
+TEST_CASE("landmark isomap unrolls the swiss roll from 60 landmarks", "[manifold][isomap]") {
+  Rng rng(65);
+  arma::mat truth;
+  const arma::mat X = drbench::testing::swiss_roll(rng, 1500, truth);
+  auto m = fit_method("isomap", {{"neighbours", std::int64_t(10)}, {"landmarks", std::int64_t(60)}},
+                      X, 2);
+  const auto& iso = dynamic_cast<const Isomap&>(*m);
+  CHECK(iso.landmarks().n_elem == 60);
+  CHECK(iso.landmark_geodesics().n_rows == X.n_cols);
+  CHECK(iso.landmark_geodesics().n_cols == 60);
+  CHECK(iso.geodesics_sq().is_empty());  // no n x n matrix
+  const arma::mat Y = m->embedding();
+  CHECK(abs_corr(Y.row(0), truth.row(0)) > 0.99);
+  CHECK(abs_corr(Y.row(1), truth.row(1)) > 0.99);
+  // A landmark's own triangulated position equals its landmark-MDS position, and a training
+  // point is reproduced by the out-of-sample map.
+  CHECK(arma::abs(m->transform(X) - Y).max() < 1e-9 * arma::abs(Y).max());
+  arma::mat tn;
+  const arma::mat Xn = drbench::testing::swiss_roll(rng, 200, tn);
+  const arma::mat Yn = m->transform(Xn);
+  CHECK(abs_corr(Yn.row(0), tn.row(0)) > 0.99);
+  CHECK(abs_corr(Yn.row(1), tn.row(1)) > 0.99);
+}
+
+TEST_CASE("landmark isomap refuses more landmarks than points, and dims >= landmarks",
+          "[manifold][isomap]") {
+  Rng rng(66);
+  arma::mat truth;
+  const arma::mat X = drbench::testing::swiss_roll(rng, 50, truth);
+  try {
+    fit_method("isomap", {{"landmarks", std::int64_t(51)}}, X, 2);
+    FAIL("expected a MethodError");
+  } catch (const MethodError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("landmarks=51"));
+    CHECK_THAT(e.what(), Catch::Contains("fix: landmarks <= 50"));
+  }
+  const MethodInfo& info = Registry::instance().get("isomap");
+  ParamSet ps;
+  ps.set("landmarks", std::int64_t(5));
+  CHECK(info.dim_limit(DataShape{50, 3, 0}, info.complete(ps)) == 4);
+}
+
+TEST_CASE("landmark isomap, lle and laplacian eigenmaps do not depend on the thread count",
+          "[manifold][isomap][lle][laplacian_eigenmaps]") {
+  Rng rng(67);
+  arma::mat truth;
+  const arma::mat X = drbench::testing::swiss_roll(rng, 2500, truth);  // the sparse paths
+  const std::map<std::string, std::map<std::string, ParamValue>> methods = {
+      {"isomap", {{"landmarks", std::int64_t(100)}}}, {"lle", {}}, {"laplacian_eigenmaps", {}}};
+  for (const auto& [name, given] : methods) {
+    const MethodInfo& info = Registry::instance().get(name);
+    ParamSet ps;
+    for (const auto& [k, v] : given) ps.set(k, v);
+    const ParamSet p = info.complete(ps);
+    Rng r1(3), r3(3);
+    const auto a = info.fit(p, FitInput{X, nullptr, 0, 2, r1, nullptr, nullptr, {}, 1});
+    const auto b = info.fit(p, FitInput{X, nullptr, 0, 2, r3, nullptr, nullptr, {}, 3});
+    INFO(name);
+    CHECK(arma::approx_equal(a->embedding(), b->embedding(), "absdiff", 0.0));
+  }
 }

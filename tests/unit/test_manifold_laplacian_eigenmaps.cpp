@@ -54,3 +54,32 @@ TEST_CASE("laplacian eigenmaps refuses a disconnected graph, naming neighbours",
     CHECK(std::string(e.what()).find("neighbours=2") != std::string::npos);
   }
 }
+
+TEST_CASE("laplacian eigenmaps: the sparse Lanczos path equals the dense one",
+          "[manifold][laplacian_eigenmaps]") {
+  Rng rng(82);
+  arma::mat truth;
+  const arma::mat X = drbench::testing::swiss_roll(rng, 500, truth);
+  const MethodInfo& info = Registry::instance().get("laplacian_eigenmaps");
+  ParamSet ps;
+  ps.set("neighbours", std::int64_t(10));
+  const ParamSet p = info.complete(ps);
+  LaplacianEigenmaps dense(p), sparse(p, 0);  // dense limit 0: always the sparse path
+  Rng r1(1), r2(1);
+  Trace trace;
+  dense.fit(FitInput{X, nullptr, 0, 3, r1, nullptr});
+  sparse.fit(FitInput{X, nullptr, 0, 3, r2, &trace});
+  bool lanczos = false;
+  for (const auto& [k, v] : trace.notes)
+    lanczos = lanczos || (k == "eigensolver" && v == "Lanczos");
+  CHECK(lanczos);
+  CHECK(drbench::testing::max_diff_up_to_sign(sparse.embedding(), dense.embedding()) <
+        1e-7 * arma::abs(dense.embedding()).max());
+  // The sparse path keeps the generalized problem's normalisation Y D Y' = I and Y D 1 = 0.
+  const arma::mat W(sparse.weights());
+  const arma::mat D = arma::diagmat(arma::sum(W, 1));
+  const arma::mat Y = sparse.embedding();
+  CHECK(arma::abs(Y * D * Y.t() - arma::eye(3, 3)).max() < 1e-8);
+  CHECK(arma::abs(Y * D * arma::ones(Y.n_cols)).max() < 1e-8);
+  CHECK(arma::abs(sparse.transform(X) - Y).max() < 1e-9);
+}

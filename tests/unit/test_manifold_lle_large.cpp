@@ -35,3 +35,29 @@ TEST_CASE("lle on 900 points: the Lanczos path spans M's bottom non-constant eig
   CHECK(ev(0) < 1e-10);
   CHECK(subspace_cosines(Y, V.cols(1, 2).t()).min() > 1 - 1e-8);
 }
+
+TEST_CASE("lle: the sparse shift-invert path equals the dense one", "[manifold][lle]") {
+  Rng rng(73);
+  arma::mat truth;
+  const arma::mat X = drbench::testing::swiss_roll(rng, 600, truth);
+  const MethodInfo& info = Registry::instance().get("lle");
+  ParamSet ps;
+  ps.set("neighbours", std::int64_t(10));
+  const ParamSet p = info.complete(ps);
+  LLE dense(p), sparse(p, 0);  // dense limit 0: always the sparse path
+  Rng r1(1), r2(1);
+  Trace trace;
+  dense.fit(FitInput{X, nullptr, 0, 2, r1, nullptr});
+  sparse.fit(FitInput{X, nullptr, 0, 2, r2, &trace});
+  bool shift_invert = false;
+  for (const auto& [k, v] : trace.notes)
+    shift_invert = shift_invert || (k == "eigensolver" && v == "shift-invert Lanczos");
+  CHECK(shift_invert);
+  const arma::mat Y = sparse.embedding();
+  const double n = double(X.n_cols);
+  CHECK(subspace_cosines(Y, dense.embedding()).min() > 1 - 1e-8);
+  CHECK(drbench::testing::max_diff_up_to_sign(Y, dense.embedding()) < 1e-5);
+  CHECK(arma::abs(Y * Y.t() / n - arma::eye(2, 2)).max() < 1e-8);
+  CHECK(arma::abs(arma::sum(Y, 1)).max() < 1e-8 * n);
+  CHECK(arma::abs(sparse.transform(X) - Y).max() == 0.0);
+}

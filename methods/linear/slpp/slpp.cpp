@@ -1,6 +1,7 @@
 #include "methods/linear/slpp/slpp.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -10,9 +11,23 @@ namespace drbench {
 
 void Slpp::fit(const FitInput& in) {
   const arma::uvec& y = require_labels(in);
-  const HeatGraph g = same_class_weights(in.X, y, kind_, width_);
-  if (in.trace && kind_ == ClassWeight::Heat) in.trace->note("heat_width_t", std::to_string(g.t));
-  GraphProjection p = solve_lpp(in.X, g.W, in.dim, pca_ratio_, reg_, "slpp");
+  double pairs = 0.0;
+  const arma::uvec classes = arma::unique(y);
+  for (arma::uword c : classes) pairs += std::pow(double(arma::accu(y == c)), 2);
+  GraphProjection p;
+  if (pairs <= stored_pairs_limit_) {
+    const HeatGraph g = same_class_weights(in.X, y, kind_, width_);
+    if (in.trace && kind_ == ClassWeight::Heat) in.trace->note("heat_width_t", std::to_string(g.t));
+    p = solve_lpp(in.X, g.W, in.dim, pca_ratio_, reg_, "slpp");
+  } else {
+    // Many points a class: the class-block graph (sum n_c^2 edges, 360 M for 60,000 points in 10
+    // classes) is folded into the r x r quadratics block by block instead of stored.
+    const PcaReduced pre = pca_reduce(in.X, pca_ratio_, in.dim, "slpp");
+    const ClassQuadratics q = same_class_quadratics(in.X, pre.Z, y, kind_, width_);
+    if (in.trace && kind_ == ClassWeight::Heat) in.trace->note("heat_width_t", std::to_string(q.t));
+    if (in.trace) in.trace->note("class_graph", "streamed");
+    p = solve_lpp_quadratics(pre, q.ZLZ, q.ZDZ, in.dim, reg_);
+  }
   values_ = p.values;
   set_projection(in.X, std::move(p.mean), std::move(p.A));
 }
@@ -37,6 +52,17 @@ MethodInfo slpp_info() {
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     const double per = s.n_classes ? double(s.n) / s.n_classes : double(s.n);
     return double(s.n) * per * s.d + double(s.d) * s.d * s.d + double(s.n) * s.d * s.d;
+  };
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    const double n = double(s.n), d = double(s.d);
+    const double per = s.n_classes ? n / double(s.n_classes) : n;
+    const double pairs = double(s.n_classes ? s.n_classes : 1) * per * per;
+    // The stored graph (edge list, weights, sparse matrix: about 40 bytes a pair) up to the
+    // limit, one class's n_c x 256 weight block and its members' copies above it; the data,
+    // the PCA pre-step and the d x d problems.
+    const double graph =
+        pairs <= Slpp::kStoredPairsLimit ? 40.0 * pairs : 8.0 * per * (256.0 + 2.0 * d);
+    return 8.0 * 1048576.0 + 4.0 * 8.0 * n * d + graph + 6.0 * 8.0 * d * d + 8.0 * n * dim;
   };
   m.transform_reproduces_embedding = true;
   // As LPP, with the same-class graph: every pair of points of a class is an edge, about 80 bytes

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <new>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -9,54 +10,171 @@
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/linalg/dijkstra.hpp"
 #include "framework/linalg/distances.hpp"
+#include "framework/linalg/eigen.hpp"
 #include "framework/linalg/geodesic.hpp"
+#include "framework/linalg/graph_memory.hpp"
 
 namespace drbench {
 
+namespace {
+
+// New points are mapped in blocks of this many, so the n x block distance and geodesic
+// matrices of full Isomap stay bounded whatever the size of the test set.
+constexpr arma::uword kTransformBlock = 512;
+// Training points are triangulated in blocks of this many: the squared geodesics of a block,
+// not of all n points, are the temporary.
+constexpr arma::uword kPlaceBlock = 4096;
+// Up to this many points with an exact search the kNN graph and new points' neighbours are those
+// of the committed results (framework/linalg/distances.hpp's knn_graph and a sort of BLAS
+// distances); above it the shared neighbour graph and its index.
+constexpr arma::uword kSmallLimit = 2000;
+
+}  // namespace
+
 void Isomap::fit(const FitInput& in) {
   X_ = in.X;
-  const arma::sp_mat G = geodesic_graph(in.X, GeodesicGraphSpec::from(params_), "isomap", in.trace);
-  G2_ = geodesic_distances(G, true);
-  spectrum_.fit(G2_, in.dim, "isomap");
+  const GeodesicGraphSpec spec = GeodesicGraphSpec::from(params_);
+  const arma::uword n = X_.n_cols;
+  const arma::uword m = static_cast<arma::uword>(params_.integer("landmarks"));
+  if (m > n)
+    throw MethodError(
+        "isomap: landmarks=" + std::to_string(m) + " exceeds the " + std::to_string(n) +
+        " training points (fix: landmarks <= " + std::to_string(n) + ", or 0 for full Isomap)");
+  arma::sp_mat G;
+  if (spec.knn && n <= kSmallLimit &&
+      !use_approximate(n, X_.n_rows, spec.neighbours,
+                       parse_graph_kind(params_.str("neighbour_graph")))) {
+    // Small problems keep the graph the committed results were computed with (distances by the
+    // BLAS expansion, whose rounding breaks exact ties differently from the shared graph's).
+    G = geodesic_graph(X_, spec, "isomap", in.trace);
+  } else if (spec.knn) {
+    GraphOptions go;
+    go.kind = parse_graph_kind(params_.str("neighbour_graph"));
+    go.threads = in.threads;
+    go.seed = in.rng.engine()();
+    index_ = std::make_unique<NeighbourIndex>(X_, spec.neighbours, go);
+    if (in.trace && index_->approximate()) in.trace->note("neighbour_graph", "approximate");
+    G = connected_graph(X_, symmetric_adjacency(index_->self_graph(spec.neighbours)), spec,
+                        "isomap", in.trace);
+  } else {
+    G = connected_graph(X_, epsilon_graph(X_, spec.epsilon), spec, "isomap", in.trace);
+  }
+  if (m == 0) {
+    try {
+      G2_ = geodesic_distances(G, true);
+    } catch (const std::bad_alloc&) {
+      // Full Isomap's n x n geodesics are the one allocation that grows with n^2: say so, and
+      // how to avoid it, instead of a bare bad_alloc.
+      throw MethodError("isomap: the " + std::to_string(n) + " x " + std::to_string(n) +
+                        " geodesic matrix (" + std::to_string(8.0 * double(n) * n / 1e9) +
+                        " GB) does not fit in memory (fix: landmarks: 1000, landmark Isomap in "
+                        "O(n landmarks) memory)");
+    }
+    spectrum_.fit(G2_, in.dim, "isomap");
+    return;
+  }
+  if (in.dim >= m)
+    throw MethodError("isomap: dims=" + std::to_string(in.dim) + " needs more than " +
+                      std::to_string(in.dim) + " landmarks (fix: landmarks > dims)");
+  // Random landmarks (de Silva & Tenenbaum's first choice), ascending so that m = n is the
+  // identity order.
+  landmarks_ = arma::sort(in.rng.permutation(n).head(m));
+  GL_ = shortest_paths_from(G, landmarks_, false, in.threads);
+  G.reset();
+  // Delta_m: the landmarks' squared geodesics among themselves, symmetrised as full Isomap does.
+  arma::mat Dm = arma::square(GL_.rows(landmarks_));
+  Dm = 0.5 * (Dm + Dm.t());
+  delta_mean_ = arma::vec(arma::mean(Dm, 1));
+  MdsSpectrum lmds;
+  lmds.fit(Dm, in.dim, "isomap (landmark MDS)");
+  // L# = diag(1/sqrt(lambda)) V' = diag(1/lambda) Y_m.
+  Lsharp_ = lmds.embedding();
+  Lsharp_.each_col() /= lmds.eigenvalues();
+  Y_.set_size(in.dim, n);
+  for (arma::uword s = 0; s < n; s += kPlaceBlock) {
+    const arma::uword e = std::min<arma::uword>(n, s + kPlaceBlock);
+    Y_.cols(s, e - 1) = place(arma::square(GL_.rows(s, e - 1)).t());
+  }
+}
+
+arma::mat Isomap::place(const arma::mat& D2) const {
+  if (landmarks_.is_empty()) return spectrum_.extend(D2);
+  // Triangulation: y = -1/2 L# (delta_x - delta_mean); D2 is landmarks x points.
+  arma::mat C = D2;
+  C.each_col() -= delta_mean_;
+  return -0.5 * (Lsharp_ * C);
+}
+
+arma::mat Isomap::new_geodesics_sq(const arma::mat& Xb) const {
+  const bool landmark = !landmarks_.is_empty();
+  const arma::uword n = X_.n_cols, b = Xb.n_cols;
+  const arma::uword rows = landmark ? landmarks_.n_elem : n;
+  // Each new point's graph neighbours l and their lengths |x - x_l|.
+  std::vector<std::vector<std::pair<arma::uword, double>>> nbrs(b);
+  if (index_) {
+    const arma::uword k = std::min<arma::uword>(params_.integer("neighbours"), n);
+    const NeighbourGraph g = index_->query(Xb, k);
+    for (arma::uword q = 0; q < b; ++q)
+      for (arma::uword j = 0; j < k; ++j) nbrs[q].emplace_back(g.index(j, q), g.dist(j, q));
+  } else if (params_.str("graph") == "knn") {
+    const arma::uword k = std::min<arma::uword>(params_.integer("neighbours"), n);
+    const arma::mat E = sq_distances(X_, Xb);  // n x b
+    std::vector<arma::uword> idx(n);
+    for (arma::uword q = 0; q < b; ++q) {
+      std::iota(idx.begin(), idx.end(), 0);
+      std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](arma::uword a, arma::uword c) {
+        return E(a, q) < E(c, q) || (E(a, q) == E(c, q) && a < c);
+      });
+      for (arma::uword j = 0; j < k; ++j) nbrs[q].emplace_back(idx[j], std::sqrt(E(idx[j], q)));
+      // Landmark Isomap (no committed results to keep) takes a training point's own distance as
+      // the exact 0 it is, not the BLAS expansion's ~1e-15, so training points are reproduced.
+      if (landmark && arma::accu(arma::square(X_.col(idx[0]) - Xb.col(q))) == 0.0)
+        nbrs[q][0].second = 0.0;
+    }
+  } else {
+    const double eps2 = std::pow(params_.real("epsilon"), 2);
+    const arma::mat E = sq_distances(X_, Xb);  // n x b
+    for (arma::uword q = 0; q < b; ++q) {
+      for (arma::uword i = 0; i < n; ++i)
+        if (E(i, q) <= eps2) nbrs[q].emplace_back(i, std::sqrt(E(i, q)));
+      // A new point outside every ball still gets a geodesic through its nearest training point.
+      if (nbrs[q].empty()) {
+        const arma::uword i = E.col(q).index_min();
+        nbrs[q].emplace_back(i, std::sqrt(E(i, q)));
+      }
+    }
+  }
+  arma::mat D2(rows, b);
+  for (arma::uword q = 0; q < b; ++q) {
+    double* g = D2.colptr(q);
+    std::fill(g, g + rows, arma::datum::inf);
+    for (const auto& [l, el] : nbrs[q]) {
+      if (landmark) {
+        // GL_ row l: geodesics from training point l to every landmark.
+        for (arma::uword j = 0; j < rows; ++j) g[j] = std::min(g[j], el + GL_(l, j));
+      } else {
+        const double* gl = G2_.colptr(l);
+        for (arma::uword j = 0; j < rows; ++j) g[j] = std::min(g[j], el + std::sqrt(gl[j]));
+      }
+    }
+    for (arma::uword j = 0; j < rows; ++j) g[j] *= g[j];
+  }
+  return D2;
 }
 
 arma::mat Isomap::transform(const arma::mat& Xnew) const {
   if (Xnew.n_rows != X_.n_rows)
     throw MethodError("isomap transform: new points have " + std::to_string(Xnew.n_rows) +
                       " features, the training data " + std::to_string(X_.n_rows));
-  const bool knn = params_.str("graph") == "knn";
-  const arma::uword k = std::min<arma::uword>(params_.integer("neighbours"), X_.n_cols);
-  const double eps2 = std::pow(params_.real("epsilon"), 2);
-  const arma::uword n = X_.n_cols, m = Xnew.n_cols;
-  const arma::mat E = sq_distances(X_, Xnew);  // n x m
-  arma::mat D2new(n, m);
-  std::vector<arma::uword> idx(n);
-  for (arma::uword q = 0; q < m; ++q) {
-    std::iota(idx.begin(), idx.end(), 0);
-    std::vector<arma::uword> nb;
-    auto closer = [&](arma::uword a, arma::uword b) {
-      return E(a, q) < E(b, q) || (E(a, q) == E(b, q) && a < b);
-    };
-    if (knn) {
-      std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), closer);
-      nb.assign(idx.begin(), idx.begin() + k);
-    } else {
-      for (arma::uword i = 0; i < n; ++i)
-        if (E(i, q) <= eps2) nb.push_back(i);
-      // A new point outside every ball still gets a geodesic through its nearest training point.
-      if (nb.empty()) nb.push_back(*std::min_element(idx.begin(), idx.end(), closer));
-    }
-    double* g = D2new.colptr(q);
-    std::fill(g, g + n, arma::datum::inf);
-    for (arma::uword l : nb) {
-      const double el = std::sqrt(E(l, q));
-      const double* gl = G2_.colptr(l);
-      for (arma::uword j = 0; j < n; ++j) g[j] = std::min(g[j], el + std::sqrt(gl[j]));
-    }
-    for (arma::uword j = 0; j < n; ++j) g[j] *= g[j];
+  const arma::uword dim = landmarks_.is_empty() ? spectrum_.embedding().n_rows : Y_.n_rows;
+  arma::mat Y(dim, Xnew.n_cols);
+  for (arma::uword s = 0; s < Xnew.n_cols; s += kTransformBlock) {
+    const arma::uword e = std::min<arma::uword>(Xnew.n_cols, s + kTransformBlock);
+    Y.cols(s, e - 1) = place(new_geodesics_sq(Xnew.cols(s, e - 1)));
   }
-  return spectrum_.extend(D2new);
+  return Y;
 }
 
 namespace {
@@ -66,17 +184,54 @@ MethodInfo isomap_info() {
   m.name = "isomap";
   m.family = "manifold";
   m.summary = "Isomap: classical MDS on kNN/epsilon-graph geodesics, Nystroem out-of-sample";
-  m.reference = "Tenenbaum, de Silva & Langford 2000, Science 290; Bengio et al. 2003 (NIPS 16)";
+  m.reference =
+      "Tenenbaum, de Silva & Langford 2000, Science 290; Bengio et al. 2003 (NIPS 16); "
+      "landmarks: de Silva & Tenenbaum 2003 (NIPS 15)";
   m.params = {
       keywords::graph("knn"),
       keywords::neighbours(10, 1, 500, "the kNN graph, also of a new point (TPSLVM: 2..20)"),
       keywords::epsilon(1.0),
       keywords::disconnected("connect"),
+      keywords::neighbour_graph("auto"),
+      keywords::landmarks(0,
+                          "geodesics from this many random landmarks, the other points "
+                          "triangulated from them, O(n landmarks) memory"),
   };
-  m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 0 ? s.n - 1 : 0; };
+  // Added with the big-data paths: at their defaults earlier results' setting keys still resume.
+  for (auto& p : m.params)
+    if (p.name == "neighbour_graph" || p.name == "landmarks") p.keyed_at_default = false;
+  m.max_dim = [](const DataShape& s, const ParamSet& p) {
+    const arma::uword l = static_cast<arma::uword>(p.integer("landmarks"));
+    const arma::uword pts = l > 0 ? std::min(l, s.n) : s.n;
+    return pts > 0 ? pts - 1 : 0;
+  };
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
     const double k = static_cast<double>(p.integer("neighbours"));
-    return double(s.n) * s.n * (s.d + 2.0 * k * std::log2(double(s.n) + 1) + 50.0);
+    const double l = static_cast<double>(p.integer("landmarks"));
+    const double sources = l > 0 ? std::min(l, double(s.n)) : double(s.n);
+    return double(s.n) *
+           (s.n * s.d / 8.0 + sources * (2.0 * k * std::log2(double(s.n) + 1) + 50.0));
+  };
+  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n), d = double(s.d);
+    const arma::uword k = static_cast<arma::uword>(p.integer("neighbours"));
+    const double l = std::min(double(p.integer("landmarks")), n);
+    double b = kProcessBaseBytes + 16.0 * n * d +
+               (p.str("graph") == "knn"
+                    ? neighbour_graph_memory(s.n, s.d, k, p.str("neighbour_graph"))
+                    : 8.0 * n * std::min(n, 4194304.0 / std::max(n, 1.0)) + 64.0 * n * double(k));
+    if (l > 0) {
+      // n x m geodesics and one n x block of them squared at a time; the landmark MDS (m x m).
+      b += 8.0 * n * l + 2.0 * 8.0 * double(kPlaceBlock) * l + 4.0 * 8.0 * l * l;
+    } else {
+      // The n x n squared geodesics (symmetrised in place), Lanczos on products with them (a
+      // second n x n matrix only where the dense solver takes small problems), and one block of
+      // new points' distances and geodesics for the out-of-sample map.
+      b += 8.0 * n * n * (s.n > 800 ? 1.0 : 2.0) +
+           lanczos_memory(s.n, std::max<arma::uword>(2 * dim + 1, 20)) +
+           2.0 * 8.0 * n * double(kTransformBlock);
+    }
+    return b + 8.0 * n * 2.0 * double(dim);
   };
   m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet& p) { return std::make_unique<Isomap>(p); };

@@ -1,20 +1,34 @@
 #pragma once
 // Laplacian eigenmaps (Belkin & Niyogi 2003): heat-kernel weights on the kNN graph, then the
 // smallest non-trivial solutions of L y = lambda D y, normalised so that Y D Y' = I. Solved as
-// the largest eigenvectors of S = D^-1/2 W D^-1/2 (mu = 1 - lambda), dropping the trivial
-// D^1/2 1. New points by the Nystroem formula of Bengio et al. (2003, section 3):
+// the eigenvectors of S = D^-1/2 W D^-1/2 (mu = 1 - lambda) next to the trivial D^1/2 1, which is
+// dropped. New points by the Nystroem formula of Bengio et al. (2003, section 3):
 // u_k(x) = 1/mu_k sum_j w(x, x_j) / sqrt(d(x) d_j) u_jk, y_k(x) = u_k(x) / sqrt(d(x)), with w over
 // the k nearest training points; a training point uses its graph row and is reproduced exactly.
+//
+// Big data: up to kDenseLimit points (exact search) the graph, the dense eigensolver on S and the
+// out-of-sample map are those the committed results used. Above it the graph is the shared
+// neighbour graph (framework/linalg/neighbour_graph.hpp, `neighbour_graph`), stored sparse, new
+// points are found through its index, and the eigenvectors come from thick-restart Lanczos on
+// products with the sparse S, D^1/2 1 deflated (framework/linalg/sparse_eigs.hpp), in O(n k)
+// memory: no factorisation (a sparse LU of I - S fills in to 153 M entries at 60,000
+// Fashion-MNIST points). The approximate graph (auto: from 20,000 points above
+// 20 dimensions) is built on one thread and queried on `threads`, so the embedding does not
+// depend on the thread count.
 #include <armadillo>
+#include <memory>
 
 #include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
+#include "framework/linalg/neighbour_graph.hpp"
 
 namespace drbench {
 
 class LaplacianEigenmaps final : public Method {
  public:
-  explicit LaplacianEigenmaps(const ParamSet& p) : params_(p) {}
+  static constexpr arma::uword kDenseLimit = 1500;
+  explicit LaplacianEigenmaps(const ParamSet& p, arma::uword dense_limit = kDenseLimit)
+      : params_(p), dense_limit_(dense_limit) {}
   void fit(const FitInput& in) override;
   arma::mat embedding() const override { return Y_; }
   arma::mat transform(const arma::mat& Xnew) const override;
@@ -22,8 +36,13 @@ class LaplacianEigenmaps final : public Method {
 
  private:
   double weight(double sq_dist) const;
+  arma::mat transform_small(const arma::mat& Xnew) const;
   ParamSet params_;
+  arma::uword dense_limit_;
   arma::mat X_;
+  // Over X_, for the new points' neighbours; null on the small-problem path, which keeps the
+  // graph and out-of-sample map of the committed results.
+  std::unique_ptr<NeighbourIndex> index_;
   arma::sp_mat W_;  // n x n graph weights
   arma::vec deg_;   // degrees d_j
   arma::vec mu_;    // eigenvalues of S for the kept vectors

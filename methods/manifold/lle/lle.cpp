@@ -1,18 +1,32 @@
 #include "methods/manifold/lle/lle.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
+#include "framework/core/parallel.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/dense_eigs.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/linalg/eigen.hpp"
+#include "framework/linalg/graph_memory.hpp"
+#include "framework/linalg/sparse_eigs.hpp"
 
 namespace drbench {
+
+namespace {
+
+// Seconds since t0: the graph and eigensolver stages noted in the trace (benchmarks read them).
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
 
 arma::vec reconstruction_weights(const arma::vec& x, const arma::mat& N, double reg) {
   const arma::mat Z = N.each_col() - x;
@@ -33,31 +47,66 @@ void LLE::fit(const FitInput& in) {
   if (in.dim + 1 >= n)
     throw MethodError("lle: dims=" + std::to_string(in.dim) + " needs more than " +
                       std::to_string(in.dim + 1) + " training points");
-  const arma::umat nn = knn_graph_indices(in.X, k);
-  arma::umat loc(2, n * (k + 1));
-  arma::vec val(n * (k + 1));
-  for (arma::uword i = 0; i < n; ++i) {
-    const arma::vec w = reconstruction_weights(in.X.col(i), in.X.cols(nn.col(i)), reg);
-    for (arma::uword j = 0; j < k; ++j) {
-      loc(0, i * (k + 1) + j) = i;
-      loc(1, i * (k + 1) + j) = nn(j, i);
-      val(i * (k + 1) + j) = -w(j);
-    }
-    loc(0, i * (k + 1) + k) = i;
-    loc(1, i * (k + 1) + k) = i;
-    val(i * (k + 1) + k) = 1.0;
+  GraphOptions go;
+  go.kind = parse_graph_kind(params_.str("neighbour_graph"));
+  go.threads = in.threads;
+  go.seed = in.rng.engine()();
+  const auto t0 = std::chrono::steady_clock::now();
+  const bool small = n <= dense_limit_ && !use_approximate(n, in.X.n_rows, k, go.kind);
+  if (!small) {
+    index_ = std::make_unique<NeighbourIndex>(X_, k, go);
+    if (in.trace && index_->approximate()) in.trace->note("neighbour_graph", "approximate");
   }
-  const arma::sp_mat IW(loc, val, n, n);  // I - W
-  arma::mat M(IW.t() * IW);
-  // The constant vector is M's null vector (rows of W sum to 1). Lifting it above the spectrum
-  // leaves the wanted eigenvectors exactly orthogonal to it, i.e. Y 1 = 0.
-  M += 2.0 * arma::trace(M) / n;
-  // The lifted M is positive definite when the graph is connected: shift-invert Lanczos on its
-  // Cholesky factor then beats the dense tridiagonal reduction by far at a few thousand points.
+  arma::sp_mat IW;  // I - W
+  {
+    // Small problems keep the neighbours the committed results were computed with (distances by
+    // the BLAS expansion, whose rounding breaks exact ties differently from the shared graph's).
+    const arma::umat nn = small ? knn_graph_indices(in.X, k) : index_->self_graph(k).index;
+    arma::umat loc(2, n * (k + 1));
+    arma::vec val(n * (k + 1));
+    // Each point's weights are its own small solve: blocks of points on separate threads write
+    // disjoint columns, so the matrix does not depend on the thread count.
+    parallel_for(n, in.threads, [&](std::size_t i) {
+      const arma::vec w = reconstruction_weights(in.X.col(i), in.X.cols(nn.col(i)), reg);
+      for (arma::uword j = 0; j < k; ++j) {
+        loc(0, i * (k + 1) + j) = i;
+        loc(1, i * (k + 1) + j) = nn(j, i);
+        val(i * (k + 1) + j) = -w(j);
+      }
+      loc(0, i * (k + 1) + k) = i;
+      loc(1, i * (k + 1) + k) = i;
+      val(i * (k + 1) + k) = 1.0;
+    });
+    IW = arma::sp_mat(loc, val, n, n);
+  }
+  if (in.trace) in.trace->note("graph_seconds", std::to_string(seconds_since(t0)));
+  arma::sp_mat Ms = IW.t() * IW;
+  IW.reset();
+  const double trace_m = arma::accu(Ms.diag());
   EigenPairs e;
-  if (!smallest_eigs_spd(e.values, e.vectors, M, in.dim))
-    e = sym_eigs(M, in.dim, Spectrum::Smallest);
-  if (in.dim > 1 && e.values(in.dim - 1) < 1e-12 * arma::trace(M) / n)
+  if (n <= dense_limit_) {
+    arma::mat M(Ms);
+    Ms.reset();
+    // The constant vector is M's null vector (rows of W sum to 1). Lifting it above the spectrum
+    // leaves the wanted eigenvectors exactly orthogonal to it, i.e. Y 1 = 0.
+    M += 2.0 * trace_m / n;
+    // The lifted M is positive definite when the graph is connected: shift-invert Lanczos on its
+    // Cholesky factor then beats the dense tridiagonal reduction by far at a few thousand points.
+    if (!smallest_eigs_spd(e.values, e.vectors, M, in.dim))
+      e = sym_eigs(M, in.dim, Spectrum::Smallest);
+  } else {
+    // Sparse: the constant vector deflated instead of lifted, with the same effect (Y 1 = 0).
+    const arma::mat one(n, 1, arma::fill::value(1.0 / std::sqrt(double(n))));
+    ShiftInvertInfo info;
+    smallest_eigs_shift_invert(e.values, e.vectors, Ms, in.dim, one, "lle", &info);
+    if (in.trace) {
+      in.trace->note("eigen_seconds", std::to_string(seconds_since(t0)));
+      in.trace->note("eigensolver", "shift-invert Lanczos");
+      in.trace->note("lu_nonzeros", std::to_string(info.factor_nonzeros));
+      in.trace->note("lanczos_solves", std::to_string(info.solves));
+    }
+  }
+  if (in.dim > 1 && e.values(in.dim - 1) < 1e-12 * trace_m / n)
     throw MethodError(
         "lle: the neighbour graph falls apart into components (several zero "
         "eigenvalues); increase neighbours");
@@ -70,6 +119,24 @@ arma::mat LLE::transform(const arma::mat& Xnew) const {
   if (Xnew.n_rows != X_.n_rows)
     throw MethodError("lle transform: new points have " + std::to_string(Xnew.n_rows) +
                       " features, the training data " + std::to_string(X_.n_rows));
+  const arma::uword k = static_cast<arma::uword>(params_.integer("neighbours"));
+  if (!index_) return transform_small(Xnew);
+  const NeighbourGraph nb = index_->query(Xnew, std::min(k, X_.n_cols));
+  arma::mat Y(Y_.n_rows, Xnew.n_cols);
+  for (arma::uword q = 0; q < Xnew.n_cols; ++q) {
+    if (nb.dist(0, q) == 0.0) {
+      Y.col(q) = Y_.col(nb.index(0, q));
+      continue;
+    }
+    const arma::uvec idx = nb.index.col(q);
+    Y.col(q) =
+        Y_.cols(idx) * reconstruction_weights(Xnew.col(q), X_.cols(idx), params_.real("reg"));
+  }
+  return Y;
+}
+
+// The out-of-sample map of the small-problem path, as the committed results computed it.
+arma::mat LLE::transform_small(const arma::mat& Xnew) const {
   const arma::uword k = static_cast<arma::uword>(params_.integer("neighbours"));
   const arma::uword n = X_.n_cols;
   const arma::mat E = sq_distances(X_, Xnew);
@@ -103,10 +170,40 @@ MethodInfo lle_info() {
       keywords::neighbours(10, 1, 500, "the reconstruction of every point (TPSLVM: 2..20)"),
       ParamSpec::real("reg", 1e-3, 0.0, std::nullopt,
                       "ridge on the local Gram matrix, times its trace (needed when k > d)", true),
+      keywords::neighbour_graph("auto"),
   };
+  // Added with the sparse path: at its default the setting keys of earlier results still resume.
+  m.params.back().keyed_at_default = false;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 1 ? s.n - 2 : 0; };
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     return double(s.n) * s.n * (s.d + 5.0 * s.n);
+  };
+  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n), d = double(s.d);
+    const arma::uword k = static_cast<arma::uword>(p.integer("neighbours"));
+    const double kk = double(k);
+    // M = (I - W)'(I - W) holds about 0.55 k^2 entries a column (neighbours of neighbours; 53 at
+    // k = 10 on Fashion-MNIST); while it is factored it exists as the product and as SuperLU's
+    // compressed-column arrays.
+    const double m_nnz = 0.55 * kk * kk * n;
+    double b = kProcessBaseBytes + 16.0 * n * d +
+               neighbour_graph_memory(s.n, s.d, k, p.str("neighbour_graph")) +
+               40.0 * (kk + 1.0) * n + 28.0 * m_nnz;
+    if (s.n <= LLE::kDenseLimit) {
+      b += 3.0 * 8.0 * n * n;  // dense M, its Cholesky factor, LAPACK's work copy
+    } else {
+      // The sparse LU of M: its fill-in, not M, dominates, and it grows faster than n. Measured
+      // with the minimum-degree ordering at k = 10 on 50-D Fashion-MNIST: 2.9 M entries at 5,000
+      // points, 34 M at 20,000 (n^1.78), 328 M at 60,000 (n^2.06), with SuperLU's peak at about
+      // 11 bytes an entry at 20,000 and 14 at 60,000 (354 and 4,320 MiB). The estimate follows
+      // the larger of the two fitted curves and is taken as growing linearly in k; it is a fit
+      // to one data set, not a bound.
+      const double small_fit = 10.5 * 0.733 * std::pow(n, 1.783);
+      const double large_fit = 354.0 * 1048576.0 * std::pow(n / 20000.0, 2.277);
+      b += std::max(small_fit, large_fit) * (kk / 10.0) +
+           lanczos_memory(s.n, std::max<arma::uword>(2 * dim + 10, 30));
+    }
+    return b + 8.0 * n * 2.0 * double(dim);
   };
   m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet& p) { return std::make_unique<LLE>(p); };

@@ -5,23 +5,42 @@
 // so that Y Y'/n = I and Y 1 = 0. A new point gets its own reconstruction weights from its k
 // nearest training points, applied to their embeddings (Saul & Roweis 2003, section 6.1); a new
 // point that coincides with a training point takes that point's embedding.
+//
+// Big data: up to kDenseLimit points (exact search) the neighbours, the dense M and the
+// out-of-sample map are those the committed results and the scikit-learn fixture used. Above it
+// the neighbours come from the shared neighbour graph (`neighbour_graph`,
+// framework/linalg/neighbour_graph.hpp), M is assembled sparse (about k^2 entries a column) and
+// solved by shift-invert Lanczos on the sparse M with the
+// constant vector deflated (framework/linalg/sparse_eigs.hpp), scikit-learn's
+// eigen_solver='arpack' strategy: O(n k^2) memory plus M's sparse LU factor, whose fill-in grows
+// faster than n (Fashion-MNIST, 50-D, k = 10: 34 M entries at 20,000 points). The approximate
+// graph is built on one thread, so the embedding does not depend on the thread count.
 #include <armadillo>
+#include <memory>
 
 #include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
+#include "framework/linalg/neighbour_graph.hpp"
 
 namespace drbench {
 
 class LLE final : public Method {
  public:
-  explicit LLE(const ParamSet& p) : params_(p) {}
+  static constexpr arma::uword kDenseLimit = 2000;
+  explicit LLE(const ParamSet& p, arma::uword dense_limit = kDenseLimit)
+      : params_(p), dense_limit_(dense_limit) {}
   void fit(const FitInput& in) override;
   arma::mat embedding() const override { return Y_; }
   arma::mat transform(const arma::mat& Xnew) const override;
 
  private:
+  arma::mat transform_small(const arma::mat& Xnew) const;
   ParamSet params_;
+  arma::uword dense_limit_;
   arma::mat X_, Y_;
+  // Over X_, for the new points' neighbours; null on the small-problem path, which keeps the
+  // neighbours and out-of-sample map of the committed results.
+  std::unique_ptr<NeighbourIndex> index_;
 };
 
 // Weights (k) reconstructing x from the columns of N (d x k): min |x - N w|^2, sum w = 1, with
