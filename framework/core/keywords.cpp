@@ -77,7 +77,7 @@ ParamSpec neighbour_graph(const std::string& def) {
   return ParamSpec::choice("neighbour_graph", def, {"exact", "approximate", "auto"},
                            "neighbour search: exact (k-d tree or blocked brute force), "
                            "approximate (HNSW, recall reported in benchmarks), or auto "
-                           "(approximate from 20,000 points above 20 dimensions)");
+                           "(approximate from 200,000 points above 20 dimensions)");
 }
 
 ParamSpec landmarks(std::int64_t def, const std::string& what) {

@@ -94,7 +94,8 @@ TEST_CASE("neighbour graph: bad neighbour counts and settings are refused", "[ne
   CHECK_THROWS_AS(neighbour_graph(X, 10, opts(GraphKind::exact)), MethodError);
   CHECK_THROWS_AS(neighbour_graph(X, 0, opts(GraphKind::approximate)), MethodError);
   CHECK_THROWS_WITH(parse_graph_kind("hnsw"), Catch::Contains("exact, approximate, auto"));
-  CHECK(use_approximate(60000, 50, 15, GraphKind::automatic));
+  CHECK(use_approximate(250000, 50, 15, GraphKind::automatic));
+  CHECK_FALSE(use_approximate(60000, 50, 15, GraphKind::automatic));
   CHECK_FALSE(use_approximate(60000, 10, 15, GraphKind::automatic));
   CHECK_FALSE(use_approximate(5000, 50, 15, GraphKind::automatic));
 }

@@ -4,7 +4,7 @@
 // FIt-SNE; framework/linalg/fft_interpolation.hpp); `gradient: auto` takes FFT from 10,000 points
 // in 1-D and 2-D and Barnes-Hut otherwise. Affinities from framework/affinity: all points for the
 // exact gradient, otherwise the 3 x perplexity nearest neighbours on the shared neighbour graph
-// (framework/linalg/neighbour_graph.hpp; `neighbour_graph: auto` searches HNSW from 20,000 points
+// (framework/linalg/neighbour_graph.hpp; `neighbour_graph: auto` searches HNSW from 200,000 points
 // above 20 dimensions). The optimiser is the phased momentum/gains descent ("momentum" in the
 // optimiser table) with the openTSNE schedule: exaggeration 12 for 250 iterations at momentum
 // 0.5, then exaggeration 1 at momentum 0.8; learning rate max(n / 12, 200) on the gradient / 4;
