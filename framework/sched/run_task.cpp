@@ -70,6 +70,9 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
     if (limit > 0 && since(t0) > limit)
       throw TimeLimitExceeded("finished after " + std::to_string(since(t0)) + " s");
     r.ok = true;
+  } catch (const TaskInterrupted& e) {
+    r.ok = false;
+    r.error = std::string(kInterrupted) + e.what();
   } catch (const TimeLimitExceeded& e) {
     r.ok = false;
     r.timed_out = true;
@@ -170,6 +173,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   if (!prep->seqfit.is_empty()) in.sequence = &prep->seqfit;
   in.dataset = ds.name;
   in.threads = static_cast<unsigned>(ex_.threads);
+  if (!transductive) in.Xnew = &prep->Xtest;
   std::unique_ptr<Method> method = info.make(t.setting);
 
   auto t0 = Clock::now();
