@@ -21,6 +21,7 @@
 #include "framework/core/build_info.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/core/rng.hpp"
 #include "framework/data/generators.hpp"
 #include "framework/data/load.hpp"
 #include "framework/results/aggregate.hpp"
@@ -47,8 +48,9 @@ usage:
         Rerunning the same command after a crash or kill resumes; --force-new starts over.
         SIGTERM, SIGINT or SIGUSR1 stop it cleanly: running tasks finish, results are saved,
         exit status 75; the same command resumes.
-  drbench validate CONFIG [--profile NAME | --quick]
+  drbench validate CONFIG [--profile NAME | --quick] [--probe-external]
         Check the config and its data as `run` would, print the task count, write nothing.
+        --probe-external also runs each external method once on a tiny generated dataset.
   drbench aggregate RESULTS.h5 [MORE.h5 ...] [--format md|csv|tex] [--ttest LABEL] [--no-store]
                     [--long FILE.csv] [--all-settings] [--dataset NAME] [--dim N] [--k K]
         Mean +/- std of the kNN error in percent (best setting per cell, paired t-tests against
@@ -196,12 +198,63 @@ int cmd_run(int argc, char** argv) {
   return rc;
 }
 
+// --probe-external: every method configured by its config entry (an external command) fitted
+// once on a tiny generated dataset (3 Gaussian classes x 10 points, 6 test points, in as many
+// dimensions as its largest dim needs) with its grid's first setting, as a task would run it.
+int probe_configured(const Experiment& ex) {
+  int failed = 0, probed = 0;
+  for (const MethodSpec& ms : ex.methods) {
+    const MethodInfo& info = Registry::instance().get(ms.method);
+    if (info.configured_from.empty()) continue;
+    ++probed;
+    const arma::uword dim =
+        std::max<arma::uword>(1, *std::max_element(ms.dims.begin(), ms.dims.end()));
+    const arma::uword d = std::max<arma::uword>(5, dim + 1), per = 10, C = 3;
+    Rng rng(hash_seed(ex.seed, "probe|" + ms.label));
+    arma::mat X = rng.randn(d, C * per), Xnew = rng.randn(d, 2 * C);
+    arma::uvec y(C * per);
+    for (arma::uword i = 0; i < y.n_elem; ++i) {
+      y(i) = i % C;
+      X(y(i), i) += 4.0;  // separated classes
+      if (i < Xnew.n_cols) Xnew(i % C, i) += 4.0;
+    }
+    const ParamSet setting = expand_grid(ms).front();
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      Trace trace;
+      FitInput in{X, info.supervised ? &y : nullptr, C, dim, rng, &trace};
+      in.dataset = "probe";
+      if (info.out_of_sample) in.Xnew = &Xnew;
+      auto m = info.fit(setting, in);
+      const arma::mat E = m->embedding();
+      if (E.n_rows != dim || E.n_cols != X.n_cols) throw Error("embedding has the wrong shape");
+      if (info.out_of_sample) {
+        const arma::mat T = m->transform(Xnew);
+        if (T.n_rows != dim || T.n_cols != Xnew.n_cols) throw Error("test map has the wrong shape");
+      }
+      std::printf("probe %s: ok (%zu x %zu -> %zu-D, %.1f s)\n", ms.label.c_str(),
+                  std::size_t(X.n_cols), std::size_t(d), std::size_t(dim),
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    } catch (const std::exception& e) {
+      ++failed;
+      std::fprintf(stderr, "probe %s: FAILED: %s\n", ms.label.c_str(), e.what());
+    }
+  }
+  if (probed == 0) std::printf("probe: no external methods in this config\n");
+  return failed;
+}
+
 int cmd_validate(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, {"--profile"}, {"--quick"});
+  Args a = parse_args(argc, argv, 2, {"--profile"}, {"--quick", "--probe-external"});
   if (a.pos.size() != 1) return usage_error("validate needs exactly one CONFIG");
   const Experiment ex = load_experiment(a.pos[0], profile_of(a));
   const auto shapes = check_against_data(ex);
   const auto tasks = expand_tasks(ex, shapes);
+  if (a.flag("--probe-external") && probe_configured(ex) > 0) {
+    std::fprintf(stderr, "%s: an external method failed its probe (see above); nothing was run\n",
+                 a.pos[0].c_str());
+    return 2;
+  }
   std::printf("%s: valid; %zu tasks; results -> %s\n", a.pos[0].c_str(), tasks.size(),
               ex.output.path.c_str());
   return 0;
