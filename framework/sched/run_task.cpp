@@ -76,8 +76,10 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
   } catch (const TimeLimitExceeded& e) {
     r.ok = false;
     r.timed_out = true;
-    r.error = "timeout: the task ran past max_task_seconds = " + to_string(ParamValue(limit)) +
-              " (" + e.what() + ")";
+    // Without max_task_seconds the limit was the method's own (an external command's timeout).
+    r.error = limit > 0 ? "timeout: the task ran past max_task_seconds = " +
+                              to_string(ParamValue(limit)) + " (" + e.what() + ")"
+                        : std::string("timeout: ") + e.what();
   } catch (const std::exception& e) {
     r.ok = false;
     r.error = e.what();
