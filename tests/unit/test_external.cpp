@@ -42,8 +42,14 @@ RunRequest sh(const std::string& script, const std::string& dir) {
   return r;
 }
 
+// Running or sleeping; a killed process waiting to be reaped (by whoever adopted it) is not.
 bool alive(pid_t pid) {
-  return ::kill(pid, 0) == 0;
+  std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(stat, line)) return false;
+  const auto close = line.rfind(')');
+  return close != std::string::npos && close + 2 < line.size() && line[close + 2] != 'Z' &&
+         line[close + 2] != 'X';
 }
 
 }  // namespace
@@ -169,23 +175,25 @@ TEST_CASE("the input file holds what the task may see, in h5py's row layout", "[
   in.params.set("b", true);
   const std::string file = d.path + "/in.h5";
   write_input(file, in);
-  h5::File f = h5::open_file(file, false);
-  const h5::Matrix m = h5::read_matrix(f, f.h, "X_train");
-  CHECK(m.rows == 3);
-  CHECK(m.cols == 2);
-  CHECK(m.data == std::vector<double>{1, 4, 2, 5, 3, 6});  // row i = point i
-  CHECK(h5::read_matrix(f, f.h, "X_test").data == std::vector<double>{7, 8});
-  CHECK(h5::read_i64(f, f.h, "y_train") == std::vector<std::int64_t>{0, 1, 1});
-  CHECK(h5::read_attr_string(f, f.h, "format") == kFormat);
-  CHECK(h5::read_attr_int(f, f.h, "seed") == 12345);
-  CHECK(h5::read_attr_string(f, f.h, "label") == "a $(b)");
-  CHECK(h5::read_attr_strings(f, f.h, "param_names") ==
-        std::vector<std::string>{"b", "c", "k", "w"});
-  CHECK(h5::read_attr_strings(f, f.h, "param_types") ==
-        std::vector<std::string>{"bool", "choice", "int", "real"});
-  h5::Handle g = h5::open_group(f, f.h, "params");
-  CHECK(h5::read_attr_string(f, g, "c") == "x;y");
-  CHECK(h5::read_attr_int(f, g, "k") == 4);
+  {
+    h5::File f = h5::open_file(file, false);
+    const h5::Matrix m = h5::read_matrix(f, f.h, "X_train");
+    CHECK(m.rows == 3);
+    CHECK(m.cols == 2);
+    CHECK(m.data == std::vector<double>{1, 4, 2, 5, 3, 6});  // row i = point i
+    CHECK(h5::read_matrix(f, f.h, "X_test").data == std::vector<double>{7, 8});
+    CHECK(h5::read_i64(f, f.h, "y_train") == std::vector<std::int64_t>{0, 1, 1});
+    CHECK(h5::read_attr_string(f, f.h, "format") == kFormat);
+    CHECK(h5::read_attr_int(f, f.h, "seed") == 12345);
+    CHECK(h5::read_attr_string(f, f.h, "label") == "a $(b)");
+    CHECK(h5::read_attr_strings(f, f.h, "param_names") ==
+          std::vector<std::string>{"b", "c", "k", "w"});
+    CHECK(h5::read_attr_strings(f, f.h, "param_types") ==
+          std::vector<std::string>{"bool", "choice", "int", "real"});
+    h5::Handle g = h5::open_group(f, f.h, "params");
+    CHECK(h5::read_attr_string(f, g, "c") == "x;y");
+    CHECK(h5::read_attr_int(f, g, "k") == 4);
+  }
   // An unsupervised task without test points: no labels, no X_test.
   in.ytrain = nullptr;
   in.Xtest = nullptr;
