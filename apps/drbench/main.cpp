@@ -22,6 +22,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/memory_size.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/core/rng.hpp"
 #include "framework/data/generators.hpp"
 #include "framework/data/load.hpp"
 #include "framework/eval/coranking.hpp"
@@ -57,6 +58,7 @@ usage:
         SIGTERM, SIGINT or SIGUSR1 stop it cleanly: running tasks finish, results are saved,
         exit status 75; the same command resumes.
   drbench validate CONFIG [KEY=VALUE ...] [--profile NAME | --quick] [--memory-per-rank SIZE]
+                          [--probe-external]
         Check the config and its data as `run` would, print the task count and the peak memory
         per rank, write nothing.
         --memory-per-rank SIZE (run, validate, plan; e.g. 4G, 1500M, 2GiB): what one rank may
@@ -64,6 +66,7 @@ usage:
         refused before anything runs. Default: the node's physical memory (or its cgroup
         limit) divided by the ranks on the node (run: counted by MPI; validate: 1; plan: the
         largest --ranks, at most this machine's cores). docs/cluster.md, "Memory".
+        --probe-external also runs each external method once on a tiny generated dataset.
   drbench aggregate RESULTS.h5 [MORE.h5 ...] [--format md|csv|tex] [--ttest LABEL] [--no-store]
                     [--long FILE.csv] [--all-settings] [--dataset NAME] [--dim N] [--k K]
                     [--metric MEASURE] [--ranks]
@@ -258,6 +261,52 @@ int cmd_run(int argc, char** argv) {
   return rc;
 }
 
+// --probe-external: every method configured by its config entry (an external command) fitted
+// once on a tiny generated dataset (3 Gaussian classes x 10 points, 6 test points, in as many
+// dimensions as its largest dim needs) with its grid's first setting, as a task would run it.
+int probe_configured(const Experiment& ex) {
+  int failed = 0, probed = 0;
+  for (const MethodSpec& ms : ex.methods) {
+    const MethodInfo& info = Registry::instance().get(ms.method);
+    if (info.configured_from.empty()) continue;
+    ++probed;
+    const arma::uword dim =
+        std::max<arma::uword>(1, *std::max_element(ms.dims.begin(), ms.dims.end()));
+    const arma::uword d = std::max<arma::uword>(5, dim + 1), per = 10, C = 3;
+    Rng rng(hash_seed(ex.seed, "probe|" + ms.label));
+    arma::mat X = rng.randn(d, C * per), Xnew = rng.randn(d, 2 * C);
+    arma::uvec y(C * per);
+    for (arma::uword i = 0; i < y.n_elem; ++i) {
+      y(i) = i % C;
+      X(y(i), i) += 4.0;  // separated classes
+      if (i < Xnew.n_cols) Xnew(i % C, i) += 4.0;
+    }
+    const ParamSet setting = expand_grid(ms).front();
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      Trace trace;
+      FitInput in{X, info.supervised ? &y : nullptr, C, dim, rng, &trace};
+      in.dataset = "probe";
+      if (info.out_of_sample) in.Xnew = &Xnew;
+      auto m = info.fit(setting, in);
+      const arma::mat E = m->embedding();
+      if (E.n_rows != dim || E.n_cols != X.n_cols) throw Error("embedding has the wrong shape");
+      if (info.out_of_sample) {
+        const arma::mat T = m->transform(Xnew);
+        if (T.n_rows != dim || T.n_cols != Xnew.n_cols) throw Error("test map has the wrong shape");
+      }
+      std::printf("probe %s: ok (%zu x %zu -> %zu-D, %.1f s)\n", ms.label.c_str(),
+                  std::size_t(X.n_cols), std::size_t(d), std::size_t(dim),
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    } catch (const std::exception& e) {
+      ++failed;
+      std::fprintf(stderr, "probe %s: FAILED: %s\n", ms.label.c_str(), e.what());
+    }
+  }
+  if (probed == 0) std::printf("probe: no external methods in this config\n");
+  return failed;
+}
+
 // --memory-per-rank, else the default for `ranks_on_node` ranks sharing this node's memory.
 MemoryLimit memory_option(const Args& a, int ranks_on_node) {
   if (a.flag("--memory-per-rank"))
@@ -275,12 +324,18 @@ void print_memory(const MemoryPeak& peak, const MemoryLimit& limit) {
 }
 
 int cmd_validate(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, {"--profile", "--memory-per-rank"}, {"--quick"});
+  Args a = parse_args(argc, argv, 2, {"--profile", "--memory-per-rank"},
+                      {"--quick", "--probe-external"});
   const MemoryLimit limit = memory_option(a, 1);
   const Experiment ex = load_experiment(a.pos[0], profile_of(a), overrides_of(a, "validate"));
   MemoryPeak peak;
   const auto shapes = check_data_and_memory(ex, limit, peak);
   const auto tasks = expand_tasks(ex, shapes);
+  if (a.flag("--probe-external") && probe_configured(ex) > 0) {
+    std::fprintf(stderr, "%s: an external method failed its probe (see above); nothing was run\n",
+                 a.pos[0].c_str());
+    return 2;
+  }
   std::printf("%s: valid; %zu tasks; results -> %s\n", a.pos[0].c_str(), tasks.size(),
               ex.output.path.c_str());
   print_memory(peak, limit);

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "framework/config/grid.hpp"
+#include "framework/config/method_entry.hpp"
 #include "framework/config/yaml_reader.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
@@ -363,7 +364,6 @@ class Parser {
   MethodSpec method(const YAML::Node& n, const std::string& key, const EvaluationSpec& eval,
                     const SplitsSpec& splits) {
     r_.expect_map(n, key);
-    r_.check_keys(n, key, {"method", "label", "dims", "grid", "preprocess"});
     MethodSpec m;
     m.line = Reader::line(n);
     const YAML::Node mn = r_.required(n, key, "method");
@@ -373,6 +373,21 @@ class Parser {
       r_.fail(mn, join_key(key, "method"), "unknown method '" + m.method + "'",
               did_you_mean(m.method, Registry::instance().names()) +
                   "registered methods: " + join_list(Registry::instance().names()));
+    std::vector<std::string> allowed{"method", "label", "dims", "grid", "preprocess"};
+    allowed.insert(allowed.end(), info->config_keys.begin(), info->config_keys.end());
+    r_.check_keys(n, key, allowed);
+    if (info->configure) {
+      // Its descriptor (parameters, protocol, cost) is written in the entry: register the one
+      // this entry makes, and check the rest of the entry against it like a built-in method.
+      std::string label = n["label"] ? r_.str(n["label"], join_key(key, "label")) : m.method;
+      if (n["label"]) no_separator(n["label"], join_key(key, "label"), label);
+      std::string dir = std::filesystem::path(r_.file()).parent_path().string();
+      const MethodEntry entry{n, r_, key, label, dir.empty() ? "." : dir};
+      MethodInfo made = info->configure(entry);
+      made.configured_from = info->name;
+      info = &Registry::instance().add_configured(std::move(made));
+      m.method = info->name;
+    }
     if (!info->out_of_sample && eval.protocol == EvaluationSpec::Protocol::Holdout)
       r_.fail(mn, join_key(key, "method"),
               "method '" + m.method +

@@ -30,6 +30,10 @@ struct FitInput {
   // (neighbour graphs, gradients, sparse products) split their loops over them with
   // framework/core/parallel.hpp. Results that depend on the count say so in the method's doc.
   unsigned threads = 1;
+  // The points transform() will be asked to map right after this fit (the holdout protocol's test
+  // points; nullptr otherwise), for a method that maps them in the same pass as the fit (an
+  // external process). Every other method ignores it; the labels of these points never come.
+  const arma::mat* Xnew = nullptr;
 };
 
 class Method {

@@ -114,7 +114,22 @@ void Registry::add(MethodInfo info) {
 const MethodInfo* Registry::find(const std::string& name) const {
   for (const auto& m : methods_)
     if (m.name == name) return &m;
-  return nullptr;
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = configured_.find(name);
+  return it == configured_.end() ? nullptr : it->second.get();
+}
+
+const MethodInfo& Registry::add_configured(MethodInfo info) {
+  for (const auto& m : methods_)
+    if (m.name == info.name)
+      throw Error("internal: configured method '" + info.name + "' shadows a built-in one");
+  if (!info.make) throw Error("internal: method '" + info.name + "' has no factory");
+  auto p = std::make_shared<const MethodInfo>(std::move(info));
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& slot = configured_[p->name];
+  if (slot) retired_.push_back(slot);
+  slot = p;
+  return *p;
 }
 
 std::vector<std::string> Registry::names() const {

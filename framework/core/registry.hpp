@@ -3,7 +3,9 @@
 // with DRBENCH_REGISTER_METHOD; the methods library is linked whole-archive so those registrations
 // survive the linker.
 #include <functional>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,8 @@
 #include "framework/core/params.hpp"
 
 namespace drbench {
+
+struct MethodEntry;  // framework/config/method_entry.hpp: a method's own config keys
 
 // What the validator and the scheduler know about a task's data before loading it fully.
 struct DataShape {
@@ -53,6 +57,18 @@ struct MethodInfo {
   // Cross-parameter checks that a single ParamSpec cannot express; empty string when fine.
   std::function<std::string(const ParamSet&)> check_setting;
 
+  // A method whose descriptor comes from its config entry (the external-process bridge: its
+  // command, parameter schema and protocol are written in the config). `config_keys` are the
+  // entry keys it reads besides method/label/dims/grid/preprocess; `configure` turns an entry into
+  // the descriptor its tasks run under, which the config parser registers under its own name
+  // (Registry::add_configured); `contract_entry` is the YAML of an entry the contract test
+  // configures it with. Empty for every method described by its code alone.
+  std::vector<std::string> config_keys;
+  std::function<MethodInfo(const MethodEntry&)> configure;
+  std::string contract_entry;
+  // Set on a configured descriptor: the name of the method it was configured from.
+  std::string configured_from;
+
   const ParamSpec* param(const std::string& pname) const;
   // Defaults for every declared parameter, overridden by `given`.
   ParamSet complete(const ParamSet& given) const;
@@ -90,9 +106,16 @@ class Registry {
   const MethodInfo& get(const std::string& name) const;  // throws Error listing known names
   std::vector<std::string> names() const;                // sorted
   const std::vector<MethodInfo>& all() const { return methods_; }
+  // A descriptor made from a config entry (MethodInfo::configure). find() and get() see it;
+  // names() and all() list only the methods built in. Registering a name again replaces what
+  // find() returns (the earlier descriptor stays alive for whoever holds it).
+  const MethodInfo& add_configured(MethodInfo info);
 
  private:
   std::vector<MethodInfo> methods_;
+  std::map<std::string, std::shared_ptr<const MethodInfo>> configured_;
+  std::vector<std::shared_ptr<const MethodInfo>> retired_;
+  mutable std::mutex mutex_;  // configured_: a test may configure while another thread looks up
 };
 
 namespace detail {

@@ -14,6 +14,10 @@ void set_task_deadline(std::chrono::steady_clock::time_point deadline) {
   t_deadline = deadline;
 }
 
+std::chrono::steady_clock::time_point task_deadline() {
+  return t_deadline;
+}
+
 void check_task_deadline(int iteration) {
   if (t_deadline != std::chrono::steady_clock::time_point::max() &&
       std::chrono::steady_clock::now() > t_deadline)

@@ -13,8 +13,20 @@ class TimeLimitExceeded : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A task abandoned because the run was asked to stop (SIGTERM): not a result. The runner marks
+// it (TaskResult::error starts with kInterrupted) and the recorder leaves it out, so resuming
+// runs it again.
+class TaskInterrupted : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+inline constexpr const char* kInterrupted = "interrupted: ";
+
 // The calling thread's deadline; time_point::max() (the default) means none.
 void set_task_deadline(std::chrono::steady_clock::time_point deadline);
+// The calling thread's deadline (time_point::max() when none): for work that waits on something
+// else (an external process) rather than iterating.
+std::chrono::steady_clock::time_point task_deadline();
 // Throws TimeLimitExceeded("stopped at iteration <iteration>") past the calling thread's deadline.
 void check_task_deadline(int iteration);
 

@@ -82,11 +82,16 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
     if (limit > 0 && since(t0) > limit)
       throw TimeLimitExceeded("finished after " + std::to_string(since(t0)) + " s");
     r.ok = true;
+  } catch (const TaskInterrupted& e) {
+    r.ok = false;
+    r.error = std::string(kInterrupted) + e.what();
   } catch (const TimeLimitExceeded& e) {
     r.ok = false;
     r.timed_out = true;
-    r.error = "timeout: the task ran past max_task_seconds = " + to_string(ParamValue(limit)) +
-              " (" + e.what() + ")";
+    // Without max_task_seconds the limit was the method's own (an external command's timeout).
+    r.error = limit > 0 ? "timeout: the task ran past max_task_seconds = " +
+                              to_string(ParamValue(limit)) + " (" + e.what() + ")"
+                        : std::string("timeout: ") + e.what();
   } catch (const std::bad_alloc&) {
     // What unwinding freed lets the sweep go on; the record says how much the task wanted.
     r.ok = false;
@@ -208,6 +213,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   if (!prep->seqfit.is_empty()) in.sequence = &prep->seqfit;
   in.dataset = ds.name;
   in.threads = static_cast<unsigned>(ex_.threads);
+  if (!transductive) in.Xnew = &prep->Xtest;
   std::unique_ptr<Method> method = info.make(t.setting);
 
   auto t0 = Clock::now();

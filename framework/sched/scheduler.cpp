@@ -18,6 +18,7 @@
 #include "framework/config/yaml_reader.hpp"
 #include "framework/core/blas.hpp"
 #include "framework/core/error.hpp"
+#include "framework/core/time_limit.hpp"
 #include "framework/data/load.hpp"
 #include "framework/data/preprocess.hpp"
 #include "framework/data/split.hpp"
@@ -69,6 +70,11 @@ class Recorder {
         kill_after_(env_count("DRBENCH_FAULT_KILL_AFTER")),
         term_after_(env_count("DRBENCH_FAULT_TERM_AFTER")) {}
   void add(const TaskResult& r) {
+    // A task abandoned at a stop signal is no result: left out, the resumed run does it again.
+    if (!r.ok && r.error.rfind(kInterrupted, 0) == 0) {
+      ++interrupted_;
+      return;
+    }
     store_.add(r);
     if (!r.ok) {
       ++failed_;
@@ -89,6 +95,8 @@ class Recorder {
     progress_.update(store_.n_done(), failed_);
   }
   std::size_t failed() const { return failed_; }
+  // Tasks abandoned at a stop signal: the run did not finish even if every task came back.
+  std::size_t interrupted() const { return interrupted_; }
 
  private:
   ResultsStore& store_;
@@ -96,6 +104,7 @@ class Recorder {
   bool quiet_;
   long kill_after_, term_after_;
   std::size_t failed_ = 0;
+  std::size_t interrupted_ = 0;
   long recorded_ = 0;
 };
 
@@ -321,6 +330,7 @@ int run_experiment(const RunOptions& opt) {
   hooks.record = [&](std::string&& bytes) { recorder.add(TaskResult::deserialize(bytes)); };
   hooks.commit = [&] { recorder.commit(); };
   DispatchStats stats = dispatch(pending.ids, cost, hooks, {}, pending.group);
+  stats.stopped = stats.stopped || recorder.interrupted() > 0;
   if (rounds == 2) {
     // Second stage: chosen from the committed first-stage results (resumed runs choose alike).
     DispatchOrder next;
@@ -333,6 +343,7 @@ int run_experiment(const RunOptions& opt) {
     stats.stopped = stats.stopped || second.stopped;
     stats.recorded += second.recorded;
   }
+  stats.stopped = stats.stopped || recorder.interrupted() > 0;
   const std::size_t store_done = store->n_done();
   progress.finish(store_done, recorder.failed());
   // A slice leaves the rest of the experiment to other runs: the file stays incomplete.

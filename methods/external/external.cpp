@@ -1,0 +1,366 @@
+// method: external. The bridge that lets a method written in any language enter a sweep: the
+// config entry names a command (an argv list, exec'd without a shell) and declares the method's
+// parameters, protocol and cost; for every task drbench writes one input file, runs the command
+// in a scratch directory of its own under the task's time limit, reads the embeddings it wrote and
+// scores them like any built-in method's (docs/external-methods.md).
+#include <unistd.h>
+
+#include <cmath>
+#include <filesystem>
+#include <memory>
+#include <regex>
+
+#include "framework/config/method_entry.hpp"
+#include "framework/core/build_info.hpp"
+#include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
+#include "framework/core/time_limit.hpp"
+#include "framework/sched/dispatch.hpp"
+#include "methods/external/exchange.hpp"
+#include "methods/external/process.hpp"
+
+namespace drbench {
+namespace {
+
+using config::join_key;
+using config::Reader;
+
+struct Definition {
+  std::string label;
+  std::vector<std::string> argv;  // argv[0] resolved to an executable path
+  bool supervised = false;
+  bool out_of_sample = true;
+  double timeout = 0;  // seconds; 0: only the config's max_task_seconds
+};
+
+// A scratch directory that is removed with everything in it when the run is over.
+class Scratch {
+ public:
+  Scratch() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/drbench-external-XXXXXX";
+    if (!::mkdtemp(templ.data()))
+      throw Error("cannot create a scratch directory under " + templ +
+                  " (fix: set TMPDIR to a writable directory)");
+    path_ = templ;
+  }
+  ~Scratch() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+std::string one_line(std::string s) {
+  for (char& c : s)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  return s;
+}
+
+std::string command_text(const std::vector<std::string>& argv) {
+  std::string s;
+  for (const auto& a : argv) s += (s.empty() ? "" : " ") + ("'" + a + "'");
+  return s;
+}
+
+class External final : public Method {
+ public:
+  External(std::shared_ptr<const Definition> def, ParamSet p)
+      : def_(std::move(def)), p_(std::move(p)) {}
+
+  void fit(const FitInput& in) override {
+    X_ = in.X;
+    if (in.labels) y_ = *in.labels;
+    supervised_ = in.labels != nullptr;
+    // A seed every library takes as random_state (NumPy's legacy generator wants < 2^32).
+    seed_ = static_cast<std::int64_t>(in.rng.engine()() & 0x7fffffffULL);
+    dim_ = in.dim;
+    n_classes_ = in.n_classes;
+    threads_ = in.threads;
+    dataset_ = in.dataset;
+    trace_ = in.trace;
+    const bool with_test = def_->out_of_sample && in.Xnew && in.Xnew->n_cols > 0;
+    external::Output o = run(with_test ? in.Xnew : nullptr, trace_);
+    Z_ = std::move(o.Ztrain);
+    if (with_test) {
+      Xtest_ = *in.Xnew;
+      Ztest_ = std::move(o.Ztest);
+    }
+  }
+
+  arma::mat embedding() const override { return Z_; }
+
+  arma::mat transform(const arma::mat& Xnew) const override {
+    if (!def_->out_of_sample) return Method::transform(Xnew);
+    if (Xnew.n_cols == Xtest_.n_cols && Xnew.n_rows == Xtest_.n_rows &&
+        arma::approx_equal(Xnew, Xtest_, "absdiff", 0.0))
+      return Ztest_;  // mapped in the fit's own run
+    // Points the fit was not told about: the same fit again (same seed), these as X_test.
+    return run(&Xnew, nullptr).Ztest;
+  }
+
+ private:
+  external::Output run(const arma::mat* Xtest, Trace* trace) const {
+    Scratch dir;
+    const std::string in_file = dir.path() + "/input.h5", out_file = dir.path() + "/output.h5";
+    external::Input in;
+    in.Xtrain = &X_;
+    in.ytrain = supervised_ ? &y_ : nullptr;
+    in.Xtest = Xtest;
+    in.seed = seed_;
+    in.dim = dim_;
+    in.n_classes = n_classes_;
+    in.threads = threads_;
+    in.label = def_->label;
+    in.dataset = dataset_;
+    in.params = p_;
+    external::write_input(in_file, in);
+
+    external::RunRequest req;
+    req.argv = def_->argv;
+    req.argv.push_back(in_file);
+    req.argv.push_back(out_file);
+    req.workdir = dir.path();
+    const std::string t = std::to_string(std::max(1u, threads_));
+    const std::string sdk = std::string(source_dir()) + "/python";
+    const char* old_path = std::getenv("PYTHONPATH");
+    req.env = {"OMP_NUM_THREADS=" + t,
+               "OPENBLAS_NUM_THREADS=" + t,
+               "MKL_NUM_THREADS=" + t,
+               "DRBENCH_INPUT=" + in_file,
+               "DRBENCH_OUTPUT=" + out_file,
+               "PYTHONPATH=" + sdk + (old_path && *old_path ? ":" + std::string(old_path) : "")};
+    req.deadline = task_deadline();
+    if (def_->timeout > 0)
+      req.deadline = std::min(req.deadline,
+                              std::chrono::steady_clock::now() +
+                                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                      std::chrono::duration<double>(def_->timeout)));
+    req.stop = [] { return stop_requested(); };
+    const external::RunOutcome r = external::run_command(req);
+
+    if (trace) {
+      trace->optimizer = "external";
+      trace->note("command", command_text(def_->argv));
+      trace->note("exit_status", r.describe());
+      if (!r.stderr_tail.empty()) trace->note("stderr_tail", r.stderr_tail);
+    }
+    const std::string who =
+        "external command of '" + def_->label + "' (" + command_text(def_->argv) + ")";
+    const std::string tail =
+        r.stderr_tail.empty() ? "" : "; stderr ends: " + one_line(r.stderr_tail);
+    if (r.interrupted) throw TaskInterrupted(who + " " + r.describe());
+    if (r.timed_out)
+      throw TimeLimitExceeded(who + " " + r.describe() +
+                              (def_->timeout > 0
+                                   ? " (its timeout: " + to_string(ParamValue(def_->timeout)) +
+                                         " s, or max_task_seconds)"
+                                   : "") +
+                              tail);
+    if (!r.started || r.signal != 0 || r.exit_status != 0)
+      throw MethodError(who + " failed: " + r.describe() + tail);
+    try {
+      external::Output o = external::read_output(out_file, X_.n_cols, Xtest ? Xtest->n_cols : 0,
+                                                 dim_, Xtest != nullptr);
+      if (trace) {
+        const std::string opt = trace->optimizer;
+        for (const auto& row : o.trace.rows) trace->rows.push_back(row);
+        trace->optimizer = o.trace.optimizer.empty() ? opt : o.trace.optimizer;
+      }
+      return o;
+    } catch (const MethodError& e) {
+      throw MethodError(who + ": " + e.what() + tail);
+    }
+  }
+
+  std::shared_ptr<const Definition> def_;
+  ParamSet p_;
+  arma::mat X_, Xtest_, Z_, Ztest_;
+  arma::uvec y_;
+  bool supervised_ = false;
+  std::int64_t seed_ = 0;
+  arma::uword dim_ = 0;
+  std::size_t n_classes_ = 0;
+  unsigned threads_ = 1;
+  std::string dataset_;
+  Trace* trace_ = nullptr;
+};
+
+// params: {name: {type: int|real|bool|choice, default: V, min: A, max: B, choices: [...],
+// doc: "..."}}: the schema a grid is checked against, exactly as a built-in method's ParamSpecs.
+ParamSpec param_spec(const Reader& r, const YAML::Node& n, const std::string& key,
+                     const std::string& name) {
+  static const std::regex ident("[a-z][a-z0-9_]*");
+  if (!std::regex_match(name, ident))
+    r.fail(n, key, "parameter name '" + name + "' is not a plain identifier",
+           "lower-case letters, digits and '_', starting with a letter (it becomes a Python "
+           "keyword argument and an Octave struct field)");
+  r.expect_map(n, key);
+  r.check_keys(n, key, {"type", "default", "min", "max", "choices", "doc"});
+  const std::string type = r.one_of(r.required(n, key, "type"), join_key(key, "type"),
+                                    {"int", "real", "bool", "choice"});
+  const std::string doc = n["doc"] ? r.str(n["doc"], join_key(key, "doc")) : "";
+  const YAML::Node def = r.required(n, key, "default");
+  const std::string dkey = join_key(key, "default");
+  auto bound = [&](const char* b) -> std::optional<double> {
+    if (!n[b]) return std::nullopt;
+    if (type != "int" && type != "real")
+      r.fail(n[b], join_key(key, b), std::string(b) + " applies to int and real parameters only",
+             "remove it");
+    return r.real(n[b], join_key(key, b));
+  };
+  const auto lo = bound("min"), hi = bound("max");
+  if (lo && hi && *lo > *hi) r.fail(n["max"], join_key(key, "max"), "max is below min");
+  if (n["choices"] && type != "choice")
+    r.fail(n["choices"], join_key(key, "choices"), "choices apply to choice parameters only",
+           "type: choice, or remove choices");
+  ParamSpec s;
+  if (type == "int") {
+    s = ParamSpec::integer(name, r.integer(def, dkey), lo, hi, doc);
+  } else if (type == "real") {
+    s = ParamSpec::real(name, r.real(def, dkey), lo, hi, doc);
+  } else if (type == "bool") {
+    s = ParamSpec::boolean(name, r.boolean(def, dkey), doc);
+  } else {
+    const YAML::Node cn = r.required(n, key, "choices");
+    const std::string ckey = join_key(key, "choices");
+    r.expect_list(cn, ckey);
+    std::vector<std::string> choices;
+    for (std::size_t i = 0; i < cn.size(); ++i)
+      choices.push_back(r.str(cn[i], config::index_key(ckey, i)));
+    s = ParamSpec::choice(name, r.str(def, dkey), choices, doc);
+  }
+  if (auto problem = s.check(s.default_value); !problem.empty())
+    r.fail(def, dkey, "the default is not valid: " + problem);
+  return s;
+}
+
+MethodInfo configure(const MethodEntry& e) {
+  const Reader& r = e.reader;
+  const YAML::Node& n = e.node;
+  if (!n["label"])
+    r.fail(n, join_key(e.key, "label"), "an external method needs a label",
+           "label: my_method (its row in the tables, and its name in results)");
+  auto def = std::make_shared<Definition>();
+  def->label = e.label;
+
+  const std::string ckey = join_key(e.key, "command");
+  const YAML::Node cn = r.required(n, e.key, "command");
+  if (!cn.IsSequence())
+    r.fail(cn, ckey, "the command must be a list (argv), not " + config::describe(cn),
+           "command: [python3, my_method.py] (no shell: each item is one argument)");
+  r.expect_list(cn, ckey);
+  for (std::size_t i = 0; i < cn.size(); ++i) {
+    std::string a = r.str(cn[i], config::index_key(ckey, i));
+    if (i == 0) {
+      const std::string exe = external::resolve_executable(a, e.config_dir);
+      if (exe.empty())
+        r.fail(cn[i], config::index_key(ckey, i),
+               a.find('/') != std::string::npos
+                   ? "'" + a + "' is not an executable file (relative to " + e.config_dir + ")"
+                   : "'" + a + "' is not an executable on PATH",
+               "install it, give its full path, or chmod +x it");
+      a = exe;
+    } else if (a.rfind("./", 0) == 0 || a.rfind("../", 0) == 0) {
+      // A script beside the config: the command runs in a scratch directory, so make it absolute.
+      const auto p = (std::filesystem::path(e.config_dir) / a).lexically_normal();
+      if (!std::filesystem::exists(p))
+        r.fail(
+            cn[i], config::index_key(ckey, i),
+            "'" + a + "' does not exist (relative to the config's directory " + e.config_dir + ")",
+            "fix the path");
+      a = std::filesystem::absolute(p).string();
+    }
+    def->argv.push_back(a);
+  }
+  auto flag = [&](const char* k, bool d) { return n[k] ? r.boolean(n[k], join_key(e.key, k)) : d; };
+  def->supervised = flag("supervised", false);
+  def->out_of_sample = flag("out_of_sample", true);
+  if (n["timeout"]) {
+    def->timeout = r.real(n["timeout"], join_key(e.key, "timeout"));
+    if (!(def->timeout > 0))
+      r.fail(n["timeout"], join_key(e.key, "timeout"), "the timeout must be positive",
+             "timeout: 600 (seconds)");
+  }
+
+  MethodInfo m;
+  m.name = "external:" + e.label;
+  m.family = "external";
+  m.summary = "external command " + command_text(def->argv);
+  m.reference = "the command's own";
+  m.supervised = def->supervised;
+  m.out_of_sample = def->out_of_sample;
+  m.iterative = flag("iterative", false);
+  if (n["params"]) {
+    const std::string pkey = join_key(e.key, "params");
+    r.expect_map(n["params"], pkey);
+    for (const auto& kv : n["params"]) {
+      const std::string name = r.str(kv.first, pkey);
+      m.params.push_back(param_spec(r, kv.second, join_key(pkey, name), name));
+    }
+  }
+  // cost: {n: a, d: b, dim: c, scale: s} = s n^a d^b (dim+1)^c, relative like every method's
+  // estimate (the default n^2 d is the framework's); `drbench plan --costs` learns seconds anyway.
+  double ca = 2, cb = 1, cc = 0, cs = 1;
+  if (n["cost"]) {
+    const std::string key = join_key(e.key, "cost");
+    r.expect_map(n["cost"], key);
+    r.check_keys(n["cost"], key, {"n", "d", "dim", "scale"});
+    auto exponent = [&](const char* k, double& v) {
+      if (!n["cost"][k]) return;
+      v = r.real(n["cost"][k], join_key(key, k));
+      if (!(v >= 0 && v <= 4))
+        r.fail(n["cost"][k], join_key(key, k), "exponent out of range", "a value in [0, 4]");
+    };
+    exponent("n", ca);
+    exponent("d", cb);
+    exponent("dim", cc);
+    if (n["cost"]["scale"]) {
+      cs = r.real(n["cost"]["scale"], join_key(key, "scale"));
+      if (!(cs > 0)) r.fail(n["cost"]["scale"], join_key(key, "scale"), "must be positive");
+    }
+  }
+  m.cost = [=](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return cs * std::pow(double(s.n), ca) * std::pow(double(s.d), cb) *
+           std::pow(double(dim) + 1.0, cc);
+  };
+  // drbench itself holds the data, the input file's copy and the embeddings; the command's own
+  // memory is its business (and outside this process).
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return 8.0 * (3.0 * double(s.n) * double(s.d) + 4.0 * double(s.n) * double(dim));
+  };
+  std::shared_ptr<const Definition> cdef = def;
+  m.make = [cdef](const ParamSet& p) { return std::make_unique<External>(cdef, p); };
+  return m;
+}
+
+MethodInfo external_info() {
+  MethodInfo m;
+  m.name = "external";
+  m.family = "external";
+  m.summary =
+      "a method run as an external command (any language): command, params, ... in the "
+      "config entry (docs/external-methods.md)";
+  m.reference = "docs/external-methods.md";
+  m.config_keys = {"command",   "params",  "supervised", "out_of_sample",
+                   "iterative", "timeout", "cost"};
+  m.configure = configure;
+  // The SDK's own demo method (PCA by SVD in NumPy), as `python3 -m drbench.external` runs it.
+  m.contract_entry =
+      "{method: external, label: contract, command: [/usr/bin/python3, -m, drbench.external], "
+      "params: {center: {type: bool, default: true}}}";
+  m.make = [](const ParamSet&) -> std::unique_ptr<Method> {
+    throw Error("internal: method 'external' runs only as configured by its config entry");
+  };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(external_info)
+}  // namespace drbench
