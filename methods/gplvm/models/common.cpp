@@ -107,19 +107,16 @@ MethodInfo gp_variant_info(std::string name, std::string summary, std::string re
   };
   // Sparse: the n x m matrices of one evaluation (Kfu, its gradient, the solves against the two
   // m x m factors), m x m ones, and the n x d work arrays; no n x n matrix of the likelihood.
+  // Exact: the N x N kernel buffer and its inverse, a jittered copy, the kernel gradients and the
+  // priors' own N x N matrices: `drbench run` peaked 7.9 (gplvm) and 10.0 (gplrf) N x N above
+  // `drbench validate` at N = 1500 (benchmarks/memory_peaks.py; the other variants' priors are
+  // of the same kind, not measured); the fitted model keeps a few N x N while the test points are
+  // mapped.
   m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
     if (const double mi = sparse_inducing(p, s)) {
       const double n = double(s.n), d = double(s.d);
       return 8.0 * (8.0 * n * mi + 6.0 * mi * mi + 8.0 * n * d + 6.0 * n * double(dim));
     }
-    return memory_default(s, dim);
-  };
-  // The N x N kernel buffer and its inverse, a jittered copy, the kernel gradients and the
-  // priors' own N x N matrices: `drbench run` peaked 7.9 (gplvm) and 10.0 (gplrf) N x N above
-  // `drbench validate` at N = 1500 (benchmarks/memory_peaks.py; the other variants' priors are
-  // of the same kind, not measured); the fitted model keeps a few N x N while the test points are
-  // mapped.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
     return memory_dense(s, dim, 11.0, 4.0);
   };
   return m;

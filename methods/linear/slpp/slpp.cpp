@@ -57,20 +57,15 @@ MethodInfo slpp_info() {
     const double n = double(s.n), d = double(s.d);
     const double per = s.n_classes ? n / double(s.n_classes) : n;
     const double pairs = double(s.n_classes ? s.n_classes : 1) * per * per;
-    // The stored graph (edge list, weights, sparse matrix: about 40 bytes a pair) up to the
-    // limit, one class's n_c x 256 weight block and its members' copies above it; the data,
-    // the PCA pre-step and the d x d problems.
+    // The stored graph (edge list, weights, sparse matrix: about 80 bytes a pair while it is
+    // assembled, measured with benchmarks/memory_peaks.py) up to the limit, one class's n_c x 256
+    // weight block and its members' copies above it; the data, the PCA pre-step and the d x d
+    // problems.
     const double graph =
-        pairs <= Slpp::kStoredPairsLimit ? 40.0 * pairs : 8.0 * per * (256.0 + 2.0 * d);
+        pairs <= Slpp::kStoredPairsLimit ? 80.0 * pairs : 8.0 * per * (256.0 + 2.0 * d);
     return 8.0 * 1048576.0 + 4.0 * 8.0 * n * d + graph + 6.0 * 8.0 * d * d + 8.0 * n * dim;
   };
   m.transform_reproduces_embedding = true;
-  // As LPP, with the same-class graph: every pair of points of a class is an edge, about 80 bytes
-  // each while the sparse matrix is assembled (measured), sum n_c^2 ~ n^2 / C for balanced classes.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    const double n = double(s.n), c = double(std::max<std::size_t>(1, s.n_classes));
-    return memory_linear(s, dim) + 8.0 * 4.0 * n * double(s.d) + 80.0 * n * n / c;
-  };
   m.make = [](const ParamSet& p) {
     return std::make_unique<Slpp>(
         p.str("weights") == "heat" ? ClassWeight::Heat : ClassWeight::Binary,
