@@ -5,7 +5,6 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "framework/affinity/graph_affinities.hpp"
 #include "framework/affinity/perplexity.hpp"
 #include "framework/eval/knn.hpp"
 #include "framework/linalg/distances.hpp"
@@ -163,11 +162,11 @@ TEST_CASE("graph affinities equal the kNN sparse affinities on the exact graph",
   GraphOptions go;
   go.kind = GraphKind::exact;
   const NeighbourGraph g = neighbour_graph(X, 30, go);
-  const arma::sp_mat a = graph_joint_affinities(g, 10.0, 2);
+  const arma::sp_mat a = graph_joint_affinities(X, g, 10.0, 2);
   const arma::sp_mat b = sparse_joint_affinities(X, 10.0, 30);
   CHECK(arma::abs(arma::mat(a - b)).max() < 1e-12);
   CHECK(arma::accu(a) == Approx(1.0).epsilon(1e-12));
-  CHECK_THROWS_WITH(graph_joint_affinities(g, 40.0), Catch::Contains("'neighbours'"));
+  CHECK_THROWS_WITH(graph_joint_affinities(X, g, 40.0), Catch::Contains("'perplexity'"));
 }
 
 TEST_CASE("linear-time EE separates blobs, same bits on 1 and 2 threads",

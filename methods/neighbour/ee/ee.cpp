@@ -6,7 +6,6 @@
 #include <memory>
 #include <sstream>
 
-#include "framework/affinity/graph_affinities.hpp"
 #include "framework/affinity/perplexity.hpp"
 #include "framework/affinity/weights.hpp"
 #include "framework/core/error.hpp"
@@ -125,7 +124,7 @@ void ElasticEmbedding::fit_linear_time(const FitInput& in) {
   go.threads = in.threads;
   go.seed = in.rng.engine()();
   const NeighbourGraph graph = neighbour_graph(in.X, k, go);
-  arma::sp_mat Wp = graph_joint_affinities(graph, perplexity, in.threads);
+  arma::sp_mat Wp = graph_joint_affinities(in.X, graph, perplexity, in.threads);
   EeBhObjective obj(std::move(Wp), in.X, params_.real("lambda"), in.dim, params_.real("theta"),
                     in.threads);
 
