@@ -49,7 +49,8 @@ int main(int argc, char** argv) {
   for (int a = 2; a < argc; ++a) {
     const std::string s = argv[a];
     const auto eq = s.find('=');
-    const std::string key = s.substr(0, eq), value = eq == std::string::npos ? "" : s.substr(eq + 1);
+    const std::string key = s.substr(0, eq),
+                      value = eq == std::string::npos ? "" : s.substr(eq + 1);
     if (key == "k") {
       k = std::stoul(value);
     } else if (key == "threads") {

@@ -246,11 +246,41 @@ Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& se
         throw DataError(
             not_found(spec, spec.path, tried,
                       kPathFix + "; Fashion-MNIST: apt-get install dataset-fashion-mnist"));
-      const std::string labels = idx_labels_file(images);
-      if (labels.empty())
-        throw DataError(where("cannot tell the labels file for '" + images +
-                              "' (fix: name the pair *-images-idx3-ubyte / *-labels-idx1-ubyte)"));
-      ds = read_idx_dataset(images, labels);
+      if (fs::is_directory(images)) {
+        // A folder of an MNIST-style set: both halves as one dataset whose own split is the
+        // published one (0 train, 1 test), for `splits: {own: true}`.
+        auto half = [&](const std::string& part) {
+          for (const char* ext : {".gz", ""}) {
+            const fs::path img = fs::path(images) / (part + "-images-idx3-ubyte" + ext);
+            const fs::path lab = fs::path(images) / (part + "-labels-idx1-ubyte" + ext);
+            if (fs::is_regular_file(img) && fs::is_regular_file(lab))
+              return read_idx_dataset(img.string(), lab.string());
+          }
+          throw DataError(where("'" + images + "' is a folder without " + part +
+                                "-images-idx3-ubyte[.gz] and its labels (fix: give the folder "
+                                "holding train-* and t10k-* IDX files, or one images file)"));
+        };
+        Dataset train = half("train");
+        const Dataset test = half("t10k");
+        if (test.d() != train.d())
+          throw DataError(where("train and t10k images differ in size (" +
+                                std::to_string(train.d()) + " and " + std::to_string(test.d()) +
+                                " pixels)"));
+        train.split = arma::join_cols(arma::ivec(train.n(), arma::fill::zeros),
+                                      arma::ivec(test.n(), arma::fill::ones));
+        train.X = arma::join_rows(train.X, test.X);
+        train.y = arma::join_cols(train.y, test.y);
+        train.n_classes = std::max(train.n_classes, test.n_classes);
+        train.source = images + " (train + t10k)";
+        ds = std::move(train);
+      } else {
+        const std::string labels = idx_labels_file(images);
+        if (labels.empty())
+          throw DataError(
+              where("cannot tell the labels file for '" + images +
+                    "' (fix: name the pair *-images-idx3-ubyte / *-labels-idx1-ubyte)"));
+        ds = read_idx_dataset(images, labels);
+      }
     } else if (src == "mocap") {
       const std::string name = spec.path.empty() ? spec.name + ".tsv" : spec.path;
       const std::string list = resolve(name, search_path, tried);

@@ -301,6 +301,36 @@ TEST_CASE("CSV reader: header, text or integer labels, ragged rows refused", "[d
              Catch::Contains("labels go up to 5555555555555") && Catch::Contains("only 3 points"));
 }
 
+TEST_CASE("IDX folder: train and t10k halves as one dataset with the published split", "[data]") {
+  TempDir tmp;
+  // 3 training images and 2 test images of 2x2 pixels.
+  write_bytes(tmp.file("train-images-idx3-ubyte"),
+              {0, 0, 8, 3, 0, 0, 0, 3, 0, 0,  0,  2, 0, 0, 0, 2,  // header: 3 x 2 x 2
+               1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  write_bytes(tmp.file("train-labels-idx1-ubyte"), {0, 0, 8, 1, 0, 0, 0, 3, 2, 0, 1});
+  write_bytes(tmp.file("t10k-images-idx3-ubyte"),
+              {0,  0,  8,  3,  0,  0,  0,  2, 0, 0, 0, 2, 0, 0, 0, 2,  // header: 2 x 2 x 2
+               21, 22, 23, 24, 25, 26, 27, 28});
+  write_bytes(tmp.file("t10k-labels-idx1-ubyte"), {0, 0, 8, 1, 0, 0, 0, 2, 1, 2});
+  DatasetSpec spec;
+  spec.name = "tiny";
+  spec.source = "idx";
+  spec.path = tmp.path.string();
+  const Dataset ds = load_dataset(spec, {}, 0);
+  REQUIRE(ds.n() == 5);
+  CHECK(ds.X(0, 3) == 21.0);
+  CHECK(arma::all(ds.y == arma::uvec{2, 0, 1, 1, 2}));
+  CHECK(arma::all(ds.split == arma::ivec{0, 0, 0, 1, 1}));
+  // Without the test half the folder is refused with what it lacks.
+  TempDir half;
+  write_bytes(half.file("train-images-idx3-ubyte"),
+              {0, 0, 8, 3, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 7});
+  write_bytes(half.file("train-labels-idx1-ubyte"), {0, 0, 8, 1, 0, 0, 0, 1, 0});
+  spec.path = half.path.string();
+  CHECK_THAT(message_of([&] { load_dataset(spec, {}, 0); }),
+             Catch::Contains("without t10k-images-idx3-ubyte"));
+}
+
 TEST_CASE("IDX reader: images with their labels file found by name", "[data]") {
   TempDir tmp;
   // 3 images of 2x2 ubyte pixels, 3 labels.

@@ -24,6 +24,10 @@ MethodInfo identity_info() {
   // Any requested dim is accepted: the embedding is the input whatever it says.
   m.max_dim = [](const DataShape&, const ParamSet&) { return arma::uword(-1); };
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) { return double(s.n) * s.d; };
+  // The data itself is the embedding: copies of the training and test points, no n x n matrix.
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_linear(s, dim);
+  };
   m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet&) { return std::make_unique<Identity>(); };
   return m;
