@@ -216,7 +216,15 @@ std::shared_ptr<CheckedRun> check_run(const RunOptions& opt) {
   c->runner = std::make_unique<TaskRunner>(c->ex, data_search_path(c->ex.data_path));
   c->memory_limit =
       opt.memory.bytes > 0 ? opt.memory : memory_limit_default(node_memory_bytes(), 1);
-  c->shapes = check_data_and_memory(c->ex, c->memory_limit, c->memory_peak, c->runner.get());
+  // A slice (--only) is checked on its own methods: one left out may need more than a rank has,
+  // which is often why the slice was asked for.
+  Experiment part = c->ex;
+  if (!opt.only_methods.empty())
+    std::erase_if(part.methods, [&](const MethodSpec& m) {
+      return std::find(opt.only_methods.begin(), opt.only_methods.end(), m.label) ==
+             opt.only_methods.end();
+    });
+  c->shapes = check_data_and_memory(part, c->memory_limit, c->memory_peak, c->runner.get());
   return c;
 }
 

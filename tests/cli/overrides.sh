@@ -52,4 +52,13 @@ expect_in "$WORK/info" "16 of 16 have a result"
 expect_in "$WORK/plot.out" "0 figures drawn"
 expect_in "$WORK/plot.err" "output.keep_embeddings: true"
 expect_in "$WORK/plot.err" "no error curves"
+# The memory check of a slice covers the slice's methods only.
+cat >"$WORK/big.yaml" <<'YAML'
+datasets: [{name: b, source: generator, generator: gaussian_blobs, params: {n: 20000, dim: 10}}]
+splits: {train_ratio: [0.9]}
+methods: [{method: pca, dims: [2]}, {method: kpca, dims: [2]}]
+YAML
+expect_fail "kpca over the limit" "$DRBENCH" run "$WORK/big.yaml" --memory-per-rank 2G --output "$WORK/big.h5" --quiet
+expect_in "$WORK/err" "kpca"
+"$DRBENCH" run "$WORK/big.yaml" --memory-per-rank 2G --only pca --output "$WORK/big.h5" --quiet --no-table
 echo "overrides ok"
