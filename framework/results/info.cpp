@@ -77,7 +77,7 @@ std::string describe_results(const std::string& path) {
   o << "  methods     " << joined(r.labels) << "\n";
   o << "  scored by   kNN error (" << r.knn_metric << ", k = " << joined(ks) << ")"
     << (r.quality_names.empty() ? "" : "; " + joined(r.quality_names)) << "\n";
-  o << "  tables      " << joined(r.tables, "none stored (drbench aggregate stores them)") << "\n";
+  o << "  tables      " << joined(r.tables, "none stored (a run stores them when it finishes)") << "\n";
   o << "  embeddings  kept for " << kept(path, "embeddings") << " task(s)\n";
   o << "  traces      kept for " << kept(path, "traces") << " task(s)\n";
   o << "  integrity   every dataset read back, its checksum verified (tasks, embeddings, traces)\n";
