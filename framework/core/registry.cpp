@@ -58,6 +58,8 @@ void MethodInfo::check_input(const FitInput& in, const ParamSet& p) const {
                       " for " + std::to_string(in.X.n_cols) + " points)");
   const DataShape shape{in.X.n_cols, in.X.n_rows, in.n_classes};
   const arma::uword limit = dim_limit(shape, p);
+  // A method that ignores dims (max_dim = uword(-1), the identity baseline) runs with dim 0.
+  if (limit == arma::uword(-1)) return;
   if (in.dim == 0 || in.dim > limit)
     throw MethodError(name + ": dims=" + std::to_string(in.dim) + " must be in 1.." +
                       std::to_string(limit) + " for " + std::to_string(shape.n) + " points in " +
