@@ -12,6 +12,7 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/neighbour_graph.hpp"
+#include "framework/linalg/pca.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/neighbour/tsne/kl_gradient.hpp"
 
@@ -51,15 +52,9 @@ class KlObjective final : public Objective {
 }  // namespace
 
 arma::mat pca_start(const arma::mat& X, arma::uword dim, double scale) {
-  const arma::mat Xc = X.each_col() - arma::mean(X, 1);
-  arma::vec eval;
-  arma::mat evec;
-  if (!arma::eig_sym(eval, evec, Xc * Xc.t()))
-    throw MethodError("tsne: the PCA start failed (eigendecomposition of the covariance)");
-  const arma::uword d = X.n_rows;
+  const PcaBasis b = pca_basis(X, std::min<arma::uword>(dim, X.n_rows));
   arma::mat Y(dim, X.n_cols, arma::fill::zeros);
-  // eig_sym sorts ascending: the leading components are the last columns.
-  for (arma::uword k = 0; k < std::min(dim, d); ++k) Y.row(k) = evec.col(d - 1 - k).t() * Xc;
+  if (b.W.n_cols > 0) Y.rows(0, b.W.n_cols - 1) = b.W.t() * (X.each_col() - b.mean);
   for (arma::uword k = 0; k < dim; ++k) {
     const arma::uword m = arma::index_max(arma::abs(Y.row(k)));
     if (Y(k, m) < 0) Y.row(k) *= -1.0;
