@@ -35,6 +35,8 @@ from drbench import data as dsdata  # noqa: E402
 from drbench import results as dres  # noqa: E402
 
 TRAIN_MARK, TEST_MARK = "o", "^"
+# Above this many embedded points a latent scatter uses small markers in a random order.
+BIG_SCATTER = 5000
 MAX_TRACE_CURVES = 12
 
 
@@ -245,7 +247,21 @@ class Plotter:
             sel = (emb["part"] == part).to_numpy()
             if not sel.any():
                 continue
-            if has_labels:
+            if has_labels and len(emb) > BIG_SCATTER:
+                # Tens of thousands of points: small markers in one seeded random order, so that
+                # no class is painted over the others by drawing order.
+                idx = np.flatnonzero(sel)
+                idx = idx[np.random.default_rng(0).permutation(len(idx))]
+                cols = [cmap(int(c) % cmap.N) for c in emb["label"].to_numpy()[idx]]
+                size = max(0.3, 14.0 * BIG_SCATTER / len(emb))
+                ax.scatter(x[idx], y[idx], s=size, marker=mark, c=cols,
+                           linewidths=0 if part == "train" else 0.3, alpha=0.6, zorder=2,
+                           rasterized=True)
+                if part == "train":  # legend entries only
+                    for c in sorted(emb.loc[sel, "label"].unique()):
+                        ax.scatter([], [], s=14, marker=mark, color=cmap(int(c) % cmap.N),
+                                   label=names[int(c)])
+            elif has_labels:
                 for c in sorted(emb.loc[sel, "label"].unique()):
                     m = sel & (emb["label"] == c).to_numpy()
                     ax.scatter(x[m], y[m], s=14 if part == "train" else 12, marker=mark,
