@@ -44,6 +44,31 @@ OptimOptions ee_options(const ParamSet& p, Trace* trace) {
   return opt;
 }
 
+// EE's optimiser choice on either objective (dense or Barnes-Hut): plain gradient descent, or the
+// descent table with the spectral direction (sd: the attractive graph Laplacian + mu I) or the
+// fixed-point direction (fp). Returns the table's run; `mu` is the spectral shift (0 without it);
+// `after_spectral(obj)` runs after each spectral direction (the Barnes-Hut path counts its CG).
+template <class Objective, class AfterSpectral>
+std::string choose_direction(const std::string& optimizer, Objective& obj, double mu_param,
+                             OptimOptions& opt, double& mu, AfterSpectral after_spectral) {
+  if (optimizer == "sd") {
+    mu = obj.factor_spectral(mu_param);
+    opt.direction = [&obj, after_spectral](const arma::vec&, const arma::vec& g) {
+      arma::vec p = obj.spectral_direction(g);
+      after_spectral(obj);
+      return p;
+    };
+    return "descent";
+  }
+  if (optimizer == "fp") {
+    opt.direction = [&obj](const arma::vec&, const arma::vec& g) {
+      return obj.fixed_point_direction(g);
+    };
+    return "descent";
+  }
+  return "gd";
+}
+
 }  // namespace
 
 bool ee_uses_barnes_hut(const ParamSet& p, arma::uword n, arma::uword dim) {
@@ -76,20 +101,9 @@ void ElasticEmbedding::fit(const FitInput& in) {
   EeObjective obj(std::move(Wp), std::move(Wm), params_.real("lambda"), in.dim);
 
   OptimOptions opt = ee_options(params_, in.trace);
-  std::string run = "gd";
   double mu = 0.0;
-  if (optimizer == "sd") {
-    mu = obj.factor_spectral(params_.real("mu"));
-    opt.direction = [&obj](const arma::vec&, const arma::vec& g) {
-      return obj.spectral_direction(g);
-    };
-    run = "descent";
-  } else if (optimizer == "fp") {
-    opt.direction = [&obj](const arma::vec&, const arma::vec& g) {
-      return obj.fixed_point_direction(g);
-    };
-    run = "descent";
-  }
+  const std::string run =
+      choose_direction(optimizer, obj, params_.real("mu"), opt, mu, [](const EeObjective&) {});
   // A small random start (the EE reference code's): every pair starts inside the repulsion's
   // range, so the embedding unfolds from the attraction/repulsion balance rather than a guess.
   const arma::mat Y0 = in.rng.randn(in.dim, n) * 1e-5;
@@ -130,23 +144,11 @@ void ElasticEmbedding::fit_linear_time(const FitInput& in) {
 
   OptimOptions opt = ee_options(params_, in.trace);
   const std::string optimizer = params_.str("optimizer");
-  std::string run = "gd";
   double mu = 0.0;
   long cg_total = 0;
-  if (optimizer == "sd") {
-    mu = obj.factor_spectral(params_.real("mu"));
-    opt.direction = [&obj, &cg_total](const arma::vec&, const arma::vec& g) {
-      arma::vec p = obj.spectral_direction(g);
-      cg_total += obj.last_cg_iterations();
-      return p;
-    };
-    run = "descent";
-  } else if (optimizer == "fp") {
-    opt.direction = [&obj](const arma::vec&, const arma::vec& g) {
-      return obj.fixed_point_direction(g);
-    };
-    run = "descent";
-  }
+  const std::string run =
+      choose_direction(optimizer, obj, params_.real("mu"), opt, mu,
+                       [&cg_total](const EeBhObjective& o) { cg_total += o.last_cg_iterations(); });
   const arma::mat Y0 = in.rng.randn(in.dim, n) * 1e-5;
   const OptimResult r = minimize(run, obj, arma::vectorise(Y0), opt);
   Y_ = arma::reshape(r.x, in.dim, n);
