@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 /usr/bin/python3 - "$n" "$tmp/x.f64" <<'PY'
 import sys
 sys.path.insert(0, "scripts")
-from bench_spectral_sklearn import fashion_pca50, write_matrix
+from bench_tsne_sklearn import fashion_pca50, write_matrix
 write_matrix(fashion_pca50(int(sys.argv[1])), sys.argv[2])
 PY
 OPENBLAS_NUM_THREADS=1 /usr/bin/time -v "$bench" "$tmp/x.f64" "k=$k" threads=1 2>"$tmp/time" ||

@@ -22,7 +22,6 @@ The machine this ran on was shared with other jobs: compare rows of one run only
 CPU seconds to the wall seconds.
 """
 import argparse
-import gzip
 import json
 import os
 import subprocess
@@ -32,9 +31,9 @@ import tempfile
 for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ[var] = "1"
 
-import numpy as np  # noqa: E402
+# The same Fashion-MNIST PCA-50 matrix and file format as the t-SNE benchmark.
+from bench_tsne_sklearn import fashion_pca50, write_matrix  # noqa: E402,F401
 
-FMNIST = "/usr/share/datasets/fashion-mnist"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "build", "benchmarks", "bench_spectral")
 
@@ -58,32 +57,6 @@ Y = est.fit_transform(X)
 print(json.dumps({"seconds": time.perf_counter() - t0, "cpu_seconds": time.process_time() - c0,
                   "finite": bool(np.isfinite(Y).all())}))
 """
-
-
-def read_idx(name):
-    with gzip.open(os.path.join(FMNIST, name), "rb") as f:
-        data = f.read()
-    ndim = data[3]
-    dims = [int.from_bytes(data[4 + 4 * i: 8 + 4 * i], "big") for i in range(ndim)]
-    return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * ndim).reshape(dims)
-
-
-def fashion_pca50(n):
-    if not os.path.isdir(FMNIST):
-        sys.exit(f"{FMNIST} missing (fix: apt-get install -y dataset-fashion-mnist)")
-    X = np.concatenate([read_idx("train-images-idx3-ubyte.gz"),
-                        read_idx("t10k-images-idx3-ubyte.gz")]).reshape(-1, 784)[:n]
-    X = X.astype(np.float64) / 255.0
-    X -= X.mean(0)
-    # PCA by the covariance eigendecomposition: deterministic and cheap at 784 x 784.
-    w, V = np.linalg.eigh(X.T @ X)
-    return X @ V[:, ::-1][:, :50]
-
-
-def write_matrix(X, path):
-    with open(path, "wb") as f:
-        f.write(np.array(X.shape, dtype="<u8").tobytes())
-        f.write(np.ascontiguousarray(X, dtype="<f8").tobytes())
 
 
 def run(cmd):

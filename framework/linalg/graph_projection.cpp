@@ -9,17 +9,8 @@ namespace drbench {
 GraphProjection solve_lpp(const arma::mat& X, const arma::sp_mat& W, arma::uword dim,
                           double pca_ratio, double reg, const std::string& method) {
   const PcaReduced pre = pca_reduce(X, pca_ratio, dim, method);
-  const arma::mat& Z = pre.Z;
-  const arma::mat XLX = laplacian_quadratic(Z, W);
-  const arma::mat XDX = degree_quadratic(Z, W);
-  EigenPairs e = gen_sym_eigs(XLX, XDX, dim, Spectrum::Smallest, reg, "reg",
-                              "matrix X D X^T (after the PCA pre-step)");
-  fix_signs(e.vectors);
-  GraphProjection g;
-  g.mean = pre.basis.mean;
-  g.A = pre.basis.W * e.vectors;
-  g.values = e.values;
-  return g;
+  return solve_lpp_quadratics(pre, laplacian_quadratic(pre.Z, W), degree_quadratic(pre.Z, W), dim,
+                              reg);
 }
 
 GraphProjection solve_lpp_quadratics(const PcaReduced& pre, const arma::mat& ZLZ,
