@@ -8,8 +8,9 @@
     r.embeddings   # every kept embedding: task_id, part, row, index, label, z0, z1, ...
     r.embedding(17)  # one task's embedding
 
-`r.tables` are the tables `drbench aggregate` stored under /tables when the file has them, else the
-same numbers recomputed here (`aggregate(r)`, tested to agree with the C++ program);
+`r.tables` are the tables `drbench run`/`drbench aggregate` stored under /tables when the file has
+them, else the same tables printed by `drbench aggregate --no-store` (`aggregate(r)`): only the C++
+program computes tables, so a selection rule or a test is written once;
 `r.tables_source` says which. Everything a file lacks (older files, runs without
 keep_embeddings/keep_traces) is an empty frame or NaN column, and `r.notes` says why.
 """
@@ -17,11 +18,12 @@ from __future__ import annotations
 
 import faulthandler
 import io
-import math
 import mmap
 import os
+import shutil
 import signal
 import struct
+import subprocess
 import time
 import warnings
 import zlib
@@ -139,7 +141,7 @@ class Results:
     quality_names: list
     tasks: pd.DataFrame
     tables: pd.DataFrame
-    tables_source: str  # "stored" (from /tables) or "recomputed" (by aggregate())
+    tables_source: str  # "stored" (from /tables) or "recomputed" (by `drbench aggregate`)
     table_text: dict  # name -> markdown text of the stored tables ({} when none)
     tables_reference: str  # the t-test reference of the tables (stored: /tables' attribute)
     traces: pd.DataFrame
@@ -419,51 +421,35 @@ def _load(path: str) -> Results:
                                "setting", "split_seed", "status") if c not in tasks]
         if missing:
             notes.append(f"no tables: /tasks lacks {', '.join(missing)}")
+        elif drbench_program() is None:
+            notes.append("no tables stored in the file (a run still going or stopped, or a file "
+                         "from before runs stored their tables), and no drbench program to "
+                         "compute them (fix: build drbench, put it on PATH or set "
+                         "DRBENCH_PROGRAM; or run `drbench aggregate FILE` to store them)")
         else:
             r.tables, r.tables_source = aggregate(r), "recomputed"
             notes.append("no tables stored in the file (a run still going or stopped, or a file "
-                         "from before runs stored their tables): tables recomputed")
+                         "from before runs stored their tables): tables computed by "
+                         "`drbench aggregate --no-store`")
     return r
 
 
 def load_pieces(paths) -> Results:
     """Several results files of one table run in pieces (one profile per column, as
     configs/gplrf_usps.yaml runs GPLRF Table 1) as one Results: the tasks and each file's own
-    tables side by side, with the checks `drbench aggregate A.h5 B.h5` makes (framework/results/
-    combine.hpp): the files agree on k, the kNN metric, the split kind, the partitions per split
-    value and the selection rule, and no table cell is in two of them. Embeddings and traces stay
-    per file (task ids repeat across files): `path` is "" and both are empty."""
+    tables pooled by `drbench aggregate A.h5 B.h5` with its checks (framework/results/combine.hpp:
+    the files agree on k, the kNN metric, the split kind, the partitions per split value and the
+    selection rule, and no table cell is in two of them; a failed check raises ValueError).
+    Embeddings and traces stay per file (task ids repeat across files): `path` is "" and both are
+    empty."""
     parts = [load(p) for p in paths]
     if len(parts) == 1:
         return parts[0]
-    first, fp = parts[0], paths[0]
-
-    def sel(r):
-        return (int(r.attrs.get("halving_repeats", 0) or 0), int(r.attrs.get("halving_keep", 0) or 0))
-
-    for r, p in zip(parts[1:], paths[1:]):
-        for what, a, b in (("k", first.k, r.k), ("kNN metric", first.knn_metric, r.knn_metric),
-                           ("split kind", sorted(set(first.tasks.get("split_kind", []))),
-                            sorted(set(r.tasks.get("split_kind", [])))),
-                           ("partitions per split value (repeats)", first.attrs.get("repeats"),
-                            r.attrs.get("repeats")),
-                           ("selection (successive halving repeats, keep)", sel(first), sel(r))):
-            if a != b:
-                raise ValueError(f"{fp} and {p} disagree on {what} ({a} against {b}): their cells "
-                                 "do not mean the same, so they make no one table (fix: plot "
-                                 "them one at a time)")
-    cell = ["dataset", "method", "split_kind", "split_value", "dim", "k"]
-    seen = {}
-    for r, p in zip(parts, paths):
-        for key in r.tables[cell].itertuples(index=False, name=None):
-            if key in seen:
-                raise ValueError(f"{seen[key]} and {p} both hold the cell {dict(zip(cell, key))}: "
-                                 "each cell of a table in pieces must come from one file (fix: "
-                                 "leave one of them out)")
-            seen[key] = p
+    first = parts[0]
+    # The pooled tables and every check on the pieces come from the program that owns tables.
+    tables = aggregate(list(paths))
     tasks = pd.concat([r.tasks.assign(source=p) for r, p in zip(parts, paths)],
                       ignore_index=True)
-    tables = pd.concat([r.tables for r in parts], ignore_index=True)
     attrs = dict(first.attrs)
     profiles = [r.attrs.get("profile", "") for r in parts]
     attrs["profile"] = _pieces_name(profiles)
@@ -488,140 +474,58 @@ def _pieces_name(profiles) -> str:
     return f"{stem}{{{','.join(p[len(stem):] for p in profiles)}}}" if stem else "+".join(profiles)
 
 
-# ---- aggregation: the same rules as framework/results/aggregate.cpp ----
+# ---- tables: computed by the drbench program only (framework/results/aggregate.cpp) ----
 
-def _incomplete_beta(a: float, b: float, x: float) -> float:
-    """Regularised incomplete beta I_x(a, b), continued fraction (modified Lentz)."""
-    if x <= 0.0 or x >= 1.0:
-        return max(0.0, min(1.0, x))
-    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) +
-                     b * math.log1p(-x))
-    if x >= (a + 1.0) / (a + b + 2.0):
-        return 1.0 - _incomplete_beta(b, a, 1.0 - x)
-    tiny = 1e-300
-    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 10001):
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1.0 + num * d
-            d = 1.0 / (d if abs(d) > tiny else tiny)
-            c = 1.0 + num / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1.0) < 1e-16:
-            break
-    return front * h / a
+def drbench_program() -> str | None:
+    """The drbench executable that computes tables: $DRBENCH_PROGRAM (`drbench plot`/`report` set
+    it to themselves), else build/drbench of the checkout this package lives in, else `drbench`
+    on PATH; None when there is none."""
+    env = os.environ.get("DRBENCH_PROGRAM")
+    here = os.path.dirname(os.path.abspath(__file__))
+    for c in ([env] if env else []) + [os.path.join(here, "..", "..", "build", "drbench"),
+                                       shutil.which("drbench")]:
+        if c and os.path.isfile(c) and os.access(c, os.X_OK):
+            return os.path.abspath(c)
+    return None
 
 
-def paired_ttest(a, b):
-    """(n, t, p): two-sided paired t-test, as scipy.stats.ttest_rel (p NaN when n < 2)."""
-    d = np.asarray(a, float) - np.asarray(b, float)
-    n = len(d)
-    if n < 2:
-        return n, math.nan, math.nan
-    m, s = d.mean(), d.std(ddof=1)
-    if s == 0.0:
-        return n, (math.nan if m == 0 else math.copysign(math.inf, m)), (1.0 if m == 0 else 0.0)
-    t = m / (s / math.sqrt(n))
-    df = n - 1.0
-    return n, t, _incomplete_beta(0.5 * df, 0.5, df / (df + t * t))
+def parse_tables_csv(text: str) -> pd.DataFrame:
+    """`drbench aggregate --format csv` prints one header per table: split and parse each."""
+    blocks, cur = [], []
+    for line in text.splitlines():
+        if line.startswith("dataset,method,") and cur:
+            blocks.append("\n".join(cur))
+            cur = []
+        if line.strip():
+            cur.append(line)
+    if cur:
+        blocks.append("\n".join(cur))
+    if not blocks:
+        return pd.DataFrame(columns=TABLE_COLUMNS)
+    return pd.concat([parse_table_csv(b) for b in blocks], ignore_index=True)
 
 
-def aggregate(r: Results, reference: str | None = None, alpha: float = 0.05) -> pd.DataFrame:
-    """The tables of `drbench aggregate` as one long frame (columns TABLE_COLUMNS): per (dataset,
-    label, split value, dim) the setting with the lowest mean error at the first k, mean and
-    sample std in percent, paired t-test against `reference` (default the file's
-    ttest_reference; "" for none)."""
-    t = r.tasks
-    ks = r.k
-    ref = r.attrs.get("ttest_reference", "") if reference is None else reference
-    datasets = list(r.attrs.get("datasets", []))
-    labels = list(r.attrs.get("labels", []))
-    for ds in t["dataset"]:
-        if ds not in datasets:
-            datasets.append(ds)
-    for lb in t["label"]:
-        if lb not in labels:
-            labels.append(lb)
-    if ref and ref not in labels:
-        raise ValueError(f"{r.path}: t-test reference '{ref}' is not a method label in this "
-                         f"file (labels: {', '.join(labels)})")
-    split_kind = t["split_kind"].iloc[0] if len(t) else ""
-    cells = {}  # (dataset, label, split, dim) -> {"failed": n, "settings": {setting: rows}}
-    for row in t.itertuples(index=False):
-        key = (row.dataset, row.label, float(row.split_value), int(row.dim))
-        c = cells.setdefault(key, {"failed": 0, "settings": {}})
-        if row.status != 0:
-            c["failed"] += 1
-            continue
-        s = c["settings"].setdefault(row.setting, {"seeds": [], "err": [[] for _ in ks]})
-        s["seeds"].append(int(row.split_seed))
-        for j, kk in enumerate(ks):
-            s["err"][j].append(getattr(row, f"error_k{kk}"))
-    for c in cells.values():
-        # Only the settings with the most repeats compete (those complete over all repeats when
-        # any is), so a setting that failed on some partitions cannot win with the lucky rest.
-        most = max((len(s["seeds"]) for s in c["settings"].values()), default=0)
-        best = None
-        for name in sorted(c["settings"]):
-            s = c["settings"][name]
-            s["mean"] = [float(np.mean(e)) for e in s["err"]]
-            s["std"] = [float(np.std(e, ddof=1)) if len(e) > 1 else math.nan for e in s["err"]]
-            if len(s["seeds"]) == most and (best is None
-                                             or s["mean"][0] < c["settings"][best]["mean"][0]):
-                best = name
-        c["best"] = best
-
-    def reference_cell(ds, sv, d):
-        """The reference's cell at this dim, else its only cell for (dataset, split value): a
-        reference without dims lives in the input-space table."""
-        if (ds, ref, sv, d) in cells:
-            return cells[(ds, ref, sv, d)]
-        only = [c for (cd, cl, cs, _), c in cells.items() if (cd, cl, cs) == (ds, ref, sv)]
-        return only[0] if len(only) == 1 else None
-
-    splits = sorted({k[2] for k in cells})
-    dims = sorted({k[3] for k in cells})
-    several = len(dims) > 1
-    out = []
-    for ds in datasets:
-        for j, kk in enumerate(ks):
-            for dim in dims:
-                d = dim if several else dims[0]
-                for label in labels:
-                    if not any((ds, label, sv, d) in cells for sv in splits):
-                        continue
-                    for sv in splits:
-                        c = cells.get((ds, label, sv, d))
-                        if c is None:
-                            continue
-                        rec = dict(dataset=ds, method=label, split_kind=split_kind,
-                                   split_value=sv, dim=d, k=kk, mean_error_pct=math.nan,
-                                   std_error_pct=math.nan, n=0, setting="", p_value=math.nan,
-                                   worse=False, failed=c["failed"])
-                        if c["best"] is not None:
-                            s = c["settings"][c["best"]]
-                            rec.update(mean_error_pct=100 * s["mean"][j],
-                                       std_error_pct=100 * s["std"][j], n=len(s["seeds"]),
-                                       setting=c["best"])
-                            rc = reference_cell(ds, sv, d) if ref and label != ref else None
-                            if rc is not None and rc["best"] is not None:
-                                theirs = rc["settings"][rc["best"]]
-                                at = {seed: i for i, seed in enumerate(theirs["seeds"])}
-                                x, y = [], []
-                                for i, seed in enumerate(s["seeds"]):
-                                    if seed in at:
-                                        x.append(s["err"][j][i])
-                                        y.append(theirs["err"][j][at[seed]])
-                                n, tt, p = paired_ttest(x, y)
-                                rec["p_value"] = p if n >= 2 else math.nan
-                                rec["worse"] = bool(n >= 2 and p < alpha and tt > 0)
-                        out.append(rec)
-    df = pd.DataFrame(out, columns=TABLE_COLUMNS)
-    return df.astype({"split_value": float, "dim": np.int64, "k": np.int64, "n": np.int64,
-                      "worse": bool, "failed": np.int64})
+def aggregate(r, reference: str | None = None) -> pd.DataFrame:
+    """The tables of `drbench aggregate` as one long frame (columns TABLE_COLUMNS), computed by the
+    drbench program without storing them (`--no-store`): the selection rule and the t-tests have
+    one implementation, in C++. `r` is a Results or a path, or a list of paths (pooled as
+    `drbench aggregate A.h5 B.h5` pools them, with its checks); `reference` overrides the files'
+    t-test reference ("" for none)."""
+    paths = [r.path] if isinstance(r, Results) else [r] if isinstance(r, str) else list(r)
+    if not all(paths):
+        raise ValueError("aggregate() needs results files on disk (fix: pass their paths)")
+    prog = drbench_program()
+    if prog is None:
+        raise FileNotFoundError(
+            "the drbench program computes tables, and none was found (fix: build it with "
+            "scripts/build.sh, put it on PATH, or set DRBENCH_PROGRAM=/path/to/drbench)")
+    cmd = [prog, "aggregate", *paths, "--no-store", "--format", "csv"]
+    if reference is not None:
+        cmd += ["--ttest", reference]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise ValueError(run.stderr.strip() or f"{' '.join(cmd)} failed ({run.returncode})")
+    return parse_tables_csv(run.stdout)
 
 
 def best_rows(r: Results, k: int | None = None) -> pd.DataFrame:

@@ -130,6 +130,6 @@ def test_plot_pieces_of_one_table(tmp_path):
     assert not any(f.startswith(("latent", "trace")) for f in os.listdir(out))
     # A cell in two files, or files whose cells mean different things, make no table.
     p = drbench("plot", paths["col2"], paths["whole"], "-o", str(out), check=False)
-    assert p.returncode == 2 and "both hold the cell" in p.stderr
+    assert p.returncode == 2 and "in one table: both hold" in p.stderr
     p = drbench("plot", paths["col1"], paths["k3"], "-o", str(out), check=False)
-    assert p.returncode == 2 and "disagree on k" in p.stderr
+    assert p.returncode == 2 and "the evaluated k differs" in p.stderr

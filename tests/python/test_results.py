@@ -1,5 +1,4 @@
 """drbench.results against the C++ program that wrote and aggregated the file."""
-import math
 import os
 
 import h5py
@@ -13,16 +12,7 @@ from conftest import ROOT
 
 
 def cli_tables(csv_text):
-    """`drbench aggregate --format csv` prints one header per table: split and parse each."""
-    blocks, cur = [], []
-    for line in csv_text.splitlines():
-        if line.startswith("dataset,method,") and cur:
-            blocks.append("\n".join(cur))
-            cur = []
-        if line.strip():
-            cur.append(line)
-    blocks.append("\n".join(cur))
-    return pd.concat([dres.parse_table_csv(b) for b in blocks], ignore_index=True)
+    return dres.parse_tables_csv(csv_text)
 
 
 def assert_same_tables(a, b):
@@ -58,7 +48,7 @@ def test_task_table(raw_results):
 def test_tables_recomputed_when_not_stored(raw_results):
     r = dres.load(raw_results)
     assert r.tables_source == "recomputed"
-    assert any("recomputed" in n for n in r.notes)
+    assert any("computed by `drbench aggregate --no-store`" in n for n in r.notes)
     assert len(r.tables) > 0 and r.tables["p_value"].notna().any()
 
 
@@ -68,21 +58,26 @@ def test_aggregate_agrees_with_cli(raw_results, results_file):
     stored = dres.load(path)
     assert stored.tables_source == "stored" and stored.tables_reference == "LDA"
     assert_same_tables(stored.tables, cli)
-    # Recomputed in Python from the task table of the untouched file: the same numbers.
-    assert_same_tables(dres.aggregate(dres.load(raw_results)), cli)
+    # The untouched file has no /tables: load() asks the program, and gets the same numbers.
+    raw = dres.load(raw_results)
+    assert raw.tables_source == "recomputed"
+    assert_same_tables(raw.tables, cli)
+    # Another t-test reference goes through to the program.
+    untested = dres.aggregate(raw_results, reference="")
+    assert untested["p_value"].isna().all() and not untested["worse"].any()
     # Some cells are significantly worse than LDA on iris (PCA 1-D): the t-test is exercised.
     assert cli["worse"].any() and (~cli["worse"]).any()
     assert set(stored.table_text) == {"iris_k1_d1", "iris_k1_d2", "iris_k3_d1", "iris_k3_d2"}
 
 
-def test_paired_ttest_matches_scipy_values():
-    # Values from scipy.stats.ttest_rel.
-    n, t, p = dres.paired_ttest([0.1, 0.2, 0.15, 0.3, 0.25], [0.05, 0.1, 0.2, 0.1, 0.12])
-    assert n == 5 and t == pytest.approx(2.058146721370849) and p == pytest.approx(
-        0.10868076687954109, rel=1e-10)
-    assert dres.paired_ttest([1, 2, 3, 4], [0, 0, 0, 0])[2] == pytest.approx(0.030466291662170977)
-    assert math.isnan(dres.paired_ttest([1], [0])[2])
-    assert dres.paired_ttest([1, 2], [0, 1])[2] == 0.0  # constant difference
+def test_tables_need_the_program(raw_results, monkeypatch):
+    monkeypatch.setenv("DRBENCH_PROGRAM", "/nonexistent/drbench")
+    monkeypatch.setattr(dres, "drbench_program", lambda: None)
+    r = dres.load(raw_results)
+    assert r.tables.empty and r.tables_source == ""
+    assert any("no drbench program" in n and "DRBENCH_PROGRAM" in n for n in r.notes)
+    with pytest.raises(FileNotFoundError, match="DRBENCH_PROGRAM"):
+        dres.aggregate(raw_results)
 
 
 def test_traces(raw_results):
