@@ -20,7 +20,7 @@
 #include "framework/config/experiment.hpp"
 #include "framework/results/store.hpp"
 #include "framework/sched/dispatch.hpp"
-#include "framework/sched/task.hpp"
+#include "framework/plan/task.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include "framework/config/experiment.hpp"
 #include "framework/config/grid.hpp"
 #include "framework/core/error.hpp"
-#include "framework/sched/task.hpp"
+#include "framework/plan/task.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

@@ -37,7 +37,7 @@
 #include "framework/sched/order.hpp"
 #include "framework/sched/plan.hpp"
 #include "framework/sched/scheduler.hpp"
-#include "framework/sched/task.hpp"
+#include "framework/plan/task.hpp"
 
 namespace {
 

@@ -154,7 +154,7 @@ class Parser {
   }
 
  private:
-  // Names and labels are fields of the '|'-separated task keys (framework/sched/task.hpp).
+  // Names and labels are fields of the '|'-separated task keys (framework/plan/task.hpp).
   void no_separator(const YAML::Node& n, const std::string& key, const std::string& s) {
     if (s.find('|') != std::string::npos)
       r_.fail(n, key, "'" + s + "' contains '|', which separates the fields of task keys",

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "framework/config/experiment.hpp"
+#include "framework/data/spec.hpp"
 #include "framework/data/dataset.hpp"
 
 namespace drbench {

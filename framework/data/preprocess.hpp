@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <vector>
 
-#include "framework/config/experiment.hpp"
+#include "framework/data/spec.hpp"
 
 namespace drbench {
 

@@ -120,10 +120,4 @@ arma::mat isometric_kernel(const arma::mat& X, const GeodesicGraphSpec& spec,
   return S;
 }
 
-arma::mat oip_matrix(const arma::mat& Xc, const arma::mat& tau) {
-  const arma::mat G = Xc * Xc.t();
-  arma::mat M = G * G - 2.0 * (Xc * tau) * Xc.t();
-  return 0.5 * (M + M.t());
-}
-
 }  // namespace drbench

@@ -52,8 +52,4 @@ arma::mat geodesic_distances(const arma::sp_mat& G, bool squared = false);
 arma::mat isometric_kernel(const arma::mat& X, const GeodesicGraphSpec& spec,
                            const std::string& method, Trace* trace, bool squared = true);
 
-// M of OIP's Algorithm 1, step 3, for centred data Xc (d x n) and tau (n x n), shared by OIP and
-// SOIP: M = (Xc Xc^T)^2 - 2 Xc tau Xc^T, never forming the n x n matrix Xc^T Xc.
-arma::mat oip_matrix(const arma::mat& Xc, const arma::mat& tau);
-
 }  // namespace drbench

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "framework/results/task_result.hpp"
-#include "framework/sched/task.hpp"
+#include "framework/plan/task.hpp"
 
 namespace drbench {
 

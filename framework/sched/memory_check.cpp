@@ -7,7 +7,7 @@
 #include "framework/core/error.hpp"
 #include "framework/data/generators.hpp"
 #include "framework/sched/run_task.hpp"
-#include "framework/sched/task.hpp"
+#include "framework/plan/task.hpp"
 
 namespace drbench {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "framework/config/experiment.hpp"
-#include "framework/sched/task.hpp"
+#include "framework/plan/task.hpp"
 
 namespace drbench {
 

@@ -11,7 +11,7 @@
 #include "framework/data/dataset.hpp"
 #include "framework/results/task_result.hpp"
 #include "framework/sched/split_cache.hpp"
-#include "framework/sched/task.hpp"
+#include "framework/plan/task.hpp"
 
 namespace drbench {
 

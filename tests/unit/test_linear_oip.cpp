@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "framework/linalg/geodesic.hpp"
+#include "methods/linear/isometric_projection.hpp"
 #include "linear_support.hpp"
 #include "methods/linear/ip/ip.hpp"
 #include "methods/linear/oip/oip.hpp"

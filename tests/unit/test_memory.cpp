@@ -13,7 +13,7 @@
 #include "framework/sched/memory_check.hpp"
 #include "framework/sched/run_task.hpp"
 #include "framework/sched/scheduler.hpp"
-#include "framework/sched/task.hpp"
+#include "framework/plan/task.hpp"
 
 namespace drbench {
 namespace {

@@ -12,7 +12,7 @@
 #include "framework/data/split.hpp"
 #include "framework/eval/knn.hpp"
 #include "framework/sched/run_task.hpp"
-#include "framework/sched/task.hpp"
+#include "framework/plan/task.hpp"
 
 using namespace drbench;
 

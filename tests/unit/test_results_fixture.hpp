@@ -9,7 +9,7 @@
 #include "framework/config/experiment.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/results/task_result.hpp"
-#include "framework/sched/task.hpp"
+#include "framework/plan/task.hpp"
 
 namespace drbench::testing {
 

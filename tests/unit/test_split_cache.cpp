@@ -6,7 +6,7 @@
 #include "framework/config/experiment.hpp"
 #include "framework/sched/run_task.hpp"
 #include "framework/sched/split_cache.hpp"
-#include "framework/sched/task.hpp"
+#include "framework/plan/task.hpp"
 
 using namespace drbench;
 

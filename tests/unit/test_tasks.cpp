@@ -10,7 +10,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/sched/order.hpp"
-#include "framework/sched/task.hpp"
+#include "framework/plan/task.hpp"
 
 using namespace drbench;
 

@@ -9,7 +9,7 @@
 #include "framework/results/reader.hpp"
 #include "framework/results/store.hpp"
 #include "framework/sched/run_task.hpp"
-#include "framework/sched/task.hpp"
+#include "framework/plan/task.hpp"
 #include "test_results_fixture.hpp"
 
 using namespace drbench;

@@ -7,7 +7,7 @@
 #include <armadillo>
 
 #include "framework/linalg/geodesic.hpp"
-#include "methods/linear/linear_method.hpp"
+#include "framework/core/linear_method.hpp"
 
 namespace drbench {
 

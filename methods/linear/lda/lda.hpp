@@ -4,7 +4,7 @@
 // (n - C < d) where S_w is singular.
 #include <armadillo>
 
-#include "methods/linear/linear_method.hpp"
+#include "framework/core/linear_method.hpp"
 
 namespace drbench {
 

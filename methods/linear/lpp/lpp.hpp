@@ -8,7 +8,7 @@
 
 #include "framework/core/keywords.hpp"
 #include "framework/linalg/graph_projection.hpp"
-#include "methods/linear/linear_method.hpp"
+#include "framework/core/linear_method.hpp"
 
 namespace drbench {
 

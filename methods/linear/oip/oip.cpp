@@ -6,6 +6,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/linalg/eigen.hpp"
 #include "framework/linalg/geodesic.hpp"
+#include "methods/linear/isometric_projection.hpp"
 
 namespace drbench {
 

@@ -4,7 +4,7 @@
 #include <armadillo>
 
 #include "framework/linalg/pca.hpp"
-#include "methods/linear/linear_method.hpp"
+#include "framework/core/linear_method.hpp"
 
 namespace drbench {
 

@@ -6,7 +6,7 @@
 #include <armadillo>
 
 #include "framework/linalg/graph_weights.hpp"
-#include "methods/linear/linear_method.hpp"
+#include "framework/core/linear_method.hpp"
 
 namespace drbench {
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "framework/core/keywords.hpp"
-#include "methods/linear/linear_method.hpp"
+#include "framework/core/linear_method.hpp"
 
 namespace drbench {
 

@@ -11,7 +11,7 @@
 #include <armadillo>
 
 #include "framework/core/keywords.hpp"
-#include "methods/linear/linear_method.hpp"
+#include "framework/core/linear_method.hpp"
 
 namespace drbench {
 

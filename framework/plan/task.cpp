@@ -1,4 +1,4 @@
-#include "framework/sched/task.hpp"
+#include "framework/plan/task.hpp"
 
 #include "framework/config/validate.hpp"
 #include "framework/core/error.hpp"

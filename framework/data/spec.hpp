@@ -1,0 +1,52 @@
+#pragma once
+// What a dataset entry and the splits of a config say, as plain values: the data layer reads,
+// preprocesses and splits by them without knowing the config that carried them.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "framework/core/params.hpp"
+
+namespace drbench {
+
+// One step of the preprocessing chain; each is fitted on the training part only.
+struct PreprocStep {
+  enum class Kind { Center, Standardize, MinMax, Pca, UnitNorm } kind = Kind::Center;
+  bool per_feature = true;  // MinMax: per feature, or one global min/max (USPS [-1,1] -> [0,1])
+  double variance = 0.0;    // Pca: keep this fraction of the training variance (0 < v <= 1) ...
+  std::uint64_t components = 0;  // ... or this many components (exactly one of the two is set)
+  std::string describe() const;  // "pca(variance=0.99)"
+};
+
+struct DatasetSpec {
+  std::string name;  // label used in results and tables
+  // Where the points come from: "file" (HDF5 on the data path, by name or path), "csv", "idx"
+  // (pair of IDX files, e.g. Fashion-MNIST), "bundled" (iris, wine in datasets/), "generator".
+  std::string source = "file";
+  std::string path;       // file name or path for file/csv/idx ("" = <name>.h5 on the data path)
+  std::string generator;  // swiss_roll, s_curve, gaussian_blobs, ...
+  std::map<std::string, ParamValue> generator_params;
+  std::uint64_t max_points = 0;  // 0 = all; otherwise a stratified, seeded subsample first
+  std::vector<PreprocStep> preprocess;
+  bool verify_checksum = true;
+  // "classes": each class is one time-ordered sequence in file order (COIL-20's 72 poses per
+  // object); "" keeps the file's own `sequence` column, if any.
+  std::string sequences;
+  // Keep only these labels (relabelled 0..k-1 in this order), e.g. USPS digits 0-4; empty = all.
+  std::vector<std::uint64_t> classes;
+  int line = 0;  // where it was declared, for errors raised later
+};
+
+struct SplitsSpec {
+  enum class Kind { PerClass, Ratio, Own, All } kind = Kind::PerClass;
+  // PerClass: training points per class; Ratio: training fraction (stratified by class);
+  // Own: the dataset's own split column (one value, 0); All: every point is used (transductive).
+  std::vector<double> values;
+  std::uint64_t test_per_class = 0;  // 0 = every remaining point is a test point
+  int repeats = 1;
+  std::uint64_t seed = 0;
+  int line = 0;  // where splits: was declared
+};
+
+}  // namespace drbench
