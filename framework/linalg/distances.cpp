@@ -54,6 +54,28 @@ arma::umat knn_graph_indices(const arma::mat& X, arma::uword k) {
   return nn;
 }
 
+QueryNeighbours query_neighbours(const arma::mat& X, const arma::mat& Q, arma::uword k) {
+  const arma::uword n = X.n_cols, m = Q.n_cols;
+  if (k == 0 || k > n)
+    throw MethodError("neighbour count k=" + std::to_string(k) + " must be in 1.." +
+                      std::to_string(n) + " for " + std::to_string(n) + " training points");
+  const arma::mat E = sq_distances(X, Q);
+  QueryNeighbours out{arma::umat(k, m), arma::mat(k, m), std::vector<bool>(m)};
+  std::vector<arma::uword> idx(n);
+  for (arma::uword q = 0; q < m; ++q) {
+    std::iota(idx.begin(), idx.end(), 0);
+    std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](arma::uword a, arma::uword b) {
+      return E(a, q) < E(b, q) || (E(a, q) == E(b, q) && a < b);
+    });
+    for (arma::uword j = 0; j < k; ++j) {
+      out.index(j, q) = idx[j];
+      out.sq_dist(j, q) = E(idx[j], q);
+    }
+    out.duplicate[q] = arma::accu(arma::square(X.col(idx[0]) - Q.col(q))) == 0.0;
+  }
+  return out;
+}
+
 arma::sp_mat knn_graph(const arma::mat& X, arma::uword k) {
   const arma::uword n = X.n_cols;
   const arma::umat nn = knn_graph_indices(X, k);

@@ -148,22 +148,15 @@ arma::mat LaplacianEigenmaps::transform(const arma::mat& Xnew) const {
 // The out-of-sample map of the small-problem path, as the committed results computed it.
 arma::mat LaplacianEigenmaps::transform_small(const arma::mat& Xnew) const {
   const arma::uword k = static_cast<arma::uword>(params_.integer("neighbours"));
-  const arma::uword n = X_.n_cols;
-  const arma::mat E = sq_distances(X_, Xnew);
+  const QueryNeighbours nb = query_neighbours(X_, Xnew, k);
   arma::mat Y(U_.n_cols, Xnew.n_cols);
-  std::vector<arma::uword> idx(n);
   const arma::vec rs = 1.0 / arma::sqrt(deg_);
   for (arma::uword q = 0; q < Xnew.n_cols; ++q) {
-    std::iota(idx.begin(), idx.end(), 0);
-    std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](arma::uword a, arma::uword b) {
-      return E(a, q) < E(b, q) || (E(a, q) == E(b, q) && a < b);
-    });
-    arma::vec w(n, arma::fill::zeros);
-    // Exact recheck: the BLAS-3 squared distances of identical points are only ~1e-15, not 0.
-    if (arma::accu(arma::square(X_.col(idx[0]) - Xnew.col(q))) == 0.0) {
-      w = arma::vec(arma::mat(W_.col(idx[0])));  // a training point: its own graph row
+    arma::vec w(X_.n_cols, arma::fill::zeros);
+    if (nb.duplicate[q]) {
+      w = arma::vec(arma::mat(W_.col(nb.index(0, q))));  // a training point: its own graph row
     } else {
-      for (arma::uword j = 0; j < k; ++j) w(idx[j]) = weight(E(idx[j], q));
+      for (arma::uword j = 0; j < k; ++j) w(nb.index(j, q)) = weight(nb.sq_dist(j, q));
     }
     const double dx = arma::accu(w);
     if (!(dx > 0)) {

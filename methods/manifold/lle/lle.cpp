@@ -138,22 +138,16 @@ arma::mat LLE::transform(const arma::mat& Xnew) const {
 // The out-of-sample map of the small-problem path, as the committed results computed it.
 arma::mat LLE::transform_small(const arma::mat& Xnew) const {
   const arma::uword k = static_cast<arma::uword>(params_.integer("neighbours"));
-  const arma::uword n = X_.n_cols;
-  const arma::mat E = sq_distances(X_, Xnew);
+  const QueryNeighbours nb = query_neighbours(X_, Xnew, k);
   arma::mat Y(Y_.n_rows, Xnew.n_cols);
-  std::vector<arma::uword> idx(n);
   for (arma::uword q = 0; q < Xnew.n_cols; ++q) {
-    std::iota(idx.begin(), idx.end(), 0);
-    std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](arma::uword a, arma::uword b) {
-      return E(a, q) < E(b, q) || (E(a, q) == E(b, q) && a < b);
-    });
-    // Exact recheck: the BLAS-3 squared distances of identical points are only ~1e-15, not 0.
-    if (arma::accu(arma::square(X_.col(idx[0]) - Xnew.col(q))) == 0.0) {
-      Y.col(q) = Y_.col(idx[0]);
+    if (nb.duplicate[q]) {
+      Y.col(q) = Y_.col(nb.index(0, q));
       continue;
     }
-    const arma::uvec nb(std::vector<arma::uword>(idx.begin(), idx.begin() + k));
-    Y.col(q) = Y_.cols(nb) * reconstruction_weights(Xnew.col(q), X_.cols(nb), params_.real("reg"));
+    const arma::uvec idx = nb.index.col(q);
+    Y.col(q) =
+        Y_.cols(idx) * reconstruction_weights(Xnew.col(q), X_.cols(idx), params_.real("reg"));
   }
   return Y;
 }
