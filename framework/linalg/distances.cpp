@@ -19,10 +19,23 @@ arma::mat sq_distances(const arma::mat& A, const arma::mat& B) {
   return arma::clamp(D, 0.0, arma::datum::inf);
 }
 
-arma::mat sq_distances(const arma::mat& A) {
-  arma::mat D = sq_distances(A, A);
+void sq_distances_into(const arma::mat& A, arma::mat& D) {
+  // The same operations as sq_distances(A, A), in D's own storage: an optimiser that calls this
+  // every iteration on thousands of points would otherwise map and fault in fresh n x n pages.
+  const arma::rowvec a2 = arma::sum(arma::square(A), 0);
+  D = -2.0 * (A.t() * A);
+  D.each_col() += a2.t();
+  D.each_row() += a2;
+  D.clamp(0.0, arma::datum::inf);
   D.diag().zeros();
-  return arma::symmatu(D);
+  for (arma::uword j = 0; j < D.n_cols; ++j)
+    for (arma::uword i = j + 1; i < D.n_rows; ++i) D(i, j) = D(j, i);
+}
+
+arma::mat sq_distances(const arma::mat& A) {
+  arma::mat D;
+  sq_distances_into(A, D);
+  return D;
 }
 
 arma::umat knn_graph_indices(const arma::mat& X, arma::uword k) {

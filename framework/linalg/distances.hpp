@@ -9,6 +9,8 @@ namespace drbench {
 // |a|^2 + |b|^2 - 2 A^T B with one BLAS-3 product, clamped at 0 against rounding.
 arma::mat sq_distances(const arma::mat& A, const arma::mat& B);
 arma::mat sq_distances(const arma::mat& A);  // A against itself, exact zeros on the diagonal
+// The same into D, reusing D's storage when it already has the size.
+void sq_distances_into(const arma::mat& A, arma::mat& D);
 
 // Columns scaled to unit length (zero columns stay zero, equidistant from every unit vector):
 // Euclidean neighbours of the result are the cosine neighbours of the input, since

@@ -1,5 +1,6 @@
 #include "methods/neighbour/ee/ee_objective.hpp"
 
+#include <cmath>
 #include <string>
 
 #include "framework/core/error.hpp"
@@ -17,13 +18,20 @@ EeObjective::EeObjective(arma::mat Wp, arma::mat Wm, double lambda, arma::uword 
 double EeObjective::evaluate(const arma::vec& y, arma::vec* grad) {
   const arma::uword n = Wp_.n_rows;
   const arma::mat Y(const_cast<double*>(y.memptr()), dim_, n, false, true);
-  const arma::mat D2 = sq_distances(Y);
-  const arma::mat Wt = Wm_ % arma::exp(-D2);  // w~ = w- exp(-d2)
-  const double E = arma::accu(Wp_ % D2) + lambda_ * arma::accu(Wt);
+  // The n x n work matrices are members: each evaluation reuses their pages.
+  sq_distances_into(Y, D2_);
+  Wt_.set_size(n, n);  // w~ = w- exp(-d2)
+  const double* d2 = D2_.memptr();
+  const double* wm = Wm_.memptr();
+  double* wt = Wt_.memptr();
+  // exp(-d2) is exactly +0 from d2 = 746 on; libm reaches that zero through its slow underflow
+  // path, which dominated the evaluation on spread-out embeddings.
+  for (arma::uword i = 0; i < n * n; ++i) wt[i] = d2[i] >= 746.0 ? 0.0 : wm[i] * std::exp(-d2[i]);
+  const double E = arma::accu(Wp_ % D2_) + lambda_ * arma::accu(Wt_);
   if (grad) {
     // 4 Y L with L = L+ - lambda L~ = diag(row sums of W) - W, W = W+ - lambda W~.
-    const arma::mat W = Wp_ - lambda_ * Wt;
-    const arma::mat G = 4.0 * (Y.each_row() % arma::sum(W, 0) - Y * W);
+    W_ = Wp_ - lambda_ * Wt_;
+    const arma::mat G = 4.0 * (Y.each_row() % arma::sum(W_, 0) - Y * W_);
     *grad = arma::vectorise(G);
   }
   return E;
@@ -49,8 +57,9 @@ arma::vec EeObjective::spectral_direction(const arma::vec& g) const {
   const arma::uword n = Wp_.n_rows;
   const arma::mat G(const_cast<double*>(g.memptr()), dim_, n, false, true);
   // P M = -G with M = R^T R: solve R^T Z = -G^T, then R P^T = Z.
-  const arma::mat Z = arma::solve(arma::trimatl(Rt_), arma::mat(-G.t()));
-  arma::mat Pt = arma::solve(arma::trimatu(R_), Z);  // n x dim
+  // solve_opts::fast: the same triangular solves without an O(n^2) condition estimate each call.
+  const arma::mat Z = arma::solve(arma::trimatl(Rt_), arma::mat(-G.t()), arma::solve_opts::fast);
+  arma::mat Pt = arma::solve(arma::trimatu(R_), Z, arma::solve_opts::fast);  // n x dim
   Pt.each_row() -= arma::mean(Pt, 0);
   return arma::vectorise(Pt.t());
 }

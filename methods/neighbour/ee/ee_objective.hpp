@@ -34,7 +34,8 @@ class EeObjective final : public Objective {
   arma::vec Dp_;  // degrees of w+
   double lambda_;
   arma::uword dim_;
-  arma::mat R_, Rt_;  // upper Cholesky factor of 4 L+ + mu I and its transpose
+  arma::mat R_, Rt_;       // upper Cholesky factor of 4 L+ + mu I and its transpose
+  arma::mat D2_, Wt_, W_;  // work space of evaluate(), kept between calls
 };
 
 }  // namespace drbench
