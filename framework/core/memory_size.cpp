@@ -95,4 +95,22 @@ MemoryLimit memory_limit_default(double node_bytes, int ranks_on_node) {
                               "; --memory-per-rank SIZE to change it"};
 }
 
+std::uint64_t peak_resident_bytes() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmHWM:", 0) == 0) {
+      unsigned long long kib = 0;
+      if (std::sscanf(line.c_str() + 6, "%llu", &kib) == 1) return kib * 1024ull;
+    }
+  return 0;
+}
+
+bool reset_peak_resident() {
+  std::ofstream out("/proc/self/clear_refs");
+  out << "5";  // 5: reset the peak resident size (Linux 4.0 and later)
+  out.flush();
+  return static_cast<bool>(out);
+}
+
 }  // namespace drbench

@@ -1,6 +1,7 @@
 #pragma once
 // Sizes of memory as users write them (--memory-per-rank 4G) and as messages print them, and how
 // much memory this node has. The memory model that uses them: framework/sched/memory_check.hpp.
+#include <cstdint>
 #include <string>
 
 namespace drbench {
@@ -19,6 +20,12 @@ std::string format_bytes(double bytes);
 // limit (v2 memory.max, v1 memory.limit_in_bytes) where a batch system or container set a lower
 // one.
 double node_memory_bytes();
+
+// This process's peak resident memory so far (Linux VmHWM), 0 where the system does not say; and
+// a reset of that peak to the current resident size (false where the system refuses), so the peak
+// read after a task is the task's own.
+std::uint64_t peak_resident_bytes();
+bool reset_peak_resident();
 
 // The limit one rank's tasks are held to, with where it came from for messages.
 struct MemoryLimit {

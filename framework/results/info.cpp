@@ -1,9 +1,11 @@
 #include "framework/results/info.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "framework/core/memory_size.hpp"
 #include "framework/results/h5.hpp"
 #include "framework/results/reader.hpp"
 
@@ -45,6 +47,7 @@ std::string describe_results(const std::string& path) {
     std::size_t done = 0, failed = 0;
     std::set<std::string> settings;
     std::set<std::uint64_t> dims;
+    std::uint64_t peak = 0;  // the largest peak resident memory of its tasks (0: not recorded)
   };
   std::map<std::pair<std::string, std::string>, Cell> cells;
   for (const auto& t : r.tasks) {
@@ -53,6 +56,7 @@ std::string describe_results(const std::string& path) {
     if (!t.result.ok) ++c.failed, ++failed;
     c.settings.insert(t.setting);
     c.dims.insert(t.dim);
+    c.peak = std::max(c.peak, t.result.peak_rss_bytes);
   }
   std::vector<std::string> ks;
   for (int k : r.k) ks.push_back(std::to_string(k));
@@ -77,15 +81,17 @@ std::string describe_results(const std::string& path) {
   o << "  methods     " << joined(r.labels) << "\n";
   o << "  scored by   kNN error (" << r.knn_metric << ", k = " << joined(ks) << ")"
     << (r.quality_names.empty() ? "" : "; " + joined(r.quality_names)) << "\n";
-  o << "  tables      " << joined(r.tables, "none stored (a run stores them when it finishes)") << "\n";
+  o << "  tables      " << joined(r.tables, "none stored (a run stores them when it finishes)")
+    << "\n";
   o << "  embeddings  kept for " << kept(path, "embeddings") << " task(s)\n";
   o << "  traces      kept for " << kept(path, "traces") << " task(s)\n";
   o << "  integrity   every dataset read back, its checksum verified (tasks, embeddings, traces)\n";
   if (!cells.empty()) {
-    o << "\n  dataset / method: tasks with a result, failed, settings, dims\n";
+    o << "\n  dataset / method: tasks with a result, failed, settings, dims, peak memory\n";
     for (const auto& [key, c] : cells)
       o << "    " << key.first << " / " << key.second << ": " << c.done << ", " << c.failed
-        << " failed, " << c.settings.size() << " setting(s), " << c.dims.size() << " dim(s)\n";
+        << " failed, " << c.settings.size() << " setting(s), " << c.dims.size() << " dim(s)"
+        << (c.peak > 0 ? ", peak " + format_bytes(double(c.peak)) + " resident" : "") << "\n";
   }
   return o.str();
 }

@@ -134,6 +134,8 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
   // Files written before task_seconds existed: 0 (not recorded).
   const std::vector<double> task_seconds =
       h5::exists(g, "task_seconds") ? reals("task_seconds") : std::vector<double>(n, 0.0);
+  const std::vector<std::uint64_t> peak_rss =
+      h5::exists(g, "peak_rss_bytes") ? uints("peak_rss_bytes") : std::vector<std::uint64_t>(n, 0);
   // Files written before the trace's end was kept for every task: read from the traces, if any.
   const bool has_end = h5::exists(g, "iterations");
   const std::vector<std::uint64_t> iterations =
@@ -204,6 +206,7 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
     t.fit_seconds = fit[i];
     t.transform_seconds = transform[i];
     t.task_seconds = task_seconds[i];
+    t.peak_rss_bytes = peak_rss[i];
     t.eval_seconds = eval[i];
     if (t.ok) {  // failed rows hold NaN padding, not values
       t.knn_error.assign(knn.data.begin() + i * knn.cols, knn.data.begin() + (i + 1) * knn.cols);

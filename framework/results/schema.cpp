@@ -90,6 +90,8 @@ void write_tasks(const h5::File& f, const Experiment& ex, const std::vector<Task
                 col([&](std::size_t i) { return rows[i]->transform_seconds; }));
   h5::write_f64(f, g, "eval_seconds", col([&](std::size_t i) { return rows[i]->eval_seconds; }));
   h5::write_f64(f, g, "task_seconds", col([&](std::size_t i) { return rows[i]->task_seconds; }));
+  h5::write_u64(f, g, "peak_rss_bytes",
+                col([&](std::size_t i) { return rows[i]->peak_rss_bytes; }));
   h5::write_u64(f, g, "n_train",
                 col([&](std::size_t i) { return std::uint64_t(rows[i]->n_train); }));
   h5::write_u64(f, g, "n_test", col([&](std::size_t i) { return std::uint64_t(rows[i]->n_test); }));

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "framework/config/experiment.hpp"
-#include "framework/results/task_result.hpp"
 #include "framework/plan/task.hpp"
+#include "framework/results/task_result.hpp"
 
 namespace drbench {
 

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "framework/config/experiment.hpp"
+#include "framework/plan/task.hpp"
 #include "framework/results/schema.hpp"
 #include "framework/results/task_result.hpp"
-#include "framework/plan/task.hpp"
 
 namespace drbench {
 

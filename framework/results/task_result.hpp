@@ -25,6 +25,9 @@ struct TaskResult {
   double total_seconds() const {
     return task_seconds > 0 ? task_seconds : fit_seconds + transform_seconds + eval_seconds;
   }
+  // The peak resident memory of the rank's process while the task ran (Linux: VmHWM, reset when
+  // the task starts), so it includes what the rank already held (its datasets); 0: not recorded.
+  std::uint64_t peak_rss_bytes = 0;
   std::vector<double> knn_error;  // one per evaluation.knn entry, fraction in [0,1]
   // One per quality column (quality_labels(): per-K measures once per K), and the standard error
   // of each (0 when computed exactly); the query points the co-ranking pass used; R_NX on its

@@ -72,6 +72,7 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
   const double limit = ex_.max_task_seconds;
   const auto t0 = Clock::now();
   fit_shape_ = DataShape{};
+  const bool peak_reset = reset_peak_resident();
   // Fits driven by the shared optimisers stop at their first iteration past the limit
   // (check_task_deadline); the others are judged when they return.
   set_task_deadline(limit > 0 ? t0 + std::chrono::duration_cast<Clock::duration>(
@@ -120,6 +121,7 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
   r.fit_end = trace_end(r.trace);
   if (!ex_.output.keep_traces) r.trace = Trace{};
   r.task_seconds = since(t0);
+  if (peak_reset) r.peak_rss_bytes = peak_resident_bytes();
   return r;
 }
 

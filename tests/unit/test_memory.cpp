@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <vector>
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/error.hpp"
@@ -10,10 +11,10 @@
 #include "framework/core/registry.hpp"
 #include "framework/data/generators.hpp"
 #include "framework/data/load.hpp"
+#include "framework/plan/task.hpp"
 #include "framework/sched/memory_check.hpp"
 #include "framework/sched/run_task.hpp"
 #include "framework/sched/scheduler.hpp"
-#include "framework/plan/task.hpp"
 
 namespace drbench {
 namespace {
@@ -216,6 +217,27 @@ TEST_CASE("memory: every method's estimate is finite, and linear ones grow linea
     CHECK(large / small < 10.5);
     CHECK(large < memory_default(DataShape{20000, 50, 10, 20000}, 2) / 100);
   }
+}
+
+}  // namespace drbench
+
+namespace drbench {
+
+TEST_CASE("memory: a task's peak resident size is its own after the reset", "[memory]") {
+  if (!reset_peak_resident()) {
+    WARN("not checked: this system does not let a process reset its peak (Linux 4.0 and later do)");
+    return;
+  }
+  const std::uint64_t before = peak_resident_bytes();
+  REQUIRE(before > 0);
+  {
+    std::vector<char> big(256u << 20);
+    for (std::size_t i = 0; i < big.size(); i += 4096) big[i] = 1;  // touch every page
+    CHECK(peak_resident_bytes() >= before + (200u << 20));
+  }
+  // Freed and reset: the peak is back near what the process holds now, far below the block.
+  REQUIRE(reset_peak_resident());
+  CHECK(peak_resident_bytes() < before + (100u << 20));
 }
 
 }  // namespace drbench

@@ -38,6 +38,7 @@ TaskResult full_result() {
   r.trace.note("jitter", "1e-6");
   r.trace.note("stop", "gradient tolerance");
   r.fit_end = {1, 9.5, 1.25, "x_and_f_tolerance"};
+  r.peak_rss_bytes = 123456789;
   return r;
 }
 
@@ -84,6 +85,7 @@ TEST_CASE("TaskResult serialize/deserialize round trip keeps every field", "[res
   CHECK(b.fit_end.objective == 9.5);
   CHECK(b.fit_end.grad_norm == 1.25);
   CHECK(b.fit_end.stop_reason == "x_and_f_tolerance");
+  CHECK(b.peak_rss_bytes == 123456789);
   // Deterministic encoding: the same result gives the same bytes.
   CHECK(b.serialize() == bytes);
 }
@@ -102,10 +104,12 @@ TEST_CASE("TaskResult reads records of format 2 (journals written before task_se
   r.quality_queries = 0;
   r.rnx_curve_k.clear();
   r.rnx_curve.clear();
+  r.peak_rss_bytes = 0;
   std::string bytes = r.serialize();
-  // Format 6's quality fields (three empty vectors and a count), the trace's end (iterations, two
-  // reals, an empty string's length), four empty vectors (a count each), seconds.
-  bytes = bytes.substr(0, bytes.size() - 4 * 8 - 4 * 8 - 4 * 8 - 8);
+  // Format 7's peak memory, format 6's quality fields (three empty vectors and a count), the
+  // trace's end (iterations, two reals, an empty string's length), four empty vectors (a count
+  // each), seconds.
+  bytes = bytes.substr(0, bytes.size() - 8 - 4 * 8 - 4 * 8 - 4 * 8 - 8);
   bytes[0] = 2;
   const TaskResult old = TaskResult::deserialize(bytes);
   CHECK(old.task_seconds == 0.0);
@@ -123,8 +127,9 @@ TEST_CASE("TaskResult encoding is little-endian with a version byte", "[results]
   r.task_id = 0x0102030405060708ULL;
   std::string bytes = r.serialize();
   REQUIRE(bytes.size() > 9);
-  // format 6: task_seconds (3), point indices and labels (4), trace end (5), quality errors (6)
-  CHECK(bytes[0] == 6);
+  // format 7: task_seconds (3), point indices and labels (4), trace end (5), quality errors (6),
+  // peak memory (7)
+  CHECK(bytes[0] == 7);
   CHECK(bytes[1] == 0x08);
   CHECK(bytes[8] == 0x01);
   TaskResult empty = TaskResult::deserialize(bytes);
