@@ -124,10 +124,14 @@ GramCentring centre_gram(arma::mat& K) {
   GramCentring c;
   c.row_mean = arma::mean(K, 1);
   c.mean = arma::mean(c.row_mean);
-  // K is symmetric, so the column means equal the row means.
-  K.each_col() -= c.row_mean;
-  K.each_row() -= c.row_mean.t();
-  K += c.mean;
+  // K is symmetric, so the column means equal the row means. One pass, in the order of the
+  // three broadcasts it replaces ((K - r_i) - r_j) + m, so the same bits.
+  const double* r = c.row_mean.memptr();
+  for (arma::uword j = 0; j < K.n_cols; ++j) {
+    double* kj = K.colptr(j);
+    const double rj = r[j];
+    for (arma::uword i = 0; i < K.n_rows; ++i) kj[i] = ((kj[i] - r[i]) - rj) + c.mean;
+  }
   return c;
 }
 

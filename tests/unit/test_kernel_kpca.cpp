@@ -85,3 +85,19 @@ TEST_CASE("centred test Gram matrix equals centring in feature space", "[kernel]
   const arma::mat Kt = centre_test_gram(gram(k, X, Xn), c);
   CHECK(arma::abs(Kt - Fc.t() * (Fn.each_col() - mu)).max() < 1e-9);
 }
+
+TEST_CASE("centre_gram gives the bits of the three broadcasts it fuses", "[kernel]") {
+  Rng rng(8);
+  const arma::mat X = rng.randn(5, 120);
+  KernelSpec k;
+  k.sigma = 1.7;
+  arma::mat K = gram(k, X, X);
+  arma::mat R = K;
+  const GramCentring c = centre_gram(K);
+  const arma::vec r = arma::mean(R, 1);
+  R.each_col() -= r;
+  R.each_row() -= r.t();
+  R += arma::mean(r);
+  CHECK(arma::approx_equal(K, R, "absdiff", 0.0));
+  CHECK(c.mean == arma::mean(r));
+}
