@@ -123,7 +123,9 @@ void extreme_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A,
   }
   arma::vec ev;
   arma::mat V;
-  if (!arma::eig_sym(ev, V, A, "dc") && !arma::eig_sym(ev, V, A, "std"))
+  // The upper triangle only, as the Lanczos path (callers may leave the lower one unset).
+  const arma::mat S = arma::symmatu(A);
+  if (!arma::eig_sym(ev, V, S, "dc") && !arma::eig_sym(ev, V, S, "std"))
     throw MethodError("symmetric eigendecomposition failed (non-finite input?)");
   if (largest) {
     values = arma::flipud(ev.tail(k));

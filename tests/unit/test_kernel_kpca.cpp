@@ -1,6 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
 #include "framework/linalg/kernel_matrix.hpp"
 #include "tests/unit/nonlinear_helpers.hpp"
 
@@ -100,4 +101,27 @@ TEST_CASE("centre_gram gives the bits of the three broadcasts it fuses", "[kerne
   R += arma::mean(r);
   CHECK(arma::approx_equal(K, R, "absdiff", 0.0));
   CHECK(c.mean == arma::mean(r));
+}
+
+TEST_CASE("the one-sweep centred RBF Gram agrees with kernel_from_params, gram and centre_gram",
+          "[kernel]") {
+  // 1,500 points: median_distance takes every second one, so the strided pairs are exercised.
+  Rng rng(9);
+  const arma::mat X = rng.randn(7, 1500);
+  const MethodInfo& info = Registry::instance().get("kpca");
+  for (const double width : {0.5, 2.0}) {
+    ParamSet ps;
+    ps.set("kernel_width", width);
+    const ParamSet p = info.complete(ps);
+    KernelSpec k;
+    GramCentring c;
+    const arma::mat K = centred_training_gram_upper(p, X, k, c);
+    const KernelSpec ref = kernel_from_params(p, X);
+    arma::mat R = gram(ref, X, X);
+    const GramCentring rc = centre_gram(R);
+    CHECK(k.sigma == Approx(ref.sigma).epsilon(1e-14));
+    CHECK(arma::abs(arma::trimatu(K) - arma::trimatu(R)).max() < 1e-13);
+    CHECK(arma::abs(c.row_mean - rc.row_mean).max() < 1e-14);
+    CHECK(c.mean == Approx(rc.mean).margin(1e-15));
+  }
 }
