@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -136,6 +138,27 @@ GramCentring centre_gram(arma::mat& K) {
   return c;
 }
 
+double select_nonnegative(std::vector<double>& v, std::size_t r) {
+  if (r >= v.size()) throw Error("select_nonnegative: rank beyond the values");
+  auto key = [](double x) {
+    std::uint64_t b;
+    std::memcpy(&b, &x, sizeof b);
+    return static_cast<std::uint32_t>((b & ~(std::uint64_t(1) << 63)) >> 48);  // -0 as +0
+  };
+  std::vector<std::size_t> count(std::size_t(1) << 16, 0);
+  for (const double x : v) ++count[key(x)];
+  std::uint32_t bucket = 0;
+  std::size_t below = 0;
+  while (below + count[bucket] <= r) below += count[bucket++];
+  std::vector<double> in;
+  in.reserve(count[bucket]);
+  for (const double x : v)
+    if (key(x) == bucket) in.push_back(x);
+  auto mid = in.begin() + static_cast<std::ptrdiff_t>(r - below);
+  std::nth_element(in.begin(), mid, in.end());
+  return *mid;
+}
+
 arma::mat centred_training_gram_upper(const ParamSet& p, const arma::mat& X, KernelSpec& k,
                                       GramCentring& c) {
   const keywords::KernelWidth w = keywords::kernel_width_of(p);
@@ -169,9 +192,7 @@ arma::mat centred_training_gram_upper(const ParamSet& p, const arma::mat& X, Ker
     v.reserve(m * (m - 1) / 2);
     for (arma::uword j = 0; j < n; j += stride)
       for (arma::uword i = 0; i < j; i += stride) v.push_back(sq(i, j));
-    auto mid = v.begin() + v.size() / 2;
-    std::nth_element(v.begin(), mid, v.end());
-    const double med = std::sqrt(*mid);
+    const double med = std::sqrt(select_nonnegative(v, v.size() / 2));
     if (!(med > 0))
       throw MethodError(
           "kernel width: median training distance is 0 (duplicate points); use "

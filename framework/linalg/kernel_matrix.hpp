@@ -26,6 +26,11 @@ KernelSpec kernel_from_params(const ParamSet& p, const arma::mat& X);
 // used so the cost stays bounded on large training sets.
 double median_distance(const arma::mat& X);
 
+// The value of rank r (0-based: what std::nth_element puts at v.begin() + r) among non-negative
+// finite doubles, by a 16-bit histogram of their bit patterns (which order as the values do) and a
+// selection inside one bucket: the same value, several times faster for large v. v is not changed.
+double select_nonnegative(std::vector<double>& v, std::size_t r);
+
 // n x m matrix of k(a_i, b_j) between the columns of A (d x n) and B (d x m).
 arma::mat gram(const KernelSpec& k, const arma::mat& A, const arma::mat& B);
 

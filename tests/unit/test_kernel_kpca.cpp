@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/kernel_matrix.hpp"
@@ -123,5 +127,20 @@ TEST_CASE("the one-sweep centred RBF Gram agrees with kernel_from_params, gram a
     CHECK(arma::abs(arma::trimatu(K) - arma::trimatu(R)).max() < 1e-13);
     CHECK(arma::abs(c.row_mean - rc.row_mean).max() < 1e-14);
     CHECK(c.mean == Approx(rc.mean).margin(1e-15));
+  }
+}
+
+TEST_CASE("select_nonnegative gives nth_element's value", "[kernel]") {
+  Rng rng(10);
+  for (const arma::uword n : {1u, 2u, 7u, 1000u, 50000u}) {
+    // Squared-distance-like values with ties, zeros (also -0) and a wide range.
+    std::vector<double> v(n);
+    for (auto& x : v) x = std::round(rng.uniform() * 50.0) * std::pow(10.0, rng.uniform() * 6 - 3);
+    v[0] = -0.0;
+    for (const std::size_t r : {std::size_t(0), std::size_t(n / 2), std::size_t(n - 1)}) {
+      std::vector<double> w = v;
+      std::nth_element(w.begin(), w.begin() + r, w.end());
+      CHECK(select_nonnegative(v, r) == w[r]);
+    }
   }
 }
