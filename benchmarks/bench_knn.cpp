@@ -33,6 +33,21 @@ BENCHMARK(BM_KnnErrors)
     ->Args({256, 7291, 2007})
     ->Unit(benchmark::kMillisecond);
 
+// 1-NN classification as the evaluation runs it (knn_errors with ks = {1}: the search, then the
+// vote), on the Gaussian points of BM_KnnPath (seed 4) and the USPS principal scores of
+// BM_KnnUspsPath; scikit-learn's KNeighborsClassifier(1): scripts/bench_knn_sklearn.py 5 ... 1.
+void BM_Knn1(benchmark::State& state) {
+  const auto d = static_cast<arma::uword>(state.range(0));
+  drbench::Rng rng(4);
+  const arma::mat train = rng.randn(d, 5000), test = rng.randn(d, 5000);
+  arma::uvec ytrain(5000), ytest(5000);
+  for (auto& v : ytrain) v = static_cast<arma::uword>(rng.uniform() * 10);
+  for (auto& v : ytest) v = static_cast<arma::uword>(rng.uniform() * 10);
+  for (auto _ : state)
+    benchmark::DoNotOptimize(drbench::knn_errors(train, ytrain, test, ytest, {1}));
+}
+BENCHMARK(BM_Knn1)->Arg(9)->Unit(benchmark::kMillisecond);
+
 // The neighbour searches side by side on the same data (k = 5): the k-d tree, the blocked BLAS
 // path, and knn_indices, which picks between them. Args: dim, training points, test points.
 // kPath: 0 blocked, 1 k-d tree, 2 knn_indices (the path it picks), 3 the float32 pre-filter.

@@ -10,6 +10,7 @@ final_objective, stop_reason, optimizer_seconds (the iterations alone, from the 
 markdown file sets the mean LD : FP : CG : GD iteration and time ratios against the paper's.
 """
 import csv
+import os
 import sys
 from collections import defaultdict
 
@@ -115,11 +116,20 @@ def main():
         w = csv.DictWriter(f, fieldnames=fields)
         w.writeheader()
         w.writerows(rows)
+    # The sections below the generated table ("## ...", e.g. "Why USPS") are written by hand
+    # from other runs: a regenerated table keeps them.
+    kept = ""
+    if os.path.exists(md):
+        with open(md) as f:
+            old = f.read()
+        if "\n## " in old:
+            kept = "\n" + old[old.index("\n## ") + 1:]
     with open(md, "w") as f:
         f.write(f"# DEE optimisers (Fig. 6), from {src}\n\n"
                 "Means over repeats; seconds are whole fits (weights, the ld/fp factor, the "
                 "iterations). Paper: Zheng et al. 2014, Fig. 6 legends and section 4.2.\n\n")
         f.write(ratios_md(rows))
+        f.write(kept)
     print(f"wrote {dst} ({len(rows)} rows) and {md}")
 
 

@@ -11,6 +11,9 @@ extern "C" {
 void dsymv_(const char* uplo, const arma::blas_int* n, const double* alpha, const double* a,
             const arma::blas_int* lda, const double* x, const arma::blas_int* incx,
             const double* beta, double* y, const arma::blas_int* incy, std::size_t);
+// LAPACK Cholesky factorisation.
+void dpotrf_(const char* uplo, const arma::blas_int* n, double* a, const arma::blas_int* lda,
+             arma::blas_int* info, std::size_t);
 // BLAS triangular solve with one right-hand side.
 void dtrsv_(const char* uplo, const char* trans, const char* diag, const arma::blas_int* n,
             const double* a, const arma::blas_int* lda, double* x, const arma::blas_int* incx,
@@ -123,7 +126,9 @@ void extreme_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A,
   }
   arma::vec ev;
   arma::mat V;
-  if (!arma::eig_sym(ev, V, A, "dc") && !arma::eig_sym(ev, V, A, "std"))
+  // The upper triangle only, as the Lanczos path (callers may leave the lower one unset).
+  const arma::mat S = arma::symmatu(A);
+  if (!arma::eig_sym(ev, V, S, "dc") && !arma::eig_sym(ev, V, S, "std"))
     throw MethodError("symmetric eigendecomposition failed (non-finite input?)");
   if (largest) {
     values = arma::flipud(ev.tail(k));
@@ -141,9 +146,25 @@ bool smallest_eigs_spd(arma::vec& values, arma::mat& vectors, const arma::mat& A
     throw MethodError("requested " + std::to_string(k) + " eigenvectors of a " + std::to_string(n) +
                       " x " + std::to_string(n) + " matrix; lower dims");
   if (n <= 800 || 10 * k >= n) return false;
-  arma::mat R;
-  if (!arma::chol(R, A)) return false;  // not numerically positive definite
-  const CholInverseOp op(R);
+  arma::mat R = A;
+  return smallest_eigs_spd_in_place(values, vectors, R, k);
+}
+
+bool smallest_eigs_spd_in_place(arma::vec& values, arma::mat& vectors, arma::mat& A,
+                                arma::uword k) {
+  const arma::uword n = A.n_rows;
+  if (A.n_cols != n) throw Error("smallest_eigs_spd: matrix is not square");
+  if (k == 0 || k > n)
+    throw MethodError("requested " + std::to_string(k) + " eigenvectors of a " + std::to_string(n) +
+                      " x " + std::to_string(n) + " matrix; lower dims");
+  if (n <= 800 || 10 * k >= n) return false;
+  // LAPACK's upper Cholesky factor, as arma::chol computes it (the same dpotrf on the same
+  // triangle); the triangular solves read that triangle only, so the lower one is never cleared.
+  const arma::blas_int N = static_cast<arma::blas_int>(n);
+  arma::blas_int info = 0;
+  dpotrf_("U", &N, A.memptr(), &N, &info, 1);
+  if (info != 0) return false;  // not numerically positive definite
+  const CholInverseOp op(A);
   arma::vec inv;
   if (!lanczos<arma::newarp::EigsSelect::LARGEST_ALGE>(inv, vectors, op, k) || !(inv.min() > 0))
     return false;

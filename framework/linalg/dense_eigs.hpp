@@ -21,6 +21,11 @@ void extreme_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A,
 // small n or k close to n (the dense solvers are as fast), A not numerically positive definite,
 // or no convergence; the caller then uses a dense solver. Only A's upper triangle is read.
 bool smallest_eigs_spd(arma::vec& values, arma::mat& vectors, const arma::mat& A, arma::uword k);
+// The same, factoring A in place (its upper triangle becomes the Cholesky factor; the lower one is
+// not touched) instead of in a copy: for a caller that no longer needs A, one n x n matrix less to
+// allocate and fill. A is left as it was only where this returns false for small n or k close to
+// n; after a failed factorisation or Lanczos run it is overwritten.
+bool smallest_eigs_spd_in_place(arma::vec& values, arma::mat& vectors, arma::mat& A, arma::uword k);
 
 // The k extreme eigenpairs of R^-T A R^-1 for symmetric A and upper-triangular R (a Cholesky
 // factor B = R'R turns the pencil A v = l B v into this standard form, v = R^-1 u), ordered from

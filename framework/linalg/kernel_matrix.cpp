@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
@@ -124,11 +127,102 @@ GramCentring centre_gram(arma::mat& K) {
   GramCentring c;
   c.row_mean = arma::mean(K, 1);
   c.mean = arma::mean(c.row_mean);
-  // K is symmetric, so the column means equal the row means.
-  K.each_col() -= c.row_mean;
-  K.each_row() -= c.row_mean.t();
-  K += c.mean;
+  // K is symmetric, so the column means equal the row means. One pass, in the order of the
+  // three broadcasts it replaces ((K - r_i) - r_j) + m, so the same bits.
+  const double* r = c.row_mean.memptr();
+  for (arma::uword j = 0; j < K.n_cols; ++j) {
+    double* kj = K.colptr(j);
+    const double rj = r[j];
+    for (arma::uword i = 0; i < K.n_rows; ++i) kj[i] = ((kj[i] - r[i]) - rj) + c.mean;
+  }
   return c;
+}
+
+double select_nonnegative(std::vector<double>& v, std::size_t r) {
+  if (r >= v.size()) throw Error("select_nonnegative: rank beyond the values");
+  auto key = [](double x) {
+    std::uint64_t b;
+    std::memcpy(&b, &x, sizeof b);
+    return static_cast<std::uint32_t>((b & ~(std::uint64_t(1) << 63)) >> 48);  // -0 as +0
+  };
+  std::vector<std::size_t> count(std::size_t(1) << 16, 0);
+  for (const double x : v) ++count[key(x)];
+  std::uint32_t bucket = 0;
+  std::size_t below = 0;
+  while (below + count[bucket] <= r) below += count[bucket++];
+  std::vector<double> in;
+  in.reserve(count[bucket]);
+  for (const double x : v)
+    if (key(x) == bucket) in.push_back(x);
+  auto mid = in.begin() + static_cast<std::ptrdiff_t>(r - below);
+  std::nth_element(in.begin(), mid, in.end());
+  return *mid;
+}
+
+arma::mat centred_training_gram_upper(const ParamSet& p, const arma::mat& X, KernelSpec& k,
+                                      GramCentring& c) {
+  const keywords::KernelWidth w = keywords::kernel_width_of(p);
+  const arma::uword n = X.n_cols;
+  if (p.str("kernel") != "rbf" || n == 0) {
+    k = kernel_from_params(p, X);
+    arma::mat K = gram(k, X, X);
+    c = centre_gram(K);
+    return K;
+  }
+  k = KernelSpec{};
+  k.type = KernelSpec::Type::Rbf;
+  k.degree = static_cast<int>(p.integer("degree"));
+  k.offset = p.real("offset");
+  arma::mat K(n, n);
+  const arma::blas_int N = static_cast<arma::blas_int>(n),
+                       D = static_cast<arma::blas_int>(X.n_rows);
+  const double alpha = -2.0, beta = 0.0;
+  dsyrk_("U", "T", &N, &D, &alpha, X.memptr(), &D, &beta, K.memptr(), &N, 1, 1);
+  const arma::rowvec a2 = arma::sum(arma::square(X), 0);
+  // Squared distances as the kernel sees them (rbf_gram's expression), on the upper triangle.
+  auto sq = [&](arma::uword i, arma::uword j) { return std::max(a2[i] + a2[j] + K(i, j), 0.0); };
+  k.sigma = w.sigma;
+  if (w.relative) {
+    if (n < 2)
+      throw MethodError("kernel width: need at least 2 training points for width: relative");
+    // median_distance's pairs: those of every stride-th column.
+    const arma::uword stride = std::max<arma::uword>(1, (n + 999) / 1000);
+    std::vector<double> v;
+    const arma::uword m = (n - 1) / stride + 1;
+    v.reserve(m * (m - 1) / 2);
+    for (arma::uword j = 0; j < n; j += stride)
+      for (arma::uword i = 0; i < j; i += stride) v.push_back(sq(i, j));
+    const double med = std::sqrt(select_nonnegative(v, v.size() / 2));
+    if (!(med > 0))
+      throw MethodError(
+          "kernel width: median training distance is 0 (duplicate points); use "
+          "width: absolute with an explicit kernel_width");
+    k.sigma *= med;
+  }
+  const double g = -0.5 / (k.sigma * k.sigma);
+  arma::vec sums(n, arma::fill::zeros);
+  double* rs = sums.memptr();
+  for (arma::uword j = 0; j < n; ++j) {
+    double* kj = K.colptr(j);
+    double sj = 0.0;
+    for (arma::uword i = 0; i < j; ++i) {
+      const double e = std::exp(std::max(a2[i] + a2[j] + kj[i], 0.0) * g);
+      kj[i] = e;
+      rs[i] += e;
+      sj += e;
+    }
+    kj[j] = std::exp(std::max(a2[j] + a2[j] + kj[j], 0.0) * g);
+    rs[j] += sj + kj[j];
+  }
+  c.row_mean = sums / double(n);
+  c.mean = arma::mean(c.row_mean);
+  const double* r = c.row_mean.memptr();
+  for (arma::uword j = 0; j < n; ++j) {
+    double* kj = K.colptr(j);
+    const double rj = r[j];
+    for (arma::uword i = 0; i <= j; ++i) kj[i] = ((kj[i] - r[i]) - rj) + c.mean;
+  }
+  return K;
 }
 
 arma::mat centre_test_gram(const arma::mat& Kt, const GramCentring& c) {

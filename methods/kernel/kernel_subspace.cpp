@@ -12,9 +12,8 @@ namespace drbench {
 
 void KernelSubspace::fit_basis(const arma::mat& X, arma::uword max_rank) {
   X_ = X;
-  kernel_ = kernel_from_params(params_, X);
-  arma::mat K = gram(kernel_, X, X);
-  centring_ = centre_gram(K);
+  // Upper triangle only: extreme_eigs_sym reads no other.
+  arma::mat K = centred_training_gram_upper(params_, X, kernel_, centring_);
   const arma::uword n = X.n_cols;
   arma::vec ev;
   arma::mat V;

@@ -1,6 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
 #include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
 #include "framework/linalg/kernel_matrix.hpp"
 #include "tests/unit/nonlinear_helpers.hpp"
 
@@ -84,4 +89,58 @@ TEST_CASE("centred test Gram matrix equals centring in feature space", "[kernel]
   CHECK(arma::abs(K - Fc.t() * Fc).max() < 1e-9);
   const arma::mat Kt = centre_test_gram(gram(k, X, Xn), c);
   CHECK(arma::abs(Kt - Fc.t() * (Fn.each_col() - mu)).max() < 1e-9);
+}
+
+TEST_CASE("centre_gram gives the bits of the three broadcasts it fuses", "[kernel]") {
+  Rng rng(8);
+  const arma::mat X = rng.randn(5, 120);
+  KernelSpec k;
+  k.sigma = 1.7;
+  arma::mat K = gram(k, X, X);
+  arma::mat R = K;
+  const GramCentring c = centre_gram(K);
+  const arma::vec r = arma::mean(R, 1);
+  R.each_col() -= r;
+  R.each_row() -= r.t();
+  R += arma::mean(r);
+  CHECK(arma::approx_equal(K, R, "absdiff", 0.0));
+  CHECK(c.mean == arma::mean(r));
+}
+
+TEST_CASE("the one-sweep centred RBF Gram agrees with kernel_from_params, gram and centre_gram",
+          "[kernel]") {
+  // 1,500 points: median_distance takes every second one, so the strided pairs are exercised.
+  Rng rng(9);
+  const arma::mat X = rng.randn(7, 1500);
+  const MethodInfo& info = Registry::instance().get("kpca");
+  for (const double width : {0.5, 2.0}) {
+    ParamSet ps;
+    ps.set("kernel_width", width);
+    const ParamSet p = info.complete(ps);
+    KernelSpec k;
+    GramCentring c;
+    const arma::mat K = centred_training_gram_upper(p, X, k, c);
+    const KernelSpec ref = kernel_from_params(p, X);
+    arma::mat R = gram(ref, X, X);
+    const GramCentring rc = centre_gram(R);
+    CHECK(k.sigma == Approx(ref.sigma).epsilon(1e-14));
+    CHECK(arma::abs(arma::trimatu(K) - arma::trimatu(R)).max() < 1e-13);
+    CHECK(arma::abs(c.row_mean - rc.row_mean).max() < 1e-14);
+    CHECK(c.mean == Approx(rc.mean).margin(1e-15));
+  }
+}
+
+TEST_CASE("select_nonnegative gives nth_element's value", "[kernel]") {
+  Rng rng(10);
+  for (const arma::uword n : {1u, 2u, 7u, 1000u, 50000u}) {
+    // Squared-distance-like values with ties, zeros (also -0) and a wide range.
+    std::vector<double> v(n);
+    for (auto& x : v) x = std::round(rng.uniform() * 50.0) * std::pow(10.0, rng.uniform() * 6 - 3);
+    v[0] = -0.0;
+    for (const std::size_t r : {std::size_t(0), std::size_t(n / 2), std::size_t(n - 1)}) {
+      std::vector<double> w = v;
+      std::nth_element(w.begin(), w.begin() + r, w.end());
+      CHECK(select_nonnegative(v, r) == w[r]);
+    }
+  }
 }

@@ -55,3 +55,22 @@ TEST_CASE("extreme_eigs_chol_reduced solves the pencil (A, R'R) like the dense s
   CHECK_FALSE(
       extreme_eigs_chol_reduced(val, U, A.submat(0, 0, 99, 99), R.submat(0, 0, 99, 99), 3, true));
 }
+
+TEST_CASE("smallest_eigs_spd_in_place: arma::chol's factor in A's upper triangle, same pairs",
+          "[linalg]") {
+  Rng rng(63);
+  const arma::uword n = 900;
+  const arma::mat G = rng.randn(n, n);
+  const arma::mat A = G * G.t() / n + 0.1 * arma::eye(n, n);
+  arma::vec v1, v2;
+  arma::mat U1, U2;
+  REQUIRE(smallest_eigs_spd(v1, U1, A, 3));
+  arma::mat B = A;
+  REQUIRE(smallest_eigs_spd_in_place(v2, U2, B, 3));
+  arma::mat R;
+  REQUIRE(arma::chol(R, A));
+  CHECK(arma::approx_equal(arma::trimatu(B), R, "absdiff", 0.0));
+  CHECK(arma::approx_equal(arma::trimatl(B, -1), arma::trimatl(A, -1), "absdiff", 0.0));
+  CHECK(arma::approx_equal(v1, v2, "absdiff", 0.0));
+  CHECK(arma::approx_equal(U1, U2, "absdiff", 0.0));
+}
