@@ -22,6 +22,18 @@ GpApproximation gp_approximation(const std::string& name) {
   throw Error("unknown approximation '" + name + "' (known: exact, dtc, fitc, vfe)");
 }
 
+double add_inducing_jitter(arma::mat& Kuu, double rel) {
+  if (rel <= 0.0 || Kuu.n_rows == 0) return 0.0;
+  const double j = rel * arma::mean(Kuu.diag());
+  Kuu.diag() += j;
+  return j;
+}
+
+void chain_inducing_jitter(arma::mat& dKuu, double rel) {
+  if (rel <= 0.0 || dKuu.n_rows == 0) return;
+  dKuu.diag() += rel / double(dKuu.n_rows) * arma::trace(dKuu);
+}
+
 namespace {
 
 // What the value, the gradient and the posterior share. With a constant Lambda = sigma^2 I (dtc,
