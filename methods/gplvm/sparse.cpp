@@ -155,7 +155,9 @@ SparseGpResult sparse_gp_neg_log_likelihood(GpApproximation ap, const arma::mat&
     const double sumG = 0.5 * (d * (double(n) * beta - beta * beta * arma::accu(Ainv % Phi)) -
                                arma::accu(arma::square(alpha)));
     const double cc = ap == GpApproximation::vfe ? d * beta : 0.0;
-    r.dKfu = Kfu * (d * beta * Ainv - cc * Kuuinv) - alpha * W.t();
+    // The rank-d term subtracted in place (gemm with beta = 1): no second n x m temporary.
+    r.dKfu = Kfu * (d * beta * Ainv - cc * Kuuinv);
+    r.dKfu -= alpha * W.t();
     r.dKuu = 0.5 * d * (Ainv - Kuuinv) + 0.5 * (W * W.t());
     if (ap == GpApproximation::vfe) {
       r.dKuu += (0.5 * cc) * (Kuuinv * Phi * Kuuinv);
