@@ -3,7 +3,7 @@
 
 Same data, latent points X, inducing inputs Z and hyperparameters of rbf + bias + white on both
 sides; for DTC, FITC and VFE (GPy's DTC, FITC and VarDTC inference, with GPy's constant jitter on
-Kuu set to 0, which drbench does not add) it compares the objective (GPy's negative log
+Kuu set to 0, as drbench's default inducing_jitter 0) it compares the objective (GPy's negative log
 likelihood) and the gradients in X, Z and the log hyperparameters, then times one
 objective+gradient evaluation on each side in the same run, one thread each.
 

@@ -53,7 +53,8 @@ usage:
         KEY=VALUE overrides a config key after the profile (splits.repeats=2,
         methods[1].grid.neighbours=[5,10], output.path=x.h5; VALUE is YAML, ~ removes the key),
         checked like the file and recorded in the results. --only/--dataset run a slice of the
-        config (method labels, dataset names) into the same results file.
+        config (method labels, dataset names; a comma inside parentheses does not split, so
+        --only 'GPLVM (sparse, DTC)' is one label) into the same results file.
         Rerunning the same command after a crash or kill resumes; --force-new starts over.
         SIGTERM, SIGINT or SIGUSR1 stop it cleanly: running tasks finish, results are saved,
         exit status 75; the same command resumes.
@@ -167,14 +168,24 @@ Args parse_args(int argc, char** argv, int from, const std::vector<std::string>&
   return a;
 }
 
-// An option's comma-separated values: "a,b" -> {a, b}, "" -> {}, "a,,b" -> {a, "", b}.
+// An option's comma-separated values: "a,b" -> {a, b}, "" -> {}, "a,,b" -> {a, "", b}. A comma
+// inside parentheses does not split: labels such as "GPLVM (sparse, DTC)" are one name.
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> out;
-  for (std::size_t start = 0; !text.empty() && start <= text.size();) {
-    const std::size_t comma = std::min(text.find(',', start), text.size());
-    out.push_back(text.substr(start, comma - start));
-    start = comma + 1;
+  if (text.empty()) return out;
+  std::string cur;
+  int depth = 0;
+  for (const char c : text) {
+    if (c == ',' && depth == 0) {
+      out.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    if (c == '(') ++depth;
+    if (c == ')' && depth > 0) --depth;
+    cur += c;
   }
+  out.push_back(cur);
   return out;
 }
 

@@ -116,6 +116,19 @@ ParamSpec inducing(std::int64_t def, const std::string& what) {
                             "number of inducing points of a sparse approximation: " + what);
 }
 
+ParamSpec inducing_init(const std::string& def, std::vector<std::string> choices,
+                        const std::string& what) {
+  return ParamSpec::choice("inducing_init", def, std::move(choices),
+                           "start of the inducing inputs of a sparse approximation: " + what);
+}
+
+ParamSpec inducing_jitter(double def, const std::string& what) {
+  return ParamSpec::real("inducing_jitter", def, 0.0, 1e-2,
+                         "jitter added to the diagonal of K_uu at every evaluation, relative to "
+                         "its mean diagonal: " +
+                             what);
+}
+
 ParamSpec min_dist(double def, const std::string& what) {
   return ParamSpec::real("min_dist", def, 0.0, std::nullopt,
                          "embedding distance within which similarities stay maximal: " + what);

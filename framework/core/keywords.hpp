@@ -67,6 +67,11 @@ ParamSpec approximation(const std::string& def, std::vector<std::string> choices
                         const std::string& what);
 // `inducing` (int >= 1): the number m of inducing points of a sparse approximation.
 ParamSpec inducing(std::int64_t def, const std::string& what);
+// `inducing_init` (choice): where a sparse approximation's inducing inputs start.
+ParamSpec inducing_init(const std::string& def, std::vector<std::string> choices,
+                        const std::string& what);
+// `inducing_jitter` (real >= 0): jitter always added to K_uu's diagonal, relative to its mean.
+ParamSpec inducing_jitter(double def, const std::string& what);
 
 // `min_dist` (real >= 0): the embedding distance within which UMAP-type similarities stay at
 // their maximum (the a/b curve of 1 / (1 + a d^(2b)) is fitted to it and `spread`).

@@ -44,4 +44,54 @@ arma::mat slpp_latent_init(const arma::mat& Y, const arma::uvec& labels, arma::u
   return X;
 }
 
+arma::mat kmeans_centres(const arma::mat& X, arma::uword m, Rng& rng, int iterations) {
+  const arma::uword n = X.n_cols;
+  if (m == 0 || m > n) throw Error("internal: k-means needs 1 <= m <= n centres");
+  arma::mat C(X.n_rows, m);
+  // k-means++: each next centre drawn with probability proportional to the squared distance to
+  // the nearest centre so far.
+  arma::vec d2(n, arma::fill::value(arma::datum::inf));
+  C.col(0) = X.col(std::min<arma::uword>(n - 1, arma::uword(rng.uniform() * double(n))));
+  for (arma::uword c = 1; c < m; ++c) {
+    d2 = arma::min(d2, arma::sum(arma::square(X.each_col() - C.col(c - 1)), 0).t());
+    const double total = arma::accu(d2);
+    arma::uword pick = n - 1;
+    if (total > 0.0) {
+      const double u = rng.uniform() * total;
+      double s = 0.0;
+      for (arma::uword i = 0; i < n; ++i) {
+        s += d2(i);
+        if (s >= u && d2(i) > 0.0) {
+          pick = i;
+          break;
+        }
+      }
+    }
+    C.col(c) = X.col(pick);
+  }
+  arma::uvec owner(n, arma::fill::value(m));
+  for (int it = 0; it < iterations; ++it) {
+    // |x - c|^2 = |x|^2 - 2 x.c + |c|^2; |x|^2 does not change the nearest centre.
+    const arma::rowvec cc = arma::sum(arma::square(C), 0);
+    arma::mat S(X.n_rows, m, arma::fill::zeros);
+    arma::vec count(m, arma::fill::zeros);
+    bool moved = false;
+    for (arma::uword i0 = 0; i0 < n; i0 += 4096) {
+      const arma::uword i1 = std::min(n, i0 + 4096);
+      const arma::mat D = (-2.0 * (X.cols(i0, i1 - 1).t() * C)).eval().each_row() + cc;
+      for (arma::uword i = i0; i < i1; ++i) {
+        const arma::uword b = D.row(i - i0).index_min();
+        moved = moved || b != owner(i);
+        owner(i) = b;
+        S.col(b) += X.col(i);
+        count(b) += 1.0;
+      }
+    }
+    for (arma::uword c = 0; c < m; ++c)
+      if (count(c) > 0) C.col(c) = S.col(c) / count(c);
+    if (!moved) break;
+  }
+  return C;
+}
+
 }  // namespace drbench

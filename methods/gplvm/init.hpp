@@ -19,4 +19,11 @@ arma::mat pca_latent_init(const arma::mat& Y, arma::uword q, bool unit_variance,
 // kernel hyperparameters start at the same scale whichever start is used.
 arma::mat slpp_latent_init(const arma::mat& Y, const arma::uvec& labels, arma::uword q);
 
+// m cluster centres of the columns of X (q x n) by k-means: k-means++ seeding from rng, then
+// Lloyd iterations until no point changes cluster or `iterations` have run (a centre left empty
+// keeps its place). The inducing inputs' start of a sparse GP-LVM: unlike a random subset of the
+// points, the centres keep apart, so Kuu starts far better conditioned. Deterministic given rng;
+// O(n m q) per iteration.
+arma::mat kmeans_centres(const arma::mat& X, arma::uword m, Rng& rng, int iterations = 30);
+
 }  // namespace drbench

@@ -60,6 +60,16 @@ std::vector<ParamSpec> gplvm_param_specs() {
       unkeyed(ParamSpec::boolean("learn_inducing", true,
                                  "optimise the inducing inputs with X (false keeps them at a "
                                  "random subset of the initial latent points)")),
+      unkeyed(keywords::inducing_init(
+          "random", {"random", "kmeans"},
+          "random: a random subset of the initial latent points (GPy, GPmat); kmeans: k-means "
+          "centres of them (k-means++ seeding from the task's seed), which keep apart and leave "
+          "K_uu far better conditioned")),
+      unkeyed(keywords::inducing_jitter(
+          0.0,
+          "0 adds jitter only where K_uu cannot be factorised (GPmat's schedule); from 60,000 "
+          "points in 2-D K_uu factorises at condition 1e13-1e16 and its gradient is lost to "
+          "rounding, so large fits need about 1e-6 (GPy adds 1e-6 or 1e-8 always)")),
   };
 }
 
@@ -76,6 +86,8 @@ GplvmSettings gplvm_settings(const ParamSet& p) {
   s.approximation = p.str("approximation");
   s.inducing = int(p.integer("inducing"));
   s.learn_inducing = p.boolean("learn_inducing");
+  s.inducing_init = p.str("inducing_init");
+  s.inducing_jitter = p.real("inducing_jitter");
   return s;
 }
 
@@ -136,10 +148,16 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
       throw MethodError("gplvm: inducing=" + std::to_string(s_.inducing) + " exceeds the " +
                         std::to_string(n) +
                         " training points (fix: inducing <= " + std::to_string(n) + ")");
-    // A random subset of the start (GPy's SparseGPLVM and GPmat's fgplvm do the same).
-    const arma::uvec perm = rng.permutation(n);
-    obj.set_sparse(approx, Xinit.cols(arma::sort(perm.head(arma::uword(s_.inducing)))),
-                   s_.learn_inducing);
+    const arma::uword m = arma::uword(s_.inducing);
+    arma::mat Z0;
+    if (s_.inducing_init == "kmeans") {
+      Z0 = kmeans_centres(Xinit, m, rng);
+    } else {
+      // A random subset of the start (GPy's SparseGPLVM and GPmat's fgplvm do the same).
+      const arma::uvec perm = rng.permutation(n);
+      Z0 = Xinit.cols(arma::sort(perm.head(m)));
+    }
+    obj.set_sparse(approx, Z0, s_.learn_inducing, s_.inducing_jitter);
   }
   obj.set_learn_kernel(s_.learn_kernel);
   obj.set_trace(trace);
@@ -166,6 +184,7 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
   if (trace && obj.jitter_events() > 0)
     trace->note("jitter_evaluations", std::to_string(obj.jitter_events()));
   kernel_ = obj.kernel().clone();
+  const arma::mat Kuu = approx != GpApproximation::exact ? obj.inducing_covariance() : arma::mat();
   if (s_.oos == "joint") {
     free_kernel_ = obj.kernel().clone();
     Yc_ = Yc;
@@ -175,7 +194,7 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
   // Quantities for prediction at the optimum.
   if (approx != GpApproximation::exact) {
     SparsePosterior post;
-    if (!sparse_gp_posterior(approx, kernel_->K(Z_, Z_), kernel_->K(X_, Z_), kernel_->diag(X_),
+    if (!sparse_gp_posterior(approx, Kuu, kernel_->K(X_, Z_), kernel_->diag(X_),
                              kernel_->noise_variance(), Yc.t(), post))
       throw MethodError("gplvm: the fitted sparse posterior is not finite");
     B_ = Z_;

@@ -37,6 +37,12 @@ struct GplvmSettings {
   std::string approximation = "exact";
   int inducing = 100;
   bool learn_inducing = true;
+  // Start of the inducing inputs: "random" (a random subset of the start, as GPy and GPmat) or
+  // "kmeans" (k-means centres of the start, seeded from the task's rng).
+  std::string inducing_init = "random";
+  // Relative jitter always on Kuu's diagonal (sparse.hpp's add_inducing_jitter); 0 = only when
+  // the factorisation fails.
+  double inducing_jitter = 0.0;
 };
 
 // The parameters every GP-LVM variant declares (kernel, iterations, optimizer, init, x_prior,

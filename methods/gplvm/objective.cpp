@@ -22,12 +22,21 @@ arma::uword GplvmObjective::n_inducing_params() const {
   return approx_ != GpApproximation::exact && learn_inducing_ ? Z_.n_elem : 0;
 }
 
-void GplvmObjective::set_sparse(GpApproximation a, const arma::mat& Z0, bool learn_inducing) {
+void GplvmObjective::set_sparse(GpApproximation a, const arma::mat& Z0, bool learn_inducing,
+                                double jitter) {
   if (a != GpApproximation::exact && (Z0.n_rows != q_ || Z0.n_cols == 0))
     throw Error("internal: inducing inputs must be a q x m matrix with m >= 1");
+  if (!(jitter >= 0.0)) throw Error("internal: the inducing jitter must be >= 0");
   approx_ = a;
   Z_ = Z0;
   learn_inducing_ = learn_inducing;
+  inducing_jitter_ = jitter;
+}
+
+arma::mat GplvmObjective::inducing_covariance() const {
+  arma::mat Kuu = kernel_->K(Z_, Z_);
+  add_inducing_jitter(Kuu, inducing_jitter_);
+  return Kuu;
 }
 
 arma::uword GplvmObjective::n_tuned_params() const {
@@ -77,13 +86,14 @@ arma::mat GplvmObjective::unpack(const arma::vec& x) {
 double GplvmObjective::sparse_evaluate(const arma::mat& X, bool with_grad, arma::mat& gX,
                                        arma::vec& gtheta) {
   const Kernel& k = *kernel_;
-  const arma::mat Kuu = k.K(Z_, Z_), Kfu = k.cross_K(X, Z_);
+  const arma::mat Kuu = inducing_covariance(), Kfu = k.cross_K(X, Z_);
   const arma::vec dg = k.diag(X);
-  const SparseGpResult r =
+  SparseGpResult r =
       sparse_gp_neg_log_likelihood(approx_, Kuu, Kfu, dg, k.noise_variance(), Yt_, with_grad);
   last_jitter_ = r.jitter;
   if (!with_grad || !std::isfinite(r.value)) return r.value;
   // Kuu = K(Z, Z) moves with Z in both arguments; Kfu with X in the first, Z in the second.
+  chain_inducing_jitter(r.dKuu, inducing_jitter_);
   arma::vec gp;
   arma::mat gZa, gZb;
   k.cross_gradients(X, Z_, r.dKfu, gtheta, gX, &gZ_);

@@ -31,8 +31,11 @@ class GplvmObjective final : public Objective {
   // false: the kernel hyperparameters are held fixed and left out of the parameter vector.
   void set_learn_kernel(bool learn) { learn_kernel_ = learn; }
   // An inducing-point likelihood instead of the exact one: Z0 (q x m) the inducing inputs, learnt
-  // with X when learn_inducing, otherwise held where they are.
-  void set_sparse(GpApproximation a, const arma::mat& Z0, bool learn_inducing);
+  // with X when learn_inducing, otherwise held where they are; jitter: the relative inducing
+  // jitter (sparse.hpp's add_inducing_jitter), 0 for none.
+  void set_sparse(GpApproximation a, const arma::mat& Z0, bool learn_inducing, double jitter = 0.0);
+  // K(Z, Z) with the inducing jitter: the Kuu of the likelihood (and of the posterior after it).
+  arma::mat inducing_covariance() const;
   GpApproximation approximation() const { return approx_; }
   const arma::mat& inducing() const { return Z_; }
   // Jitter events are noted here (the first time each new, larger jitter is needed).
@@ -69,6 +72,7 @@ class GplvmObjective final : public Objective {
   GpApproximation approx_ = GpApproximation::exact;
   arma::mat Z_;  // q x m inducing inputs (sparse only)
   bool learn_inducing_ = false;
+  double inducing_jitter_ = 0.0;
   arma::mat gZ_;  // dL/dZ of the last evaluation with a gradient
   double last_jitter_ = 0.0;
   Trace* trace_ = nullptr;

@@ -22,6 +22,18 @@ GpApproximation gp_approximation(const std::string& name) {
   throw Error("unknown approximation '" + name + "' (known: exact, dtc, fitc, vfe)");
 }
 
+double add_inducing_jitter(arma::mat& Kuu, double rel) {
+  if (rel <= 0.0 || Kuu.n_rows == 0) return 0.0;
+  const double j = rel * arma::mean(Kuu.diag());
+  Kuu.diag() += j;
+  return j;
+}
+
+void chain_inducing_jitter(arma::mat& dKuu, double rel) {
+  if (rel <= 0.0 || dKuu.n_rows == 0) return;
+  dKuu.diag() += rel / double(dKuu.n_rows) * arma::trace(dKuu);
+}
+
 namespace {
 
 // What the value, the gradient and the posterior share. With a constant Lambda = sigma^2 I (dtc,
@@ -143,7 +155,9 @@ SparseGpResult sparse_gp_neg_log_likelihood(GpApproximation ap, const arma::mat&
     const double sumG = 0.5 * (d * (double(n) * beta - beta * beta * arma::accu(Ainv % Phi)) -
                                arma::accu(arma::square(alpha)));
     const double cc = ap == GpApproximation::vfe ? d * beta : 0.0;
-    r.dKfu = Kfu * (d * beta * Ainv - cc * Kuuinv) - alpha * W.t();
+    // The rank-d term subtracted in place (gemm with beta = 1): no second n x m temporary.
+    r.dKfu = Kfu * (d * beta * Ainv - cc * Kuuinv);
+    r.dKfu -= alpha * W.t();
     r.dKuu = 0.5 * d * (Ainv - Kuuinv) + 0.5 * (W * W.t());
     if (ap == GpApproximation::vfe) {
       r.dKuu += (0.5 * cc) * (Kuuinv * Phi * Kuuinv);
@@ -159,8 +173,9 @@ SparseGpResult sparse_gp_neg_log_likelihood(GpApproximation ap, const arma::mat&
   // alpha = Sigma^-1 Y by Woodbury: Lambda^-1 (Y - Kfu C).
   arma::mat alpha = Yt - Kfu * C;
   alpha.each_col() %= il;
-  const arma::mat KA = Kfu * Ainv, KK = Kfu * Kuuinv;  // Kfu A^-1, Kfu Kuu^-1
-  const arma::mat W = KK.t() * alpha;                  // Kuu^-1 Kuf alpha, m x d
+  arma::mat KA = Kfu * Ainv;           // Kfu A^-1, becomes dL/dKfu below
+  const arma::mat KK = Kfu * Kuuinv;   // Kfu Kuu^-1
+  const arma::mat W = KK.t() * alpha;  // Kuu^-1 Kuf alpha, m x d
   // G_ii = 1/2 (d (Sigma^-1)_ii - |alpha_i|^2), (Sigma^-1)_ii = 1/lambda_i - k_i A^-1 k_i /
   // lambda_i^2.
   const arma::vec G = 0.5 * (d * (il - arma::sum(KA % Kfu, 1) % arma::square(il)) -
@@ -169,8 +184,15 @@ SparseGpResult sparse_gp_neg_log_likelihood(GpApproximation ap, const arma::mat&
   const arma::vec cvec = 2.0 * G;
   r.ddiag = G;
   r.dsigma2 = 0.0;
-  r.dKfu = d * (KA.each_col() % il) - alpha * W.t() - KK.each_col() % cvec;
-  r.dKuu = 0.5 * d * (Ainv - Kuuinv) + 0.5 * (W * W.t()) + 0.5 * (KK.t() * (KK.each_col() % cvec));
+  // d Lambda^-1 Kfu A^-1 - alpha W^T - diag(c) Kfu Kuu^-1, built in KA's storage in the same
+  // order of operations: three fewer n x m temporaries.
+  const arma::mat KKc = KK.each_col() % cvec;
+  KA.each_col() %= il;
+  KA *= d;
+  r.dKfu = std::move(KA);
+  r.dKfu -= alpha * W.t();
+  r.dKfu -= KKc;
+  r.dKuu = 0.5 * d * (Ainv - Kuuinv) + 0.5 * (W * W.t()) + 0.5 * (KK.t() * KKc);
   return r;
 }
 

@@ -315,6 +315,7 @@ bad_cli override_top "command line (qiuck=1)|unknown key" "$DRBENCH" plan "$WORK
 bad_cli override_malformed "not a config override|key=value" "$DRBENCH" run "$WORK/good.yaml" "splits..repeats=2"
 bad_cli override_profiles "profiles cannot be overridden|--profile" "$DRBENCH" run "$WORK/good.yaml" profiles.quick.seed=2
 bad_cli only_unknown "--only KPCA|no method label 'KPCA'|PCA" "$DRBENCH" run "$WORK/good.yaml" --only KPCA --output "$OUT/o.h5"
+bad_cli only_parenthesised "--only KPCA (exact, full)|no method label 'KPCA (exact, full)'|PCA" "$DRBENCH" run "$WORK/good.yaml" --only "KPCA (exact, full)" --output "$OUT/o.h5"
 bad_cli dataset_unknown "--dataset irsi|did you mean 'iris'" "$DRBENCH" run "$WORK/good.yaml" --dataset irsi --output "$OUT/o.h5"
 bad_cli info_no_file "info needs a RESULTS.h5" "$DRBENCH" info
 # A lock or journal never appears outside the output's own directory (was: --output /tmp made /tmp.lock).

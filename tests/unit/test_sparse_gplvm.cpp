@@ -10,6 +10,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/optim/grad_check.hpp"
+#include "methods/gplvm/init.hpp"
 #include "methods/gplvm/kernels/kernel.hpp"
 #include "methods/gplvm/model.hpp"
 #include "methods/gplvm/objective.hpp"
@@ -72,6 +73,104 @@ TEST_CASE("sparse GP-LVM gradients match finite differences for X, Z, kernel and
       }
     }
   }
+}
+
+TEST_CASE("the inducing jitter is part of the objective and of its gradient", "[sparsegp]") {
+  Rng rng(31);
+  const arma::uword n = 24, d = 5, q = 2, m = 6;
+  const arma::mat Y = centred_sheet(rng, n, d);
+  // linear: K_uu's diagonal moves with Z as well as with the kernel's variances.
+  for (const char* spec : {"rbf+bias+white", "linear+bias+white"}) {
+    for (GpApproximation a : kSparse) {
+      INFO("kernel " << spec << ", approximation " << name_of(a));
+      auto kern = jiggled(spec, rng);
+      const arma::mat Z = rng.randn(q, m), X = rng.randn(q, n);
+      const double rel = 1e-2;  // large, so that a missing chain term would show
+      GplvmObjective obj(Y, kern->clone(), q);
+      obj.set_sparse(a, Z, true, rel);
+      const arma::vec x = obj.pack(X);
+      REQUIRE(std::isfinite(obj.evaluate(x, nullptr)));
+      const GradCheck gc = check_gradient(obj, x);
+      INFO("worst index " << gc.worst << " analytic " << gc.analytic(gc.worst) << " numeric "
+                          << gc.numeric(gc.worst));
+      CHECK(gc.max_rel_error < 1e-6);
+      // The value is the likelihood at K_uu + rel mean(diag K_uu) I, formed here by hand.
+      arma::mat Kuu = kern->K(Z, Z);
+      Kuu.diag() += rel * arma::mean(Kuu.diag());
+      const SparseGpResult r = sparse_gp_neg_log_likelihood(a, Kuu, kern->K(X, Z), kern->diag(X),
+                                                            kern->noise_variance(), Y.t(), false);
+      CHECK(obj.evaluate(x, nullptr) == Approx(r.value).epsilon(1e-12));
+    }
+  }
+}
+
+TEST_CASE("with K_uu numerically singular, the relative jitter keeps the gradient exact",
+          "[sparsegp]") {
+  // Inducing inputs in near-coincident pairs (as a random subset of 60,000 points in 2-D has):
+  // K_uu is singular to working precision, and the gradient's K_uu^-1 terms are only as good as
+  // the jittered K_uu's condition (about m / rel) allows. (Where such a K_uu still factorises
+  // without jitter, at condition 1e16, they are noise: Fashion-MNIST, results/fmnist70k.md.)
+  Rng rng(12);
+  const arma::uword n = 300, d = 8, q = 2, half = 10;
+  const arma::mat Y = centred_sheet(rng, n, d);
+  const arma::mat X = rng.randn(q, n);
+  arma::mat Z(q, 2 * half);
+  for (arma::uword j = 0; j < half; ++j) {
+    Z.col(2 * j) = X.col(j);
+    Z.col(2 * j + 1) = X.col(j) + 1e-9 * rng.randn(q, 1);
+  }
+  // At rel 1e-6 rounding reaches a few parts in 1e5 of the components under dtc and fitc, and
+  // about 1e-2 under vfe, whose trace term goes through K_uu^-1 Phi K_uu^-1 (the condition
+  // squared); at 1e-4 every approximation is exact to the finite differences' own accuracy.
+  const double rels[2] = {1e-6, 1e-4};
+  for (GpApproximation a : kSparse) {
+    for (int k = 0; k < 2; ++k) {
+      INFO("approximation " << name_of(a) << ", jitter " << rels[k]);
+      GplvmObjective obj(Y, make_gp_kernel("rbf"), q);
+      obj.set_sparse(a, Z, true, rels[k]);
+      const arma::vec x = obj.pack(X);
+      REQUIRE(std::isfinite(obj.evaluate(x, nullptr)));
+      const arma::vec ev = arma::eig_sym(obj.inducing_covariance());
+      CHECK(ev.max() / ev.min() < 2.0 * double(Z.n_cols) / rels[k]);
+      const GradCheck gc = check_gradient(obj, x, 1e-6);
+      INFO("worst index " << gc.worst << " analytic " << gc.analytic(gc.worst) << " numeric "
+                          << gc.numeric(gc.worst));
+      CHECK(gc.max_rel_error < (k == 1 ? 1e-5 : a == GpApproximation::vfe ? 5e-2 : 5e-4));
+    }
+  }
+}
+
+TEST_CASE("k-means inducing inputs: Lloyd's fixed point, the blob means, and deterministic",
+          "[sparsegp]") {
+  Rng rng(2);
+  const arma::uword q = 2, per = 50, k = 4;
+  // Four well-separated blobs: the centres are their means (the reference), in some order.
+  const arma::mat means = {{-10.0, -10.0, 10.0, 10.0}, {-10.0, 10.0, -10.0, 10.0}};
+  arma::mat X(q, k * per);
+  for (arma::uword c = 0; c < k; ++c)
+    X.cols(c * per, (c + 1) * per - 1) = (0.5 * rng.randn(q, per)).eval().each_col() + means.col(c);
+  Rng r1(7), r2(7);
+  const arma::mat C = kmeans_centres(X, k, r1);
+  CHECK(arma::approx_equal(C, kmeans_centres(X, k, r2), "absdiff", 0.0));
+  for (arma::uword c = 0; c < k; ++c) {
+    const arma::vec blob = arma::mean(X.cols(c * per, (c + 1) * per - 1), 1);
+    const arma::rowvec dist = arma::sqrt(arma::sum(arma::square(C.each_col() - blob), 0));
+    CHECK(dist.min() < 1e-12);
+  }
+  // On unstructured data, each centre is the mean of the points nearest to it.
+  const arma::mat U = rng.randn(q, 500);
+  Rng r3(1);
+  const arma::mat Cu = kmeans_centres(U, 12, r3, 1000);
+  arma::mat S(q, 12, arma::fill::zeros);
+  arma::vec cnt(12, arma::fill::zeros);
+  for (arma::uword i = 0; i < U.n_cols; ++i) {
+    const arma::uword b = arma::sum(arma::square(Cu.each_col() - U.col(i)), 0).index_min();
+    S.col(b) += U.col(i);
+    cnt(b) += 1;
+  }
+  REQUIRE(cnt.min() > 0);
+  S.each_row() /= cnt.t();
+  CHECK(arma::abs(S - Cu).max() < 1e-12);
 }
 
 TEST_CASE("at m = n with Z = X every approximation is the exact likelihood", "[sparsegp]") {
@@ -145,6 +244,23 @@ TEST_CASE(
     CHECK(model.inducing().n_cols == 15);
     CHECK(model.latent().is_finite());
     // The predictive map of a training observation lands near its own latent point.
+    const arma::mat T = model.transform(Y.cols(0, 9));
+    const arma::mat L = model.latent().cols(0, 9);
+    const double spread = arma::stddev(arma::vectorise(model.latent()));
+    CHECK(arma::median(arma::sqrt(arma::sum(arma::square(T - L), 0)).t()) < 0.3 * spread);
+  }
+  // k-means inducing inputs and the relative jitter: the same fit and map.
+  for (const char* a : {"dtc", "vfe"}) {
+    INFO("approximation " << a << " with k-means inducing inputs and jitter");
+    GplvmSettings s;
+    s.iterations = 150;
+    s.approximation = a;
+    s.inducing = 15;
+    s.inducing_init = "kmeans";
+    s.inducing_jitter = 1e-6;
+    GplvmModel model(s);
+    Rng r(1);
+    model.fit(Y, q, r, nullptr);
     const arma::mat T = model.transform(Y.cols(0, 9));
     const arma::mat L = model.latent().cols(0, 9);
     const double spread = arma::stddev(arma::vectorise(model.latent()));

@@ -309,7 +309,20 @@ arma::mat StationaryKernel::grad_X_cross(const arma::mat& X, const arma::mat& X2
 }
 
 arma::mat StationaryKernel::cross_K(const arma::mat& X, const arma::mat& X2) const {
-  cross_S_ = value(1) * sq_distances(X, X2);
+  // value(1) * sq_distances(X, X2) in the same order of operations, written into the kept
+  // buffers: at n = 60,000 the page faults of fresh n x m temporaries cost more than this
+  // arithmetic (docs/benchmarks.md).
+  const arma::rowvec a2 = arma::sum(arma::square(X), 0), b2 = arma::sum(arma::square(X2), 0);
+  cross_S_ = X.t() * X2;
+  const double a = value(1);
+  const arma::uword n = cross_S_.n_rows;
+  for (arma::uword j = 0; j < cross_S_.n_cols; ++j) {
+    double* s = cross_S_.colptr(j);
+    for (arma::uword i = 0; i < n; ++i) {
+      const double v = (-2.0 * s[i] + a2[i]) + b2[j];
+      s[i] = a * (v < 0.0 ? 0.0 : v);
+    }
+  }
   cross_F_.set_size(cross_S_.n_rows, cross_S_.n_cols);
   profile(cross_S_.memptr(), cross_F_.memptr(), cross_S_.n_elem);
   cross_X_ = X;
@@ -325,17 +338,17 @@ void StationaryKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, 
       arma::size(cross_X_) == arma::size(X) && arma::size(cross_X2_) == arma::size(X2) &&
       cross_params_.n_elem == n_params() && arma::all(cross_params_ == params()) &&
       arma::all(arma::vectorise(cross_X_ == X)) && arma::all(arma::vectorise(cross_X2_ == X2));
-  arma::mat S, F;
-  if (hit) {  // what cross_K at these inputs computed: taken, not copied
-    S = std::move(cross_S_);
-    F = std::move(cross_F_);
-    cross_X_.reset();
-  } else {
-    S = a * sq_distances(X, X2);  // n x m
-    F.set_size(S.n_rows, S.n_cols);
-    profile(S.memptr(), F.memptr(), S.n_elem);
+  arma::mat S_own, F_own;
+  if (!hit) {
+    S_own = a * sq_distances(X, X2);  // n x m
+    F_own.set_size(S_own.n_rows, S_own.n_cols);
+    profile(S_own.memptr(), F_own.memptr(), S_own.n_elem);
   }
-  arma::mat W(S.n_rows, S.n_cols);
+  // What cross_K at these inputs computed is read in place, and W's buffer is kept too.
+  const arma::mat& S = hit ? cross_S_ : S_own;
+  const arma::mat& F = hit ? cross_F_ : F_own;
+  arma::mat& W = cross_W_;
+  W.set_size(S.n_rows, S.n_cols);
   profile_derivative(S.memptr(), F.memptr(), W.memptr(), S.n_elem);
   W %= G;
   W *= v;

@@ -66,6 +66,7 @@ class StationaryKernel : public FusedGradientsKernel {
   // s and f(s) of the last cross_K, for the cross_gradients that follows at the same inputs
   // (n x m each: the sparse likelihoods' Kfu, never an n x n matrix).
   mutable arma::mat cross_X_, cross_X2_, cross_S_, cross_F_;
+  mutable arma::mat cross_W_;  // cross_gradients' pair weights, reused
   mutable arma::vec cross_params_;
 };
 
