@@ -18,10 +18,11 @@
 // (clusters moving as wholes) that Jacobi-preconditioned CG needed its 50 steps for, so two steps
 // (`cg_iterations` 0 = auto) now do; precondition_neighbours: 0 restores Jacobi and 50 steps.
 // At 3 neighbours the factor was too sparse on Fashion-MNIST (the fit settled in a worse minimum);
-// its fill grows as about n^1.8 (5.9 M entries at 20,000 points, MethodInfo::memory). Results are
-// the same bits for any thread count (the HNSW graph, where auto chooses it, depends on the data
-// and the seed only; SuperLU runs on one thread). Cost: docs/benchmarks.md (20,000 Fashion-MNIST
-// points: about half the CPU time of the Jacobi version, near Barnes-Hut t-SNE's).
+// its fill grows as about n^1.9 (6.2 M entries at 20,000 points, 50.6 M at 60,000; counted in
+// MethodInfo::memory). Results are the same bits for any thread count (the HNSW graph, where auto
+// chooses it, depends on the data and the seed only; SuperLU runs on one thread). Cost:
+// docs/benchmarks.md (20,000 Fashion-MNIST points: a third of the CPU time of the Jacobi
+// version, 0.8x Barnes-Hut t-SNE's).
 #include <armadillo>
 #include <string>
 
