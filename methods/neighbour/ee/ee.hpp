@@ -15,7 +15,7 @@
 // so its directions differ from the dense path's even at theta = 0. CG is preconditioned by a
 // sparse LU factor of the same matrix on the graph of each point's `precondition_neighbours`
 // (default 5) largest w+, computed once since w+ never changes: it carries the slow modes
-// (clusters moving as wholes) that Jacobi-preconditioned CG needed its 50 steps for, so two steps
+// (clusters moving as wholes) that Jacobi-preconditioned CG needed its 50 steps for, so five steps
 // (`cg_iterations` 0 = auto) now do; precondition_neighbours: 0 restores Jacobi and 50 steps.
 // At 3 neighbours the factor was too sparse on Fashion-MNIST (the fit settled in a worse minimum);
 // its fill grows as about n^1.9 (6.2 M entries at 20,000 points, 50.6 M at 60,000; counted in
