@@ -17,6 +17,8 @@
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
