@@ -4,7 +4,8 @@
 # thread), run back to back in one invocation so that the ratio means something on a shared
 # machine. Each method runs in its own process under /usr/bin/time -v for its peak memory (which
 # includes loading the 60,000 x 784 IDX file before the subsample: the same for both).
-#   bash benchmarks/ee_linear_fmnist.sh [profiles...]   # default: ee tsne; ee60k tsne60k: 60,000
+#   bash benchmarks/ee_linear_fmnist.sh [profiles...]   # default: ee tsne tsnefft eejacobi
+#                                                       # ee60k tsne60k: 60,000 points
 # Prints one line per method: fit wall seconds, process CPU seconds, peak RSS, iterations, stop
 # reason and the 1-NN leave-one-out error of the 2-D embedding. Needs build/drbench and Debian's
 # python3-h5py; the data: /usr/share/datasets/fashion-mnist (skips cleanly without it).
@@ -19,7 +20,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 HDF5_USE_FILE_L
 out=${OUT_DIR:-/tmp/ee_linear_fmnist}
 mkdir -p "$out"
 profiles=("$@")
-[[ ${#profiles[@]} -eq 0 ]] && profiles=(ee tsne)
+[[ ${#profiles[@]} -eq 0 ]] && profiles=(ee tsne tsnefft eejacobi)
 printf '%-8s %10s %10s %10s %6s %-16s %8s\n' profile fit_s cpu_s peak_MiB iters stop 1nn_err%
 for p in "${profiles[@]}"; do
   h5="$out/$p.h5"

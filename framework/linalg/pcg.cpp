@@ -38,18 +38,24 @@ void sym_times(const arma::sp_mat& M, const arma::mat& P, arma::mat& Q) {
 
 PcgResult pcg_solve(const arma::sp_mat& M, const arma::mat& B, arma::mat& X, double rel_tol,
                     int max_iterations) {
-  const arma::uword n = M.n_rows, r = B.n_cols;
-  if (M.n_cols != n || B.n_rows != n) throw Error("internal: pcg_solve sizes do not match");
-  if (X.n_rows != B.n_rows || X.n_cols != B.n_cols) X.zeros(B.n_rows, B.n_cols);
   const arma::vec diag(M.diag());
   if (!(diag.min() > 0)) throw Error("internal: pcg_solve needs a positive diagonal");
   const arma::vec inv = 1.0 / diag;
+  return pcg_solve(M, B, X, rel_tol, max_iterations,
+                   [&inv](const arma::mat& R) { return arma::mat(R.each_col() % inv); });
+}
+
+PcgResult pcg_solve(const arma::sp_mat& M, const arma::mat& B, arma::mat& X, double rel_tol,
+                    int max_iterations, const std::function<arma::mat(const arma::mat&)>& apply) {
+  const arma::uword n = M.n_rows, r = B.n_cols;
+  if (M.n_cols != n || B.n_rows != n) throw Error("internal: pcg_solve sizes do not match");
+  if (X.n_rows != B.n_rows || X.n_cols != B.n_cols) X.zeros(B.n_rows, B.n_cols);
   // The columns are independent CG runs advanced in lockstep (one pass over M per step for all
   // of them); a column that has converged is frozen.
   arma::mat R, Q;
   sym_times(M, X, Q);
   R = B - Q;
-  arma::mat Z = R.each_col() % inv;
+  arma::mat Z = apply(R);
   arma::mat P = Z;
   arma::rowvec rz = arma::sum(R % Z, 0);
   const arma::rowvec bn = arma::sqrt(arma::sum(arma::square(B), 0));
@@ -61,6 +67,7 @@ PcgResult pcg_solve(const arma::sp_mat& M, const arma::mat& B, arma::mat& X, dou
   for (int it = 0; it < max_iterations; ++it) {
     if (std::none_of(active.begin(), active.end(), [](bool a) { return a; })) break;
     sym_times(M, P, Q);
+    std::vector<bool> stepped(r, false);
     for (arma::uword c = 0; c < r; ++c) {
       if (!active[c]) continue;
       const double pq = arma::dot(P.col(c), Q.col(c));
@@ -71,7 +78,12 @@ PcgResult pcg_solve(const arma::sp_mat& M, const arma::mat& B, arma::mat& X, dou
       const double alpha = rz(c) / pq;
       X.col(c) += alpha * P.col(c);
       R.col(c) -= alpha * Q.col(c);
-      Z.col(c) = R.col(c) % inv;
+      stepped[c] = true;
+    }
+    // One application for all columns: a factored preconditioner solves them together.
+    Z = apply(R);
+    for (arma::uword c = 0; c < r; ++c) {
+      if (!stepped[c]) continue;
       const double rz_new = arma::dot(R.col(c), Z.col(c));
       P.col(c) = Z.col(c) + (rz_new / rz(c)) * P.col(c);
       rz(c) = rz_new;

@@ -6,6 +6,7 @@
 // step are what the direction needs (any partial CG solve started at 0 is a descent direction).
 // Armadillo's spsolve (SuperLU) refactorises on every call, which costs more than the solve.
 #include <armadillo>
+#include <functional>
 
 namespace drbench {
 
@@ -19,5 +20,10 @@ struct PcgResult {
 // is at most rel_tol. M: n x n sparse symmetric positive definite with a positive diagonal.
 PcgResult pcg_solve(const arma::sp_mat& M, const arma::mat& B, arma::mat& X, double rel_tol,
                     int max_iterations);
+
+// The same with the preconditioner `apply(R)`, which returns an approximation of M^-1 R for all
+// columns of R at once (it must be symmetric positive definite, and fixed across calls).
+PcgResult pcg_solve(const arma::sp_mat& M, const arma::mat& B, arma::mat& X, double rel_tol,
+                    int max_iterations, const std::function<arma::mat(const arma::mat&)>& apply);
 
 }  // namespace drbench

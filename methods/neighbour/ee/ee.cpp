@@ -31,6 +31,13 @@ std::string num(double v) {
 // seconds and every committed result (at most a few thousand points) keeps its exact numbers.
 constexpr arma::uword kAutoBarnesHut = 5000;
 
+// CG steps per spectral direction when `cg_iterations` is 0: with the factored preconditioner five
+// steps give directions at least as good as fifty Jacobi steps (two sufficed on Fashion-MNIST but
+// not on USPS, where the fit then crawled: docs/benchmarks.md); with Jacobi, the fifty of the
+// first linear-time version.
+constexpr int kCgWithFactor = 5;
+constexpr int kCgJacobi = 50;
+
 // The common optimiser settings of both paths.
 OptimOptions ee_options(const ParamSet& p, Trace* trace) {
   OptimOptions opt;
@@ -141,6 +148,12 @@ void ElasticEmbedding::fit_linear_time(const FitInput& in) {
   arma::sp_mat Wp = graph_joint_affinities(in.X, graph, perplexity, in.threads);
   EeBhObjective obj(std::move(Wp), in.X, params_.real("lambda"), in.dim, params_.real("theta"),
                     in.threads);
+  obj.precondition_neighbours =
+      static_cast<arma::uword>(params_.integer("precondition_neighbours"));
+  const std::int64_t cg_given = params_.integer("cg_iterations");
+  obj.cg_iterations = cg_given > 0                      ? static_cast<int>(cg_given)
+                      : obj.precondition_neighbours > 0 ? kCgWithFactor
+                                                        : kCgJacobi;
 
   OptimOptions opt = ee_options(params_, in.trace);
   const std::string optimizer = params_.str("optimizer");
@@ -162,6 +175,10 @@ void ElasticEmbedding::fit_linear_time(const FitInput& in) {
     if (mu > 0) {
       in.trace->note("mu", num(mu));
       in.trace->note("cg_iterations", std::to_string(cg_total));
+      if (obj.preconditioner_nonzeros() > 0) {
+        in.trace->note("preconditioner_nonzeros", std::to_string(obj.preconditioner_nonzeros()));
+        in.trace->note("preconditioner_seconds", num(obj.preconditioner_seconds()));
+      }
     }
   }
   if (!Y_.is_finite()) throw MethodError("ee: the embedding diverged (fix: lower 'lambda')");
@@ -200,7 +217,18 @@ MethodInfo ee_info() {
       keywords::theta(0.5),
       keywords::neighbours(0, 0, 1000000, "the sparse w+ (barnes_hut); 0 = 3 x perplexity"),
       keywords::neighbour_graph(),
+      ParamSpec::integer("precondition_neighbours", 5, 0, 1000,
+                         "sd on barnes_hut: the CG preconditioner is a sparse LU factor of "
+                         "4 L + mu I on each point's this many largest w+, computed once; "
+                         "0 = Jacobi"),
+      ParamSpec::integer("cg_iterations", 0, 0, 100000,
+                         "sd on barnes_hut: CG steps per spectral direction; 0 = 5 with the "
+                         "factored preconditioner, 50 with Jacobi"),
   };
+  // Added after results existed: at their defaults they stay out of the task keys.
+  for (auto& p : m.params)
+    if (p.name == "precondition_neighbours" || p.name == "cg_iterations")
+      p.keyed_at_default = false;
   m.iterative = true;
   m.out_of_sample = false;
   m.max_dim = [](const DataShape& s, const ParamSet& p) {
@@ -225,7 +253,14 @@ MethodInfo ee_info() {
     // Sparse w+ and the CG matrix (about 2 x 3 perplexity entries per point each), the inputs in
     // tree order with prefix and node sums (about 4 copies of X), the optimiser's vectors.
     const double n = double(s.n), d = double(s.d), kk = 3.0 * p.real("perplexity");
-    return 8.0 * (4.0 * n * kk * 2.0 + 6.0 * n * d + 40.0 * n * double(dim));
+    double bytes = 8.0 * (4.0 * n * kk * 2.0 + 6.0 * n * d + 40.0 * n * double(dim));
+    // The preconditioner's LU factors, 12 bytes an entry and half as much again while SuperLU
+    // factors: entries measured on Fashion-MNIST at k = 5 (0.47 M at 5,000 points, 6.2 M at
+    // 20,000, 50.6 M at 60,000: about n^1.91) and at k = 3, 10 on 20,000 (about k^1.5).
+    const double k = double(p.integer("precondition_neighbours"));
+    if (p.str("optimizer") == "sd" && k > 0)
+      bytes += 18.0 * 0.0378 * std::pow(n, 1.91) * std::pow(k / 5.0, 1.5);
+    return bytes;
   };
   m.make = [](const ParamSet& p) { return std::make_unique<ElasticEmbedding>(p); };
   return m;

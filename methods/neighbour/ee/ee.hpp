@@ -11,11 +11,18 @@
 // Linear time (`gradient: barnes_hut`, or auto from 5,000 points; Vladymyrov & Carreira-Perpinan
 // 2014): w+ are entropic affinities on the shared kNN graph (neighbours, neighbour_graph), the
 // repulsion is summed by Barnes-Hut (ee_bh_objective.hpp; theta = 0 is the dense objective), and
-// the spectral direction solves 4 L+ + mu I by warm-started Jacobi-preconditioned CG (at most 50
-// steps per iteration) instead of a dense Cholesky factor, so its directions differ from the
-// dense path's even at theta = 0. Results are the same bits for any thread count (the HNSW graph,
-// where auto chooses it, depends on the data and the seed only). Cost: docs/benchmarks.md (2.6x
-// Barnes-Hut t-SNE's CPU time at 20,000 Fashion-MNIST points, half of it in the CG solves).
+// the spectral direction solves 4 L+ + mu I by warm-started CG instead of a dense Cholesky factor,
+// so its directions differ from the dense path's even at theta = 0. CG is preconditioned by a
+// sparse LU factor of the same matrix on the graph of each point's `precondition_neighbours`
+// (default 5) largest w+, computed once since w+ never changes: it carries the slow modes
+// (clusters moving as wholes) that Jacobi-preconditioned CG needed its 50 steps for, so five steps
+// (`cg_iterations` 0 = auto) now do; precondition_neighbours: 0 restores Jacobi and 50 steps.
+// At 3 neighbours the factor was too sparse on Fashion-MNIST (the fit settled in a worse minimum);
+// its fill grows as about n^1.9 (6.2 M entries at 20,000 points, 50.6 M at 60,000; counted in
+// MethodInfo::memory). Results are the same bits for any thread count (the HNSW graph, where auto
+// chooses it, depends on the data and the seed only; SuperLU runs on one thread). Cost:
+// docs/benchmarks.md (20,000 Fashion-MNIST points: a third of the CPU time of the Jacobi
+// version, 0.8x Barnes-Hut t-SNE's).
 #include <armadillo>
 #include <string>
 

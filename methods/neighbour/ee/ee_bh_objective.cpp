@@ -1,8 +1,12 @@
 #include "methods/neighbour/ee/ee_bh_objective.hpp"
 
+#include <algorithm>
+#include <chrono>
+#include <climits>
 #include <cmath>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "framework/core/error.hpp"
 #include "framework/core/parallel.hpp"
@@ -196,6 +200,45 @@ double EeBhObjective::evaluate(const arma::vec& y, arma::vec* grad) {
   return E;
 }
 
+namespace {
+
+// The entries of symmetric W on the graph that keeps, for every column, its k largest values
+// (ties to the smaller row index, so the graph depends on W alone), and an edge wherever either
+// end keeps it.
+arma::sp_mat strongest_edges(const arma::sp_mat& W, arma::uword k) {
+  const arma::uword n = W.n_cols;
+  W.sync();
+  std::vector<arma::uword> rows, cols;
+  std::vector<arma::uword> idx;
+  for (arma::uword i = 0; i < n; ++i) {
+    const arma::uword b = W.col_ptrs[i], e = W.col_ptrs[i + 1];
+    idx.resize(e - b);
+    for (arma::uword q = b; q < e; ++q) idx[q - b] = q;
+    const arma::uword keep = std::min<arma::uword>(k, e - b);
+    std::partial_sort(idx.begin(), idx.begin() + keep, idx.end(),
+                      [&W](arma::uword p, arma::uword q) {
+                        return W.values[p] > W.values[q] ||
+                               (W.values[p] == W.values[q] && W.row_indices[p] < W.row_indices[q]);
+                      });
+    for (arma::uword t = 0; t < keep; ++t) {
+      rows.push_back(W.row_indices[idx[t]]);
+      cols.push_back(i);
+      rows.push_back(i);
+      cols.push_back(W.row_indices[idx[t]]);
+    }
+  }
+  arma::umat loc(2, rows.size());
+  for (std::size_t c = 0; c < rows.size(); ++c) {
+    loc(0, c) = rows[c];
+    loc(1, c) = cols[c];
+  }
+  // Kept from both ends the mask entry is 2: spones makes it 1 before it picks W's value.
+  const arma::sp_mat mask(true, loc, arma::vec(rows.size(), arma::fill::ones), n, n, true, false);
+  return arma::sp_mat(arma::spones(mask) % W);
+}
+
+}  // namespace
+
 double EeBhObjective::factor_spectral(double ridge) {
   const arma::uword n = Wp_.n_rows;
   const double mu = ridge * 4.0 * arma::accu(Dp_) / double(n);
@@ -204,8 +247,35 @@ double EeBhObjective::factor_spectral(double ridge) {
         "ee: the attractive weights w+ are all zero (fix: raise 'perplexity' or 'neighbours')");
   M_ = -4.0 * Wp_;
   M_.diag() += 4.0 * Dp_ + mu;
+  M_.sync();
   prev_.reset();
+  precond_.reset();
+  factor_seconds_ = 0.0;
+  if (precondition_neighbours > 0) {
+    const auto t0 = std::chrono::steady_clock::now();
+    const arma::sp_mat Wk = strongest_edges(Wp_, precondition_neighbours);
+    arma::sp_mat Mk = -4.0 * Wk;
+    // The k-graph's own degrees, so that Mk, like M, keeps the constants of each connected part
+    // near its null space: with M's degrees instead (dropped weight left on the diagonal) the
+    // factor no longer carries the slow modes and the fit took 2.8x the iterations.
+    Mk.diag() += 4.0 * arma::vec(arma::sum(Wk, 1)) + mu;
+    Mk.sync();
+    if (Mk.n_nonzero > static_cast<arma::uword>(INT_MAX))
+      throw MethodError(
+          "ee: the preconditioner's graph is too large for the sparse LU (fix: "
+          "lower 'precondition_neighbours', or 0)");
+    std::vector<int> cp(Mk.col_ptrs, Mk.col_ptrs + n + 1);
+    std::vector<int> ri(Mk.row_indices, Mk.row_indices + Mk.n_nonzero);
+    std::vector<double> v(Mk.values, Mk.values + Mk.n_nonzero);
+    precond_ =
+        std::make_unique<SparseLu>(static_cast<int>(n), std::move(cp), std::move(ri), std::move(v));
+    factor_seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
   return mu;
+}
+
+std::size_t EeBhObjective::preconditioner_nonzeros() const {
+  return precond_ ? precond_->factor_nonzeros() : 0;
 }
 
 arma::vec EeBhObjective::spectral_direction(const arma::vec& g) {
@@ -221,7 +291,15 @@ arma::vec EeBhObjective::spectral_direction(const arma::vec& g) {
       const double xMx = arma::dot(x, M_ * x);
       if (xMx > 0) Pt.col(c) = (arma::dot(B.col(c), x) / xMx) * x;
     }
-  last_cg_ = pcg_solve(M_, B, Pt, cg_tol, cg_iterations).iterations;
+  if (precond_) {
+    last_cg_ = pcg_solve(M_, B, Pt, cg_tol, cg_iterations, [this](const arma::mat& R) {
+                 arma::mat Z = R;
+                 precond_->solve(Z.memptr(), static_cast<int>(Z.n_cols));
+                 return Z;
+               }).iterations;
+  } else {
+    last_cg_ = pcg_solve(M_, B, Pt, cg_tol, cg_iterations).iterations;
+  }
   Pt.each_row() -= arma::mean(Pt, 0);
   prev_ = Pt;
   arma::vec p = arma::vectorise(arma::mat(Pt.t()));

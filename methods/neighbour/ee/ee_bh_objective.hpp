@@ -18,7 +18,10 @@
 // Threads: the per-point sums are independent and written per point, then added in index order,
 // so E and G are the same bits for any thread count.
 #include <armadillo>
+#include <cstddef>
+#include <memory>
 
+#include "framework/linalg/sparse_lu.hpp"
 #include "framework/optim/objective.hpp"
 
 namespace drbench {
@@ -30,15 +33,25 @@ class EeBhObjective final : public Objective {
                 unsigned threads);
   double evaluate(const arma::vec& y, arma::vec* grad) override;
 
-  // Builds 4 L+ + mu I with mu = ridge * trace(4 L+) / n (as EeObjective); returns mu.
+  // Builds 4 L+ + mu I with mu = ridge * trace(4 L+) / n (as EeObjective); returns mu. With
+  // precondition_neighbours = k > 0 it also factors, once (w+ never changes), the same matrix
+  // 4 L_k + mu I of the sparser graph that keeps each point's k largest w+ (an edge stays when
+  // either end keeps it), by sparse LU: the CG preconditioner. A graph Laplacian's slow modes
+  // (whole clusters moving) are what Jacobi-preconditioned CG resolves last, and they are what
+  // the spectral direction is for; the factor of the k-graph carries them, so a couple of steps
+  // replace tens. k = 0: the Jacobi preconditioner.
   double factor_spectral(double ridge);
-  // -G (4 L+ + mu I)^-1 by at most `cg_iterations` Jacobi-preconditioned CG steps (relative
-  // residual cg_tol), warm-started at the previous direction when that is downhill for this g,
-  // centred. Falls back to the fixed-point direction when CG's result is not downhill.
+  // -G (4 L+ + mu I)^-1 by at most `cg_iterations` preconditioned CG steps (relative residual
+  // cg_tol), warm-started at the previous direction when that is downhill for this g, centred.
+  // Falls back to the fixed-point direction when CG's result is not downhill.
   arma::vec spectral_direction(const arma::vec& g);
+  // Entries of the preconditioner's LU factors (0 without one), and the seconds factoring took.
+  std::size_t preconditioner_nonzeros() const;
+  double preconditioner_seconds() const { return factor_seconds_; }
   arma::vec fixed_point_direction(const arma::vec& g) const;
   int cg_iterations = 50;
   double cg_tol = 1e-3;
+  arma::uword precondition_neighbours = 0;
   int last_cg_iterations() const { return last_cg_; }
 
   // The sums w+ and w- would have on all pairs (w+ sums to one over its stored entries; w- over
@@ -60,6 +73,8 @@ class EeBhObjective final : public Objective {
   arma::sp_mat M_;  // 4 L+ + mu I
   arma::mat prev_;  // previous spectral direction (n x dim)
   int last_cg_ = 0;
+  std::unique_ptr<SparseLu> precond_;  // LU of 4 L_k + mu I (factor_spectral)
+  double factor_seconds_ = 0.0;
 };
 
 }  // namespace drbench
