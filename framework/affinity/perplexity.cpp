@@ -7,7 +7,7 @@
 #include "framework/affinity/weights.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/parallel.hpp"
-#include "framework/eval/knn.hpp"
+#include "framework/linalg/knn_search.hpp"
 #include "framework/linalg/distances.hpp"
 
 namespace drbench {

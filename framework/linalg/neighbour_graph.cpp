@@ -11,7 +11,7 @@
 
 #include "framework/core/error.hpp"
 #include "framework/core/parallel.hpp"
-#include "framework/eval/knn.hpp"
+#include "framework/linalg/knn_search.hpp"
 
 namespace drbench {
 

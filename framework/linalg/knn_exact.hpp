@@ -1,7 +1,8 @@
 #pragma once
-// The exact distance and order every kNN path ranks by (framework/eval/knn.cpp, knn_prefilter.cpp).
-// Only for translation units compiled with -ffp-contract=off (see CMakeLists.txt): a fused
-// multiply-add would change the bits, and then the paths could break ties differently.
+// The exact distance and order every kNN path ranks by (framework/linalg/knn_search.cpp,
+// knn_prefilter.cpp). Only for translation units compiled with -ffp-contract=off (see
+// CMakeLists.txt): a fused multiply-add would change the bits, and then the paths could break ties
+// differently.
 #include <armadillo>
 
 namespace drbench::knn_detail {
