@@ -1,0 +1,61 @@
+#!/usr/bin/python3
+"""One markdown table of several measures per (dataset, dim, method) of a results file: the
+kNN error and any quality measures, each cell the best setting's mean +- std as `drbench aggregate
+--metric M` selects and computes it (this script only lays the program's tables side by side),
+plus the mean fit time of the chosen setting's tasks.
+
+usage: measures_table.py RESULTS.h5 [MEASURE ...]   (default: trustworthiness continuity rnx_auc)
+"""
+import io
+import os
+import subprocess
+import sys
+
+import pandas as pd
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from drbench import results as dres  # noqa: E402
+
+
+def table(path, metric=None):
+    cmd = [dres.drbench_program() or "drbench", "aggregate", path, "--no-store", "--format", "csv"]
+    if metric:
+        cmd += ["--metric", metric]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    blocks, cur = [], []
+    for line in out.splitlines():
+        if line.startswith("dataset,method,") and cur:
+            blocks.append("\n".join(cur))
+            cur = []
+        if line.strip():
+            cur.append(line)
+    blocks.append("\n".join(cur))
+    return pd.concat([pd.read_csv(io.StringIO(b), keep_default_na=False) for b in blocks])
+
+
+def main():
+    path, measures = sys.argv[1], sys.argv[2:] or ["trustworthiness", "continuity", "rnx_auc"]
+    r = dres.load(path)
+    base = table(path)
+    k1 = base["k"].min()
+    base = base[base["k"] == k1]
+    cols = {"err": base.set_index(["dataset", "dim", "method"])}
+    for m in measures:
+        cols[m] = table(path, m).set_index(["dataset", "dim", "method"])
+    fit = r.tasks[r.tasks["ok"]].groupby(["dataset", "dim", "label", "setting"])["fit_seconds"].mean()
+    head = [f"{k1}-NN error %"] + [m for m in measures] + ["fit s"]
+    print("| dataset | dim | method | " + " | ".join(head) + " |")
+    print("|---|---:|---|" + "---:|" * len(head))
+    for key, row in cols["err"].iterrows():
+        ds, dim, meth = key
+        cells = [f"{row['mean_error_pct']:.2f} ± {row['std_error_pct']:.2f}"]
+        for m in measures:
+            q = cols[m].loc[key]
+            cells.append(f"{float(q['mean']):.3f}")
+        f = fit.get((ds, dim, meth, row["setting"]))
+        cells.append(f"{f:.1f}" if f is not None else "")
+        print(f"| {ds} | {dim} | {meth} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()
