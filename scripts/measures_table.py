@@ -48,10 +48,11 @@ def main():
     print("|---|---:|---|" + "---:|" * len(head))
     for key, row in cols["err"].iterrows():
         ds, dim, meth = key
-        cells = [f"{row['mean_error_pct']:.2f} ± {row['std_error_pct']:.2f}"]
+        sd = row["std_error_pct"]
+        cells = [f"{float(row['mean_error_pct']):.2f}" + (f" ± {float(sd):.2f}" if sd != "" else "")]
         for m in measures:
             q = cols[m].loc[key]
-            cells.append(f"{float(q['mean']):.3f}")
+            cells.append(f"{float(q['mean']):.3f}" if q["mean"] != "" else "")
         f = fit.get((ds, dim, meth, row["setting"]))
         cells.append(f"{f:.1f}" if f is not None else "")
         print(f"| {ds} | {dim} | {meth} | " + " | ".join(cells) + " |")
