@@ -20,6 +20,25 @@ ParamSpec tolerance(double def, std::optional<double> hi, const std::string& wha
   return ParamSpec::real("tolerance", def, 0.0, hi, "stop before the iteration cap " + what);
 }
 
+ParamSpec objective_tolerance(double def, const std::string& what) {
+  return ParamSpec::real("objective_tolerance", def, 0.0, std::nullopt,
+                         "stop when the objective fell by at most this fraction of max(|f|, 1) "
+                         "over the last `tolerance_window` iterations (0: off) " +
+                             what);
+}
+
+ParamSpec tolerance_window(std::int64_t def, const std::string& what) {
+  return ParamSpec::integer(
+      "tolerance_window", def, 1, 1e6,
+      "iterations over which `objective_tolerance` measures the decrease " + what);
+}
+
+ParamSpec gradient_tolerance(double def, const std::string& what) {
+  return ParamSpec::real(
+      "gradient_tolerance", def, 0.0, std::nullopt,
+      "stop when the gradient's largest component falls below this (0: off) " + what);
+}
+
 ParamSpec weights(const std::string& what) {
   return ParamSpec::choice("weights", "heat", {"heat", "binary"},
                            "graph edge weights, heat exp(-|xi-xj|^2/t) or binary 1: " + what);
