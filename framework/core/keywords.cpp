@@ -39,6 +39,16 @@ ParamSpec gradient_tolerance(double def, const std::string& what) {
       "stop when the gradient's largest component falls below this (0: off) " + what);
 }
 
+ParamSpec projection_norm(const std::string& what) {
+  ParamSpec s = ParamSpec::choice("projection_norm", "constraint", {"constraint", "unit"},
+                                  "scale of the projection vectors: as the eigenproblem's "
+                                  "constraint leaves them, or unit length in input space (Deng "
+                                  "Cai's code); it weights the latent axes in a kNN distance: " +
+                                      what);
+  s.keyed_at_default = false;  // added after the published tables: their task keys still match
+  return s;
+}
+
 ParamSpec weights(const std::string& what) {
   return ParamSpec::choice("weights", "heat", {"heat", "binary"},
                            "graph edge weights, heat exp(-|xi-xj|^2/t) or binary 1: " + what);

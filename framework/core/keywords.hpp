@@ -32,6 +32,10 @@ ParamSpec tolerance_window(std::int64_t def, const std::string& what);
 // `gradient_tolerance` (real >= 0): stop when the gradient's largest component falls below this;
 // 0 disables the test.
 ParamSpec gradient_tolerance(double def, const std::string& what);
+// `projection_norm` (choice {constraint, unit}): how a linear method scales its projection
+// vectors: as its eigenproblem's constraint leaves them (a^T B a = 1), or to unit Euclidean length
+// in input space (Deng Cai's LGE code). The scales weight the latent axes in a kNN distance.
+ParamSpec projection_norm(const std::string& what);
 // `weights` (choice {heat, binary}): edge weights of a graph, exp(-d^2/t) or 1.
 ParamSpec weights(const std::string& what);
 // `weights` with a method's own choices (e.g. neighbour embeddings: {perplexity, gaussian}).
