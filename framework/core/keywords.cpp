@@ -20,6 +20,35 @@ ParamSpec tolerance(double def, std::optional<double> hi, const std::string& wha
   return ParamSpec::real("tolerance", def, 0.0, hi, "stop before the iteration cap " + what);
 }
 
+ParamSpec objective_tolerance(double def, const std::string& what) {
+  return ParamSpec::real("objective_tolerance", def, 0.0, std::nullopt,
+                         "stop when the objective fell by at most this fraction of max(|f|, 1) "
+                         "over the last `tolerance_window` iterations (0: off) " +
+                             what);
+}
+
+ParamSpec tolerance_window(std::int64_t def, const std::string& what) {
+  return ParamSpec::integer(
+      "tolerance_window", def, 1, 1e6,
+      "iterations over which `objective_tolerance` measures the decrease " + what);
+}
+
+ParamSpec gradient_tolerance(double def, const std::string& what) {
+  return ParamSpec::real(
+      "gradient_tolerance", def, 0.0, std::nullopt,
+      "stop when the gradient's largest component falls below this (0: off) " + what);
+}
+
+ParamSpec projection_norm(const std::string& what) {
+  ParamSpec s = ParamSpec::choice("projection_norm", "constraint", {"constraint", "unit"},
+                                  "scale of the projection vectors: as the eigenproblem's "
+                                  "constraint leaves them, or unit length in input space (Deng "
+                                  "Cai's code); it weights the latent axes in a kNN distance: " +
+                                      what);
+  s.keyed_at_default = false;  // added after the published tables: their task keys still match
+  return s;
+}
+
 ParamSpec weights(const std::string& what) {
   return ParamSpec::choice("weights", "heat", {"heat", "binary"},
                            "graph edge weights, heat exp(-|xi-xj|^2/t) or binary 1: " + what);

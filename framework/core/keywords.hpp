@@ -24,6 +24,18 @@ ParamSpec iterations(std::int64_t def, std::int64_t hi, const std::string& what)
 // `tolerance` (real >= 0, at most `hi`): when an iterative method may stop before its iteration
 // cap; `what` states the method's test (relative change, or Netlab's absolute x and f change).
 ParamSpec tolerance(double def, std::optional<double> hi, const std::string& what);
+// `objective_tolerance` (real >= 0): stop when the objective fell by at most this fraction of
+// max(|f|, 1) over the last `tolerance_window` iterations; 0 disables the test.
+ParamSpec objective_tolerance(double def, const std::string& what);
+// `tolerance_window` (int >= 1): the iterations objective_tolerance measures the decrease over.
+ParamSpec tolerance_window(std::int64_t def, const std::string& what);
+// `gradient_tolerance` (real >= 0): stop when the gradient's largest component falls below this;
+// 0 disables the test.
+ParamSpec gradient_tolerance(double def, const std::string& what);
+// `projection_norm` (choice {constraint, unit}): how a linear method scales its projection
+// vectors: as its eigenproblem's constraint leaves them (a^T B a = 1), or to unit Euclidean length
+// in input space (Deng Cai's LGE code). The scales weight the latent axes in a kNN distance.
+ParamSpec projection_norm(const std::string& what);
 // `weights` (choice {heat, binary}): edge weights of a graph, exp(-d^2/t) or 1.
 ParamSpec weights(const std::string& what);
 // `weights` with a method's own choices (e.g. neighbour embeddings: {perplexity, gaussian}).

@@ -28,6 +28,8 @@ OptimResult lbfgs(Objective& obj, const arma::vec& x0, const OptimOptions& opt, 
   auto finish = [&](const std::string& why) { return res.stop(x, f, why, opt.trace); };
   if (!std::isfinite(f) || !g.is_finite()) return finish("failed");
   if (arma::abs(g).max() == 0) return finish("gradient_zero");
+  ObjectiveWindow window(opt.rel_f_tol, opt.f_window);
+  window.converged(f);
 
   std::deque<arma::vec> S, Y;
   std::deque<double> rho;
@@ -89,6 +91,7 @@ OptimResult lbfgs(Objective& obj, const arma::vec& x0, const OptimOptions& opt, 
     if (opt.g_tol > 0 && arma::abs(g).max() < opt.g_tol) return finish("gradient_tolerance");
     if (arma::abs(s).max() < opt.x_tol && std::abs(f - f_prev) < opt.f_tol)
       return finish("x_and_f_tolerance");
+    if (window.converged(f)) return finish("objective_tolerance");
   }
   return finish("max_iterations");
 }

@@ -67,6 +67,13 @@ struct OptimOptions {
   // Stop when ||x_new - x|| <= rel_x_tol ||x|| (the elastic-embedding/DEE criterion; 0 disables).
   // Honoured by gd, cg and descent.
   double rel_x_tol = 0.0;
+  // Stop when the objective fell by at most rel_f_tol * max(|f|, 1) over the last f_window
+  // iterations (0 disables). Netlab's one-step test above passes after a run of rejected SCG steps
+  // or stalls on objectives that fall by a constant fraction per step (GPLRF: 2-3 % per thousand
+  // iterations at 3,000); a window of iterations measures the rate of descent instead.
+  // Honoured by scg and lbfgs (ObjectiveWindow).
+  double rel_f_tol = 0.0;
+  int f_window = 100;
   Trace* trace = nullptr;  // non-null: one row per iteration plus a "stop_reason" note
 
   std::function<arma::vec(const arma::vec& x, const arma::vec& g)> direction;
@@ -99,6 +106,20 @@ struct OptimResult {
     return stop_reason != "max_iterations" && stop_reason != "failed" &&
            stop_reason != "line_search_failed";
   }
+};
+
+// The objective-window test of OptimOptions::rel_f_tol: fed the objective after every iteration
+// (rejected steps too: a window of them is no progress either), it says when the decrease over
+// the last `window` iterations is below tol * max(|f|, 1). Inactive (never true) for tol = 0.
+class ObjectiveWindow {
+ public:
+  ObjectiveWindow(double tol, int window);
+  bool converged(double f);
+
+ private:
+  double tol_;
+  std::vector<double> ring_;  // the last `window` objectives
+  std::size_t next_ = 0, filled_ = 0;
 };
 
 // Scaled conjugate gradients (Moller 1993), following Netlab's scg.m step by step.

@@ -1,4 +1,6 @@
 // The table of optimisers that minimize() and the configs choose from.
+#include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "framework/core/error.hpp"
@@ -34,6 +36,22 @@ const OptimizerInfo* find_optimizer(const std::string& name) {
   return nullptr;
 }
 
+ObjectiveWindow::ObjectiveWindow(double tol, int window)
+    : tol_(tol), ring_(tol > 0 ? std::size_t(std::max(window, 1)) : 0) {}
+
+bool ObjectiveWindow::converged(double f) {
+  if (ring_.empty()) return false;
+  const bool full = filled_ == ring_.size();
+  const double oldest = ring_[next_];  // f from `window` iterations ago once the ring is full
+  ring_[next_] = f;
+  next_ = (next_ + 1) % ring_.size();
+  if (!full) {
+    ++filled_;
+    return false;
+  }
+  return oldest - f <= tol_ * std::max(std::abs(f), 1.0);
+}
+
 OptimResult minimize(const std::string& name, Objective& obj, const arma::vec& x0,
                      const OptimOptions& opt) {
   const OptimizerInfo* o = find_optimizer(name);
@@ -46,6 +64,8 @@ OptimResult minimize(const std::string& name, Objective& obj, const arma::vec& x
     throw Error("optimizer '" + name + "' needs the objective to supply a search direction");
   if (!o->supports_phases && !opt.phases.empty())
     throw Error("optimizer '" + name + "' does not run phases; use gd, cg or descent");
+  if (opt.rel_f_tol > 0 && name != "scg" && name != "lbfgs")
+    throw Error("optimizer '" + name + "' has no objective-window test; use scg or lbfgs");
   return o->run(obj, x0, opt);
 }
 

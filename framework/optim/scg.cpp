@@ -34,6 +34,8 @@ OptimResult scg(Objective& obj, const arma::vec& x0, const OptimOptions& opt) {
   }
   auto finish = [&](const std::string& why, double f) { return res.stop(x, f, why, opt.trace); };
   if (!std::isfinite(f_old) || !grad_new.is_finite()) return finish("failed", f_old);
+  ObjectiveWindow window(opt.rel_f_tol, opt.f_window);
+  window.converged(f_old);
 
   double f_now = f_old;
   grad_old = grad_new;
@@ -101,6 +103,7 @@ OptimResult scg(Objective& obj, const arma::vec& x0, const OptimOptions& opt) {
       if (opt.g_tol > 0 && arma::abs(grad_new).max() < opt.g_tol)
         return finish("gradient_tolerance", f_now);
     }
+    if (window.converged(f_now)) return finish("objective_tolerance", f_now);
     if (Delta < 0.25 || !std::isfinite(Delta)) {
       if (beta >= beta_max && !success) return finish("no_progress", f_now);
       beta = std::min(4.0 * beta, beta_max);

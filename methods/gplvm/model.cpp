@@ -40,6 +40,13 @@ std::vector<ParamSpec> gplvm_param_specs() {
                         "added (GPLRF eq. 2)"),
       ParamSpec::integer("iterations", 1000, 1, 1e6, "optimiser iterations (TPSLVM: 1000)"),
       fit_tolerance(),
+      unkeyed(keywords::objective_tolerance(
+          0.0,
+          "(the fit's optimiser, scg or lbfgs; rejected SCG steps count as iterations): a "
+          "convergence test for fits Netlab's one-step test never stops, such as GPLRF's "
+          "with a strong prior; raise `iterations` with it")),
+      unkeyed(keywords::tolerance_window(100, "(the fit's optimiser)")),
+      unkeyed(keywords::gradient_tolerance(0.0, "(the fit's optimiser)")),
       ParamSpec::choice("optimizer", "scg", {"scg", "lbfgs"},
                         "scaled conjugate gradients (as in the papers) or L-BFGS"),
       ParamSpec::choice("init", "ppca", {"ppca", "pca"},
@@ -78,6 +85,9 @@ GplvmSettings gplvm_settings(const ParamSet& p) {
   s.kernel = p.str("kernel");
   s.iterations = int(p.integer("iterations"));
   s.tolerance = p.real("tolerance");
+  s.objective_tolerance = p.real("objective_tolerance");
+  s.tolerance_window = int(p.integer("tolerance_window"));
+  s.gradient_tolerance = p.real("gradient_tolerance");
   s.optimizer = p.str("optimizer");
   s.init = p.str("init");
   s.x_prior = p.real("x_prior");
@@ -171,6 +181,9 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
   OptimOptions opt;
   opt.max_iterations = s_.iterations;
   opt.x_tol = opt.f_tol = s_.tolerance;
+  opt.rel_f_tol = s_.objective_tolerance;
+  opt.f_window = s_.tolerance_window;
+  opt.g_tol = s_.gradient_tolerance;
   opt.trace = trace;
   const arma::vec x0 = obj.pack(Xinit);
   if (!std::isfinite(obj.evaluate(x0, nullptr)))

@@ -20,12 +20,15 @@ namespace drbench {
 struct GplvmSettings {
   std::string kernel = "rbf";  // base kernel; bias and white noise are added (GPLRF eq. 2)
   int iterations = 1000;
-  double tolerance = 1e-4;        // x_tol = f_tol of the fit's optimiser (Netlab's foptions)
-  std::string optimizer = "scg";  // scg | lbfgs
-  std::string init = "ppca";      // ppca | pca
-  double x_prior = 0.0;           // precision of a Gaussian prior on X; 0 = none (eq. 3 as is)
-  int oos_iterations = 200;       // optimiser iterations per new point (TPSLVM Algorithm 1)
-  bool learn_kernel = true;       // false: hyperparameters stay at their initial values
+  double tolerance = 1e-4;           // x_tol = f_tol of the fit's optimiser (Netlab's foptions)
+  double objective_tolerance = 0.0;  // rel_f_tol of the fit's optimiser over tolerance_window
+  int tolerance_window = 100;
+  double gradient_tolerance = 0.0;  // g_tol of the fit's optimiser
+  std::string optimizer = "scg";    // scg | lbfgs
+  std::string init = "ppca";        // ppca | pca
+  double x_prior = 0.0;             // precision of a Gaussian prior on X; 0 = none (eq. 3 as is)
+  int oos_iterations = 200;         // optimiser iterations per new point (TPSLVM Algorithm 1)
+  bool learn_kernel = true;         // false: hyperparameters stay at their initial values
   // New points: "predictive" (TPSLVM Algorithm 1: maximise the GP predictive density with the
   // training latent points fixed) or "joint" (the TPSLVM authors' code: y* joins the data and x*
   // the latent points, so it also becomes a knot, and the likelihood of all N + 1 points is

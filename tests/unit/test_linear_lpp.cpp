@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/linalg/graph_weights.hpp"
 #include "linear_support.hpp"
@@ -80,4 +81,32 @@ TEST_CASE("lpp refuses more dims than the PCA pre-step keeps", "[linear][lpp]") 
   X = arma::join_cols(X, X);  // rank 2 in 4-D
   CHECK_THROWS_WITH(fit_method("lpp", X, nullptr, 0, 3), Catch::Contains("pca_ratio"));
   CHECK_NOTHROW(fit_method("lpp", X, nullptr, 0, 2));
+}
+
+TEST_CASE("lpp projection_norm unit rescales each latent axis to a unit-length vector",
+          "[linear][lpp]") {
+  // The same eigenvectors, each column scaled to unit length in input space (Cai's LGE.m): the
+  // embedding is the constraint-normalised one with every axis multiplied by 1 / |a_j|.
+  Rng rng(44);
+  const arma::mat X = rng.randn(6, 90);
+  ParamSet base;
+  base.set("reg", 0.0);
+  ParamSet unit = base;
+  unit.set("projection_norm", std::string("unit"));
+  auto mb = fit_method("lpp", X, nullptr, 0, 3, base);
+  auto mu = fit_method("lpp", X, nullptr, 0, 3, unit);
+  const arma::mat Ab = dynamic_cast<const Lpp&>(*mb).projection();
+  const arma::mat Au = dynamic_cast<const Lpp&>(*mu).projection();
+  const arma::rowvec len = arma::sqrt(arma::sum(arma::square(Ab), 0));
+  CHECK(arma::approx_equal(arma::sqrt(arma::sum(arma::square(Au), 0)), arma::ones<arma::rowvec>(3),
+                           "absdiff", 1e-12));
+  CHECK(arma::approx_equal(Au, Ab.each_row() / len, "absdiff", 1e-10));
+  const arma::mat Xn = rng.randn(6, 7);
+  CHECK(arma::approx_equal(mu->transform(Xn), mb->transform(Xn).each_col() / len.t(), "absdiff",
+                           1e-9));
+  // The constraint normalisation is not a unit one here, so the option changes the embedding.
+  CHECK(arma::abs(len - 1.0).max() > 1e-3);
+  // At its default the option stays out of the task key.
+  CHECK(Registry::instance().get("lpp").complete(base).canonical().find("projection_norm") ==
+        std::string::npos);
 }

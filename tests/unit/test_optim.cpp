@@ -87,6 +87,59 @@ TEST_CASE("Optimisers stop at the iteration limit and say so", "[optim]") {
   }
 }
 
+TEST_CASE("ObjectiveWindow compares the objective with the one a window ago", "[optim][window]") {
+  ObjectiveWindow off(0.0, 3);
+  for (int i = 0; i < 10; ++i) CHECK_FALSE(off.converged(5.0));  // tol 0: never
+  // Window 3, tol 0.02: iteration i compares fs[i-3] - fs[i] with 0.02 * fs[i] once three
+  // values are in: a drop of 3 (i = 3..6) and of 2 (i = 7) is too much, 1 (i = 8) and 0 are not.
+  ObjectiveWindow w(0.02, 3);
+  const std::vector<double> fs = {100, 99, 98, 97, 96, 95, 94, 94, 94, 94};
+  std::vector<bool> got;
+  for (double v : fs) got.push_back(w.converged(v));
+  const std::vector<bool> want = {false, false, false, false, false,
+                                  false, false, false, true,  true};
+  CHECK(got == want);
+  // Objectives near 0 compare with an absolute tolerance (max(|f|, 1)).
+  ObjectiveWindow z(0.5, 1);
+  CHECK_FALSE(z.converged(0.3));
+  CHECK(z.converged(-0.1));  // fell by 0.4 <= 0.5
+}
+
+TEST_CASE("SCG and L-BFGS stop at the first window with too little descent", "[optim][window]") {
+  // Rosenbrock descends slowly along its valley. Whenever the test fires, the trace must show
+  // that it held at the stop and at no earlier iteration (rejected SCG steps repeat f).
+  for (const std::string name : {"scg", "lbfgs"}) {
+    for (const int window : {1, 3, 10}) {
+      FunctionObjective obj(rosenbrock);
+      Trace trace;
+      OptimOptions o = tight(&trace);
+      o.x_tol = o.f_tol = 0;
+      o.rel_f_tol = 1e-2;
+      o.f_window = window;
+      const OptimResult r = minimize(name, obj, arma::vec{-1.2, 1.0, -1.2, 1.0}, o);
+      INFO(name << " window=" << window << " stop=" << r.stop_reason << " at " << r.iterations);
+      REQUIRE(r.stop_reason == "objective_tolerance");
+      REQUIRE(trace.rows.size() == std::size_t(r.iterations) + 1);
+      auto holds = [&](std::size_t i) {
+        const double fi = trace.rows[i].objective;
+        return trace.rows[i - window].objective - fi <= 1e-2 * std::max(std::abs(fi), 1.0);
+      };
+      CHECK(holds(std::size_t(r.iterations)));
+      for (std::size_t i = std::size_t(window); i < std::size_t(r.iterations); ++i) {
+        INFO("iteration " << i);
+        CHECK_FALSE(holds(i));
+      }
+      CHECK(r.f == trace.rows.back().objective);
+    }
+  }
+  // Other optimisers do not implement the test and say so instead of ignoring it.
+  FunctionObjective obj(rosenbrock);
+  OptimOptions o;
+  o.rel_f_tol = 1e-3;
+  CHECK_THROWS_WITH(minimize("gd", obj, arma::vec{-1.2, 1.0}, o),
+                    Catch::Contains("no objective-window test"));
+}
+
 TEST_CASE("SCG treats a non-finite objective as a failed step", "[optim]") {
   // A quadratic that is +inf outside |x| < 2: steps across the wall must be rejected, not taken.
   FunctionObjective obj([](const arma::vec& x, arma::vec* g) -> double {

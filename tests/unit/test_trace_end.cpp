@@ -1,7 +1,9 @@
 // Where a fit's optimiser ended is kept for every task, with or without its trace: a table run at
 // cluster scale keeps no traces, and its reader must still see which fits ran out of iterations.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <cstdio>
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/registry.hpp"
@@ -146,6 +148,67 @@ output: {path: unused.h5, keep_traces: false}
   CHECK(key_explicit == key_default);
   CHECK(key0.find("tolerance=0,") != std::string::npos);
   CHECK(key_loose.find("tolerance=1000000") != std::string::npos);
+}
+
+TEST_CASE("gp-lvm objective_tolerance stops a fit by its rate of descent",
+          "[gplvm][trace][window]") {
+  auto run = [](const std::string& extra) {
+    const std::string text = R"(seed: 5
+datasets:
+  - {name: iris, source: bundled, preprocess: [{standardize: {}}]}
+splits: {train_ratio: [0.5], repeats: 1}
+methods:
+  - {method: gplrf, dims: [2], grid: {iterations: 60, tolerance: 0)" +
+                             extra + R"(}}
+evaluation: {knn: [1]}
+output: {path: unused.h5, keep_traces: true}
+)";
+    const Experiment ex = parse_experiment(text, "win.yaml");
+    TaskRunner runner(ex, {});
+    const std::vector<Task> tasks = expand_tasks(ex);
+    REQUIRE(tasks.size() == 1);
+    const TaskResult r = runner.run(tasks[0], 0);
+    REQUIRE(r.ok);
+    return std::make_tuple(tasks[0].key, r.fit_end, r.trace);
+  };
+  const auto [key_off, all, trace_all] = run("");
+  CHECK(all.iterations == 60);
+  CHECK(all.stop_reason == "max_iterations");
+  // Any tolerance passes once the window is full when it is huge: the stop is at the window.
+  const auto [key_huge, huge, unused] = run(", objective_tolerance: 1e6, tolerance_window: 7");
+  CHECK(huge.iterations == 7);
+  CHECK(huge.stop_reason == "objective_tolerance");
+  // A real one: with the tolerance at the median of the full run's 10-iteration relative
+  // decreases, the fit must stop at the first iteration whose decrease is within it (the same
+  // start and steps up to there).
+  std::vector<double> rel;
+  auto rel_at = [&](std::size_t i) {
+    const double fi = trace_all.rows[i].objective;
+    return (trace_all.rows[i - 10].objective - fi) / std::max(std::abs(fi), 1.0);
+  };
+  for (std::size_t i = 10; i < trace_all.rows.size(); ++i) rel.push_back(rel_at(i));
+  REQUIRE(rel.size() > 10);
+  std::nth_element(rel.begin(), rel.begin() + rel.size() / 2, rel.end());
+  const double tol_value = rel[rel.size() / 2];
+  REQUIRE(tol_value > 0);
+  int first = -1;
+  for (std::size_t i = 10; i < trace_all.rows.size() && first < 0; ++i)
+    if (rel_at(i) <= tol_value) first = int(i);
+  REQUIRE(first > 0);
+  char buf[96];
+  std::snprintf(buf, sizeof buf, ", objective_tolerance: %.17g, tolerance_window: 10", tol_value);
+  const auto [key_tol, tol, trace_tol] = run(buf);
+  INFO("tolerance " << tol_value << ", first iteration of the full run passing it: " << first);
+  CHECK(tol.stop_reason == "objective_tolerance");
+  CHECK(tol.iterations == std::uint64_t(first));
+  for (int i = 0; i <= first; ++i)
+    CHECK(trace_tol.rows[i].objective == trace_all.rows[i].objective);
+  // Off by default and out of the key there, so the committed tables' tasks keep resuming.
+  CHECK(key_off.find("objective_tolerance") == std::string::npos);
+  CHECK(key_off.find("tolerance_window") == std::string::npos);
+  CHECK(key_off.find("gradient_tolerance") == std::string::npos);
+  CHECK(key_tol.find("objective_tolerance=") != std::string::npos);
+  CHECK(key_tol.find("tolerance_window=10") != std::string::npos);
 }
 
 TEST_CASE("task keys of the GPLRF Table 1 runs are unchanged", "[tasks][gplvm]") {

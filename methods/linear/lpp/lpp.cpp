@@ -14,6 +14,7 @@ void Lpp::fit(const FitInput& in) {
   if (in.trace) in.trace->note("heat_width_t", std::to_string(g.t));
   GraphProjection p = solve_lpp(in.X, g.W, in.dim, pca_ratio_, reg_, "lpp");
   values_ = p.values;
+  if (unit_vectors_) p.A = arma::normalise(p.A);  // each column to unit length, as Cai's LGE.m
   set_projection(in.X, std::move(p.mean), std::move(p.A));
 }
 
@@ -28,12 +29,13 @@ MethodInfo lpp_info() {
   m.family = "linear";
   m.summary = "locality preserving projections: heat-kernel kNN graph, X L X^T a = l X D X^T a";
   m.reference = "He & Niyogi, Locality Preserving Projections, NIPS 2003, section 2-3";
-  m.params = {
-      keywords::neighbours(5, 1, 1000, "the kNN graph (papers vary 2..20)"),
-      keywords::kernel_width(1.0, kKnnReference), keywords::width("relative", kKnnReference),
-      ParamSpec::real("pca_ratio", 1.0, 0.0, 1.0,
-                      "variance kept by the PCA pre-step (1 = full rank)", true),
-      ParamSpec::real("reg", 1e-8, 0.0, 1e3, "ridge on X D X^T, relative to its trace/dim")};
+  m.params = {keywords::neighbours(5, 1, 1000, "the kNN graph (papers vary 2..20)"),
+              keywords::kernel_width(1.0, kKnnReference),
+              keywords::width("relative", kKnnReference),
+              ParamSpec::real("pca_ratio", 1.0, 0.0, 1.0,
+                              "variance kept by the PCA pre-step (1 = full rank)", true),
+              ParamSpec::real("reg", 1e-8, 0.0, 1e3, "ridge on X D X^T, relative to its trace/dim"),
+              keywords::projection_norm("the OIP paper's LPP row matches unit")};
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     return double(s.n) * s.n * s.d + double(s.d) * s.d * s.d;
   };
@@ -47,7 +49,8 @@ MethodInfo lpp_info() {
   };
   m.make = [](const ParamSet& p) {
     return std::make_unique<Lpp>(static_cast<arma::uword>(p.integer("neighbours")),
-                                 keywords::kernel_width_of(p), p.real("pca_ratio"), p.real("reg"));
+                                 keywords::kernel_width_of(p), p.real("pca_ratio"), p.real("reg"),
+                                 p.str("projection_norm") == "unit");
   };
   return m;
 }

@@ -14,8 +14,14 @@ namespace drbench {
 
 class Lpp final : public LinearMethod {
  public:
-  Lpp(arma::uword k, keywords::KernelWidth width, double pca_ratio, double reg)
-      : LinearMethod("lpp"), k_(k), width_(width), pca_ratio_(pca_ratio), reg_(reg) {}
+  Lpp(arma::uword k, keywords::KernelWidth width, double pca_ratio, double reg,
+      bool unit_vectors = false)
+      : LinearMethod("lpp"),
+        k_(k),
+        width_(width),
+        pca_ratio_(pca_ratio),
+        reg_(reg),
+        unit_vectors_(unit_vectors) {}
   void fit(const FitInput& in) override;
   const arma::vec& eigenvalues() const { return values_; }
   double heat_width() const { return t_used_; }
@@ -24,6 +30,7 @@ class Lpp final : public LinearMethod {
   arma::uword k_;
   keywords::KernelWidth width_;
   double pca_ratio_, reg_;
+  bool unit_vectors_;  // projection_norm: unit
   double t_used_ = 0.0;
   arma::vec values_;
 };
