@@ -28,6 +28,11 @@ def read(path):
         n = len(t["id"])
         cols = {k: t[k][()] for k in ("dataset", "label", "setting", "repeat", "status", "knn_error",
                                       "fit_seconds", "transform_seconds", "split_seed", "error")}
+        # AUC_logK(R_NX) where the run scored it (evaluation.quality), else NaN.
+        names = [x.decode() if isinstance(x, bytes) else str(x)
+                 for x in t["quality"].attrs.get("names", [])] if "quality" in t else []
+        auc = (t["quality"][()][:, names.index("rnx_auc")] if "rnx_auc" in names
+               else np.full(n, np.nan))
         for i in range(n):
             s = lambda k: cols[k][i].decode() if isinstance(cols[k][i], bytes) else cols[k][i]
             rows.append(dict(dataset=s("dataset"), label=s("label"), setting=s("setting"),
@@ -35,7 +40,8 @@ def read(path):
                              err=float(cols["knn_error"][i][0]) * 100.0,
                              fit=float(cols["fit_seconds"][i]),
                              tr=float(cols["transform_seconds"][i]),
-                             seed=int(cols["split_seed"][i]), error=s("error")))
+                             seed=int(cols["split_seed"][i]), error=s("error"),
+                             auc=float(auc[i])))
     return rows
 
 
@@ -53,7 +59,7 @@ def pool(rows):
             failed.append(r)
             continue
         out[(base(r["dataset"]), r["label"])][r["setting"]][(r["dataset"], r["seed"], r["repeat"])] = (
-            r["err"], r["fit"])
+            r["err"], r["fit"], r["auc"])
     return out, failed
 
 
@@ -133,6 +139,21 @@ def main():
         else:
             tests.append(f"| {fam} | {a} | {b} | {len(keys)} | {np.mean(x - y):+.2f} | - | - |")
     md += tests
+    # AUC_logK(R_NX) of the setting chosen by 1-NN error, where the run scored it.
+    if any(not np.isnan(v[2]) for _, draws in cells.values() for v in draws.values()):
+        md += ["", "AUC_logK(R_NX) of the same settings (mean ± std over the same draws; higher is "
+               "better):", "", "| method | " + " | ".join(families) + " |",
+               "|---|" + "---:|" * len(families)]
+        for lab in show:
+            line = [lab]
+            for fam in families:
+                l = best_gp.get(fam) if lab == "GPLVM (best kernel)" else lab
+                if l is None or (fam, l) not in cells:
+                    line.append("-")
+                    continue
+                a = np.array([v[2] for v in cells[(fam, l)][1].values()])
+                line.append(f"{a.mean():.3f} ± {a.std(ddof=1) if len(a) > 1 else 0.0:.3f}")
+            md.append("| " + " | ".join(line) + " |")
     if failed:
         md += ["", f"{len(failed)} failed tasks:"] + [
             f"- {r['dataset']} {r['label']} {r['setting']}: {r['error'][:200]}" for r in failed[:10]]
