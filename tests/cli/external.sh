@@ -196,7 +196,9 @@ methods:
 YAML
 "$DRBENCH" run "$WORK/term.yaml" --output "$WORK/term.h5" --no-table >"$WORK/out" 2>"$WORK/err" &
 job=$!
-for _ in $(seq 300); do pgrep -f "sleep 987654" >/dev/null && break; sleep 0.1; done
+# Up to 5 minutes: on a loaded 2-core machine the run's start, its data check and Python's start
+# have taken over 30 s.
+for _ in $(seq 3000); do pgrep -f "sleep 987654" >/dev/null && break; sleep 0.1; done
 pgrep -f "sleep 987654" >/dev/null || fail "the command never started its grandchild"
 kill -TERM $job
 rc=0
