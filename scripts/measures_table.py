@@ -22,14 +22,7 @@ def table(path, metric=None):
     if metric:
         cmd += ["--metric", metric]
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    blocks, cur = [], []
-    for line in out.splitlines():
-        if line.startswith("dataset,method,") and cur:
-            blocks.append("\n".join(cur))
-            cur = []
-        if line.strip():
-            cur.append(line)
-    blocks.append("\n".join(cur))
+    blocks = dres.split_tables_csv(out)
     return pd.concat([pd.read_csv(io.StringIO(b), keep_default_na=False) for b in blocks])
 
 

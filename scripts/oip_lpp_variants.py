@@ -40,18 +40,10 @@ import scipy.linalg
 import scipy.sparse as sp
 from sklearn.neighbors import KNeighborsClassifier, NearestNeighbors
 
-DATA = os.environ.get("DRBENCH_DATA", os.path.join(os.path.dirname(__file__), "../../shared/datasets"))
-
-
-def split(y, seed, ratio):
-    rng = np.random.default_rng(seed)
-    tr = []
-    for c in np.unique(y):
-        idx = np.flatnonzero(y == c)
-        rng.shuffle(idx)
-        tr += list(idx[: int(round(ratio * len(idx)))])
-    tr = np.array(tr)
-    return tr, np.setdiff1d(np.arange(len(y)), tr)
+# The data path and the seeded stratified split of the OIP checks (scripts/oip_variants.py), so
+# both scripts draw the same partitions.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from oip_variants import DATA, split  # noqa: E402
 
 
 def knn_graph(X, k, heat_t, mutual):

@@ -489,8 +489,8 @@ def drbench_program() -> str | None:
     return None
 
 
-def parse_tables_csv(text: str) -> pd.DataFrame:
-    """`drbench aggregate --format csv` prints one header per table: split and parse each."""
+def split_tables_csv(text: str) -> list:
+    """`drbench aggregate --format csv` prints one header per table: the text of each table."""
     blocks, cur = [], []
     for line in text.splitlines():
         if line.startswith("dataset,method,") and cur:
@@ -500,6 +500,12 @@ def parse_tables_csv(text: str) -> pd.DataFrame:
             cur.append(line)
     if cur:
         blocks.append("\n".join(cur))
+    return blocks
+
+
+def parse_tables_csv(text: str) -> pd.DataFrame:
+    """`drbench aggregate --format csv` output, every table parsed into one frame."""
+    blocks = split_tables_csv(text)
     if not blocks:
         return pd.DataFrame(columns=TABLE_COLUMNS)
     return pd.concat([parse_table_csv(b) for b in blocks], ignore_index=True)
