@@ -47,14 +47,16 @@ const char* kUsage = R"(drbench: reproducible benchmarks of dimensionality-reduc
 
 usage:
   drbench run CONFIG [KEY=VALUE ...] [--profile NAME | --quick] [--output FILE.h5]
-                     [--only LABEL[,...]] [--dataset NAME[,...]] [--force-new] [--quiet]
-                     [--no-table] [--memory-per-rank SIZE]
+                     [--only LABEL[,...]] [--dataset NAME[,...]] [--repeats R[-R],...]
+                     [--force-new] [--quiet] [--no-table] [--memory-per-rank SIZE]
         Run (or resume) the sweep a config describes; under mpirun, rank 0 schedules and writes.
         KEY=VALUE overrides a config key after the profile (splits.repeats=2,
         methods[1].grid.neighbours=[5,10], output.path=x.h5; VALUE is YAML, ~ removes the key),
         checked like the file and recorded in the results. --only/--dataset run a slice of the
         config (method labels, dataset names; a comma inside parentheses does not split, so
-        --only 'GPLVM (sparse, DTC)' is one label) into the same results file.
+        --only 'GPLVM (sparse, DTC)' is one label) into the same results file. --repeats
+        runs only those partitions (numbered from 0; 15-19 or 0,3,5-7), e.g. a table's last
+        partitions on another machine; not with successive halving.
         Rerunning the same command after a crash or kill resumes; --force-new starts over.
         SIGTERM, SIGINT or SIGUSR1 stop it cleanly: running tasks finish, results are saved,
         exit status 75; the same command resumes.
@@ -168,6 +170,39 @@ Args parse_args(int argc, char** argv, int from, const std::vector<std::string>&
   return a;
 }
 
+// --repeats "15-19" or "0,3,5-7": repeat indices, each once, in increasing order.
+std::vector<int> repeat_list(const std::string& text) {
+  const std::string fix = " (fix: --repeats 15-19, or a list such as 0,3,5-7)";
+  if (text.empty()) throw Error("--repeats needs repeat numbers" + fix);
+  std::vector<int> out;
+  std::size_t pos = 0;
+  auto number = [&](const std::string& part) {
+    std::size_t used = 0;
+    long v = -1;
+    try {
+      v = std::stol(part, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (part.empty() || used != part.size() || v < 0 || v > 1000000)
+      throw Error("--repeats '" + text + "': '" + part + "' is not a repeat number" + fix);
+    return static_cast<int>(v);
+  };
+  while (pos <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', pos), text.size());
+    const std::string item = text.substr(pos, comma - pos);
+    const std::size_t dash = item.find('-');
+    const int lo = number(item.substr(0, dash));
+    const int hi = dash == std::string::npos ? lo : number(item.substr(dash + 1));
+    if (hi < lo) throw Error("--repeats '" + text + "': the range '" + item + "' is empty" + fix);
+    for (int r = lo; r <= hi; ++r) out.push_back(r);
+    pos = comma + 1;
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 // An option's comma-separated values: "a,b" -> {a, b}, "" -> {}, "a,,b" -> {a, "", b}. A comma
 // inside parentheses does not split: labels such as "GPLVM (sparse, DTC)" are one name.
 std::vector<std::string> split_list(const std::string& text) {
@@ -222,7 +257,8 @@ bool launched_by_mpi() {
 
 int cmd_run(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2,
-                      {"--profile", "--output", "--only", "--dataset", "--memory-per-rank"},
+                      {"--profile", "--output", "--only", "--dataset", "--repeats",
+                       "--memory-per-rank"},
                       {"--quick", "--force-new", "--quiet", "--no-table"});
   RunOptions o;
   o.profile = profile_of(a);  // before MPI_Init, so a bad flag is a plain usage error
@@ -233,6 +269,13 @@ int cmd_run(int argc, char** argv) {
     if (a.flag(opt) && a.value(opt).empty())
       return usage_error(std::string(opt) + " needs a name (fix: " + opt +
                          (opt[2] == 'o' ? " PCA,LDA" : " usps") + ")");
+  if (a.flag("--repeats")) {
+    try {
+      o.only_repeats = repeat_list(a.value("--repeats"));
+    } catch (const Error& e) {
+      return usage_error(e.what());
+    }
+  }
   if (a.flag("--output") && a.value("--output").empty())
     return usage_error("--output needs a file name (fix: --output results/x.h5)");
   o.config = a.pos[0];

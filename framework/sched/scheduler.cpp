@@ -199,6 +199,17 @@ Experiment load_for_run(const RunOptions& opt) {
   for (const auto& d : ex.datasets) names.push_back(d.name);
   check_slice(opt.only_methods, labels, "--only", "method label");
   check_slice(opt.only_datasets, names, "--dataset", "dataset");
+  for (const int r : opt.only_repeats)
+    if (r < 0 || r >= ex.splits.repeats)
+      throw Error("--repeats " + std::to_string(r) + ": the config has " +
+                  std::to_string(ex.splits.repeats) + " repeats, numbered 0 to " +
+                  std::to_string(ex.splits.repeats - 1) + " (fix: --repeats " +
+                  std::to_string(ex.splits.repeats > 1 ? ex.splits.repeats - 1 : 0) +
+                  " or a range such as 0-" + std::to_string(ex.splits.repeats - 1) + ")");
+  if (!opt.only_repeats.empty() && ex.evaluation.halving_repeats > 0)
+    throw Error("--repeats with successive halving (evaluation.selection.halving): its second "
+                "stage is chosen from the first stage's repeats, so a slice of repeats cannot "
+                "run on its own (fix: leave out --repeats, or use selection: min_mean_error)");
   if (!opt.output.empty()) ex.output.path = opt.output;
   check_output_path(ex.output.path, opt.output.empty() ? "output.path" : "--output");
   return ex;
@@ -300,9 +311,13 @@ int run_experiment(const RunOptions& opt) {
       return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
     };
     return has(opt.only_methods, ex.methods[t.method].label) &&
-           has(opt.only_datasets, ex.datasets[t.dataset].name);
+           has(opt.only_datasets, ex.datasets[t.dataset].name) &&
+           (opt.only_repeats.empty() || std::find(opt.only_repeats.begin(),
+                                                  opt.only_repeats.end(),
+                                                  t.repeat) != opt.only_repeats.end());
   };
-  const bool sliced = !opt.only_methods.empty() || !opt.only_datasets.empty();
+  const bool sliced =
+      !opt.only_methods.empty() || !opt.only_datasets.empty() || !opt.only_repeats.empty();
   auto not_done = [&](const std::vector<std::uint64_t>& ids) {
     std::vector<std::uint64_t> pending;
     for (std::uint64_t id : ids)
@@ -328,7 +343,7 @@ int run_experiment(const RunOptions& opt) {
                    ex.evaluation.halving_repeats, stage.size(), ex.evaluation.halving_keep, planned,
                    tasks.size());
     if (sliced)
-      std::fprintf(stderr, "[drbench] slice (--only/--dataset): %zu task(s) to run now\n",
+      std::fprintf(stderr, "[drbench] slice (--only/--dataset/--repeats): %zu task(s) to run now\n",
                    pending.ids.size());
   }
 

@@ -35,6 +35,9 @@ struct RunOptions {
   // A slice of the config run into the same results file (--only, --dataset): method labels and
   // dataset names; empty means all. The file still describes the whole experiment.
   std::vector<std::string> only_methods, only_datasets;
+  // --repeats: the partitions (repeat indices, from 0) to run; empty means all. A table's late
+  // partitions can be run on their own after its first ones, into the same file.
+  std::vector<int> only_repeats;
   bool force_new = false;
   bool quiet = false;
   bool print_table = true;

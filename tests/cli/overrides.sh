@@ -33,7 +33,7 @@ expect_in "$WORK/err" "different config"
 # A slice, then the rest, into one file; the tables appear once the file is complete.
 S="$WORK/s.h5"
 "$DRBENCH" run "$CFG" splits.repeats=1 --only pca --dataset iris --output "$S" >/dev/null 2>"$WORK/err"
-expect_in "$WORK/err" "slice (--only/--dataset): 4 task(s) to run now"
+expect_in "$WORK/err" "slice (--only/--dataset/--repeats): 4 task(s) to run now"
 "$DRBENCH" info "$S" >"$WORK/info"
 expect_in "$WORK/info" "4 of 16 have a result"
 expect_in "$WORK/info" "finished    no"
@@ -44,6 +44,26 @@ expect_in "$WORK/info" "tables      none stored"
 "$DRBENCH" info "$S" >"$WORK/info"
 expect_in "$WORK/info" "16 of 16 have a result"
 "$PY" -c "import h5py,sys; assert len(h5py.File(sys.argv[1],'r')['tables']) > 0" "$S"
+
+# A slice of partitions, then the rest: --repeats runs only those repeat indices.
+R="$WORK/r.h5"
+"$DRBENCH" run "$CFG" splits.repeats=3 --repeats 1-2 --only pca --dataset iris --output "$R" \
+  >/dev/null 2>"$WORK/err"
+expect_in "$WORK/err" "slice (--only/--dataset/--repeats): 8 task(s) to run now"
+"$PY" - "$R" <<'PY'
+import sys, h5py
+keys = [k.decode() if isinstance(k, bytes) else k for k in h5py.File(sys.argv[1], "r")["tasks/key"][:]]
+done = [k for k in keys]
+assert done and all("|r0|" not in k for k in done), done
+PY
+"$DRBENCH" run "$CFG" splits.repeats=3 --repeats 0 --only pca --dataset iris --output "$R" \
+  >/dev/null 2>"$WORK/err"
+expect_in "$WORK/err" "8 already done"
+expect_in "$WORK/err" "4 task(s) to run now"
+expect_fail "a repeat beyond the config's" "$DRBENCH" run "$CFG" splits.repeats=3 --repeats 3 --output "$R"
+expect_in "$WORK/err" "numbered 0 to 2"
+expect_fail "a repeat list that is not numbers" "$DRBENCH" run "$CFG" --repeats 2-x --output "$R"
+expect_in "$WORK/err" "'x' is not a repeat number"
 
 # plot with nothing to draw says why and how.
 "$DRBENCH" run "$CFG" splits.repeats=1 "splits.train_ratio=[0.5]" "methods=[{method: pca, dims: [2]}]" \
