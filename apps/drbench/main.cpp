@@ -26,6 +26,7 @@
 #include "framework/data/generators.hpp"
 #include "framework/data/load.hpp"
 #include "framework/eval/coranking.hpp"
+#include "framework/plan/task.hpp"
 #include "framework/results/aggregate.hpp"
 #include "framework/results/combine.hpp"
 #include "framework/results/info.hpp"
@@ -37,7 +38,6 @@
 #include "framework/sched/order.hpp"
 #include "framework/sched/plan.hpp"
 #include "framework/sched/scheduler.hpp"
-#include "framework/plan/task.hpp"
 
 namespace {
 
@@ -256,10 +256,10 @@ bool launched_by_mpi() {
 }
 
 int cmd_run(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2,
-                      {"--profile", "--output", "--only", "--dataset", "--repeats",
-                       "--memory-per-rank"},
-                      {"--quick", "--force-new", "--quiet", "--no-table"});
+  Args a =
+      parse_args(argc, argv, 2,
+                 {"--profile", "--output", "--only", "--dataset", "--repeats", "--memory-per-rank"},
+                 {"--quick", "--force-new", "--quiet", "--no-table"});
   RunOptions o;
   o.profile = profile_of(a);  // before MPI_Init, so a bad flag is a plain usage error
   o.overrides = overrides_of(a, "run");

@@ -207,9 +207,10 @@ Experiment load_for_run(const RunOptions& opt) {
                   std::to_string(ex.splits.repeats > 1 ? ex.splits.repeats - 1 : 0) +
                   " or a range such as 0-" + std::to_string(ex.splits.repeats - 1) + ")");
   if (!opt.only_repeats.empty() && ex.evaluation.halving_repeats > 0)
-    throw Error("--repeats with successive halving (evaluation.selection.halving): its second "
-                "stage is chosen from the first stage's repeats, so a slice of repeats cannot "
-                "run on its own (fix: leave out --repeats, or use selection: min_mean_error)");
+    throw Error(
+        "--repeats with successive halving (evaluation.selection.halving): its second "
+        "stage is chosen from the first stage's repeats, so a slice of repeats cannot "
+        "run on its own (fix: leave out --repeats, or use selection: min_mean_error)");
   if (!opt.output.empty()) ex.output.path = opt.output;
   check_output_path(ex.output.path, opt.output.empty() ? "output.path" : "--output");
   return ex;
@@ -312,8 +313,7 @@ int run_experiment(const RunOptions& opt) {
     };
     return has(opt.only_methods, ex.methods[t.method].label) &&
            has(opt.only_datasets, ex.datasets[t.dataset].name) &&
-           (opt.only_repeats.empty() || std::find(opt.only_repeats.begin(),
-                                                  opt.only_repeats.end(),
+           (opt.only_repeats.empty() || std::find(opt.only_repeats.begin(), opt.only_repeats.end(),
                                                   t.repeat) != opt.only_repeats.end());
   };
   const bool sliced =
