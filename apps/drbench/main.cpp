@@ -369,12 +369,17 @@ MemoryLimit memory_option(const Args& a, int ranks_on_node) {
 }
 
 void print_memory(const MemoryPeak& peak, const MemoryLimit& limit) {
+  // Where preprocessing's raw block outweighs the method, the task's peak is the block's.
+  const bool block = peak.preprocess_bytes > peak.method_bytes;
   std::printf(
-      "peak memory per rank: about %s (%s + %s held by every rank; largest task: %s); "
+      "peak memory per rank: about %s (%s + %s held by every rank; largest task: %s%s%s); "
       "limit %s (%s)\n",
-      format_bytes(peak.bytes).c_str(), format_bytes(peak.method_bytes).c_str(),
+      format_bytes(peak.bytes).c_str(),
+      format_bytes(block ? peak.preprocess_bytes : peak.method_bytes).c_str(),
       format_bytes(peak.resident_bytes).c_str(), peak.task.c_str(),
-      format_bytes(limit.bytes).c_str(), limit.source.c_str());
+      block ? ", whose preprocessing block exceeds its method's estimate of " : "",
+      block ? format_bytes(peak.method_bytes).c_str() : "", format_bytes(limit.bytes).c_str(),
+      limit.source.c_str());
 }
 
 int cmd_validate(int argc, char** argv) {

@@ -56,12 +56,12 @@ void principal_axes(const arma::mat& Xc, arma::mat& axes, arma::vec& var) {
 
 }  // namespace
 
-void Pipeline::fit(const arma::mat& Xtrain) {
-  if (Xtrain.n_cols == 0) throw DataError("preprocessing: no training points to fit on");
+arma::mat Pipeline::fit_apply(arma::mat X) {
+  if (X.n_cols == 0) throw DataError("preprocessing: no training points to fit on");
   fitted_.clear();
-  arma::mat X = Xtrain;
   for (const auto& step : steps_) {
     Fitted f;
+    bool centred = false;
     switch (step.kind) {
       case PreprocStep::Kind::Center:
         f.shift = arma::mean(X, 1);
@@ -88,11 +88,13 @@ void Pipeline::fit(const arma::mat& Xtrain) {
       case PreprocStep::Kind::Pca: {
         f.shift = arma::mean(X, 1);
         f.scale = arma::ones(1);
-        arma::mat Xc = X;
-        Xc.each_col() -= f.shift;
+        // Centred in place: apply_step below then subtracts nothing more (`centred`) and
+        // projects, the same operations on the same values as centring a copy.
+        X.each_col() -= f.shift;
+        centred = true;
         arma::mat axes;
         arma::vec var;
-        principal_axes(Xc, axes, var);
+        principal_axes(X, axes, var);
         arma::uword k = 0;
         if (step.components > 0) {
           if (step.components > X.n_rows)
@@ -121,36 +123,39 @@ void Pipeline::fit(const arma::mat& Xtrain) {
       }
     }
     fitted_.push_back(f);
-    X = apply_step(fitted_.size() - 1, X);
+    apply_step(fitted_.size() - 1, X, centred);
   }
+  return X;
 }
 
-arma::mat Pipeline::apply_step(std::size_t i, const arma::mat& X) const {
+void Pipeline::apply_step(std::size_t i, arma::mat& X, bool centred) const {
   const Fitted& f = fitted_[i];
-  if (steps_[i].kind == PreprocStep::Kind::UnitNorm) return unit_columns(X);
-  arma::mat out = X;
-  if (f.shift.n_elem == 1)
-    out -= f.shift(0);
+  if (steps_[i].kind == PreprocStep::Kind::UnitNorm) {
+    X = unit_columns(X);
+    return;
+  }
+  if (centred) {
+    // fit_apply centred the points in place already.
+  } else if (f.shift.n_elem == 1)
+    X -= f.shift(0);
   else {
     if (f.shift.n_elem != X.n_rows)
       throw DataError("preprocessing " + steps_[i].describe() + ": fitted on " +
                       std::to_string(f.shift.n_elem) + " features, applied to " +
                       std::to_string(X.n_rows));
-    out.each_col() -= f.shift;
+    X.each_col() -= f.shift;
   }
   if (f.scale.n_elem == 1)
-    out /= f.scale(0);
+    X /= f.scale(0);
   else
-    out.each_col() /= f.scale;
-  if (!f.proj.is_empty()) out = f.proj.t() * out;
-  return out;
+    X.each_col() /= f.scale;
+  if (!f.proj.is_empty()) X = f.proj.t() * X;
 }
 
-arma::mat Pipeline::apply(const arma::mat& X) const {
+arma::mat Pipeline::apply(arma::mat X) const {
   if (fitted_.size() != steps_.size()) throw Error("internal: Pipeline::apply called before fit");
-  arma::mat out = X;
-  for (std::size_t i = 0; i < fitted_.size(); ++i) out = apply_step(i, out);
-  return out;
+  for (std::size_t i = 0; i < fitted_.size(); ++i) apply_step(i, X, false);
+  return X;
 }
 
 }  // namespace drbench

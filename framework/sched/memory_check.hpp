@@ -38,6 +38,9 @@ struct MemoryPeak {
   double bytes = 0;           // method + resident
   double method_bytes = 0;    // memory_of of that task
   double resident_bytes = 0;  // the process, datasets, partition cache and task list
+  // The raw-dimension block a dimension-lowering preprocessing transforms before the method runs
+  // (bytes = resident + the larger of it and the method's estimate).
+  double preprocess_bytes = 0;
   std::string task;      // "dataset usps, split per_class=10, method lle {neighbours=12}, dim 2"
   std::size_t over = 0;  // tasks above the limit (0 when it passed)
 };

@@ -166,9 +166,14 @@ std::shared_ptr<const PreparedSplit> TaskRunner::prepared(const Task& t) {
     p.test_pos = arma::find(is_test.elem(fit_idx) == 1);
   }
   // The preprocessing is fitted on the training points only, under either protocol.
+  // Holdout fits on exactly the training points, so fitting transforms them as well.
   Pipeline pipe(chain);
-  pipe.fit(ds.X.cols(part.train));
-  p.Xfit = pipe.apply(ds.X.cols(fit_idx));
+  if (transductive) {
+    pipe.fit(ds.X.cols(part.train));
+    p.Xfit = pipe.apply(ds.X.cols(fit_idx));
+  } else {
+    p.Xfit = pipe.fit_apply(ds.X.cols(part.train));
+  }
   p.yfit = ds.y.elem(fit_idx);
   p.yseen = p.yfit;
   if (!p.test_pos.is_empty()) p.yseen.elem(p.test_pos).fill(kUnlabelled);

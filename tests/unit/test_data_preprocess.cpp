@@ -147,3 +147,26 @@ TEST_CASE("Steps chain: standardize then PCA", "[data]") {
   CHECK(arma::approx_equal(chain.apply(X.cols(3, 5)), Y.cols(3, 5), "absdiff", 1e-12));
   CHECK_THROWS(Pipeline({step(PreprocStep::Kind::Center)}).apply(X));
 }
+
+TEST_CASE("Fitting transforms the training points exactly as applying the fitted chain does",
+          "[data]") {
+  // run_task takes the holdout training block from fit_apply (one in-place pass) instead of
+  // fitting and then applying to a second copy: the bits must be the same.
+  const arma::mat train = data(4, 6, 50);
+  PreprocStep global = step(PreprocStep::Kind::MinMax);
+  global.per_feature = false;
+  const std::vector<std::vector<PreprocStep>> chains = {
+      {global, pca_components(3)},
+      {step(PreprocStep::Kind::Standardize), pca_variance(0.95)},
+      {step(PreprocStep::Kind::Center), step(PreprocStep::Kind::UnitNorm), pca_components(4)},
+      {pca_components(5), step(PreprocStep::Kind::MinMax)}};
+  for (const auto& chain : chains) {
+    Pipeline a(chain), b(chain);
+    const arma::mat once = a.fit_apply(train);
+    b.fit(train);
+    const arma::mat twice = b.apply(train);
+    REQUIRE(once.n_rows == twice.n_rows);
+    REQUIRE(once.n_cols == twice.n_cols);
+    CHECK(arma::accu(once != twice) == 0);
+  }
+}

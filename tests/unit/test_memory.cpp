@@ -125,6 +125,33 @@ TEST_CASE("memory: every task is held to the limit before anything runs", "[memo
   CHECK_NOTHROW(check_data_and_memory(ex, {peak.bytes, "test"}, q));
 }
 
+TEST_CASE("memory: a dimension-lowering preprocessing holds its raw block before the method",
+          "[memory]") {
+  // 400 points in 300-D, PCA to 5-D: the chain transforms a 300-D copy (8 x 400 x 300 bytes,
+  // 938 KiB) before the partition shrinks to 5-D; pca's own estimate is far below it, so the
+  // task needs the block, not the method, on top of what the rank holds.
+  const Experiment ex = parse_experiment(
+      "seed: 2\ndatasets: [{name: b, source: generator, generator: gaussian_blobs, params: {n: "
+      "400, dim: 300}, preprocess: [{pca: {components: 5}}]}]\nsplits: {train_ratio: [0.5]}\n"
+      "methods: [{method: pca, dims: [2]}]\n",
+      "cfg/p.yaml");
+  MemoryPeak peak;
+  check_data_and_memory(ex, {1e12, "test"}, peak);
+  CHECK(peak.preprocess_bytes == 8.0 * 400 * 300);
+  REQUIRE(peak.method_bytes < peak.preprocess_bytes);
+  CHECK(peak.bytes == peak.resident_bytes + peak.preprocess_bytes);
+  // Without the PCA step the partition is the block itself: nothing more is held.
+  const Experiment raw = parse_experiment(
+      "seed: 2\ndatasets: [{name: b, source: generator, generator: gaussian_blobs, params: {n: "
+      "400, dim: 300}, preprocess: [minmax]}]\nsplits: {train_ratio: [0.5]}\n"
+      "methods: [{method: pca, dims: [2]}]\n",
+      "cfg/r.yaml");
+  MemoryPeak q;
+  check_data_and_memory(raw, {1e12, "test"}, q);
+  CHECK(q.preprocess_bytes == 0);
+  CHECK(q.bytes == q.resident_bytes + q.method_bytes);
+}
+
 TEST_CASE("memory: a generator too large is refused before it allocates", "[memory]") {
   CHECK(generated_bytes("swiss_roll", {{"n", std::int64_t(1000)}}) == 8.0 * 1000 * 12);
   CHECK(generated_bytes("gaussian_blobs", {{"n", std::int64_t(1000)}, {"dim", std::int64_t(50)}}) ==
