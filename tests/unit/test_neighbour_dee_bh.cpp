@@ -317,3 +317,48 @@ TEST_CASE("linear-time DEE and DSNE: validation, auto, memory model", "[dee_bh]"
   CHECK_THROWS_WITH(testing::fit_method("dee", p.X, &p.y, 2, 4, bh),
                     Catch::Contains("gradient: exact"));
 }
+
+TEST_CASE("linear-time DEE, attraction all_pairs: the dense model's scatter; theta 0 is dense DEE",
+          "[neighbour][dee][dee_bh]") {
+  // Several column blocks per class (kBlock 512), so the blocking itself is checked.
+  const Problem p = make_problem(22, 5, 2, 600, 2.0);
+  const DeeWeights w = dee_weights(p.X, p.y, keywords::KernelWidth{});
+  arma::mat S, Sd;
+  double total = 0.0, sigma = 0.0;
+  dee_all_pairs_scatter(p.X, p.y, 2, keywords::KernelWidth{}, S, Sd, &total, &sigma);
+  const arma::rowvec deg = arma::sum(w.Wp, 0);
+  const arma::mat Sd_ref = (p.X.each_row() % deg) * p.X.t();
+  const arma::mat S_ref = Sd_ref - (p.X * w.Wp) * p.X.t();
+  CHECK(sigma == Approx(w.kernel_width).epsilon(1e-12));
+  CHECK(total == Approx(arma::accu(w.Wp)).epsilon(1e-11));
+  CHECK(rel_max(Sd, Sd_ref) < 1e-11);
+  CHECK(rel_max(S, S_ref) < 1e-11);
+  // The objective at theta 0 is the dense path's (balanced scale included).
+  // (Dee::fit gives the dense objective w- scaled and lambda 1, the linear-time one the scale.)
+  const double lambda = arma::accu(w.Wp) / arma::accu(w.Wm);
+  DeeObjective dense_scaled(p.X, w.Wp, w.Wm * lambda, 1.0, 2);
+  DeeBhObjective bh(p.X, p.y, 2, S, Sd, lambda, 2, 0.0, 1);
+  Rng rng(23);
+  const arma::vec a = 0.3 * arma::vectorise(rng.randn(2, p.X.n_rows));
+  arma::vec gd, gb;
+  const double Ed = dense_scaled.evaluate(a, &gd), Eb = bh.evaluate(a, &gb);
+  CHECK(Eb == Approx(Ed).epsilon(1e-10));
+  CHECK(arma::abs(gb - gd).max() < 1e-9 * arma::abs(gd).max());
+  // Validation: all_pairs belongs to the linear-time path.
+  const MethodInfo& info = Registry::instance().get("dee");
+  ParamSet bad;
+  bad.set("gradient", std::string("exact"));
+  bad.set("attraction", std::string("all_pairs"));
+  CHECK_THAT(info.check_setting(info.complete(bad)), Catch::Contains("gradient: barnes_hut"));
+  // A fit on it separates blobs.
+  const Problem q = make_problem(24, 10, 4, 60, 6.0);
+  ParamSet ps;
+  ps.set("gradient", std::string("barnes_hut"));
+  ps.set("attraction", std::string("all_pairs"));
+  Trace trace;
+  Rng r(3);
+  auto m = info.make(info.complete(ps));
+  m->fit(FitInput{q.X, &q.y, 4, 2, r, &trace});
+  CHECK(knn_loo_errors(m->embedding(), q.y, {1})[0] <= 0.1);
+  CHECK(trace.rows.back().objective < trace.rows.front().objective);
+}

@@ -83,27 +83,42 @@ void Dee::fit(const FitInput& in) {
     // The start first, so that a seed starts both paths at the same A0.
     const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
                                       : random_projection_start(in.dim, Xc, in.rng, 1e-2);
-    GraphOptions go;
-    go.kind = parse_graph_kind(s_.neighbour_graph);
-    go.threads = in.threads;
-    go.seed = in.rng.engine()();
     const arma::uword classes = arma::max(y) + 1;
-    const arma::sp_mat Wp =
-        dee_sparse_weights(Xc, y, classes, s_.neighbours, s_.kernel_width, go, &kernel_width);
-    const double sp = arma::accu(Wp);
-    if (!(sp > 0))
-      throw MethodError(
-          "dee: every attractive weight underflowed to 0 (fix: raise 'kernel_width')");
-    w_scale = s_.balanced ? sp / pair_distance_totals(Xc, y).different() : 1.0;
-    DeeBhObjective obj(Xc, y, classes, Wp, s_.lambda * w_scale, in.dim, s_.theta, in.threads);
-    A = optimise(obj, A0, in, mu);
-    if (in.trace) {
-      in.trace->note("neighbours", std::to_string(s_.neighbours));
-      in.trace->note("attractive_edges", std::to_string(Wp.n_nonzero));
-      in.trace->note("neighbour_graph",
-                     use_approximate(in.X.n_cols, in.X.n_rows, s_.neighbours, go.kind)
-                         ? "approximate"
-                         : "exact");
+    const double different = pair_distance_totals(Xc, y).different();
+    if (s_.all_pairs_attraction) {
+      arma::mat S, Sd;
+      double sp = 0.0;
+      dee_all_pairs_scatter(Xc, y, classes, s_.kernel_width, S, Sd, &sp, &kernel_width);
+      if (!(sp > 0))
+        throw MethodError(
+            "dee: every attractive weight underflowed to 0 (fix: raise 'kernel_width')");
+      w_scale = s_.balanced ? sp / different : 1.0;
+      DeeBhObjective obj(Xc, y, classes, std::move(S), std::move(Sd), s_.lambda * w_scale, in.dim,
+                         s_.theta, in.threads);
+      A = optimise(obj, A0, in, mu);
+      if (in.trace) in.trace->note("attraction", "all_pairs");
+    } else {
+      GraphOptions go;
+      go.kind = parse_graph_kind(s_.neighbour_graph);
+      go.threads = in.threads;
+      go.seed = in.rng.engine()();
+      const arma::sp_mat Wp =
+          dee_sparse_weights(Xc, y, classes, s_.neighbours, s_.kernel_width, go, &kernel_width);
+      const double sp = arma::accu(Wp);
+      if (!(sp > 0))
+        throw MethodError(
+            "dee: every attractive weight underflowed to 0 (fix: raise 'kernel_width')");
+      w_scale = s_.balanced ? sp / different : 1.0;
+      DeeBhObjective obj(Xc, y, classes, Wp, s_.lambda * w_scale, in.dim, s_.theta, in.threads);
+      A = optimise(obj, A0, in, mu);
+      if (in.trace) {
+        in.trace->note("neighbours", std::to_string(s_.neighbours));
+        in.trace->note("attractive_edges", std::to_string(Wp.n_nonzero));
+        in.trace->note("neighbour_graph",
+                       use_approximate(in.X.n_cols, in.X.n_rows, s_.neighbours, go.kind)
+                           ? "approximate"
+                           : "exact");
+      }
     }
   }
   if (in.trace) {
@@ -133,7 +148,12 @@ namespace {
 double dee_linear_time_bytes(const DataShape& s, const ParamSet& p, arma::uword dim) {
   const double n = double(s.n), d = double(s.d), k = double(p.integer("neighbours"));
   const double classes = double(std::max<std::size_t>(s.n_classes, 2));
-  return 8.0 * (7.0 * n * d + 20.0 * n * double(dim)) + 100.0 * k * n + 4.0 * classes * n;
+  // attraction all_pairs: instead of the graph, a class's copy and one 512-column block of w+
+  // with its products (sized for the largest class, taken as twice the mean).
+  const double nc = 2.0 * n / classes;
+  const double attraction =
+      p.str("attraction") == "all_pairs" ? 8.0 * (nc * d + 2.0 * 512.0 * nc) : 100.0 * k * n;
+  return 8.0 * (7.0 * n * d + 20.0 * n * double(dim)) + attraction + 4.0 * classes * n;
 }
 
 // The heat width whose t = 2 sigma^2 is the mean squared same-class distance (relative 1).
@@ -177,11 +197,15 @@ MethodInfo dee_info() {
       keywords::neighbours(30, 1, 1000000,
                            "barnes_hut: the sparse w+ ties each point to this many nearest "
                            "same-class points"),
-      keywords::neighbour_graph()};
+      keywords::neighbour_graph(),
+      ParamSpec::choice("attraction", "knn", {"knn", "all_pairs"},
+                        "barnes_hut: w+ on the class-restricted kNN graph, or on every same-class "
+                        "pair as the exact path (its D x D scatter formed once in "
+                        "O(sum_c n_c^2 D) time and O(n_c) memory per column block)")};
   // Added after results existed: at their defaults they stay out of the task keys.
   for (auto& p : m.params)
     if (p.name == "gradient" || p.name == "theta" || p.name == "neighbours" ||
-        p.name == "neighbour_graph")
+        p.name == "neighbour_graph" || p.name == "attraction")
       p.keyed_at_default = false;
   m.supervised = true;
   m.iterative = true;
@@ -189,13 +213,22 @@ MethodInfo dee_info() {
   m.max_dim = [](const DataShape& s, const ParamSet& p) {
     return p.str("gradient") == "barnes_hut" ? std::min<arma::uword>(3, s.d) : s.d;
   };
+  m.check_setting = [](const ParamSet& p) -> std::string {
+    if (p.str("gradient") == "exact" && p.str("attraction") == "all_pairs")
+      return "attraction: all_pairs belongs to the linear-time path, and the exact path always "
+             "uses every same-class pair (fix: gradient: barnes_hut or auto, or drop attraction)";
+    return "";
+  };
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
     const double n = double(s.n), d = double(s.d), it = double(p.integer("iterations"));
     if (dee_uses_barnes_hut(p.str("gradient"), s.n, dim)) {
       // The class graph's search, then per evaluation Y = A X, F X^T and the walk (O(d) a cell).
       const double k = double(p.integer("neighbours"));
-      return n * d * (k + d) +
-             5.0 * it * n * (2.0 * d * dim + std::log2(n + 1.0) * (20.0 + 2.0 * d));
+      // all_pairs: two Gram-sized products per class, about n^2 d / C in all.
+      const double classes = double(std::max<std::size_t>(s.n_classes, 1));
+      const double setup =
+          p.str("attraction") == "all_pairs" ? 2.0 * n * n * d / classes : n * d * (k + d);
+      return setup + 5.0 * it * n * (2.0 * d * dim + std::log2(n + 1.0) * (20.0 + 2.0 * d));
     }
     const double per_iter = double(dim) * s.n * (s.n + s.d) + 2.0 * s.n * s.n;
     return double(s.d) * s.d * (s.d / 3.0 + s.n) + 50.0 * p.integer("iterations") * per_iter / 10;
@@ -220,6 +253,7 @@ MethodInfo dee_info() {
     s.theta = p.real("theta");
     s.neighbours = static_cast<arma::uword>(p.integer("neighbours"));
     s.neighbour_graph = p.str("neighbour_graph");
+    s.all_pairs_attraction = p.str("attraction") == "all_pairs";
     return std::make_unique<Dee>(s);
   };
   return m;

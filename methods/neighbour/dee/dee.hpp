@@ -9,7 +9,9 @@
 // Barnes-Hut on Y = A X (`theta`), the same optimisers (dee_bh_objective.hpp). The sparse w+ is a
 // different model from the dense one (its truncation), so `balanced` scales w- to the sparse
 // total. Results are the same bits for any thread count (an HNSW graph, where chosen, depends on
-// the data and the seed only).
+// the data and the seed only). `attraction: all_pairs` keeps the dense w+ (its scatter matrix
+// formed once in O(sum_c n_c^2 D) time, O(n_c) memory per column block), so only the repulsion
+// is approximated.
 #include <armadillo>
 #include <string>
 
@@ -36,6 +38,7 @@ struct DeeSettings {
   std::string gradient = "exact";
   double theta = 0.5;
   arma::uword neighbours = 30;
+  bool all_pairs_attraction = false;  // barnes_hut: w+ on every same-class pair (S formed once)
   std::string neighbour_graph = "auto";
 };
 

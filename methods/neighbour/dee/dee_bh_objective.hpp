@@ -5,7 +5,9 @@
 //  - w+ lives on the class-restricted kNN graph (dee_sparse_weights): the heat kernel on the
 //    edges to each point's k nearest same-class points, instead of on every same-class pair. The
 //    attraction is then a quadratic form, sum w+ d = 2 tr(A S A^T) with S = X L+ X^T, formed once
-//    in O(nnz D + N D^2), so each evaluation costs O(dim D^2) for it;
+//    in O(nnz D + N D^2), so each evaluation costs O(dim D^2) for it. `attraction: all_pairs`
+//    forms S of the dense w+ instead (dee_all_pairs_scatter: O(sum_c N_c^2 D) once, no N x N
+//    matrix), which keeps the dense model: theta = 0 is then the dense objective;
 //  - the repulsion over all different-class pairs (w- = scale |x_nm|^2) is summed by Barnes-Hut on
 //    the embedding Y = A X (framework/linalg/class_split_repulsion.hpp): the weights of a far cell
 //    exactly from its points' sums of x and |x|^2, the kernel at the centre of mass of its
@@ -32,6 +34,10 @@ class DeeBhObjective final : public Objective {
   DeeBhObjective(const arma::mat& X, const arma::uvec& labels, arma::uword n_classes,
                  const arma::sp_mat& Wp, double lambda, arma::uword dim, double theta,
                  unsigned threads);
+  // The same with the attraction given by its scatter matrices: S = X L+ X^T and Sd = X D+ X^T
+  // (D x D), e.g. from dee_all_pairs_scatter.
+  DeeBhObjective(const arma::mat& X, const arma::uvec& labels, arma::uword n_classes, arma::mat S,
+                 arma::mat Sd, double lambda, arma::uword dim, double theta, unsigned threads);
   double evaluate(const arma::vec& a, arma::vec* grad) override;
 
   // As DeeObjective's: M = 4 (S + mu I) with S = X L+ X^T or X D+ X^T of the sparse w+.
@@ -59,5 +65,14 @@ class DeeBhObjective final : public Objective {
 arma::sp_mat dee_sparse_weights(const arma::mat& X, const arma::uvec& labels, arma::uword n_classes,
                                 arma::uword k, const keywords::KernelWidth& width,
                                 const GraphOptions& opt, double* kernel_width);
+
+// `attraction: all_pairs`: S = X L+ X^T and Sd = X D+ X^T of the dense model's w+ (the heat kernel
+// on every same-class pair, width as dee_sparse_weights), class by class in blocks of columns, so
+// in O(sum_c N_c^2 D) time once and O(N_c) doubles per block column, never an N x N matrix: the
+// attraction of the dense path, exactly (to round-off: the distances come from Gram products).
+// Returns sum(w+) through total_weight and the sigma used through kernel_width.
+void dee_all_pairs_scatter(const arma::mat& X, const arma::uvec& labels, arma::uword n_classes,
+                           const keywords::KernelWidth& width, arma::mat& S, arma::mat& Sd,
+                           double* total_weight, double* kernel_width);
 
 }  // namespace drbench
