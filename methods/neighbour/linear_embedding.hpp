@@ -81,4 +81,32 @@ inline arma::mat pca_projection_start(arma::uword dim, const arma::mat& Xc, doub
   return A;
 }
 
+// Sums of |x_n - x_m|^2 over ordered pairs n != m, all and within classes, with the numbers of
+// such pairs, in O(N D) from sum_{n, m in c} |x_n - x_m|^2 = 2 N_c sum_{n in c} |x_n - mean_c|^2:
+// what the dense paths read off their N x N distance matrices (the mean same-class squared
+// distance of the kernel width, the total of DEE's w-), for the linear-time paths.
+struct PairDistanceTotals {
+  double all = 0.0, same = 0.0;              // sums of squared distances
+  double all_pairs = 0.0, same_pairs = 0.0;  // ordered pairs counted
+  double different() const { return all - same; }
+};
+inline PairDistanceTotals pair_distance_totals(const arma::mat& X, const arma::uvec& labels) {
+  PairDistanceTotals t;
+  const double n = double(X.n_cols);
+  auto scatter = [](const arma::mat& Z) {
+    const arma::mat C = Z.each_col() - arma::mean(Z, 1);
+    return arma::accu(arma::square(C));
+  };
+  t.all = 2.0 * n * scatter(X);
+  t.all_pairs = n * (n - 1.0);
+  const arma::uvec classes = arma::unique(labels);
+  for (arma::uword c : classes) {
+    const arma::uvec idx = arma::find(labels == c);
+    const double nc = double(idx.n_elem);
+    t.same += 2.0 * nc * scatter(X.cols(idx));
+    t.same_pairs += nc * (nc - 1.0);
+  }
+  return t;
+}
+
 }  // namespace drbench

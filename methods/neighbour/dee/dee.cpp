@@ -1,12 +1,17 @@
 #include "methods/neighbour/dee/dee.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <sstream>
+#include <string>
 
+#include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/linalg/neighbour_graph.hpp"
 #include "framework/optim/optimizer.hpp"
+#include "methods/neighbour/dee/dee_bh_objective.hpp"
 #include "methods/neighbour/dee/dee_objective.hpp"
 #include "methods/neighbour/linear_embedding.hpp"
 
@@ -21,25 +26,23 @@ std::string num(double v) {
 }
 }  // namespace
 
-void Dee::fit(const FitInput& in) {
-  const arma::uvec& y = require_labels(in);
-  require_dim(in.dim, in.X.n_rows, "at most D projection directions");
-  const arma::vec mean = arma::mean(in.X, 1);
-  const arma::mat Xc = in.X.each_col() - mean;
-  DeeWeights w = dee_weights(Xc, y, s_.kernel_width);
-  // balanced: w- rescaled to the total of w+, so that lambda is a ratio of the two terms' weights
-  // rather than a number tied to the pixel scale and to how many pairs each term has.
-  const double w_scale = s_.balanced ? arma::accu(w.Wp) / arma::accu(w.Wm) : 1.0;
-  w.Wm *= w_scale;
-  DeeObjective obj(Xc, std::move(w.Wp), std::move(w.Wm), s_.lambda, in.dim);
+// From this many points `gradient: auto` takes the linear-time path: below it the dense path is
+// seconds, and every committed DEE result (at most 2,000 points) keeps its exact numbers.
+constexpr arma::uword kAutoBarnesHut = 5000;
 
+bool dee_uses_barnes_hut(const std::string& g, arma::uword n, arma::uword dim) {
+  if (g != "auto") return g == "barnes_hut";
+  return n >= kAutoBarnesHut && dim <= 3;
+}
+
+template <class Obj>
+arma::mat Dee::optimise(Obj& obj, const arma::mat& A0, const FitInput& in, double& mu) {
   OptimOptions opt;
   opt.max_iterations = s_.iterations;
   opt.x_tol = opt.f_tol = 0.0;
   opt.rel_x_tol = s_.tolerance;
   opt.trace = in.trace;
   std::string which = s_.optimizer;
-  double mu = 0.0;
   if (which == "ld" || which == "fp") {
     mu = which == "ld" ? obj.factor_laplacian(s_.mu) : obj.factor_fixed_point(s_.mu);
     opt.direction = [&obj](const arma::vec&, const arma::vec& g) {
@@ -47,15 +50,80 @@ void Dee::fit(const FitInput& in) {
     };
     which = "descent";
   }
-  const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
-                                    : random_projection_start(in.dim, Xc, in.rng, 1e-2);
   const OptimResult r = minimize(which, obj, arma::vectorise(A0), opt);
   iterations_ = r.iterations;
   objective_ = r.f;
   stop_reason_ = r.stop_reason;
+  return arma::reshape(r.x, in.dim, in.X.n_rows);
+}
+
+void Dee::fit(const FitInput& in) {
+  const arma::uvec& y = require_labels(in);
+  require_dim(in.dim, in.X.n_rows, "at most D projection directions");
+  const arma::vec mean = arma::mean(in.X, 1);
+  const arma::mat Xc = in.X.each_col() - mean;
+  double mu = 0.0, kernel_width = 0.0, w_scale = 1.0;
+  arma::mat A;
+  const bool barnes_hut = dee_uses_barnes_hut(s_.gradient, in.X.n_cols, in.dim);
+  if (!barnes_hut) {
+    DeeWeights w = dee_weights(Xc, y, s_.kernel_width);
+    kernel_width = w.kernel_width;
+    // balanced: w- rescaled to the total of w+, so that lambda is a ratio of the two terms'
+    // weights rather than a number tied to the pixel scale and to how many pairs each term has.
+    w_scale = s_.balanced ? arma::accu(w.Wp) / arma::accu(w.Wm) : 1.0;
+    w.Wm *= w_scale;
+    DeeObjective obj(Xc, std::move(w.Wp), std::move(w.Wm), s_.lambda, in.dim);
+    const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
+                                      : random_projection_start(in.dim, Xc, in.rng, 1e-2);
+    A = optimise(obj, A0, in, mu);
+  } else {
+    if (in.dim > 3)
+      throw MethodError("dee: gradient: barnes_hut works in 1 to 3 dimensions, asked for " +
+                        std::to_string(in.dim) + " (fix: 'gradient: exact' or dims <= 3)");
+    // The start first, so that a seed starts both paths at the same A0.
+    const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
+                                      : random_projection_start(in.dim, Xc, in.rng, 1e-2);
+    const arma::uword classes = arma::max(y) + 1;
+    const double different = pair_distance_totals(Xc, y).different();
+    if (s_.all_pairs_attraction) {
+      arma::mat S, Sd;
+      double sp = 0.0;
+      dee_all_pairs_scatter(Xc, y, classes, s_.kernel_width, S, Sd, &sp, &kernel_width);
+      if (!(sp > 0))
+        throw MethodError(
+            "dee: every attractive weight underflowed to 0 (fix: raise 'kernel_width')");
+      w_scale = s_.balanced ? sp / different : 1.0;
+      DeeBhObjective obj(Xc, y, classes, std::move(S), std::move(Sd), s_.lambda * w_scale, in.dim,
+                         s_.theta, in.threads);
+      A = optimise(obj, A0, in, mu);
+      if (in.trace) in.trace->note("attraction", "all_pairs");
+    } else {
+      GraphOptions go;
+      go.kind = parse_graph_kind(s_.neighbour_graph);
+      go.threads = in.threads;
+      go.seed = in.rng.engine()();
+      const arma::sp_mat Wp =
+          dee_sparse_weights(Xc, y, classes, s_.neighbours, s_.kernel_width, go, &kernel_width);
+      const double sp = arma::accu(Wp);
+      if (!(sp > 0))
+        throw MethodError(
+            "dee: every attractive weight underflowed to 0 (fix: raise 'kernel_width')");
+      w_scale = s_.balanced ? sp / different : 1.0;
+      DeeBhObjective obj(Xc, y, classes, Wp, s_.lambda * w_scale, in.dim, s_.theta, in.threads);
+      A = optimise(obj, A0, in, mu);
+      if (in.trace) {
+        in.trace->note("neighbours", std::to_string(s_.neighbours));
+        in.trace->note("attractive_edges", std::to_string(Wp.n_nonzero));
+        in.trace->note("neighbour_graph",
+                       use_approximate(in.X.n_cols, in.X.n_rows, s_.neighbours, go.kind)
+                           ? "approximate"
+                           : "exact");
+      }
+    }
+  }
   if (in.trace) {
-    in.trace->optimizer = s_.optimizer;
-    in.trace->note("kernel_width", num(w.kernel_width));
+    in.trace->optimizer = barnes_hut ? s_.optimizer + "_barnes_hut" : s_.optimizer;
+    in.trace->note("kernel_width", num(kernel_width));
     if (mu > 0) in.trace->note("mu", num(mu));
     if (s_.balanced) in.trace->note("lambda_raw", num(s_.lambda * w_scale));
     // When D > N - C the within-class scatter has a null space in which every training class is
@@ -67,11 +135,26 @@ void Dee::fit(const FitInput& in) {
     if (D + classes > n)
       in.trace->note("within_class_null_dim_min", std::to_string(D + classes - n));
   }
-  const arma::mat A = arma::reshape(r.x, in.dim, in.X.n_rows);
   set_projection(in.X, mean, A.t());
 }
 
 namespace {
+
+// Work memory of the linear-time path, bytes: the centred inputs and, in the walk, their copy in
+// tree order with overall and per-class prefix sums and the node sums (about 5 n d doubles); the
+// class graph's search (a class's reference copy and the search's blocks, about 2 n d doubles);
+// the sparse w+ while built (at most 2 k n entries, about 50 bytes each with the edge list); the
+// class rank table (4 C n bytes); embeddings, forces and prefix sums of y (about 20 n dim doubles).
+double dee_linear_time_bytes(const DataShape& s, const ParamSet& p, arma::uword dim) {
+  const double n = double(s.n), d = double(s.d), k = double(p.integer("neighbours"));
+  const double classes = double(std::max<std::size_t>(s.n_classes, 2));
+  // attraction all_pairs: instead of the graph, a class's copy and one 512-column block of w+
+  // with its products (sized for the largest class, taken as twice the mean).
+  const double nc = 2.0 * n / classes;
+  const double attraction =
+      p.str("attraction") == "all_pairs" ? 8.0 * (nc * d + 2.0 * 512.0 * nc) : 100.0 * k * n;
+  return 8.0 * (7.0 * n * d + 20.0 * n * double(dim)) + attraction + 4.0 * classes * n;
+}
 
 // The heat width whose t = 2 sigma^2 is the mean squared same-class distance (relative 1).
 const char* const kSameClassReference = "the width whose t is the mean squared same-class distance";
@@ -104,14 +187,57 @@ MethodInfo dee_info() {
       keywords::tolerance(1e-3, 1.0, "when |A_new - A| <= tolerance |A| (the paper's 1e-3)"),
       ParamSpec::real("mu", 1e-3, 1e-12, 1e6,
                       "ld/fp: ridge on X L+ X^T (X D+ X^T) relative to its trace / D; needed "
-                      "when D > N and along class-mean directions")};
+                      "when D > N and along class-mean directions"),
+      keywords::gradient("auto", {"exact", "barnes_hut", "auto"},
+                         "exact (w+ on every same-class pair, O(n^2) time and memory); "
+                         "barnes_hut (w+ on the class-restricted kNN graph, different-class "
+                         "repulsion by Barnes-Hut on Y = A X, dims <= 3); auto: barnes_hut from "
+                         "5,000 points when dims <= 3"),
+      keywords::theta(0.5),
+      keywords::neighbours(30, 1, 1000000,
+                           "barnes_hut: the sparse w+ ties each point to this many nearest "
+                           "same-class points"),
+      keywords::neighbour_graph(),
+      ParamSpec::choice("attraction", "knn", {"knn", "all_pairs"},
+                        "barnes_hut: w+ on the class-restricted kNN graph, or on every same-class "
+                        "pair as the exact path (its D x D scatter formed once in "
+                        "O(sum_c n_c^2 D) time and O(n_c) memory per column block)")};
+  // Added after results existed: at their defaults they stay out of the task keys.
+  for (auto& p : m.params)
+    if (p.name == "gradient" || p.name == "theta" || p.name == "neighbours" ||
+        p.name == "neighbour_graph" || p.name == "attraction")
+      p.keyed_at_default = false;
   m.supervised = true;
   m.iterative = true;
   m.transform_reproduces_embedding = true;
-  m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
+  m.max_dim = [](const DataShape& s, const ParamSet& p) {
+    return p.str("gradient") == "barnes_hut" ? std::min<arma::uword>(3, s.d) : s.d;
+  };
+  m.check_setting = [](const ParamSet& p) -> std::string {
+    if (p.str("gradient") == "exact" && p.str("attraction") == "all_pairs")
+      return "attraction: all_pairs belongs to the linear-time path, and the exact path always "
+             "uses every same-class pair (fix: gradient: barnes_hut or auto, or drop attraction)";
+    return "";
+  };
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n), d = double(s.d), it = double(p.integer("iterations"));
+    if (dee_uses_barnes_hut(p.str("gradient"), s.n, dim)) {
+      // The class graph's search, then per evaluation Y = A X, F X^T and the walk (O(d) a cell).
+      const double k = double(p.integer("neighbours"));
+      // all_pairs: two Gram-sized products per class, about n^2 d / C in all.
+      const double classes = double(std::max<std::size_t>(s.n_classes, 1));
+      const double setup =
+          p.str("attraction") == "all_pairs" ? 2.0 * n * n * d / classes : n * d * (k + d);
+      return setup + 5.0 * it * n * (2.0 * d * dim + std::log2(n + 1.0) * (20.0 + 2.0 * d));
+    }
     const double per_iter = double(dim) * s.n * (s.n + s.d) + 2.0 * s.n * s.n;
     return double(s.d) * s.d * (s.d / 3.0 + s.n) + 50.0 * p.integer("iterations") * per_iter / 10;
+  };
+  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    // Dense: D2, the two class masks, the kernel and w+, w- while the weights are formed; w+, w-
+    // and K while fitting.
+    if (!dee_uses_barnes_hut(p.str("gradient"), s.n, dim)) return memory_dense(s, dim, 6.0, 0.0);
+    return memory_linear(s, dim) + dee_linear_time_bytes(s, p, dim);
   };
   m.make = [](const ParamSet& p) {
     DeeSettings s;
@@ -123,6 +249,11 @@ MethodInfo dee_info() {
     s.iterations = int(p.integer("iterations"));
     s.tolerance = p.real("tolerance");
     s.mu = p.real("mu");
+    s.gradient = p.str("gradient");
+    s.theta = p.real("theta");
+    s.neighbours = static_cast<arma::uword>(p.integer("neighbours"));
+    s.neighbour_graph = p.str("neighbour_graph");
+    s.all_pairs_attraction = p.str("attraction") == "all_pairs";
     return std::make_unique<Dee>(s);
   };
   return m;

@@ -65,7 +65,7 @@ double DeeObjective::evaluate(const arma::vec& a, arma::vec* grad) {
   return 2.0 * f;  // ordered pairs: each unordered pair twice
 }
 
-double DeeObjective::factor(const arma::mat& S, double mu_rel) {
+double DeeMetric::factor(const arma::mat& S, double mu_rel) {
   const double D = double(S.n_rows);
   const double mu = mu_rel * arma::trace(S) / D;
   arma::mat M = 4.0 * (0.5 * (S + S.t()));
@@ -80,17 +80,17 @@ double DeeObjective::factor(const arma::mat& S, double mu_rel) {
 double DeeObjective::factor_laplacian(double mu_rel) {
   const arma::rowvec deg = arma::sum(Wp_, 0);
   arma::mat XD = X_.each_row() % deg;
-  return factor(XD * X_.t() - (X_ * Wp_) * X_.t(), mu_rel);
+  return metric_.factor(XD * X_.t() - (X_ * Wp_) * X_.t(), mu_rel);
 }
 
 double DeeObjective::factor_fixed_point(double mu_rel) {
   const arma::rowvec deg = arma::sum(Wp_, 0);
   arma::mat XD = X_.each_row() % deg;
-  return factor(XD * X_.t(), mu_rel);
+  return metric_.factor(XD * X_.t(), mu_rel);
 }
 
-arma::vec DeeObjective::preconditioned_direction(const arma::vec& grad) const {
-  const arma::mat G(const_cast<double*>(grad.memptr()), dim_, X_.n_rows, false, true);
+arma::vec DeeMetric::direction(const arma::vec& grad, arma::uword dim) const {
+  const arma::mat G(const_cast<double*>(grad.memptr()), dim, R_.n_rows, false, true);
   // Delta^T = -M^-1 G^T with M = R^T R.
   const arma::mat Z = arma::solve(arma::trimatl(Rt_), G.t(), arma::solve_opts::fast);
   const arma::mat Dt = arma::solve(arma::trimatu(R_), Z, arma::solve_opts::fast);

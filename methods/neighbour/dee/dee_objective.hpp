@@ -26,6 +26,20 @@
 
 namespace drbench {
 
+// The constant metric of the LD and FP directions: the Cholesky factor of M = 4 (S + mu I) for a
+// D x D matrix S (X L+ X^T or X D+ X^T), mu = mu_rel trace(S) / D, and -G M^-1 from it. Shared by
+// the dense and the linear-time objective, which differ only in how they form S.
+class DeeMetric {
+ public:
+  // Factors M; returns the mu used. Throws MethodError when M is not positive definite.
+  double factor(const arma::mat& S, double mu_rel);
+  // -G M^-1 (G and the result dim x D, vectorised).
+  arma::vec direction(const arma::vec& grad, arma::uword dim) const;
+
+ private:
+  arma::mat R_, Rt_;  // upper Cholesky factor of M and its transpose
+};
+
 class DeeObjective final : public Objective {
  public:
   // X: D x N (centred or not: only differences enter); Wp, Wm: N x N symmetric, zero diagonal.
@@ -40,15 +54,16 @@ class DeeObjective final : public Objective {
   double factor_laplacian(double mu_rel);
   double factor_fixed_point(double mu_rel);
   // -G M^-1 for the factored M (G and the result dim x D, vectorised).
-  arma::vec preconditioned_direction(const arma::vec& grad) const;
+  arma::vec preconditioned_direction(const arma::vec& grad) const {
+    return metric_.direction(grad, dim_);
+  }
 
  private:
-  double factor(const arma::mat& S, double mu_rel);
   const arma::mat& X_;
   arma::mat Wp_, Wm_;
   double lambda_;
   arma::uword dim_;
-  arma::mat R_, Rt_;  // upper Cholesky factor of M and its transpose
+  DeeMetric metric_;
 };
 
 // w+ (heat kernel of width sigma = kernel_width between same-class points) and w- (squared

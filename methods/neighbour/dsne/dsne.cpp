@@ -1,33 +1,75 @@
 #include "methods/neighbour/dsne/dsne.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
 
+#include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/linalg/neighbour_graph.hpp"
 #include "framework/optim/optimizer.hpp"
+#include "methods/neighbour/dsne/dsne_bh_objective.hpp"
 #include "methods/neighbour/dsne/dsne_objective.hpp"
 #include "methods/neighbour/linear_embedding.hpp"
 
 namespace drbench {
+
+// From this many points `gradient: auto` takes the linear-time path: below it the dense path is
+// seconds, and every committed DSNE result (at most 2,000 points) keeps its exact numbers.
+constexpr arma::uword kAutoBarnesHut = 5000;
+
+bool dsne_uses_barnes_hut(const std::string& g, arma::uword n, arma::uword dim) {
+  if (g != "auto") return g == "barnes_hut";
+  return n >= kAutoBarnesHut && dim <= 3;
+}
 
 void Dsne::fit(const FitInput& in) {
   const arma::uvec& y = require_labels(in);
   require_dim(in.dim, in.X.n_rows, "at most D projection directions");
   const arma::vec mean = arma::mean(in.X, 1);
   const arma::mat Xc = in.X.each_col() - mean;
-  double t = 0.0;
-  arma::mat P = dsne_input_similarities(Xc, y, s_.kernel_width, &t);
-  DsneObjective obj(Xc, y, std::move(P), in.dim);
   OptimOptions opt;
   opt.max_iterations = s_.iterations;
   opt.x_tol = opt.f_tol = 0.0;
   opt.rel_x_tol = s_.tolerance;
   opt.trace = in.trace;
-  const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
-                                    : random_projection_start(in.dim, Xc, in.rng, 1e-2);
-  const OptimResult r = minimize("cg", obj, arma::vectorise(A0), opt);
+  double t = 0.0;
+  OptimResult r;
+  if (!dsne_uses_barnes_hut(s_.gradient, in.X.n_cols, in.dim)) {
+    arma::mat P = dsne_input_similarities(Xc, y, s_.kernel_width, &t);
+    DsneObjective obj(Xc, y, std::move(P), in.dim);
+    const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
+                                      : random_projection_start(in.dim, Xc, in.rng, 1e-2);
+    r = minimize("cg", obj, arma::vectorise(A0), opt);
+  } else {
+    if (in.dim > 3)
+      throw MethodError("dsne: gradient: barnes_hut works in 1 to 3 dimensions, asked for " +
+                        std::to_string(in.dim) + " (fix: 'gradient: exact' or dims <= 3)");
+    // The start first, so that a seed starts both paths at the same A0.
+    const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
+                                      : random_projection_start(in.dim, Xc, in.rng, 1e-2);
+    GraphOptions go;
+    go.kind = parse_graph_kind(s_.neighbour_graph);
+    go.threads = in.threads;
+    go.seed = in.rng.engine()();
+    const arma::uword classes = arma::max(y) + 1;
+    arma::sp_mat P =
+        dsne_sparse_similarities(Xc, y, classes, s_.neighbours, s_.kernel_width, go, &t);
+    const arma::uword edges = P.n_nonzero;
+    DsneBhObjective obj(Xc, y, classes, std::move(P), in.dim, s_.theta, in.threads);
+    r = minimize("cg", obj, arma::vectorise(A0), opt);
+    if (in.trace) {
+      in.trace->optimizer = "cg_barnes_hut";
+      in.trace->note("neighbours", std::to_string(s_.neighbours));
+      in.trace->note("similarity_edges", std::to_string(edges));
+      in.trace->note("neighbour_graph",
+                     use_approximate(in.X.n_cols, in.X.n_rows, s_.neighbours, go.kind)
+                         ? "approximate"
+                         : "exact");
+    }
+  }
   objective_ = r.f;
   if (in.trace) in.trace->note("kernel_width", std::to_string(std::sqrt(t / 2.0)));
   set_projection(in.X, mean, arma::reshape(r.x, in.dim, in.X.n_rows).t());
@@ -49,20 +91,57 @@ MethodInfo dsne_info() {
   m.reference =
       "Zheng, Qiu, Jiang & Wang, J. Comput.-Aided Des. Comput. Graph. 24 (2012), as "
       "stated in Zheng et al., Comput. Math. Methods Med. 2014, eq. 5-8";
-  m.params = {keywords::kernel_width(1.0, kSameClassReference),
-              keywords::width("relative", kSameClassReference),
-              keywords::iterations(1000, 1000000, "conjugate gradients"),
-              keywords::tolerance(1e-3, 1.0, "when |A_new - A| <= tolerance |A|"),
-              ParamSpec::choice(
-                  "init", "random", {"random", "pca"},
-                  "start: small Gaussian rows, or the leading principal directions (a start "
-                  "an outside implementation can reproduce, e.g. scripts/dsne_reference.py)")};
+  m.params = {
+      keywords::kernel_width(1.0, kSameClassReference),
+      keywords::width("relative", kSameClassReference),
+      keywords::iterations(1000, 1000000, "conjugate gradients"),
+      keywords::tolerance(1e-3, 1.0, "when |A_new - A| <= tolerance |A|"),
+      ParamSpec::choice("init", "random", {"random", "pca"},
+                        "start: small Gaussian rows, or the leading principal directions (a start "
+                        "an outside implementation can reproduce, e.g. scripts/dsne_reference.py)"),
+      keywords::gradient("auto", {"exact", "barnes_hut", "auto"},
+                         "exact (P and Q on every pair, O(n^2) time and memory); "
+                         "barnes_hut (P on the same-class and different-class kNN "
+                         "graphs, both Student-t sums by Barnes-Hut on Y = A X, "
+                         "dims <= 3); auto: barnes_hut from 5,000 points when dims <= 3"),
+      keywords::theta(0.5),
+      keywords::neighbours(30, 1, 1000000,
+                           "barnes_hut: P ties each point to this many nearest "
+                           "same-class and as many nearest different-class points"),
+      keywords::neighbour_graph()};
+  // Added after results existed: at their defaults they stay out of the task keys.
+  for (auto& p : m.params)
+    if (p.name == "gradient" || p.name == "theta" || p.name == "neighbours" ||
+        p.name == "neighbour_graph")
+      p.keyed_at_default = false;
   m.supervised = true;
   m.iterative = true;
   m.transform_reproduces_embedding = true;
-  m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
+  m.max_dim = [](const DataShape& s, const ParamSet& p) {
+    return p.str("gradient") == "barnes_hut" ? std::min<arma::uword>(3, s.d) : s.d;
+  };
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n), d = double(s.d), it = double(p.integer("iterations"));
+    if (dsne_uses_barnes_hut(p.str("gradient"), s.n, dim)) {
+      // The two class graphs' searches (the different-class one over about all points), then
+      // per evaluation Y = A X, G X^T, the sparse attraction and the walk.
+      const double k = double(p.integer("neighbours"));
+      return n * n * d / 50.0 +
+             5.0 * it * n * (2.0 * d * dim + 4.0 * k + 20.0 * std::log2(n + 1.0));
+    }
     return 5.0 * p.integer("iterations") * (double(dim) * s.n * (s.n + s.d) + 4.0 * s.n * s.n) / 10;
+  };
+  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    // Dense: D2, the two class masks, P and each group's index, distance and kernel vectors
+    // while P is formed (about 8 n x n; 1.85 GB peak RSS measured at 5,000 points, data included).
+    if (!dsne_uses_barnes_hut(p.str("gradient"), s.n, dim)) return memory_dense(s, dim, 8.0, 0.0);
+    // Centred inputs, a class's reference copy and the search's blocks (about 3 n d doubles); the
+    // sparse P of two graphs while built (at most 4 k n entries, about 50 bytes each with the
+    // edge lists); the rank table (4 C n bytes); embeddings, forces and prefix sums of y.
+    const double n = double(s.n), d = double(s.d), k = double(p.integer("neighbours"));
+    const double classes = double(std::max<std::size_t>(s.n_classes, 2));
+    return memory_linear(s, dim) + 8.0 * (3.0 * n * d + 30.0 * n * double(dim)) + 200.0 * k * n +
+           4.0 * classes * n;
   };
   m.make = [](const ParamSet& p) {
     DsneSettings s;
@@ -70,6 +149,10 @@ MethodInfo dsne_info() {
     s.iterations = int(p.integer("iterations"));
     s.tolerance = p.real("tolerance");
     s.pca_start = p.str("init") == "pca";
+    s.gradient = p.str("gradient");
+    s.theta = p.real("theta");
+    s.neighbours = static_cast<arma::uword>(p.integer("neighbours"));
+    s.neighbour_graph = p.str("neighbour_graph");
     return std::make_unique<Dsne>(s);
   };
   return m;

@@ -8,7 +8,13 @@
 // over different-class pairs asks for even different-class distances. Layouts that separate the
 // classes score a higher E than the mixed optimum; scripts/dsne_reference.py (an independent
 // numpy DSNE) shows it, and agrees with this objective to 1e-11 (results/figures/README.md).
+// Linear time (`gradient: barnes_hut`, or auto from 5,000 points in 1 to 3 dimensions): P on the
+// same-class and different-class kNN graphs (`neighbours` each, `neighbour_graph`), both groups'
+// Student-t sums by Barnes-Hut on Y = A X (`theta`): dsne_bh_objective.hpp. The sparse P is a
+// different model from the dense one (its truncation). Same bits for any thread count.
 #include <armadillo>
+#include <string>
+#include <utility>
 
 #include "framework/core/keywords.hpp"
 #include "framework/core/linear_method.hpp"
@@ -21,11 +27,19 @@ struct DsneSettings {
   int iterations = 1000;
   double tolerance = 1e-3;
   bool pca_start = false;  // A0 from the leading principal directions instead of Gaussian rows
+  // exact | barnes_hut (the linear-time path) | auto (dsne_uses_barnes_hut)
+  std::string gradient = "exact";
+  double theta = 0.5;
+  arma::uword neighbours = 30;
+  std::string neighbour_graph = "auto";
 };
+
+// Whether a setting takes the linear-time path for n points in dim dimensions (`gradient`).
+bool dsne_uses_barnes_hut(const std::string& gradient, arma::uword n, arma::uword dim);
 
 class Dsne final : public LinearMethod {
  public:
-  explicit Dsne(DsneSettings s) : LinearMethod("dsne"), s_(s) {}
+  explicit Dsne(DsneSettings s) : LinearMethod("dsne"), s_(std::move(s)) {}
   void fit(const FitInput& in) override;
   double objective() const { return objective_; }
 

@@ -1,0 +1,106 @@
+#include "methods/neighbour/dsne/dsne_bh_objective.hpp"
+
+#include <cmath>
+#include <string>
+
+#include "framework/core/error.hpp"
+#include "framework/core/parallel.hpp"
+#include "framework/linalg/class_neighbour_graph.hpp"
+#include "framework/linalg/class_split_repulsion.hpp"
+#include "methods/neighbour/linear_embedding.hpp"
+
+namespace drbench {
+
+arma::sp_mat dsne_sparse_similarities(const arma::mat& X, const arma::uvec& labels,
+                                      arma::uword n_classes, arma::uword k,
+                                      const keywords::KernelWidth& width, const GraphOptions& opt,
+                                      double* t_used) {
+  const PairDistanceTotals tot = pair_distance_totals(X, labels);
+  if (!(tot.same_pairs > 0) || !(tot.all_pairs > tot.same_pairs))
+    throw MethodError(
+        "dsne needs at least two classes and a class with two or more training points");
+  const double t = width.heat_t(width.relative ? tot.same / tot.same_pairs : 0.0);
+  if (!(t > 0) || !std::isfinite(t))
+    throw MethodError("dsne: same-class points coincide; set 'width: absolute'");
+  if (t_used) *t_used = t;
+  arma::sp_mat P(X.n_cols, X.n_cols);
+  for (ClassPairs which : {ClassPairs::Same, ClassPairs::Different}) {
+    arma::sp_mat G = class_neighbour_graph(X, labels, n_classes, k, which, opt);
+    // Stored values are squared distances; a duplicate's 0 is the smallest positive double.
+    const double dmin = G.n_nonzero ? arma::min(arma::vec(arma::nonzeros(G))) : 0.0;
+    G.transform([t, dmin](double d2) { return std::exp(-(d2 - dmin) / t); });
+    const double z = arma::accu(G);
+    if (!(z > 0))
+      throw MethodError("dsne: a group of pairs has no similarity (raise 'neighbours')");
+    P += G / z;
+  }
+  return P;
+}
+
+DsneBhObjective::DsneBhObjective(const arma::mat& X, const arma::uvec& labels,
+                                 arma::uword n_classes, arma::sp_mat P, arma::uword dim,
+                                 double theta, unsigned threads)
+    : X_(X),
+      labels_(labels),
+      classes_(n_classes),
+      P_(std::move(P)),
+      dim_(dim),
+      theta_(theta),
+      threads_(threads) {
+  if (P_.n_rows != X.n_cols || P_.n_cols != X.n_cols || labels.n_elem != X.n_cols)
+    throw Error("internal: linear-time DSNE similarities do not match the data");
+  if (dim < 1 || dim > 3)
+    throw MethodError("dsne: Barnes-Hut works in 1 to 3 dimensions, asked for " +
+                      std::to_string(dim) + " (fix: 'gradient: exact' or dims <= 3)");
+  P_.sync();
+  const arma::vec p = arma::nonzeros(P_);
+  p_entropy_ = arma::accu(p % arma::log(p));
+}
+
+double DsneBhObjective::evaluate(const arma::vec& a, arma::vec* grad) {
+  const arma::mat A(const_cast<double*>(a.memptr()), dim_, X_.n_rows, false, true);
+  const arma::mat Y = A * X_;
+  const arma::uword n = Y.n_cols;
+  const ClassSplitStudentSums s = student_t_sums_by_class(Y, labels_, classes_, theta_, threads_);
+  double zs = 0.0, zd = 0.0;
+  for (arma::uword i = 0; i < n; ++i) {
+    zs += s.z_same(i);
+    zd += s.z_diff(i);
+  }
+  // Attraction over the stored p (column i holds p_.i = p_i. by symmetry): sum p log u and the
+  // forces sum_j p_ij u_ij (y_i - y_j), per point, then summed in index order.
+  arma::vec plu(n);
+  arma::mat Fp(dim_, n);
+  const arma::uword* cp = P_.col_ptrs;
+  const arma::uword* ri = P_.row_indices;
+  const double* pv = P_.values;
+  parallel_blocks(n, threads_, [&](std::size_t b, std::size_t end, std::size_t) {
+    for (std::size_t i = b; i < end; ++i) {
+      const double* yi = Y.colptr(i);
+      double acc = 0.0, f[3] = {0.0, 0.0, 0.0};
+      for (arma::uword q = cp[i]; q < cp[i + 1]; ++q) {
+        const double* yj = Y.colptr(ri[q]);
+        double u[3], d2 = 0.0;
+        for (arma::uword k = 0; k < dim_; ++k) {
+          u[k] = yi[k] - yj[k];
+          d2 += u[k] * u[k];
+        }
+        const double w = 1.0 / (1.0 + d2);
+        acc += pv[q] * std::log(w);
+        for (arma::uword k = 0; k < dim_; ++k) f[k] += pv[q] * w * u[k];
+      }
+      plu(i) = acc;
+      for (arma::uword k = 0; k < dim_; ++k) Fp(k, i) = f[k];
+    }
+  });
+  double p_log_u = 0.0;
+  for (arma::uword i = 0; i < n; ++i) p_log_u += plu(i);
+  const double E = p_entropy_ - p_log_u + std::log(zs) + std::log(zd);
+  if (grad) {
+    const arma::mat GY = 4.0 * (Fp - s.f_same / zs - s.f_diff / zd);
+    *grad = arma::vectorise(GY * X_.t());
+  }
+  return E;
+}
+
+}  // namespace drbench
