@@ -82,6 +82,37 @@ TEST_CASE("Kernel hyperparameter and latent gradients match finite differences",
     });
     CHECK(check_gradient(by_x_diag, arma::vectorise(X)).max_rel_error < 1e-6);
 
+    // The cross-covariance's gradients in the hyperparameters and the second input, and the
+    // diagonal's in the hyperparameters: what a kernel states and what the defaults derive.
+    FunctionObjective cross_theta([&](const arma::vec& t, arma::vec* g) {
+      auto k = kern->clone();
+      k->set_params(t);
+      if (g) {
+        arma::mat gx;
+        k->cross_gradients(X, X2, Gc, *g, gx, nullptr);
+      }
+      return arma::accu(Gc % k->K(X, X2));
+    });
+    CHECK(check_gradient(cross_theta, kern->params()).max_rel_error < 1e-6);
+    FunctionObjective cross_x2([&](const arma::vec& x, arma::vec* g) {
+      const arma::mat X2v = arma::reshape(x, q, m);
+      if (g) {
+        arma::vec gp;
+        arma::mat gx, gx2;
+        kern->cross_gradients(X, X2v, Gc, gp, gx, &gx2);
+        *g = arma::vectorise(gx2);
+      }
+      return arma::accu(Gc % kern->K(X, X2v));
+    });
+    CHECK(check_gradient(cross_x2, arma::vectorise(X2)).max_rel_error < 1e-6);
+    FunctionObjective diag_theta([&](const arma::vec& t, arma::vec* g) {
+      auto k = kern->clone();
+      k->set_params(t);
+      if (g) *g = k->grad_params_diag(X, gd);
+      return arma::dot(gd, k->diag(X));
+    });
+    CHECK(check_gradient(diag_theta, kern->params()).max_rel_error < 1e-6);
+
     // The combined call agrees with the separate ones.
     arma::vec gp;
     arma::mat gx;
@@ -207,8 +238,8 @@ TEST_CASE("Static kernels get matrix and gradients from the static base", "[kern
     const arma::mat C = every_pair ? arma::mat(n, n, arma::fill::ones) : arma::mat(arma::eye(n, n));
     CHECK(arma::approx_equal(k->K(X), v * C, "absdiff", 0.0));
     arma::mat acc(n, n, arma::fill::value(0.5));
-    k->add_K(X, acc);
-    CHECK(arma::approx_equal(acc, 0.5 + v * C, "absdiff", 1e-15));
+    upper_K_of(*k, X, UpperFill{false}, acc);
+    CHECK(arma::approx_equal(arma::trimatu(acc), arma::trimatu(0.5 + v * C), "absdiff", 1e-15));
     CHECK(arma::approx_equal(k->diag(X), arma::vec(n, arma::fill::value(v)), "absdiff", 0.0));
     // Distinct points: the bias still covaries, white noise does not.
     CHECK(arma::approx_equal(k->K(X, X2), arma::mat(n, m, arma::fill::value(every_pair ? v : 0.0)),
@@ -303,11 +334,11 @@ TEST_CASE("One-triangle kernel path equals the full-matrix path for every combin
       const double scale = arma::abs(Kfull).max();
       // Written over a NaN lower triangle, and added onto a known matrix.
       arma::mat K(n, n, arma::fill::value(nan));
-      kern->upper_K(X, UpperFill{}, K);
+      upper_K_of(*kern, X, UpperFill{}, K);
       arma::mat base = rng.randn(n, n);
       base.elem(arma::trimatl_ind(arma::size(base), -1)).fill(nan);
       arma::mat K2 = base;
-      kern->upper_K(X, UpperFill{false, 0.25, 0.5}, K2);
+      upper_K_of(*kern, X, UpperFill{false, 0.25, 0.5}, K2);
       const arma::uvec up = arma::trimatu_ind(arma::size(K));
       const arma::vec want = Kfull.elem(up);
       arma::mat D2 = K2 - base - 0.25;
@@ -323,7 +354,7 @@ TEST_CASE("One-triangle kernel path equals the full-matrix path for every combin
       kern->gradients(X, Gs, gp_full, gx_full);
       arma::mat Gu = Gs;
       Gu.elem(arma::trimatl_ind(arma::size(Gu), -1)).fill(nan);
-      kern->upper_gradients(X, Gu, gp_up, gx_up, nullptr);
+      upper_gradients_of(*kern, X, Gu, gp_up, gx_up, nullptr);
       REQUIRE(gp_up.n_elem == gp_full.n_elem);
       const double tol = 1e-10 * (1.0 + arma::abs(gp_full).max() + arma::abs(gx_full).max());
       if (gp_full.n_elem) CHECK(arma::abs(gp_up - gp_full).max() <= tol);
@@ -346,7 +377,7 @@ TEST_CASE("Folded bias and white gradients equal their own passes over G", "[ker
   arma::vec gp;
   arma::mat gx, Gu = G;
   UpperSums sums;
-  sum->upper_gradients(X, Gu, gp, gx, &sums);
+  upper_gradients_of(*sum, X, Gu, gp, gx, &sums);
   REQUIRE(sums.filled);
   CHECK(2.0 * sums.strict_upper + sums.diagonal == Approx(arma::accu(G)).epsilon(1e-12));
   CHECK(sums.diagonal == Approx(arma::trace(G)).epsilon(1e-12));
