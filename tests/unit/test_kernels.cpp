@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "framework/core/rng.hpp"
+#include "framework/linalg/distances.hpp"
 #include "framework/optim/grad_check.hpp"
 #include "methods/gplvm/kernels/bias.hpp"
 #include "methods/gplvm/kernels/kernel.hpp"
@@ -392,4 +393,82 @@ TEST_CASE("Folded bias and white gradients equal their own passes over G", "[ker
   CHECK(gb(0) == Approx(std::exp(p(2)) * arma::accu(G)).epsilon(1e-12));
   CHECK(gw(0) == Approx(std::exp(p(3)) * arma::trace(G)).epsilon(1e-12));
   CHECK(arma::abs(gxb).max() == 0.0);
+}
+
+namespace {
+
+// A kernel written against the base alone: K(X, X2) and its cross gradients, nothing else (the
+// RBF, so that every derived call has an independent counterpart in RbfKernel's own code).
+class BareRbf final : public KernelWithParams {
+ public:
+  BareRbf(double variance, double inv_width)
+      : KernelWithParams({"variance", "inv_width"}, arma::vec{variance, inv_width}) {}
+  std::unique_ptr<Kernel> clone() const override { return std::make_unique<BareRbf>(*this); }
+  std::string name() const override { return "bare_rbf"; }
+  using Kernel::K;  // K(X) from the base
+  arma::mat K(const arma::mat& X, const arma::mat& X2) const override {
+    return value(0) * arma::exp(-0.5 * value(1) * sq_distances(X, X2));
+  }
+  void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override {
+    const arma::mat S = sq_distances(X, X2), GK = G % K(X, X2);
+    g_params = {arma::accu(GK), -0.5 * value(1) * arma::accu(GK % S)};
+    // dk_ij/dx_i = -a k_ij (x_i - x2_j).
+    g_X = -value(1) * (X.each_row() % arma::sum(GK, 1).t() - X2 * GK.t());
+    if (g_X2) *g_X2 = -value(1) * (X2.each_row() % arma::sum(GK, 0) - X * GK);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("A kernel stating only K(X, X2) and its cross gradients gets every other call",
+          "[kernels]") {
+  // Against RbfKernel, whose matrix, gradients, diagonal and one-triangle path are its own code:
+  // the base's defaults (K(X) = K(X, X), gradients from the cross ones, diag and its gradients
+  // point by point) and the full-matrix fallback of the GP objective's one-triangle calls.
+  Rng rng(41);
+  const arma::uword q = 2, n = 70, m = 9;
+  const arma::mat X = rng.randn(q, n), X2 = rng.randn(q, m);
+  const arma::mat G = rng.randn(n, n), Gc = rng.randn(n, m);
+  const arma::vec gd = rng.randn(n, 1);
+  const BareRbf bare(1.7, 0.6);
+  const RbfKernel rbf(1.7, 0.6);
+  const double tol = 1e-11;
+  CHECK(arma::approx_equal(bare.K(X), rbf.K(X), "absdiff", tol));
+  CHECK(arma::approx_equal(bare.diag(X), rbf.diag(X), "absdiff", tol));
+  arma::vec pa, pb;
+  arma::mat xa, xb, x2a, x2b;
+  bare.gradients(X, G, pa, xa);
+  rbf.gradients(X, G, pb, xb);
+  CHECK(arma::approx_equal(pa, pb, "reldiff", tol));
+  CHECK(arma::approx_equal(xa, xb, "absdiff", tol * (1 + arma::abs(xb).max())));
+  bare.cross_gradients(X, X2, Gc, pa, xa, &x2a);
+  rbf.cross_gradients(X, X2, Gc, pb, xb, &x2b);
+  CHECK(arma::approx_equal(pa, pb, "reldiff", tol));
+  CHECK(arma::approx_equal(xa, xb, "absdiff", tol));
+  CHECK(arma::approx_equal(x2a, x2b, "absdiff", tol));
+  bare.diag_gradients(X, gd, pa, xa);
+  rbf.diag_gradients(X, gd, pb, xb);
+  CHECK(arma::approx_equal(pa, pb, "absdiff", tol * (1 + arma::abs(pb).max())));
+  CHECK(arma::abs(xa).max() <= tol);
+
+  // In a GP kernel's sum, the one-triangle calls take the full-matrix path for the bare part and
+  // fold bias and white into it; RbfKernel's sum takes its own pass.
+  std::vector<std::unique_ptr<Kernel>> parts;
+  parts.push_back(bare.clone());
+  parts.push_back(std::make_unique<BiasKernel>(0.3));
+  parts.push_back(std::make_unique<WhiteKernel>(0.05));
+  const SumKernel bare_gp(std::move(parts));
+  auto rbf_gp = make_kernel("rbf+bias+white");
+  rbf_gp->set_params(bare_gp.params());
+  arma::mat Ka(n, n, arma::fill::zeros), Kb(n, n, arma::fill::zeros);
+  upper_K_of(bare_gp, X, UpperFill{}, Ka);
+  upper_K_of(*rbf_gp, X, UpperFill{}, Kb);
+  CHECK(arma::approx_equal(arma::trimatu(Ka), arma::trimatu(Kb), "absdiff", tol));
+  arma::mat Gs = G + G.t(), Ga = Gs, Gb = Gs;
+  upper_gradients_of(bare_gp, X, Ga, pa, xa, nullptr);
+  upper_gradients_of(*rbf_gp, X, Gb, pb, xb, nullptr);
+  CHECK(arma::approx_equal(pa, pb, "reldiff", tol));
+  CHECK(arma::approx_equal(xa, xb, "absdiff", tol * (1 + arma::abs(xb).max())));
+  CHECK(bare_gp.noise_variance() == Approx(0.05));
 }

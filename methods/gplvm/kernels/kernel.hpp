@@ -33,7 +33,9 @@ struct UpperSums {
 // the diagonal and its gradients point by point. A kernel overrides a default where its K(X)
 // differs from K(X, X) (white noise, a thin-plate spline whose knots are X) or where a closed
 // form is cheaper. The GP objective's fused one-triangle path is a separate, optional interface
-// (TrianglePath below), so a new kernel needs none of that machinery to be correct.
+// (TrianglePath below), so a new kernel needs none of that machinery to be correct. A kernel that
+// overrides K(X, X2) alone says `using Kernel::K;`, or its own K(X, X2) hides the inherited K(X)
+// from calls on the concrete type.
 class Kernel {
  public:
   virtual ~Kernel() = default;
