@@ -68,4 +68,17 @@ void MlpKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, const a
   }
 }
 
+// k_ii = variance * asin(z), z = 1 - 1/v, v = w |x|^2 + b + 1: dk/dz = variance / sqrt(1 - z^2),
+// dz/dv = 1 / v^2, dv/dlog w = w |x|^2, dv/dlog b = b, dv/dx = 2 w x.
+void MlpKernel::diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
+                               arma::mat& g_X) const {
+  const double s = value(0), w = value(1), b = value(2);
+  const arma::vec xx = arma::sum(arma::square(X), 0).t();
+  const arma::vec v = w * xx + b + 1.0;
+  const arma::vec z = (v - 1.0) / v;
+  const arma::vec h = g % (s / arma::sqrt(1.0 - arma::square(z))) / arma::square(v);
+  g_params = {s * arma::dot(g, arma::asin(z)), w * arma::dot(h, xx), b * arma::accu(h)};
+  g_X = X.each_row() % (h * (2 * w)).t();
+}
+
 }  // namespace drbench

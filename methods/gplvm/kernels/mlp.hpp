@@ -18,6 +18,8 @@ class MlpKernel final : public KernelWithParams {
   void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
                        arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
   arma::vec diag(const arma::mat& X) const override;
+  void diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
+                      arma::mat& g_X) const override;
   // X2 = X: both index roles share v, so one pass serves both.
   void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
                  arma::mat& g_X) const override;
