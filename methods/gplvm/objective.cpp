@@ -101,10 +101,15 @@ double GplvmObjective::sparse_evaluate(const arma::mat& X, bool with_grad, arma:
   gtheta += gp;
   gZ_ += gZa + gZb;
   if (approx_ != GpApproximation::dtc) {
-    gtheta += k.grad_params_diag(X, r.ddiag);
-    gX += k.grad_X_diag(X, r.ddiag);
+    arma::vec gpd;
+    arma::mat gXd;
+    k.diag_gradients(X, r.ddiag, gpd, gXd);
+    gtheta += gpd;
+    gX += gXd;
   }
-  gtheta += r.dsigma2 * k.noise_variance_grad();
+  arma::vec gnoise;
+  k.noise(&gnoise);
+  gtheta += r.dsigma2 * gnoise;
   return r.value;
 }
 
@@ -120,10 +125,10 @@ double GplvmObjective::evaluate(const arma::vec& x, arma::vec* grad) {
     // KG_ holds K, then dL/dK: one N x N buffer kept across evaluations (see likelihood.hpp), of
     // which only the upper triangle is built and read.
     symmetric::ensure_size(KG_, Yt_.n_rows);
-    auto build_K = [&](arma::mat& K) { kernel_->upper_K(X, UpperFill{}, K); };
+    auto build_K = [&](arma::mat& K) { upper_K_of(*kernel_, X, UpperFill{}, K); };
     build_K(KG_);
     r = gp_neg_log_likelihood_in_place(KG_, Yt_, KinvY_, grad != nullptr, build_K, false);
-    if (grad && std::isfinite(r.value)) kernel_->upper_gradients(X, KG_, gtheta, gX, nullptr);
+    if (grad && std::isfinite(r.value)) upper_gradients_of(*kernel_, X, KG_, gtheta, gX, nullptr);
   }
   if (r.jitter > 0) {
     ++jitter_events_;

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include "framework/core/rng.hpp"
+#include "framework/linalg/distances.hpp"
 #include "framework/optim/grad_check.hpp"
 #include "methods/gplvm/kernels/bias.hpp"
 #include "methods/gplvm/kernels/kernel.hpp"
@@ -81,6 +82,37 @@ TEST_CASE("Kernel hyperparameter and latent gradients match finite differences",
       return arma::dot(gd, kern->diag(Xv));
     });
     CHECK(check_gradient(by_x_diag, arma::vectorise(X)).max_rel_error < 1e-6);
+
+    // The cross-covariance's gradients in the hyperparameters and the second input, and the
+    // diagonal's in the hyperparameters: what a kernel states and what the defaults derive.
+    FunctionObjective cross_theta([&](const arma::vec& t, arma::vec* g) {
+      auto k = kern->clone();
+      k->set_params(t);
+      if (g) {
+        arma::mat gx;
+        k->cross_gradients(X, X2, Gc, *g, gx, nullptr);
+      }
+      return arma::accu(Gc % k->K(X, X2));
+    });
+    CHECK(check_gradient(cross_theta, kern->params()).max_rel_error < 1e-6);
+    FunctionObjective cross_x2([&](const arma::vec& x, arma::vec* g) {
+      const arma::mat X2v = arma::reshape(x, q, m);
+      if (g) {
+        arma::vec gp;
+        arma::mat gx, gx2;
+        kern->cross_gradients(X, X2v, Gc, gp, gx, &gx2);
+        *g = arma::vectorise(gx2);
+      }
+      return arma::accu(Gc % kern->K(X, X2v));
+    });
+    CHECK(check_gradient(cross_x2, arma::vectorise(X2)).max_rel_error < 1e-6);
+    FunctionObjective diag_theta([&](const arma::vec& t, arma::vec* g) {
+      auto k = kern->clone();
+      k->set_params(t);
+      if (g) *g = k->grad_params_diag(X, gd);
+      return arma::dot(gd, k->diag(X));
+    });
+    CHECK(check_gradient(diag_theta, kern->params()).max_rel_error < 1e-6);
 
     // The combined call agrees with the separate ones.
     arma::vec gp;
@@ -207,8 +239,8 @@ TEST_CASE("Static kernels get matrix and gradients from the static base", "[kern
     const arma::mat C = every_pair ? arma::mat(n, n, arma::fill::ones) : arma::mat(arma::eye(n, n));
     CHECK(arma::approx_equal(k->K(X), v * C, "absdiff", 0.0));
     arma::mat acc(n, n, arma::fill::value(0.5));
-    k->add_K(X, acc);
-    CHECK(arma::approx_equal(acc, 0.5 + v * C, "absdiff", 1e-15));
+    upper_K_of(*k, X, UpperFill{false}, acc);
+    CHECK(arma::approx_equal(arma::trimatu(acc), arma::trimatu(0.5 + v * C), "absdiff", 1e-15));
     CHECK(arma::approx_equal(k->diag(X), arma::vec(n, arma::fill::value(v)), "absdiff", 0.0));
     // Distinct points: the bias still covaries, white noise does not.
     CHECK(arma::approx_equal(k->K(X, X2), arma::mat(n, m, arma::fill::value(every_pair ? v : 0.0)),
@@ -303,11 +335,11 @@ TEST_CASE("One-triangle kernel path equals the full-matrix path for every combin
       const double scale = arma::abs(Kfull).max();
       // Written over a NaN lower triangle, and added onto a known matrix.
       arma::mat K(n, n, arma::fill::value(nan));
-      kern->upper_K(X, UpperFill{}, K);
+      upper_K_of(*kern, X, UpperFill{}, K);
       arma::mat base = rng.randn(n, n);
       base.elem(arma::trimatl_ind(arma::size(base), -1)).fill(nan);
       arma::mat K2 = base;
-      kern->upper_K(X, UpperFill{false, 0.25, 0.5}, K2);
+      upper_K_of(*kern, X, UpperFill{false, 0.25, 0.5}, K2);
       const arma::uvec up = arma::trimatu_ind(arma::size(K));
       const arma::vec want = Kfull.elem(up);
       arma::mat D2 = K2 - base - 0.25;
@@ -323,7 +355,7 @@ TEST_CASE("One-triangle kernel path equals the full-matrix path for every combin
       kern->gradients(X, Gs, gp_full, gx_full);
       arma::mat Gu = Gs;
       Gu.elem(arma::trimatl_ind(arma::size(Gu), -1)).fill(nan);
-      kern->upper_gradients(X, Gu, gp_up, gx_up, nullptr);
+      upper_gradients_of(*kern, X, Gu, gp_up, gx_up, nullptr);
       REQUIRE(gp_up.n_elem == gp_full.n_elem);
       const double tol = 1e-10 * (1.0 + arma::abs(gp_full).max() + arma::abs(gx_full).max());
       if (gp_full.n_elem) CHECK(arma::abs(gp_up - gp_full).max() <= tol);
@@ -346,7 +378,7 @@ TEST_CASE("Folded bias and white gradients equal their own passes over G", "[ker
   arma::vec gp;
   arma::mat gx, Gu = G;
   UpperSums sums;
-  sum->upper_gradients(X, Gu, gp, gx, &sums);
+  upper_gradients_of(*sum, X, Gu, gp, gx, &sums);
   REQUIRE(sums.filled);
   CHECK(2.0 * sums.strict_upper + sums.diagonal == Approx(arma::accu(G)).epsilon(1e-12));
   CHECK(sums.diagonal == Approx(arma::trace(G)).epsilon(1e-12));
@@ -361,4 +393,82 @@ TEST_CASE("Folded bias and white gradients equal their own passes over G", "[ker
   CHECK(gb(0) == Approx(std::exp(p(2)) * arma::accu(G)).epsilon(1e-12));
   CHECK(gw(0) == Approx(std::exp(p(3)) * arma::trace(G)).epsilon(1e-12));
   CHECK(arma::abs(gxb).max() == 0.0);
+}
+
+namespace {
+
+// A kernel written against the base alone: K(X, X2) and its cross gradients, nothing else (the
+// RBF, so that every derived call has an independent counterpart in RbfKernel's own code).
+class BareRbf final : public KernelWithParams {
+ public:
+  BareRbf(double variance, double inv_width)
+      : KernelWithParams({"variance", "inv_width"}, arma::vec{variance, inv_width}) {}
+  std::unique_ptr<Kernel> clone() const override { return std::make_unique<BareRbf>(*this); }
+  std::string name() const override { return "bare_rbf"; }
+  using Kernel::K;  // K(X) from the base
+  arma::mat K(const arma::mat& X, const arma::mat& X2) const override {
+    return value(0) * arma::exp(-0.5 * value(1) * sq_distances(X, X2));
+  }
+  void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override {
+    const arma::mat S = sq_distances(X, X2), GK = G % K(X, X2);
+    g_params = {arma::accu(GK), -0.5 * value(1) * arma::accu(GK % S)};
+    // dk_ij/dx_i = -a k_ij (x_i - x2_j).
+    g_X = -value(1) * (X.each_row() % arma::sum(GK, 1).t() - X2 * GK.t());
+    if (g_X2) *g_X2 = -value(1) * (X2.each_row() % arma::sum(GK, 0) - X * GK);
+  }
+};
+
+}  // namespace
+
+TEST_CASE("A kernel stating only K(X, X2) and its cross gradients gets every other call",
+          "[kernels]") {
+  // Against RbfKernel, whose matrix, gradients, diagonal and one-triangle path are its own code:
+  // the base's defaults (K(X) = K(X, X), gradients from the cross ones, diag and its gradients
+  // point by point) and the full-matrix fallback of the GP objective's one-triangle calls.
+  Rng rng(41);
+  const arma::uword q = 2, n = 70, m = 9;
+  const arma::mat X = rng.randn(q, n), X2 = rng.randn(q, m);
+  const arma::mat G = rng.randn(n, n), Gc = rng.randn(n, m);
+  const arma::vec gd = rng.randn(n, 1);
+  const BareRbf bare(1.7, 0.6);
+  const RbfKernel rbf(1.7, 0.6);
+  const double tol = 1e-11;
+  CHECK(arma::approx_equal(bare.K(X), rbf.K(X), "absdiff", tol));
+  CHECK(arma::approx_equal(bare.diag(X), rbf.diag(X), "absdiff", tol));
+  arma::vec pa, pb;
+  arma::mat xa, xb, x2a, x2b;
+  bare.gradients(X, G, pa, xa);
+  rbf.gradients(X, G, pb, xb);
+  CHECK(arma::approx_equal(pa, pb, "reldiff", tol));
+  CHECK(arma::approx_equal(xa, xb, "absdiff", tol * (1 + arma::abs(xb).max())));
+  bare.cross_gradients(X, X2, Gc, pa, xa, &x2a);
+  rbf.cross_gradients(X, X2, Gc, pb, xb, &x2b);
+  CHECK(arma::approx_equal(pa, pb, "reldiff", tol));
+  CHECK(arma::approx_equal(xa, xb, "absdiff", tol));
+  CHECK(arma::approx_equal(x2a, x2b, "absdiff", tol));
+  bare.diag_gradients(X, gd, pa, xa);
+  rbf.diag_gradients(X, gd, pb, xb);
+  CHECK(arma::approx_equal(pa, pb, "absdiff", tol * (1 + arma::abs(pb).max())));
+  CHECK(arma::abs(xa).max() <= tol);
+
+  // In a GP kernel's sum, the one-triangle calls take the full-matrix path for the bare part and
+  // fold bias and white into it; RbfKernel's sum takes its own pass.
+  std::vector<std::unique_ptr<Kernel>> parts;
+  parts.push_back(bare.clone());
+  parts.push_back(std::make_unique<BiasKernel>(0.3));
+  parts.push_back(std::make_unique<WhiteKernel>(0.05));
+  const SumKernel bare_gp(std::move(parts));
+  auto rbf_gp = make_kernel("rbf+bias+white");
+  rbf_gp->set_params(bare_gp.params());
+  arma::mat Ka(n, n, arma::fill::zeros), Kb(n, n, arma::fill::zeros);
+  upper_K_of(bare_gp, X, UpperFill{}, Ka);
+  upper_K_of(*rbf_gp, X, UpperFill{}, Kb);
+  CHECK(arma::approx_equal(arma::trimatu(Ka), arma::trimatu(Kb), "absdiff", tol));
+  arma::mat Gs = G + G.t(), Ga = Gs, Gb = Gs;
+  upper_gradients_of(bare_gp, X, Ga, pa, xa, nullptr);
+  upper_gradients_of(*rbf_gp, X, Gb, pb, xb, nullptr);
+  CHECK(arma::approx_equal(pa, pb, "reldiff", tol));
+  CHECK(arma::approx_equal(xa, xb, "absdiff", tol * (1 + arma::abs(xb).max())));
+  CHECK(bare_gp.noise_variance() == Approx(0.05));
 }

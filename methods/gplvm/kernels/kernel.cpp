@@ -16,46 +16,108 @@
 
 namespace drbench {
 
-void Kernel::upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const {
-  if (fill.overwrite)
-    K.fill(fill.every_pair);
-  else if (fill.every_pair != 0.0)
-    K += fill.every_pair;
-  add_K(X, K);
-  K.diag() += fill.same_point;
+void Kernel::gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
+                       arma::mat& g_X) const {
+  arma::mat g_X2;
+  cross_gradients(X, X, G, g_params, g_X, &g_X2);
+  g_X += g_X2;
 }
 
-void Kernel::upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params, arma::mat& g_X,
-                             UpperSums*) const {
-  symmetric::mirror_upper(G);
-  gradients(X, G, g_params, g_X);
+arma::vec Kernel::diag(const arma::mat& X) const {
+  arma::vec out(X.n_cols);
+  for (arma::uword i = 0; i < X.n_cols; ++i) out(i) = K(X.col(i))(0, 0);
+  return out;
 }
 
-void Kernel::cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
-                             arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const {
-  const arma::uword n = X.n_cols, m = X2.n_cols, b = std::max<arma::uword>(m, 1);
+void Kernel::diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
+                            arma::mat& g_X) const {
   g_params.zeros(n_params());
-  // K([X_block, X2]) holds K(X_block, X2) in its off-diagonal block, where white noise (an index
-  // match) contributes nothing, so that block is the cross-covariance of distinct points.
-  arma::mat A(X.n_rows, b + m), GA;
-  for (arma::uword i0 = 0; i0 < n; i0 += b) {
-    const arma::uword i1 = std::min(n, i0 + b), nb = i1 - i0;
-    A.resize(X.n_rows, nb + m);
-    A.head_cols(nb) = X.cols(i0, i1 - 1);
-    if (m) A.tail_cols(m) = X2;
-    GA.zeros(nb + m, nb + m);
-    if (m) GA.submat(0, nb, nb - 1, nb + m - 1) = G.rows(i0, i1 - 1);
-    g_params += grad_params(A, GA);
+  g_X.set_size(X.n_rows, X.n_cols);
+  arma::vec gp;
+  arma::mat gx;
+  for (arma::uword i = 0; i < X.n_cols; ++i) {
+    gradients(X.col(i), arma::mat(1, 1, arma::fill::value(g(i))), gp, gx);
+    g_params += gp;
+    g_X.col(i) = gx;
   }
-  g_X = grad_X_cross(X, X2, G);
-  if (g_X2) *g_X2 = grad_X_cross(X2, X, G.t());
+}
+
+arma::vec Kernel::grad_params(const arma::mat& X, const arma::mat& G) const {
+  arma::vec gp;
+  arma::mat gx;
+  gradients(X, G, gp, gx);
+  return gp;
+}
+
+arma::mat Kernel::grad_X(const arma::mat& X, const arma::mat& G) const {
+  arma::vec gp;
+  arma::mat gx;
+  gradients(X, G, gp, gx);
+  return gx;
+}
+
+arma::mat Kernel::grad_X_cross(const arma::mat& X, const arma::mat& X2, const arma::mat& G) const {
+  arma::vec gp;
+  arma::mat gx;
+  cross_gradients(X, X2, G, gp, gx, nullptr);
+  return gx;
+}
+
+arma::mat Kernel::grad_X_diag(const arma::mat& X, const arma::vec& g) const {
+  arma::vec gp;
+  arma::mat gx;
+  diag_gradients(X, g, gp, gx);
+  return gx;
 }
 
 arma::vec Kernel::grad_params_diag(const arma::mat& X, const arma::vec& g) const {
-  arma::vec out(n_params(), arma::fill::zeros);
-  for (arma::uword i = 0; i < X.n_cols; ++i)
-    out += grad_params(X.col(i), arma::mat(1, 1, arma::fill::value(g(i))));
-  return out;
+  arma::vec gp;
+  arma::mat gx;
+  diag_gradients(X, g, gp, gx);
+  return gp;
+}
+
+arma::vec Kernel::noise_variance_grad() const {
+  arma::vec g;
+  noise(&g);
+  return g;
+}
+
+void upper_K_of(const Kernel& k, const arma::mat& X, const UpperFill& fill, arma::mat& K) {
+  if (const auto* t = dynamic_cast<const TrianglePath*>(&k))
+    t->upper_K(X, fill, K);
+  else
+    upper_K_from_full(k, X, fill, K);
+}
+
+void upper_K_from_full(const Kernel& k, const arma::mat& X, const UpperFill& fill, arma::mat& K) {
+  const arma::mat Kx = k.K(X);
+  for (arma::uword j = 0; j < K.n_cols; ++j) {
+    double* out = K.colptr(j);
+    const double* kx = Kx.colptr(j);
+    for (arma::uword i = 0; i <= j; ++i)
+      out[i] = (fill.overwrite ? fill.every_pair : out[i] + fill.every_pair) + kx[i];
+    out[j] += fill.same_point;
+  }
+}
+
+void upper_gradients_of(const Kernel& k, const arma::mat& X, arma::mat& G, arma::vec& g_params,
+                        arma::mat& g_X, UpperSums* sums) {
+  if (const auto* t = dynamic_cast<const TrianglePath*>(&k))
+    t->upper_gradients(X, G, g_params, g_X, sums);
+  else
+    upper_gradients_from_full(k, X, G, g_params, g_X);
+}
+
+void upper_gradients_from_full(const Kernel& k, const arma::mat& X, arma::mat& G,
+                               arma::vec& g_params, arma::mat& g_X) {
+  symmetric::mirror_upper(G);
+  k.gradients(X, G, g_params, g_X);
+}
+
+bool static_share_of(const Kernel& k, double& every_pair, double& same_point) {
+  const auto* t = dynamic_cast<const TrianglePath*>(&k);
+  return t && t->static_share(every_pair, same_point);
 }
 
 KernelWithParams::KernelWithParams(std::vector<std::string> names, const arma::vec& values)
@@ -77,20 +139,6 @@ std::vector<std::string> KernelWithParams::param_names() const {
   std::vector<std::string> out;
   for (const auto& n : names_) out.push_back(name() + "." + n);
   return out;
-}
-
-arma::vec FusedGradientsKernel::grad_params(const arma::mat& X, const arma::mat& G) const {
-  arma::vec gp;
-  arma::mat gx;
-  gradients(X, G, gp, gx);
-  return gp;
-}
-
-arma::mat FusedGradientsKernel::grad_X(const arma::mat& X, const arma::mat& G) const {
-  arma::vec gp;
-  arma::mat gx;
-  gradients(X, G, gp, gx);
-  return gx;
 }
 
 namespace {

@@ -27,6 +27,15 @@ struct UpperSums {
   double strict_upper = 0.0, diagonal = 0.0;
 };
 
+// A covariance function, in GPy's few calls: K(X, X') of distinct points and its gradients with
+// respect to the log hyperparameters and both inputs are all a kernel must state. Everything else
+// has a default built from those: K(X) = K(X, X), its gradients from the cross ones with X' = X,
+// the diagonal and its gradients point by point. A kernel overrides a default where its K(X)
+// differs from K(X, X) (white noise, a thin-plate spline whose knots are X) or where a closed
+// form is cheaper. The GP objective's fused one-triangle path is a separate, optional interface
+// (TrianglePath below), so a new kernel needs none of that machinery to be correct. A kernel that
+// overrides K(X, X2) alone says `using Kernel::K;`, or its own K(X, X2) hides the inherited K(X)
+// from calls on the concrete type.
 class Kernel {
  public:
   virtual ~Kernel() = default;
@@ -38,41 +47,69 @@ class Kernel {
   virtual void set_params(const arma::vec& log_values) = 0;
   virtual std::vector<std::string> param_names() const = 0;  // "rbf.variance", ...
 
-  // n x n covariance of the columns of X, white noise included.
-  virtual arma::mat K(const arma::mat& X) const = 0;
   // n x m cross-covariance between the columns of X and X2, treated as DISTINCT points: white noise
   // contributes nothing here (GPy convention), which is what a GP prediction at a new point needs.
   virtual arma::mat K(const arma::mat& X, const arma::mat& X2) const = 0;
-  // K += K(X) without a temporary where the kernel can (constant and diagonal parts): lets a sum
-  // of kernels build its matrix in one buffer.
-  virtual void add_K(const arma::mat& X, arma::mat& K) const { K += this->K(X); }
-  // diag(K(X)), white noise included: the prior variance of a (noisy) observation at each point.
-  virtual arma::vec diag(const arma::mat& X) const = 0;
+  // Given G = dL/dK for K = K(X, X2) (n x m): dL/dlog(theta), dL/dX (q x n) and, when g_X2 is
+  // given, dL/dX2 (q x m).
+  virtual void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                               arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const = 0;
 
+  // n x n covariance of the columns of X, white noise included (default K(X, X)).
+  virtual arma::mat K(const arma::mat& X) const { return K(X, X); }
   // Given G = dL/dK for K = K(X) (n x n; entries treated as independent, G need not be symmetric):
-  // dL/dlog(theta) = tr(G^T dK/dlog theta), and dL/dX (q x n).
-  virtual arma::vec grad_params(const arma::mat& X, const arma::mat& G) const = 0;
-  virtual arma::mat grad_X(const arma::mat& X, const arma::mat& G) const = 0;
-  // Both at once; kernels that build the same intermediate matrices for both override this.
+  // dL/dlog(theta) = tr(G^T dK/dlog theta) and dL/dX (q x n). Default: the cross gradients at
+  // X2 = X, both inputs' parts added.
   virtual void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
-                         arma::mat& g_X) const {
-    g_params = grad_params(X, G);
-    g_X = grad_X(X, G);
-  }
+                         arma::mat& g_X) const;
+  // diag(K(X)), white noise included: the prior variance of a (noisy) observation at each point.
+  // Default: K of each point alone.
+  virtual arma::vec diag(const arma::mat& X) const;
+  // Given g = dL/d diag(K(X)) (n): dL/dlog(theta) and dL/dX. Default: `gradients` point by point.
+  virtual void diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
+                              arma::mat& g_X) const;
 
-  // The GP objective's path. There K and G = dL/dK are symmetric and only their upper triangles
-  // (diagonal included) are kept: the Cholesky factorisation reads one triangle, and a kernel
-  // whose gradient pass reads one triangle of G needs no mirrored copy. The strict lower
-  // triangles are scratch. A kernel that can build or read one triangle overrides these; the
-  // defaults go through the full-matrix calls.
-  //
+  // K(X, X2) for a caller that will ask cross_gradients at the same X, X2 and hyperparameters
+  // next (the sparse likelihoods' Kfu): a kernel may keep what that pass needs instead of
+  // recomputing it. Same values as K(X, X2).
+  virtual arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const { return K(X, X2); }
+  // The variance of the kernel's white-noise part (0 without one), the sigma^2 of the sparse
+  // likelihoods, and, when grad is given, its gradient with respect to the log hyperparameters.
+  virtual double noise(arma::vec* grad) const {
+    if (grad) grad->zeros(n_params());
+    return 0.0;
+  }
+  // Called once after fitting with the training latent points. A kernel whose covariance depends
+  // on all the training points (TPSLVM's thin-plate spline: they are its knots) pins them here so
+  // that K(x*, X) and diag(x*) at new points use the fitted knots; others ignore it.
+  virtual void fix_inputs(const arma::mat& X) { (void)X; }
+
+  // Single results of the calls above, for callers that need one of them.
+  arma::vec grad_params(const arma::mat& X, const arma::mat& G) const;
+  arma::mat grad_X(const arma::mat& X, const arma::mat& G) const;
+  arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2, const arma::mat& G) const;
+  arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const;
+  arma::vec grad_params_diag(const arma::mat& X, const arma::vec& g) const;
+  double noise_variance() const { return noise(nullptr); }
+  arma::vec noise_variance_grad() const;
+};
+
+// The optional fast path of the GP objective, for kernels that can build K's upper triangle and
+// read one triangle of a symmetric G = dL/dK in their own passes (RBF and the other stationary
+// kernels, the thin-plate spline, bias and white, and sums of them). There K and G are symmetric
+// and only their upper triangles (diagonal included) are kept: the Cholesky factorisation reads
+// one triangle, and a gradient pass that reads one triangle of G needs no mirrored copy. The
+// strict lower triangles are scratch. A kernel without this interface takes the full-matrix calls
+// (upper_K_of and upper_gradients_of below choose).
+class TrianglePath {
+ public:
+  virtual ~TrianglePath() = default;
   // K's upper triangle = (fill.overwrite ? 0 : K) + K(X) + fill's constants.
-  virtual void upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const;
-  // The gradients for a symmetric G held in its upper triangle (the default fills in the lower
-  // triangle and calls `gradients`). sums, when given and not yet filled, may be filled in the
-  // same pass over G.
+  virtual void upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const = 0;
+  // The gradients for a symmetric G held in its upper triangle. sums, when given and not yet
+  // filled, may be filled in the same pass over G.
   virtual void upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params,
-                               arma::mat& g_X, UpperSums* sums) const;
+                               arma::mat& g_X, UpperSums* sums) const = 0;
   // For a kernel whose matrix is every_pair 1 1^T + same_point I wherever the points lie (bias,
   // white): adds those two and returns true, so that a sum can fold it into another part's pass.
   virtual bool static_share(double& every_pair, double& same_point) const {
@@ -80,35 +117,18 @@ class Kernel {
     (void)same_point;
     return false;
   }
-
-  // Given G = dL/dK for K = K(X, X2) (n x m): dL/dX (q x n), X2 fixed.
-  virtual arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
-                                 const arma::mat& G) const = 0;
-  // Given g = dL/d diag(X) (n): dL/dX (q x n).
-  virtual arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const = 0;
-  // K(X, X2) for a caller that will ask cross_gradients at the same X, X2 and hyperparameters
-  // next (the sparse likelihoods' Kfu): a kernel may keep what that pass needs instead of
-  // recomputing it. Same values as K(X, X2).
-  virtual arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const { return K(X, X2); }
-  // The sparse (inducing-point) likelihoods' path: given G = dL/dK for K = K(X, X2) (n x m, the
-  // cross-covariance of distinct points), dL/dlog(theta), dL/dX and, when g_X2 is given, dL/dX2.
-  // The default takes the hyperparameter gradient from grad_params on [X_block, X2] with G in the
-  // off-diagonal block, rows of X in blocks of m, so it holds O(m^2) and costs O(n m); kernels
-  // override it with one pass over the n x m pairs.
-  virtual void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
-                               arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const;
-  // Given g = dL/d diag(K(X)) (n, white noise included): dL/dlog(theta). The default goes point
-  // by point through grad_params.
-  virtual arma::vec grad_params_diag(const arma::mat& X, const arma::vec& g) const;
-  // The variance of the kernel's white-noise part (0 without one), the sigma^2 of the sparse
-  // likelihoods, and its gradient with respect to the log hyperparameters.
-  virtual double noise_variance() const { return 0.0; }
-  virtual arma::vec noise_variance_grad() const { return arma::zeros(n_params()); }
-  // Called once after fitting with the training latent points. A kernel whose covariance depends
-  // on all the training points (TPSLVM's thin-plate spline: they are its knots) pins them here so
-  // that K(x*, X) and diag(x*) at new points use the fitted knots; others ignore it.
-  virtual void fix_inputs(const arma::mat& X) { (void)X; }
 };
+
+// The one-triangle calls for any kernel: its TrianglePath where it has one, otherwise the
+// full-matrix calls (K(X) added onto the fill; G mirrored, then `gradients`).
+void upper_K_of(const Kernel& k, const arma::mat& X, const UpperFill& fill, arma::mat& K);
+void upper_gradients_of(const Kernel& k, const arma::mat& X, arma::mat& G, arma::vec& g_params,
+                        arma::mat& g_X, UpperSums* sums);
+bool static_share_of(const Kernel& k, double& every_pair, double& same_point);
+// The full-matrix calls themselves, for a TrianglePath that takes them in some cases.
+void upper_K_from_full(const Kernel& k, const arma::mat& X, const UpperFill& fill, arma::mat& K);
+void upper_gradients_from_full(const Kernel& k, const arma::mat& X, arma::mat& G,
+                               arma::vec& g_params, arma::mat& g_X);
 
 // Shared storage of log hyperparameters for the concrete kernels.
 class KernelWithParams : public Kernel {
@@ -125,19 +145,6 @@ class KernelWithParams : public Kernel {
  private:
   std::vector<std::string> names_;
   arma::vec log_, val_;
-};
-
-// For kernels whose parameter and X gradients share their intermediates: they state the fused
-// `gradients` once, and each single gradient is taken from it.
-class FusedGradientsKernel : public KernelWithParams {
- public:
-  arma::vec grad_params(const arma::mat& X, const arma::mat& G) const override;
-  arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override;
-  void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
-                 arma::mat& g_X) const override = 0;
-
- protected:
-  using KernelWithParams::KernelWithParams;
 };
 
 // Builds a kernel from a sum of products of parts, e.g. "rbf+bias+white" or "rbf*linear+white"

@@ -12,24 +12,25 @@ class LinearKernel final : public KernelWithParams {
   std::unique_ptr<Kernel> clone() const override { return std::make_unique<LinearKernel>(*this); }
   std::string name() const override { return "linear"; }
 
-  arma::mat K(const arma::mat& X) const override { return value(0) * (X.t() * X); }
+  using Kernel::K;  // K(X) = K(X, X)
   arma::mat K(const arma::mat& X, const arma::mat& X2) const override {
     return value(0) * (X.t() * X2);
   }
+  // dK_ij/dx_i = variance x2_j, dK_ij/dx2_j = variance x_i.
+  void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override {
+    g_params = {arma::accu(G % K(X, X2))};
+    g_X = value(0) * (X2 * G.t());
+    if (g_X2) *g_X2 = value(0) * (X * G);
+  }
+  // X2 = X in one scaled sum, as the fitted linear GP-LVMs have always computed it.
+  void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
+                 arma::mat& g_X) const override {
+    g_params = {arma::accu(G % K(X))};
+    g_X = value(0) * (X * G + X * G.t());
+  }
   arma::vec diag(const arma::mat& X) const override {
     return value(0) * arma::sum(arma::square(X), 0).t();
-  }
-  arma::vec grad_params(const arma::mat& X, const arma::mat& G) const override {
-    return {arma::accu(G % K(X))};
-  }
-  arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override {
-    return value(0) * (X * G + X * G.t());
-  }
-  arma::mat grad_X_cross(const arma::mat&, const arma::mat& X2, const arma::mat& G) const override {
-    return value(0) * (X2 * G.t());
-  }
-  arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override {
-    return (2.0 * value(0)) * (X.each_row() % g.t());
   }
 };
 

@@ -44,24 +44,41 @@ void MlpKernel::gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_p
   g_X -= w * (X.each_row() % (r / p.v1).t());
 }
 
-arma::mat MlpKernel::grad_X_cross(const arma::mat& X, const arma::mat& X2,
-                                  const arma::mat& G) const {
-  const double w = value(1);
+// The same with distinct points: r1, r2 the row and column sums of HZ, a and c per input.
+void MlpKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                                arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const {
+  const double s = value(0), w = value(1), b = value(2);
   const Parts p = parts(X, X2);
-  const arma::mat H = G % (value(0) / arma::sqrt(1.0 - arma::square(p.Z)));
-  arma::mat g_X = w * (X2 * (H / p.D).t());
-  g_X -= w * (X.each_row() % (arma::sum(H % p.Z, 1) / p.v1).t());
-  return g_X;
+  const arma::mat H = G % (s / arma::sqrt(1.0 - arma::square(p.Z)));
+  const arma::mat HZ = H % p.Z;
+  const arma::mat HD = H / p.D;
+  const arma::vec r1 = arma::sum(HZ, 1), r2 = arma::sum(HZ, 0).t();
+  const arma::vec a1 = (p.v1 - b - 1.0) / (w * p.v1), a2 = (p.v2 - b - 1.0) / (w * p.v2);
+  const double sum_hd = arma::accu(HD);
+  g_params.set_size(3);
+  g_params(0) = arma::accu(G % arma::asin(p.Z)) * s;
+  g_params(1) =
+      w * ((arma::accu(HZ) - b * sum_hd) / w - 0.5 * (arma::dot(a1, r1) + arma::dot(a2, r2)));
+  g_params(2) = b * (sum_hd - 0.5 * (arma::dot(1.0 / p.v1, r1) + arma::dot(1.0 / p.v2, r2)));
+  g_X = w * (X2 * HD.t());
+  g_X -= w * (X.each_row() % (r1 / p.v1).t());
+  if (g_X2) {
+    *g_X2 = w * (X * HD);
+    *g_X2 -= w * (X2.each_row() % (r2 / p.v2).t());
+  }
 }
 
-// k_ii = variance * asin(1 - 1/v_i), d/dv = variance / sqrt(1 - z^2) / v^2, dv/dx = 2 w x.
-arma::mat MlpKernel::grad_X_diag(const arma::mat& X, const arma::vec& g) const {
-  const double w = value(1);
-  const arma::vec v = w * arma::sum(arma::square(X), 0).t() + value(2) + 1.0;
+// k_ii = variance * asin(z), z = 1 - 1/v, v = w |x|^2 + b + 1: dk/dz = variance / sqrt(1 - z^2),
+// dz/dv = 1 / v^2, dv/dlog w = w |x|^2, dv/dlog b = b, dv/dx = 2 w x.
+void MlpKernel::diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
+                               arma::mat& g_X) const {
+  const double s = value(0), w = value(1), b = value(2);
+  const arma::vec xx = arma::sum(arma::square(X), 0).t();
+  const arma::vec v = w * xx + b + 1.0;
   const arma::vec z = (v - 1.0) / v;
-  const arma::vec h =
-      g % (value(0) / arma::sqrt(1.0 - arma::square(z))) / arma::square(v) * (2 * w);
-  return X.each_row() % h.t();
+  const arma::vec h = g % (s / arma::sqrt(1.0 - arma::square(z))) / arma::square(v);
+  g_params = {s * arma::dot(g, arma::asin(z)), w * arma::dot(h, xx), b * arma::accu(h)};
+  g_X = X.each_row() % (h * (2 * w)).t();
 }
 
 }  // namespace drbench

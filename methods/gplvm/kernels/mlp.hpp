@@ -6,21 +6,23 @@
 
 namespace drbench {
 
-class MlpKernel final : public FusedGradientsKernel {
+class MlpKernel final : public KernelWithParams {
  public:
   explicit MlpKernel(double variance = 1.0, double weight = 10.0, double bias = 10.0)
-      : FusedGradientsKernel({"variance", "weight", "bias"}, arma::vec{variance, weight, bias}) {}
+      : KernelWithParams({"variance", "weight", "bias"}, arma::vec{variance, weight, bias}) {}
   std::unique_ptr<Kernel> clone() const override { return std::make_unique<MlpKernel>(*this); }
   std::string name() const override { return "mlp"; }
 
-  arma::mat K(const arma::mat& X) const override { return K(X, X); }
+  using Kernel::K;  // K(X) = K(X, X)
   arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
+  void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
   arma::vec diag(const arma::mat& X) const override;
+  void diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
+                      arma::mat& g_X) const override;
+  // X2 = X: both index roles share v, so one pass serves both.
   void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
                  arma::mat& g_X) const override;
-  arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
-                         const arma::mat& G) const override;
-  arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
 
  private:
   struct Parts {

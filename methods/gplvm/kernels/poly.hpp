@@ -13,14 +13,11 @@ class PolyKernel final : public KernelWithParams {
   std::string name() const override { return "poly"; }
   int degree() const { return degree_; }
 
-  arma::mat K(const arma::mat& X) const override { return K(X, X); }
+  using Kernel::K;  // K(X) = K(X, X)
   arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
+  void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
   arma::vec diag(const arma::mat& X) const override;
-  arma::vec grad_params(const arma::mat& X, const arma::mat& G) const override;
-  arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override;
-  arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
-                         const arma::mat& G) const override;
-  arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
 
  private:
   int degree_;

@@ -24,21 +24,25 @@ std::vector<std::string> ProductKernel::param_names() const {
   return out;
 }
 
-arma::vec ProductKernel::grad_params(const arma::mat& X, const arma::mat& G) const {
-  return arma::join_cols(a_->grad_params(X, G % b_->K(X)), b_->grad_params(X, G % a_->K(X)));
+void ProductKernel::gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
+                              arma::mat& g_X) const {
+  arma::vec ga, gb;
+  arma::mat xa, xb;
+  a_->gradients(X, G % b_->K(X), ga, xa);
+  b_->gradients(X, G % a_->K(X), gb, xb);
+  g_params = arma::join_cols(ga, gb);
+  g_X = xa + xb;
 }
 
-arma::mat ProductKernel::grad_X(const arma::mat& X, const arma::mat& G) const {
-  return a_->grad_X(X, G % b_->K(X)) + b_->grad_X(X, G % a_->K(X));
-}
-
-arma::mat ProductKernel::grad_X_cross(const arma::mat& X, const arma::mat& X2,
-                                      const arma::mat& G) const {
-  return a_->grad_X_cross(X, X2, G % b_->K(X, X2)) + b_->grad_X_cross(X, X2, G % a_->K(X, X2));
-}
-
-arma::mat ProductKernel::grad_X_diag(const arma::mat& X, const arma::vec& g) const {
-  return a_->grad_X_diag(X, g % b_->diag(X)) + b_->grad_X_diag(X, g % a_->diag(X));
+void ProductKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                                    arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const {
+  arma::vec ga, gb;
+  arma::mat xa, xb, x2a, x2b;
+  a_->cross_gradients(X, X2, G % b_->K(X, X2), ga, xa, g_X2 ? &x2a : nullptr);
+  b_->cross_gradients(X, X2, G % a_->K(X, X2), gb, xb, g_X2 ? &x2b : nullptr);
+  g_params = arma::join_cols(ga, gb);
+  g_X = xa + xb;
+  if (g_X2) *g_X2 = x2a + x2b;
 }
 
 }  // namespace drbench

@@ -17,16 +17,16 @@ class ProductKernel final : public Kernel {
   void set_params(const arma::vec& log_values) override;
   std::vector<std::string> param_names() const override;
 
-  arma::mat K(const arma::mat& X) const override { return a_->K(X) % b_->K(X); }
   arma::mat K(const arma::mat& X, const arma::mat& X2) const override {
     return a_->K(X, X2) % b_->K(X, X2);
   }
+  void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
+  // A factor's K(X) may differ from its K(X, X) (white noise), so the symmetric case has its own.
+  arma::mat K(const arma::mat& X) const override { return a_->K(X) % b_->K(X); }
+  void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
+                 arma::mat& g_X) const override;
   arma::vec diag(const arma::mat& X) const override { return a_->diag(X) % b_->diag(X); }
-  arma::vec grad_params(const arma::mat& X, const arma::mat& G) const override;
-  arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override;
-  arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
-                         const arma::mat& G) const override;
-  arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
   void fix_inputs(const arma::mat& X) override {
     a_->fix_inputs(X);
     b_->fix_inputs(X);

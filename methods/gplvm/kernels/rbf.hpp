@@ -21,7 +21,6 @@ class RbfKernel final : public StationaryKernel {
                           arma::uword n) const override {
     for (arma::uword i = 0; i < n; ++i) df[i] = -0.5 * f[i];
   }
-  double profile_at_zero() const override { return 1.0; }
 };
 
 }  // namespace drbench

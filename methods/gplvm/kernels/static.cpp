@@ -16,31 +16,14 @@ arma::mat StaticKernel::K(const arma::mat& X, const arma::mat& X2) const {
   return arma::zeros(X.n_cols, X2.n_cols);
 }
 
-void StaticKernel::add_K(const arma::mat&, arma::mat& K) const {
-  if (shared_ == Shared::every_pair)
-    K += value(0);
-  else
-    K.diag() += value(0);
-}
-
 arma::vec StaticKernel::diag(const arma::mat& X) const {
   return arma::vec(X.n_cols, arma::fill::value(value(0)));
 }
 
-arma::vec StaticKernel::grad_params(const arma::mat&, const arma::mat& G) const {
-  return {value(0) * (shared_ == Shared::every_pair ? arma::accu(G) : arma::trace(G))};
-}
-
-arma::mat StaticKernel::grad_X(const arma::mat& X, const arma::mat&) const {
-  return arma::zeros(X.n_rows, X.n_cols);
-}
-
-arma::mat StaticKernel::grad_X_cross(const arma::mat& X, const arma::mat&, const arma::mat&) const {
-  return arma::zeros(X.n_rows, X.n_cols);
-}
-
-arma::mat StaticKernel::grad_X_diag(const arma::mat& X, const arma::vec&) const {
-  return arma::zeros(X.n_rows, X.n_cols);
+void StaticKernel::gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
+                             arma::mat& g_X) const {
+  g_params = {value(0) * (shared_ == Shared::every_pair ? arma::accu(G) : arma::trace(G))};
+  g_X.zeros(X.n_rows, X.n_cols);
 }
 
 void StaticKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
@@ -50,8 +33,16 @@ void StaticKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, cons
   if (g_X2) g_X2->zeros(X2.n_rows, X2.n_cols);
 }
 
-arma::vec StaticKernel::grad_params_diag(const arma::mat&, const arma::vec& g) const {
-  return {value(0) * arma::accu(g)};
+void StaticKernel::diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
+                                  arma::mat& g_X) const {
+  g_params = {value(0) * arma::accu(g)};
+  g_X.zeros(X.n_rows, X.n_cols);
+}
+
+double StaticKernel::noise(arma::vec* grad) const {
+  const double v = shared_ == Shared::same_point ? value(0) : 0.0;
+  if (grad) *grad = {v};
+  return v;
 }
 
 bool StaticKernel::static_share(double& every_pair, double& same_point) const {

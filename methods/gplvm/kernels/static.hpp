@@ -8,29 +8,25 @@
 
 namespace drbench {
 
-class StaticKernel : public KernelWithParams {
+class StaticKernel : public KernelWithParams, public TrianglePath {
  public:
-  arma::mat K(const arma::mat& X) const override;
   // Distinct points: a bias still covaries, white noise never does.
   arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
-  void add_K(const arma::mat& X, arma::mat& K) const override;
-  arma::vec diag(const arma::mat& X) const override;
-  arma::vec grad_params(const arma::mat& X, const arma::mat& G) const override;
-  arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override;
-  arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
-                         const arma::mat& G) const override;
-  arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
   void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
                        arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
-  arma::vec grad_params_diag(const arma::mat& X, const arma::vec& g) const override;
+  arma::mat K(const arma::mat& X) const override;
+  void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
+                 arma::mat& g_X) const override;
+  arma::vec diag(const arma::mat& X) const override;
+  void diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
+                      arma::mat& g_X) const override;
+  double noise(arma::vec* grad) const override;
   // One triangle: a constant fill; the gradient from G's sums, taken from `sums` when another
   // part's pass filled them.
   void upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const override;
   void upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params, arma::mat& g_X,
                        UpperSums* sums) const override;
   bool static_share(double& every_pair, double& same_point) const override;
-  double noise_variance() const override { return shared_ == Shared::same_point ? value(0) : 0.0; }
-  arma::vec noise_variance_grad() const override { return {noise_variance()}; }
 
  protected:
   enum class Shared { every_pair, same_point };

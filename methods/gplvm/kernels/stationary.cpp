@@ -109,14 +109,10 @@ void StationaryKernel::upper_K(const arma::mat& X, const UpperFill& fill, arma::
   });
 }
 
-void StationaryKernel::add_K(const arma::mat& X, arma::mat& K) const {
-  refresh(X);
-  symmetric::add_upper(cache_F_, value(0), K);
-}
-
 arma::mat StationaryKernel::K(const arma::mat& X) const {
+  refresh(X);
   arma::mat K(X.n_cols, X.n_cols, arma::fill::zeros);
-  add_K(X, K);
+  symmetric::add_upper(cache_F_, value(0), K);
   return K;
 }
 
@@ -126,8 +122,15 @@ arma::mat StationaryKernel::K(const arma::mat& X, const arma::mat& X2) const {
   return value(0) * F;
 }
 
+double StationaryKernel::at_zero() const {
+  const double zero = 0.0;
+  double f0 = 0.0;
+  profile(&zero, &f0, 1);
+  return value(0) * f0;
+}
+
 arma::vec StationaryKernel::diag(const arma::mat& X) const {
-  return arma::vec(X.n_cols, arma::fill::value(value(0) * profile_at_zero()));
+  return arma::vec(X.n_cols, arma::fill::value(at_zero()));
 }
 
 namespace {
@@ -296,18 +299,6 @@ void StationaryKernel::upper_gradients(const arma::mat& X, arma::mat& G, arma::v
   }
 }
 
-arma::mat StationaryKernel::grad_X_cross(const arma::mat& X, const arma::mat& X2,
-                                         const arma::mat& G) const {
-  const arma::mat S = value(1) * sq_distances(X, X2);  // n x m
-  arma::mat F(S.n_rows, S.n_cols), W(S.n_rows, S.n_cols);
-  profile(S.memptr(), F.memptr(), S.n_elem);
-  profile_derivative(S.memptr(), F.memptr(), W.memptr(), S.n_elem);
-  W %= G;
-  W *= value(0);
-  // dL/dx_i = 2a sum_j W_ij (x_i - x2_j).
-  return (2.0 * value(1)) * (X.each_row() % arma::sum(W, 1).t() - X2 * W.t());
-}
-
 arma::mat StationaryKernel::cross_K(const arma::mat& X, const arma::mat& X2) const {
   // value(1) * sq_distances(X, X2) in the same order of operations, written into the kept
   // buffers: at n = 60,000 the page faults of fresh n x m temporaries cost more than this
@@ -359,12 +350,11 @@ void StationaryKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, 
   if (g_X2) *g_X2 = (2.0 * a) * (X2.each_row() % arma::sum(W, 0) - X * W);
 }
 
-arma::vec StationaryKernel::grad_params_diag(const arma::mat&, const arma::vec& g) const {
-  return {value(0) * profile_at_zero() * arma::accu(g), 0.0};
-}
-
-arma::mat StationaryKernel::grad_X_diag(const arma::mat& X, const arma::vec&) const {
-  return arma::zeros(X.n_rows, X.n_cols);  // k(x, x) = variance f(0) does not move with x
+// k(x, x) = variance f(0) does not move with x.
+void StationaryKernel::diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
+                                      arma::mat& g_X) const {
+  g_params = {at_zero() * arma::accu(g), 0.0};
+  g_X.zeros(X.n_rows, X.n_cols);
 }
 
 void Matern32Kernel::profile(const double* s, double* f, arma::uword n) const {

@@ -14,24 +14,23 @@ namespace drbench {
 void scaled_sq_distances_upper(const arma::mat& X, double scale, arma::mat& S,
                                const std::function<void(arma::uword)>& column = {});
 
-class StationaryKernel : public FusedGradientsKernel {
+class StationaryKernel : public KernelWithParams, public TrianglePath {
  public:
   StationaryKernel(double variance, double inv_width)
-      : FusedGradientsKernel({"variance", "inv_width"}, arma::vec{variance, inv_width}) {}
+      : KernelWithParams({"variance", "inv_width"}, arma::vec{variance, inv_width}) {}
 
-  arma::mat K(const arma::mat& X) const override;
   arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
-  void add_K(const arma::mat& X, arma::mat& K) const override;
-  arma::vec diag(const arma::mat& X) const override;
-  void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
-                 arma::mat& g_X) const override;
-  arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
-                         const arma::mat& G) const override;
-  arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
-  arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const override;
   void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
                        arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
-  arma::vec grad_params_diag(const arma::mat& X, const arma::vec& g) const override;
+  // K(X) and its gradients from f(s) of the upper triangle only (a symmetric matrix needs half
+  // the transcendental evaluations), kept for the gradient at the same X.
+  arma::mat K(const arma::mat& X) const override;
+  void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
+                 arma::mat& g_X) const override;
+  arma::vec diag(const arma::mat& X) const override;
+  void diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
+                      arma::mat& g_X) const override;
+  arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const override;
   // One triangle: K's column j is written while f(s) of that column is still in cache, and the
   // gradient pass reads G's columns contiguously, taking G's sums for folded static parts.
   void upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const override;
@@ -39,15 +38,15 @@ class StationaryKernel : public FusedGradientsKernel {
                        UpperSums* sums) const override;
 
  protected:
-  // f at n scaled squared distances s (f may alias s), and df/ds given s and f = f(s) (a profile
-  // may reuse f, as exp does). Called on contiguous runs: a column's upper triangle, or a whole
-  // cross-covariance matrix.
+  // What a stationary kernel states: f at n scaled squared distances s (f may alias s), and
+  // df/ds given s and f = f(s) (a profile may reuse f, as exp does). Called on contiguous runs: a
+  // column's upper triangle, or a whole cross-covariance matrix.
   virtual void profile(const double* s, double* f, arma::uword n) const = 0;
   virtual void profile_derivative(const double* s, const double* f, double* df,
                                   arma::uword n) const = 0;
-  virtual double profile_at_zero() const = 0;
 
  private:
+  double at_zero() const;  // k(x, x) = variance f(0)
   // f(s) at the last X, upper triangle only: K(X) and the gradients at the same X share it, and
   // a symmetric matrix needs half the transcendental evaluations. s itself is not stored: it is
   // recomputed from X, a few flops per pair, which is cheaper than an N x N pass through memory.
@@ -82,7 +81,6 @@ class Matern32Kernel final : public StationaryKernel {
   void profile(const double* s, double* f, arma::uword n) const override;
   void profile_derivative(const double* s, const double* f, double* df,
                           arma::uword n) const override;
-  double profile_at_zero() const override { return 1.0; }
 };
 
 // Matern 5/2: f = (1 + u + u^2 / 3) exp(-u), u = sqrt(5 s); twice differentiable in x.
@@ -97,7 +95,6 @@ class Matern52Kernel final : public StationaryKernel {
   void profile(const double* s, double* f, arma::uword n) const override;
   void profile_derivative(const double* s, const double* f, double* df,
                           arma::uword n) const override;
-  double profile_at_zero() const override { return 1.0; }
 };
 
 }  // namespace drbench

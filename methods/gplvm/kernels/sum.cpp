@@ -9,7 +9,7 @@ SumKernel::SumKernel(std::vector<std::unique_ptr<Kernel>> parts) : parts_(std::m
   if (parts_.empty()) throw Error("internal: a sum kernel needs at least one part");
 }
 
-SumKernel::SumKernel(const SumKernel& other) : Kernel(other) {
+SumKernel::SumKernel(const SumKernel& other) : Kernel(other), TrianglePath(other) {
   for (const auto& p : other.parts_) parts_.push_back(p->clone());
 }
 
@@ -52,7 +52,7 @@ std::vector<std::string> SumKernel::param_names() const {
 
 arma::mat SumKernel::K(const arma::mat& X) const {
   arma::mat k = parts_[0]->K(X);
-  for (std::size_t i = 1; i < parts_.size(); ++i) parts_[i]->add_K(X, k);
+  for (std::size_t i = 1; i < parts_.size(); ++i) k += parts_[i]->K(X);
   return k;
 }
 
@@ -85,7 +85,7 @@ namespace {
 
 bool is_static(const Kernel& k) {
   double e = 0.0, s = 0.0;
-  return k.static_share(e, s);
+  return static_share_of(k, e, s);
 }
 
 }  // namespace
@@ -94,13 +94,13 @@ void SumKernel::upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K)
   UpperFill first = fill;
   std::vector<const Kernel*> others;
   for (const auto& p : parts_)
-    if (!p->static_share(first.every_pair, first.same_point)) others.push_back(p.get());
+    if (!static_share_of(*p, first.every_pair, first.same_point)) others.push_back(p.get());
   if (others.empty()) {
     symmetric::fill_upper(K, first.overwrite, first.every_pair, first.same_point);
     return;
   }
-  others.front()->upper_K(X, first, K);
-  for (std::size_t i = 1; i < others.size(); ++i) others[i]->upper_K(X, UpperFill{false}, K);
+  upper_K_of(*others.front(), X, first, K);
+  for (std::size_t i = 1; i < others.size(); ++i) upper_K_of(*others[i], X, UpperFill{false}, K);
 }
 
 void SumKernel::upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params,
@@ -116,37 +116,12 @@ void SumKernel::upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_p
   for (bool statics : {false, true}) {
     for (std::size_t i = 0; i < parts_.size(); ++i) {
       if (is_static(*parts_[i]) != statics) continue;
-      parts_[i]->upper_gradients(X, G, gp[i], gx, s);
+      upper_gradients_of(*parts_[i], X, G, gp[i], gx, s);
       if (!statics) g_X += gx;
     }
   }
   g_params.reset();
   for (const auto& g : gp) g_params = arma::join_cols(g_params, g);
-}
-
-arma::vec SumKernel::grad_params(const arma::mat& X, const arma::mat& G) const {
-  arma::vec out;
-  for (const auto& p : parts_) out = arma::join_cols(out, p->grad_params(X, G));
-  return out;
-}
-
-arma::mat SumKernel::grad_X(const arma::mat& X, const arma::mat& G) const {
-  arma::mat g = parts_[0]->grad_X(X, G);
-  for (std::size_t i = 1; i < parts_.size(); ++i) g += parts_[i]->grad_X(X, G);
-  return g;
-}
-
-arma::mat SumKernel::grad_X_cross(const arma::mat& X, const arma::mat& X2,
-                                  const arma::mat& G) const {
-  arma::mat g = parts_[0]->grad_X_cross(X, X2, G);
-  for (std::size_t i = 1; i < parts_.size(); ++i) g += parts_[i]->grad_X_cross(X, X2, G);
-  return g;
-}
-
-arma::mat SumKernel::grad_X_diag(const arma::mat& X, const arma::vec& g) const {
-  arma::mat out = parts_[0]->grad_X_diag(X, g);
-  for (std::size_t i = 1; i < parts_.size(); ++i) out += parts_[i]->grad_X_diag(X, g);
-  return out;
 }
 
 arma::mat SumKernel::cross_K(const arma::mat& X, const arma::mat& X2) const {
@@ -155,7 +130,7 @@ arma::mat SumKernel::cross_K(const arma::mat& X, const arma::mat& X2) const {
   double every = 0.0, same = 0.0;
   arma::mat k;
   for (const auto& p : parts_) {
-    if (p->static_share(every, same)) continue;
+    if (static_share_of(*p, every, same)) continue;
     if (k.is_empty())
       k = p->cross_K(X, X2);
     else
@@ -181,22 +156,28 @@ void SumKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, const a
   }
 }
 
-arma::vec SumKernel::grad_params_diag(const arma::mat& X, const arma::vec& g) const {
-  arma::vec out;
-  for (const auto& p : parts_) out = arma::join_cols(out, p->grad_params_diag(X, g));
-  return out;
+void SumKernel::diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
+                               arma::mat& g_X) const {
+  g_params.reset();
+  g_X.zeros(X.n_rows, X.n_cols);
+  arma::vec gp;
+  arma::mat gx;
+  for (const auto& p : parts_) {
+    p->diag_gradients(X, g, gp, gx);
+    g_params = arma::join_cols(g_params, gp);
+    g_X += gx;
+  }
 }
 
-double SumKernel::noise_variance() const {
+double SumKernel::noise(arma::vec* grad) const {
   double v = 0.0;
-  for (const auto& p : parts_) v += p->noise_variance();
+  if (grad) grad->reset();
+  arma::vec g;
+  for (const auto& p : parts_) {
+    v += p->noise(grad ? &g : nullptr);
+    if (grad) *grad = arma::join_cols(*grad, g);
+  }
   return v;
-}
-
-arma::vec SumKernel::noise_variance_grad() const {
-  arma::vec out;
-  for (const auto& p : parts_) out = arma::join_cols(out, p->noise_variance_grad());
-  return out;
 }
 
 }  // namespace drbench

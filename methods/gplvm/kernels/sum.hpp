@@ -5,7 +5,7 @@
 
 namespace drbench {
 
-class SumKernel final : public Kernel {
+class SumKernel final : public Kernel, public TrianglePath {
  public:
   explicit SumKernel(std::vector<std::unique_ptr<Kernel>> parts);
   SumKernel(const SumKernel& other);
@@ -17,30 +17,23 @@ class SumKernel final : public Kernel {
   void set_params(const arma::vec& log_values) override;
   std::vector<std::string> param_names() const override;
 
-  arma::mat K(const arma::mat& X) const override;
   arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
-  void add_K(const arma::mat& X, arma::mat& K) const override {
-    for (const auto& p : parts_) p->add_K(X, K);
-  }
-  arma::vec diag(const arma::mat& X) const override;
-  arma::vec grad_params(const arma::mat& X, const arma::mat& G) const override;
-  arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override;
-  void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
-                 arma::mat& g_X) const override;
-  arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
-                         const arma::mat& G) const override;
-  arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
-  arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const override;
   void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
                        arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
-  arma::vec grad_params_diag(const arma::mat& X, const arma::vec& g) const override;
+  arma::mat K(const arma::mat& X) const override;
+  void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
+                 arma::mat& g_X) const override;
+  arma::vec diag(const arma::mat& X) const override;
+  void diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
+                      arma::mat& g_X) const override;
+  arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const override;
+  double noise(arma::vec* grad) const override;
   // One triangle: the static parts (bias, white) are folded into the first other part's passes
-  // over K and G, so that they cost none of their own.
+  // over K and G, so that they cost none of their own; a part without a TrianglePath takes the
+  // full-matrix calls.
   void upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const override;
   void upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params, arma::mat& g_X,
                        UpperSums* sums) const override;
-  double noise_variance() const override;
-  arma::vec noise_variance_grad() const override;
   void fix_inputs(const arma::mat& X) override {
     for (auto& p : parts_) p->fix_inputs(X);
   }

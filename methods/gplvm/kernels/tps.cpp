@@ -117,10 +117,6 @@ arma::mat tps_basis(const arma::mat& Z, const arma::mat& X, TpsConstant c, arma:
   return basis_from_sq(sq_distances(Z, X), X.n_rows, c, D);
 }
 
-void TpsKernel::set_params(const arma::vec& log_values) {
-  if (!log_values.is_empty()) throw Error("internal: the tps kernel has no hyperparameters");
-}
-
 void TpsKernel::refresh(const arma::mat& X) const {
   const bool hit = cache_X_.n_rows == X.n_rows && cache_X_.n_cols == X.n_cols &&
                    arma::all(arma::vectorise(cache_X_ == X));
@@ -150,8 +146,10 @@ arma::mat TpsKernel::basis_at(const arma::mat& X) const {
 
 arma::mat TpsKernel::K(const arma::mat& X) const {
   if (knots_.is_empty()) {
-    arma::mat K(X.n_cols, X.n_cols, arma::fill::zeros);
-    add_K(X, K);
+    // The upper triangle, then into both of K's, tile by tile.
+    arma::mat U(X.n_cols, X.n_cols), K(X.n_cols, X.n_cols, arma::fill::zeros);
+    upper_K(X, UpperFill{}, U);
+    symmetric::add_upper(U, 1.0, K);
     return K;
   }
   const arma::mat E = basis_at(X);
@@ -161,20 +159,9 @@ arma::mat TpsKernel::K(const arma::mat& X) const {
   return K;
 }
 
-void TpsKernel::add_K(const arma::mat& X, arma::mat& K) const {
-  if (!knots_.is_empty()) {
-    K += this->K(X);
-    return;
-  }
-  // The upper triangle, then into both of K's, tile by tile.
-  arma::mat U(X.n_cols, X.n_cols);
-  upper_K(X, UpperFill{}, U);
-  symmetric::add_upper(U, 1.0, K);
-}
-
 void TpsKernel::upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const {
   if (!knots_.is_empty()) {
-    Kernel::upper_K(X, fill, K);
+    upper_K_from_full(*this, X, fill, K);
     return;
   }
   refresh(X);
@@ -225,20 +212,23 @@ arma::mat TpsKernel::grad_through_basis(const arma::mat& A, const arma::mat& Z,
   return A.each_row() % arma::sum(P, 0) - Z * P;
 }
 
-arma::mat TpsKernel::grad_X(const arma::mat& X, const arma::mat& G) const {
+void TpsKernel::gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
+                          arma::mat& g_X) const {
+  g_params.reset();
   if (!knots_.is_empty()) {
     const arma::mat Gs = G + G.t();
-    return grad_through_basis(X, knots_, basis_at(X) * Gs) + X * Gs;
+    g_X = grad_through_basis(X, knots_, basis_at(X) * Gs) + X * Gs;
+    return;
   }
   symmetric::ensure_size(gs_, X.n_cols);
   symmetric::sum_with_transpose(G, gs_);
-  return grad_X_knot_free(X, gs_, 1.0);
+  g_X = grad_X_knot_free(X, gs_, 1.0);
 }
 
 void TpsKernel::upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params,
-                                arma::mat& g_X, UpperSums* sums) const {
+                                arma::mat& g_X, UpperSums*) const {
   if (!knots_.is_empty()) {
-    Kernel::upper_gradients(X, G, g_params, g_X, sums);
+    upper_gradients_from_full(*this, X, G, g_params, g_X);
     return;
   }
   // G symmetric: G + G^T = 2 G, so G itself (mirrored) serves, with no copy.
@@ -277,20 +267,30 @@ arma::mat TpsKernel::grad_X_knot_free(const arma::mat& X, const arma::mat& S, do
   return X.each_row() % r.t() - XW;
 }
 
-arma::mat TpsKernel::grad_X_cross(const arma::mat& X, const arma::mat& X2,
-                                  const arma::mat& G) const {
+void TpsKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                                arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const {
+  g_params.reset();
   // K(X, X2) = Phi(X)^T Phi(X2) + X^T X2 + 1 with the knots fixed: dL/dPhi(X) = Phi(X2) G^T.
-  if (knots_.is_empty())
-    return grad_through_basis(X, X2, tps_basis(X2, X2, c_) * G.t()) + X2 * G.t();
-  return grad_through_basis(X, knots_, basis_at(X2) * G.t()) + X2 * G.t();
+  if (knots_.is_empty()) {
+    if (g_X2)
+      throw Error(
+          "internal: the tps kernel's cross-covariance moves with its knots X2 before fix_inputs; "
+          "its X2 gradient is not implemented");
+    g_X = grad_through_basis(X, X2, tps_basis(X2, X2, c_) * G.t()) + X2 * G.t();
+    return;
+  }
+  g_X = grad_through_basis(X, knots_, basis_at(X2) * G.t()) + X2 * G.t();
+  if (g_X2) *g_X2 = grad_through_basis(X2, knots_, basis_at(X) * G) + X * G;
 }
 
-arma::mat TpsKernel::grad_X_diag(const arma::mat& X, const arma::vec& g) const {
+void TpsKernel::diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
+                               arma::mat& g_X) const {
   if (knots_.is_empty())
     throw Error("internal: tps kernel diag gradient needs fixed knots (call fix_inputs)");
+  g_params.reset();
   const arma::mat Phi = tps_basis(knots_, X, c_);
-  return grad_through_basis(X, knots_, 2.0 * (Phi.each_row() % g.t())) +
-         2.0 * (X.each_row() % g.t());
+  g_X =
+      grad_through_basis(X, knots_, 2.0 * (Phi.each_row() % g.t())) + 2.0 * (X.each_row() % g.t());
 }
 
 }  // namespace drbench

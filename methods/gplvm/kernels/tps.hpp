@@ -29,28 +29,27 @@ double tps_deta_over_r(double s, arma::uword q, TpsConstant c);
 // eta'/r when D is non-null.
 arma::mat tps_basis(const arma::mat& Z, const arma::mat& X, TpsConstant c, arma::mat* D = nullptr);
 
-class TpsKernel final : public Kernel {
+class TpsKernel final : public KernelWithParams, public TrianglePath {
  public:
-  explicit TpsKernel(TpsConstant c = TpsConstant::paper) : c_(c) {}
+  explicit TpsKernel(TpsConstant c = TpsConstant::paper)
+      : KernelWithParams({}, arma::vec()), c_(c) {}
   std::unique_ptr<Kernel> clone() const override { return std::make_unique<TpsKernel>(*this); }
   std::string name() const override { return "tps"; }
 
-  arma::uword n_params() const override { return 0; }
-  arma::vec params() const override { return {}; }
-  void set_params(const arma::vec& log_values) override;
-  std::vector<std::string> param_names() const override { return {}; }
-
-  arma::mat K(const arma::mat& X) const override;
   arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
-  void add_K(const arma::mat& X, arma::mat& K) const override;
+  // Knot-free, the knots are X2 and dL/dX2 is not defined here (it would move the knots too).
+  void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
+  // Knot-free the knots are X itself, which K(X, X) would not differentiate through.
+  arma::mat K(const arma::mat& X) const override;
+  void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
+                 arma::mat& g_X) const override;
   arma::vec diag(const arma::mat& X) const override;
-  arma::vec grad_params(const arma::mat&, const arma::mat&) const override { return {}; }
-  arma::mat grad_X(const arma::mat& X, const arma::mat& G) const override;
-  arma::mat grad_X_cross(const arma::mat& X, const arma::mat& X2,
-                         const arma::mat& G) const override;
-  arma::mat grad_X_diag(const arma::mat& X, const arma::vec& g) const override;
+  // Fixed knots only (knot-free, each point's variance would depend on all of X).
+  void diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
+                      arma::mat& g_X) const override;
   void fix_inputs(const arma::mat& X) override;
-  // One triangle (knot-free mode; with fixed knots the full-matrix defaults).
+  // One triangle (knot-free mode; with fixed knots the full-matrix calls).
   void upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const override;
   void upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params, arma::mat& g_X,
                        UpperSums* sums) const override;

@@ -55,16 +55,18 @@ double GpDynamicsPrior::value_grad_params(const arma::mat& X, arma::mat* gX, arm
   const GpNllResult r = gp_neg_log_likelihood(kern_->K(Xin), Xout.t(), gX || gp);
   if (!std::isfinite(r.value)) return r.value;
   f += r.value;
+  arma::vec g_theta;
+  arma::mat g_in;  // through Kx
+  if (gX || gp) kern_->gradients(Xin, r.dK, g_theta, g_in);
   if (gX) {
-    const arma::mat g_in = kern_->grad_X(Xin, r.dK);  // through Kx
-    const arma::mat g_out = r.KinvY.t();              // dL/dXout = (Kx^-1 Xout^T)^T
+    const arma::mat g_out = r.KinvY.t();  // dL/dXout = (Kx^-1 Xout^T)^T
     for (arma::uword t = 0; t < in_.n_elem; ++t) {
       gX->col(in_(t)) += g_in.col(t);
       gX->col(out_(t)) += g_out.col(t);
       if (s_.differences) gX->col(in_(t)) -= g_out.col(t);
     }
   }
-  if (gp) *gp = kern_->grad_params(Xin, r.dK);
+  if (gp) *gp = g_theta;
   return f;
 }
 
