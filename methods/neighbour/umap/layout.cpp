@@ -92,10 +92,13 @@ struct EpochStats {
 // sample).
 constexpr long kBatch = 8;
 
-template <bool kMoveTail, bool kStats>
+// kDim > 0: the embedding's dimension known at compile time (2, the common case: its loops
+// unroll); 0: dim_rt.
+template <bool kMoveTail, bool kStats, int kDim>
 inline void sample_edge(std::size_t i, double epoch, double alpha, const Edges& e, Schedule& s,
-                        double* head_y, double* tail_y, arma::uword n_tail, arma::uword dim,
+                        double* head_y, double* tail_y, arma::uword n_tail, arma::uword dim_rt,
                         double a, double b, const PowTable& pow_b1, Stream& rng, EpochStats& st) {
+  const arma::uword dim = kDim > 0 ? arma::uword(kDim) : dim_rt;
   const arma::uword j = e.head(i), k = e.tail(i);
   double* cur = head_y + j * dim;
   double* tail = tail_y + k * dim;
@@ -207,7 +210,10 @@ Edges edges_of(const arma::sp_mat& G, int epochs) {
   return e;
 }
 
-void optimize_embedding(arma::mat& Y, const Edges& e, const LayoutOptions& o) {
+namespace {
+
+template <int kDim>
+void fit_epochs(arma::mat& Y, const Edges& e, const LayoutOptions& o) {
   const arma::uword dim = Y.n_rows, n = Y.n_cols;
   Schedule s(e, o.negative_sample_rate);
   Stream rng{o.seed};
@@ -221,11 +227,11 @@ void optimize_embedding(arma::mat& Y, const Edges& e, const LayoutOptions& o) {
     for (std::size_t i = 0; i < m; ++i) {
       if (s.next[i] > ep) continue;
       if (o.trace)
-        sample_edge<true, true>(i, ep, alpha, e, s, Y.memptr(), Y.memptr(), n, dim, o.a, o.b,
-                                pow_b1, rng, st);
+        sample_edge<true, true, kDim>(i, ep, alpha, e, s, Y.memptr(), Y.memptr(), n, dim, o.a, o.b,
+                                      pow_b1, rng, st);
       else
-        sample_edge<true, false>(i, ep, alpha, e, s, Y.memptr(), Y.memptr(), n, dim, o.a, o.b,
-                                 pow_b1, rng, st);
+        sample_edge<true, false, kDim>(i, ep, alpha, e, s, Y.memptr(), Y.memptr(), n, dim, o.a, o.b,
+                                       pow_b1, rng, st);
     }
     if (o.trace) {
       const double secs =
@@ -236,8 +242,9 @@ void optimize_embedding(arma::mat& Y, const Edges& e, const LayoutOptions& o) {
   }
 }
 
-void optimize_new_points(arma::mat& Ynew, const arma::mat& Yref, const Edges& e,
-                         const LayoutOptions& o, unsigned threads) {
+template <int kDim>
+void new_point_epochs(arma::mat& Ynew, const arma::mat& Yref, const Edges& e,
+                      const LayoutOptions& o, unsigned threads) {
   const arma::uword dim = Ynew.n_rows, m = Ynew.n_cols;
   // Each new point's edges are one contiguous run (edges_of lists them column by column).
   std::vector<std::size_t> start(m + 1, 0);
@@ -255,10 +262,27 @@ void optimize_new_points(arma::mat& Ynew, const arma::mat& Yref, const Edges& e,
       const double ep = double(epoch);
       for (std::size_t i = start[j]; i < start[j + 1]; ++i)
         if (s.next[i] <= ep)
-          sample_edge<false, false>(i, ep, alpha, e, s, Ynew.memptr(), ref, Yref.n_cols, dim, o.a,
-                                    o.b, pow_b1, rng, st);
+          sample_edge<false, false, kDim>(i, ep, alpha, e, s, Ynew.memptr(), ref, Yref.n_cols, dim,
+                                          o.a, o.b, pow_b1, rng, st);
     }
   });
+}
+
+}  // namespace
+
+void optimize_embedding(arma::mat& Y, const Edges& e, const LayoutOptions& o) {
+  if (Y.n_rows == 2)
+    fit_epochs<2>(Y, e, o);
+  else
+    fit_epochs<0>(Y, e, o);
+}
+
+void optimize_new_points(arma::mat& Ynew, const arma::mat& Yref, const Edges& e,
+                         const LayoutOptions& o, unsigned threads) {
+  if (Ynew.n_rows == 2)
+    new_point_epochs<2>(Ynew, Yref, e, o, threads);
+  else
+    new_point_epochs<0>(Ynew, Yref, e, o, threads);
 }
 
 }  // namespace drbench::umap
