@@ -260,6 +260,18 @@ TEST_CASE("UMAP separates blobs, maps new points next to their class, and is det
   CHECK(arma::approx_equal(m2->transform(Q), T, "absdiff", 0.0));
   auto m3 = fit_umap(X, {{"iterations", std::int64_t(200)}}, 1, 43);
   CHECK(arma::abs(m3->embedding() - E).max() > 1e-3);
+
+  // 3-D: the layout's generic loop (2-D has its own instance) separates the blobs as well, and
+  // maps the new points next to their class.
+  auto m4 = fit_umap(X, {{"iterations", std::int64_t(200)}}, 1, 42, nullptr, 3);
+  const arma::mat E3 = m4->embedding();
+  REQUIRE(E3.n_rows == 3);
+  CHECK(loo_1nn_error(E3, y) == 0.0);
+  const arma::mat T3 = m4->transform(Q);
+  right = 0;
+  for (arma::uword j = 0; j < Q.n_cols; ++j)
+    right += y(arma::index_min(arma::sum(arma::square(E3.each_col() - T3.col(j)), 0))) == yq(j);
+  CHECK(right == Q.n_cols);
 }
 
 TEST_CASE("UMAP starts: pca and random, and a disconnected graph falls back to PCA",
