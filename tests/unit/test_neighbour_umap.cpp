@@ -171,6 +171,26 @@ TEST_CASE("UMAP cross-entropy gradient and per-edge coefficients against finite 
   }
 }
 
+TEST_CASE("UMAP layout powers: the table against std::pow", "[neighbour][umap]") {
+  // The layout's exponents (b - 1 for b = 0.895, 1 and 1.9) and others; x over the table's range,
+  // finely enough to cross every segment, and outside it (std::pow).
+  for (double y : {-0.104939, 0.0, 0.5, 0.895061, -0.6, 1.3, 2.0}) {
+    const umap::PowTable pw(y);
+    double worst = 0.0;
+    for (double l = -19.0; l < 19.0; l += 1e-4) {
+      const double x = std::pow(10.0, l);
+      worst = std::max(worst, std::fabs(pw(x) / std::pow(x, y) - 1.0));
+    }
+    INFO("y = " << y);
+    // The cubic's remainder, |y (y - 1) (y - 2) (y - 3)| / 24 d^4 with d < 1/128, plus rounding.
+    CHECK(worst < std::fabs(y * (y - 1) * (y - 2) * (y - 3)) / 24.0 * std::pow(2.0, -28) + 1e-13);
+    for (double x : {1e-300, 4e-320, 1e30, 1e300})
+      CHECK(pw(x) == Approx(std::pow(x, y)).epsilon(1e-12));
+    CHECK(pw(0.0) == std::pow(0.0, y));
+    CHECK(pw(1.0) == Approx(1.0).epsilon(1e-15));
+  }
+}
+
 TEST_CASE("UMAP spectral start: the Laplacian's next-smallest eigenvectors", "[neighbour][umap]") {
   // Both paths (dense below 600 points, Lanczos above) against a dense decomposition of
   // I - D^-1/2 G D^-1/2.
@@ -240,6 +260,18 @@ TEST_CASE("UMAP separates blobs, maps new points next to their class, and is det
   CHECK(arma::approx_equal(m2->transform(Q), T, "absdiff", 0.0));
   auto m3 = fit_umap(X, {{"iterations", std::int64_t(200)}}, 1, 43);
   CHECK(arma::abs(m3->embedding() - E).max() > 1e-3);
+
+  // 3-D: the layout's generic loop (2-D has its own instance) separates the blobs as well, and
+  // maps the new points next to their class.
+  auto m4 = fit_umap(X, {{"iterations", std::int64_t(200)}}, 1, 42, nullptr, 3);
+  const arma::mat E3 = m4->embedding();
+  REQUIRE(E3.n_rows == 3);
+  CHECK(loo_1nn_error(E3, y) == 0.0);
+  const arma::mat T3 = m4->transform(Q);
+  right = 0;
+  for (arma::uword j = 0; j < Q.n_cols; ++j)
+    right += y(arma::index_min(arma::sum(arma::square(E3.each_col() - T3.col(j)), 0))) == yq(j);
+  CHECK(right == Q.n_cols);
 }
 
 TEST_CASE("UMAP starts: pca and random, and a disconnected graph falls back to PCA",

@@ -9,6 +9,16 @@
 
 namespace drbench::umap {
 
+PowTable::PowTable(double y)
+    : y_(y), c1_(y), c2_(y * (y - 1.0) / 2.0), c3_(y * (y - 1.0) * (y - 2.0) / 6.0) {
+  for (int e = -kExp; e < kExp; ++e) scale_[std::size_t(e + kExp)] = std::pow(2.0, double(e) * y);
+  for (int j = 0; j < kSegments; ++j) {
+    const double m = 1.0 + double(j) / double(kSegments);
+    base_[std::size_t(j)] = std::pow(m, y);
+    inverse_[std::size_t(j)] = 1.0 / m;
+  }
+}
+
 namespace {
 
 constexpr double kClip = 4.0;
@@ -48,78 +58,110 @@ struct Schedule {
   }
 };
 
-// The epoch's cross-entropy is a sum of logs of factors >= 1: they are multiplied and the log is
-// taken once the product is large, one log per many samples instead of one per sample (a log per
-// sample cost a fifth of the layout).
+// The epoch's cross-entropy is a sum of logs of ratios >= 1: numerators and denominators are
+// multiplied and the log is taken once a product leaves [1e-100, 1e100], one log per many samples
+// instead of one per sample (a log per sample cost a fifth of the layout), and no division.
 struct EpochStats {
-  double log_sum = 0.0, product = 1.0, grad_sq = 0.0;
+  double log_sum = 0.0, product = 1.0, divisor = 1.0, grad_sq = 0.0;
   std::size_t positives = 0, samples = 0;
-  void add_log_of(double x) {
-    if (x > 1e100) {
-      log_sum += std::log(x);
+  // log(num / den) for num >= den > 0.
+  void add_log_ratio(double num, double den) {
+    if (num > 1e50 || den < 1e-50) {
+      log_sum += std::log(num) - std::log(den);
       return;
     }
-    product *= x;
-    if (product > 1e100) {
-      log_sum += std::log(product);
-      product = 1.0;
+    product *= num;
+    divisor *= den;
+    // product >= divisor: only these two bounds can be crossed.
+    if (product > 1e100 || divisor < 1e-100) {
+      log_sum += std::log(product) - std::log(divisor);
+      product = divisor = 1.0;
     }
   }
-  double objective() const { return log_sum + std::log(product); }
+  double objective() const { return log_sum + std::log(product) - std::log(divisor); }
 };
 
-// One sample of edge i in `epoch`: the attraction, then its negative samples. `move_tail`: the
-// fit moves both ends; the transform keeps the training embedding fixed.
-template <bool kMoveTail, bool kStats>
+// One sample of edge i in `epoch`: the attraction and its negative samples. `move_tail`: the fit
+// moves both ends; the transform keeps the training embedding fixed.
+//
+// Every step of one sample (the attraction and up to kBatch negatives) is computed from the
+// positions the sample starts from and applied together. umap-learn applies them one after the
+// other, which chains each power on the previous step's result; batched, the powers overlap (the
+// 60,000-point Fashion-MNIST fit went from 19.1 to 14.0 CPU s). The steps are the same clipped
+// gradients; only the point they are taken at differs (by at most a few clipped steps of the same
+// sample).
+constexpr long kBatch = 8;
+
+// kDim > 0: the embedding's dimension known at compile time (2, the common case: its loops
+// unroll); 0: dim_rt.
+template <bool kMoveTail, bool kStats, int kDim>
 inline void sample_edge(std::size_t i, double epoch, double alpha, const Edges& e, Schedule& s,
-                        double* head_y, double* tail_y, arma::uword n_tail, arma::uword dim,
-                        double a, double b, Stream& rng, EpochStats& st) {
+                        double* head_y, double* tail_y, arma::uword n_tail, arma::uword dim_rt,
+                        double a, double b, const PowTable& pow_b1, Stream& rng, EpochStats& st) {
+  const arma::uword dim = kDim > 0 ? arma::uword(kDim) : dim_rt;
   const arma::uword j = e.head(i), k = e.tail(i);
   double* cur = head_y + j * dim;
-  double* oth = tail_y + k * dim;
-  double d2 = sq_dist(cur, oth, dim);
-  double coeff = 0.0;
-  if (d2 > 0.0) {
-    // Single-precision powers, as umap-learn's float32 layout: half the cost of double pow, and
-    // the step is clipped and stochastic anyway.
-    const double p = std::pow(float(d2), float(b - 1.0));
-    const double qinv = 1.0 + a * p * d2;
-    coeff = -2.0 * a * b * p / qinv;
-    if constexpr (kStats) st.add_log_of(qinv);
-  }
-  for (arma::uword d = 0; d < dim; ++d) {
-    const double g = clip(coeff * (cur[d] - oth[d]));
-    cur[d] += g * alpha;
-    if constexpr (kMoveTail) oth[d] -= g * alpha;
-    if constexpr (kStats) st.grad_sq += g * g;
-  }
-  s.next[i] += e.epochs_per_sample(i);
-  if constexpr (kStats) {
-    ++st.positives;
-    ++st.samples;
-  }
+  double* tail = tail_y + k * dim;
   const auto n_neg = static_cast<long>((epoch - s.next_neg[i]) / s.per_neg[i]);
-  for (long p = 0; p < n_neg; ++p) {
-    const arma::uword r = rng.below(n_tail);
-    oth = tail_y + r * dim;
-    d2 = sq_dist(cur, oth, dim);
-    double rc = 0.0;
-    if (d2 > 0.0) {
-      const double pb = std::pow(float(d2), float(b));
-      rc = 2.0 * b / ((kRepulsionEps + d2) * (1.0 + a * pb));
-      if constexpr (kStats) st.add_log_of(1.0 + 1.0 / (a * pb));
-    } else if (kMoveTail && r == j) {
-      continue;  // the point itself
+  s.next[i] += e.epochs_per_sample(i);
+  s.next_neg[i] += double(n_neg) * s.per_neg[i];
+  bool attract = true;
+  for (long p0 = 0; p0 < n_neg || attract; p0 += kBatch) {
+    const long nb = std::min(kBatch, n_neg - p0);
+    // The attraction, with the first batch.
+    double coeff = 0.0;
+    if (attract) {
+      const double d2 = sq_dist(cur, tail, dim);
+      if (d2 > 0.0) {
+        const double p = pow_b1(d2);
+        const double qinv = 1.0 + a * p * d2;
+        coeff = -2.0 * a * b * p / qinv;
+        if constexpr (kStats) st.add_log_ratio(qinv, 1.0);
+      }
+    }
+    const double* oth[kBatch];
+    double rc[kBatch];
+    long used = 0;
+    for (long p = 0; p < nb; ++p) {
+      const arma::uword r = rng.below(n_tail);
+      if (kMoveTail && r == j) continue;  // the point itself
+      oth[used] = tail_y + r * dim;
+      rc[used] = sq_dist(cur, oth[used], dim);
+      ++used;
+    }
+    for (long p = 0; p < used; ++p) {
+      const double d2 = rc[p];
+      double c = 0.0;
+      if (d2 > 0.0) {
+        const double pb = d2 * pow_b1(d2);  // d2^b
+        c = 2.0 * b / ((kRepulsionEps + d2) * (1.0 + a * pb));
+        if constexpr (kStats) st.add_log_ratio(1.0 + a * pb, a * pb);
+      }
+      rc[p] = c;
     }
     for (arma::uword d = 0; d < dim; ++d) {
-      // Coincident distinct points get the largest push (umap-learn's rule).
-      const double g = rc > 0.0 ? clip(rc * (cur[d] - oth[d])) : kClip;
-      cur[d] += g * alpha;
-      if constexpr (kStats) st.grad_sq += g * g;
+      const double c0 = cur[d];
+      double step = 0.0;
+      for (long p = 0; p < used; ++p) {
+        // Coincident distinct points get the largest push (umap-learn's rule).
+        const double g = rc[p] > 0.0 ? clip(rc[p] * (c0 - oth[p][d])) : kClip;
+        step += g;
+        if constexpr (kStats) st.grad_sq += g * g;
+      }
+      if (attract) {
+        const double g = clip(coeff * (c0 - tail[d]));
+        step += g;
+        if constexpr (kMoveTail) tail[d] -= g * alpha;
+        if constexpr (kStats) st.grad_sq += g * g;
+      }
+      cur[d] = c0 + step * alpha;
     }
-    if constexpr (kStats) ++st.samples;
+    if constexpr (kStats) {
+      st.samples += std::size_t(used) + (attract ? 1 : 0);
+      if (attract) ++st.positives;
+    }
+    attract = false;
   }
-  s.next_neg[i] += double(n_neg) * s.per_neg[i];
 }
 
 }  // namespace
@@ -168,10 +210,14 @@ Edges edges_of(const arma::sp_mat& G, int epochs) {
   return e;
 }
 
-void optimize_embedding(arma::mat& Y, const Edges& e, const LayoutOptions& o) {
+namespace {
+
+template <int kDim>
+void fit_epochs(arma::mat& Y, const Edges& e, const LayoutOptions& o) {
   const arma::uword dim = Y.n_rows, n = Y.n_cols;
   Schedule s(e, o.negative_sample_rate);
   Stream rng{o.seed};
+  const PowTable pow_b1(o.b - 1.0);
   const auto t0 = std::chrono::steady_clock::now();
   const std::size_t m = e.head.n_elem;
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {
@@ -181,11 +227,11 @@ void optimize_embedding(arma::mat& Y, const Edges& e, const LayoutOptions& o) {
     for (std::size_t i = 0; i < m; ++i) {
       if (s.next[i] > ep) continue;
       if (o.trace)
-        sample_edge<true, true>(i, ep, alpha, e, s, Y.memptr(), Y.memptr(), n, dim, o.a, o.b, rng,
-                                st);
+        sample_edge<true, true, kDim>(i, ep, alpha, e, s, Y.memptr(), Y.memptr(), n, dim, o.a, o.b,
+                                      pow_b1, rng, st);
       else
-        sample_edge<true, false>(i, ep, alpha, e, s, Y.memptr(), Y.memptr(), n, dim, o.a, o.b, rng,
-                                 st);
+        sample_edge<true, false, kDim>(i, ep, alpha, e, s, Y.memptr(), Y.memptr(), n, dim, o.a, o.b,
+                                       pow_b1, rng, st);
     }
     if (o.trace) {
       const double secs =
@@ -196,14 +242,16 @@ void optimize_embedding(arma::mat& Y, const Edges& e, const LayoutOptions& o) {
   }
 }
 
-void optimize_new_points(arma::mat& Ynew, const arma::mat& Yref, const Edges& e,
-                         const LayoutOptions& o, unsigned threads) {
+template <int kDim>
+void new_point_epochs(arma::mat& Ynew, const arma::mat& Yref, const Edges& e,
+                      const LayoutOptions& o, unsigned threads) {
   const arma::uword dim = Ynew.n_rows, m = Ynew.n_cols;
   // Each new point's edges are one contiguous run (edges_of lists them column by column).
   std::vector<std::size_t> start(m + 1, 0);
   for (arma::uword i = 0; i < e.head.n_elem; ++i) ++start[e.head(i) + 1];
   for (arma::uword j = 0; j < m; ++j) start[j + 1] += start[j];
   Schedule s(e, o.negative_sample_rate);
+  const PowTable pow_b1(o.b - 1.0);
   // The tail embedding is only read when the tail does not move.
   double* ref = const_cast<double*>(Yref.memptr());
   parallel_for(m, threads, [&](std::size_t j) {
@@ -214,10 +262,27 @@ void optimize_new_points(arma::mat& Ynew, const arma::mat& Yref, const Edges& e,
       const double ep = double(epoch);
       for (std::size_t i = start[j]; i < start[j + 1]; ++i)
         if (s.next[i] <= ep)
-          sample_edge<false, false>(i, ep, alpha, e, s, Ynew.memptr(), ref, Yref.n_cols, dim, o.a,
-                                    o.b, rng, st);
+          sample_edge<false, false, kDim>(i, ep, alpha, e, s, Ynew.memptr(), ref, Yref.n_cols, dim,
+                                          o.a, o.b, pow_b1, rng, st);
     }
   });
+}
+
+}  // namespace
+
+void optimize_embedding(arma::mat& Y, const Edges& e, const LayoutOptions& o) {
+  if (Y.n_rows == 2)
+    fit_epochs<2>(Y, e, o);
+  else
+    fit_epochs<0>(Y, e, o);
+}
+
+void optimize_new_points(arma::mat& Ynew, const arma::mat& Yref, const Edges& e,
+                         const LayoutOptions& o, unsigned threads) {
+  if (Ynew.n_rows == 2)
+    new_point_epochs<2>(Ynew, Yref, e, o, threads);
+  else
+    new_point_epochs<0>(Ynew, Yref, e, o, threads);
 }
 
 }  // namespace drbench::umap

