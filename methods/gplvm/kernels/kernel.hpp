@@ -100,13 +100,29 @@ class Kernel {
   // Given g = dL/d diag(K(X)) (n, white noise included): dL/dlog(theta). The default goes point
   // by point through grad_params.
   virtual arma::vec grad_params_diag(const arma::mat& X, const arma::vec& g) const;
+  // The sparse likelihoods' diag K(X) (noise included) and its gradients given the inducing
+  // inputs Z. A kernel with knots (the thin-plate spline, whose K(X, X2) has them at X2) takes Z
+  // as its knots there, so its diagonal moves with Z too: that part is ADDED to g_Z. Kernels
+  // without knots: diag(X), grad_params_diag and grad_X_diag, g_Z untouched.
+  virtual arma::vec sparse_diag(const arma::mat& X, const arma::mat& Z) const {
+    (void)Z;
+    return diag(X);
+  }
+  virtual void sparse_diag_gradients(const arma::mat& X, const arma::mat& Z, const arma::vec& g,
+                                     arma::vec& g_params, arma::mat& g_X, arma::mat& g_Z) const {
+    (void)Z;
+    (void)g_Z;
+    g_params = grad_params_diag(X, g);
+    g_X = grad_X_diag(X, g);
+  }
   // The variance of the kernel's white-noise part (0 without one), the sigma^2 of the sparse
   // likelihoods, and its gradient with respect to the log hyperparameters.
   virtual double noise_variance() const { return 0.0; }
   virtual arma::vec noise_variance_grad() const { return arma::zeros(n_params()); }
-  // Called once after fitting with the training latent points. A kernel whose covariance depends
-  // on all the training points (TPSLVM's thin-plate spline: they are its knots) pins them here so
-  // that K(x*, X) and diag(x*) at new points use the fitted knots; others ignore it.
+  // Called once after fitting with the training latent points (the inducing inputs of a sparse
+  // fit). A kernel whose covariance depends on all the training points (TPSLVM's thin-plate
+  // spline: they are its knots) pins them here so that K(x*, X) and diag(x*) at new points use
+  // the fitted knots; others ignore it.
   virtual void fix_inputs(const arma::mat& X) { (void)X; }
 };
 

@@ -34,6 +34,9 @@ class SumKernel final : public Kernel {
   void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
                        arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
   arma::vec grad_params_diag(const arma::mat& X, const arma::vec& g) const override;
+  arma::vec sparse_diag(const arma::mat& X, const arma::mat& Z) const override;
+  void sparse_diag_gradients(const arma::mat& X, const arma::mat& Z, const arma::vec& g,
+                             arma::vec& g_params, arma::mat& g_X, arma::mat& g_Z) const override;
   // One triangle: the static parts (bias, white) are folded into the first other part's passes
   // over K and G, so that they cost none of their own.
   void upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const override;
