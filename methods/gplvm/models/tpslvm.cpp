@@ -137,6 +137,11 @@ MethodInfo tpslvm_family_info(std::string name, std::string summary, std::vector
       return it * 2.0 * (10.0 * n * mi * mi + 4.0 * n * mi * double(s.d) + 4.0 * mi * mi * mi);
     return it * 2.0 * (4.0 * n * n * n + 3.0 * n * n * double(s.d));
   };
+  // Sparse: the thin-plate kernel keeps eta and eta'/r of (X, Z) and (Z, Z) for the gradient
+  // pass, two slots of two n x m matrices, on top of the sparse GP-LVM's.
+  m.memory = [base = m.memory](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    return base(s, p, dim) + 8.0 * 4.0 * double(s.n) * sparse_inducing(p, s);
+  };
   m.check_setting = [](const ParamSet& p) -> std::string {
     if (p.str("approximation") != "exact" && p.str("out_of_sample") == "joint")
       return "approximation '" + p.str("approximation") +
