@@ -201,17 +201,30 @@ SparseGpResult sparse_gp_neg_log_likelihood(GpApproximation ap, const arma::mat&
   arma::mat T;
   symmetric::symm('R', Ai, c.Vt, T);  // Vt A'^-1, becomes dL/dKfu below
   // G_ii = 1/2 (d (Sigma^-1)_ii - |alpha_i|^2), (Sigma^-1)_ii = 1/lambda_i - k_i A^-1 k_i /
-  // lambda_i^2, k_i A^-1 k_i = (Vt A'^-1 Vt^T)_ii.
-  const arma::vec G = 0.5 * (d * (il - arma::sum(T % c.Vt, 1) % arma::square(il)) -
-                             arma::sum(arma::square(alpha), 1));
+  // lambda_i^2, k_i A^-1 k_i = (Vt A'^-1 Vt^T)_ii. The n x m passes are written out: each is
+  // memory-bound, and these are fused where Armadillo's expressions would take one per operation.
+  arma::vec kak(n, arma::fill::zeros);
+  for (arma::uword j = 0; j < m; ++j) {
+    const double *t = T.colptr(j), *v = c.Vt.colptr(j);
+    for (arma::uword i = 0; i < n; ++i) kak[i] += t[i] * v[i];
+  }
+  const arma::vec G = 0.5 * (d * (il - kak % arma::square(il)) - arma::sum(arma::square(alpha), 1));
   // Lambda_ii = diag_ii - q_ii: dL/ddiag = G, and dL/dq = -G reaches Kfu and Kuu through q.
   r.ddiag = G;
   r.dsigma2 = 0.0;
-  const arma::mat Vc = c.Vt.each_col() % (2.0 * G);  // diag(c) Vt
-  // [d Lambda^-1 Vt A'^-1 - alpha W'^T - diag(c) Vt] R^-T, built in T's storage.
-  T.each_col() %= d * il;
+  // [d Lambda^-1 Vt A'^-1 - diag(c) Vt - alpha W'^T] R^-T, built in T's storage, with
+  // Vc = diag(c) Vt (c = 2 G) kept for dL/dKuu.
+  arma::mat Vc(n, m);
+  const arma::vec cv = 2.0 * G, dil = d * il;
+  for (arma::uword j = 0; j < m; ++j) {
+    const double* v = c.Vt.colptr(j);
+    double *t = T.colptr(j), *vc = Vc.colptr(j);
+    for (arma::uword i = 0; i < n; ++i) {
+      vc[i] = cv[i] * v[i];
+      t[i] = dil[i] * t[i] - vc[i];
+    }
+  }
   T -= alpha * Wp.t();
-  T -= Vc;
   symmetric::solve_upper('R', 'T', c.ku.R, T);
   r.dKfu = std::move(T);
   // Vt^T diag(c) Vt = (Vt^T Vc + Vc^T Vt) / 2: a symmetric rank-2k update, half a product.
