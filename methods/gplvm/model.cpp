@@ -33,8 +33,32 @@ ParamSpec unkeyed(ParamSpec s) {
 
 }  // namespace
 
-std::vector<ParamSpec> gplvm_param_specs() {
+std::vector<ParamSpec> sparse_gp_param_specs(const std::string& what) {
   return {
+      unkeyed(keywords::approximation(
+          "exact", gp_approximation_names(),
+          "exact (O(n^3) per evaluation, O(n^2) memory), or through `inducing` points (O(n m^2), "
+          "O(n m)): dtc and fitc (Lawrence 2007, GPmat's fgplvm), vfe (Titsias 2009)" +
+              what)),
+      unkeyed(keywords::inducing(100, "with approximation dtc, fitc or vfe; at most n")),
+      unkeyed(ParamSpec::boolean("learn_inducing", true,
+                                 "optimise the inducing inputs with X (false keeps them at a "
+                                 "random subset of the initial latent points)")),
+      unkeyed(keywords::inducing_init(
+          "random", {"random", "kmeans"},
+          "random: a random subset of the initial latent points (GPy, GPmat); kmeans: k-means "
+          "centres of them (k-means++ seeding from the task's seed), which keep apart and leave "
+          "K_uu far better conditioned")),
+      unkeyed(keywords::inducing_jitter(
+          0.0,
+          "0 adds jitter only where K_uu cannot be factorised (GPmat's schedule); from 60,000 "
+          "points in 2-D K_uu factorises at condition 1e13-1e16 and its gradient is lost to "
+          "rounding, so large fits need about 1e-6 (GPy adds 1e-6 or 1e-8 always)")),
+  };
+}
+
+std::vector<ParamSpec> gplvm_param_specs() {
+  std::vector<ParamSpec> out = {
       ParamSpec::choice("kernel", "rbf", covariance_kernel_names(),
                         "covariance of the latent-to-data map; bias and white noise are always "
                         "added (GPLRF eq. 2)"),
@@ -59,25 +83,9 @@ std::vector<ParamSpec> gplvm_param_specs() {
                          "optimise the kernel hyperparameters with X; false keeps them at their "
                          "initial values, which pins the latent scale that priors such as "
                          "GPLRF's GMRF otherwise shrink away"),
-      unkeyed(keywords::approximation(
-          "exact", gp_approximation_names(),
-          "exact (O(n^3) per evaluation, O(n^2) memory), or through `inducing` points (O(n m^2), "
-          "O(n m)): dtc and fitc (Lawrence 2007, GPmat's fgplvm), vfe (Titsias 2009)")),
-      unkeyed(keywords::inducing(100, "with approximation dtc, fitc or vfe; at most n")),
-      unkeyed(ParamSpec::boolean("learn_inducing", true,
-                                 "optimise the inducing inputs with X (false keeps them at a "
-                                 "random subset of the initial latent points)")),
-      unkeyed(keywords::inducing_init(
-          "random", {"random", "kmeans"},
-          "random: a random subset of the initial latent points (GPy, GPmat); kmeans: k-means "
-          "centres of them (k-means++ seeding from the task's seed), which keep apart and leave "
-          "K_uu far better conditioned")),
-      unkeyed(keywords::inducing_jitter(
-          0.0,
-          "0 adds jitter only where K_uu cannot be factorised (GPmat's schedule); from 60,000 "
-          "points in 2-D K_uu factorises at condition 1e13-1e16 and its gradient is lost to "
-          "rounding, so large fits need about 1e-6 (GPy adds 1e-6 or 1e-8 always)")),
   };
+  for (auto& spec : sparse_gp_param_specs("")) out.push_back(std::move(spec));
+  return out;
 }
 
 GplvmSettings gplvm_settings(const ParamSet& p) {
@@ -93,12 +101,16 @@ GplvmSettings gplvm_settings(const ParamSet& p) {
   s.x_prior = p.real("x_prior");
   s.oos_iterations = int(p.integer("oos_iterations"));
   s.learn_kernel = p.boolean("learn_kernel");
+  read_sparse_settings(p, s);
+  return s;
+}
+
+void read_sparse_settings(const ParamSet& p, GplvmSettings& s) {
   s.approximation = p.str("approximation");
   s.inducing = int(p.integer("inducing"));
   s.learn_inducing = p.boolean("learn_inducing");
   s.inducing_init = p.str("inducing_init");
   s.inducing_jitter = p.real("inducing_jitter");
-  return s;
 }
 
 double PredictiveObjective::evaluate(const arma::vec& x, arma::vec* grad) {
@@ -150,10 +162,10 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
   GplvmObjective obj(Yc, kernel_spec_ ? kernel_spec_->clone() : make_gp_kernel(s_.kernel), q);
   const GpApproximation approx = gp_approximation(s_.approximation);
   if (approx != GpApproximation::exact) {
-    if (kernel_spec_ || s_.oos == "joint")
+    if (s_.oos == "joint")
       throw MethodError("gplvm: approximation '" + s_.approximation +
-                        "' needs the family's own kernel and the predictive out-of-sample map "
-                        "(fix: approximation: exact)");
+                        "' needs the predictive out-of-sample map (fix: out_of_sample: "
+                        "predictive, or approximation: exact)");
     if (arma::uword(s_.inducing) > n)
       throw MethodError("gplvm: inducing=" + std::to_string(s_.inducing) + " exceeds the " +
                         std::to_string(n) +
@@ -202,7 +214,9 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
     free_kernel_ = obj.kernel().clone();
     Yc_ = Yc;
   }
-  kernel_->fix_inputs(X_);
+  // A kernel with knots (thin-plate) keeps them where the fit had them: at the training latent
+  // points, or at the inducing inputs of a sparse fit.
+  kernel_->fix_inputs(approx != GpApproximation::exact ? Z_ : X_);
 
   // Quantities for prediction at the optimum.
   if (approx != GpApproximation::exact) {

@@ -52,6 +52,11 @@ struct GplvmSettings {
 // oos_iterations), and how to read them back; variants append their own (alpha, gamma, ...).
 std::vector<ParamSpec> gplvm_param_specs();
 GplvmSettings gplvm_settings(const ParamSet& p);
+// The sparse likelihood's parameters (approximation, inducing, learn_inducing, inducing_init,
+// inducing_jitter; `what` ends the approximation's doc), part of gplvm_param_specs, and how to
+// read them into s: for a family with parameters of its own (TPSLVM).
+std::vector<ParamSpec> sparse_gp_param_specs(const std::string& what);
+void read_sparse_settings(const ParamSet& p, GplvmSettings& s);
 
 // Gaussian predictive negative log density of one (centred) observation y at latent point x
 // (TPSLVM eq. 29): -log N(y | Y^T K^-1 k(X, x), (k(x, x) - k(X, x)^T K^-1 k(X, x)) I), plus

@@ -86,10 +86,11 @@ arma::mat GplvmObjective::unpack(const arma::vec& x) {
 double GplvmObjective::sparse_evaluate(const arma::mat& X, bool with_grad, arma::mat& gX,
                                        arma::vec& gtheta) {
   const Kernel& k = *kernel_;
-  const arma::mat Kuu = inducing_covariance(), Kfu = k.cross_K(X, Z_);
-  const arma::vec dg = k.diag(X);
-  SparseGpResult r =
-      sparse_gp_neg_log_likelihood(approx_, Kuu, Kfu, dg, k.noise_variance(), Yt_, with_grad);
+  const arma::mat Kuu = inducing_covariance();
+  const arma::vec dg = k.sparse_diag(X, Z_);
+  // K_fu moved in: the likelihood solves in its storage.
+  SparseGpResult r = sparse_gp_neg_log_likelihood(approx_, Kuu, k.cross_K(X, Z_), dg,
+                                                  k.noise_variance(), Yt_, with_grad);
   last_jitter_ = r.jitter;
   if (!with_grad || !std::isfinite(r.value)) return r.value;
   // Kuu = K(Z, Z) moves with Z in both arguments; Kfu with X in the first, Z in the second.
@@ -103,7 +104,8 @@ double GplvmObjective::sparse_evaluate(const arma::mat& X, bool with_grad, arma:
   if (approx_ != GpApproximation::dtc) {
     arma::vec gpd;
     arma::mat gXd;
-    k.diag_gradients(X, r.ddiag, gpd, gXd);
+    // A kernel with knots at Z (thin-plate) adds the diagonal's Z-gradient to gZ_.
+    k.sparse_diag_gradients(X, Z_, r.ddiag, gpd, gXd, gZ_);
     gtheta += gpd;
     gX += gXd;
   }

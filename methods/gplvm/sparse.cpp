@@ -38,11 +38,12 @@ namespace {
 
 // What the value, the gradient and the posterior share. With a constant Lambda = sigma^2 I (dtc,
 // vfe) the gradient goes through the m x m matrix Kuf Kfu and needs one n x m x m product; fitc's
-// Lambda differs per point and needs Kfu A^-1 and Kfu Kuu^-1 row by row.
+// Lambda differs per point and needs Kfu A^-1 row by row (one symmetric product and one
+// triangular solve in the whitened basis Vt) and Vt^T diag(c) Vt.
 struct SparseCore {
   CholeskyJitter ku;     // Kuu (+ jitter) = R^T R
   arma::vec lambda;      // fitc: n
-  arma::mat Vt;          // Kfu R^-1, n x m
+  arma::mat Vt;          // Kfu R^-1, n x m, in Kfu's storage
   arma::mat B;           // dtc, vfe: Kuf Y, m x d
   arma::mat P;           // dtc, vfe: Vt^T Vt = R^-T Kuf Kfu R^-1, m x m
   double trace_q = 0.0;  // tr(Q) = sum_i k_i Kuu^-1 k_i
@@ -51,8 +52,9 @@ struct SparseCore {
   double value = std::numeric_limits<double>::infinity();
 };
 
-bool sparse_core(GpApproximation ap, const arma::mat& Kuu, const arma::mat& Kfu,
-                 const arma::vec& diag, double sigma2, const arma::mat& Yt, SparseCore& c) {
+// Kfu is consumed: Vt is solved in its storage (no n x m copy).
+bool sparse_core(GpApproximation ap, const arma::mat& Kuu, arma::mat&& Kfu, const arma::vec& diag,
+                 double sigma2, const arma::mat& Yt, SparseCore& c) {
   const arma::uword n = Kfu.n_rows, m = Kfu.n_cols;
   const double d = double(Yt.n_cols);
   if (ap == GpApproximation::exact) throw Error("internal: sparse likelihood asked for 'exact'");
@@ -63,7 +65,7 @@ bool sparse_core(GpApproximation ap, const arma::mat& Kuu, const arma::mat& Kfu,
   double logdet, yy;
   arma::mat Ap;
   if (ap == GpApproximation::fitc) {
-    c.Vt = Kfu;
+    c.Vt = std::move(Kfu);
     symmetric::solve_upper('R', 'N', c.ku.R, c.Vt);
     const arma::vec q = arma::sum(arma::square(c.Vt), 1);
     c.trace_q = arma::accu(q);
@@ -87,7 +89,8 @@ bool sparse_core(GpApproximation ap, const arma::mat& Kuu, const arma::mat& Kfu,
     const double beta = 1.0 / sigma2;
     // A' from Kfu R^-1 rather than from R^-T (Kuf Kfu) R^-1: the latter squares what an
     // ill-conditioned Kuu does to the rounding (finite differences of the objective showed it).
-    c.Vt = Kfu;
+    c.B = Kfu.t() * Yt;
+    c.Vt = std::move(Kfu);
     symmetric::solve_upper('R', 'N', c.ku.R, c.Vt);
     c.trace_q = arma::accu(arma::square(c.Vt));
     symmetric::ensure_size(Ap, m);
@@ -97,7 +100,6 @@ bool sparse_core(GpApproximation ap, const arma::mat& Kuu, const arma::mat& Kfu,
     Ap *= beta;
     Ap.diag() += 1.0;
     if (!cholesky_with_jitter(Ap, c.a)) return false;
-    c.B = Kfu.t() * Yt;
     c.H = beta * c.B;
     symmetric::solve_upper('L', 'T', c.ku.R, c.H);
     logdet = double(n) * std::log(sigma2);
@@ -124,12 +126,24 @@ void posterior_parts(const SparseCore& c, arma::mat& Ainv, arma::mat& C) {
 
 }  // namespace
 
-SparseGpResult sparse_gp_neg_log_likelihood(GpApproximation ap, const arma::mat& Kuu,
-                                            const arma::mat& Kfu, const arma::vec& diag,
-                                            double sigma2, const arma::mat& Yt, bool with_grad) {
+namespace {
+
+// R^-1 M R^-T for the upper factor R of Kuu: an m x m matrix of the whitened basis taken back to
+// Kuu's, by two triangular solves (no explicit Kuu^-1, whose rounding grows with Kuu's condition).
+arma::mat unwhiten(const arma::mat& R, arma::mat M) {
+  symmetric::solve_upper('L', 'N', R, M);
+  symmetric::solve_upper('R', 'T', R, M);
+  return M;
+}
+
+}  // namespace
+
+SparseGpResult sparse_gp_neg_log_likelihood(GpApproximation ap, const arma::mat& Kuu, arma::mat Kfu,
+                                            const arma::vec& diag, double sigma2,
+                                            const arma::mat& Yt, bool with_grad) {
   SparseGpResult r;
   SparseCore c;
-  if (!sparse_core(ap, Kuu, Kfu, diag, sigma2, Yt, c)) {
+  if (!sparse_core(ap, Kuu, std::move(Kfu), diag, sigma2, Yt, c)) {
     r.value = std::numeric_limits<double>::infinity();
     return r;
   }
@@ -137,30 +151,40 @@ SparseGpResult sparse_gp_neg_log_likelihood(GpApproximation ap, const arma::mat&
   r.jitter = c.ku.jitter;
   if (!with_grad) return r;
 
+  // Every gradient in the whitened basis Vt = Kfu R^-1, where A = R^T A' R and Kuu^-1 = R^-1 R^-T:
+  //   Kfu A^-1 = Vt A'^-1 R^-T,  Kfu Kuu^-1 = Vt R^-T,  W = R^-1 W',  A^-1 - Kuu^-1 = R^-1 (A'^-1
+  //   - I) R^-T,  Kuu^-1 Kuf diag(c) Kfu Kuu^-1 = R^-1 (Vt^T diag(c) Vt) R^-T,
+  // so dL/dKuu = 1/2 R^-1 [d (A'^-1 - I) + W' W'^T + Vt^T diag(c) Vt] R^-T.
   const double d = double(Yt.n_cols);
-  const arma::uword n = Kfu.n_rows;
-  arma::mat Ainv, C;
-  posterior_parts(c, Ainv, C);
-  const arma::mat Kuuinv = inverse_from_cholesky(c.ku.R);
+  const arma::uword n = c.Vt.n_rows, m = c.Vt.n_cols;
+  const arma::mat Ai = inverse_from_cholesky(c.a.R);  // A'^-1
+  arma::mat Cw = c.H;                                 // S^-1 H: C = R^-1 Cw
+  symmetric::solve_upper('L', 'N', c.a.R, Cw);
+  const arma::mat I = arma::eye(m, m);
   if (ap != GpApproximation::fitc) {
     // Lambda = sigma^2 I: every n x m x m product folds into one, Kfu times an m x m matrix.
     const double beta = 1.0 / sigma2;
-    // Kuf Kfu = R^T (Vt^T Vt) R: m^3 work from what the value already has, not another n m^2.
-    arma::mat Phi = c.ku.R.t() * c.P * c.ku.R;
-    Phi = 0.5 * (Phi + Phi.t());
-    arma::mat alpha = Yt - Kfu * C;  // Sigma^-1 Y = beta (Y - Kfu C)
+    arma::mat alpha = Yt - c.Vt * Cw;  // Sigma^-1 Y = beta (Y - Kfu C), Kfu C = Vt Cw
     alpha *= beta;
-    const arma::mat W = beta * (Kuuinv * (c.B - Phi * C));  // Kuu^-1 Kuf alpha
-    // sum_i G_ii, with sum_i k_i A^-1 k_i = tr(A^-1 Kuf Kfu).
-    const double sumG = 0.5 * (d * (double(n) * beta - beta * beta * arma::accu(Ainv % Phi)) -
+    // W' = Vt^T alpha = beta (R^-T B - P Cw), from what the value has: no n x m x d product.
+    arma::mat RB = c.B;
+    symmetric::solve_upper('L', 'T', c.ku.R, RB);
+    const arma::mat Wp = beta * (RB - c.P * Cw);
+    // sum_i G_ii, with sum_i k_i A^-1 k_i = tr(A'^-1 P).
+    const double sumG = 0.5 * (d * (double(n) * beta - beta * beta * arma::accu(Ai % c.P)) -
                                arma::accu(arma::square(alpha)));
     const double cc = ap == GpApproximation::vfe ? d * beta : 0.0;
-    // The rank-d term subtracted in place (gemm with beta = 1): no second n x m temporary.
-    r.dKfu = Kfu * (d * beta * Ainv - cc * Kuuinv);
-    r.dKfu -= alpha * W.t();
-    r.dKuu = 0.5 * d * (Ainv - Kuuinv) + 0.5 * (W * W.t());
+    // dL/dKfu = Kfu (d beta A^-1 - cc Kuu^-1) - alpha W^T = Vt (d beta A'^-1 - cc I) R^-T - ...
+    arma::mat M = d * beta * Ai - cc * I;
+    symmetric::solve_upper('R', 'T', c.ku.R, M);
+    r.dKfu = c.Vt * M;
+    arma::mat Wt = Wp.t();  // W^T = W'^T R^-T
+    symmetric::solve_upper('R', 'T', c.ku.R, Wt);
+    r.dKfu -= alpha * Wt;  // the rank-d term subtracted in place (gemm with beta = 1)
+    arma::mat inner = d * (Ai - I) + Wp * Wp.t();
+    if (ap == GpApproximation::vfe) inner += cc * c.P;  // Vt^T diag(c) Vt with c = d beta
+    r.dKuu = unwhiten(c.ku.R, 0.5 * inner);
     if (ap == GpApproximation::vfe) {
-      r.dKuu += (0.5 * cc) * (Kuuinv * Phi * Kuuinv);
       r.ddiag = arma::vec(n, arma::fill::value(0.5 * d * beta));
       r.dsigma2 = sumG - 0.5 * d * (arma::accu(diag) - c.trace_q) * beta * beta;
     } else {
@@ -171,28 +195,44 @@ SparseGpResult sparse_gp_neg_log_likelihood(GpApproximation ap, const arma::mat&
   }
   const arma::vec il = 1.0 / c.lambda;
   // alpha = Sigma^-1 Y by Woodbury: Lambda^-1 (Y - Kfu C).
-  arma::mat alpha = Yt - Kfu * C;
+  arma::mat alpha = Yt - c.Vt * Cw;
   alpha.each_col() %= il;
-  arma::mat KA = Kfu * Ainv;           // Kfu A^-1, becomes dL/dKfu below
-  const arma::mat KK = Kfu * Kuuinv;   // Kfu Kuu^-1
-  const arma::mat W = KK.t() * alpha;  // Kuu^-1 Kuf alpha, m x d
+  const arma::mat Wp = c.Vt.t() * alpha;  // W' = R W = Vt^T alpha, m x d
+  arma::mat T;
+  symmetric::symm('R', Ai, c.Vt, T);  // Vt A'^-1, becomes dL/dKfu below
   // G_ii = 1/2 (d (Sigma^-1)_ii - |alpha_i|^2), (Sigma^-1)_ii = 1/lambda_i - k_i A^-1 k_i /
-  // lambda_i^2.
-  const arma::vec G = 0.5 * (d * (il - arma::sum(KA % Kfu, 1) % arma::square(il)) -
-                             arma::sum(arma::square(alpha), 1));
+  // lambda_i^2, k_i A^-1 k_i = (Vt A'^-1 Vt^T)_ii. The n x m passes are written out: each is
+  // memory-bound, and these are fused where Armadillo's expressions would take one per operation.
+  arma::vec kak(n, arma::fill::zeros);
+  for (arma::uword j = 0; j < m; ++j) {
+    const double *t = T.colptr(j), *v = c.Vt.colptr(j);
+    for (arma::uword i = 0; i < n; ++i) kak[i] += t[i] * v[i];
+  }
+  const arma::vec G = 0.5 * (d * (il - kak % arma::square(il)) - arma::sum(arma::square(alpha), 1));
   // Lambda_ii = diag_ii - q_ii: dL/ddiag = G, and dL/dq = -G reaches Kfu and Kuu through q.
-  const arma::vec cvec = 2.0 * G;
   r.ddiag = G;
   r.dsigma2 = 0.0;
-  // d Lambda^-1 Kfu A^-1 - alpha W^T - diag(c) Kfu Kuu^-1, built in KA's storage in the same
-  // order of operations: three fewer n x m temporaries.
-  const arma::mat KKc = KK.each_col() % cvec;
-  KA.each_col() %= il;
-  KA *= d;
-  r.dKfu = std::move(KA);
-  r.dKfu -= alpha * W.t();
-  r.dKfu -= KKc;
-  r.dKuu = 0.5 * d * (Ainv - Kuuinv) + 0.5 * (W * W.t()) + 0.5 * (KK.t() * KKc);
+  // [d Lambda^-1 Vt A'^-1 - diag(c) Vt - alpha W'^T] R^-T, built in T's storage, with
+  // Vc = diag(c) Vt (c = 2 G) kept for dL/dKuu.
+  arma::mat Vc(n, m);
+  const arma::vec cv = 2.0 * G, dil = d * il;
+  for (arma::uword j = 0; j < m; ++j) {
+    const double* v = c.Vt.colptr(j);
+    double *t = T.colptr(j), *vc = Vc.colptr(j);
+    for (arma::uword i = 0; i < n; ++i) {
+      vc[i] = cv[i] * v[i];
+      t[i] = dil[i] * t[i] - vc[i];
+    }
+  }
+  T -= alpha * Wp.t();
+  symmetric::solve_upper('R', 'T', c.ku.R, T);
+  r.dKfu = std::move(T);
+  // Vt^T diag(c) Vt = (Vt^T Vc + Vc^T Vt) / 2: a symmetric rank-2k update, half a product.
+  arma::mat inner;
+  symmetric::syr2k_t(c.Vt, Vc, inner, 0.5);
+  symmetric::mirror_upper(inner);
+  inner += d * (Ai - I) + Wp * Wp.t();
+  r.dKuu = unwhiten(c.ku.R, 0.5 * inner);
   return r;
 }
 
@@ -200,7 +240,7 @@ bool sparse_gp_posterior(GpApproximation ap, const arma::mat& Kuu, const arma::m
                          const arma::vec& diag, double sigma2, const arma::mat& Yt,
                          SparsePosterior& out) {
   SparseCore c;
-  if (!sparse_core(ap, Kuu, Kfu, diag, sigma2, Yt, c)) return false;
+  if (!sparse_core(ap, Kuu, arma::mat(Kfu), diag, sigma2, Yt, c)) return false;
   arma::mat Ainv;
   posterior_parts(c, Ainv, out.C);
   out.P = inverse_from_cholesky(c.ku.R) - Ainv;

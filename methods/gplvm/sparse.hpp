@@ -48,10 +48,11 @@ struct SparseGpResult {
 double add_inducing_jitter(arma::mat& Kuu, double rel);
 void chain_inducing_jitter(arma::mat& dKuu, double rel);
 
-// Yt: one row per point (n x d). Gradients are filled when with_grad.
-SparseGpResult sparse_gp_neg_log_likelihood(GpApproximation a, const arma::mat& Kuu,
-                                            const arma::mat& Kfu, const arma::vec& diag,
-                                            double sigma2, const arma::mat& Yt, bool with_grad);
+// Yt: one row per point (n x d). Gradients are filled when with_grad. Kfu by value: a caller
+// done with it moves it in, and its storage becomes the whitened Kfu R^-1 (no n x m copy).
+SparseGpResult sparse_gp_neg_log_likelihood(GpApproximation a, const arma::mat& Kuu, arma::mat Kfu,
+                                            const arma::vec& diag, double sigma2,
+                                            const arma::mat& Yt, bool with_grad);
 
 // The approximate posterior at the inducing inputs, in the shape of an exact GP's: a new point's
 // predictive mean is C^T k(Z, x) and its variance k(x, x) - k(Z, x)^T P k(Z, x), with

@@ -123,6 +123,14 @@ void syr2k(const arma::mat& A, const arma::mat& B, arma::mat& C, double alpha) {
           1);
 }
 
+void syr2k_t(const arma::mat& A, const arma::mat& B, arma::mat& C, double alpha) {
+  const arma::blas_int n = bi(A.n_cols), k = bi(A.n_rows);
+  C.set_size(A.n_cols, A.n_cols);
+  const double zero = 0.0;
+  const char up = 'U', trans = 'T';
+  dsyr2k_(&up, &trans, &n, &k, &alpha, A.memptr(), &k, B.memptr(), &k, &zero, C.memptr(), &n, 1, 1);
+}
+
 void symm(char side, const arma::mat& S, const arma::mat& B, arma::mat& C) {
   const arma::blas_int m = bi(B.n_rows), n = bi(B.n_cols), lds = bi(S.n_rows);
   C.set_size(B.n_rows, B.n_cols);

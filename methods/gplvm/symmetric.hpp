@@ -45,6 +45,8 @@ void sum_with_transpose(const arma::mat& G, arma::mat& S);
 void syrk(char trans, double alpha, const arma::mat& A, double beta, arma::mat& C);
 // C(upper) = alpha (A B^T + B A^T) (A, B n x k); C is n x n.
 void syr2k(const arma::mat& A, const arma::mat& B, arma::mat& C, double alpha = 1.0);
+// C(upper) = alpha (A^T B + B^T A) (A, B k x n); C is n x n.
+void syr2k_t(const arma::mat& A, const arma::mat& B, arma::mat& C, double alpha = 1.0);
 // C = S B (side 'L', S n x n) or B S (side 'R'), S symmetric given by its upper triangle.
 void symm(char side, const arma::mat& S, const arma::mat& B, arma::mat& C);
 // B = R^-T B for an upper triangular R.

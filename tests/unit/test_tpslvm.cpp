@@ -11,6 +11,7 @@
 #include "methods/gplvm/likelihood.hpp"
 #include "methods/gplvm/model.hpp"
 #include "methods/gplvm/objective.hpp"
+#include "methods/gplvm/sparse.hpp"
 #include "tests/unit/gp_helpers.hpp"
 
 using namespace drbench;
@@ -226,4 +227,163 @@ TEST_CASE(
     INFO("point " << pick(j) << " oos " << Xo.col(j).t() << " train " << X.col(pick(j)).t());
     CHECK(arma::norm(Xo.col(j) - X.col(pick(j))) < 0.05 * spread);
   }
+}
+
+// The sparse thin-plate form (README, "Sparse TPSLVM"): knots at the inducing inputs Z.
+namespace {
+
+const GpApproximation kTpsSparse[] = {GpApproximation::dtc, GpApproximation::fitc,
+                                      GpApproximation::vfe};
+
+const char* approx_name(GpApproximation a) {
+  return gp_approximation_names()[std::size_t(a)].c_str();
+}
+
+}  // namespace
+
+TEST_CASE("sparse TPSLVM: the covariance is the thin-plate one with its knots at Z",
+          "[tpslvm][sparsegp]") {
+  // Reference: the feature map phi_Z(x) = [eta(|x - z_k|)]_k, x, 1 built entry by entry from
+  // tps_eta, and K_fu, K_uu, diag its inner products.
+  Rng rng(41);
+  for (arma::uword q = 1; q <= 4; ++q) {
+    INFO("q = " << q);
+    const arma::uword n = 9, m = 5;
+    const arma::mat X = rng.randn(q, n), Z = rng.randn(q, m);
+    auto feat = [&](const arma::vec& x) {
+      arma::vec f(m + q + 1);
+      for (arma::uword k = 0; k < m; ++k)
+        f(k) = tps_eta(arma::accu(arma::square(x - Z.col(k))), q, TpsConstant::paper);
+      f.subvec(m, m + q - 1) = x;
+      f(m + q) = 1.0;
+      return f;
+    };
+    arma::mat FX(m + q + 1, n), FZ(m + q + 1, m);
+    for (arma::uword j = 0; j < n; ++j) FX.col(j) = feat(X.col(j));
+    for (arma::uword k = 0; k < m; ++k) FZ.col(k) = feat(Z.col(k));
+    const TpsKernel kern;
+    CHECK(arma::approx_equal(kern.cross_K(X, Z), FX.t() * FZ, "reldiff", 1e-12));
+    CHECK(arma::approx_equal(kern.K(Z, Z), FZ.t() * FZ, "reldiff", 1e-12));
+    CHECK(arma::approx_equal(kern.sparse_diag(X, Z), arma::vec(arma::sum(arma::square(FX), 0).t()),
+                             "reldiff", 1e-12));
+    // After a sparse fit the knots stay at Z: the fixed-knot kernel gives the same covariance.
+    TpsKernel fixed;
+    fixed.fix_inputs(Z);
+    CHECK(arma::approx_equal(fixed.K(X, Z), FX.t() * FZ, "reldiff", 1e-12));
+    CHECK(arma::approx_equal(fixed.diag(X), kern.sparse_diag(X, Z), "reldiff", 1e-12));
+  }
+}
+
+TEST_CASE("sparse TPSLVM gradients match finite differences for X, Z and log beta",
+          "[tpslvm][sparsegp]") {
+  Rng rng(42);
+  const arma::uword n = 20, d = 5, m = 6;
+  arma::mat Y = sheet(rng, n, d, 0.1);
+  Y.each_col() -= arma::mean(Y, 1);
+  for (arma::uword q = 1; q <= 4; ++q)
+    for (GpApproximation a : kTpsSparse)
+      for (double jitter : {0.0, 1e-2}) {
+        INFO("q = " << q << ", approximation " << approx_name(a) << ", jitter " << jitter);
+        GplvmObjective obj(Y, tps_white(0.4), q);
+        obj.add_prior(std::make_shared<GaussianPrior>(1.0));
+        obj.set_sparse(a, 0.8 * rng.randn(q, m), true, jitter);
+        const arma::vec x = obj.pack(0.8 * rng.randn(q, n));
+        REQUIRE(x.n_elem == q * n + q * m + 1);  // X, Z and log(1/beta)
+        REQUIRE(std::isfinite(obj.evaluate(x, nullptr)));
+        const double cond = arma::cond(obj.inducing_covariance());
+        INFO("cond K_uu " << cond);
+        const GradCheck gc = check_gradient(obj, x);
+        INFO("worst " << gc.worst << " analytic " << gc.analytic(gc.worst) << " numeric "
+                      << gc.numeric(gc.worst));
+        // K_uu has no noise term, and r^3 in 1-D leaves it at condition 3e8-6e11 for these
+        // points without jitter: both sides then carry that much rounding (a few parts in 1e5).
+        CHECK(gc.max_rel_error < (cond < 1e8 ? 1e-6 : 1e-4));
+      }
+}
+
+TEST_CASE("sparse TPSLVM at m = n with Z = X is the exact TPSLVM objective", "[tpslvm][sparsegp]") {
+  Rng rng(43);
+  const arma::uword n = 12, d = 4;
+  arma::mat Y = sheet(rng, n, d, 0.1);
+  Y.each_col() -= arma::mean(Y, 1);
+  for (arma::uword q = 1; q <= 2; ++q) {
+    // Spread evenly (a line, a 4 x 3 grid) and jiggled: K(X, X) has no noise term here, and
+    // random points in 1-D leave it at condition 1e11.
+    arma::mat X(q, n);
+    for (arma::uword j = 0; j < n; ++j) {
+      if (q == 1)
+        X(0, j) = -2.0 + 4.0 * double(j) / double(n - 1);
+      else
+        X.col(j) = arma::vec{double(j % 4) - 1.5, double(j / 4) - 1.0};
+    }
+    X += 0.1 * rng.randn(q, n);
+    GplvmObjective exact(Y, tps_white(0.3), q);
+    arma::vec ge;
+    const double fe = exact.evaluate(exact.pack(X), &ge);
+    REQUIRE(std::isfinite(fe));
+    for (GpApproximation a : kTpsSparse) {
+      INFO("q = " << q << ", approximation " << approx_name(a));
+      GplvmObjective sparse(Y, tps_white(0.3), q);
+      sparse.set_sparse(a, X, true);
+      arma::vec gs;
+      const double fs = sparse.evaluate(sparse.pack(X), &gs);
+      INFO("cond K_uu " << arma::cond(sparse.inducing_covariance()));
+      CHECK(fs == Approx(fe).epsilon(1e-9));
+      // L_sparse(X, Z = X) = L_exact(X): the exact X-gradient is the sparse one in X plus the
+      // one in Z, and log beta's agree.
+      const arma::uword nx = q * n;
+      const arma::vec gsum = gs.head(nx) + gs.subvec(nx, 2 * nx - 1);
+      const double scale = arma::abs(ge).max();
+      CHECK(arma::abs(gsum - ge.head(nx)).max() < 1e-6 * scale);
+      CHECK(std::abs(gs(gs.n_elem - 1) - ge(ge.n_elem - 1)) < 1e-6 * scale);
+    }
+  }
+}
+
+TEST_CASE("sparse tpslvm fits, maps training observations near their points, refuses bad settings",
+          "[tpslvm][sparsegp]") {
+  const MethodInfo& info = Registry::instance().get("tpslvm");
+  const ParamSpec* ap = info.param("approximation");
+  REQUIRE(ap != nullptr);
+  CHECK(ap->choices == gp_approximation_names());
+  Rng rng(44);
+  const arma::uword n = 60;
+  const arma::mat Y = sheet(rng, n, 6, 0.05);
+  for (const char* a : {"dtc", "fitc", "vfe"}) {
+    INFO("approximation " << a);
+    ParamSet given;
+    given.set("iterations", std::int64_t(150));
+    given.set("approximation", std::string(a));
+    given.set("inducing", std::int64_t(15));
+    given.set("inducing_init", std::string("kmeans"));
+    given.set("inducing_jitter", 1e-6);
+    const ParamSet full = info.complete(given);
+    REQUIRE(info.check_setting(full).empty());
+    auto method = info.make(full);
+    Rng r(1);
+    Trace trace;
+    FitInput in{Y, nullptr, 0, 2, r, &trace};
+    method->fit(in);
+    const arma::mat X = method->embedding();
+    REQUIRE(X.is_finite());
+    CHECK(trace.rows.back().objective < trace.rows.front().objective);
+    const arma::mat T = method->transform(Y.cols(0, 9));
+    const double spread = arma::stddev(arma::vectorise(X));
+    CHECK(arma::median(arma::sqrt(arma::sum(arma::square(T - X.cols(0, 9)), 0)).t()) <
+          0.3 * spread);
+  }
+  // The joint out-of-sample map needs every training point as a knot.
+  ParamSet joint;
+  joint.set("approximation", std::string("vfe"));
+  joint.set("out_of_sample", std::string("joint"));
+  const std::string why = info.check_setting(info.complete(joint));
+  CHECK_THAT(why, Catch::Contains("out_of_sample") && Catch::Contains("fix"));
+  // More inducing points than training points.
+  ParamSet many;
+  many.set("approximation", std::string("dtc"));
+  many.set("inducing", std::int64_t(n + 1));
+  auto method = info.make(info.complete(many));
+  Rng r(1);
+  FitInput in{Y, nullptr, 0, 2, r, nullptr};
+  CHECK_THROWS_WITH(method->fit(in), Catch::Contains("inducing") && Catch::Contains("fix"));
 }

@@ -79,9 +79,24 @@ class Kernel {
     if (grad) grad->zeros(n_params());
     return 0.0;
   }
-  // Called once after fitting with the training latent points. A kernel whose covariance depends
-  // on all the training points (TPSLVM's thin-plate spline: they are its knots) pins them here so
-  // that K(x*, X) and diag(x*) at new points use the fitted knots; others ignore it.
+  // The sparse likelihoods' diag K(X) (noise included) and its gradients given the inducing
+  // inputs Z. A kernel with knots (the thin-plate spline, whose K(X, X2) has them at X2) takes Z
+  // as its knots there, so its diagonal moves with Z too: that part is ADDED to g_Z. Kernels
+  // without knots: diag and diag_gradients, g_Z untouched.
+  virtual arma::vec sparse_diag(const arma::mat& X, const arma::mat& Z) const {
+    (void)Z;
+    return diag(X);
+  }
+  virtual void sparse_diag_gradients(const arma::mat& X, const arma::mat& Z, const arma::vec& g,
+                                     arma::vec& g_params, arma::mat& g_X, arma::mat& g_Z) const {
+    (void)Z;
+    (void)g_Z;
+    diag_gradients(X, g, g_params, g_X);
+  }
+  // Called once after fitting with the training latent points (the inducing inputs of a sparse
+  // fit). A kernel whose covariance depends on all the training points (TPSLVM's thin-plate
+  // spline: they are its knots) pins them here so that K(x*, X) and diag(x*) at new points use
+  // the fitted knots; others ignore it.
   virtual void fix_inputs(const arma::mat& X) { (void)X; }
 
   // Single results of the calls above, for callers that need one of them.

@@ -169,6 +169,25 @@ void SumKernel::diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec
   }
 }
 
+arma::vec SumKernel::sparse_diag(const arma::mat& X, const arma::mat& Z) const {
+  arma::vec k = parts_[0]->sparse_diag(X, Z);
+  for (std::size_t i = 1; i < parts_.size(); ++i) k += parts_[i]->sparse_diag(X, Z);
+  return k;
+}
+
+void SumKernel::sparse_diag_gradients(const arma::mat& X, const arma::mat& Z, const arma::vec& g,
+                                      arma::vec& g_params, arma::mat& g_X, arma::mat& g_Z) const {
+  g_params.reset();
+  g_X.zeros(X.n_rows, X.n_cols);
+  arma::vec gp;
+  arma::mat gx;
+  for (const auto& p : parts_) {
+    p->sparse_diag_gradients(X, Z, g, gp, gx, g_Z);
+    g_params = arma::join_cols(g_params, gp);
+    g_X += gx;
+  }
+}
+
 double SumKernel::noise(arma::vec* grad) const {
   double v = 0.0;
   if (grad) grad->reset();

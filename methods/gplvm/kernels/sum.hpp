@@ -28,6 +28,9 @@ class SumKernel final : public Kernel, public TrianglePath {
                       arma::mat& g_X) const override;
   arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const override;
   double noise(arma::vec* grad) const override;
+  arma::vec sparse_diag(const arma::mat& X, const arma::mat& Z) const override;
+  void sparse_diag_gradients(const arma::mat& X, const arma::mat& Z, const arma::vec& g,
+                             arma::vec& g_params, arma::mat& g_X, arma::mat& g_Z) const override;
   // One triangle: the static parts (bias, white) are folded into the first other part's passes
   // over K and G, so that they cost none of their own; a part without a TrianglePath takes the
   // full-matrix calls.

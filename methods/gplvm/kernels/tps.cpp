@@ -267,22 +267,6 @@ arma::mat TpsKernel::grad_X_knot_free(const arma::mat& X, const arma::mat& S, do
   return X.each_row() % r.t() - XW;
 }
 
-void TpsKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
-                                arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const {
-  g_params.reset();
-  // K(X, X2) = Phi(X)^T Phi(X2) + X^T X2 + 1 with the knots fixed: dL/dPhi(X) = Phi(X2) G^T.
-  if (knots_.is_empty()) {
-    if (g_X2)
-      throw Error(
-          "internal: the tps kernel's cross-covariance moves with its knots X2 before fix_inputs; "
-          "its X2 gradient is not implemented");
-    g_X = grad_through_basis(X, X2, tps_basis(X2, X2, c_) * G.t()) + X2 * G.t();
-    return;
-  }
-  g_X = grad_through_basis(X, knots_, basis_at(X2) * G.t()) + X2 * G.t();
-  if (g_X2) *g_X2 = grad_through_basis(X2, knots_, basis_at(X) * G) + X * G;
-}
-
 void TpsKernel::diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
                                arma::mat& g_X) const {
   if (knots_.is_empty())
@@ -291,6 +275,74 @@ void TpsKernel::diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec
   const arma::mat Phi = tps_basis(knots_, X, c_);
   g_X =
       grad_through_basis(X, knots_, 2.0 * (Phi.each_row() % g.t())) + 2.0 * (X.each_row() % g.t());
+}
+
+const TpsKernel::CrossBasis& TpsKernel::cross_basis(const arma::mat& X, const arma::mat& Z) const {
+  auto same = [](const arma::mat& a, const arma::mat& b) {
+    return a.n_rows == b.n_rows && a.n_cols == b.n_cols && arma::all(arma::vectorise(a == b));
+  };
+  for (const CrossBasis& c : cross_)
+    if (same(c.X, X) && same(c.Z, Z)) return c;
+  CrossBasis& c = cross_[cross_next_];
+  cross_next_ ^= 1u;
+  c.Phi = tps_basis(Z, X, c_, &c.D);
+  c.Psi = tps_basis(Z, Z, c_, &c.Dz);
+  c.X = X;
+  c.Z = Z;
+  return c;
+}
+
+arma::mat TpsKernel::cross_K(const arma::mat& X, const arma::mat& X2) const {
+  if (!knots_.is_empty()) return K(X, X2);
+  const CrossBasis& c = cross_basis(X, X2);
+  arma::mat K = c.Phi.t() * c.Psi;
+  K += X.t() * X2;
+  K += 1.0;
+  return K;
+}
+
+// K(X, Z) = Phi^T Psi + X^T Z + 1 with Phi_kj = eta(|z_k - x_j|), Psi_kl = eta(|z_k - z_l|).
+// Given G = dL/dK: dL/dPhi = Psi G^T and dL/dPsi = Phi G. With P = (Psi G^T) .* D, an entry
+// Phi_kj moves x_j by P_kj (x_j - z_k) and the knot z_k by P_kj (z_k - x_j); Psi_kl moves both
+// z_k and z_l, so with S = Q + Q^T, Q = (Phi G) .* Dz, dL/dz_k gains sum_l S_kl (z_k - z_l).
+// The linear part X^T Z gives Z G^T and X G. Two n m^2 products.
+void TpsKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                                arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const {
+  g_params.reset();
+  if (!knots_.is_empty()) {
+    // Fixed knots: K(X, X2) = Phi(X)^T Phi(X2) + X^T X2 + 1, so dL/dPhi(X) = Phi(X2) G^T.
+    g_X = grad_through_basis(X, knots_, basis_at(X2) * G.t()) + X2 * G.t();
+    if (g_X2) *g_X2 = grad_through_basis(X2, knots_, basis_at(X) * G) + X * G;
+    return;
+  }
+  const CrossBasis& c = cross_basis(X, X2);
+  const arma::mat P = (c.Psi * G.t()) % c.D;  // m x n
+  g_X = X.each_row() % arma::sum(P, 0) - X2 * P + X2 * G.t();
+  if (!g_X2) return;
+  const arma::mat Q = (c.Phi * G) % c.Dz;  // m x m
+  const arma::mat S = Q + Q.t();
+  *g_X2 = X2.each_row() % (arma::sum(P, 1).t() + arma::sum(S, 1).t()) - X * P.t() - X2 * S + X * G;
+}
+
+arma::vec TpsKernel::sparse_diag(const arma::mat& X, const arma::mat& Z) const {
+  if (!knots_.is_empty()) return diag(X);
+  const CrossBasis& c = cross_basis(X, Z);
+  return (arma::sum(arma::square(c.Phi), 0) + arma::sum(arma::square(X), 0) + 1.0).t();
+}
+
+// diag_j = |Phi_.j|^2 + |x_j|^2 + 1: dL/dPhi = 2 Phi diag(g), through the same P as above.
+void TpsKernel::sparse_diag_gradients(const arma::mat& X, const arma::mat& Z, const arma::vec& g,
+                                      arma::vec& g_params, arma::mat& g_X, arma::mat& g_Z) const {
+  g_params.reset();
+  if (!knots_.is_empty()) {
+    g_X = grad_X_diag(X, g);
+    return;
+  }
+  const CrossBasis& c = cross_basis(X, Z);
+  arma::mat P = c.Phi % c.D;
+  P.each_row() %= 2.0 * g.t();
+  g_X = X.each_row() % (arma::sum(P, 0) + 2.0 * g.t()) - Z * P;
+  g_Z += Z.each_row() % arma::sum(P, 1).t() - X * P.t();
 }
 
 }  // namespace drbench

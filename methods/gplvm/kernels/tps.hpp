@@ -37,9 +37,6 @@ class TpsKernel final : public KernelWithParams, public TrianglePath {
   std::string name() const override { return "tps"; }
 
   arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
-  // Knot-free, the knots are X2 and dL/dX2 is not defined here (it would move the knots too).
-  void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
-                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
   // Knot-free the knots are X itself, which K(X, X) would not differentiate through.
   arma::mat K(const arma::mat& X) const override;
   void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
@@ -53,6 +50,19 @@ class TpsKernel final : public KernelWithParams, public TrianglePath {
   void upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const override;
   void upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_params, arma::mat& g_X,
                        UpperSums* sums) const override;
+
+  // The sparse likelihoods' form (knot-free mode): K(X, Z) has its knots at the inducing inputs Z
+  // (K(X, X2) does at X2), and so do K(Z, Z) and the diagonal, so every part of the sparse
+  // covariance moves with Z as knots as well as points: g_X2 of cross_gradients and g_Z of
+  // sparse_diag_gradients are the whole Z-gradients. O(n m) memory and O(n m^2) work. With
+  // fixed knots (after fit, at Z) the knots are constants and these are the point gradients.
+  // The kernel has no hyperparameters: g_params is empty.
+  arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const override;
+  void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
+  arma::vec sparse_diag(const arma::mat& X, const arma::mat& Z) const override;
+  void sparse_diag_gradients(const arma::mat& X, const arma::mat& Z, const arma::vec& g,
+                             arma::vec& g_params, arma::mat& g_X, arma::mat& g_Z) const override;
 
   const arma::mat& knots() const { return knots_; }
 
@@ -68,6 +78,16 @@ class TpsKernel final : public KernelWithParams, public TrianglePath {
   // eta(|z_i - x_j|) for the fixed knots Z; the knots against themselves come from knots_E_, as
   // every step of the out-of-sample search asks for K(x*, X) at the same X.
   arma::mat basis_at(const arma::mat& X) const;
+
+  // eta and eta'/r of the points X (Phi, D: m x n) and of the knots Z among themselves (Psi,
+  // Dz: m x m) for the knots Z: what the sparse form's value and gradients share. Two slots, as
+  // an evaluation asks for (X, Z) and (Z, Z) in turn.
+  struct CrossBasis {
+    arma::mat X, Z, Phi, D, Psi, Dz;
+  };
+  const CrossBasis& cross_basis(const arma::mat& X, const arma::mat& Z) const;
+  mutable CrossBasis cross_[2];
+  mutable unsigned cross_next_ = 0;
 
   TpsConstant c_;
   arma::mat knots_;  // empty until fix_inputs
