@@ -49,9 +49,29 @@ struct GplvmSettings {
 };
 
 // The parameters every GP-LVM variant declares (kernel, iterations, optimizer, init, x_prior,
-// oos_iterations), and how to read them back; variants append their own (alpha, gamma, ...).
-std::vector<ParamSpec> gplvm_param_specs();
-GplvmSettings gplvm_settings(const ParamSet& p);
+// oos_iterations, ...) as typed keys: specs() declares them (variants append their own priors'
+// weights), operator() reads a setting's values into GplvmSettings once, in the variant's make.
+struct GplvmKeys {
+  ChoiceKey kernel;
+  IntKey iterations;
+  RealKey tolerance;
+  RealKey objective_tolerance;
+  IntKey tolerance_window;
+  RealKey gradient_tolerance;
+  ChoiceKey optimizer;
+  ChoiceKey init;
+  RealKey x_prior;
+  IntKey oos_iterations;
+  BoolKey learn_kernel;
+  ChoiceKey approximation;
+  IntKey inducing;
+  BoolKey learn_inducing;
+  ChoiceKey inducing_init;
+  RealKey inducing_jitter;
+  std::vector<ParamSpec> specs() const;
+  GplvmSettings operator()(const ParamSet& p) const;
+};
+const GplvmKeys& gplvm_keys();
 
 // Gaussian predictive negative log density of one (centred) observation y at latent point x
 // (TPSLVM eq. 29): -log N(y | Y^T K^-1 k(X, x), (k(x, x) - k(X, x)^T K^-1 k(X, x)) I), plus

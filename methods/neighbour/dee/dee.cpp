@@ -86,43 +86,48 @@ MethodInfo dee_info() {
   m.reference =
       "Zheng, Zhang, Cattani & Wang, Comput. Math. Methods Med. 2014, art. 594379, "
       "eq. 10-17 (derivation: methods/neighbour/dee/dee_objective.hpp)";
-  m.params = {
-      keywords::kernel_width(1.0, kSameClassReference),
-      keywords::width("relative", kSameClassReference),
-      keywords::lambda(1.0, 1e12, false,
-                       "the repulsion between different classes (w- = squared input distance)"),
-      ParamSpec::choice(
-          "repulsion", "balanced", {"raw", "balanced"},
-          "raw: w- = squared input distance (eq. 11); balanced (default): w- scaled so that "
-          "its total equals that of w+ (lambda then weighs the terms' totals)"),
+  const RealKey kernel_width = keywords::kernel_width(1.0, kSameClassReference);
+  const ChoiceKey width = keywords::width("relative", kSameClassReference);
+  const RealKey lambda = keywords::lambda(
+      1.0, 1e12, false, "the repulsion between different classes (w- = squared input distance)");
+  const ChoiceKey repulsion = ParamSpec::choice(
+      "repulsion", "balanced", {"raw", "balanced"},
+      "raw: w- = squared input distance (eq. 11); balanced (default): w- scaled so that "
+      "its total equals that of w+ (lambda then weighs the terms' totals)");
+  const ChoiceKey init =
       ParamSpec::choice("init", "random", {"random", "pca"},
-                        "start of A: small Gaussian rows, or the leading principal directions"),
+                        "start of A: small Gaussian rows, or the leading principal directions");
+  const ChoiceKey optimizer =
       keywords::optimizer("ld", {"ld", "fp", "cg", "gd"},
                           "ld: Laplacian direction; fp: fixed point; cg: conjugate gradients; gd: "
-                          "gradient descent (all with a Wolfe line search)"),
-      keywords::iterations(1000, 1000000, "the chosen optimiser (the paper's 1000)"),
-      keywords::tolerance(1e-3, 1.0, "when |A_new - A| <= tolerance |A| (the paper's 1e-3)"),
-      ParamSpec::real("mu", 1e-3, 1e-12, 1e6,
-                      "ld/fp: ridge on X L+ X^T (X D+ X^T) relative to its trace / D; needed "
-                      "when D > N and along class-mean directions")};
+                          "gradient descent (all with a Wolfe line search)");
+  const IntKey iterations =
+      keywords::iterations(1000, 1000000, "the chosen optimiser (the paper's 1000)");
+  const RealKey tolerance =
+      keywords::tolerance(1e-3, 1.0, "when |A_new - A| <= tolerance |A| (the paper's 1e-3)");
+  const RealKey mu = keywords::ridge(1e-3, 1e-12, 1e6, false,
+                                     "ld/fp: on X L+ X^T (X D+ X^T) relative to its trace / D; "
+                                     "needed when D > N and along class-mean directions")
+                         .with(keywords::formerly("mu"));
+  m.params = {kernel_width, width, lambda, repulsion, init, optimizer, iterations, tolerance, mu};
   m.supervised = true;
   m.iterative = true;
   m.transform_reproduces_embedding = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+  m.cost = [iterations](const DataShape& s, const ParamSet& p, arma::uword dim) {
     const double per_iter = double(dim) * s.n * (s.n + s.d) + 2.0 * s.n * s.n;
-    return double(s.d) * s.d * (s.d / 3.0 + s.n) + 50.0 * p.integer("iterations") * per_iter / 10;
+    return double(s.d) * s.d * (s.d / 3.0 + s.n) + 50.0 * iterations(p) * per_iter / 10;
   };
-  m.make = [](const ParamSet& p) {
+  m.make = [=](const ParamSet& p) {
     DeeSettings s;
-    s.kernel_width = keywords::kernel_width_of(p);
-    s.lambda = p.real("lambda");
-    s.balanced = p.str("repulsion") == "balanced";
-    s.pca_start = p.str("init") == "pca";
-    s.optimizer = p.str("optimizer");
-    s.iterations = int(p.integer("iterations"));
-    s.tolerance = p.real("tolerance");
-    s.mu = p.real("mu");
+    s.kernel_width = {kernel_width(p), width(p) == "relative"};
+    s.lambda = lambda(p);
+    s.balanced = repulsion(p) == "balanced";
+    s.pca_start = init(p) == "pca";
+    s.optimizer = optimizer(p);
+    s.iterations = int(iterations(p));
+    s.tolerance = tolerance(p);
+    s.mu = mu(p);
     return std::make_unique<Dee>(s);
   };
   return m;

@@ -49,27 +49,28 @@ MethodInfo dsne_info() {
   m.reference =
       "Zheng, Qiu, Jiang & Wang, J. Comput.-Aided Des. Comput. Graph. 24 (2012), as "
       "stated in Zheng et al., Comput. Math. Methods Med. 2014, eq. 5-8";
-  m.params = {keywords::kernel_width(1.0, kSameClassReference),
-              keywords::width("relative", kSameClassReference),
-              keywords::iterations(1000, 1000000, "conjugate gradients"),
-              keywords::tolerance(1e-3, 1.0, "when |A_new - A| <= tolerance |A|"),
-              ParamSpec::choice(
-                  "init", "random", {"random", "pca"},
-                  "start: small Gaussian rows, or the leading principal directions (a start "
-                  "an outside implementation can reproduce, e.g. scripts/dsne_reference.py)")};
+  const RealKey kernel_width = keywords::kernel_width(1.0, kSameClassReference);
+  const ChoiceKey width = keywords::width("relative", kSameClassReference);
+  const IntKey iterations = keywords::iterations(1000, 1000000, "conjugate gradients");
+  const RealKey tolerance = keywords::tolerance(1e-3, 1.0, "when |A_new - A| <= tolerance |A|");
+  const ChoiceKey init =
+      ParamSpec::choice("init", "random", {"random", "pca"},
+                        "start: small Gaussian rows, or the leading principal directions (a start "
+                        "an outside implementation can reproduce, e.g. scripts/dsne_reference.py)");
+  m.params = {kernel_width, width, iterations, tolerance, init};
   m.supervised = true;
   m.iterative = true;
   m.transform_reproduces_embedding = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return 5.0 * p.integer("iterations") * (double(dim) * s.n * (s.n + s.d) + 4.0 * s.n * s.n) / 10;
+  m.cost = [iterations](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    return 5.0 * iterations(p) * (double(dim) * s.n * (s.n + s.d) + 4.0 * s.n * s.n) / 10;
   };
-  m.make = [](const ParamSet& p) {
+  m.make = [=](const ParamSet& p) {
     DsneSettings s;
-    s.kernel_width = keywords::kernel_width_of(p);
-    s.iterations = int(p.integer("iterations"));
-    s.tolerance = p.real("tolerance");
-    s.pca_start = p.str("init") == "pca";
+    s.kernel_width = {kernel_width(p), width(p) == "relative"};
+    s.iterations = int(iterations(p));
+    s.tolerance = tolerance(p);
+    s.pca_start = init(p) == "pca";
     return std::make_unique<Dsne>(s);
   };
   return m;
