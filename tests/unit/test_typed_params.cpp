@@ -10,6 +10,7 @@
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/build_info.hpp"
+#include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
