@@ -15,6 +15,8 @@
 #include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/plan/task.hpp"
+#include "framework/results/store.hpp"
+#include "test_results_fixture.hpp"
 
 using namespace drbench;
 
@@ -166,4 +168,39 @@ TEST_CASE("every declared parameter has its row in docs/parameters.md", "[contra
       CHECK(rows.count(s.name) == 1);
     }
   }
+}
+
+TEST_CASE("a journal written under the old names resumes under the new ones", "[params][results]") {
+  // A run killed before its first snapshot leaves only the journal, which records no settings
+  // version: its config and keys are read as version 1.
+  testing::TempDir dir;
+  const std::string yaml =
+      "name: j\nseed: 5\ndatasets: [{name: iris, source: bundled}]\n"
+      "splits: {train_ratio: [0.5], repeats: 2}\nevaluation: {knn: [1]}\n"
+      "output: {path: " +
+      dir.file("j.h5") +
+      "}\nmethods:\n  - {method: lda, dims: [2], grid: {ridge: [1.0e-6, 0.1]}}\n";
+  const Experiment now = parse_experiment(yaml, "j.yaml");
+  const std::vector<Task> tasks = expand_tasks(now);
+  REQUIRE(tasks.size() == 4);
+  // The same run as a build before the rename wrote it: old config text, old keys.
+  Experiment before = now;
+  before.text = yaml.substr(0, yaml.find("ridge")) + "reg" + yaml.substr(yaml.find("ridge") + 5);
+  std::vector<Task> old_tasks = tasks;
+  for (Task& t : old_tasks) {
+    const std::string s = setting_of_key(t.key);
+    t.key = key_with_setting(t.key, "reg" + s.substr(std::string("ridge").size()));
+  }
+  REQUIRE(old_tasks[0].key.find("|reg=1e-06|") != std::string::npos);
+  {
+    ResultsStore store(before, old_tasks, RunInfo{}, false);
+    store.set_snapshot_interval(1e9);
+    for (int i = 0; i < 3; ++i) store.add(testing::toy_result(old_tasks[i], 0.5, 0.25));
+    store.commit();
+  }
+  ResultsStore store(now, tasks, RunInfo{}, false);
+  CHECK(store.n_done() == 3);
+  CHECK(store.done(0));
+  CHECK(store.done(2));
+  CHECK_FALSE(store.done(3));
 }
