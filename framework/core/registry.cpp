@@ -18,45 +18,6 @@ const ParamSpec* MethodInfo::param(const std::string& pname) const {
   return nullptr;
 }
 
-ParamSet MethodInfo::parse_setting(const std::string& setting) const {
-  ParamSet given;
-  std::size_t at = 0;
-  while (at < setting.size()) {
-    std::size_t end = setting.find(',', at);
-    if (end == std::string::npos) end = setting.size();
-    const std::string item = setting.substr(at, end - at);
-    at = end + 1;
-    const std::size_t eq = item.find('=');
-    const ParamSpec* spec = eq == std::string::npos ? nullptr : param(item.substr(0, eq));
-    if (!spec) continue;
-    const std::string v = item.substr(eq + 1);
-    switch (spec->type) {
-      case ParamType::Bool:
-        given.set(spec->name, v == "true");
-        break;
-      case ParamType::Int:
-        given.set(spec->name, std::int64_t(std::stoll(v)));
-        break;
-      case ParamType::Real:
-        given.set(spec->name, std::stod(v));
-        break;
-      case ParamType::Choice:
-        given.set(spec->name, v);
-        break;
-    }
-  }
-  return given;
-}
-
-double MethodInfo::iterations_of(const ParamSet& p) const {
-  if (iterations) return std::max(1.0, iterations(p));
-  // Any default and range: only the name and type matter for reading.
-  static const IntKey vocabulary = keywords::iterations(1, 1, "");
-  const ParamSpec* s = param(vocabulary.name());
-  if (!s || s->type != ParamType::Int || !p.has(vocabulary.name())) return 1.0;
-  return std::max(1.0, double(vocabulary(p)));
-}
-
 namespace {
 
 std::vector<std::pair<std::string, std::string>> setting_items(const std::string& setting) {
@@ -86,6 +47,38 @@ std::string join_items(std::vector<std::pair<std::string, std::string>> items) {
 }
 
 }  // namespace
+
+ParamSet MethodInfo::parse_setting(const std::string& setting) const {
+  ParamSet given;
+  for (const auto& [name, v] : setting_items(setting)) {
+    const ParamSpec* spec = param(name);
+    if (!spec) continue;
+    switch (spec->type) {
+      case ParamType::Bool:
+        given.set(spec->name, v == "true");
+        break;
+      case ParamType::Int:
+        given.set(spec->name, std::int64_t(std::stoll(v)));
+        break;
+      case ParamType::Real:
+        given.set(spec->name, std::stod(v));
+        break;
+      case ParamType::Choice:
+        given.set(spec->name, v);
+        break;
+    }
+  }
+  return given;
+}
+
+double MethodInfo::iterations_of(const ParamSet& p) const {
+  if (iterations) return std::max(1.0, iterations(p));
+  // Any default and range: only the name and type matter for reading.
+  static const IntKey vocabulary = keywords::iterations(1, 1, "");
+  const ParamSpec* s = param(vocabulary.name());
+  if (!s || s->type != ParamType::Int || !p.has(vocabulary.name())) return 1.0;
+  return std::max(1.0, double(vocabulary(p)));
+}
 
 std::string MethodInfo::migrate_setting(const std::string& setting, int from_version) const {
   auto items = setting_items(setting);
