@@ -52,7 +52,7 @@ def main(results, data_dir):
         dcv = [v for (ds, lab, _), v in pred.items() if ds == r["dataset"] and lab == "DCV"]
         agree = (pred[(r["dataset"], r["label"], r["setting"])] == dcv[0]).mean() if dcv else np.nan
         keep = ",".join(kv for kv in r["setting"].split(",")
-                        if kv.split("=")[0] in ("mu", "optimizer", "null_tol"))
+                        if kv.split("=")[0] in ("ridge", "mu", "optimizer", "null_tol"))
         print(f"{r['dataset']:12s} {r['label']:10s} {keep:28s} null(S_w) dim "
               f"{r['null_dim']:3d}: share of |A|^2 in it {r['null']:.4f}, 1-NN rate "
               f"{r['rate']:.3f}, agrees with DCV on {agree:.3f} of test points "

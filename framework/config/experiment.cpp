@@ -714,9 +714,33 @@ void canonical(const YAML::Node& n, std::string& out) {
   }
 }
 
+// The grid keys of each methods entry renamed since settings version `version` under their
+// current names (ParamSpec::former_name), as the config would be written today.
+void migrate_grid_keys(YAML::Node root, int version) {
+  if (version >= kSettingsVersion || !root.IsMap()) return;
+  YAML::Node methods = root["methods"];
+  if (!methods || !methods.IsSequence()) return;
+  for (YAML::Node entry : methods) {
+    if (!entry.IsMap() || !entry["method"] || !entry["method"].IsScalar() || !entry["grid"] ||
+        !entry["grid"].IsMap())
+      continue;
+    const MethodInfo* info = Registry::instance().find(entry["method"].Scalar());
+    if (!info) continue;
+    YAML::Node grid(YAML::NodeType::Map);
+    for (const auto& kv : entry["grid"]) {
+      std::string key = kv.first.Scalar();
+      if (!info->param(key))
+        for (const auto& s : info->params)
+          if (s.former_name == key && version < s.renamed_in) key = s.name;
+      grid[key] = kv.second;
+    }
+    entry["grid"] = grid;
+  }
+}
+
 }  // namespace
 
-std::string normalised_config(const std::string& yaml_text) {
+std::string normalised_config(const std::string& yaml_text, int settings_version) {
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);
@@ -724,6 +748,7 @@ std::string normalised_config(const std::string& yaml_text) {
     return yaml_text;  // not YAML: only the identical text matches it
   }
   if (root.IsMap()) root.remove("profiles");
+  migrate_grid_keys(root, settings_version);
   std::string out;
   canonical(root, out);
   return out;

@@ -88,8 +88,11 @@ Experiment parse_experiment(const std::string& yaml_text, const std::string& fil
                             const std::vector<ConfigOverride>& overrides = {});
 
 // The experiment with comments, formatting, key order and the profiles map removed: two texts
-// that configure the same experiment give the same string (resume compares these).
-std::string normalised_config(const std::string& yaml_text);
+// that configure the same experiment give the same string (resume compares these). A text
+// written under an earlier settings version has its methods' renamed grid keys under their
+// current names (MethodInfo::migrate_setting), so it matches the renamed config.
+std::string normalised_config(const std::string& yaml_text,
+                              int settings_version = kSettingsVersion);
 
 // Every setting of a method spec: the cartesian product of its grid, completed with defaults.
 std::vector<ParamSet> expand_grid(const MethodSpec& spec);

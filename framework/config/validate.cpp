@@ -1,5 +1,7 @@
 #include "framework/config/validate.hpp"
 
+#include "framework/core/keywords.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -213,9 +215,10 @@ DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds)
     for (std::size_t mi = 0; mi < ex.methods.size(); ++mi) {
       const MethodSpec& m = ex.methods[mi];
       const MethodInfo& info = Registry::instance().get(m.method);
-      if (!info.param("landmarks")) continue;
+      static const IntKey landmarks = keywords::landmarks(0, "");  // read by name and type only
+      if (!info.param(landmarks.name())) continue;
       for (const auto& setting : expand_grid(m)) {
-        const std::int64_t l = setting.integer("landmarks");
+        const std::int64_t l = landmarks(setting);
         if (l <= std::int64_t(fit.n_elem)) continue;
         int line = m.line;
         for (const auto& axis : m.grid)

@@ -7,39 +7,39 @@
 
 namespace drbench::keywords {
 
-ParamSpec neighbours(std::int64_t def, std::int64_t lo, std::int64_t hi, const std::string& what) {
+IntKey neighbours(std::int64_t def, std::int64_t lo, std::int64_t hi, const std::string& what) {
   return ParamSpec::integer("neighbours", def, double(lo), double(hi),
                             "neighbours per point in the graph: " + what);
 }
 
-ParamSpec iterations(std::int64_t def, std::int64_t hi, const std::string& what) {
+IntKey iterations(std::int64_t def, std::int64_t hi, const std::string& what) {
   return ParamSpec::integer("iterations", def, 1, double(hi), "iteration cap: " + what);
 }
 
-ParamSpec tolerance(double def, std::optional<double> hi, const std::string& what) {
+RealKey tolerance(double def, std::optional<double> hi, const std::string& what) {
   return ParamSpec::real("tolerance", def, 0.0, hi, "stop before the iteration cap " + what);
 }
 
-ParamSpec objective_tolerance(double def, const std::string& what) {
+RealKey objective_tolerance(double def, const std::string& what) {
   return ParamSpec::real("objective_tolerance", def, 0.0, std::nullopt,
                          "stop when the objective fell by at most this fraction of max(|f|, 1) "
                          "over the last `tolerance_window` iterations (0: off) " +
                              what);
 }
 
-ParamSpec tolerance_window(std::int64_t def, const std::string& what) {
+IntKey tolerance_window(std::int64_t def, const std::string& what) {
   return ParamSpec::integer(
       "tolerance_window", def, 1, 1e6,
       "iterations over which `objective_tolerance` measures the decrease " + what);
 }
 
-ParamSpec gradient_tolerance(double def, const std::string& what) {
+RealKey gradient_tolerance(double def, const std::string& what) {
   return ParamSpec::real(
       "gradient_tolerance", def, 0.0, std::nullopt,
       "stop when the gradient's largest component falls below this (0: off) " + what);
 }
 
-ParamSpec projection_norm(const std::string& what) {
+ChoiceKey projection_norm(const std::string& what) {
   ParamSpec s = ParamSpec::choice("projection_norm", "constraint", {"constraint", "unit"},
                                   "scale of the projection vectors: as the eigenproblem's "
                                   "constraint leaves them, or unit length in input space (Deng "
@@ -49,17 +49,17 @@ ParamSpec projection_norm(const std::string& what) {
   return s;
 }
 
-ParamSpec weights(const std::string& what) {
+ChoiceKey weights(const std::string& what) {
   return ParamSpec::choice("weights", "heat", {"heat", "binary"},
                            "graph edge weights, heat exp(-|xi-xj|^2/t) or binary 1: " + what);
 }
 
-ParamSpec weights(const std::string& def, std::vector<std::string> choices,
+ChoiceKey weights(const std::string& def, std::vector<std::string> choices,
                   const std::string& what) {
   return ParamSpec::choice("weights", def, std::move(choices), "graph edge weights: " + what);
 }
 
-ParamSpec kernel_width(double def, const std::string& reference) {
+RealKey kernel_width(double def, const std::string& reference) {
   return ParamSpec::real("kernel_width", def, 0.0, std::nullopt,
                          "sigma of exp(-r^2/(2 sigma^2)); " +
                              (reference.empty() ? std::string("in input units")
@@ -67,7 +67,7 @@ ParamSpec kernel_width(double def, const std::string& reference) {
                          true);
 }
 
-ParamSpec width(const std::string& def, const std::string& reference) {
+ChoiceKey width(const std::string& def, const std::string& reference) {
   ParamSpec s = ParamSpec::choice("width", def, {"relative", "absolute"},
                                   "how kernel_width is read: in multiples of " + reference +
                                       " (relative) or in input units (absolute)");
@@ -75,14 +75,14 @@ ParamSpec width(const std::string& def, const std::string& reference) {
   return s;
 }
 
-ParamSpec heat_width(double def) {
+RealKey heat_width(double def) {
   return ParamSpec::real("heat_width", def, 0.0, std::nullopt,
                          "relative sigma of the graph's heat weights: t = heat_width^2 x the mean "
                          "squared edge length",
                          true);
 }
 
-ParamSpec disconnected(const std::string& def) {
+ChoiceKey disconnected(const std::string& def) {
   ParamSpec s = ParamSpec::choice("disconnected", def, {"error", "connect"},
                                   "a disconnected neighbour graph fails the task (error) or gets "
                                   "an edge between the closest points of every pair of "
@@ -91,97 +91,102 @@ ParamSpec disconnected(const std::string& def) {
   return s;
 }
 
-ParamSpec graph(const std::string& def) {
+ChoiceKey graph(const std::string& def) {
   return ParamSpec::choice("graph", def, {"knn", "epsilon"},
                            "neighbour graph: the 'neighbours' nearest points, or every point "
                            "within 'epsilon'");
 }
 
-ParamSpec epsilon(double def) {
+RealKey epsilon(double def) {
   return ParamSpec::real("epsilon", def, 0.0, std::nullopt,
                          "radius of the epsilon graph, in input units (graph: epsilon)", true);
 }
 
-ParamSpec neighbour_graph(const std::string& def) {
+ChoiceKey neighbour_graph(const std::string& def) {
   return ParamSpec::choice("neighbour_graph", def, {"exact", "approximate", "auto"},
                            "neighbour search: exact (k-d tree or blocked brute force), "
                            "approximate (HNSW, recall reported in benchmarks), or auto "
                            "(approximate from 200,000 points above 20 dimensions)");
 }
 
-ParamSpec landmarks(std::int64_t def, const std::string& what) {
+IntKey landmarks(std::int64_t def, const std::string& what) {
   return ParamSpec::integer("landmarks", def, 0, std::nullopt,
                             "landmark points (0 = none, the full method): " + what);
 }
 
-ParamSpec perplexity(double def, const std::string& what) {
+RealKey perplexity(double def, const std::string& what) {
   return ParamSpec::real("perplexity", def, 1.0, std::nullopt,
                          "effective neighbours of the calibrated Gaussian affinities: " + what);
 }
 
-ParamSpec lambda(double def, std::optional<double> hi, bool positive, const std::string& what) {
+RealKey lambda(double def, std::optional<double> hi, bool positive, const std::string& what) {
   return ParamSpec::real("lambda", def, 0.0, hi, "weight of " + what, positive);
 }
 
-ParamSpec gradient(const std::string& def, std::vector<std::string> choices,
+ChoiceKey gradient(const std::string& def, std::vector<std::string> choices,
                    const std::string& what) {
   return ParamSpec::choice("gradient", def, std::move(choices),
                            "how the gradient is computed: " + what);
 }
 
-ParamSpec optimizer(const std::string& def, std::vector<std::string> choices,
+ChoiceKey optimizer(const std::string& def, std::vector<std::string> choices,
                     const std::string& what) {
   return ParamSpec::choice("optimizer", def, std::move(choices), "optimiser: " + what);
 }
 
-ParamSpec approximation(const std::string& def, std::vector<std::string> choices,
+ChoiceKey approximation(const std::string& def, std::vector<std::string> choices,
                         const std::string& what) {
   return ParamSpec::choice("approximation", def, std::move(choices),
                            "likelihood of the Gaussian process: " + what);
 }
 
-ParamSpec inducing(std::int64_t def, const std::string& what) {
+IntKey inducing(std::int64_t def, const std::string& what) {
   return ParamSpec::integer("inducing", def, 1, 1e6,
                             "number of inducing points of a sparse approximation: " + what);
 }
 
-ParamSpec inducing_init(const std::string& def, std::vector<std::string> choices,
+ChoiceKey inducing_init(const std::string& def, std::vector<std::string> choices,
                         const std::string& what) {
   return ParamSpec::choice("inducing_init", def, std::move(choices),
                            "start of the inducing inputs of a sparse approximation: " + what);
 }
 
-ParamSpec inducing_jitter(double def, const std::string& what) {
+RealKey inducing_jitter(double def, const std::string& what) {
   return ParamSpec::real("inducing_jitter", def, 0.0, 1e-2,
                          "jitter added to the diagonal of K_uu at every evaluation, relative to "
                          "its mean diagonal: " +
                              what);
 }
 
-ParamSpec min_dist(double def, const std::string& what) {
+RealKey min_dist(double def, const std::string& what) {
   return ParamSpec::real("min_dist", def, 0.0, std::nullopt,
                          "embedding distance within which similarities stay maximal: " + what);
 }
 
-ParamSpec spread(double def, const std::string& what) {
+RealKey spread(double def, const std::string& what) {
   return ParamSpec::real("spread", def, 0.0, std::nullopt,
                          "scale of the fall-off of similarities beyond min_dist: " + what, true);
 }
 
-ParamSpec negative_sample_rate(double def, const std::string& what) {
+RealKey negative_sample_rate(double def, const std::string& what) {
   return ParamSpec::real("negative_sample_rate", def, 0.0, std::nullopt,
                          "random non-neighbours per sampled edge: " + what, true);
 }
 
-ParamSpec init(const std::string& def, std::vector<std::string> choices, const std::string& what) {
+ChoiceKey init(const std::string& def, std::vector<std::string> choices, const std::string& what) {
   return ParamSpec::choice("init", def, std::move(choices), "start of the embedding: " + what);
 }
 
-ParamSpec learning_rate(double def, const std::string& what) {
+RealKey learning_rate(double def, const std::string& what) {
   return ParamSpec::real("learning_rate", def, 0.0, std::nullopt, "step size: " + what, true);
 }
 
-ParamSpec theta(double def) {
+RealKey ridge(double def, double lo, std::optional<double> hi, bool lo_exclusive,
+              const std::string& what) {
+  return ParamSpec::real("ridge", def, lo, hi, "ridge: " + what, lo_exclusive);
+}
+
+RealKey theta(double def) {
   return ParamSpec::real("theta", def, 0.0, std::nullopt,
                          "Barnes-Hut opening angle: a cell is taken whole when its largest side "
                          "< theta x its distance (0 = exact sum on the tree)");
@@ -189,13 +194,6 @@ ParamSpec theta(double def) {
 
 double KernelWidth::heat_t(double reference_t) const {
   return relative ? sigma * sigma * reference_t : 2.0 * sigma * sigma;
-}
-
-KernelWidth kernel_width_of(const ParamSet& p) {
-  KernelWidth w;
-  w.sigma = p.real("kernel_width");
-  w.relative = p.has("width") && p.str("width") == "relative";
-  return w;
 }
 
 namespace {
@@ -216,7 +214,10 @@ const std::vector<Retired>& retired() {
       {"weight", "weights", ""},
       {"k_w", "neighbours_within", ""},
       {"k_b", "neighbours_between", ""},
-      {"sigma", "reg", ""},
+      {"sigma", "ridge", ""},
+      {"reg", "ridge", ""},
+      {"lle_reg", "ridge", ""},
+      {"tol", "tolerance", ""},
       {"sigma", "kernel_width", ""},
       {"heat", "heat_width", "heat_width = sqrt(heat)"},
       {"heat", "kernel_width", "kernel_width = sqrt(heat) with width: relative"},
@@ -232,6 +233,12 @@ const std::vector<Retired>& retired() {
 }  // namespace
 
 std::string retired_name_fix(const MethodInfo& m, const std::string& key) {
+  // The method's own former names first (ParamSpec::former_name): they say exactly which
+  // parameter an old name became (ip_sr's alpha is a ridge, the GP-LVM priors' alpha a lambda).
+  for (const auto& s : m.params)
+    if (!s.former_name.empty() && key == s.former_name)
+      return "'" + key + "' is now called '" + s.name + "': use " + s.name +
+             " (docs/parameters.md)";
   for (const auto& r : retired())
     if (key == r.old_name && m.param(r.new_name)) {
       std::string fix = "'" + key + "' is now called '" + r.new_name + "' (docs/parameters.md)";

@@ -18,88 +18,102 @@ struct MethodInfo;
 namespace keywords {
 
 // `neighbours` (int): neighbours of each point in a graph. `what` completes the doc line.
-ParamSpec neighbours(std::int64_t def, std::int64_t lo, std::int64_t hi, const std::string& what);
+IntKey neighbours(std::int64_t def, std::int64_t lo, std::int64_t hi, const std::string& what);
 // `iterations` (int): cap on the iterations of a method's optimiser.
-ParamSpec iterations(std::int64_t def, std::int64_t hi, const std::string& what);
+IntKey iterations(std::int64_t def, std::int64_t hi, const std::string& what);
 // `tolerance` (real >= 0, at most `hi`): when an iterative method may stop before its iteration
 // cap; `what` states the method's test (relative change, or Netlab's absolute x and f change).
-ParamSpec tolerance(double def, std::optional<double> hi, const std::string& what);
+RealKey tolerance(double def, std::optional<double> hi, const std::string& what);
 // `objective_tolerance` (real >= 0): stop when the objective fell by at most this fraction of
 // max(|f|, 1) over the last `tolerance_window` iterations; 0 disables the test.
-ParamSpec objective_tolerance(double def, const std::string& what);
+RealKey objective_tolerance(double def, const std::string& what);
 // `tolerance_window` (int >= 1): the iterations objective_tolerance measures the decrease over.
-ParamSpec tolerance_window(std::int64_t def, const std::string& what);
+IntKey tolerance_window(std::int64_t def, const std::string& what);
 // `gradient_tolerance` (real >= 0): stop when the gradient's largest component falls below this;
 // 0 disables the test.
-ParamSpec gradient_tolerance(double def, const std::string& what);
+RealKey gradient_tolerance(double def, const std::string& what);
 // `projection_norm` (choice {constraint, unit}): how a linear method scales its projection
 // vectors: as its eigenproblem's constraint leaves them (a^T B a = 1), or to unit Euclidean length
 // in input space (Deng Cai's LGE code). The scales weight the latent axes in a kNN distance.
-ParamSpec projection_norm(const std::string& what);
+ChoiceKey projection_norm(const std::string& what);
 // `weights` (choice {heat, binary}): edge weights of a graph, exp(-d^2/t) or 1.
-ParamSpec weights(const std::string& what);
+ChoiceKey weights(const std::string& what);
 // `weights` with a method's own choices (e.g. neighbour embeddings: {perplexity, gaussian}).
-ParamSpec weights(const std::string& def, std::vector<std::string> choices,
+ChoiceKey weights(const std::string& def, std::vector<std::string> choices,
                   const std::string& what);
 // `kernel_width` (real > 0): sigma of the Gaussian exp(-r^2 / (2 sigma^2)). `reference` says what
 // a relative width multiplies (empty when the method only reads it in input units).
-ParamSpec kernel_width(double def, const std::string& reference);
+RealKey kernel_width(double def, const std::string& reference);
 // `width` (choice {relative, absolute}): how kernel_width is read, for methods that offer both.
-ParamSpec width(const std::string& def, const std::string& reference);
+ChoiceKey width(const std::string& def, const std::string& reference);
 // `heat_width` (real > 0): the relative sigma of a graph's heat weights in a method that also has
 // a kernel function (kernel LPP): t = heat_width^2 x the mean squared edge length.
-ParamSpec heat_width(double def);
+RealKey heat_width(double def);
 // `disconnected` (choice {error, connect}): what a disconnected neighbour graph does.
-ParamSpec disconnected(const std::string& def);
+ChoiceKey disconnected(const std::string& def);
 // `graph` (choice {knn, epsilon}) and its `epsilon` radius (real > 0, input units).
-ParamSpec graph(const std::string& def);
-ParamSpec epsilon(double def);
+ChoiceKey graph(const std::string& def);
+RealKey epsilon(double def);
 // `perplexity` (real >= 1): effective number of neighbours of the calibrated Gaussian affinities.
-ParamSpec perplexity(double def, const std::string& what);
+RealKey perplexity(double def, const std::string& what);
 // `lambda` (real >= 0, or > 0 with `positive`): weight of a penalty, prior or repulsion term.
-ParamSpec lambda(double def, std::optional<double> hi, bool positive, const std::string& what);
+RealKey lambda(double def, std::optional<double> hi, bool positive, const std::string& what);
 // `neighbour_graph` (choice {exact, approximate, auto}): how the shared neighbour graph
 // (framework/linalg/neighbour_graph.hpp) is searched; auto takes the approximate HNSW graph only
 // where the exact search is slow (many points in more dimensions than the k-d tree serves).
-ParamSpec neighbour_graph(const std::string& def = "auto");
+ChoiceKey neighbour_graph(const std::string& def = "auto");
 // `gradient` (choice): how an embedding's gradient is computed: exactly over all pairs, or with
 // the repulsive all-pairs term approximated (barnes_hut: space-partitioning tree; fft: FFT-
 // accelerated interpolation on a grid), `auto` choosing by size; `what` says what each choice does.
-ParamSpec gradient(const std::string& def, std::vector<std::string> choices,
+ChoiceKey gradient(const std::string& def, std::vector<std::string> choices,
                    const std::string& what);
 // `landmarks` (int >= 0): landmark points of a landmark method (landmark Isomap): only their
 // geodesics are computed and every other point is placed from them; 0 = the full method.
-ParamSpec landmarks(std::int64_t def, const std::string& what);
+IntKey landmarks(std::int64_t def, const std::string& what);
 // `optimizer` (choice): the optimiser of an iterative method; `what` says what each choice does.
-ParamSpec optimizer(const std::string& def, std::vector<std::string> choices,
+ChoiceKey optimizer(const std::string& def, std::vector<std::string> choices,
                     const std::string& what);
 // `approximation` (choice): how a Gaussian-process likelihood is computed, exact (O(n^3)) or
 // through inducing points (dtc, fitc, vfe: O(n m^2)); `what` says what the method offers.
-ParamSpec approximation(const std::string& def, std::vector<std::string> choices,
+ChoiceKey approximation(const std::string& def, std::vector<std::string> choices,
                         const std::string& what);
 // `inducing` (int >= 1): the number m of inducing points of a sparse approximation.
-ParamSpec inducing(std::int64_t def, const std::string& what);
+IntKey inducing(std::int64_t def, const std::string& what);
 // `inducing_init` (choice): where a sparse approximation's inducing inputs start.
-ParamSpec inducing_init(const std::string& def, std::vector<std::string> choices,
+ChoiceKey inducing_init(const std::string& def, std::vector<std::string> choices,
                         const std::string& what);
 // `inducing_jitter` (real >= 0): jitter always added to K_uu's diagonal, relative to its mean.
-ParamSpec inducing_jitter(double def, const std::string& what);
+RealKey inducing_jitter(double def, const std::string& what);
 
 // `min_dist` (real >= 0): the embedding distance within which UMAP-type similarities stay at
 // their maximum (the a/b curve of 1 / (1 + a d^(2b)) is fitted to it and `spread`).
-ParamSpec min_dist(double def, const std::string& what);
+RealKey min_dist(double def, const std::string& what);
 // `spread` (real > 0): the scale over which those similarities fall off beyond min_dist.
-ParamSpec spread(double def, const std::string& what);
+RealKey spread(double def, const std::string& what);
 // `negative_sample_rate` (real > 0): random non-neighbours sampled per sampled edge (repulsion).
-ParamSpec negative_sample_rate(double def, const std::string& what);
+RealKey negative_sample_rate(double def, const std::string& what);
 // `init` (choice): how an iterative embedding starts; `what` says what each choice does.
-ParamSpec init(const std::string& def, std::vector<std::string> choices, const std::string& what);
+ChoiceKey init(const std::string& def, std::vector<std::string> choices, const std::string& what);
 // `learning_rate` (real > 0): the step of a stochastic or first-order optimiser.
-ParamSpec learning_rate(double def, const std::string& what);
+RealKey learning_rate(double def, const std::string& what);
+
+// `ridge` (real >= lo, or > lo with `lo_exclusive`): a ridge (Tikhonov) term added to a matrix to
+// keep a solve or an eigenproblem definite; `what` says which matrix and what it is relative to.
+RealKey ridge(double def, double lo, std::optional<double> hi, bool lo_exclusive,
+              const std::string& what);
+
+// For Key::with: the parameter was called `old` in settings before version `renamed_in`
+// (ParamSpec::former_name).
+inline auto formerly(std::string old, int renamed_in = 2) {
+  return [old = std::move(old), renamed_in](ParamSpec& s) {
+    s.former_name = old;
+    s.renamed_in = renamed_in;
+  };
+}
 
 // `theta` (real >= 0): the Barnes-Hut opening angle; a cell is taken whole when its largest side
 // is below theta times its distance; 0 opens every cell (the exact sum on the tree).
-ParamSpec theta(double def);
+RealKey theta(double def);
 
 // A kernel width as a method reads it: sigma, and whether it multiplies the method's reference.
 struct KernelWidth {
@@ -110,8 +124,6 @@ struct KernelWidth {
   // length, for example), so sigma = 1 is that t exactly.
   double heat_t(double reference_t) const;
 };
-// kernel_width (and width, when the method declares it; absolute otherwise) of a setting.
-KernelWidth kernel_width_of(const ParamSet& p);
 
 // For a key a method does not declare: when it is a retired name of one of the method's
 // parameters, the fix that names the new one ("write neighbours: ... instead"); empty otherwise.

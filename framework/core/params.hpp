@@ -5,7 +5,9 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -13,6 +15,12 @@
 namespace drbench {
 
 enum class ParamType { Bool, Int, Real, Choice };
+
+// The version of the parameter names that settings are written with: 1 until the
+// one-name-per-concept renames (ridge, lambda, tolerance), 2 since. Results files record it
+// (root attribute settings_version); older settings are read through each parameter's former
+// name (docs/results-format.md, "Renamed parameters").
+inline constexpr int kSettingsVersion = 2;
 
 using ParamValue = std::variant<bool, std::int64_t, double, std::string>;
 
@@ -31,6 +39,12 @@ struct ParamSpec {
   // setting's canonical text, so the task keys (and seeds) of earlier runs still match and they
   // resume; set to any other value, it is part of the setting like every parameter.
   bool keyed_at_default = true;
+  // The name this parameter had in settings before version `renamed_in` (empty: never renamed).
+  // Settings of earlier versions are migrated to the current name when read, a config using the
+  // former name is refused naming this one, and task seeds hash the version-1 name, so a rename
+  // changes no seed and no result.
+  std::string former_name;
+  int renamed_in = 0;
 
   static ParamSpec real(std::string name, double def, std::optional<double> lo,
                         std::optional<double> hi, std::string doc, bool lo_exclusive = false);
@@ -72,5 +86,60 @@ class ParamSet {
   std::map<std::string, ParamValue> values_;
   std::map<std::string, ParamValue> omit_at_;
 };
+
+// A typed parameter key (Tapkee's ParameterKeyword): the one object that both declares a
+// parameter (its ParamSpec: name, default, range, doc) and reads it back from a setting as T, so
+// no call site spells a name or picks an accessor. T is bool (Bool), std::int64_t (Int), double
+// (Real) or std::string (Choice); a spec of another type is refused when the key is built, i.e.
+// when the method registers. A method turns its ParamSet into plain values once, in its `make`.
+template <class T>
+class Key {
+ public:
+  Key(ParamSpec spec) : spec_(std::move(spec)) {  // NOLINT: implicit, from ParamSpec::real(...)
+    if (spec_.type != expected())
+      throw std::logic_error("parameter '" + spec_.name + "' is declared " + type_name(spec_.type) +
+                             " but keyed as " + type_name(expected()));
+  }
+  const ParamSpec& spec() const { return spec_; }
+  const std::string& name() const { return spec_.name; }
+  // Declaration: a key stands in for its spec in MethodInfo::params = {k1, k2, ...}.
+  operator const ParamSpec&() const { return spec_; }
+  // The value in a completed setting (MethodInfo::complete fills every declared default).
+  T operator()(const ParamSet& p) const {
+    if constexpr (std::is_same_v<T, bool>)
+      return p.boolean(spec_.name);
+    else if constexpr (std::is_same_v<T, std::int64_t>)
+      return p.integer(spec_.name);
+    else if constexpr (std::is_same_v<T, double>)
+      return p.real(spec_.name);
+    else
+      return p.str(spec_.name);
+  }
+  // A key with a tweaked spec (a narrower range, keyed_at_default, ...), same name and type.
+  template <class F>
+  Key with(F&& edit) const {
+    ParamSpec s = spec_;
+    edit(s);
+    return Key(std::move(s));
+  }
+
+ private:
+  static constexpr ParamType expected() {
+    if constexpr (std::is_same_v<T, bool>)
+      return ParamType::Bool;
+    else if constexpr (std::is_same_v<T, std::int64_t>)
+      return ParamType::Int;
+    else if constexpr (std::is_same_v<T, double>)
+      return ParamType::Real;
+    else
+      return ParamType::Choice;
+  }
+  ParamSpec spec_;
+};
+
+using BoolKey = Key<bool>;
+using IntKey = Key<std::int64_t>;
+using RealKey = Key<double>;
+using ChoiceKey = Key<std::string>;
 
 }  // namespace drbench

@@ -18,6 +18,93 @@ const ParamSpec* MethodInfo::param(const std::string& pname) const {
   return nullptr;
 }
 
+namespace {
+
+std::vector<std::pair<std::string, std::string>> setting_items(const std::string& setting) {
+  std::vector<std::pair<std::string, std::string>> items;
+  std::size_t at = 0;
+  while (at < setting.size()) {
+    std::size_t end = setting.find(',', at);
+    if (end == std::string::npos) end = setting.size();
+    const std::string item = setting.substr(at, end - at);
+    at = end + 1;
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos)
+      items.emplace_back(item, "");
+    else
+      items.emplace_back(item.substr(0, eq), item.substr(eq + 1));
+  }
+  return items;
+}
+
+// Items in name order, as ParamSet::canonical writes them (a rename can move an item).
+std::string join_items(std::vector<std::pair<std::string, std::string>> items) {
+  std::stable_sort(items.begin(), items.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string s;
+  for (const auto& [k, v] : items) s += (s.empty() ? "" : ",") + k + "=" + v;
+  return s;
+}
+
+}  // namespace
+
+ParamSet MethodInfo::parse_setting(const std::string& setting) const {
+  ParamSet given;
+  for (const auto& [name, v] : setting_items(setting)) {
+    const ParamSpec* spec = param(name);
+    if (!spec) continue;
+    switch (spec->type) {
+      case ParamType::Bool:
+        given.set(spec->name, v == "true");
+        break;
+      case ParamType::Int:
+        given.set(spec->name, std::int64_t(std::stoll(v)));
+        break;
+      case ParamType::Real:
+        given.set(spec->name, std::stod(v));
+        break;
+      case ParamType::Choice:
+        given.set(spec->name, v);
+        break;
+    }
+  }
+  return given;
+}
+
+double MethodInfo::iterations_of(const ParamSet& p) const {
+  if (iterations) return std::max(1.0, iterations(p));
+  // Any default and range: only the name and type matter for reading.
+  static const IntKey vocabulary = keywords::iterations(1, 1, "");
+  const ParamSpec* s = param(vocabulary.name());
+  if (!s || s->type != ParamType::Int || !p.has(vocabulary.name())) return 1.0;
+  return std::max(1.0, double(vocabulary(p)));
+}
+
+std::string MethodInfo::migrate_setting(const std::string& setting, int from_version) const {
+  auto items = setting_items(setting);
+  bool renamed = false;
+  for (auto& item : items)
+    for (const auto& s : params)
+      if (!s.former_name.empty() && from_version < s.renamed_in && item.first == s.former_name &&
+          !param(item.first)) {
+        item.first = s.name;
+        renamed = true;
+      }
+  return renamed ? join_items(std::move(items)) : setting;
+}
+
+std::string MethodInfo::seed_setting(const ParamSet& p) const {
+  const std::string text = p.canonical();
+  auto items = setting_items(text);
+  bool renamed = false;
+  for (auto& item : items)
+    if (const ParamSpec* s = param(item.first); s && !s->former_name.empty() && s->renamed_in > 1) {
+      item.first = s->former_name;
+      renamed = true;
+    }
+  return renamed ? join_items(std::move(items)) : text;
+}
+
 ParamSet MethodInfo::complete(const ParamSet& given) const {
   ParamSet out;
   for (const auto& p : params) {

@@ -53,6 +53,9 @@ struct MethodInfo {
   // what one rank may use, and `drbench plan` prints it). Default: memory_default().
   std::function<double(const DataShape&, const ParamSet&, arma::uword dim)> memory;
   std::function<std::unique_ptr<Method>(const ParamSet&)> make;
+  // The iteration cap of a setting, which the cost model (framework/sched/cost_model.hpp) scales
+  // run times by. Empty: the vocabulary's `iterations` where the method declares it, else 1.
+  std::function<double(const ParamSet&)> iterations;
 
   // Cross-parameter checks that a single ParamSpec cannot express; empty string when fine.
   std::function<std::string(const ParamSet&)> check_setting;
@@ -70,6 +73,18 @@ struct MethodInfo {
   std::string configured_from;
 
   const ParamSpec* param(const std::string& pname) const;
+  // A canonical setting text ("a=1,b=rbf", ParamSet::canonical) read back against the declared
+  // parameters, typed by their specs; names the method does not declare are left out (the caller
+  // completes the rest with complete()). Throws on a value its spec cannot read.
+  ParamSet parse_setting(const std::string& canonical) const;
+  double iterations_of(const ParamSet& p) const;
+  // A canonical setting text written under settings version `from_version` with every parameter
+  // renamed since (ParamSpec::former_name) under its current name, items in name order: the text
+  // the current build writes for the same setting. Idempotent on current texts.
+  std::string migrate_setting(const std::string& canonical, int from_version) const;
+  // p's canonical text with every renamed parameter under its settings-version-1 name: what task
+  // seeds hash (framework/plan/task.cpp), so renaming a parameter leaves every seed as it was.
+  std::string seed_setting(const ParamSet& p) const;
   // Defaults for every declared parameter, overridden by `given`.
   ParamSet complete(const ParamSet& given) const;
   arma::uword dim_limit(const DataShape& s, const ParamSet& p) const;

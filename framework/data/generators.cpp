@@ -14,11 +14,20 @@ namespace {
 
 const double kPi = arma::datum::pi;
 
+// The generators' parameters as typed keys (declared with the manifolds' defaults; the blobs
+// declare their own, and a key reads any declaration of its name and type).
+const IntKey kN = ParamSpec::integer("n", 1000, 2, 10000000, "number of points");
+const RealKey kNoise =
+    ParamSpec::real("noise", 0.0, 0.0, std::nullopt, "std of isotropic Gaussian noise added");
+const IntKey kClasses = ParamSpec::integer(
+    "classes", 4, 1, 1000, "labels: equal-size bins of the coordinate along the manifold");
+const IntKey kDim = ParamSpec::integer("dim", 10, 1, 100000, "ambient dimension");
+const RealKey kSeparation =
+    ParamSpec::real("separation", 5.0, 0.0, std::nullopt,
+                    "std of the blob centres (drawn from N(0, separation^2 I))");
+
 std::vector<ParamSpec> manifold_params() {
-  return {ParamSpec::integer("n", 1000, 2, 10000000, "number of points"),
-          ParamSpec::real("noise", 0.0, 0.0, std::nullopt, "std of isotropic Gaussian noise added"),
-          ParamSpec::integer("classes", 4, 1, 1000,
-                             "labels: equal-size bins of the coordinate along the manifold")};
+  return {kN, kNoise, kClasses};
 }
 
 // Binds user values to the generator's specs, filling defaults; names key and valid range on error.
@@ -68,9 +77,10 @@ Generated generate(const std::string& name, const std::map<std::string, ParamVal
                    std::uint64_t seed) {
   const GeneratorInfo& g = find_generator(name);
   const ParamSet p = bind(g, given);
-  const arma::uword n = static_cast<arma::uword>(p.integer("n"));
-  const arma::uword classes = p.has("classes") ? static_cast<arma::uword>(p.integer("classes")) : 4;
-  const double noise = p.real("noise");
+  const arma::uword n = static_cast<arma::uword>(kN(p));
+  // swiss_roll_gmm has no `classes`: its labels are its 4 mixture components.
+  const arma::uword classes = p.has(kClasses.name()) ? static_cast<arma::uword>(kClasses(p)) : 4;
+  const double noise = kNoise(p);
   if (classes > n)
     throw DataError("generator '" + name + "': classes=" + std::to_string(classes) +
                     " exceeds n=" + std::to_string(n) + " (fix: lower classes or raise n)");
@@ -127,8 +137,8 @@ Generated generate(const std::string& name, const std::map<std::string, ParamVal
     ds.y = quantile_labels(t, classes);
     if (noise > 0) ds.X += noise * rng.randn(3, n);
   } else {  // gaussian_blobs
-    const arma::uword dim = static_cast<arma::uword>(p.integer("dim"));
-    const arma::mat centres = p.real("separation") * rng.randn(dim, classes);
+    const arma::uword dim = static_cast<arma::uword>(kDim(p));
+    const arma::mat centres = kSeparation(p) * rng.randn(dim, classes);
     ds.X.set_size(dim, n);
     ds.y.set_size(n);
     for (arma::uword i = 0; i < n; ++i) {
@@ -158,13 +168,15 @@ const std::vector<GeneratorInfo>& generators() {
     g.push_back({"s_curve",
                  "3-D S curve (sklearn make_s_curve): t in [-1.5pi, 1.5pi], height in [0, 2]",
                  manifold_params()});
-    std::vector<ParamSpec> blobs = {
-        ParamSpec::integer("n", 1000, 2, 10000000, "number of points"),
-        ParamSpec::real("noise", 1.0, 0.0, std::nullopt, "std of each blob around its centre"),
-        ParamSpec::integer("classes", 3, 1, 1000, "number of blobs (one class each)"),
-        ParamSpec::integer("dim", 10, 1, 100000, "ambient dimension"),
-        ParamSpec::real("separation", 5.0, 0.0, std::nullopt,
-                        "std of the blob centres (drawn from N(0, separation^2 I))")};
+    std::vector<ParamSpec> blobs = {kN, kNoise.with([](ParamSpec& s) {
+                                      s.default_value = 1.0;
+                                      s.doc = "std of each blob around its centre";
+                                    }),
+                                    kClasses.with([](ParamSpec& s) {
+                                      s.default_value = std::int64_t(3);
+                                      s.doc = "number of blobs (one class each)";
+                                    }),
+                                    kDim, kSeparation};
     g.push_back(
         {"gaussian_blobs", "isotropic Gaussian clusters, one class each, equal sizes", blobs});
     return g;
@@ -180,12 +192,12 @@ Dataset generate_dataset(const std::string& generator,
 double generated_bytes(const std::string& generator,
                        const std::map<std::string, ParamValue>& params) {
   const ParamSet p = bind(find_generator(generator), params);
-  const double n = double(p.integer("n"));
+  const double n = double(kN(p));
   // The manifolds: 3 x n points, 2 x n latent coordinates, t and h, labels, their sort order and
   // the 3 x n noise draw.
   if (generator != "gaussian_blobs") return 8.0 * n * (3 + 2 + 2 + 1 + 1 + 3);
   // Blobs: the points and the latent centres copied per point (dim x n each), labels.
-  const double dim = double(p.integer("dim")), classes = double(p.integer("classes"));
+  const double dim = double(kDim(p)), classes = double(kClasses(p));
   return 8.0 * (2 * dim * n + n + dim * classes);
 }
 

@@ -5,18 +5,10 @@
 #include <vector>
 
 #include "framework/core/error.hpp"
+#include "framework/core/params.hpp"
 #include "framework/linalg/distances.hpp"
 
 namespace drbench {
-
-GeodesicGraphSpec GeodesicGraphSpec::from(const ParamSet& p) {
-  GeodesicGraphSpec s;
-  s.knn = !p.has("graph") || p.str("graph") == "knn";
-  s.neighbours = static_cast<arma::uword>(p.integer("neighbours"));
-  if (p.has("epsilon")) s.epsilon = p.real("epsilon");
-  s.connect = p.str("disconnected") == "connect";
-  return s;
-}
 
 GeodesicGraphSpec GeodesicGraphSpec::knn_graph(arma::uword neighbours, bool connect) {
   GeodesicGraphSpec s;

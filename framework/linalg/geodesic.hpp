@@ -6,20 +6,18 @@
 #include <armadillo>
 #include <string>
 
-#include "framework/core/params.hpp"
 #include "framework/core/trace.hpp"
 #include "framework/linalg/dijkstra.hpp"
 
 namespace drbench {
 
-// The graph settings, read from the vocabulary's `graph`, `neighbours`, `epsilon` and
-// `disconnected` (keywords.hpp); a method that has no `graph` parameter builds kNN graphs.
+// The graph settings, as a method reads them from the vocabulary's `graph`, `neighbours`,
+// `epsilon` and `disconnected` (keywords.hpp); a method without `graph` builds kNN graphs.
 struct GeodesicGraphSpec {
   bool knn = true;
   arma::uword neighbours = 5;
   double epsilon = 1.0;
   bool connect = true;  // disconnected: connect (else error)
-  static GeodesicGraphSpec from(const ParamSet& p);
   static GeodesicGraphSpec knn_graph(arma::uword neighbours, bool connect);
 };
 

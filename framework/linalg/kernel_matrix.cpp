@@ -20,8 +20,8 @@ void dsyrk_(const char* uplo, const char* trans, const arma::blas_int* n, const 
 
 namespace drbench {
 
-std::vector<ParamSpec> kernel_param_specs() {
-  return {
+const KernelKeys& kernel_keys() {
+  static const KernelKeys keys{
       ParamSpec::choice(
           "kernel", "rbf", {"rbf", "poly", "linear"},
           "kernel function: rbf exp(-|x-y|^2/(2 kernel_width^2)), poly (x'y + offset)^degree, "
@@ -32,6 +32,18 @@ std::vector<ParamSpec> kernel_param_specs() {
       ParamSpec::real("offset", 1.0, 0.0, std::nullopt,
                       "polynomial kernel offset (>= 0 keeps it PSD)"),
   };
+  return keys;
+}
+
+KernelSetting KernelKeys::operator()(const ParamSet& p) const {
+  KernelSetting s;
+  const std::string t = kernel(p);
+  s.type = t == "linear" ? KernelSpec::Type::Linear
+                         : (t == "poly" ? KernelSpec::Type::Poly : KernelSpec::Type::Rbf);
+  s.width = {kernel_width(p), width(p) == "relative"};
+  s.degree = static_cast<int>(degree(p));
+  s.offset = offset(p);
+  return s;
 }
 
 double median_distance(const arma::mat& X) {
@@ -54,16 +66,13 @@ double median_distance(const arma::mat& X) {
   return med;
 }
 
-KernelSpec kernel_from_params(const ParamSet& p, const arma::mat& X) {
+KernelSpec kernel_from_setting(const KernelSetting& s, const arma::mat& X) {
   KernelSpec k;
-  const std::string& t = p.str("kernel");
-  k.type = t == "linear" ? KernelSpec::Type::Linear
-                         : (t == "poly" ? KernelSpec::Type::Poly : KernelSpec::Type::Rbf);
-  const keywords::KernelWidth w = keywords::kernel_width_of(p);
-  k.sigma = w.sigma;
-  if (k.type == KernelSpec::Type::Rbf && w.relative) k.sigma *= median_distance(X);
-  k.degree = static_cast<int>(p.integer("degree"));
-  k.offset = p.real("offset");
+  k.type = s.type;
+  k.sigma = s.width.sigma;
+  if (k.type == KernelSpec::Type::Rbf && s.width.relative) k.sigma *= median_distance(X);
+  k.degree = s.degree;
+  k.offset = s.offset;
   return k;
 }
 
@@ -159,20 +168,20 @@ double select_nonnegative(std::vector<double>& v, std::size_t r) {
   return *mid;
 }
 
-arma::mat centred_training_gram_upper(const ParamSet& p, const arma::mat& X, KernelSpec& k,
+arma::mat centred_training_gram_upper(const KernelSetting& s, const arma::mat& X, KernelSpec& k,
                                       GramCentring& c) {
-  const keywords::KernelWidth w = keywords::kernel_width_of(p);
+  const keywords::KernelWidth w = s.width;
   const arma::uword n = X.n_cols;
-  if (p.str("kernel") != "rbf" || n == 0) {
-    k = kernel_from_params(p, X);
+  if (s.type != KernelSpec::Type::Rbf || n == 0) {
+    k = kernel_from_setting(s, X);
     arma::mat K = gram(k, X, X);
     c = centre_gram(K);
     return K;
   }
   k = KernelSpec{};
   k.type = KernelSpec::Type::Rbf;
-  k.degree = static_cast<int>(p.integer("degree"));
-  k.offset = p.real("offset");
+  k.degree = s.degree;
+  k.offset = s.offset;
   arma::mat K(n, n);
   const arma::blas_int N = static_cast<arma::blas_int>(n),
                        D = static_cast<arma::blas_int>(X.n_rows);

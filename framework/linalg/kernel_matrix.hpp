@@ -4,6 +4,7 @@
 #include <armadillo>
 #include <vector>
 
+#include "framework/core/keywords.hpp"
 #include "framework/core/params.hpp"
 
 namespace drbench {
@@ -16,11 +17,30 @@ struct KernelSpec {
   double offset = 1.0;
 };
 
-// The parameters every kernel method declares: kernel, kernel_width, width, degree, offset.
-std::vector<ParamSpec> kernel_param_specs();
-// Resolves a parameter setting against the training data: with width: relative, sigma is a multiple
+// A kernel as a setting states it, before the training data fixes a relative width.
+struct KernelSetting {
+  KernelSpec::Type type = KernelSpec::Type::Rbf;
+  keywords::KernelWidth width;
+  int degree = 2;
+  double offset = 1.0;
+};
+
+// The parameters every kernel method declares (kernel, kernel_width, width, degree, offset), as
+// typed keys: specs() declares them, operator() reads a setting's values once, in `make`.
+struct KernelKeys {
+  ChoiceKey kernel;
+  RealKey kernel_width;
+  ChoiceKey width;
+  IntKey degree;
+  RealKey offset;
+  std::vector<ParamSpec> specs() const { return {kernel, kernel_width, width, degree, offset}; }
+  KernelSetting operator()(const ParamSet& p) const;
+};
+const KernelKeys& kernel_keys();
+
+// Resolves a kernel setting against the training data: with width: relative, sigma is a multiple
 // of the median pairwise distance of X (d x n) so one grid of widths suits every dataset's scale.
-KernelSpec kernel_from_params(const ParamSet& p, const arma::mat& X);
+KernelSpec kernel_from_setting(const KernelSetting& s, const arma::mat& X);
 
 // Median Euclidean distance between distinct columns of X; at most 1000 evenly strided columns are
 // used so the cost stays bounded on large training sets.
@@ -41,13 +61,13 @@ struct GramCentring {
   double mean = 0.0;   // mean of all entries of the training Gram matrix
 };
 GramCentring centre_gram(arma::mat& K);
-// The centred training Gram matrix of X for the kernel the setting p describes, for solvers that
+// The centred training Gram matrix of X for the kernel the setting s describes, for solvers that
 // read only the upper triangle (the lower one is left unspecified): `k` and `c` are set as
-// kernel_from_params and centre_gram would set them. The RBF kernel is done in one sweep over the
+// kernel_from_setting and centre_gram would set them. The RBF kernel is done in one sweep over the
 // upper triangle: one syrk serves both the relative width (the median over the pairs
 // median_distance takes, so the width agrees with it up to round-off) and the kernel, and the
 // row means are summed while the exponentials are taken (equal to centre_gram's up to round-off).
-arma::mat centred_training_gram_upper(const ParamSet& p, const arma::mat& X, KernelSpec& k,
+arma::mat centred_training_gram_upper(const KernelSetting& s, const arma::mat& X, KernelSpec& k,
                                       GramCentring& c);
 // Kt: n_train x m kernel between training and new points; returns its centred version.
 arma::mat centre_test_gram(const arma::mat& Kt, const GramCentring& c);

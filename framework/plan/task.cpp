@@ -59,7 +59,11 @@ std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape
               t.setting = setting;
               t.dim = dim;
               t.split_seed = split_seed;
-              t.seed = hash_seed(ex.seed, t.key);
+              // Seeded by the version-1 names (MethodInfo::seed_setting): renaming a parameter
+              // keeps every seed, so a renamed config reproduces earlier results exactly.
+              t.seed = hash_seed(ex.seed, partition + "|" + ex.methods[mi].label + "|" +
+                                              infos[mi]->seed_setting(setting) + "|d" +
+                                              std::to_string(dim));
               t.cost = infos[mi]->cost_of(train, setting, dim == 0 ? train.d : dim);
               tasks.push_back(std::move(t));
             }
@@ -67,6 +71,42 @@ std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape
     }
   }
   return tasks;
+}
+
+namespace {
+
+// The fields of a key; a label never holds '|' (the config refuses it) and neither does a
+// setting text, so the last three fields are label, setting and dim.
+std::vector<std::string> key_fields(const std::string& key) {
+  std::vector<std::string> f;
+  std::size_t at = 0;
+  for (;;) {
+    const std::size_t bar = key.find('|', at);
+    f.push_back(key.substr(at, bar == std::string::npos ? std::string::npos : bar - at));
+    if (bar == std::string::npos) return f;
+    at = bar + 1;
+  }
+}
+
+}  // namespace
+
+std::string label_of_key(const std::string& key) {
+  const auto f = key_fields(key);
+  return f.size() >= 6 ? f[f.size() - 3] : "";
+}
+
+std::string setting_of_key(const std::string& key) {
+  const auto f = key_fields(key);
+  return f.size() >= 6 ? f[f.size() - 2] : "";
+}
+
+std::string key_with_setting(const std::string& key, const std::string& setting) {
+  auto f = key_fields(key);
+  if (f.size() < 6) return key;
+  f[f.size() - 2] = setting;
+  std::string out;
+  for (std::size_t i = 0; i < f.size(); ++i) out += (i ? "|" : "") + f[i];
+  return out;
 }
 
 }  // namespace drbench

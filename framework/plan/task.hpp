@@ -30,7 +30,8 @@ struct Task {
 // key = "<dataset>|<split>|r<repeat>|<label>|<setting canonical>|d<dim>" where <split> is
 // per_class=<v>, ratio=<v>, own or all; repeats count from 0; dim 0 = the method ignores dims.
 // split_seed = hash_seed(splits.seed, "<dataset>|<split>|r<repeat>") (shared by every method);
-// seed = hash_seed(ex.seed, key).
+// seed = hash_seed(ex.seed, key with the setting's parameters under their settings-version-1
+// names, MethodInfo::seed_setting): the key itself when no parameter of the method was renamed.
 std::vector<Task> expand_tasks(const Experiment& ex);
 // As above, with each dataset's measured training shape at the smallest split value (as for
 // validate_against_data, framework/config/validate.hpp) for the cost estimates, n scaled in
@@ -40,5 +41,11 @@ std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape
 
 // The "<split>" field of a key: "per_class=10", "ratio=0.3", "own", "all".
 std::string split_label(const SplitsSpec& splits, double value);
+
+// The "<label>" and "<setting canonical>" fields of a key ("" when it has too few fields), and
+// the key with its setting field replaced (a results file's keys migrated to renamed parameters).
+std::string label_of_key(const std::string& key);
+std::string setting_of_key(const std::string& key);
+std::string key_with_setting(const std::string& key, const std::string& setting);
 
 }  // namespace drbench

@@ -4,7 +4,9 @@
 
 #include "framework/core/child_rehearsal.hpp"
 #include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
 #include "framework/eval/coranking.hpp"
+#include "framework/plan/task.hpp"
 #include "framework/results/h5.hpp"
 
 namespace drbench {
@@ -129,6 +131,19 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
   auto key = strings("key"), dataset = strings("dataset"), split_kind = strings("split_kind"),
        method = strings("method"), label = strings("label"), setting = strings("setting"),
        error = strings("error");
+  // Settings written under earlier parameter names read as today's (MethodInfo::migrate_setting),
+  // keys with them, so a resume matches them and every table prints the current names.
+  r.settings_version = h5::has_attr(f.h, "settings_version")
+                           ? static_cast<int>(h5::read_attr_int(f, f.h, "settings_version"))
+                           : 1;
+  if (r.settings_version < kSettingsVersion)
+    for (std::size_t i = 0; i < n; ++i)
+      if (const MethodInfo* info = Registry::instance().find(method[i])) {
+        const std::string now = info->migrate_setting(setting[i], r.settings_version);
+        if (now == setting[i]) continue;
+        if (setting_of_key(key[i]) == setting[i]) key[i] = key_with_setting(key[i], now);
+        setting[i] = now;
+      }
   auto split_value = reals("split_value"), fit = reals("fit_seconds"),
        transform = reals("transform_seconds"), eval = reals("eval_seconds");
   // Files written before task_seconds existed: 0 (not recorded).

@@ -25,6 +25,9 @@ struct ResultsFile {
   int halving_repeats = 0,
       halving_keep = 0;  // successive halving (0: every setting on every repeat)
   int ranks = 1;
+  // Parameter names of the settings as written (root attribute settings_version; 1 for files
+  // from before it). read_results returns every setting and task key under the current names.
+  int settings_version = 1;
   std::uint64_t n_tasks = 0;  // tasks in the whole experiment (rows may be fewer)
   // Partitions per split value the config asked for (root attribute repeats; for older files,
   // the highest repeat index in the rows plus one).

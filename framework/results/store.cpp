@@ -15,6 +15,7 @@
 #include <iterator>
 
 #include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
 #include "framework/results/bytes.hpp"
 #include "framework/results/files.hpp"
 #include "framework/results/reader.hpp"
@@ -178,6 +179,17 @@ void ResultsStore::refuse(const std::string& file, const std::string& old_text) 
 
 void ResultsStore::adopt(TaskResult r) {
   auto it = id_of_key_.find(r.key);
+  if (it == id_of_key_.end()) {
+    // A journal record written under earlier parameter names (a journal keeps no settings
+    // version; the migration leaves current names as they are): its setting under today's names.
+    const std::string label = label_of_key(r.key), setting = setting_of_key(r.key);
+    for (const auto& m : ex_.methods)
+      if (m.label == label)
+        if (const MethodInfo* info = Registry::instance().find(m.method)) {
+          r.key = key_with_setting(r.key, info->migrate_setting(setting, 1));
+          it = id_of_key_.find(r.key);
+        }
+  }
   if (it == id_of_key_.end()) {  // a task this expansion no longer produces
     ++unmatched_;
     return;
@@ -190,7 +202,8 @@ void ResultsStore::load_file(bool& have_file) {
   have_file = fs::exists(path_);
   if (!have_file) return;
   ResultsFile old = read_results(path_, true);
-  if (normalised_config(old.config) != normalised_config(ex_.text)) refuse(path_, old.config);
+  if (normalised_config(old.config, old.settings_version) != normalised_config(ex_.text))
+    refuse(path_, old.config);
   for (auto& row : old.tasks) adopt(std::move(row.result));
 }
 
@@ -248,7 +261,10 @@ void ResultsStore::load_journal() {
                    "the tasks it may have held run again\n";
     return;
   }
-  if (normalised_config(j.config) != normalised_config(ex_.text)) refuse(journal_path_, j.config);
+  // A journal records no settings version: its config is read as of version 1 (the migration
+  // leaves current names as they are).
+  if (normalised_config(j.config, 1) != normalised_config(ex_.text))
+    refuse(journal_path_, j.config);
   journal_base_ = j.base;
   unmatched_ = 0;
   for (auto& r : j.results) adopt(std::move(r));

@@ -40,40 +40,14 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
-// A canonical setting ("alpha=1000,iterations=1000,kernel=rbf") read back against the method's
+// A canonical setting ("iterations=1000,kernel=rbf,lambda=1000") read back against the method's
 // declared parameters; its estimate is what expand_tasks would have given the task.
 double descriptor_estimate(const std::string& method, const std::string& setting,
                            const DataShape& shape, arma::uword dim) {
   const MethodInfo* info = Registry::instance().find(method);
   if (!info) return 0;
   try {
-    ParamSet given;
-    std::size_t at = 0;
-    while (at < setting.size()) {
-      std::size_t end = setting.find(',', at);
-      if (end == std::string::npos) end = setting.size();
-      const std::string item = setting.substr(at, end - at);
-      at = end + 1;
-      const std::size_t eq = item.find('=');
-      const ParamSpec* spec = eq == std::string::npos ? nullptr : info->param(item.substr(0, eq));
-      if (!spec) continue;
-      const std::string v = item.substr(eq + 1);
-      switch (spec->type) {
-        case ParamType::Bool:
-          given.set(spec->name, v == "true");
-          break;
-        case ParamType::Int:
-          given.set(spec->name, std::int64_t(std::stoll(v)));
-          break;
-        case ParamType::Real:
-          given.set(spec->name, std::stod(v));
-          break;
-        case ParamType::Choice:
-          given.set(spec->name, v);
-          break;
-      }
-    }
-    return std::max(0.0, info->cost_of(shape, info->complete(given), dim));
+    return std::max(0.0, info->cost_of(shape, info->complete(info->parse_setting(setting)), dim));
   } catch (const std::exception&) {
     return 0;  // a setting this build cannot read: the sample calibrates nothing
   }
@@ -81,16 +55,14 @@ double descriptor_estimate(const std::string& method, const std::string& setting
 
 }  // namespace
 
-double iterations_of(const std::string& setting) {
-  for (const char* name : {"iterations=", "max_iter="}) {
-    std::size_t at = 0;
-    while ((at = setting.find(name, at)) != std::string::npos) {
-      if (at == 0 || setting[at - 1] == ',')
-        return std::max(1.0, std::atof(setting.c_str() + at + std::string(name).size()));
-      ++at;
-    }
+double iterations_of(const std::string& method, const std::string& setting) {
+  const MethodInfo* info = Registry::instance().find(method);
+  if (!info) return 1.0;
+  try {
+    return info->iterations_of(info->complete(info->parse_setting(setting)));
+  } catch (const std::exception&) {
+    return 1.0;  // a setting this build cannot read: no iteration count to scale by
   }
-  return 1.0;
 }
 
 CostModel CostModel::fit(const std::vector<CostSample>& samples) {
@@ -222,7 +194,8 @@ std::vector<CostFeatures> task_features(const Experiment& ex, const std::vector<
     x.n = double(s.n);
     x.d = double(s.d);
     x.dim = double(t.dim == 0 ? s.d : t.dim);
-    x.iterations = iterations_of(t.setting.canonical());
+    const MethodInfo* info = Registry::instance().find(x.method);
+    x.iterations = info ? info->iterations_of(t.setting) : 1.0;
     x.estimate = t.cost;
     out.push_back(x);
   }
@@ -242,7 +215,7 @@ std::vector<CostSample> cost_samples(const ResultsFile& f, const std::vector<Tas
     s.x.n = double(r.n_train);
     s.x.d = double(r.input_dim);
     s.x.dim = double(row.dim == 0 ? r.input_dim : row.dim);
-    s.x.iterations = iterations_of(row.setting);
+    s.x.iterations = iterations_of(row.method, row.setting);
     auto it = id_of_key.find(r.key);
     s.x.estimate = it != id_of_key.end() ? features.at(it->second).estimate
                                          : descriptor_estimate(row.method, row.setting,
@@ -276,11 +249,11 @@ CostEvidence read_cost_evidence(const std::vector<std::string>& paths, const Exp
       ev.samples.insert(ev.samples.end(), more.begin(), more.end());
       // Keys name a task within its config: another config's task of the same key (a generator
       // at another size) is a sample, not this task's time.
-      if (normalised_config(rf.config) == config)
+      if (normalised_config(rf.config, rf.settings_version) == config)
         for (const auto& row : rf.tasks) ev.results[row.result.key] = row.result;
     }
     const JournalContents j = read_journal(journal);
-    if (j.valid == 0 || normalised_config(j.config) != config) continue;
+    if (j.valid == 0 || normalised_config(j.config, 1) != config) continue;
     for (const auto& r : j.results) {
       auto it = id_of_key.find(r.key);
       if (it == id_of_key.end() || ev.results.count(r.key)) continue;

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "framework/config/experiment.hpp"
-#include "framework/results/reader.hpp"
 #include "framework/plan/task.hpp"
+#include "framework/results/reader.hpp"
 
 namespace drbench {
 
@@ -56,8 +56,9 @@ class CostModel {
   double seconds_per_estimate_ = 0;  // median seconds / estimate (0: no samples)
 };
 
-// The iteration cap of a canonical setting ("iterations" or the older "max_iter"; 1 if neither).
-double iterations_of(const std::string& canonical_setting);
+// The iteration cap of a method's canonical setting as its descriptor reads it
+// (MethodInfo::iterations_of); 1 for a method or setting this build does not know.
+double iterations_of(const std::string& method, const std::string& canonical_setting);
 
 // Features of every task of an experiment (shapes as check_against_data returns them) and the
 // samples of a results file's successful rows. A row's estimate is its task's where the key is one

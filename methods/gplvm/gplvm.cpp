@@ -25,8 +25,8 @@ MethodInfo gplvm_info() {
   MethodInfo m = gp_variant_info(
       "gplvm", "Gaussian process latent variable model (ML latent points, joint kernel learning)",
       "Lawrence 2005; GPLRF (Zhong et al. 2010) eq. 1-4; TPSLVM Algorithm 1 for new points",
-      gplvm_param_specs(), false);
-  m.make = [](const ParamSet& p) { return std::make_unique<Gplvm>(gplvm_settings(p)); };
+      gplvm_keys().specs(), false);
+  m.make = [](const ParamSet& p) { return std::make_unique<Gplvm>(gplvm_keys()(p)); };
   return m;
 }
 

@@ -15,62 +15,34 @@ namespace drbench {
 
 namespace {
 
-ParamSpec fit_tolerance() {
-  ParamSpec t = keywords::tolerance(
-      1e-4, std::nullopt,
-      "when one step changes no latent coordinate by more than this and the objective by less "
-      "(Netlab's and GPmat's 1e-4); 0 runs every iteration. After a run of rejected SCG steps the "
-      "step is tiny, and the test can pass far from an optimum (the tables list such fits)");
-  t.keyed_at_default = false;  // added after the GPLRF tables: their task keys still match
-  return t;
-}
-
 // Parameters added after the published tables: at their defaults they leave task keys as they were.
-ParamSpec unkeyed(ParamSpec s) {
+void unkeyed(ParamSpec& s) {
   s.keyed_at_default = false;
-  return s;
 }
 
 }  // namespace
 
-std::vector<ParamSpec> sparse_gp_param_specs(const std::string& what) {
-  return {
-      unkeyed(keywords::approximation(
-          "exact", gp_approximation_names(),
-          "exact (O(n^3) per evaluation, O(n^2) memory), or through `inducing` points (O(n m^2), "
-          "O(n m)): dtc and fitc (Lawrence 2007, GPmat's fgplvm), vfe (Titsias 2009)" +
-              what)),
-      unkeyed(keywords::inducing(100, "with approximation dtc, fitc or vfe; at most n")),
-      unkeyed(ParamSpec::boolean("learn_inducing", true,
-                                 "optimise the inducing inputs with X (false keeps them at a "
-                                 "random subset of the initial latent points)")),
-      unkeyed(keywords::inducing_init(
-          "random", {"random", "kmeans"},
-          "random: a random subset of the initial latent points (GPy, GPmat); kmeans: k-means "
-          "centres of them (k-means++ seeding from the task's seed), which keep apart and leave "
-          "K_uu far better conditioned")),
-      unkeyed(keywords::inducing_jitter(
-          0.0,
-          "0 adds jitter only where K_uu cannot be factorised (GPmat's schedule); from 60,000 "
-          "points in 2-D K_uu factorises at condition 1e13-1e16 and its gradient is lost to "
-          "rounding, so large fits need about 1e-6 (GPy adds 1e-6 or 1e-8 always)")),
-  };
-}
-
-std::vector<ParamSpec> gplvm_param_specs() {
-  std::vector<ParamSpec> out = {
+const GplvmKeys& gplvm_keys() {
+  static const GplvmKeys keys{
       ParamSpec::choice("kernel", "rbf", covariance_kernel_names(),
                         "covariance of the latent-to-data map; bias and white noise are always "
                         "added (GPLRF eq. 2)"),
       ParamSpec::integer("iterations", 1000, 1, 1e6, "optimiser iterations (TPSLVM: 1000)"),
-      fit_tolerance(),
-      unkeyed(keywords::objective_tolerance(
+      keywords::tolerance(
+          1e-4, std::nullopt,
+          "when one step changes no latent coordinate by more than this and the objective by "
+          "less (Netlab's and GPmat's 1e-4); 0 runs every iteration. After a run of rejected SCG "
+          "steps the step is tiny, and the test can pass far from an optimum (the tables list "
+          "such fits)")
+          .with(unkeyed),  // added after the GPLRF tables: their task keys still match
+      keywords::objective_tolerance(
           0.0,
           "(the fit's optimiser, scg or lbfgs; rejected SCG steps count as iterations): a "
           "convergence test for fits Netlab's one-step test never stops, such as GPLRF's "
-          "with a strong prior; raise `iterations` with it")),
-      unkeyed(keywords::tolerance_window(100, "(the fit's optimiser)")),
-      unkeyed(keywords::gradient_tolerance(0.0, "(the fit's optimiser)")),
+          "with a strong prior; raise `iterations` with it")
+          .with(unkeyed),
+      keywords::tolerance_window(100, "(the fit's optimiser)").with(unkeyed),
+      keywords::gradient_tolerance(0.0, "(the fit's optimiser)").with(unkeyed),
       ParamSpec::choice("optimizer", "scg", {"scg", "lbfgs"},
                         "scaled conjugate gradients (as in the papers) or L-BFGS"),
       ParamSpec::choice("init", "ppca", {"ppca", "pca"},
@@ -83,34 +55,66 @@ std::vector<ParamSpec> gplvm_param_specs() {
                          "optimise the kernel hyperparameters with X; false keeps them at their "
                          "initial values, which pins the latent scale that priors such as "
                          "GPLRF's GMRF otherwise shrink away"),
+      keywords::approximation(
+          "exact", gp_approximation_names(),
+          "exact (O(n^3) per evaluation, O(n^2) memory), or through `inducing` points (O(n m^2), "
+          "O(n m)): dtc and fitc (Lawrence 2007, GPmat's fgplvm), vfe (Titsias 2009)")
+          .with(unkeyed),
+      keywords::inducing(100, "with approximation dtc, fitc or vfe; at most n").with(unkeyed),
+      BoolKey(ParamSpec::boolean("learn_inducing", true,
+                                 "optimise the inducing inputs with X (false keeps them at a "
+                                 "random subset of the initial latent points)"))
+          .with(unkeyed),
+      keywords::inducing_init(
+          "random", {"random", "kmeans"},
+          "random: a random subset of the initial latent points (GPy, GPmat); kmeans: k-means "
+          "centres of them (k-means++ seeding from the task's seed), which keep apart and leave "
+          "K_uu far better conditioned")
+          .with(unkeyed),
+      keywords::inducing_jitter(
+          0.0,
+          "0 adds jitter only where K_uu cannot be factorised (GPmat's schedule); from 60,000 "
+          "points in 2-D K_uu factorises at condition 1e13-1e16 and its gradient is lost to "
+          "rounding, so large fits need about 1e-6 (GPy adds 1e-6 or 1e-8 always)")
+          .with(unkeyed),
   };
-  for (auto& spec : sparse_gp_param_specs("")) out.push_back(std::move(spec));
-  return out;
+  return keys;
 }
 
-GplvmSettings gplvm_settings(const ParamSet& p) {
+std::vector<ParamSpec> GplvmKeys::specs() const {
+  return {kernel,           iterations,         tolerance,     objective_tolerance,
+          tolerance_window, gradient_tolerance, optimizer,     init,
+          x_prior,          oos_iterations,     learn_kernel,  approximation,
+          inducing,         learn_inducing,     inducing_init, inducing_jitter};
+}
+
+GplvmSettings GplvmKeys::operator()(const ParamSet& p) const {
   GplvmSettings s;
-  s.kernel = p.str("kernel");
-  s.iterations = int(p.integer("iterations"));
-  s.tolerance = p.real("tolerance");
-  s.objective_tolerance = p.real("objective_tolerance");
-  s.tolerance_window = int(p.integer("tolerance_window"));
-  s.gradient_tolerance = p.real("gradient_tolerance");
-  s.optimizer = p.str("optimizer");
-  s.init = p.str("init");
-  s.x_prior = p.real("x_prior");
-  s.oos_iterations = int(p.integer("oos_iterations"));
-  s.learn_kernel = p.boolean("learn_kernel");
-  read_sparse_settings(p, s);
+  s.kernel = kernel(p);
+  s.iterations = int(iterations(p));
+  s.tolerance = tolerance(p);
+  s.objective_tolerance = objective_tolerance(p);
+  s.tolerance_window = int(tolerance_window(p));
+  s.gradient_tolerance = gradient_tolerance(p);
+  s.optimizer = optimizer(p);
+  s.init = init(p);
+  s.x_prior = x_prior(p);
+  s.oos_iterations = int(oos_iterations(p));
+  s.learn_kernel = learn_kernel(p);
+  read_sparse(p, s);
   return s;
 }
 
-void read_sparse_settings(const ParamSet& p, GplvmSettings& s) {
-  s.approximation = p.str("approximation");
-  s.inducing = int(p.integer("inducing"));
-  s.learn_inducing = p.boolean("learn_inducing");
-  s.inducing_init = p.str("inducing_init");
-  s.inducing_jitter = p.real("inducing_jitter");
+std::vector<ParamSpec> GplvmKeys::sparse_specs() const {
+  return {approximation, inducing, learn_inducing, inducing_init, inducing_jitter};
+}
+
+void GplvmKeys::read_sparse(const ParamSet& p, GplvmSettings& s) const {
+  s.approximation = approximation(p);
+  s.inducing = int(inducing(p));
+  s.learn_inducing = learn_inducing(p);
+  s.inducing_init = inducing_init(p);
+  s.inducing_jitter = inducing_jitter(p);
 }
 
 double PredictiveObjective::evaluate(const arma::vec& x, arma::vec* grad) {

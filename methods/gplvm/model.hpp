@@ -49,14 +49,33 @@ struct GplvmSettings {
 };
 
 // The parameters every GP-LVM variant declares (kernel, iterations, optimizer, init, x_prior,
-// oos_iterations), and how to read them back; variants append their own (alpha, gamma, ...).
-std::vector<ParamSpec> gplvm_param_specs();
-GplvmSettings gplvm_settings(const ParamSet& p);
-// The sparse likelihood's parameters (approximation, inducing, learn_inducing, inducing_init,
-// inducing_jitter; `what` ends the approximation's doc), part of gplvm_param_specs, and how to
-// read them into s: for a family with parameters of its own (TPSLVM).
-std::vector<ParamSpec> sparse_gp_param_specs(const std::string& what);
-void read_sparse_settings(const ParamSet& p, GplvmSettings& s);
+// oos_iterations, ...) as typed keys: specs() declares them (variants append their own priors'
+// weights), operator() reads a setting's values into GplvmSettings once, in the variant's make.
+struct GplvmKeys {
+  ChoiceKey kernel;
+  IntKey iterations;
+  RealKey tolerance;
+  RealKey objective_tolerance;
+  IntKey tolerance_window;
+  RealKey gradient_tolerance;
+  ChoiceKey optimizer;
+  ChoiceKey init;
+  RealKey x_prior;
+  IntKey oos_iterations;
+  BoolKey learn_kernel;
+  ChoiceKey approximation;
+  IntKey inducing;
+  BoolKey learn_inducing;
+  ChoiceKey inducing_init;
+  RealKey inducing_jitter;
+  std::vector<ParamSpec> specs() const;
+  GplvmSettings operator()(const ParamSet& p) const;
+  // The sparse likelihood's keys alone (approximation, inducing, learn_inducing, inducing_init,
+  // inducing_jitter) and their reading, for a family with parameters of its own (TPSLVM).
+  std::vector<ParamSpec> sparse_specs() const;
+  void read_sparse(const ParamSet& p, GplvmSettings& s) const;
+};
+const GplvmKeys& gplvm_keys();
 
 // Gaussian predictive negative log density of one (centred) observation y at latent point x
 // (TPSLVM eq. 29): -log N(y | Y^T K^-1 k(X, x), (k(x, x) - k(X, x)^T K^-1 k(X, x)) I), plus

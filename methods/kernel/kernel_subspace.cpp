@@ -13,7 +13,7 @@ namespace drbench {
 void KernelSubspace::fit_basis(const arma::mat& X, arma::uword max_rank) {
   X_ = X;
   // Upper triangle only: extreme_eigs_sym reads no other.
-  arma::mat K = centred_training_gram_upper(params_, X, kernel_, centring_);
+  arma::mat K = centred_training_gram_upper(setting_, X, kernel_, centring_);
   const arma::uword n = X.n_cols;
   arma::vec ev;
   arma::mat V;
@@ -49,15 +49,16 @@ arma::mat KernelSubspace::transform(const arma::mat& Xnew) const {
   return A_.t() * centre_test_gram(gram(kernel_, X_, Xnew), centring_);
 }
 
-std::vector<ParamSpec> lpp_param_specs() {
-  return {
+const LppKeys& lpp_keys() {
+  static const LppKeys keys{
       keywords::weights("on the graph's edges"),
       keywords::heat_width(1.0),
-      ParamSpec::real("reg", 1e-4, 0.0, std::nullopt,
-                      "ridge on the Laplacian side, Z L Z' + reg * mean eig(Z D Z') I: penalises "
-                      "feature-space norm, keeps the problem definite",
-                      true),
+      keywords::ridge(1e-4, 0.0, std::nullopt, true,
+                      "on the Laplacian side, Z L Z' + ridge * mean eig(Z D Z') I: penalises "
+                      "feature-space norm, keeps the problem definite")
+          .with(keywords::formerly("reg")),
   };
+  return keys;
 }
 
 arma::mat lpp_directions(const arma::mat& Z, const arma::sp_mat& Wg, arma::uword dim, double reg) {

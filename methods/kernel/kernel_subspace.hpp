@@ -16,7 +16,7 @@ namespace drbench {
 
 class KernelSubspace : public Method {
  public:
-  explicit KernelSubspace(const ParamSet& p) : params_(p) {}
+  explicit KernelSubspace(const KernelSetting& k) : setting_(k) {}
   arma::mat embedding() const override { return Y_; }
   arma::mat transform(const arma::mat& Xnew) const override;
 
@@ -29,10 +29,9 @@ class KernelSubspace : public Method {
 
   const arma::mat& Z() const { return Z_; }
   const arma::vec& lambda() const { return lambda_; }
-  const ParamSet& params() const { return params_; }
 
  private:
-  ParamSet params_;
+  KernelSetting setting_;
   KernelSpec kernel_;
   arma::mat X_;  // training points, needed to evaluate k(x_i, x) for new x
   GramCentring centring_;
@@ -54,7 +53,21 @@ arma::mat lpp_directions(const arma::mat& Z, const arma::sp_mat& Wgraph, arma::u
 // binary=true gives 0/1 weights.
 arma::sp_mat heat_weights(const arma::sp_mat& dist_graph, double heat_width, bool binary);
 
-// Parameters KLPP and SKLPP share: graph weights, heat width and ridge.
-std::vector<ParamSpec> lpp_param_specs();
+// What KLPP and SKLPP share besides the kernel: graph weights, heat width and ridge.
+struct LppSetting {
+  bool binary = false;  // weights: binary
+  double heat_width = 1.0;
+  double reg = 1e-4;
+};
+struct LppKeys {
+  ChoiceKey weights;
+  RealKey heat_width;
+  RealKey reg;
+  std::vector<ParamSpec> specs() const { return {weights, heat_width, reg}; }
+  LppSetting operator()(const ParamSet& p) const {
+    return {weights(p) == "binary", heat_width(p), reg(p)};
+  }
+};
+const LppKeys& lpp_keys();
 
 }  // namespace drbench

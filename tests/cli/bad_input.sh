@@ -263,10 +263,10 @@ expect_refusal memory plan_over_limit "'methods[0]'|needs about" \
 printf 'seed: 1\ndatasets: [{name: huge, source: generator, generator: gaussian_blobs, params: {n: 10000000, dim: 100000}}]\n%s\n%s\n' "$SPLIT" "$METH" |
   bad_memory generator_huge "'datasets[0].params'|needs about 14.6 TiB|lower params.n or params.dim"
 # Three grid axes of 5,000 values: 1.25e11 settings, refused while the config is read.
-printf '%s\n%s\nmethods: [{method: sammon, dims: [2], grid: {iterations: {linspace: [1, 5000, 5000]}, tol: {linspace: [0, 1, 5000]}, step: {linspace: [0.0001, 1, 5000]}}}]\n' "$HEAD" "$SPLIT" |
+printf '%s\n%s\nmethods: [{method: sammon, dims: [2], grid: {iterations: {linspace: [1, 5000, 5000]}, tolerance: {linspace: [0, 1, 5000]}, step: {linspace: [0.0001, 1, 5000]}}}]\n' "$HEAD" "$SPLIT" |
   bad_memory grid_settings "'methods[0].grid'|1.25e+11 settings|fewer values per axis"
 # A million settings parse, but their task list is more than 100M per rank.
-printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {reg: {linspace: [0.001, 1, 2000]}, neighbours: {linspace: [1, 500, 500]}}}]\n' "$HEAD" "$SPLIT" |
+printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {ridge: {linspace: [0.001, 1, 2000]}, neighbours: {linspace: [1, 500, 500]}}}]\n' "$HEAD" "$SPLIT" |
   bad_memory grid_tasks "'methods[0].grid'|1e+06 tasks|fewer values per grid axis" --memory-per-rank 100M
 for v in 10 4X -1G ""; do
   bad_cli "memory_value_$v" "--memory-per-rank" "$DRBENCH" run "$WORK/task_over_limit.yaml" --memory-per-rank "$v"

@@ -8,7 +8,7 @@ seed: 5
 datasets: [{name: iris, source: bundled, preprocess: [standardize]}]
 splits: {train_ratio: [0.3, 0.6], repeats: 6}
 methods:
-  - {method: lda, label: LDA, dims: [2], grid: {reg: [1.0e-6, 0.1, 10, 1000]}}
+  - {method: lda, label: LDA, dims: [2], grid: {ridge: [1.0e-6, 0.1, 10, 1000]}}
   - {method: pca, label: PCA, dims: [1, 2]}
 evaluation: {knn: [1], selection: {halving: {repeats: 2, keep: 2}}}
 YAML
@@ -63,7 +63,7 @@ datasets:
   - {name: blobs, source: generator, generator: gaussian_blobs, params: {n: 600, classes: 3}}
 splits: {train_ratio: [0.5], repeats: 3}
 methods:
-  - {method: sammon, label: Sammon, dims: [2], grid: {tol: [0], iterations: [3000]}}
+  - {method: sammon, label: Sammon, dims: [2], grid: {tolerance: [0], iterations: [3000]}}
   - {method: pca, label: PCA, dims: [1, 2]}
 evaluation: {knn: [1], selection: {halving: {repeats: 1, keep: 1}}}
 YAML

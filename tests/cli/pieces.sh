@@ -9,7 +9,7 @@ seed: 11
 datasets: [{name: iris, source: bundled, preprocess: [standardize]}]
 splits: {train_per_class: [3, 6], repeats: 5}
 methods:
-  - {method: lda, label: LDA, dims: [2], grid: {reg: [1.0e-6, 0.1, 10, 1000]}}
+  - {method: lda, label: LDA, dims: [2], grid: {ridge: [1.0e-6, 0.1, 10, 1000]}}
   - {method: pca, label: PCA, dims: [1, 2]}
   - {method: identity, label: 1NN}
 evaluation: {knn: [1, 3], ttest_against: LDA, selection: {halving: {repeats: 2, keep: 2}}}

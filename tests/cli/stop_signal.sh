@@ -35,7 +35,7 @@ done
 # From outside: SIGTERM to every rank of a running job (what srun does at the time limit), while
 # slow tasks run: Sammon on 600 blobs with 2,000 steps and no early stop keeps a rank busy for a
 # tenth of a second per task (at its default stop the run ended before the signal came).
-sed -e 's/method: identity/method: sammon\n    grid: {tol: [0], iterations: [2000]}/' \
+sed -e 's/method: identity/method: sammon\n    grid: {tolerance: [0], iterations: [2000]}/' \
   -e 's/n: 120/n: 600/' "$CFG" >"$WORK/slow.yaml"
 rm -f "$WORK/s.h5"*
 "${MPIRUN[@]}" -np 2 "$DRBENCH" run "$WORK/slow.yaml" --output "$WORK/s.h5" --no-table \

@@ -138,8 +138,8 @@ TEST_CASE("a retired parameter name is refused with its new name", "[contract][k
   CHECK_THROWS_WITH(lpp.complete(t), Catch::Contains("'kernel_width'"));
   const MethodInfo& mmpa = Registry::instance().get("mmpa");
   ParamSet sigma;
-  sigma.set("sigma", 3.0);  // mmpa's sigma was a ridge: it maps to reg, not to a width
-  CHECK_THROWS_WITH(mmpa.complete(sigma), Catch::Contains("now called 'reg'"));
+  sigma.set("sigma", 3.0);  // mmpa's sigma was a ridge: it maps to ridge, not to a width
+  CHECK_THROWS_WITH(mmpa.complete(sigma), Catch::Contains("now called 'ridge'"));
   const ParamSpec* disc = Registry::instance().get("isomap").param("disconnected");
   REQUIRE(disc);
   CHECK_THAT(disc->check(std::string("bridge")), Catch::Contains("now called 'connect'"));

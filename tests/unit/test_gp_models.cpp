@@ -93,7 +93,7 @@ TEST_CASE("GPLRF: classes collapse toward their means as alpha grows", "[gp_mode
   double prev = 1.0;
   for (double alpha : {1e-3, 1e-1, 1e1, 1e3}) {
     ParamSet p;
-    p.set("alpha", alpha);
+    p.set("lambda", alpha);
     p.set("back_constraint", std::string("none"));
     p.set("iterations", std::int64_t(150));
     auto m = make("gplrf", p);
@@ -110,7 +110,7 @@ TEST_CASE("GPLRF: classes collapse toward their means as alpha grows", "[gp_mode
 TEST_CASE("GPLRF with alpha -> 0 is the GP-LVM", "[gp_models]") {
   const Toy t(10, 5, 23);
   ParamSet p;
-  p.set("alpha", 1e-12);
+  p.set("lambda", 1e-12);
   p.set("back_constraint", std::string("none"));
   p.set("iterations", std::int64_t(30));
   auto m = make("gplrf", p);
@@ -128,7 +128,7 @@ TEST_CASE("Back-constrained methods map a training point to its own latent point
   for (const std::string bc : {"rbf", "mlp", "linear"}) {
     INFO(bc);
     ParamSet p;
-    p.set("alpha", 1.0);
+    p.set("lambda", 1.0);
     p.set("back_constraint", bc);
     p.set("kernel_width", 3.162277660168379);  // gamma 0.1
     p.set("iterations", std::int64_t(20));

@@ -14,7 +14,7 @@ const std::string kBase =
     "datasets: [{name: iris, source: bundled}]\n"
     "splits: {train_ratio: [0.3, 0.6], repeats: 5}\n"
     "methods:\n"
-    "  - {method: lda, label: LDA, dims: [1, 2], grid: {reg: [1.0e-6, 0.1, 10]}}\n"
+    "  - {method: lda, label: LDA, dims: [1, 2], grid: {ridge: [1.0e-6, 0.1, 10]}}\n"
     "  - {method: pca, label: PCA, dims: [2]}\n";
 
 }  // namespace
@@ -31,7 +31,7 @@ TEST_CASE("halving keeps the best settings of every cell for the later repeats",
     if (!first_stage(ex, t)) continue;
     TaskResult r;
     r.ok = true;
-    const std::string reg = t.setting.has("reg") ? to_string(t.setting.values().at("reg")) : "";
+    const std::string reg = t.setting.has("ridge") ? to_string(t.setting.values().at("ridge")) : "";
     double e = reg == "10" ? 0.1 : reg == "0.1" ? 0.2 : 0.3;
     if (t.split_value == 0.6 && t.dim == 1 && reg == "0.1") e = 0.05;
     if (ex.methods[t.method].label == "LDA" && reg == "1e-06" && t.split_value == 0.3) {
@@ -54,7 +54,7 @@ TEST_CASE("halving keeps the best settings of every cell for the later repeats",
       continue;
     }
     ++lda;
-    const std::string reg = to_string(t.setting.values().at("reg"));
+    const std::string reg = to_string(t.setting.values().at("ridge"));
     CHECK(reg == (t.split_value == 0.6 && t.dim == 1 ? "0.1" : "10"));
   }
   CHECK(lda == 2 * 2 * 3);  // splits x dims x later repeats, one setting each

@@ -13,7 +13,7 @@ TEST_CASE("gda with a linear kernel spans the LDA subspace", "[kernel][gda]") {
   Rng rng(11);
   arma::uvec y;
   const arma::mat X = blobs(rng, 6, 4, 30, 2.0, y);
-  auto m = fit_method("gda", {{"kernel", std::string("linear")}, {"reg", 1e-10}}, X, 3, &y, 4);
+  auto m = fit_method("gda", {{"kernel", std::string("linear")}, {"ridge", 1e-10}}, X, 3, &y, 4);
   // Reference LDA: generalized eigenvectors of (Sb, Sw) by QZ (arma::eig_pair), not Cholesky.
   const arma::vec mu = arma::mean(X, 1);
   arma::mat Sw(6, 6, arma::fill::zeros), Sb(6, 6, arma::fill::zeros);
@@ -41,7 +41,7 @@ TEST_CASE("gda rbf: eigenvalues are the Fisher ratios of the embedded coordinate
   arma::uvec y;
   const arma::mat X = blobs(rng, 3, 3, 25, 1.5, y);
   const double reg = 1e-3;
-  auto m = fit_method("gda", {{"kernel_width", 1.0}, {"reg", reg}}, X, 2, &y, 3);
+  auto m = fit_method("gda", {{"kernel_width", 1.0}, {"ridge", reg}}, X, 2, &y, 3);
   const auto& g = dynamic_cast<const GDA&>(*m);
   const arma::mat Y = m->embedding();
   CHECK(arma::abs(m->transform(X) - Y).max() < 1e-8);

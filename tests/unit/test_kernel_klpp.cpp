@@ -28,8 +28,8 @@ TEST_CASE("klpp with a linear kernel is LPP on the centred data", "[kernel][klpp
   Rng rng(21);
   const arma::mat X = arma::diagmat(arma::vec{3, 2, 1, 0.5}) * rng.randn(4, 70);
   auto m = fit_method(
-      "klpp", {{"kernel", std::string("linear")}, {"neighbours", std::int64_t(6)}, {"reg", 1e-12}},
-      X, 2);
+      "klpp",
+      {{"kernel", std::string("linear")}, {"neighbours", std::int64_t(6)}, {"ridge", 1e-12}}, X, 2);
   const arma::sp_mat W = heat_weights(knn_graph(X, 6), 1.0, false);
   CHECK(subspace_cosines(m->embedding(), primal_lpp(X, W, 2)).min() > 1 - 1e-6);
 }

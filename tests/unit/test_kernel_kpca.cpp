@@ -107,7 +107,7 @@ TEST_CASE("centre_gram gives the bits of the three broadcasts it fuses", "[kerne
   CHECK(c.mean == arma::mean(r));
 }
 
-TEST_CASE("the one-sweep centred RBF Gram agrees with kernel_from_params, gram and centre_gram",
+TEST_CASE("the one-sweep centred RBF Gram agrees with kernel_from_setting, gram and centre_gram",
           "[kernel]") {
   // 1,500 points: median_distance takes every second one, so the strided pairs are exercised.
   Rng rng(9);
@@ -119,8 +119,9 @@ TEST_CASE("the one-sweep centred RBF Gram agrees with kernel_from_params, gram a
     const ParamSet p = info.complete(ps);
     KernelSpec k;
     GramCentring c;
-    const arma::mat K = centred_training_gram_upper(p, X, k, c);
-    const KernelSpec ref = kernel_from_params(p, X);
+    const KernelSetting s = kernel_keys()(p);
+    const arma::mat K = centred_training_gram_upper(s, X, k, c);
+    const KernelSpec ref = kernel_from_setting(s, X);
     arma::mat R = gram(ref, X, X);
     const GramCentring rc = centre_gram(R);
     CHECK(k.sigma == Approx(ref.sigma).epsilon(1e-14));

@@ -14,7 +14,7 @@ TEST_CASE("sklpp with a linear kernel is supervised LPP on the centred data", "[
   Rng rng(31);
   arma::uvec y;
   const arma::mat X = blobs(rng, 5, 3, 20, 1.0, y);
-  auto m = fit_method("sklpp", {{"kernel", std::string("linear")}, {"reg", 1e-12}}, X, 2, &y, 3);
+  auto m = fit_method("sklpp", {{"kernel", std::string("linear")}, {"ridge", 1e-12}}, X, 2, &y, 3);
   // Reference graph written out directly: every same-class pair, heat weights with t = mean
   // squared same-class distance.
   const arma::uword n = X.n_cols;

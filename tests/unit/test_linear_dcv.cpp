@@ -37,7 +37,7 @@ TEST_CASE("dcv spans the same subspace as LDA in the limit of a vanishing ridge"
   blobs(rng, 25, 4, 5, 2.0, X, y);
   auto dcv = fit_method("dcv", X, &y, 4, 3);
   ParamSet p;
-  p.set("reg", 1e-10);
+  p.set("ridge", 1e-10);
   auto lda = fit_method("lda", X, &y, 4, 3, p);
   const arma::mat Wd = dynamic_cast<const Dcv&>(*dcv).projection();
   arma::mat Q, R;

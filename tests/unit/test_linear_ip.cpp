@@ -54,7 +54,7 @@ TEST_CASE("ip matches the scipy generalized eigensolution", "[linear][ip]") {
   arma::uvec y;
   fixture_data(X, y);
   ParamSet p;
-  p.set("reg", 0.0);
+  p.set("ridge", 0.0);
   auto m = fit_method("ip", X, nullptr, 0, 3, p);
   const auto& ip = dynamic_cast<const Ip&>(*m);
   CHECK(arma::approx_equal(ip.eigenvalues(), arma::vectorise(linear_fixture("ip_values")),

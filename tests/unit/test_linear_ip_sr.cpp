@@ -24,7 +24,7 @@ TEST_CASE("ip_sr responses are eigenvectors of tau; alpha -> 0 interpolates them
   const arma::mat X = rng.randn(30, 25);  // d > n: X^T a = y is solvable exactly
   const arma::mat tau = isometric_kernel(X, GeodesicGraphSpec::knn_graph(5, true), "test", nullptr);
   ParamSet p;
-  p.set("alpha", 1e-10);
+  p.set("ridge", 1e-10);
   auto m = fit_method("ip_sr", X, nullptr, 0, 2, p);
   const auto& sr = dynamic_cast<const IpSr&>(*m);
   const arma::mat Yr = sr.responses().t();  // n x 2

@@ -13,7 +13,7 @@ namespace {
 
 ParamSet reg(double r) {
   ParamSet p;
-  p.set("reg", r);
+  p.set("ridge", r);
   return p;
 }
 

@@ -43,7 +43,7 @@ TEST_CASE("lpp matches the scipy generalized eigensolution", "[linear][lpp]") {
   arma::uvec y;
   fixture_data(X, y);
   ParamSet p;
-  p.set("reg", 0.0);
+  p.set("ridge", 0.0);
   auto m = fit_method("lpp", X, nullptr, 0, 3, p);
   const auto& lpp = dynamic_cast<const Lpp&>(*m);
   CHECK(arma::approx_equal(lpp.eigenvalues(), arma::vectorise(linear_fixture("lpp_values")),
@@ -55,7 +55,7 @@ TEST_CASE("lpp solves its eigenproblem and transform equals the embedding", "[li
   Rng rng(42);
   const arma::mat X = rng.randn(5, 80);
   ParamSet p;
-  p.set("reg", 0.0);
+  p.set("ridge", 0.0);
   auto m = fit_method("lpp", X, nullptr, 0, 2, p);
   const auto& lpp = dynamic_cast<const Lpp&>(*m);
   const HeatGraph g = heat_knn_weights(X, 5, keywords::KernelWidth{});
@@ -90,7 +90,7 @@ TEST_CASE("lpp projection_norm unit rescales each latent axis to a unit-length v
   Rng rng(44);
   const arma::mat X = rng.randn(6, 90);
   ParamSet base;
-  base.set("reg", 0.0);
+  base.set("ridge", 0.0);
   ParamSet unit = base;
   unit.set("projection_norm", std::string("unit"));
   auto mb = fit_method("lpp", X, nullptr, 0, 3, base);

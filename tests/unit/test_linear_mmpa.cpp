@@ -12,7 +12,7 @@ namespace {
 ParamSet mmpa_params(const std::string& graph, double sigma) {
   ParamSet p;
   p.set("graph", graph);
-  p.set("reg", sigma);
+  p.set("ridge", sigma);
   p.set("neighbours_within", std::int64_t(4));  // scripts/make_mmpa_fixture.py uses the same values
   p.set("neighbours_between", std::int64_t(6));
   return p;

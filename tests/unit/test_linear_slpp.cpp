@@ -31,7 +31,7 @@ TEST_CASE("slpp matches the scipy generalized eigensolution", "[linear][slpp]") 
   arma::uvec y;
   fixture_data(X, y);
   ParamSet p;
-  p.set("reg", 0.0);
+  p.set("ridge", 0.0);
   auto m = fit_method("slpp", X, &y, 3, 3, p);
   const auto& slpp = dynamic_cast<const Slpp&>(*m);
   CHECK(arma::approx_equal(slpp.eigenvalues(), arma::vectorise(linear_fixture("slpp_values")),

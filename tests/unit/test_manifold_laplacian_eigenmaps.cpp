@@ -60,11 +60,9 @@ TEST_CASE("laplacian eigenmaps: the sparse Lanczos path equals the dense one",
   Rng rng(82);
   arma::mat truth;
   const arma::mat X = drbench::testing::swiss_roll(rng, 500, truth);
-  const MethodInfo& info = Registry::instance().get("laplacian_eigenmaps");
-  ParamSet ps;
-  ps.set("neighbours", std::int64_t(10));
-  const ParamSet p = info.complete(ps);
-  LaplacianEigenmaps dense(p), sparse(p, 0);  // dense limit 0: always the sparse path
+  LaplacianEigenmapsSetting s;  // the defaults: heat weights at relative width 1
+  s.neighbours = 10;
+  LaplacianEigenmaps dense(s), sparse(s, 0);  // dense limit 0: always the sparse path
   Rng r1(1), r2(1);
   Trace trace;
   dense.fit(FitInput{X, nullptr, 0, 3, r1, nullptr});

@@ -17,7 +17,7 @@ TEST_CASE("lle matches scikit-learn's dense LLE", "[manifold][lle]") {
   REQUIRE(F.load(std::string(drbench::source_dir()) + "/tests/fixtures/lle_sklearn.txt",
                  arma::raw_ascii));
   const arma::mat X = F.rows(0, 2), ref = F.rows(3, 4);
-  auto m = fit_method("lle", {{"neighbours", std::int64_t(8)}, {"reg", 1e-3}}, X, 2);
+  auto m = fit_method("lle", {{"neighbours", std::int64_t(8)}, {"ridge", 1e-3}}, X, 2);
   // sklearn returns unit-norm eigenvectors; drbench scales them to Y Y'/n = I.
   const arma::mat Y = m->embedding() / std::sqrt(double(X.n_cols));
   CHECK(max_diff_up_to_sign(Y, ref) < 1e-6);

@@ -40,11 +40,9 @@ TEST_CASE("lle: the sparse shift-invert path equals the dense one", "[manifold][
   Rng rng(73);
   arma::mat truth;
   const arma::mat X = drbench::testing::swiss_roll(rng, 600, truth);
-  const MethodInfo& info = Registry::instance().get("lle");
-  ParamSet ps;
-  ps.set("neighbours", std::int64_t(10));
-  const ParamSet p = info.complete(ps);
-  LLE dense(p), sparse(p, 0);  // dense limit 0: always the sparse path
+  LleSetting s;  // the default ridge 1e-3
+  s.neighbours = 10;
+  LLE dense(s), sparse(s, 0);  // dense limit 0: always the sparse path
   Rng r1(1), r2(1);
   Trace trace;
   dense.fit(FitInput{X, nullptr, 0, 2, r1, nullptr});

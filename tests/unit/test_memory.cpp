@@ -178,11 +178,11 @@ TEST_CASE("memory: grids too large to list are refused with the key and a fix", 
         yaml_with(kIris,
                   "[{method: sammon, dims: [2], grid: {"
                   "iterations: {linspace: [1, 5000, 5000]}, "
-                  "tol: {linspace: [0, 1, 5000]}, step: {linspace: [0.0001, 1, 5000]}}}]"),
+                  "tolerance: {linspace: [0, 1, 5000]}, step: {linspace: [0.0001, 1, 5000]}}}]"),
         "cfg/h.yaml");
   });
   CHECK(at_parse.find("'methods[0].grid'") != std::string::npos);
-  CHECK(at_parse.find("1.25e+11 settings (5000 iterations x 5000 tol x 5000 step)") !=
+  CHECK(at_parse.find("1.25e+11 settings (5000 iterations x 5000 tolerance x 5000 step)") !=
         std::string::npos);
   CHECK(at_parse.find("fewer values per axis") != std::string::npos);
 
@@ -190,7 +190,7 @@ TEST_CASE("memory: grids too large to list are refused with the key and a fix", 
   const Experiment ex = parse_experiment(
       yaml_with(kIris,
                 "[{method: pca, dims: [1]}, {method: lle, dims: [2], grid: {"
-                "reg: {linspace: [0.001, 1, 2000]}, neighbours: {linspace: [1, 500, 500]}}}]"),
+                "ridge: {linspace: [0.001, 1, 2000]}, neighbours: {linspace: [1, 500, 500]}}}]"),
       "cfg/t.yaml");
   CHECK(count_tasks(ex) == 1 + 2000.0 * 500);
   const std::string e = error_of([&] { check_memory_before_data(ex, {100.0 * (1 << 20), "t"}); });

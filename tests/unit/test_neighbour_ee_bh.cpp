@@ -281,7 +281,9 @@ TEST_CASE("linear-time EE separates blobs, same bits on 1 and 2 threads",
   ParamSet bh;
   bh.set("gradient", std::string("barnes_hut"));
   CHECK(info.dim_limit(DataShape{100, 10, 0}, info.complete(bh)) == 3);
-  CHECK_FALSE(ee_uses_barnes_hut(info.complete(ParamSet{}), 4999, 2));
-  CHECK(ee_uses_barnes_hut(info.complete(ParamSet{}), 5000, 2));
-  CHECK_FALSE(ee_uses_barnes_hut(info.complete(ParamSet{}), 5000, 4));
+  CHECK_FALSE(ee_uses_barnes_hut("auto", true, 4999, 2));
+  CHECK(ee_uses_barnes_hut("auto", true, 5000, 2));
+  CHECK_FALSE(ee_uses_barnes_hut("auto", true, 5000, 4));
+  CHECK_FALSE(ee_uses_barnes_hut("auto", false, 5000, 2));
+  CHECK(ee_uses_barnes_hut("barnes_hut", true, 10, 2));
 }

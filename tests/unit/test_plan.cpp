@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "framework/core/registry.hpp"
 #include "framework/sched/cost_model.hpp"
 #include "framework/sched/plan.hpp"
 
@@ -88,9 +89,26 @@ TEST_CASE("cost model recovers a power law and calibrates the rest", "[plan]") {
   x.method = "other";  // not fitted: its estimate times the median seconds per estimate
   x.estimate = 1e9;
   CHECK(m.predict(x) == Approx(2.0).epsilon(1e-6));
-  CHECK(iterations_of("alpha=1,iterations=250,x=2") == 250);
-  CHECK(iterations_of("alpha=1,max_iter=40") == 40);
-  CHECK(iterations_of("oos_iterations=200") == 1);
+}
+
+TEST_CASE("the cost model takes a setting's iteration cap from the method's descriptor", "[plan]") {
+  // The declared `iterations` parameter, read typed; undeclared names are not looked at.
+  CHECK(iterations_of("gplvm", "iterations=250,kernel=rbf,x=2") == 250);
+  // A setting without it (a result written before the cap was keyed) has the declared default,
+  // and a look-alike name (the out-of-sample optimiser's cap) is not the fit's cap.
+  const double def = iterations_of("gplvm", "");
+  CHECK(def > 1);
+  CHECK(iterations_of("gplvm", "oos_iterations=200") == def);
+  CHECK(iterations_of("pca", "") == 1);  // not iterative
+  CHECK(iterations_of("no_such_method", "iterations=40") == 1);
+  // A descriptor may say how its setting's cap is counted.
+  MethodInfo m;
+  m.params = {ParamSpec::integer("epochs", 10, 1, 100, "passes"),
+              ParamSpec::integer("restarts", 2, 1, 100, "restarts")};
+  m.iterations = [](const ParamSet& p) {
+    return double(p.integer("epochs")) * double(p.integer("restarts"));
+  };
+  CHECK(m.iterations_of(m.complete(m.parse_setting("epochs=30"))) == 60);
 }
 
 TEST_CASE("cost model scales by the descriptor where n never varied", "[plan]") {

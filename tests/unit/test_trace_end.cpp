@@ -7,11 +7,11 @@
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/plan/task.hpp"
 #include "framework/results/h5.hpp"
 #include "framework/results/reader.hpp"
 #include "framework/results/store.hpp"
 #include "framework/sched/run_task.hpp"
-#include "framework/plan/task.hpp"
 #include "test_results_fixture.hpp"
 
 using namespace drbench;
@@ -212,15 +212,25 @@ output: {path: unused.h5, keep_traces: true}
 }
 
 TEST_CASE("task keys of the GPLRF Table 1 runs are unchanged", "[tasks][gplvm]") {
-  // The setting of one rankGPLVM cell as results/gplrf_usps-table1_halving_30.h5 records it; a
-  // change here would make every finished GP-LVM task of those runs look new on resume.
+  // The setting of one rankGPLVM cell as results/gplrf_usps-table1_halving_30.h5 records it
+  // (settings version 1, before alpha became lambda): the file's settings read back as the
+  // current canonical text, and the seed text is the recorded one, so those runs resume with
+  // their finished tasks and their seeds.
+  const std::string recorded =
+      "alpha=100,back_constraint=rbf,hidden=20,init=pca,iterations=1000,kernel=rbf,"
+      "kernel_width=10,learn_kernel=false,oos_iterations=200,optimizer=scg,rank_beta=1,"
+      "x_prior=0";
   ParamSet given;
-  given.set("alpha", 100.0);
+  given.set("lambda", 100.0);
   given.set("init", std::string("pca"));
   given.set("kernel_width", 10.0);
   given.set("learn_kernel", false);
-  CHECK(Registry::instance().get("rankgplvm").complete(given).canonical() ==
-        "alpha=100,back_constraint=rbf,hidden=20,init=pca,iterations=1000,kernel=rbf,"
-        "kernel_width=10,learn_kernel=false,oos_iterations=200,optimizer=scg,rank_beta=1,"
-        "x_prior=0");
+  const MethodInfo& rank = Registry::instance().get("rankgplvm");
+  const ParamSet p = rank.complete(given);
+  CHECK(p.canonical() ==
+        "back_constraint=rbf,hidden=20,init=pca,iterations=1000,kernel=rbf,kernel_width=10,"
+        "lambda=100,learn_kernel=false,oos_iterations=200,optimizer=scg,rank_beta=1,x_prior=0");
+  CHECK(rank.migrate_setting(recorded, 1) == p.canonical());
+  CHECK(rank.migrate_setting(p.canonical(), 1) == p.canonical());  // idempotent
+  CHECK(rank.seed_setting(p) == recorded);
 }

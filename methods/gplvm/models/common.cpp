@@ -11,7 +11,7 @@
 
 namespace drbench {
 
-std::vector<ParamSpec> back_constraint_param_specs(const std::string& def, bool with_none) {
+BackConstraintKeys back_constraint_keys(const std::string& def, bool with_none) {
   std::vector<std::string> kinds{"rbf", "mlp", "linear"};
   if (with_none) kinds.push_back("none");
   return {
@@ -25,14 +25,13 @@ std::vector<ParamSpec> back_constraint_param_specs(const std::string& def, bool 
   };
 }
 
-std::shared_ptr<BackConstraint> make_back_constraint(const ParamSet& p, Rng& rng) {
-  const std::string& kind = p.str("back_constraint");
+std::shared_ptr<BackConstraint> make_back_constraint(const BackConstraintSetting& s, Rng& rng) {
+  const std::string& kind = s.kind;
   // gamma = 1/w/w (not 1/(w*w)): the widths of GPLRF's gammas 0.001, 0.01, 0.1 written to 17
   // digits (31.622776601683793, 10, 3.162277660168379) then give those gammas to the bit.
-  const double w = p.real("kernel_width");
+  const double w = s.kernel_width;
   if (kind == "rbf") return std::make_shared<RbfBackConstraint>(1.0 / w / w);
-  if (kind == "mlp")
-    return std::make_shared<MlpBackConstraint>(arma::uword(p.integer("hidden")), rng.engine()());
+  if (kind == "mlp") return std::make_shared<MlpBackConstraint>(s.hidden, rng.engine()());
   if (kind == "linear") return std::make_shared<LinearBackConstraint>();
   if (kind == "none") return nullptr;
   throw Error("internal: unknown back_constraint '" + kind + "'");
@@ -40,26 +39,33 @@ std::shared_ptr<BackConstraint> make_back_constraint(const ParamSet& p, Rng& rng
 
 std::vector<ParamSpec> gp_variant_param_specs(const std::string& def_bc, std::vector<ParamSpec> own,
                                               bool bc_none) {
-  std::vector<ParamSpec> all = gplvm_param_specs();
-  for (auto& s : back_constraint_param_specs(def_bc, bc_none)) all.push_back(std::move(s));
+  std::vector<ParamSpec> all = gplvm_keys().specs();
+  for (auto& s : back_constraint_keys(def_bc, bc_none).specs()) all.push_back(std::move(s));
   for (auto& s : own) all.push_back(std::move(s));
   return all;
 }
 
-PriorGplvm::PriorGplvm(std::string method, ParamSet p, PriorBuilder priors, bool supervised)
-    : GplvmMethod(gplvm_settings(p)),
+PriorGplvm::PriorGplvm(std::string method, GplvmSettings s, BackConstraintSetting bc,
+                       PriorBuilder priors, bool supervised)
+    : GplvmMethod(s),
       method_(std::move(method)),
-      p_(std::move(p)),
+      s_(std::move(s)),
+      bc_(std::move(bc)),
       priors_(std::move(priors)),
       supervised_(supervised) {}
+
+PriorGplvm::PriorGplvm(std::string method, const ParamSet& p, PriorBuilder priors, bool supervised)
+    // The back-constraint keys read by name and type: any default serves.
+    : PriorGplvm(std::move(method), gplvm_keys()(p), back_constraint_keys("rbf")(p),
+                 std::move(priors), supervised) {}
 
 void PriorGplvm::fit(const FitInput& in) {
   if (supervised_ && (in.labels == nullptr || in.n_classes < 2))
     throw MethodError(method_ + ": needs the labels of the training points (supervised method)");
-  model_ = GplvmModel(gplvm_settings(p_));
+  model_ = GplvmModel(s_);
   for (auto& prior : priors_(in)) model_.add_prior(std::move(prior));
-  if (auto bc = make_back_constraint(p_, in.rng)) model_.set_back_constraint(std::move(bc));
-  if (p_.str("init") == "slpp") {
+  if (auto bc = make_back_constraint(bc_, in.rng)) model_.set_back_constraint(std::move(bc));
+  if (s_.init == "slpp") {
     if (in.labels == nullptr)
       throw MethodError(method_ + ": init 'slpp' needs the training labels (fix: init: ppca)");
     const arma::mat X0 = slpp_latent_init(in.X, *in.labels, in.dim);
@@ -69,10 +75,26 @@ void PriorGplvm::fit(const FitInput& in) {
   model_.fit(in.X, in.dim, in.rng, in.trace);
 }
 
-double sparse_inducing(const ParamSet& p, const DataShape& s) {
-  if (!p.has("approximation") || p.str("approximation") == "exact") return 0.0;
-  return std::min(double(p.integer("inducing")), double(s.n));
+double sparse_inducing(const GplvmSettings& g, const DataShape& s) {
+  if (g.approximation == "exact") return 0.0;
+  return std::min(double(g.inducing), double(s.n));
 }
+
+namespace {
+
+// The iteration cap and the inducing points of a variant's setting, for its cost and memory
+// estimates. TPSLVM's variants declare neither `inducing` nor the other sparse keys (their
+// approximation is exact only), so only what they declare is read.
+GplvmSettings estimate_settings(const ParamSet& p) {
+  const GplvmKeys& k = gplvm_keys();
+  GplvmSettings g;
+  g.iterations = int(k.iterations(p));
+  g.approximation = k.approximation(p);
+  if (g.approximation != "exact") g.inducing = int(k.inducing(p));
+  return g;
+}
+
+}  // namespace
 
 MethodInfo gp_variant_info(std::string name, std::string summary, std::string reference,
                            std::vector<ParamSpec> params, bool supervised) {
@@ -99,8 +121,9 @@ MethodInfo gp_variant_info(std::string name, std::string summary, std::string re
   // evaluation, about two evaluations per SCG iteration. Sparse: about six n x m x m products,
   // four n x m x d ones and a few m^3 factorisations per evaluation.
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double n = double(s.n), d = double(s.d), it = double(p.integer("iterations"));
-    if (const double mi = sparse_inducing(p, s)) {
+    const GplvmSettings g = estimate_settings(p);
+    const double n = double(s.n), d = double(s.d), it = double(g.iterations);
+    if (const double mi = sparse_inducing(g, s)) {
       return it * 2.0 * (6.0 * n * mi * mi + 4.0 * n * mi * d + 4.0 * mi * mi * mi);
     }
     return it * 2.0 * (n * n * n + 3.0 * n * n * d);
@@ -114,7 +137,7 @@ MethodInfo gp_variant_info(std::string name, std::string summary, std::string re
   // of the same kind, not measured); the fitted model keeps a few N x N while the test points are
   // mapped.
   m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    if (const double mi = sparse_inducing(p, s)) {
+    if (const double mi = sparse_inducing(estimate_settings(p), s)) {
       const double n = double(s.n), d = double(s.d);
       return 8.0 * (9.0 * n * mi + 6.0 * mi * mi + 8.0 * n * d + 6.0 * n * double(dim));
     }

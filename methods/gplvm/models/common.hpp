@@ -17,11 +17,26 @@
 
 namespace drbench {
 
+// A back-constraint as a setting states it.
+struct BackConstraintSetting {
+  std::string kind = "rbf";  // rbf | mlp | linear | none
+  double kernel_width = 10.0;
+  arma::uword hidden = 20;
+};
 // back_constraint (rbf | mlp | linear | none), kernel_width, hidden. `with_none` false
 // for bcgplvm, whose whole point is the back-constraint.
-std::vector<ParamSpec> back_constraint_param_specs(const std::string& def, bool with_none = true);
+struct BackConstraintKeys {
+  ChoiceKey back_constraint;
+  RealKey kernel_width;
+  IntKey hidden;
+  std::vector<ParamSpec> specs() const { return {back_constraint, kernel_width, hidden}; }
+  BackConstraintSetting operator()(const ParamSet& p) const {
+    return {back_constraint(p), kernel_width(p), arma::uword(hidden(p))};
+  }
+};
+BackConstraintKeys back_constraint_keys(const std::string& def, bool with_none = true);
 // nullptr for "none". The MLP's random hidden layer is seeded from rng.
-std::shared_ptr<BackConstraint> make_back_constraint(const ParamSet& p, Rng& rng);
+std::shared_ptr<BackConstraint> make_back_constraint(const BackConstraintSetting& s, Rng& rng);
 
 // The GP-LVM family's parameters, the back-constraint's, then the variant's
 // own.
@@ -46,18 +61,22 @@ using PriorBuilder =
 
 class PriorGplvm final : public GplvmMethod {
  public:
-  PriorGplvm(std::string method, ParamSet p, PriorBuilder priors, bool supervised);
+  PriorGplvm(std::string method, GplvmSettings s, BackConstraintSetting bc, PriorBuilder priors,
+             bool supervised);
+  // The GP-LVM's and the back-constraint's settings read from p (every variant declares them).
+  PriorGplvm(std::string method, const ParamSet& p, PriorBuilder priors, bool supervised);
   void fit(const FitInput& in) override;
 
  private:
   std::string method_;
-  ParamSet p_;
+  GplvmSettings s_;
+  BackConstraintSetting bc_;
   PriorBuilder priors_;
   bool supervised_;
 };
 
-// m of a sparse approximation (capped at n), 0 for the exact likelihood or a model without one.
-double sparse_inducing(const ParamSet& p, const DataShape& s);
+// m of a sparse approximation (capped at n), 0 for the exact likelihood.
+double sparse_inducing(const GplvmSettings& g, const DataShape& s);
 
 // Descriptor fields every variant shares (family, iterative, out_of_sample,
 // cost, max_dim n-1).

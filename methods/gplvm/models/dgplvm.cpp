@@ -5,32 +5,34 @@
 #include <string>
 
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 #include "methods/gplvm/models/common.hpp"
 #include "methods/gplvm/priors/discriminative.hpp"
 
 namespace drbench {
 namespace {
 
+const RealKey kAlpha =
+    keywords::lambda(1.0, std::nullopt, true,
+                     "the discriminative prior 1/(sigma_d^2 J): lambda = 1/sigma_d^2")
+        .with(keywords::formerly("alpha"));
+const RealKey kRidge = keywords::ridge(1e-8, 0.0, std::nullopt, false,
+                                       "added to the within-class scatter's diagonal to keep it "
+                                       "invertible");
+
 MethodInfo dgplvm_info() {
-  MethodInfo m = gp_variant_info(
-      "dgplvm",
-      "discriminative GP-LVM: GP-LVM + GDA-criterion prior, latent dim <= C-1 "
-      "(supervised)",
-      "Urtasun & Darrell, Discriminative Gaussian process latent variable "
-      "models, ICML 2007",
-      gp_variant_param_specs(
-          "rbf",
-          {ParamSpec::real("alpha", 1.0, 0.0, std::nullopt,
-                           "weight 1/sigma_d^2 of the discriminative prior 1/(sigma_d^2 J)", true),
-           ParamSpec::real("ridge", 1e-8, 0.0, std::nullopt,
-                           "added to the within-class scatter's diagonal to keep it "
-                           "invertible")}),
-      true);
+  MethodInfo m =
+      gp_variant_info("dgplvm",
+                      "discriminative GP-LVM: GP-LVM + GDA-criterion prior, latent dim <= C-1 "
+                      "(supervised)",
+                      "Urtasun & Darrell, Discriminative Gaussian process latent variable "
+                      "models, ICML 2007",
+                      gp_variant_param_specs("rbf", {kAlpha, kRidge}), true);
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return s.n_classes > 1 ? arma::uword(s.n_classes - 1) : arma::uword(0);
   };
   m.make = [](const ParamSet& p) {
-    const double alpha = p.real("alpha"), ridge = p.real("ridge");
+    const double alpha = kAlpha(p), ridge = kRidge(p);
     return std::make_unique<PriorGplvm>(
         "dgplvm", p,
         [alpha, ridge](const FitInput& in) {

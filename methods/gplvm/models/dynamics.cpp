@@ -6,8 +6,8 @@
 
 namespace drbench {
 
-std::vector<ParamSpec> dynamics_param_specs() {
-  return {
+const DynamicsKeys& dynamics_keys() {
+  static const DynamicsKeys keys{
       ParamSpec::real("dynamics_kernel_width", 10.0, 0.0, std::nullopt,
                       "sigma of the dynamics GP's RBF kernel exp(-r^2/(2 sigma^2)); 10 is the "
                       "TPSLVM authors' inverse width 0.01",
@@ -24,9 +24,22 @@ std::vector<ParamSpec> dynamics_param_specs() {
       ParamSpec::real("first_prior", 1.0, 0.0, std::nullopt,
                       "precision of the Gaussian prior on each sequence's first latent point"),
   };
+  return keys;
 }
 
-void add_dynamics(GplvmModel& model, const ParamSet& p, const FitInput& in,
+DynamicsSetting DynamicsKeys::operator()(const ParamSet& p) const {
+  DynamicsSetting d;
+  const double w = dynamics_kernel_width(p);
+  d.prior.inv_width = 1.0 / (w * w);
+  d.prior.variance = dynamics_variance(p);
+  d.prior.white = dynamics_white(p);
+  d.prior.differences = dynamics_target(p) == "difference";
+  d.prior.first_precision = first_prior(p);
+  d.learn = learn_dynamics(p);
+  return d;
+}
+
+void add_dynamics(GplvmModel& model, const DynamicsSetting& d, const FitInput& in,
                   const std::string& method) {
   if (in.sequence == nullptr || in.sequence->is_empty())
     throw MethodError(method + ": dataset '" + (in.dataset.empty() ? "?" : in.dataset) +
@@ -36,15 +49,8 @@ void add_dynamics(GplvmModel& model, const ParamSet& p, const FitInput& in,
   if (in.sequence->n_elem != in.X.n_cols)
     throw Error("internal: " + method + " got " + std::to_string(in.sequence->n_elem) +
                 " sequence ids for " + std::to_string(in.X.n_cols) + " points");
-  GpDynamicsSettings s;
-  const double w = p.real("dynamics_kernel_width");
-  s.inv_width = 1.0 / (w * w);
-  s.variance = p.real("dynamics_variance");
-  s.white = p.real("dynamics_white");
-  s.differences = p.str("dynamics_target") == "difference";
-  s.first_precision = p.real("first_prior");
-  auto prior = std::make_shared<GpDynamicsPrior>(sequences_from_ids(*in.sequence), s);
-  if (p.boolean("learn_dynamics"))
+  auto prior = std::make_shared<GpDynamicsPrior>(sequences_from_ids(*in.sequence), d.prior);
+  if (d.learn)
     model.add_tuned_prior(prior);
   else
     model.add_prior(prior);

@@ -9,16 +9,35 @@
 #include "framework/core/params.hpp"
 #include "framework/core/registry.hpp"
 #include "methods/gplvm/model.hpp"
+#include "methods/gplvm/priors/dynamics.hpp"
 
 namespace drbench {
 
+// A GP dynamics prior as a setting states it.
+struct DynamicsSetting {
+  GpDynamicsSettings prior;
+  bool learn = false;  // learn_dynamics: tune the dynamics kernel with X
+};
 // dynamics_kernel_width, dynamics_variance, dynamics_white, dynamics_target, learn_dynamics,
 // first_prior.
-std::vector<ParamSpec> dynamics_param_specs();
+struct DynamicsKeys {
+  RealKey dynamics_kernel_width;
+  RealKey dynamics_variance;
+  RealKey dynamics_white;
+  ChoiceKey dynamics_target;
+  BoolKey learn_dynamics;
+  RealKey first_prior;
+  std::vector<ParamSpec> specs() const {
+    return {dynamics_kernel_width, dynamics_variance, dynamics_white,
+            dynamics_target,       learn_dynamics,    first_prior};
+  }
+  DynamicsSetting operator()(const ParamSet& p) const;
+};
+const DynamicsKeys& dynamics_keys();
 
 // Adds the GP dynamics prior over the sequences of in.sequence (fixed or learnt hyperparameters
-// as the parameters say). Throws MethodError naming the dataset when the data carry no order.
-void add_dynamics(GplvmModel& model, const ParamSet& p, const FitInput& in,
+// as the setting says). Throws MethodError naming the dataset when the data carry no order.
+void add_dynamics(GplvmModel& model, const DynamicsSetting& s, const FitInput& in,
                   const std::string& method);
 
 // The dynamics variants replace the Gaussian prior on X by the dynamics prior: x_prior = 0.

@@ -1,26 +1,29 @@
 // GPLRF (Zhong et al. 2010): GP-LVM with the label graph's GMRF prior alpha/2
 // tr(X L X^T) (eq. 9), new points through the RBF back-constraint (the paper's
 // out-of-sample section).
+#include "framework/core/keywords.hpp"
 #include "methods/gplvm/models/common.hpp"
 #include "methods/gplvm/priors/gmrf.hpp"
 
 namespace drbench {
 namespace {
 
+// The paper's alpha: the vocabulary's prior weight.
+const RealKey kAlpha =
+    keywords::lambda(1.0, std::nullopt, true,
+                     "the GMRF prior lambda/2 tr(X L X^T) (the paper's alpha: 1e-5..1e5)")
+        .with(keywords::formerly("alpha"));
+
 MethodInfo gplrf_info() {
-  MethodInfo m = gp_variant_info(
-      "gplrf",
-      "Gaussian process latent random field: GP-LVM + label-graph GMRF prior "
-      "(supervised)",
-      "Zhong, Li, Yeung, Hou, Liu. Gaussian Process Latent Random Field, AAAI "
-      "2010, eq. 5-9",
-      gp_variant_param_specs(
-          "rbf", {ParamSpec::real("alpha", 1.0, 0.0, std::nullopt,
-                                  "weight of the GMRF prior alpha/2 tr(X L X^T) (paper: 1e-5..1e5)",
-                                  true)}),
-      true);
+  MethodInfo m =
+      gp_variant_info("gplrf",
+                      "Gaussian process latent random field: GP-LVM + label-graph GMRF prior "
+                      "(supervised)",
+                      "Zhong, Li, Yeung, Hou, Liu. Gaussian Process Latent Random Field, AAAI "
+                      "2010, eq. 5-9",
+                      gp_variant_param_specs("rbf", {kAlpha}), true);
   m.make = [](const ParamSet& p) {
-    const double alpha = p.real("alpha");
+    const double alpha = kAlpha(p);
     return std::make_unique<PriorGplvm>(
         "gplrf", p,
         [alpha](const FitInput& in) {

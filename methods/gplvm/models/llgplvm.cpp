@@ -10,22 +10,26 @@
 namespace drbench {
 namespace {
 
+const RealKey kAlpha = keywords::lambda(1.0, std::nullopt, true,
+                                        "the prior tr(X M X^T)/(2 sigma^2): lambda = 1/sigma^2")
+                           .with(keywords::formerly("alpha"));
+const IntKey kNeighbours =
+    keywords::neighbours(7, 1, 100000, "the LLE reconstruction in the data space");
+const RealKey kLleReg = keywords::ridge(1e-3, 0.0, std::nullopt, false,
+                                        "of the LLE reconstruction, times the trace of each local "
+                                        "Gram matrix")
+                            .with(keywords::formerly("lle_reg"));
+
 MethodInfo llgplvm_info() {
   MethodInfo m = gp_variant_info(
       "llgplvm", "locally linear GP-LVM: GP-LVM + prior keeping the data's LLE weights",
       "Urtasun, Fleet, Geiger, Popovic, Darrell, Lawrence. "
       "Topologically-constrained latent "
       "variable models, ICML 2008",
-      gp_variant_param_specs(
-          "rbf", {ParamSpec::real("alpha", 1.0, 0.0, std::nullopt,
-                                  "weight 1/sigma^2 of the prior tr(X M X^T)/(2 sigma^2)", true),
-                  keywords::neighbours(7, 1, 100000, "the LLE reconstruction in the data space"),
-                  ParamSpec::real("lle_reg", 1e-3, 0.0, std::nullopt,
-                                  "LLE regulariser, times the trace of each local Gram matrix")}),
-      false);
+      gp_variant_param_specs("rbf", {kAlpha, kNeighbours, kLleReg}), false);
   m.make = [](const ParamSet& p) {
-    const double alpha = p.real("alpha"), reg = p.real("lle_reg");
-    const auto k = arma::uword(p.integer("neighbours"));
+    const double alpha = kAlpha(p), reg = kLleReg(p);
+    const auto k = arma::uword(kNeighbours(p));
     return std::make_unique<PriorGplvm>(
         "llgplvm", p,
         [alpha, reg, k](const FitInput& in) {

@@ -38,8 +38,8 @@
 
 namespace drbench {
 
-std::vector<ParamSpec> tpslvm_param_specs() {
-  std::vector<ParamSpec> s = {
+const TpsLvmKeys& tpslvm_keys() {
+  static const TpsLvmKeys keys{
       ParamSpec::integer("iterations", 1000, 1, 1e6,
                          "optimiser iterations (the paper: 1000 SCG iterations; the authors' "
                          "code: 200 function evaluations for oil, 500 iris, 1000 swiss roll)"),
@@ -67,57 +67,49 @@ std::vector<ParamSpec> tpslvm_param_specs() {
                         "the new points' PPCA start and from Algorithm 1's, the likelier end "
                         "kept; O(N^3) per step)"),
   };
-  // The sparse form (README "Sparse TPSLVM"): the knots move to the inducing inputs.
-  for (auto& spec : sparse_gp_param_specs(
-           "; TPSLVM's sparse form has its thin-plate knots at the inducing inputs (every "
-           "latent point in the exact one); needs out_of_sample: predictive"))
-    s.push_back(std::move(spec));
-  return s;
+  return keys;
 }
 
-GplvmSettings tpslvm_settings(const ParamSet& p) {
-  GplvmSettings s;
+TpsLvmSetting TpsLvmKeys::operator()(const ParamSet& p) const {
+  TpsLvmSetting t;
+  GplvmSettings& s = t.gp;
   s.kernel = "tps";
-  s.iterations = int(p.integer("iterations"));
-  s.optimizer = p.str("optimizer");
-  s.init = p.str("init");
-  s.x_prior = p.real("x_prior");
-  s.oos_iterations = int(p.integer("oos_iterations"));
-  s.learn_kernel = p.boolean("learn_beta");
-  s.oos = p.str("out_of_sample");
-  read_sparse_settings(p, s);
-  return s;
+  s.iterations = int(iterations(p));
+  s.optimizer = optimizer(p);
+  s.init = init(p);
+  s.x_prior = x_prior(p);
+  s.oos_iterations = int(oos_iterations(p));
+  s.learn_kernel = learn_beta(p);
+  s.oos = out_of_sample(p);
+  gplvm_keys().read_sparse(p, s);
+  t.constant = constant(p) == "classical" ? TpsConstant::classical : TpsConstant::paper;
+  t.beta = beta(p);
+  return t;
 }
 
-std::unique_ptr<Kernel> tpslvm_kernel(const ParamSet& p) {
-  const TpsConstant c =
-      p.str("constant") == "classical" ? TpsConstant::classical : TpsConstant::paper;
+std::unique_ptr<Kernel> tpslvm_kernel(const TpsLvmSetting& s) {
   std::vector<std::unique_ptr<Kernel>> parts;
-  parts.push_back(std::make_unique<TpsKernel>(c));
-  parts.push_back(std::make_unique<WhiteKernel>(1.0 / p.real("beta")));
+  parts.push_back(std::make_unique<TpsKernel>(s.constant));
+  parts.push_back(std::make_unique<WhiteKernel>(1.0 / s.beta));
   return std::make_unique<SumKernel>(std::move(parts));
 }
 
-TpsLvm::TpsLvm(std::string method, ParamSet p, bool back_constrained, bool dynamics)
-    : GplvmMethod(tpslvm_settings(p)),
-      method_(std::move(method)),
-      p_(std::move(p)),
-      back_constrained_(back_constrained),
-      dynamics_(dynamics) {}
+TpsLvm::TpsLvm(std::string method, TpsLvmSetting s)
+    : GplvmMethod(s.gp), method_(std::move(method)), s_(std::move(s)) {}
 
 void TpsLvm::fit(const FitInput& in) {
   if (in.dim < 1 || in.dim > 4)
     throw MethodError(method_ + ": thin-plate splines need a latent dimension of 1..4, got " +
                       std::to_string(in.dim) + " (fix: dims <= 4)");
-  model_ = GplvmModel(tpslvm_settings(p_));
-  model_.set_kernel(tpslvm_kernel(p_));
-  if (dynamics_) add_dynamics(model_, p_, in, method_);
-  if (back_constrained_) model_.set_back_constraint(make_back_constraint(p_, in.rng));
+  model_ = GplvmModel(s_.gp);
+  model_.set_kernel(tpslvm_kernel(s_));
+  if (s_.dynamics) add_dynamics(model_, *s_.dynamics, in, method_);
+  if (s_.bc) model_.set_back_constraint(make_back_constraint(*s_.bc, in.rng));
   model_.fit(in.X, in.dim, in.rng, in.trace);
 }
 
 MethodInfo tpslvm_family_info(std::string name, std::string summary, std::vector<ParamSpec> own) {
-  std::vector<ParamSpec> params = tpslvm_param_specs();
+  std::vector<ParamSpec> params = tpslvm_keys().specs();
   for (auto& s : own) params.push_back(std::move(s));
   MethodInfo m = gp_variant_info(std::move(name), std::move(summary),
                                  "Jiang, Gao, Wang & Shi. TPSLVM: a dimensionality reduction "
@@ -132,19 +124,21 @@ MethodInfo tpslvm_family_info(std::string name, std::string summary, std::vector
   // Sparse: the sparse GP-LVM's n m^2 products plus the thin-plate form's four (K_fu, its two
   // gradient products, the diagonal's).
   m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double n = double(s.n), it = double(p.integer("iterations"));
-    if (const double mi = sparse_inducing(p, s))
+    const TpsLvmSetting t = tpslvm_keys()(p);
+    const double n = double(s.n), it = double(t.gp.iterations);
+    if (const double mi = sparse_inducing(t.gp, s))
       return it * 2.0 * (10.0 * n * mi * mi + 4.0 * n * mi * double(s.d) + 4.0 * mi * mi * mi);
     return it * 2.0 * (4.0 * n * n * n + 3.0 * n * n * double(s.d));
   };
   // Sparse: the thin-plate kernel keeps eta and eta'/r of (X, Z) and (Z, Z) for the gradient
   // pass, two slots of two n x m matrices, on top of the sparse GP-LVM's.
   m.memory = [base = m.memory](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return base(s, p, dim) + 8.0 * 4.0 * double(s.n) * sparse_inducing(p, s);
+    return base(s, p, dim) + 8.0 * 4.0 * double(s.n) * sparse_inducing(tpslvm_keys()(p).gp, s);
   };
   m.check_setting = [](const ParamSet& p) -> std::string {
-    if (p.str("approximation") != "exact" && p.str("out_of_sample") == "joint")
-      return "approximation '" + p.str("approximation") +
+    const GplvmSettings g = tpslvm_keys()(p).gp;
+    if (g.approximation != "exact" && g.oos == "joint")
+      return "approximation '" + g.approximation +
              "' maps new points through the inducing inputs, and out_of_sample: joint refits "
              "every training point as a knot (fix: out_of_sample: predictive, or approximation: "
              "exact)";
@@ -155,18 +149,30 @@ MethodInfo tpslvm_family_info(std::string name, std::string summary, std::vector
 
 namespace {
 
-std::vector<ParamSpec> bc_specs() {
-  std::vector<ParamSpec> s = back_constraint_param_specs("rbf", false);
-  // The authors' BC-TPSLVM default: RBF back-constraint of inverse width 1e-4, kernel_width 100.
-  for (auto& spec : s)
-    if (spec.name == "kernel_width") spec.default_value = 100.0;
+// The authors' BC-TPSLVM default: RBF back-constraint of inverse width 1e-4, kernel_width 100.
+const BackConstraintKeys& bc_keys() {
+  static const BackConstraintKeys keys = [] {
+    BackConstraintKeys k = back_constraint_keys("rbf", false);
+    k.kernel_width = k.kernel_width.with([](ParamSpec& s) { s.default_value = 100.0; });
+    return k;
+  }();
+  return keys;
+}
+
+// The variant's setting: TPSLVM's, with the back-constraint and the dynamics prior it has.
+TpsLvmSetting variant_setting(const ParamSet& p, bool back_constrained, bool dynamics) {
+  TpsLvmSetting s = tpslvm_keys()(p);
+  if (back_constrained) s.bc = bc_keys()(p);
+  if (dynamics) s.dynamics = dynamics_keys()(p);
   return s;
 }
 
 MethodInfo tpslvm_info() {
   MethodInfo m = tpslvm_family_info(
       "tpslvm", "thin-plate-spline latent variable model (GP-LVM with the TPS covariance)", {});
-  m.make = [](const ParamSet& p) { return std::make_unique<TpsLvm>("tpslvm", p, false); };
+  m.make = [](const ParamSet& p) {
+    return std::make_unique<TpsLvm>("tpslvm", variant_setting(p, false, false));
+  };
   return m;
 }
 
@@ -174,27 +180,33 @@ MethodInfo bctpslvm_info() {
   MethodInfo m = tpslvm_family_info(
       "bctpslvm",
       "back-constrained TPSLVM: latent points a smooth map of the data (rbf/mlp/linear)",
-      bc_specs());
-  m.make = [](const ParamSet& p) { return std::make_unique<TpsLvm>("bctpslvm", p, true); };
+      bc_keys().specs());
+  m.make = [](const ParamSet& p) {
+    return std::make_unique<TpsLvm>("bctpslvm", variant_setting(p, true, false));
+  };
   return m;
 }
 
 MethodInfo tpslvm_dm_info() {
   MethodInfo m = tpslvm_family_info(
       "tpslvm_dm", "TPSLVM with a GP dynamics prior over time-ordered sequences (TPSLVM-DM)",
-      dynamics_param_specs());
+      dynamics_keys().specs());
   drop_gaussian_prior_default(m.params);
-  m.make = [](const ParamSet& p) { return std::make_unique<TpsLvm>("tpslvm_dm", p, false, true); };
+  m.make = [](const ParamSet& p) {
+    return std::make_unique<TpsLvm>("tpslvm_dm", variant_setting(p, false, true));
+  };
   return m;
 }
 
 MethodInfo bctpslvm_dm_info() {
-  std::vector<ParamSpec> own = bc_specs();
-  for (auto& s : dynamics_param_specs()) own.push_back(std::move(s));
+  std::vector<ParamSpec> own = bc_keys().specs();
+  for (auto& s : dynamics_keys().specs()) own.push_back(std::move(s));
   MethodInfo m = tpslvm_family_info(
       "bctpslvm_dm", "back-constrained TPSLVM with a GP dynamics prior (BC-TPSLVM-DM)", own);
   drop_gaussian_prior_default(m.params);
-  m.make = [](const ParamSet& p) { return std::make_unique<TpsLvm>("bctpslvm_dm", p, true, true); };
+  m.make = [](const ParamSet& p) {
+    return std::make_unique<TpsLvm>("bctpslvm_dm", variant_setting(p, true, true));
+  };
   return m;
 }
 

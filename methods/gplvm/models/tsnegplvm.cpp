@@ -3,33 +3,35 @@
 // lambda is the sweep's alpha.
 #include <algorithm>
 
+#include "framework/core/keywords.hpp"
 #include "methods/gplvm/models/common.hpp"
 #include "methods/gplvm/priors/tsne.hpp"
 
 namespace drbench {
 namespace {
 
+const RealKey kAlpha =
+    keywords::lambda(1.0, std::nullopt, true, "the t-SNE regulariser lambda KL(P||Q)")
+        .with(keywords::formerly("alpha"));
+const RealKey kPerplexity = ParamSpec::real("perplexity", 10.0, 1.0, std::nullopt,
+                                            "perplexity of the data affinities P (capped at n-1)");
+
 MethodInfo tsnegplvm_info() {
-  MethodInfo m = gp_variant_info(
-      "tsnegplvm",
-      "t-SNE-regularised GP-LVM: GP-LVM + lambda KL(P||Q) keeping local "
-      "structure",
-      "van der Maaten. Preserving local structure in Gaussian process latent "
-      "variable models, "
-      "Benelearn 2009",
-      gp_variant_param_specs(
-          "rbf", {ParamSpec::real("alpha", 1.0, 0.0, std::nullopt,
-                                  "weight lambda of the t-SNE regulariser lambda KL(P||Q)", true),
-                  ParamSpec::real("perplexity", 10.0, 1.0, std::nullopt,
-                                  "perplexity of the data affinities P (capped at n-1)")}),
-      false);
+  MethodInfo m =
+      gp_variant_info("tsnegplvm",
+                      "t-SNE-regularised GP-LVM: GP-LVM + lambda KL(P||Q) keeping local "
+                      "structure",
+                      "van der Maaten. Preserving local structure in Gaussian process latent "
+                      "variable models, "
+                      "Benelearn 2009",
+                      gp_variant_param_specs("rbf", {kAlpha, kPerplexity}), false);
   // The t-SNE prior holds the dense n x n affinities P and its Student-t kernel whatever the
   // likelihood (the sparse approximations save the likelihood's n x n matrices only).
   m.memory = [base = m.memory](const DataShape& s, const ParamSet& p, arma::uword dim) {
     return base(s, p, dim) + 16.0 * double(s.n) * double(s.n);
   };
   m.make = [](const ParamSet& p) {
-    const double lambda = p.real("alpha"), perp = p.real("perplexity");
+    const double lambda = kAlpha(p), perp = kPerplexity(p);
     return std::make_unique<PriorGplvm>(
         "tsnegplvm", p,
         [lambda, perp](const FitInput& in) {

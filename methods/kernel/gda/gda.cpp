@@ -5,6 +5,7 @@
 #include <string>
 
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/eigen.hpp"
 
@@ -35,7 +36,7 @@ void GDA::fit(const FitInput& in) {
   // reduces to the C x C problem  (N'N) v = mu v,  N = S^-1/2 M:  w = S^-1/2 N v / sqrt(mu).
   // That is the same problem as a dense r x r generalized eigensolver would solve, without the
   // O(r^3) reduction (r is up to n - 1).
-  const double reg = params().real("reg");
+  const double reg = reg_;
   const double scale = arma::mean(lambda());
   const arma::vec s = lambda() + reg * (scale > 0 ? scale : 1.0);
   const arma::vec s_isqrt = 1.0 / arma::sqrt(s);
@@ -60,12 +61,12 @@ MethodInfo gda_info() {
   m.family = "kernel";
   m.summary = "generalized discriminant analysis (kernel Fisher discriminant), <= C-1 dims";
   m.reference = "Baudat & Anouar 2000, Neural Computation 12(10), eq. 9-16 (ridge-regularised)";
-  m.params = kernel_param_specs();
-  m.params.push_back(ParamSpec::real(
-      "reg", 1e-3, 0.0, std::nullopt,
-      "ridge on the total scatter, relative to its mean eigenvalue (needed when n > C and the "
-      "kernel is nearly singular)",
-      true));
+  const RealKey reg = keywords::ridge(1e-3, 0.0, std::nullopt, true,
+                                      "on the total scatter, relative to its mean eigenvalue "
+                                      "(needed when n > C and the kernel is nearly singular)")
+                          .with(keywords::formerly("reg"));
+  m.params = kernel_keys().specs();
+  m.params.push_back(reg);
   m.supervised = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return s.n_classes > 0 ? arma::uword(s.n_classes - 1) : arma::uword(0);
@@ -79,7 +80,7 @@ MethodInfo gda_info() {
   m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
     return memory_dense(s, dim, 5.0, 2.0);
   };
-  m.make = [](const ParamSet& p) { return std::make_unique<GDA>(p); };
+  m.make = [reg](const ParamSet& p) { return std::make_unique<GDA>(kernel_keys()(p), reg(p)); };
   return m;
 }
 

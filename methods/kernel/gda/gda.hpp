@@ -11,12 +11,13 @@ namespace drbench {
 
 class GDA final : public KernelSubspace {
  public:
-  using KernelSubspace::KernelSubspace;
+  GDA(const KernelSetting& k, double reg) : KernelSubspace(k), reg_(reg) {}
   void fit(const FitInput& in) override;
   // Fisher ratios (v' B v / v' (T + reg) v) of the fitted directions, largest first.
   const arma::vec& ratios() const { return ratios_; }
 
  private:
+  double reg_;
   arma::vec ratios_;
 };
 

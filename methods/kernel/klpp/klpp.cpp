@@ -7,11 +7,10 @@
 namespace drbench {
 
 void KernelLPP::fit(const FitInput& in) {
-  const arma::sp_mat G = knn_graph(in.X, static_cast<arma::uword>(params().integer("neighbours")));
-  const arma::sp_mat W =
-      heat_weights(G, params().real("heat_width"), params().str("weights") == "binary");
+  const arma::sp_mat G = knn_graph(in.X, neighbours_);
+  const arma::sp_mat W = heat_weights(G, graph_.heat_width, graph_.binary);
   fit_basis(in.X);
-  set_directions(lpp_directions(Z(), W, in.dim, params().real("reg")));
+  set_directions(lpp_directions(Z(), W, in.dim, graph_.reg));
 }
 
 namespace {
@@ -22,9 +21,10 @@ MethodInfo klpp_info() {
   m.family = "kernel";
   m.summary = "kernel locality preserving projections on a heat-kernel kNN graph";
   m.reference = "He & Niyogi 2003 (NIPS 16), section 4 'Kernel LPP'";
-  m.params = kernel_param_specs();
-  m.params.push_back(keywords::neighbours(5, 1, 100, "the kNN graph (papers vary 2..20)"));
-  for (auto& p : lpp_param_specs()) m.params.push_back(p);
+  const IntKey neighbours = keywords::neighbours(5, 1, 100, "the kNN graph (papers vary 2..20)");
+  m.params = kernel_keys().specs();
+  m.params.push_back(neighbours);
+  for (auto& p : lpp_keys().specs()) m.params.push_back(p);
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 0 ? s.n - 1 : 0; };
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     return double(s.n) * s.n * (s.d + 5.0 * s.n);
@@ -35,7 +35,9 @@ MethodInfo klpp_info() {
   m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
     return memory_dense(s, dim, 5.0, 2.0);
   };
-  m.make = [](const ParamSet& p) { return std::make_unique<KernelLPP>(p); };
+  m.make = [neighbours](const ParamSet& p) {
+    return std::make_unique<KernelLPP>(kernel_keys()(p), arma::uword(neighbours(p)), lpp_keys()(p));
+  };
   return m;
 }
 

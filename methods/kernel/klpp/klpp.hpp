@@ -9,8 +9,13 @@ namespace drbench {
 
 class KernelLPP final : public KernelSubspace {
  public:
-  using KernelSubspace::KernelSubspace;
+  KernelLPP(const KernelSetting& k, arma::uword neighbours, const LppSetting& graph)
+      : KernelSubspace(k), neighbours_(neighbours), graph_(graph) {}
   void fit(const FitInput& in) override;
+
+ private:
+  arma::uword neighbours_;
+  LppSetting graph_;
 };
 
 }  // namespace drbench

@@ -24,7 +24,7 @@ MethodInfo kpca_info() {
   m.family = "kernel";
   m.summary = "kernel PCA: leading eigenvectors of the centred Gram matrix";
   m.reference = "Schoelkopf, Smola & Mueller 1998, Neural Computation 10(5), eq. 14-16";
-  m.params = kernel_param_specs();
+  m.params = kernel_keys().specs();
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 0 ? s.n - 1 : 0; };
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     return double(s.n) * s.n * (s.d + 50.0);
@@ -35,7 +35,7 @@ MethodInfo kpca_info() {
   m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
     return memory_dense(s, dim, 2.5, 0.0);
   };
-  m.make = [](const ParamSet& p) { return std::make_unique<KernelPCA>(p); };
+  m.make = [](const ParamSet& p) { return std::make_unique<KernelPCA>(kernel_keys()(p)); };
   return m;
 }
 

@@ -50,16 +50,14 @@ arma::sp_mat class_graph(const arma::mat& X, const arma::uvec& y, std::size_t n_
 
 void SupervisedKernelLPP::fit(const FitInput& in) {
   if (!in.labels) throw MethodError("sklpp is supervised: the task has no training labels");
-  const arma::sp_mat G = class_graph(in.X, *in.labels, in.n_classes,
-                                     static_cast<arma::uword>(params().integer("neighbours")));
+  const arma::sp_mat G = class_graph(in.X, *in.labels, in.n_classes, neighbours_);
   if (G.n_nonzero == 0)
     throw MethodError(
         "sklpp: no two training points share a class, so the supervised graph is "
         "empty; use more training points per class");
-  const arma::sp_mat W =
-      heat_weights(G, params().real("heat_width"), params().str("weights") == "binary");
+  const arma::sp_mat W = heat_weights(G, graph_.heat_width, graph_.binary);
   fit_basis(in.X);
-  set_directions(lpp_directions(Z(), W, in.dim, params().real("reg")));
+  set_directions(lpp_directions(Z(), W, in.dim, graph_.reg));
 }
 
 namespace {
@@ -70,10 +68,11 @@ MethodInfo sklpp_info() {
   m.family = "kernel";
   m.summary = "supervised kernel LPP: kernel LPP on a same-class heat-kernel graph";
   m.reference = "Zheng, Zhou, Zou & Zhao 2007, Neurocomputing 70(7-9), eq. 7-14";
-  m.params = kernel_param_specs();
-  m.params.push_back(
-      keywords::neighbours(0, 0, 1000, "same-class points joined; 0 joins every same-class pair"));
-  for (auto& p : lpp_param_specs()) m.params.push_back(p);
+  const IntKey neighbours =
+      keywords::neighbours(0, 0, 1000, "same-class points joined; 0 joins every same-class pair");
+  m.params = kernel_keys().specs();
+  m.params.push_back(neighbours);
+  for (auto& p : lpp_keys().specs()) m.params.push_back(p);
   m.supervised = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 0 ? s.n - 1 : 0; };
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
@@ -85,7 +84,10 @@ MethodInfo sklpp_info() {
   m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
     return memory_dense(s, dim, 5.0, 2.0);
   };
-  m.make = [](const ParamSet& p) { return std::make_unique<SupervisedKernelLPP>(p); };
+  m.make = [neighbours](const ParamSet& p) {
+    return std::make_unique<SupervisedKernelLPP>(kernel_keys()(p), arma::uword(neighbours(p)),
+                                                 lpp_keys()(p));
+  };
   return m;
 }
 

@@ -8,8 +8,13 @@ namespace drbench {
 
 class SupervisedKernelLPP final : public KernelSubspace {
  public:
-  using KernelSubspace::KernelSubspace;
+  SupervisedKernelLPP(const KernelSetting& k, arma::uword neighbours, const LppSetting& graph)
+      : KernelSubspace(k), neighbours_(neighbours), graph_(graph) {}
   void fit(const FitInput& in) override;
+
+ private:
+  arma::uword neighbours_;
+  LppSetting graph_;
 };
 
 // Symmetric sparse graph of Euclidean distances between same-class points: all pairs when k = 0,

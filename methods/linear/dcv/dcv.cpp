@@ -75,10 +75,11 @@ MethodInfo dcv_info() {
   m.summary =
       "discriminative common vectors: between-class directions inside the null space of S_w";
   m.reference = "Cevikalp et al., IEEE TPAMI 27(1) 2005, section 2.2, eq. 12-17";
-  m.params = {ParamSpec::real(
+  const RealKey null_tol = ParamSpec::real(
       "null_tol", 1e-10, 0.0, 1.0,
       "eigenvalues of S_w up to null_tol times its largest eigenvalue count as null "
-      "(raise it when n - C >= d, the large-sample case)")};
+      "(raise it when n - C >= d, the large-sample case)");
+  m.params = {null_tol};
   m.supervised = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return std::min<arma::uword>(s.n_classes > 0 ? s.n_classes - 1 : 0, s.d);
@@ -91,7 +92,7 @@ MethodInfo dcv_info() {
   m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
     return memory_linear(s, dim) + 8.0 * double(s.d) * double(std::min(s.n, s.d));
   };
-  m.make = [](const ParamSet& p) { return std::make_unique<Dcv>(p.real("null_tol")); };
+  m.make = [null_tol](const ParamSet& p) { return std::make_unique<Dcv>(null_tol(p)); };
   return m;
 }
 

@@ -39,12 +39,15 @@ MethodInfo ip_sr_info() {
   m.family = "linear";
   m.summary = "isometric projection via spectral regression: tau(D_G) eigenvectors, then ridge";
   m.reference = "Cai, He & Han, AAAI 2007, section 4; Zheng et al., ICPR 2012, eq. 4";
-  m.params = {keywords::neighbours(5, 1, 1000, "the kNN graph of the geodesics (papers: 2..20)"),
-              ParamSpec::real("alpha", 0.01, 0.0, 1e6,
-                              "ridge of the regression, relative to trace(X X^T)/d"),
-              keywords::disconnected("connect")};
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
-    return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * p.real("neighbours")) +
+  const IntKey neighbours =
+      keywords::neighbours(5, 1, 1000, "the kNN graph of the geodesics (papers: 2..20)");
+  const RealKey alpha =
+      keywords::ridge(0.01, 0.0, 1e6, false, "of the regression, relative to trace(X X^T)/d")
+          .with(keywords::formerly("alpha"));
+  const ChoiceKey disconnected = keywords::disconnected("connect");
+  m.params = {neighbours, alpha, disconnected};
+  m.cost = [neighbours](const DataShape& s, const ParamSet& p, arma::uword) {
+    return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * double(neighbours(p))) +
            double(s.n) * s.n * s.n / 10.0;
   };
   m.transform_reproduces_embedding = true;
@@ -53,8 +56,10 @@ MethodInfo ip_sr_info() {
   m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
     return memory_linear(s, dim) + 8.0 * 2.5 * double(s.n) * double(s.n);
   };
-  m.make = [](const ParamSet& p) {
-    return std::make_unique<IpSr>(GeodesicGraphSpec::from(p), p.real("alpha"));
+  m.make = [=](const ParamSet& p) {
+    return std::make_unique<IpSr>(
+        GeodesicGraphSpec::knn_graph(arma::uword(neighbours(p)), disconnected(p) == "connect"),
+        alpha(p));
   };
   return m;
 }

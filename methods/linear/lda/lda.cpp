@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/eigen.hpp"
 
@@ -54,9 +55,11 @@ MethodInfo lda_info() {
   m.family = "linear";
   m.summary = "Fisher linear discriminant analysis (S_b w = lambda (S_w + ridge) w)";
   m.reference = "Fisher (1936); Fukunaga, Statistical Pattern Recognition (1990) ch. 10";
-  m.params = {ParamSpec::real("reg", 1e-6, 0.0, 1e3,
-                              "ridge added to S_w, relative to trace(S_w)/d; raise it when S_w "
-                              "is singular (fewer points than dimensions)")};
+  const RealKey reg = keywords::ridge(1e-6, 0.0, 1e3, false,
+                                      "added to S_w, relative to trace(S_w)/d; raise it when S_w "
+                                      "is singular (fewer points than dimensions)")
+                          .with(keywords::formerly("reg"));
+  m.params = {reg};
   m.supervised = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return std::min<arma::uword>(s.n_classes > 0 ? s.n_classes - 1 : 0, s.d);
@@ -69,7 +72,7 @@ MethodInfo lda_info() {
   m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
     return memory_linear(s, dim);
   };
-  m.make = [](const ParamSet& p) { return std::make_unique<Lda>(p.real("reg")); };
+  m.make = [reg](const ParamSet& p) { return std::make_unique<Lda>(reg(p)); };
   return m;
 }
 

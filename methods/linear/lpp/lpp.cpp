@@ -29,28 +29,31 @@ MethodInfo lpp_info() {
   m.family = "linear";
   m.summary = "locality preserving projections: heat-kernel kNN graph, X L X^T a = l X D X^T a";
   m.reference = "He & Niyogi, Locality Preserving Projections, NIPS 2003, section 2-3";
-  m.params = {keywords::neighbours(5, 1, 1000, "the kNN graph (papers vary 2..20)"),
-              keywords::kernel_width(1.0, kKnnReference),
-              keywords::width("relative", kKnnReference),
-              ParamSpec::real("pca_ratio", 1.0, 0.0, 1.0,
-                              "variance kept by the PCA pre-step (1 = full rank)", true),
-              ParamSpec::real("reg", 1e-8, 0.0, 1e3, "ridge on X D X^T, relative to its trace/dim"),
-              keywords::projection_norm("the OIP paper's LPP row matches unit")};
+  const IntKey neighbours = keywords::neighbours(5, 1, 1000, "the kNN graph (papers vary 2..20)");
+  const RealKey kernel_width = keywords::kernel_width(1.0, kKnnReference);
+  const ChoiceKey width = keywords::width("relative", kKnnReference);
+  const RealKey pca_ratio = ParamSpec::real(
+      "pca_ratio", 1.0, 0.0, 1.0, "variance kept by the PCA pre-step (1 = full rank)", true);
+  const RealKey reg =
+      keywords::ridge(1e-8, 0.0, 1e3, false, "on X D X^T, relative to its trace/dim")
+          .with(keywords::formerly("reg"));
+  const ChoiceKey projection_norm =
+      keywords::projection_norm("the OIP paper's LPP row matches unit");
+  m.params = {neighbours, kernel_width, width, pca_ratio, reg, projection_norm};
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     return double(s.n) * s.n * s.d + double(s.d) * s.d * s.d;
   };
   m.transform_reproduces_embedding = true;
   // The PCA-reduced points and their products with the sparse kNN graph (four n x d arrays),
   // the graph itself.
-  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+  m.memory = [neighbours](const DataShape& s, const ParamSet& p, arma::uword dim) {
     const double n = double(s.n);
-    return memory_linear(s, dim) + 8.0 * 4.0 * n * double(s.d) +
-           32.0 * n * double(p.integer("neighbours"));
+    return memory_linear(s, dim) + 8.0 * 4.0 * n * double(s.d) + 32.0 * n * double(neighbours(p));
   };
-  m.make = [](const ParamSet& p) {
-    return std::make_unique<Lpp>(static_cast<arma::uword>(p.integer("neighbours")),
-                                 keywords::kernel_width_of(p), p.real("pca_ratio"), p.real("reg"),
-                                 p.str("projection_norm") == "unit");
+  m.make = [=](const ParamSet& p) {
+    return std::make_unique<Lpp>(arma::uword(neighbours(p)),
+                                 keywords::KernelWidth{kernel_width(p), width(p) == "relative"},
+                                 pca_ratio(p), reg(p), projection_norm(p) == "unit");
   };
   return m;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/linalg/eigen.hpp"
@@ -132,24 +133,29 @@ MethodInfo mmpa_info() {
   m.reference =
       "Zheng et al., Neurocomputing 123 (2014) 121-130, in the form of Zheng et al., Comput. Math. "
       "Methods Med. 2014, section 2.3 eq. 9 and section 4.4 (graphs and sigma: see mmpa.hpp)";
-  m.params = {
+  const ChoiceKey graph =
       ParamSpec::choice("graph", "threshold", {"threshold", "knn"},
                         "threshold: pairs beyond eps_w / within eps_b (the DEE setting); knn: "
                         "the neighbours_within farthest same-class and neighbours_between "
-                        "nearest other-class points"),
+                        "nearest other-class points");
+  const RealKey eps_w =
       ParamSpec::real("eps_w", 0.0, 0.0, 1e12,
                       "graph=threshold: same-class pairs farther apart than this are pulled "
-                      "together; 0 = average intra-class distance"),
+                      "together; 0 = average intra-class distance");
+  const RealKey eps_b =
       ParamSpec::real("eps_b", 0.0, 0.0, 1e12,
                       "graph=threshold: different-class pairs closer than this are pushed apart; "
-                      "0 = average inter-class distance"),
-      ParamSpec::integer("neighbours_within", 5, 1, 100000,
-                         "graph=knn: farthest same-class points per point"),
-      ParamSpec::integer("neighbours_between", 10, 1, 100000,
-                         "graph=knn: nearest other-class points per point"),
-      ParamSpec::real("reg", 3.0, 0.0, 1e6,
-                      "ridge on the intra-class term X L_intra X^T, relative to its trace/dim "
-                      "(1-NN error on USPS is lowest near 3-10; 0 needs n > d)")};
+                      "0 = average inter-class distance");
+  const IntKey neighbours_within = ParamSpec::integer(
+      "neighbours_within", 5, 1, 100000, "graph=knn: farthest same-class points per point");
+  const IntKey neighbours_between = ParamSpec::integer(
+      "neighbours_between", 10, 1, 100000, "graph=knn: nearest other-class points per point");
+  const RealKey reg = keywords::ridge(3.0, 0.0, 1e6, false,
+                                      "on the intra-class term X L_intra X^T, relative to its "
+                                      "trace/dim (1-NN error on USPS is lowest near 3-10; 0 needs "
+                                      "n > d)")
+                          .with(keywords::formerly("reg"));
+  m.params = {graph, eps_w, eps_b, neighbours_within, neighbours_between, reg};
   m.supervised = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
@@ -161,11 +167,10 @@ MethodInfo mmpa_info() {
   m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
     return memory_linear(s, dim) + 8.0 * 8.0 * double(s.n) * double(s.n);
   };
-  m.make = [](const ParamSet& p) {
-    return std::make_unique<Mmpa>(
-        p.str("graph") == "knn" ? MmpaGraph::Knn : MmpaGraph::Threshold, p.real("eps_w"),
-        p.real("eps_b"), static_cast<arma::uword>(p.integer("neighbours_within")),
-        static_cast<arma::uword>(p.integer("neighbours_between")), p.real("reg"));
+  m.make = [=](const ParamSet& p) {
+    return std::make_unique<Mmpa>(graph(p) == "knn" ? MmpaGraph::Knn : MmpaGraph::Threshold,
+                                  eps_w(p), eps_b(p), arma::uword(neighbours_within(p)),
+                                  arma::uword(neighbours_between(p)), reg(p));
   };
   return m;
 }

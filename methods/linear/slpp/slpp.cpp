@@ -42,12 +42,15 @@ MethodInfo slpp_info() {
   m.family = "linear";
   m.summary = "supervised LPP: same-class graph (heat kernel or 1), X L X^T a = l X D X^T a";
   m.reference = "Zheng et al., Signal Processing 87(10) 2007, section 3 (SLPP)";
-  m.params = {
-      keywords::weights("on same-class pairs"), keywords::kernel_width(1.0, kReference),
-      keywords::width("relative", kReference),
-      ParamSpec::real("pca_ratio", 1.0, 0.0, 1.0,
-                      "variance kept by the PCA pre-step (1 = full rank)", true),
-      ParamSpec::real("reg", 1e-8, 0.0, 1e3, "ridge on X D X^T, relative to its trace/dim")};
+  const ChoiceKey weights = keywords::weights("on same-class pairs");
+  const RealKey kernel_width = keywords::kernel_width(1.0, kReference);
+  const ChoiceKey width = keywords::width("relative", kReference);
+  const RealKey pca_ratio = ParamSpec::real(
+      "pca_ratio", 1.0, 0.0, 1.0, "variance kept by the PCA pre-step (1 = full rank)", true);
+  const RealKey reg =
+      keywords::ridge(1e-8, 0.0, 1e3, false, "on X D X^T, relative to its trace/dim")
+          .with(keywords::formerly("reg"));
+  m.params = {weights, kernel_width, width, pca_ratio, reg};
   m.supervised = true;
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     const double per = s.n_classes ? double(s.n) / s.n_classes : double(s.n);
@@ -66,10 +69,10 @@ MethodInfo slpp_info() {
     return 8.0 * 1048576.0 + 4.0 * 8.0 * n * d + graph + 6.0 * 8.0 * d * d + 8.0 * n * dim;
   };
   m.transform_reproduces_embedding = true;
-  m.make = [](const ParamSet& p) {
-    return std::make_unique<Slpp>(
-        p.str("weights") == "heat" ? ClassWeight::Heat : ClassWeight::Binary,
-        keywords::kernel_width_of(p), p.real("pca_ratio"), p.real("reg"));
+  m.make = [=](const ParamSet& p) {
+    return std::make_unique<Slpp>(weights(p) == "heat" ? ClassWeight::Heat : ClassWeight::Binary,
+                                  keywords::KernelWidth{kernel_width(p), width(p) == "relative"},
+                                  pca_ratio(p), reg(p));
   };
   return m;
 }

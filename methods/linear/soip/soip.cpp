@@ -6,8 +6,8 @@
 #include "framework/core/registry.hpp"
 #include "framework/linalg/eigen.hpp"
 #include "framework/linalg/geodesic.hpp"
-#include "methods/linear/isometric_projection.hpp"
 #include "framework/linalg/lars.hpp"
+#include "methods/linear/isometric_projection.hpp"
 
 namespace drbench {
 
@@ -45,17 +45,18 @@ MethodInfo soip_info() {
   m.family = "linear";
   m.summary = "sparse OIP: lasso (LARS) regression of the OIP projections, unit-length vectors";
   m.reference = "Zheng, Tang, Fang & Zhang, ICPR 2012, section 4; Efron et al. 2004 (LARS)";
-  m.params = {keywords::neighbours(5, 1, 1000, "the kNN graph of the geodesics (papers: 2..20)"),
-              keywords::disconnected("connect"),
-              ParamSpec::integer("nonzeros", 0, 0, 1e6,
-                                 "largest number of nonzero entries per projection vector (0 = no "
-                                 "limit, stop at 'lambda')"),
-              keywords::lambda(0.01, 1.0, false,
-                               "the lasso penalty, relative to the one that zeroes every "
-                               "coefficient")};
+  const IntKey neighbours =
+      keywords::neighbours(5, 1, 1000, "the kNN graph of the geodesics (papers: 2..20)");
+  const ChoiceKey disconnected = keywords::disconnected("connect");
+  const IntKey nonzeros = ParamSpec::integer("nonzeros", 0, 0, 1e6,
+                                             "largest number of nonzero entries per projection "
+                                             "vector (0 = no limit, stop at 'lambda')");
+  const RealKey lambda = keywords::lambda(
+      0.01, 1.0, false, "the lasso penalty, relative to the one that zeroes every coefficient");
+  m.params = {neighbours, disconnected, nonzeros, lambda};
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * p.real("neighbours")) +
+  m.cost = [neighbours](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * double(neighbours(p))) +
            double(dim) * s.d * s.d * s.d;
   };
   m.transform_reproduces_embedding = true;
@@ -64,10 +65,10 @@ MethodInfo soip_info() {
   m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
     return memory_linear(s, dim) + 8.0 * 2.5 * double(s.n) * double(s.n);
   };
-  m.make = [](const ParamSet& p) {
-    return std::make_unique<Soip>(GeodesicGraphSpec::from(p),
-                                  static_cast<arma::uword>(p.integer("nonzeros")),
-                                  p.real("lambda"));
+  m.make = [=](const ParamSet& p) {
+    return std::make_unique<Soip>(
+        GeodesicGraphSpec::knn_graph(arma::uword(neighbours(p)), disconnected(p) == "connect"),
+        arma::uword(nonzeros(p)), lambda(p));
   };
   return m;
 }

@@ -35,23 +35,22 @@ constexpr arma::uword kSmallLimit = 2000;
 
 void Isomap::fit(const FitInput& in) {
   X_ = in.X;
-  const GeodesicGraphSpec spec = GeodesicGraphSpec::from(params_);
+  const GeodesicGraphSpec& spec = s_.graph;
   const arma::uword n = X_.n_cols;
-  const arma::uword m = static_cast<arma::uword>(params_.integer("landmarks"));
+  const arma::uword m = s_.landmarks;
   if (m > n)
     throw MethodError(
         "isomap: landmarks=" + std::to_string(m) + " exceeds the " + std::to_string(n) +
         " training points (fix: landmarks <= " + std::to_string(n) + ", or 0 for full Isomap)");
   arma::sp_mat G;
   if (spec.knn && n <= kSmallLimit &&
-      !use_approximate(n, X_.n_rows, spec.neighbours,
-                       parse_graph_kind(params_.str("neighbour_graph")))) {
+      !use_approximate(n, X_.n_rows, spec.neighbours, parse_graph_kind(s_.neighbour_graph))) {
     // Small problems keep the graph the committed results were computed with (distances by the
     // BLAS expansion, whose rounding breaks exact ties differently from the shared graph's).
     G = geodesic_graph(X_, spec, "isomap", in.trace);
   } else if (spec.knn) {
     GraphOptions go;
-    go.kind = parse_graph_kind(params_.str("neighbour_graph"));
+    go.kind = parse_graph_kind(s_.neighbour_graph);
     go.threads = in.threads;
     go.seed = in.rng.engine()();
     index_ = std::make_unique<NeighbourIndex>(X_, spec.neighbours, go);
@@ -114,12 +113,12 @@ arma::mat Isomap::new_geodesics_sq(const arma::mat& Xb) const {
   // Each new point's graph neighbours l and their lengths |x - x_l|.
   std::vector<std::vector<std::pair<arma::uword, double>>> nbrs(b);
   if (index_) {
-    const arma::uword k = std::min<arma::uword>(params_.integer("neighbours"), n);
+    const arma::uword k = std::min<arma::uword>(s_.graph.neighbours, n);
     const NeighbourGraph g = index_->query(Xb, k);
     for (arma::uword q = 0; q < b; ++q)
       for (arma::uword j = 0; j < k; ++j) nbrs[q].emplace_back(g.index(j, q), g.dist(j, q));
-  } else if (params_.str("graph") == "knn") {
-    const arma::uword k = std::min<arma::uword>(params_.integer("neighbours"), n);
+  } else if (s_.graph.knn) {
+    const arma::uword k = std::min<arma::uword>(s_.graph.neighbours, n);
     const arma::mat E = sq_distances(X_, Xb);  // n x b
     std::vector<arma::uword> idx(n);
     for (arma::uword q = 0; q < b; ++q) {
@@ -134,7 +133,7 @@ arma::mat Isomap::new_geodesics_sq(const arma::mat& Xb) const {
         nbrs[q][0].second = 0.0;
     }
   } else {
-    const double eps2 = std::pow(params_.real("epsilon"), 2);
+    const double eps2 = std::pow(s_.graph.epsilon, 2);
     const arma::mat E = sq_distances(X_, Xb);  // n x b
     for (arma::uword q = 0; q < b; ++q) {
       for (arma::uword i = 0; i < n; ++i)
@@ -187,38 +186,39 @@ MethodInfo isomap_info() {
   m.reference =
       "Tenenbaum, de Silva & Langford 2000, Science 290; Bengio et al. 2003 (NIPS 16); "
       "landmarks: de Silva & Tenenbaum 2003 (NIPS 15)";
-  m.params = {
-      keywords::graph("knn"),
-      keywords::neighbours(10, 1, 500, "the kNN graph, also of a new point (TPSLVM: 2..20)"),
-      keywords::epsilon(1.0),
-      keywords::disconnected("connect"),
-      keywords::neighbour_graph("auto"),
-      keywords::landmarks(0,
-                          "geodesics from this many random landmarks, the other points "
-                          "triangulated from them, O(n landmarks) memory"),
-  };
   // Added with the big-data paths: at their defaults earlier results' setting keys still resume.
-  for (auto& p : m.params)
-    if (p.name == "neighbour_graph" || p.name == "landmarks") p.keyed_at_default = false;
-  m.max_dim = [](const DataShape& s, const ParamSet& p) {
-    const arma::uword l = static_cast<arma::uword>(p.integer("landmarks"));
+  const auto unkeyed_at_default = [](ParamSpec& s) { s.keyed_at_default = false; };
+  const ChoiceKey graph = keywords::graph("knn");
+  const IntKey neighbours =
+      keywords::neighbours(10, 1, 500, "the kNN graph, also of a new point (TPSLVM: 2..20)");
+  const RealKey epsilon = keywords::epsilon(1.0);
+  const ChoiceKey disconnected = keywords::disconnected("connect");
+  const ChoiceKey neighbour_graph = keywords::neighbour_graph("auto").with(unkeyed_at_default);
+  const IntKey landmarks = keywords::landmarks(0,
+                                               "geodesics from this many random landmarks, the "
+                                               "other points triangulated from them, O(n "
+                                               "landmarks) memory")
+                               .with(unkeyed_at_default);
+  m.params = {graph, neighbours, epsilon, disconnected, neighbour_graph, landmarks};
+  m.max_dim = [landmarks](const DataShape& s, const ParamSet& p) {
+    const arma::uword l = static_cast<arma::uword>(landmarks(p));
     const arma::uword pts = l > 0 ? std::min(l, s.n) : s.n;
     return pts > 0 ? pts - 1 : 0;
   };
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double k = static_cast<double>(p.integer("neighbours"));
-    const double l = static_cast<double>(p.integer("landmarks"));
+  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword) {
+    const double k = static_cast<double>(neighbours(p));
+    const double l = static_cast<double>(landmarks(p));
     const double sources = l > 0 ? std::min(l, double(s.n)) : double(s.n);
     return double(s.n) *
            (s.n * s.d / 8.0 + sources * (2.0 * k * std::log2(double(s.n) + 1) + 50.0));
   };
-  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
     const double n = double(s.n), d = double(s.d);
-    const arma::uword k = static_cast<arma::uword>(p.integer("neighbours"));
-    const double l = std::min(double(p.integer("landmarks")), n);
+    const arma::uword k = static_cast<arma::uword>(neighbours(p));
+    const double l = std::min(double(landmarks(p)), n);
     double b = kProcessBaseBytes + 16.0 * n * d +
-               (p.str("graph") == "knn"
-                    ? neighbour_graph_memory(s.n, s.d, k, p.str("neighbour_graph"))
+               (graph(p) == "knn"
+                    ? neighbour_graph_memory(s.n, s.d, k, neighbour_graph(p))
                     : 8.0 * n * std::min(n, 4194304.0 / std::max(n, 1.0)) + 64.0 * n * double(k));
     if (l > 0) {
       // n x m geodesics and one n x block of them squared at a time; the landmark MDS (m x m).
@@ -234,7 +234,16 @@ MethodInfo isomap_info() {
     return b + 8.0 * n * 2.0 * double(dim);
   };
   m.transform_reproduces_embedding = true;
-  m.make = [](const ParamSet& p) { return std::make_unique<Isomap>(p); };
+  m.make = [=](const ParamSet& p) {
+    IsomapSetting s;
+    s.graph.knn = graph(p) == "knn";
+    s.graph.neighbours = arma::uword(neighbours(p));
+    s.graph.epsilon = epsilon(p);
+    s.graph.connect = disconnected(p) == "connect";
+    s.neighbour_graph = neighbour_graph(p);
+    s.landmarks = arma::uword(landmarks(p));
+    return std::make_unique<Isomap>(s);
+  };
   return m;
 }
 

@@ -19,17 +19,25 @@
 // do not depend on the thread count.
 #include <armadillo>
 #include <memory>
+#include <string>
 
 #include "framework/core/method.hpp"
-#include "framework/core/params.hpp"
+#include "framework/linalg/geodesic.hpp"
 #include "framework/linalg/mds_spectrum.hpp"
 #include "framework/linalg/neighbour_graph.hpp"
 
 namespace drbench {
 
+// A setting of Isomap's parameters, read once in its `make`.
+struct IsomapSetting {
+  GeodesicGraphSpec graph;
+  std::string neighbour_graph = "auto";  // parse_graph_kind's text
+  arma::uword landmarks = 0;             // 0: full Isomap
+};
+
 class Isomap final : public Method {
  public:
-  explicit Isomap(const ParamSet& p) : params_(p) {}
+  explicit Isomap(const IsomapSetting& s) : s_(s) {}
   void fit(const FitInput& in) override;
   arma::mat embedding() const override {
     return landmarks_.is_empty() ? spectrum_.embedding() : Y_;
@@ -47,7 +55,7 @@ class Isomap final : public Method {
   arma::mat place(const arma::mat& D2) const;
   // Squared geodesics (rows: training points, or landmarks) of the new points Xb.
   arma::mat new_geodesics_sq(const arma::mat& Xb) const;
-  ParamSet params_;
+  IsomapSetting s_;
   arma::mat X_;
   std::unique_ptr<NeighbourIndex> index_;  // kNN graph: over X_, for the new points' neighbours
   arma::mat G2_;                           // full: n x n squared geodesics

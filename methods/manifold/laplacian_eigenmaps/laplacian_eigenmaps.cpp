@@ -28,18 +28,18 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }  // namespace
 
 double LaplacianEigenmaps::weight(double sq_dist) const {
-  return params_.str("weights") == "binary" ? 1.0 : std::exp(-sq_dist / t_);
+  return s_.binary ? 1.0 : std::exp(-sq_dist / t_);
 }
 
 void LaplacianEigenmaps::fit(const FitInput& in) {
   X_ = in.X;
   const arma::uword n = in.X.n_cols;
-  const arma::uword k = static_cast<arma::uword>(params_.integer("neighbours"));
+  const arma::uword k = s_.neighbours;
   if (in.dim + 1 >= n)
     throw MethodError("laplacian_eigenmaps: dims=" + std::to_string(in.dim) + " needs more than " +
                       std::to_string(in.dim + 1) + " training points");
   GraphOptions go;
-  go.kind = parse_graph_kind(params_.str("neighbour_graph"));
+  go.kind = parse_graph_kind(s_.neighbour_graph);
   go.threads = in.threads;
   go.seed = in.rng.engine()();
   const auto t0 = std::chrono::steady_clock::now();
@@ -62,7 +62,7 @@ void LaplacianEigenmaps::fit(const FitInput& in) {
                       " connected components (the embedding would only separate them); "
                       "increase neighbours");
   const arma::vec len = arma::nonzeros(G);
-  t_ = keywords::kernel_width_of(params_).heat_t(std::max(arma::mean(arma::square(len)), 1e-300));
+  t_ = s_.width.heat_t(std::max(arma::mean(arma::square(len)), 1e-300));
   W_ = std::move(G);
   for (auto it = W_.begin(); it != W_.end(); ++it) *it = weight((*it) * (*it));
   deg_ = arma::vec(arma::sum(W_, 1));
@@ -113,7 +113,7 @@ arma::mat LaplacianEigenmaps::transform(const arma::mat& Xnew) const {
     throw MethodError("laplacian_eigenmaps transform: new points have " +
                       std::to_string(Xnew.n_rows) + " features, the training data " +
                       std::to_string(X_.n_rows));
-  const arma::uword k = static_cast<arma::uword>(params_.integer("neighbours"));
+  const arma::uword k = s_.neighbours;
   if (!index_) return transform_small(Xnew);
   const NeighbourGraph nb = index_->query(Xnew, std::min(k, X_.n_cols));
   arma::mat Y(U_.n_cols, Xnew.n_cols);
@@ -147,7 +147,7 @@ arma::mat LaplacianEigenmaps::transform(const arma::mat& Xnew) const {
 
 // The out-of-sample map of the small-problem path, as the committed results computed it.
 arma::mat LaplacianEigenmaps::transform_small(const arma::mat& Xnew) const {
-  const arma::uword k = static_cast<arma::uword>(params_.integer("neighbours"));
+  const arma::uword k = s_.neighbours;
   const QueryNeighbours nb = query_neighbours(X_, Xnew, k);
   arma::mat Y(U_.n_cols, Xnew.n_cols);
   const arma::vec rs = 1.0 / arma::sqrt(deg_);
@@ -179,27 +179,26 @@ MethodInfo le_info() {
   m.family = "manifold";
   m.summary = "Laplacian eigenmaps on a heat-kernel kNN graph; Nystroem out-of-sample";
   m.reference = "Belkin & Niyogi 2003, Neural Computation 15(6); Bengio et al. 2003 (NIPS 16)";
-  m.params = {
-      keywords::neighbours(10, 1, 500, "the kNN graph (papers vary 2..20)"),
-      keywords::weights("on the kNN edges"),
-      keywords::kernel_width(1.0, kReference),
-      keywords::width("relative", kReference),
-      keywords::neighbour_graph("auto"),
-  };
+  const IntKey neighbours = keywords::neighbours(10, 1, 500, "the kNN graph (papers vary 2..20)");
+  const ChoiceKey weights = keywords::weights("on the kNN edges");
+  const RealKey kernel_width = keywords::kernel_width(1.0, kReference);
+  const ChoiceKey width = keywords::width("relative", kReference);
   // Added with the sparse path: at its default the setting keys of earlier results still resume.
-  m.params.back().keyed_at_default = false;
+  const ChoiceKey neighbour_graph =
+      keywords::neighbour_graph("auto").with([](ParamSpec& s) { s.keyed_at_default = false; });
+  m.params = {neighbours, weights, kernel_width, width, neighbour_graph};
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 1 ? s.n - 2 : 0; };
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
-    return double(s.n) * (s.n * s.d + 100.0 * double(p.integer("neighbours")));
+  m.cost = [neighbours](const DataShape& s, const ParamSet& p, arma::uword) {
+    return double(s.n) * (s.n * s.d + 100.0 * double(neighbours(p)));
   };
-  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
     const double n = double(s.n), d = double(s.d);
-    const arma::uword k = static_cast<arma::uword>(p.integer("neighbours"));
+    const arma::uword k = static_cast<arma::uword>(neighbours(p));
     // The data and the method's copy; the graph; W, S and their temporaries (~4 sparse copies of
     // about 1.5 k n edges, 16 bytes each); then the eigensolver: dense S and LAPACK's copy up to
     // the dense limit, Lanczos above it.
     double b = kProcessBaseBytes + 16.0 * n * d +
-               neighbour_graph_memory(s.n, s.d, k, p.str("neighbour_graph")) +
+               neighbour_graph_memory(s.n, s.d, k, neighbour_graph(p)) +
                4.0 * 1.5 * double(k) * n * 16.0 + 8.0 * n * 4.0;
     b += s.n <= LaplacianEigenmaps::kDenseLimit
              ? 2.0 * 8.0 * n * n
@@ -207,7 +206,11 @@ MethodInfo le_info() {
     return b + 8.0 * n * 2.0 * double(dim);
   };
   m.transform_reproduces_embedding = true;
-  m.make = [](const ParamSet& p) { return std::make_unique<LaplacianEigenmaps>(p); };
+  m.make = [=](const ParamSet& p) {
+    return std::make_unique<LaplacianEigenmaps>(LaplacianEigenmapsSetting{
+        arma::uword(neighbours(p)), weights(p) == "binary",
+        keywords::KernelWidth{kernel_width(p), width(p) == "relative"}, neighbour_graph(p)});
+  };
   return m;
 }
 

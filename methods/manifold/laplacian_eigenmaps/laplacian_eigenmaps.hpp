@@ -18,17 +18,28 @@
 #include <armadillo>
 #include <memory>
 
+#include <string>
 #include "framework/core/method.hpp"
-#include "framework/core/params.hpp"
+
+#include "framework/core/keywords.hpp"
 #include "framework/linalg/neighbour_graph.hpp"
 
 namespace drbench {
 
+// A setting of the method's parameters, read once in its `make`.
+struct LaplacianEigenmapsSetting {
+  arma::uword neighbours = 10;
+  bool binary = false;  // weights: binary
+  keywords::KernelWidth width;
+  std::string neighbour_graph = "auto";  // parse_graph_kind's text
+};
+
 class LaplacianEigenmaps final : public Method {
  public:
   static constexpr arma::uword kDenseLimit = 1500;
-  explicit LaplacianEigenmaps(const ParamSet& p, arma::uword dense_limit = kDenseLimit)
-      : params_(p), dense_limit_(dense_limit) {}
+  explicit LaplacianEigenmaps(const LaplacianEigenmapsSetting& s,
+                              arma::uword dense_limit = kDenseLimit)
+      : s_(s), dense_limit_(dense_limit) {}
   void fit(const FitInput& in) override;
   arma::mat embedding() const override { return Y_; }
   arma::mat transform(const arma::mat& Xnew) const override;
@@ -37,7 +48,7 @@ class LaplacianEigenmaps final : public Method {
  private:
   double weight(double sq_dist) const;
   arma::mat transform_small(const arma::mat& Xnew) const;
-  ParamSet params_;
+  LaplacianEigenmapsSetting s_;
   arma::uword dense_limit_;
   arma::mat X_;
   // Over X_, for the new points' neighbours; null on the small-problem path, which keeps the

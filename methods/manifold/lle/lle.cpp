@@ -46,13 +46,13 @@ arma::vec reconstruction_weights(const arma::vec& x, const arma::mat& N, double 
 void LLE::fit(const FitInput& in) {
   X_ = in.X;
   const arma::uword n = in.X.n_cols;
-  const arma::uword k = static_cast<arma::uword>(params_.integer("neighbours"));
-  const double reg = params_.real("reg");
+  const arma::uword k = s_.neighbours;
+  const double reg = s_.reg;
   if (in.dim + 1 >= n)
     throw MethodError("lle: dims=" + std::to_string(in.dim) + " needs more than " +
                       std::to_string(in.dim + 1) + " training points");
   GraphOptions go;
-  go.kind = parse_graph_kind(params_.str("neighbour_graph"));
+  go.kind = parse_graph_kind(s_.neighbour_graph);
   go.threads = in.threads;
   go.seed = in.rng.engine()();
   const auto t0 = std::chrono::steady_clock::now();
@@ -131,7 +131,7 @@ arma::mat LLE::transform(const arma::mat& Xnew) const {
   if (Xnew.n_rows != X_.n_rows)
     throw MethodError("lle transform: new points have " + std::to_string(Xnew.n_rows) +
                       " features, the training data " + std::to_string(X_.n_rows));
-  const arma::uword k = static_cast<arma::uword>(params_.integer("neighbours"));
+  const arma::uword k = s_.neighbours;
   if (!index_) return transform_small(Xnew);
   const NeighbourGraph nb = index_->query(Xnew, std::min(k, X_.n_cols));
   arma::mat Y(Y_.n_rows, Xnew.n_cols);
@@ -141,15 +141,14 @@ arma::mat LLE::transform(const arma::mat& Xnew) const {
       continue;
     }
     const arma::uvec idx = nb.index.col(q);
-    Y.col(q) =
-        Y_.cols(idx) * reconstruction_weights(Xnew.col(q), X_.cols(idx), params_.real("reg"));
+    Y.col(q) = Y_.cols(idx) * reconstruction_weights(Xnew.col(q), X_.cols(idx), s_.reg);
   }
   return Y;
 }
 
 // The out-of-sample map of the small-problem path, as the committed results computed it.
 arma::mat LLE::transform_small(const arma::mat& Xnew) const {
-  const arma::uword k = static_cast<arma::uword>(params_.integer("neighbours"));
+  const arma::uword k = s_.neighbours;
   const QueryNeighbours nb = query_neighbours(X_, Xnew, k);
   arma::mat Y(Y_.n_rows, Xnew.n_cols);
   for (arma::uword q = 0; q < Xnew.n_cols; ++q) {
@@ -158,8 +157,7 @@ arma::mat LLE::transform_small(const arma::mat& Xnew) const {
       continue;
     }
     const arma::uvec idx = nb.index.col(q);
-    Y.col(q) =
-        Y_.cols(idx) * reconstruction_weights(Xnew.col(q), X_.cols(idx), params_.real("reg"));
+    Y.col(q) = Y_.cols(idx) * reconstruction_weights(Xnew.col(q), X_.cols(idx), s_.reg);
   }
   return Y;
 }
@@ -172,29 +170,31 @@ MethodInfo lle_info() {
   m.family = "manifold";
   m.summary = "locally linear embedding; out-of-sample by reconstruction weights";
   m.reference = "Roweis & Saul 2000, Science 290; Saul & Roweis 2003, JMLR 4, eq. 2-4 and 6.1";
-  m.params = {
-      keywords::neighbours(10, 1, 500, "the reconstruction of every point (TPSLVM: 2..20)"),
-      ParamSpec::real("reg", 1e-3, 0.0, std::nullopt,
-                      "ridge on the local Gram matrix, times its trace (needed when k > d)", true),
-      keywords::neighbour_graph("auto"),
-  };
+  const IntKey neighbours =
+      keywords::neighbours(10, 1, 500, "the reconstruction of every point (TPSLVM: 2..20)");
+  const RealKey reg = keywords::ridge(1e-3, 0.0, std::nullopt, true,
+                                      "on the local Gram matrix, times its trace (needed when "
+                                      "k > d)")
+                          .with(keywords::formerly("reg"));
   // Added with the sparse path: at its default the setting keys of earlier results still resume.
-  m.params.back().keyed_at_default = false;
+  const ChoiceKey neighbour_graph =
+      keywords::neighbour_graph("auto").with([](ParamSpec& s) { s.keyed_at_default = false; });
+  m.params = {neighbours, reg, neighbour_graph};
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 1 ? s.n - 2 : 0; };
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     return double(s.n) * s.n * (s.d + 5.0 * s.n);
   };
-  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
     const double n = double(s.n), d = double(s.d);
-    const arma::uword k = static_cast<arma::uword>(p.integer("neighbours"));
+    const arma::uword k = static_cast<arma::uword>(neighbours(p));
     const double kk = double(k);
     // M = (I - W)'(I - W) holds about 0.55 k^2 entries a column (neighbours of neighbours; 53 at
     // k = 10 on Fashion-MNIST); while it is factored it exists as the product and as SuperLU's
     // compressed-column arrays.
     const double m_nnz = 0.55 * kk * kk * n;
     double b = kProcessBaseBytes + 16.0 * n * d +
-               neighbour_graph_memory(s.n, s.d, k, p.str("neighbour_graph")) +
-               40.0 * (kk + 1.0) * n + 28.0 * m_nnz;
+               neighbour_graph_memory(s.n, s.d, k, neighbour_graph(p)) + 40.0 * (kk + 1.0) * n +
+               28.0 * m_nnz;
     if (s.n <= LLE::kDenseLimit) {
       b += 3.0 * 8.0 * n * n;  // dense M, its Cholesky factor, LAPACK's work copy
     } else {
@@ -212,7 +212,10 @@ MethodInfo lle_info() {
     return b + 8.0 * n * 2.0 * double(dim);
   };
   m.transform_reproduces_embedding = true;
-  m.make = [](const ParamSet& p) { return std::make_unique<LLE>(p); };
+  m.make = [=](const ParamSet& p) {
+    return std::make_unique<LLE>(
+        LleSetting{arma::uword(neighbours(p)), reg(p), neighbour_graph(p)});
+  };
   return m;
 }
 

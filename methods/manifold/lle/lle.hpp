@@ -18,24 +18,32 @@
 #include <armadillo>
 #include <memory>
 
+#include <string>
 #include "framework/core/method.hpp"
-#include "framework/core/params.hpp"
+
 #include "framework/linalg/neighbour_graph.hpp"
 
 namespace drbench {
 
+// A setting of the method's parameters, read once in its `make`.
+struct LleSetting {
+  arma::uword neighbours = 10;
+  double reg = 1e-3;                     // ridge on the local Gram matrix, times its trace
+  std::string neighbour_graph = "auto";  // parse_graph_kind's text
+};
+
 class LLE final : public Method {
  public:
   static constexpr arma::uword kDenseLimit = 2000;
-  explicit LLE(const ParamSet& p, arma::uword dense_limit = kDenseLimit)
-      : params_(p), dense_limit_(dense_limit) {}
+  explicit LLE(const LleSetting& s, arma::uword dense_limit = kDenseLimit)
+      : s_(s), dense_limit_(dense_limit) {}
   void fit(const FitInput& in) override;
   arma::mat embedding() const override { return Y_; }
   arma::mat transform(const arma::mat& Xnew) const override;
 
  private:
   arma::mat transform_small(const arma::mat& Xnew) const;
-  ParamSet params_;
+  LleSetting s_;
   arma::uword dense_limit_;
   arma::mat X_, Y_;
   // Over X_, for the new points' neighbours; null on the small-problem path, which keeps the

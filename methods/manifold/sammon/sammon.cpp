@@ -240,8 +240,8 @@ void Sammon::fit(const FitInput& in) {
   MdsSpectrum init;
   init.fit(D2, in.dim, "sammon (classical MDS initialisation)");
   arma::mat Y = init.embedding();
-  const int max_iter = static_cast<int>(params_.integer("iterations"));
-  const double tol = params_.real("tol");
+  const int max_iter = s_.iterations;
+  const double tol = s_.tol;
   const int max_halves = 20;
   const auto t0 = std::chrono::steady_clock::now();
   auto seconds = [&] {
@@ -254,7 +254,7 @@ void Sammon::fit(const FitInput& in) {
   int halvings_failed = 0;
   for (int it = 1; it <= max_iter; ++it) {
     const arma::mat step = g / arma::abs(h);
-    double s = params_.real("step");
+    double s = s_.step;
     arma::mat Ynew;
     double Enew = E;
     int j = 0;
@@ -286,8 +286,8 @@ arma::mat Sammon::transform(const arma::mat& Xnew) const {
   const arma::mat Dn = arma::sqrt(sq_distances(X_, Xnew));  // n x m
   const arma::uword k = Y_.n_rows;
   arma::mat Yn(k, Xnew.n_cols);
-  const int max_iter = static_cast<int>(params_.integer("iterations"));
-  const double step0 = params_.real("step"), tol = params_.real("tol");
+  const int max_iter = s_.iterations;
+  const double step0 = s_.step, tol = s_.tol;
   const arma::mat Yt = Y_.t();
   for (arma::uword q = 0; q < Xnew.n_cols; ++q) {
     const arma::vec Dq = Dn.col(q);
@@ -359,24 +359,26 @@ MethodInfo sammon_info() {
       "Sammon mapping (pseudo-Newton on the Sammon stress); out-of-sample by per-point "
       "stress minimisation";
   m.reference = "Sammon 1969, IEEE Trans. Computers C-18(5), eq. 1-6";
-  m.params = {
-      keywords::iterations(500, 100000,
-                           "pseudo-Newton steps of the fit and of every new point (TPSLVM: 1000)"),
-      ParamSpec::real("tol", 1e-9, 0.0, std::nullopt,
-                      "stop when the relative stress decrease falls below this"),
-      ParamSpec::real("step", 1.0, 0.0, 1.0,
-                      "initial step length ('magic factor'; Sammon used 0.3-0.4), halved until "
-                      "the stress decreases",
-                      true),
-  };
+  const IntKey iterations = keywords::iterations(
+      500, 100000, "pseudo-Newton steps of the fit and of every new point (TPSLVM: 1000)");
+  const RealKey tol =
+      keywords::tolerance(1e-9, std::nullopt, "when the relative stress decrease falls below it")
+          .with(keywords::formerly("tol"));
+  const RealKey step = ParamSpec::real("step", 1.0, 0.0, 1.0,
+                                       "initial step length ('magic factor'; Sammon used "
+                                       "0.3-0.4), halved until the stress decreases",
+                                       true);
+  m.params = {iterations, tol, step};
   m.iterative = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return std::min<arma::uword>(s.n > 0 ? s.n - 1 : 0, s.d);
   };
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return double(s.n) * s.n * (s.d + 20.0 * double(p.integer("iterations")) * (dim + 1));
+  m.cost = [iterations](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    return double(s.n) * s.n * (s.d + 20.0 * double(iterations(p)) * (dim + 1));
   };
-  m.make = [](const ParamSet& p) { return std::make_unique<Sammon>(p); };
+  m.make = [=](const ParamSet& p) {
+    return std::make_unique<Sammon>(SammonSetting{int(iterations(p)), tol(p), step(p)});
+  };
   return m;
 }
 

@@ -18,16 +18,23 @@ namespace drbench {
 // (both k x n) when the pointers are non-null. Reads the upper triangle of D only.
 double sammon_stress(const arma::mat& D, const arma::mat& Y, arma::mat* grad, arma::mat* hdiag);
 
+// A setting of the method's parameters, read once in its `make`.
+struct SammonSetting {
+  int iterations = 500;
+  double tol = 1e-9;  // relative stress decrease that stops the fit
+  double step = 1.0;  // initial step length (Sammon's magic factor)
+};
+
 class Sammon final : public Method {
  public:
-  explicit Sammon(const ParamSet& p) : params_(p) {}
+  explicit Sammon(const SammonSetting& s) : s_(s) {}
   void fit(const FitInput& in) override;
   arma::mat embedding() const override { return Y_; }
   arma::mat transform(const arma::mat& Xnew) const override;
   double stress() const { return stress_; }
 
  private:
-  ParamSet params_;
+  SammonSetting s_;
   arma::mat X_, Y_;
   double stress_ = 0.0;
 };

@@ -169,91 +169,101 @@ MethodInfo dee_info() {
   m.reference =
       "Zheng, Zhang, Cattani & Wang, Comput. Math. Methods Med. 2014, art. 594379, "
       "eq. 10-17 (derivation: methods/neighbour/dee/dee_objective.hpp)";
-  m.params = {
-      keywords::kernel_width(1.0, kSameClassReference),
-      keywords::width("relative", kSameClassReference),
-      keywords::lambda(1.0, 1e12, false,
-                       "the repulsion between different classes (w- = squared input distance)"),
-      ParamSpec::choice(
-          "repulsion", "balanced", {"raw", "balanced"},
-          "raw: w- = squared input distance (eq. 11); balanced (default): w- scaled so that "
-          "its total equals that of w+ (lambda then weighs the terms' totals)"),
+  const RealKey kernel_width = keywords::kernel_width(1.0, kSameClassReference);
+  const ChoiceKey width = keywords::width("relative", kSameClassReference);
+  const RealKey lambda = keywords::lambda(
+      1.0, 1e12, false, "the repulsion between different classes (w- = squared input distance)");
+  const ChoiceKey repulsion = ParamSpec::choice(
+      "repulsion", "balanced", {"raw", "balanced"},
+      "raw: w- = squared input distance (eq. 11); balanced (default): w- scaled so that "
+      "its total equals that of w+ (lambda then weighs the terms' totals)");
+  const ChoiceKey init =
       ParamSpec::choice("init", "random", {"random", "pca"},
-                        "start of A: small Gaussian rows, or the leading principal directions"),
+                        "start of A: small Gaussian rows, or the leading principal directions");
+  const ChoiceKey optimizer =
       keywords::optimizer("ld", {"ld", "fp", "cg", "gd"},
                           "ld: Laplacian direction; fp: fixed point; cg: conjugate gradients; gd: "
-                          "gradient descent (all with a Wolfe line search)"),
-      keywords::iterations(1000, 1000000, "the chosen optimiser (the paper's 1000)"),
-      keywords::tolerance(1e-3, 1.0, "when |A_new - A| <= tolerance |A| (the paper's 1e-3)"),
-      ParamSpec::real("mu", 1e-3, 1e-12, 1e6,
-                      "ld/fp: ridge on X L+ X^T (X D+ X^T) relative to its trace / D; needed "
-                      "when D > N and along class-mean directions"),
+                          "gradient descent (all with a Wolfe line search)");
+  const IntKey iterations =
+      keywords::iterations(1000, 1000000, "the chosen optimiser (the paper's 1000)");
+  const RealKey tolerance =
+      keywords::tolerance(1e-3, 1.0, "when |A_new - A| <= tolerance |A| (the paper's 1e-3)");
+  const RealKey mu = keywords::ridge(1e-3, 1e-12, 1e6, false,
+                                     "ld/fp: on X L+ X^T (X D+ X^T) relative to its trace / D; "
+                                     "needed when D > N and along class-mean directions")
+                         .with(keywords::formerly("mu"));
+  // Added after results existed: at their defaults they stay out of the task keys.
+  const auto unkeyed = [](ParamSpec& spec) { spec.keyed_at_default = false; };
+  const ChoiceKey gradient =
       keywords::gradient("auto", {"exact", "barnes_hut", "auto"},
                          "exact (w+ on every same-class pair, O(n^2) time and memory); "
                          "barnes_hut (w+ on the class-restricted kNN graph, different-class "
                          "repulsion by Barnes-Hut on Y = A X, dims <= 3); auto: barnes_hut from "
-                         "5,000 points when dims <= 3"),
-      keywords::theta(0.5),
-      keywords::neighbours(30, 1, 1000000,
-                           "barnes_hut: the sparse w+ ties each point to this many nearest "
-                           "same-class points"),
-      keywords::neighbour_graph(),
-      ParamSpec::choice("attraction", "knn", {"knn", "all_pairs"},
-                        "barnes_hut: w+ on the class-restricted kNN graph, or on every same-class "
-                        "pair as the exact path (its D x D scatter formed once in "
-                        "O(sum_c n_c^2 D) time and O(n_c) memory per column block)")};
-  // Added after results existed: at their defaults they stay out of the task keys.
-  for (auto& p : m.params)
-    if (p.name == "gradient" || p.name == "theta" || p.name == "neighbours" ||
-        p.name == "neighbour_graph" || p.name == "attraction")
-      p.keyed_at_default = false;
+                         "5,000 points when dims <= 3")
+          .with(unkeyed);
+  const RealKey theta = keywords::theta(0.5).with(unkeyed);
+  const IntKey neighbours = keywords::neighbours(30, 1, 1000000,
+                                                 "barnes_hut: the sparse w+ ties each point to "
+                                                 "this many nearest same-class points")
+                                .with(unkeyed);
+  const ChoiceKey neighbour_graph = keywords::neighbour_graph().with(unkeyed);
+  const ChoiceKey attraction =
+      ChoiceKey(ParamSpec::choice("attraction", "knn", {"knn", "all_pairs"},
+                                  "barnes_hut: w+ on the class-restricted kNN graph, or on every "
+                                  "same-class pair as the exact path (its D x D scatter formed "
+                                  "once in O(sum_c n_c^2 D) time and O(n_c) memory per column "
+                                  "block)"))
+          .with(unkeyed);
+  m.params = {kernel_width, width,    lambda, repulsion,  init,           optimizer, iterations,
+              tolerance,    mu,       gradient, theta,    neighbours,     neighbour_graph,
+              attraction};
   m.supervised = true;
   m.iterative = true;
   m.transform_reproduces_embedding = true;
-  m.max_dim = [](const DataShape& s, const ParamSet& p) {
-    return p.str("gradient") == "barnes_hut" ? std::min<arma::uword>(3, s.d) : s.d;
+  m.max_dim = [gradient](const DataShape& s, const ParamSet& p) {
+    return gradient(p) == "barnes_hut" ? std::min<arma::uword>(3, s.d) : s.d;
   };
-  m.check_setting = [](const ParamSet& p) -> std::string {
-    if (p.str("gradient") == "exact" && p.str("attraction") == "all_pairs")
+  m.check_setting = [gradient, attraction](const ParamSet& p) -> std::string {
+    if (gradient(p) == "exact" && attraction(p) == "all_pairs")
       return "attraction: all_pairs belongs to the linear-time path, and the exact path always "
              "uses every same-class pair (fix: gradient: barnes_hut or auto, or drop attraction)";
     return "";
   };
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d), it = double(p.integer("iterations"));
-    if (dee_uses_barnes_hut(p.str("gradient"), s.n, dim)) {
+  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n), d = double(s.d), it = double(iterations(p));
+    if (dee_uses_barnes_hut(gradient(p), s.n, dim)) {
       // The class graph's search, then per evaluation Y = A X, F X^T and the walk (O(d) a cell).
-      const double k = double(p.integer("neighbours"));
+      const double k = double(neighbours(p));
       // all_pairs: two Gram-sized products per class, about n^2 d / C in all.
       const double classes = double(std::max<std::size_t>(s.n_classes, 1));
       const double setup =
-          p.str("attraction") == "all_pairs" ? 2.0 * n * n * d / classes : n * d * (k + d);
+          attraction(p) == "all_pairs" ? 2.0 * n * n * d / classes : n * d * (k + d);
       return setup + 5.0 * it * n * (2.0 * d * dim + std::log2(n + 1.0) * (20.0 + 2.0 * d));
     }
     const double per_iter = double(dim) * s.n * (s.n + s.d) + 2.0 * s.n * s.n;
-    return double(s.d) * s.d * (s.d / 3.0 + s.n) + 50.0 * p.integer("iterations") * per_iter / 10;
+    return double(s.d) * s.d * (s.d / 3.0 + s.n) + 50.0 * it * per_iter / 10;
   };
-  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+  m.memory = [gradient](const DataShape& s, const ParamSet& p, arma::uword dim) {
     // Dense: D2, the two class masks, the kernel and w+, w- while the weights are formed; w+, w-
     // and K while fitting.
-    if (!dee_uses_barnes_hut(p.str("gradient"), s.n, dim)) return memory_dense(s, dim, 6.0, 0.0);
+    if (!dee_uses_barnes_hut(gradient(p), s.n, dim)) return memory_dense(s, dim, 6.0, 0.0);
     return memory_linear(s, dim) + dee_linear_time_bytes(s, p, dim);
   };
-  m.make = [](const ParamSet& p) {
+  m.make = [=](const ParamSet& p) {
     DeeSettings s;
-    s.kernel_width = keywords::kernel_width_of(p);
-    s.lambda = p.real("lambda");
-    s.balanced = p.str("repulsion") == "balanced";
-    s.pca_start = p.str("init") == "pca";
-    s.optimizer = p.str("optimizer");
-    s.iterations = int(p.integer("iterations"));
-    s.tolerance = p.real("tolerance");
-    s.mu = p.real("mu");
-    s.gradient = p.str("gradient");
-    s.theta = p.real("theta");
-    s.neighbours = static_cast<arma::uword>(p.integer("neighbours"));
-    s.neighbour_graph = p.str("neighbour_graph");
-    s.all_pairs_attraction = p.str("attraction") == "all_pairs";
+    s.kernel_width = {kernel_width(p), width(p) == "relative"};
+    s.lambda = lambda(p);
+    s.balanced = repulsion(p) == "balanced";
+    s.pca_start = init(p) == "pca";
+    s.optimizer = optimizer(p);
+    s.iterations = int(iterations(p));
+    s.tolerance = tolerance(p);
+    s.mu = mu(p);
+    s.gradient = gradient(p);
+    s.theta = theta(p);
+    s.neighbours = static_cast<arma::uword>(neighbours(p));
+    s.neighbour_graph = neighbour_graph(p);
+    s.all_pairs_attraction = attraction(p) == "all_pairs";
     return std::make_unique<Dee>(s);
   };
   return m;

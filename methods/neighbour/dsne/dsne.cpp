@@ -91,68 +91,71 @@ MethodInfo dsne_info() {
   m.reference =
       "Zheng, Qiu, Jiang & Wang, J. Comput.-Aided Des. Comput. Graph. 24 (2012), as "
       "stated in Zheng et al., Comput. Math. Methods Med. 2014, eq. 5-8";
-  m.params = {
-      keywords::kernel_width(1.0, kSameClassReference),
-      keywords::width("relative", kSameClassReference),
-      keywords::iterations(1000, 1000000, "conjugate gradients"),
-      keywords::tolerance(1e-3, 1.0, "when |A_new - A| <= tolerance |A|"),
+  const RealKey kernel_width = keywords::kernel_width(1.0, kSameClassReference);
+  const ChoiceKey width = keywords::width("relative", kSameClassReference);
+  const IntKey iterations = keywords::iterations(1000, 1000000, "conjugate gradients");
+  const RealKey tolerance = keywords::tolerance(1e-3, 1.0, "when |A_new - A| <= tolerance |A|");
+  const ChoiceKey init =
       ParamSpec::choice("init", "random", {"random", "pca"},
                         "start: small Gaussian rows, or the leading principal directions (a start "
-                        "an outside implementation can reproduce, e.g. scripts/dsne_reference.py)"),
+                        "an outside implementation can reproduce, e.g. scripts/dsne_reference.py)");
+  // Added after results existed: at their defaults they stay out of the task keys.
+  const auto unkeyed = [](ParamSpec& spec) { spec.keyed_at_default = false; };
+  const ChoiceKey gradient =
       keywords::gradient("auto", {"exact", "barnes_hut", "auto"},
                          "exact (P and Q on every pair, O(n^2) time and memory); "
                          "barnes_hut (P on the same-class and different-class kNN "
                          "graphs, both Student-t sums by Barnes-Hut on Y = A X, "
-                         "dims <= 3); auto: barnes_hut from 5,000 points when dims <= 3"),
-      keywords::theta(0.5),
-      keywords::neighbours(30, 1, 1000000,
-                           "barnes_hut: P ties each point to this many nearest "
-                           "same-class and as many nearest different-class points"),
-      keywords::neighbour_graph()};
-  // Added after results existed: at their defaults they stay out of the task keys.
-  for (auto& p : m.params)
-    if (p.name == "gradient" || p.name == "theta" || p.name == "neighbours" ||
-        p.name == "neighbour_graph")
-      p.keyed_at_default = false;
+                         "dims <= 3); auto: barnes_hut from 5,000 points when dims <= 3")
+          .with(unkeyed);
+  const RealKey theta = keywords::theta(0.5).with(unkeyed);
+  const IntKey neighbours = keywords::neighbours(30, 1, 1000000,
+                                                 "barnes_hut: P ties each point to this many "
+                                                 "nearest same-class and as many nearest "
+                                                 "different-class points")
+                                .with(unkeyed);
+  const ChoiceKey neighbour_graph = keywords::neighbour_graph().with(unkeyed);
+  m.params = {kernel_width, width,      iterations,     tolerance, init,
+              gradient,     theta,      neighbours,     neighbour_graph};
   m.supervised = true;
   m.iterative = true;
   m.transform_reproduces_embedding = true;
-  m.max_dim = [](const DataShape& s, const ParamSet& p) {
-    return p.str("gradient") == "barnes_hut" ? std::min<arma::uword>(3, s.d) : s.d;
+  m.max_dim = [gradient](const DataShape& s, const ParamSet& p) {
+    return gradient(p) == "barnes_hut" ? std::min<arma::uword>(3, s.d) : s.d;
   };
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d), it = double(p.integer("iterations"));
-    if (dsne_uses_barnes_hut(p.str("gradient"), s.n, dim)) {
+  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n), d = double(s.d), it = double(iterations(p));
+    if (dsne_uses_barnes_hut(gradient(p), s.n, dim)) {
       // The two class graphs' searches (the different-class one over about all points), then
       // per evaluation Y = A X, G X^T, the sparse attraction and the walk.
-      const double k = double(p.integer("neighbours"));
+      const double k = double(neighbours(p));
       return n * n * d / 50.0 +
              5.0 * it * n * (2.0 * d * dim + 4.0 * k + 20.0 * std::log2(n + 1.0));
     }
-    return 5.0 * p.integer("iterations") * (double(dim) * s.n * (s.n + s.d) + 4.0 * s.n * s.n) / 10;
+    return 5.0 * it * (double(dim) * s.n * (s.n + s.d) + 4.0 * s.n * s.n) / 10;
   };
-  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
     // Dense: D2, the two class masks, P and each group's index, distance and kernel vectors
     // while P is formed (about 8 n x n; 1.85 GB peak RSS measured at 5,000 points, data included).
-    if (!dsne_uses_barnes_hut(p.str("gradient"), s.n, dim)) return memory_dense(s, dim, 8.0, 0.0);
+    if (!dsne_uses_barnes_hut(gradient(p), s.n, dim)) return memory_dense(s, dim, 8.0, 0.0);
     // Centred inputs, a class's reference copy and the search's blocks (about 3 n d doubles); the
     // sparse P of two graphs while built (at most 4 k n entries, about 50 bytes each with the
     // edge lists); the rank table (4 C n bytes); embeddings, forces and prefix sums of y.
-    const double n = double(s.n), d = double(s.d), k = double(p.integer("neighbours"));
+    const double n = double(s.n), d = double(s.d), k = double(neighbours(p));
     const double classes = double(std::max<std::size_t>(s.n_classes, 2));
     return memory_linear(s, dim) + 8.0 * (3.0 * n * d + 30.0 * n * double(dim)) + 200.0 * k * n +
            4.0 * classes * n;
   };
-  m.make = [](const ParamSet& p) {
+  m.make = [=](const ParamSet& p) {
     DsneSettings s;
-    s.kernel_width = keywords::kernel_width_of(p);
-    s.iterations = int(p.integer("iterations"));
-    s.tolerance = p.real("tolerance");
-    s.pca_start = p.str("init") == "pca";
-    s.gradient = p.str("gradient");
-    s.theta = p.real("theta");
-    s.neighbours = static_cast<arma::uword>(p.integer("neighbours"));
-    s.neighbour_graph = p.str("neighbour_graph");
+    s.kernel_width = {kernel_width(p), width(p) == "relative"};
+    s.iterations = int(iterations(p));
+    s.tolerance = tolerance(p);
+    s.pca_start = init(p) == "pca";
+    s.gradient = gradient(p);
+    s.theta = theta(p);
+    s.neighbours = static_cast<arma::uword>(neighbours(p));
+    s.neighbour_graph = neighbour_graph(p);
     return std::make_unique<Dsne>(s);
   };
   return m;

@@ -39,11 +39,11 @@ constexpr int kCgWithFactor = 5;
 constexpr int kCgJacobi = 50;
 
 // The common optimiser settings of both paths.
-OptimOptions ee_options(const ParamSet& p, Trace* trace) {
+OptimOptions ee_options(const EeSetting& s, Trace* trace) {
   OptimOptions opt;
-  opt.max_iterations = static_cast<int>(p.integer("iterations"));
+  opt.max_iterations = s.iterations;
   opt.x_tol = opt.f_tol = 0.0;
-  opt.rel_x_tol = p.real("tolerance");
+  opt.rel_x_tol = s.tolerance;
   opt.line_search = LineSearchKind::Armijo;
   opt.armijo.c = 0.1;
   opt.armijo.rho = 0.8;
@@ -78,20 +78,19 @@ std::string choose_direction(const std::string& optimizer, Objective& obj, doubl
 
 }  // namespace
 
-bool ee_uses_barnes_hut(const ParamSet& p, arma::uword n, arma::uword dim) {
-  const std::string g = p.str("gradient");
-  if (g != "auto") return g == "barnes_hut";
-  return n >= kAutoBarnesHut && dim <= 3 && p.str("weights") == "perplexity";
+bool ee_uses_barnes_hut(const std::string& gradient, bool perplexity_weights, arma::uword n,
+                        arma::uword dim) {
+  if (gradient != "auto") return gradient == "barnes_hut";
+  return n >= kAutoBarnesHut && dim <= 3 && perplexity_weights;
 }
 
 void ElasticEmbedding::fit(const FitInput& in) {
   const arma::uword n = in.X.n_cols;
   if (n < 3) throw MethodError("ee: needs at least 3 points, got " + std::to_string(n));
-  if (ee_uses_barnes_hut(params_, n, in.dim)) return fit_linear_time(in);
+  if (ee_uses_barnes_hut(s_.gradient, s_.perplexity_weights, n, in.dim)) return fit_linear_time(in);
   const arma::mat D2 = sq_distances(in.X);
-  arma::mat Wp = params_.str("weights") == "perplexity"
-                     ? joint_affinities(in.X, params_.real("perplexity"))
-                     : gaussian_weights(D2, params_.real("kernel_width"));
+  arma::mat Wp = s_.perplexity_weights ? joint_affinities(in.X, s_.perplexity)
+                                       : gaussian_weights(D2, s_.kernel_width);
   arma::mat Wm = D2;
   Wm.diag().zeros();
   const double sp = arma::accu(Wp), sm = arma::accu(Wm);
@@ -100,17 +99,17 @@ void ElasticEmbedding::fit(const FitInput& in) {
   if (!(sm > 0)) throw MethodError("ee: all input points coincide");
   Wp /= sp;
   Wm /= sm;
-  const std::string optimizer = params_.str("optimizer");
+  const std::string optimizer = s_.optimizer;
   if (optimizer == "fp" && arma::min(arma::sum(Wp, 1)) <= 0)
     throw MethodError(
         "ee: a point has no attractive weight, so the fixed-point step is undefined "
         "(fix: raise 'kernel_width' or use 'weights: perplexity')");
-  EeObjective obj(std::move(Wp), std::move(Wm), params_.real("lambda"), in.dim);
+  EeObjective obj(std::move(Wp), std::move(Wm), s_.lambda, in.dim);
 
-  OptimOptions opt = ee_options(params_, in.trace);
+  OptimOptions opt = ee_options(s_, in.trace);
   double mu = 0.0;
   const std::string run =
-      choose_direction(optimizer, obj, params_.real("mu"), opt, mu, [](const EeObjective&) {});
+      choose_direction(optimizer, obj, s_.mu, opt, mu, [](const EeObjective&) {});
   // A small random start (the EE reference code's): every pair starts inside the repulsion's
   // range, so the embedding unfolds from the attraction/repulsion balance rather than a guess.
   const arma::mat Y0 = in.rng.randn(in.dim, n) * 1e-5;
@@ -128,12 +127,12 @@ void ElasticEmbedding::fit(const FitInput& in) {
 
 void ElasticEmbedding::fit_linear_time(const FitInput& in) {
   const arma::uword n = in.X.n_cols;
-  if (params_.str("weights") != "perplexity")
+  if (!s_.perplexity_weights)
     throw MethodError(
         "ee: the linear-time path needs 'weights: perplexity' (fix: that, or "
         "'gradient: exact')");
-  const double perplexity = params_.real("perplexity");
-  const std::int64_t k_given = params_.integer("neighbours");
+  const double perplexity = s_.perplexity;
+  const std::int64_t k_given = s_.neighbours;
   const arma::uword k =
       k_given > 0 ? static_cast<arma::uword>(k_given)
                   : std::min<arma::uword>(n - 1, static_cast<arma::uword>(3.0 * perplexity));
@@ -141,26 +140,24 @@ void ElasticEmbedding::fit_linear_time(const FitInput& in) {
     throw MethodError("ee: 'neighbours' = " + std::to_string(k) +
                       " exceeds n - 1 = " + std::to_string(n - 1) + " (fix: lower 'neighbours')");
   GraphOptions go;
-  go.kind = parse_graph_kind(params_.str("neighbour_graph"));
+  go.kind = parse_graph_kind(s_.neighbour_graph);
   go.threads = in.threads;
   go.seed = in.rng.engine()();
   const NeighbourGraph graph = neighbour_graph(in.X, k, go);
   arma::sp_mat Wp = graph_joint_affinities(in.X, graph, perplexity, in.threads);
-  EeBhObjective obj(std::move(Wp), in.X, params_.real("lambda"), in.dim, params_.real("theta"),
-                    in.threads);
-  obj.precondition_neighbours =
-      static_cast<arma::uword>(params_.integer("precondition_neighbours"));
-  const std::int64_t cg_given = params_.integer("cg_iterations");
+  EeBhObjective obj(std::move(Wp), in.X, s_.lambda, in.dim, s_.theta, in.threads);
+  obj.precondition_neighbours = s_.precondition_neighbours;
+  const std::int64_t cg_given = s_.cg_iterations;
   obj.cg_iterations = cg_given > 0                      ? static_cast<int>(cg_given)
                       : obj.precondition_neighbours > 0 ? kCgWithFactor
                                                         : kCgJacobi;
 
-  OptimOptions opt = ee_options(params_, in.trace);
-  const std::string optimizer = params_.str("optimizer");
+  OptimOptions opt = ee_options(s_, in.trace);
+  const std::string optimizer = s_.optimizer;
   double mu = 0.0;
   long cg_total = 0;
   const std::string run =
-      choose_direction(optimizer, obj, params_.real("mu"), opt, mu,
+      choose_direction(optimizer, obj, s_.mu, opt, mu,
                        [&cg_total](const EeBhObjective& o) { cg_total += o.last_cg_iterations(); });
   const arma::mat Y0 = in.rng.randn(in.dim, n) * 1e-5;
   const OptimResult r = minimize(run, obj, arma::vectorise(Y0), opt);
@@ -196,73 +193,115 @@ MethodInfo ee_info() {
   m.reference =
       "Carreira-Perpinan 2010, ICML (eq. 1-4); Vladymyrov & Carreira-Perpinan 2012, "
       "ICML (spectral direction); DEE paper eq. 1-4";
-  m.params = {
+  const ChoiceKey weights =
       keywords::weights("perplexity", {"perplexity", "gaussian"},
                         "w+ are entropic affinities at 'perplexity' (symmetrised) or "
-                        "exp(-r^2/(2 kernel_width^2))"),
-      keywords::perplexity(20.0, "the w+ affinities"),
-      keywords::kernel_width(1.0, ""),  // weights: gaussian only
-      keywords::lambda(100.0, std::nullopt, true, "the repulsion (w+ and w- each sum to one)"),
+                        "exp(-r^2/(2 kernel_width^2))");
+  const RealKey perplexity = keywords::perplexity(20.0, "the w+ affinities");
+  const RealKey kernel_width = keywords::kernel_width(1.0, "");  // weights: gaussian only
+  const RealKey lambda =
+      keywords::lambda(100.0, std::nullopt, true, "the repulsion (w+ and w- each sum to one)");
+  const ChoiceKey optimizer =
       keywords::optimizer("sd", {"sd", "fp", "gd"},
                           "sd: spectral direction; fp: fixed point; gd: gradient descent (all "
-                          "with backtracking Armijo c = 0.1, rho = 0.8)"),
-      keywords::iterations(1000, 1000000, "the chosen optimiser"),
-      keywords::tolerance(1e-3, 1.0, "when |Y_new - Y| <= tolerance |Y|"),
-      ParamSpec::real("mu", 1e-10, 1e-15, 1.0, "sd: ridge on 4 L+ relative to its mean diagonal"),
+                          "with backtracking Armijo c = 0.1, rho = 0.8)");
+  const IntKey iterations = keywords::iterations(1000, 1000000, "the chosen optimiser");
+  const RealKey tolerance = keywords::tolerance(1e-3, 1.0, "when |Y_new - Y| <= tolerance |Y|");
+  const RealKey mu =
+      keywords::ridge(1e-10, 1e-15, 1.0, false, "sd: on 4 L+ relative to its mean diagonal")
+          .with(keywords::formerly("mu"));
+  const ChoiceKey gradient =
       keywords::gradient("auto", {"exact", "barnes_hut", "auto"},
                          "exact (dense w+, O(n^2) per iteration); barnes_hut (w+ on the kNN "
                          "graph, repulsion on the space tree, spectral direction by "
                          "warm-started CG: Vladymyrov & Carreira-Perpinan 2014); auto: "
-                         "barnes_hut from 5,000 points when dims <= 3 and weights: perplexity"),
-      keywords::theta(0.5),
-      keywords::neighbours(0, 0, 1000000, "the sparse w+ (barnes_hut); 0 = 3 x perplexity"),
-      keywords::neighbour_graph(),
-      ParamSpec::integer("precondition_neighbours", 5, 0, 1000,
-                         "sd on barnes_hut: the CG preconditioner is a sparse LU factor of "
-                         "4 L + mu I on each point's this many largest w+, computed once; "
-                         "0 = Jacobi"),
-      ParamSpec::integer("cg_iterations", 0, 0, 100000,
-                         "sd on barnes_hut: CG steps per spectral direction; 0 = 5 with the "
-                         "factored preconditioner, 50 with Jacobi"),
-  };
+                         "barnes_hut from 5,000 points when dims <= 3 and weights: perplexity");
+  const RealKey theta = keywords::theta(0.5);
+  const IntKey neighbours =
+      keywords::neighbours(0, 0, 1000000, "the sparse w+ (barnes_hut); 0 = 3 x perplexity");
+  const ChoiceKey neighbour_graph = keywords::neighbour_graph();
   // Added after results existed: at their defaults they stay out of the task keys.
-  for (auto& p : m.params)
-    if (p.name == "precondition_neighbours" || p.name == "cg_iterations")
-      p.keyed_at_default = false;
+  const auto unkeyed = [](ParamSpec& s) { s.keyed_at_default = false; };
+  const IntKey precondition_neighbours =
+      IntKey(ParamSpec::integer("precondition_neighbours", 5, 0, 1000,
+                                "sd on barnes_hut: the CG preconditioner is a sparse LU factor of "
+                                "4 L + mu I on each point's this many largest w+, computed once; "
+                                "0 = Jacobi"))
+          .with(unkeyed);
+  const IntKey cg_iterations =
+      IntKey(ParamSpec::integer("cg_iterations", 0, 0, 100000,
+                                "sd on barnes_hut: CG steps per spectral direction; 0 = 5 with the "
+                                "factored preconditioner, 50 with Jacobi"))
+          .with(unkeyed);
+  m.params = {weights,
+              perplexity,
+              kernel_width,
+              lambda,
+              optimizer,
+              iterations,
+              tolerance,
+              mu,
+              gradient,
+              theta,
+              neighbours,
+              neighbour_graph,
+              precondition_neighbours,
+              cg_iterations};
+  // Whether a setting runs the linear-time path, for the estimates.
+  const auto barnes_hut = [gradient, weights](const ParamSet& p, arma::uword n, arma::uword dim) {
+    return ee_uses_barnes_hut(gradient(p), weights(p) == "perplexity", n, dim);
+  };
   m.iterative = true;
   m.out_of_sample = false;
-  m.max_dim = [](const DataShape& s, const ParamSet& p) {
+  m.max_dim = [gradient](const DataShape& s, const ParamSet& p) {
     const arma::uword lim = s.n > 0 ? s.n - 1 : 0;
-    return p.str("gradient") == "barnes_hut" ? std::min<arma::uword>(3, lim) : lim;
+    return gradient(p) == "barnes_hut" ? std::min<arma::uword>(3, lim) : lim;
   };
-  m.check_setting = [](const ParamSet& p) -> std::string {
-    if (p.str("gradient") == "barnes_hut" && p.str("weights") != "perplexity")
+  m.check_setting = [gradient, weights](const ParamSet& p) -> std::string {
+    if (gradient(p) == "barnes_hut" && weights(p) != "perplexity")
       return "gradient: barnes_hut needs 'weights: perplexity' (its w+ live on the kNN graph; "
              "fix: weights: perplexity, or gradient: exact)";
     return "";
   };
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, it = double(p.integer("iterations"));
-    if (ee_uses_barnes_hut(p, s.n, dim))
-      return n * s.d * 3.0 * p.real("perplexity") +
-             20.0 * it * n * (std::log2(n + 1.0) * (20.0 + s.d) + 3.0 * p.real("perplexity"));
+  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n, it = double(iterations(p));
+    if (barnes_hut(p, s.n, dim))
+      return n * s.d * 3.0 * perplexity(p) +
+             20.0 * it * n * (std::log2(n + 1.0) * (20.0 + s.d) + 3.0 * perplexity(p));
     return n * n * (s.d + n / 3.0) + 20.0 * it * n * n * (dim + 3);
   };
-  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    if (!ee_uses_barnes_hut(p, s.n, dim)) return memory_default(s, dim);
+  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    if (!barnes_hut(p, s.n, dim)) return memory_default(s, dim);
     // Sparse w+ and the CG matrix (about 2 x 3 perplexity entries per point each), the inputs in
     // tree order with prefix and node sums (about 4 copies of X), the optimiser's vectors.
-    const double n = double(s.n), d = double(s.d), kk = 3.0 * p.real("perplexity");
+    const double n = double(s.n), d = double(s.d), kk = 3.0 * perplexity(p);
     double bytes = 8.0 * (4.0 * n * kk * 2.0 + 6.0 * n * d + 40.0 * n * double(dim));
     // The preconditioner's LU factors, 12 bytes an entry and half as much again while SuperLU
     // factors: entries measured on Fashion-MNIST at k = 5 (0.47 M at 5,000 points, 6.2 M at
     // 20,000, 50.6 M at 60,000: about n^1.91) and at k = 3, 10 on 20,000 (about k^1.5).
-    const double k = double(p.integer("precondition_neighbours"));
-    if (p.str("optimizer") == "sd" && k > 0)
+    const double k = double(precondition_neighbours(p));
+    if (optimizer(p) == "sd" && k > 0)
       bytes += 18.0 * 0.0378 * std::pow(n, 1.91) * std::pow(k / 5.0, 1.5);
     return bytes;
   };
-  m.make = [](const ParamSet& p) { return std::make_unique<ElasticEmbedding>(p); };
+  m.make = [=](const ParamSet& p) {
+    EeSetting e;
+    e.perplexity_weights = weights(p) == "perplexity";
+    e.perplexity = perplexity(p);
+    e.kernel_width = kernel_width(p);
+    e.lambda = lambda(p);
+    e.optimizer = optimizer(p);
+    e.iterations = int(iterations(p));
+    e.tolerance = tolerance(p);
+    e.mu = mu(p);
+    e.gradient = gradient(p);
+    e.theta = theta(p);
+    e.neighbours = neighbours(p);
+    e.neighbour_graph = neighbour_graph(p);
+    e.precondition_neighbours = arma::uword(precondition_neighbours(p));
+    e.cg_iterations = cg_iterations(p);
+    return std::make_unique<ElasticEmbedding>(e);
+  };
   return m;
 }
 

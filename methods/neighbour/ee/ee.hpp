@@ -24,19 +24,39 @@
 // docs/benchmarks.md (20,000 Fashion-MNIST points: a third of the CPU time of the Jacobi
 // version, 0.8x Barnes-Hut t-SNE's).
 #include <armadillo>
+#include <cstdint>
 #include <string>
 
 #include "framework/core/method.hpp"
-#include "framework/core/params.hpp"
 
 namespace drbench {
 
-// Whether a setting fits n points in dim dimensions on the linear-time path (`gradient`).
-bool ee_uses_barnes_hut(const ParamSet& p, arma::uword n, arma::uword dim);
+// Whether a setting (its `gradient` choice, and whether its `weights` are perplexity) fits n
+// points in dim dimensions on the linear-time path.
+bool ee_uses_barnes_hut(const std::string& gradient, bool perplexity_weights, arma::uword n,
+                        arma::uword dim);
+
+// A setting of EE's parameters, read once in its `make`.
+struct EeSetting {
+  bool perplexity_weights = true;  // weights: perplexity (else gaussian at kernel_width)
+  double perplexity = 20.0;
+  double kernel_width = 1.0;
+  double lambda = 100.0;
+  std::string optimizer = "sd";
+  int iterations = 1000;
+  double tolerance = 1e-3;
+  double mu = 1e-10;
+  std::string gradient = "auto";
+  double theta = 0.5;
+  std::int64_t neighbours = 0;           // 0: 3 x perplexity
+  std::string neighbour_graph = "auto";  // parse_graph_kind's text
+  arma::uword precondition_neighbours = 5;
+  std::int64_t cg_iterations = 0;
+};
 
 class ElasticEmbedding final : public Method {
  public:
-  explicit ElasticEmbedding(const ParamSet& p) : params_(p) {}
+  explicit ElasticEmbedding(const EeSetting& s) : s_(s) {}
   void fit(const FitInput& in) override;
   arma::mat embedding() const override { return Y_; }
   double objective() const { return objective_; }
@@ -45,7 +65,7 @@ class ElasticEmbedding final : public Method {
 
  private:
   void fit_linear_time(const FitInput& in);
-  ParamSet params_;
+  EeSetting s_;
   arma::mat Y_;
   double objective_ = 0.0;
   int iterations_ = 0;

@@ -163,19 +163,19 @@ arma::umat further_pairs(arma::uword n, const arma::umat& nb, arma::uword n_nb, 
 
 void Pacmap::fit(const FitInput& in) {
   const arma::uword n = in.X.n_cols;
-  const auto n_nb = arma::uword(params_.integer("neighbours"));
+  const auto n_nb = s_.neighbours;
   if (n_nb + 1 >= n)
     throw MethodError("pacmap: neighbours = " + std::to_string(n_nb) + " needs more than " +
                       std::to_string(n_nb + 1) + " points, got " + std::to_string(n) +
                       " (fix: neighbours < " + std::to_string(n - 1) + ")");
-  const auto n_mn = arma::uword(std::lround(double(n_nb) * params_.real("mn_ratio")));
+  const auto n_mn = arma::uword(std::lround(double(n_nb) * s_.mn_ratio));
   // Further pairs need that many non-neighbours: capped on tiny data.
-  const arma::uword n_fp = std::min<arma::uword>(
-      arma::uword(std::lround(double(n_nb) * params_.real("fp_ratio"))), n - 1 - n_nb);
-  const int iterations = int(params_.integer("iterations"));
+  const arma::uword n_fp =
+      std::min<arma::uword>(arma::uword(std::lround(double(n_nb) * s_.fp_ratio)), n - 1 - n_nb);
+  const int iterations = s_.iterations;
 
   GraphOptions go;
-  go.kind = parse_graph_kind(params_.str("neighbour_graph"));
+  go.kind = parse_graph_kind(s_.neighbour_graph);
   go.threads = std::max(1u, in.threads);
   go.seed = in.rng.engine()();
   const arma::uword k = std::min<arma::uword>(n - 1, n_nb + 50);
@@ -184,7 +184,7 @@ void Pacmap::fit(const FitInput& in) {
   pairs_.mn = pacmap::mid_near_pairs(in.X, n_mn, in.rng);
   pairs_.fp = pacmap::further_pairs(n, pairs_.nb, n_nb, n_fp, in.rng);
 
-  if (params_.str("init") == "pca") {
+  if (s_.pca_init) {
     const PcaBasis pb = pca_basis(in.X, in.dim);
     Y_ = pb.W.t() * (in.X.each_col() - pb.mean);
     if (Y_.n_rows < in.dim) Y_.resize(in.dim, n);
@@ -195,7 +195,7 @@ void Pacmap::fit(const FitInput& in) {
   }
 
   // Adam (Kingma & Ba 2015) with the package's constants.
-  const double lr = params_.real("learning_rate"), beta1 = 0.9, beta2 = 0.999;
+  const double lr = s_.learning_rate, beta1 = 0.9, beta2 = 0.999;
   arma::mat m(arma::size(Y_), arma::fill::zeros), v(arma::size(Y_), arma::fill::zeros), G;
   const auto t0 = std::chrono::steady_clock::now();
   for (int itr = 0; itr < iterations; ++itr) {
@@ -231,34 +231,42 @@ MethodInfo pacmap_info() {
   m.summary =
       "PaCMAP: neighbour, mid-near and further pairs, three-phase weights, Adam (transductive)";
   m.reference = "Wang, Huang, Rudin & Shaposhnik 2021, JMLR 22(201) (sec. 5, Algorithm 1)";
-  m.params = {
-      keywords::neighbours(10, 1, 1000000,
-                           "neighbour pairs per point, chosen by scaled distance among the "
-                           "neighbours + 50 nearest"),
-      keywords::neighbour_graph(),
-      ParamSpec::real("mn_ratio", 0.5, 0.0, std::nullopt,
-                      "mid-near pairs per point, as a multiple of neighbours"),
-      ParamSpec::real("fp_ratio", 2.0, 0.0, std::nullopt,
-                      "further pairs per point, as a multiple of neighbours"),
-      keywords::iterations(450, 1000000, "Adam iterations; the weight phases end at 100 and 200"),
-      keywords::learning_rate(1.0, "Adam's step"),
+  const IntKey neighbours = keywords::neighbours(10, 1, 1000000,
+                                                 "neighbour pairs per point, chosen by scaled "
+                                                 "distance among the neighbours + 50 nearest");
+  const ChoiceKey neighbour_graph = keywords::neighbour_graph();
+  const RealKey mn_ratio = ParamSpec::real("mn_ratio", 0.5, 0.0, std::nullopt,
+                                           "mid-near pairs per point, as a multiple of neighbours");
+  const RealKey fp_ratio = ParamSpec::real("fp_ratio", 2.0, 0.0, std::nullopt,
+                                           "further pairs per point, as a multiple of neighbours");
+  const IntKey iterations =
+      keywords::iterations(450, 1000000, "Adam iterations; the weight phases end at 100 and 200");
+  const RealKey learning_rate = keywords::learning_rate(1.0, "Adam's step");
+  const ChoiceKey init =
       keywords::init("pca", {"pca", "random"},
-                     "PCA scaled to std 0.01 on the first component, or Gaussian std 1e-4"),
+                     "PCA scaled to std 0.01 on the first component, or Gaussian std 1e-4");
+  m.params = {neighbours, neighbour_graph, mn_ratio, fp_ratio, iterations, learning_rate, init};
+  const auto pairs_per_point = [=](const ParamSet& p) {
+    return double(neighbours(p)) * (1.0 + mn_ratio(p) + fp_ratio(p));
   };
   m.iterative = true;
   m.out_of_sample = false;
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, k = double(p.integer("neighbours"));
-    const double pairs = k * (1.0 + p.real("mn_ratio") + p.real("fp_ratio"));
+  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n, k = double(neighbours(p));
+    const double pairs = pairs_per_point(p);
     return n * s.d * (k + 50.0) * std::log2(n + 2.0) +
-           double(p.integer("iterations")) * n * pairs * (double(dim) + 10.0);
+           double(iterations(p)) * n * pairs * (double(dim) + 10.0);
   };
-  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, k = double(p.integer("neighbours"));
-    const double pairs = k * (1.0 + p.real("mn_ratio") + p.real("fp_ratio"));
+  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n, k = double(neighbours(p));
+    const double pairs = pairs_per_point(p);
     return 8.0 * (n * s.d + 3.0 * n * (k + 50.0) + 2.0 * n * pairs + 6.0 * n * double(dim));
   };
-  m.make = [](const ParamSet& p) { return std::make_unique<Pacmap>(p); };
+  m.make = [=](const ParamSet& p) {
+    return std::make_unique<Pacmap>(PacmapSetting{arma::uword(neighbours(p)), neighbour_graph(p),
+                                                  mn_ratio(p), fp_ratio(p), int(iterations(p)),
+                                                  learning_rate(p), init(p) == "pca"});
+  };
   return m;
 }
 

@@ -16,6 +16,7 @@
 // on one thread in a fixed order, so it depends on the seed alone (the neighbour graph uses
 // `threads` and is the same for any count).
 #include <armadillo>
+#include <string>
 
 #include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
@@ -49,15 +50,25 @@ arma::umat further_pairs(arma::uword n, const arma::umat& nb, arma::uword n_nb, 
 
 }  // namespace pacmap
 
+// A setting of PaCMAP's parameters, read once in its `make`.
+struct PacmapSetting {
+  arma::uword neighbours = 10;
+  std::string neighbour_graph = "auto";  // parse_graph_kind's text
+  double mn_ratio = 0.5, fp_ratio = 2.0;
+  int iterations = 450;
+  double learning_rate = 1.0;
+  bool pca_init = true;
+};
+
 class Pacmap final : public Method {
  public:
-  explicit Pacmap(const ParamSet& p) : params_(p) {}
+  explicit Pacmap(const PacmapSetting& s) : s_(s) {}
   void fit(const FitInput& in) override;
   arma::mat embedding() const override { return Y_; }
   const pacmap::Pairs& pairs() const { return pairs_; }
 
  private:
-  ParamSet params_;
+  PacmapSetting s_;
   pacmap::Pairs pairs_;
   arma::mat Y_;
 };

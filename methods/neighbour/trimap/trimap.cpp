@@ -75,15 +75,14 @@ void sample_outside(Rng& rng, arma::uword n, const std::vector<arma::uword>& rej
 
 void Trimap::fit(const FitInput& in) {
   const arma::uword n = in.X.n_cols;
-  const auto inliers = arma::uword(params_.integer("neighbours"));
+  const auto inliers = s_.neighbours;
   if (inliers + 1 >= n)
     throw MethodError("trimap: neighbours = " + std::to_string(inliers) + " needs more than " +
                       std::to_string(inliers + 1) + " points, got " + std::to_string(n) +
                       " (fix: neighbours < " + std::to_string(n - 1) + ")");
-  const arma::uword outliers =
-      std::min<arma::uword>(arma::uword(params_.integer("outliers")), n - 1 - inliers);
-  const auto n_random = arma::uword(params_.integer("random_triplets"));
-  const int iterations = int(params_.integer("iterations"));
+  const arma::uword outliers = std::min<arma::uword>(s_.outliers, n - 1 - inliers);
+  const auto n_random = s_.random_triplets;
+  const int iterations = s_.iterations;
 
   // The package's preprocessing: [0, 1] as a whole, centred, at most 100 PCA dimensions.
   arma::mat Z = in.X;
@@ -96,7 +95,7 @@ void Trimap::fit(const FitInput& in) {
   }
 
   GraphOptions go;
-  go.kind = parse_graph_kind(params_.str("neighbour_graph"));
+  go.kind = parse_graph_kind(s_.neighbour_graph);
   go.threads = std::max(1u, in.threads);
   go.seed = in.rng.engine()();
   const NeighbourGraph g = neighbour_graph(Z, std::min<arma::uword>(n - 1, inliers + 50), go);
@@ -150,12 +149,12 @@ void Trimap::fit(const FitInput& in) {
       triplets_.weights(t) = 0.1 * (sik - sij);
       ++t;
     }
-  const double temp = params_.real("weight_temp");
+  const double temp = s_.weight_temp;
   triplets_.weights.replace(arma::datum::nan, 0.0);
   triplets_.weights -= triplets_.weights.min();
   for (double& w : triplets_.weights) w = trimap::tempered_log(1.0 + w, temp);
 
-  if (params_.str("init") == "pca") {
+  if (s_.pca_init) {
     const PcaBasis pb = pca_basis(Z, in.dim);
     Y_ = 0.01 * (pb.W.t() * (Z.each_col() - pb.mean));
     if (Y_.n_rows < in.dim) Y_.resize(in.dim, n);
@@ -164,7 +163,7 @@ void Trimap::fit(const FitInput& in) {
   }
 
   // Delta-bar-delta: the package's step is lr n / (number of triplets) on half the gradient.
-  const double step = params_.real("learning_rate") * double(n) / double(m);
+  const double step = s_.learning_rate * double(n) / double(m);
   arma::mat vel(arma::size(Y_), arma::fill::zeros), gain(arma::size(Y_), arma::fill::ones), G;
   const auto t0 = std::chrono::steady_clock::now();
   double violated = 0.0;
@@ -204,37 +203,48 @@ MethodInfo trimap_info() {
   m.family = "neighbour";
   m.summary = "TriMap: weighted kNN and random triplets, delta-bar-delta (transductive)";
   m.reference = "Amid & Warmuth 2019, arXiv:1910.00204 (sec. 3-4); trimap package 1.0";
-  m.params = {
-      keywords::neighbours(12, 1, 1000000,
-                           "inliers per point (the j of a triplet), by scaled similarity among "
-                           "the neighbours + 50 nearest"),
-      keywords::neighbour_graph(),
-      ParamSpec::integer("outliers", 4, 1, 1000000, "outliers k sampled per inlier"),
-      ParamSpec::integer("random_triplets", 3, 0, 1000000, "random triplets per point"),
+  const IntKey neighbours = keywords::neighbours(12, 1, 1000000,
+                                                 "inliers per point (the j of a triplet), by "
+                                                 "scaled similarity among the neighbours + 50 "
+                                                 "nearest");
+  const ChoiceKey neighbour_graph = keywords::neighbour_graph();
+  const IntKey outliers =
+      ParamSpec::integer("outliers", 4, 1, 1000000, "outliers k sampled per inlier");
+  const IntKey random_triplets =
+      ParamSpec::integer("random_triplets", 3, 0, 1000000, "random triplets per point");
+  const RealKey weight_temp =
       ParamSpec::real("weight_temp", 0.5, 0.0, 1.0,
-                      "temperature t of the tempered log of the weights (1: natural log)"),
-      keywords::iterations(400, 1000000, "delta-bar-delta iterations; momentum 0.8 after 250"),
-      keywords::learning_rate(0.1, "times n / (number of triplets)"),
-      keywords::init("pca", {"pca", "random"}, "PCA x 0.01, or Gaussian std 1e-4"),
+                      "temperature t of the tempered log of the weights (1: natural log)");
+  const IntKey iterations =
+      keywords::iterations(400, 1000000, "delta-bar-delta iterations; momentum 0.8 after 250");
+  const RealKey learning_rate = keywords::learning_rate(0.1, "times n / (number of triplets)");
+  const ChoiceKey init =
+      keywords::init("pca", {"pca", "random"}, "PCA x 0.01, or Gaussian std 1e-4");
+  m.params = {neighbours,  neighbour_graph, outliers,      random_triplets,
+              weight_temp, iterations,      learning_rate, init};
+  const auto triplets_per_point = [=](const ParamSet& p) {
+    return double(neighbours(p) * outliers(p) + random_triplets(p));
   };
   m.iterative = true;
   m.out_of_sample = false;
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
     const double n = s.n;
-    const double per =
-        double(p.integer("neighbours") * p.integer("outliers") + p.integer("random_triplets"));
-    return n * std::min<double>(s.d, 100) * (double(p.integer("neighbours")) + 50.0) *
-               std::log2(n + 2.0) +
-           double(p.integer("iterations")) * n * per * (double(dim) + 8.0);
+    const double per = triplets_per_point(p);
+    return n * std::min<double>(s.d, 100) * (double(neighbours(p)) + 50.0) * std::log2(n + 2.0) +
+           double(iterations(p)) * n * per * (double(dim) + 8.0);
   };
-  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
     const double n = s.n;
-    const double per =
-        double(p.integer("neighbours") * p.integer("outliers") + p.integer("random_triplets"));
-    return 8.0 * (3.0 * n * s.d + 3.0 * n * (double(p.integer("neighbours")) + 50.0) +
-                  4.0 * n * per + 8.0 * n * double(dim));
+    const double per = triplets_per_point(p);
+    return 8.0 * (3.0 * n * s.d + 3.0 * n * (double(neighbours(p)) + 50.0) + 4.0 * n * per +
+                  8.0 * n * double(dim));
   };
-  m.make = [](const ParamSet& p) { return std::make_unique<Trimap>(p); };
+  m.make = [=](const ParamSet& p) {
+    return std::make_unique<Trimap>(
+        TrimapSetting{arma::uword(neighbours(p)), neighbour_graph(p), arma::uword(outliers(p)),
+                      arma::uword(random_triplets(p)), weight_temp(p), int(iterations(p)),
+                      learning_rate(p), init(p) == "pca"});
+  };
   return m;
 }
 

@@ -18,6 +18,7 @@
 // Transductive (out_of_sample = false): the paper has no out-of-sample rule. One thread, fixed
 // order: the fit depends on the seed alone.
 #include <armadillo>
+#include <string>
 
 #include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
@@ -40,16 +41,27 @@ double tempered_log(double x, double t);
 
 }  // namespace trimap
 
+// A setting of TriMap's parameters, read once in its `make`.
+struct TrimapSetting {
+  arma::uword neighbours = 12;           // inliers per point
+  std::string neighbour_graph = "auto";  // parse_graph_kind's text
+  arma::uword outliers = 4, random_triplets = 3;
+  double weight_temp = 0.5;
+  int iterations = 400;
+  double learning_rate = 0.1;
+  bool pca_init = true;
+};
+
 class Trimap final : public Method {
  public:
-  explicit Trimap(const ParamSet& p) : params_(p) {}
+  explicit Trimap(const TrimapSetting& s) : s_(s) {}
   void fit(const FitInput& in) override;
   arma::mat embedding() const override { return Y_; }
   const trimap::Triplets& triplets() const { return triplets_; }
   arma::uword knn_triplets() const { return n_knn_; }
 
  private:
-  ParamSet params_;
+  TrimapSetting s_;
   trimap::Triplets triplets_;
   arma::uword n_knn_ = 0;
   arma::mat Y_;

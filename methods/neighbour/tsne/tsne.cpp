@@ -71,16 +71,15 @@ std::string tsne_gradient_for(const std::string& choice, arma::uword n, arma::uw
 
 void Tsne::fit(const FitInput& in) {
   const arma::uword n = in.X.n_cols;
-  const double perplexity = params_.real("perplexity");
-  const std::string gradient = tsne_gradient_for(params_.str("gradient"), n, in.dim);
+  const double perplexity = s_.perplexity;
+  const std::string gradient = tsne_gradient_for(s_.gradient, n, in.dim);
   const bool exact = gradient == "exact", fft = gradient == "fft";
-  const double theta = params_.real("theta");
-  const int iterations = static_cast<int>(params_.integer("iterations"));
-  const int early =
-      std::min<int>(iterations, static_cast<int>(params_.integer("exaggeration_iterations")));
+  const double theta = s_.theta;
+  const int iterations = s_.iterations;
+  const int early = std::min<int>(iterations, s_.exaggeration_iterations);
   const unsigned threads = std::max(1u, in.threads);
-  double lr = params_.real("learning_rate");
-  if (lr <= 0) lr = std::max(static_cast<double>(n) / params_.real("early_exaggeration"), 200.0);
+  double lr = s_.learning_rate;
+  if (lr <= 0) lr = std::max(static_cast<double>(n) / s_.early_exaggeration, 200.0);
   if (fft && in.dim > 2)
     throw MethodError("tsne: the FFT gradient works in 1 or 2 dimensions, asked for " +
                       std::to_string(in.dim) +
@@ -89,10 +88,9 @@ void Tsne::fit(const FitInput& in) {
     throw MethodError("tsne: Barnes-Hut works in 1 to 3 dimensions, asked for " +
                       std::to_string(in.dim) + " (fix: 'gradient: exact' or dims <= 3)");
 
-  Y_ = params_.str("init") == "pca" ? pca_start(in.X, in.dim, 1e-4)
-                                    : arma::mat(in.rng.randn(in.dim, n) * 1e-4);
+  Y_ = s_.pca_init ? pca_start(in.X, in.dim, 1e-4) : arma::mat(in.rng.randn(in.dim, n) * 1e-4);
 
-  const double exaggeration = params_.real("early_exaggeration");
+  const double exaggeration = s_.early_exaggeration;
   OptimOptions opt;
   opt.max_iterations = iterations;
   opt.momentum.learning_rate = lr;
@@ -114,7 +112,7 @@ void Tsne::fit(const FitInput& in) {
     };
   } else {
     // P over the shared neighbour graph: 3 x perplexity neighbours unless `neighbours` says.
-    const std::int64_t nb = params_.integer("neighbours");
+    const std::int64_t nb = s_.neighbours;
     const arma::uword k =
         nb > 0 ? static_cast<arma::uword>(nb)
                : std::min<arma::uword>(n - 1, static_cast<arma::uword>(std::floor(3 * perplexity)));
@@ -122,7 +120,7 @@ void Tsne::fit(const FitInput& in) {
       throw MethodError("tsne: 'neighbours' = " + std::to_string(k) +
                         " exceeds n - 1 = " + std::to_string(n - 1) + " (fix: lower 'neighbours')");
     GraphOptions go;
-    go.kind = parse_graph_kind(params_.str("neighbour_graph"));
+    go.kind = parse_graph_kind(s_.neighbour_graph);
     go.threads = threads;
     // Drawn after the start, and only when HNSW is used: the other paths use the engine as before.
     if (use_approximate(n, in.X.n_rows, k, go.kind)) go.seed = in.rng.engine()();
@@ -163,8 +161,8 @@ namespace {
 
 MethodInfo tsne_info() {
   // Added after results existed: at its default (exact below 20,000 points) P is unchanged.
-  ParamSpec graph_spec = keywords::neighbour_graph("auto");
-  graph_spec.keyed_at_default = false;
+  const ChoiceKey neighbour_graph =
+      keywords::neighbour_graph("auto").with([](ParamSpec& s) { s.keyed_at_default = false; });
   MethodInfo m;
   m.name = "tsne";
   m.family = "neighbour";
@@ -175,56 +173,75 @@ MethodInfo tsne_info() {
       "van der Maaten & Hinton 2008, JMLR 9 (eq. 1-5); van der Maaten 2014, JMLR 15 (Barnes-Hut); "
       "Linderman et al. 2019, Nat. Methods 16 (FFT interpolation); Belkina et al. 2019 (learning "
       "rate n/12)";
-  m.params = {
-      keywords::perplexity(30.0, "the input affinities"),
+  const RealKey perplexity = keywords::perplexity(30.0, "the input affinities");
+  const ChoiceKey gradient =
       keywords::gradient("auto", {"auto", "barnes_hut", "exact", "fft"},
                          "exact O(n^2) with a dense P, or over a sparse P on 3 x perplexity "
                          "neighbours: Barnes-Hut (dims <= 3) or FFT-accelerated interpolation "
                          "(dims <= 2); auto = fft from 10,000 points in dims <= 2, else "
-                         "barnes_hut"),
-      keywords::theta(0.5),
-      keywords::iterations(1000, 1000000, "gradient-descent iterations in all"),
+                         "barnes_hut");
+  const RealKey theta = keywords::theta(0.5);
+  const IntKey iterations =
+      keywords::iterations(1000, 1000000, "gradient-descent iterations in all");
+  const RealKey early_exaggeration =
       ParamSpec::real("early_exaggeration", 12.0, 1.0, std::nullopt,
-                      "factor on P during the first exaggeration_iterations"),
+                      "factor on P during the first exaggeration_iterations");
+  const IntKey exaggeration_iterations =
       ParamSpec::integer("exaggeration_iterations", 250, 0, 1000000,
-                         "iterations with early exaggeration and momentum 0.5"),
+                         "iterations with early exaggeration and momentum 0.5");
+  const RealKey learning_rate =
       ParamSpec::real("learning_rate", 0.0, 0.0, std::nullopt,
-                      "step on the gradient / 4; 0 = max(n / early_exaggeration, 200)"),
-      keywords::neighbours(0, 0, 1000000, "the sparse P (barnes_hut, fft); 0 = 3 x perplexity"),
-      ParamSpec::choice("init", "pca", {"pca", "random"},
-                        "start: PCA or Gaussian, scaled to std 1e-4"),
-      graph_spec,
-  };
+                      "step on the gradient / 4; 0 = max(n / early_exaggeration, 200)");
+  const IntKey neighbours =
+      keywords::neighbours(0, 0, 1000000, "the sparse P (barnes_hut, fft); 0 = 3 x perplexity");
+  const ChoiceKey init = ParamSpec::choice("init", "pca", {"pca", "random"},
+                                           "start: PCA or Gaussian, scaled to std 1e-4");
+  m.params = {
+      perplexity,    gradient,   theta, iterations,     early_exaggeration, exaggeration_iterations,
+      learning_rate, neighbours, init,  neighbour_graph};
   m.iterative = true;
   m.out_of_sample = false;
-  m.max_dim = [](const DataShape& s, const ParamSet& p) {
-    const std::string& g = p.str("gradient");
+  m.max_dim = [gradient](const DataShape& s, const ParamSet& p) {
+    const std::string g = gradient(p);
     const arma::uword lim = g == "exact" ? s.d : std::min<arma::uword>(g == "fft" ? 2 : 3, s.d);
     return std::min<arma::uword>(lim, s.n > 0 ? s.n - 1 : 0);
   };
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, it = static_cast<double>(p.integer("iterations"));
-    const std::string g = tsne_gradient_for(p.str("gradient"), s.n, dim);
+  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n, it = static_cast<double>(iterations(p));
+    const std::string g = tsne_gradient_for(gradient(p), s.n, dim);
     if (g == "exact") return n * n * (s.d + 5.0 * it * dim);
-    const double attract = 3.0 * p.real("perplexity");
+    const double attract = 3.0 * perplexity(p);
     // The neighbour search: quadratic when exact, about n log n x 50 distance evaluations on HNSW.
     const bool approx = use_approximate(s.n, s.d, static_cast<arma::uword>(attract),
-                                        parse_graph_kind(p.str("neighbour_graph")));
+                                        parse_graph_kind(neighbour_graph(p)));
     const double search = approx ? n * std::log2(n + 1.0) * 50.0 * s.d : n * n * s.d;
     if (g == "fft") return search + it * n * (60.0 + attract) * dim;
     return search + it * n * (std::log2(n + 1.0) * 20.0 + attract) * dim;
   };
   // Exact: the dense P, distances and their exponentials (n x n each). Sparse: the graph, P and
   // its transpose, the optimiser's vectors and, for fft, the padded grids.
-  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
     const double n = s.n, d = s.d;
-    const std::string g = tsne_gradient_for(p.str("gradient"), s.n, dim);
+    const std::string g = tsne_gradient_for(gradient(p), s.n, dim);
     if (g == "exact") return 8.0 * (3.0 * n * n + 4.0 * n * d + 8.0 * n * dim);
-    const double k = 3.0 * p.real("perplexity");
+    const double k = 3.0 * perplexity(p);
     const double grid = g == "fft" ? 8.0 * 2.0 * 6.0 * std::pow(2.0 * 3.0 * 200.0, dim) : 0.0;
     return 8.0 * (4.0 * n * d + 10.0 * n * k + 12.0 * n * dim) + grid;
   };
-  m.make = [](const ParamSet& p) { return std::make_unique<Tsne>(p); };
+  m.make = [=](const ParamSet& p) {
+    TsneSetting t;
+    t.perplexity = perplexity(p);
+    t.gradient = gradient(p);
+    t.theta = theta(p);
+    t.iterations = int(iterations(p));
+    t.early_exaggeration = early_exaggeration(p);
+    t.exaggeration_iterations = int(exaggeration_iterations(p));
+    t.learning_rate = learning_rate(p);
+    t.neighbours = neighbours(p);
+    t.pca_init = init(p) == "pca";
+    t.neighbour_graph = neighbour_graph(p);
+    return std::make_unique<Tsne>(t);
+  };
   return m;
 }
 

@@ -15,6 +15,7 @@
 // its own column and sums added in a fixed order: the embedding is the same to the bit for any
 // thread count. (The exact gradient runs on one thread.)
 #include <armadillo>
+#include <cstdint>
 #include <string>
 
 #include "framework/core/method.hpp"
@@ -33,15 +34,29 @@ inline constexpr arma::uword kTsneFftFrom = 10000;
 // The gradient a setting's choice runs for n points in dim dimensions (auto resolved).
 std::string tsne_gradient_for(const std::string& choice, arma::uword n, arma::uword dim);
 
+// A setting of t-SNE's parameters, read once in its `make`.
+struct TsneSetting {
+  double perplexity = 30.0;
+  std::string gradient = "auto";  // tsne_gradient_for's choice
+  double theta = 0.5;
+  int iterations = 1000;
+  double early_exaggeration = 12.0;
+  int exaggeration_iterations = 250;
+  double learning_rate = 0.0;   // 0: max(n / early_exaggeration, 200)
+  std::int64_t neighbours = 0;  // 0: 3 x perplexity
+  bool pca_init = true;
+  std::string neighbour_graph = "auto";  // parse_graph_kind's text
+};
+
 class Tsne final : public Method {
  public:
-  explicit Tsne(const ParamSet& p) : params_(p) {}
+  explicit Tsne(const TsneSetting& s) : s_(s) {}
   void fit(const FitInput& in) override;
   arma::mat embedding() const override { return Y_; }
   double kl() const { return kl_; }
 
  private:
-  ParamSet params_;
+  TsneSetting s_;
   arma::mat Y_;
   double kl_ = 0.0;
 };
