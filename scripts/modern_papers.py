@@ -11,8 +11,10 @@ numpy / scikit-learn, written from the papers' definitions:
   - centroid triplet accuracy: class means, every pair of class-pair distances;
   - TriMap's global score, against the 100-D PCA input (drbench's protocol) and against the
     784-D [0, 1] pixels (the reference implementation's global_score takes whatever X it is given).
-Writes results/modern_papers.csv (one row per method: mean and std over seeds of each) and
-prints it. Usage (repository root): /usr/bin/python3 scripts/modern_papers.py [RESULTS.h5]
+Writes results/modern_papers.csv (one row per method label: mean and std over seeds of each) and
+prints it. Usage (repository root):
+  /usr/bin/python3 scripts/modern_papers.py [RESULTS.h5 ...]
+(default: results/modern_papers.h5 and, when present, results/modern_papers-tsne_random.h5)
 """
 import gzip
 import os
@@ -87,11 +89,20 @@ def global_score(X, Y):
 
 
 def main():
-    path = sys.argv[1] if len(sys.argv) > 1 else "results/modern_papers.h5"
-    r = results.load(path)
-    t = r.tasks[r.tasks["ok"]] if "ok" in r.tasks else r.tasks
+    paths = sys.argv[1:] or [p for p in ("results/modern_papers.h5",
+                                         "results/modern_papers-tsne_random.h5")
+                             if os.path.exists(p)]
     pixels = load_pixels()
     pca_of = {}  # the 100-D input of each point set, PCA fitted on those points (as drbench)
+    rows = []
+    for path in paths:
+        r = results.load(path)
+        t = r.tasks[r.tasks["ok"]] if "ok" in r.tasks else r.tasks
+        rows += score_tasks(r, t, pixels, pca_of)
+    write(rows, os.path.splitext(paths[0])[0] + ".csv")
+
+
+def score_tasks(r, t, pixels, pca_of):
     rows = []
     for _, task in t.iterrows():
         e = r.embedding(int(task["id"]))
@@ -107,7 +118,7 @@ def main():
         acc = knn_acc(Y, y, [1, 5, 10])
         rng = np.random.default_rng(int(task["id"]))
         rows.append({
-            "method": task["method"], "seed_repeat": task.get("repeat", np.nan),
+            "method": task["label"], "seed_repeat": task.get("repeat", np.nan),
             "fit_seconds": task.get("fit_seconds", np.nan),
             **{f"drbench_acc_k{k}": 1 - task[f"error_k{k}"] for k in (1, 5, 10)},  # errors are fractions
             "drbench_random_triplet": task["random_triplet"],
@@ -120,11 +131,15 @@ def main():
             "numpy_global_score_pixels": global_score(xp, Y),
         })
         print(rows[-1], flush=True)
+    return rows
+
+
+def write(rows, out_path):
     df = pd.DataFrame(rows)
     g = df.drop(columns=["seed_repeat"]).groupby("method", sort=False)
     out = g.mean().add_suffix("_mean").join(g.std().add_suffix("_std")).join(g.size().rename("seeds"))
     out = out[sorted(out.columns, key=lambda c: (c.rsplit("_", 1)[0], c))]
-    out.to_csv(os.path.splitext(path)[0] + ".csv", float_format="%.4f")
+    out.to_csv(out_path, float_format="%.4f")
     with pd.option_context("display.width", 250, "display.max_columns", 50):
         print(out.round(4).T)
 
