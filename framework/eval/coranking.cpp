@@ -8,6 +8,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/parallel.hpp"
 #include "framework/core/rng.hpp"
+#include "framework/eval/global_measures.hpp"
 
 namespace drbench {
 
@@ -26,6 +27,13 @@ const std::vector<QualityMeasureInfo>& quality_measures() {
       {"stress", false, false, "normalised stress sum (delta - d)^2 / sum delta^2, unscaled"},
       {"shepard_spearman", false, true,
        "Spearman correlation of input and embedding distances over point pairs"},
+      {"random_triplet", false, true,
+       "PaCMAP paper: share of random triplets (5 per point) ordered alike in both spaces"},
+      {"centroid_triplet", false, true,
+       "PaCMAP paper: share of pairs of class-centroid distances ordered alike in both spaces",
+       true},
+      {"global_score", false, true,
+       "TriMap paper: exp(-(L - L_PCA) / L_PCA), L the linear reconstruction error of the input"},
   };
   return v;
 }
@@ -229,7 +237,11 @@ QualityResult quality_scores(const arma::mat& high, const arma::mat& low,
     want_curve = want_curve || m == "rnx" || m == "rnx_auc";
     shepard = shepard || m == "shepard_spearman";
     stress = stress || m == "stress";
+    if (info->labels && (!req.labels || req.labels->n_elem != n))
+      throw Error("quality measure '" + m + "' needs the class labels of the " + std::to_string(n) +
+                  " scored points (fix: drop it from evaluation.quality)");
   }
+  const bool pass = ranks || shepard || stress;  // the co-ranking pass is needed
   const std::vector<int> ks = per_k ? req.ks : std::vector<int>{};
   for (std::size_t a = 0; a < ks.size(); ++a)
     if (ks[a] < 1 || 2 * arma::uword(ks[a]) >= n || (a > 0 && ks[a] <= ks[a - 1]))
@@ -272,88 +284,89 @@ QualityResult quality_scores(const arma::mat& high, const arma::mat& low,
   const arma::uword block = std::clamp<arma::uword>((arma::uword(1) << 21) / n, 1, 1024);
   std::vector<std::vector<double>> pair_high(threads), pair_low(threads);
   std::vector<std::size_t> pairs_of(m, 0);  // Shepard pairs kept per query
-  parallel_blocks(m, threads, [&](std::size_t s, std::size_t e, std::size_t b) {
-    RadixSorter sh, sl;
-    std::vector<std::uint32_t> rank_h(n), rank_l(n), count(n);
-    auto& ph = pair_high[b];
-    auto& pl = pair_low[b];
-    for (arma::uword bs = s; bs < e; bs += block) {
-      const arma::uword be = std::min<arma::uword>(e, bs + block);
-      const arma::uvec q = queries.subvec(bs, be - 1);
-      const arma::mat Dh = block_sq_distances(high, norm_high, q);  // n x b
-      const arma::mat Dl = block_sq_distances(low, norm_low, q);
-      for (arma::uword p = bs; p < be; ++p) {
-        const arma::uword i = queries(p);
-        const double* dh = Dh.colptr(p - bs);
-        const double* dl = Dl.colptr(p - bs);
-        double* v = V.colptr(p);
-        if (stress) {
-          double num = 0, den = 0;
-          for (arma::uword j = 0; j < n; ++j) {
-            const double a = std::sqrt(dh[j]), c = std::sqrt(dl[j]);
-            num += (a - c) * (a - c);
-            den += dh[j];
+  if (pass)
+    parallel_blocks(m, threads, [&](std::size_t s, std::size_t e, std::size_t b) {
+      RadixSorter sh, sl;
+      std::vector<std::uint32_t> rank_h(n), rank_l(n), count(n);
+      auto& ph = pair_high[b];
+      auto& pl = pair_low[b];
+      for (arma::uword bs = s; bs < e; bs += block) {
+        const arma::uword be = std::min<arma::uword>(e, bs + block);
+        const arma::uvec q = queries.subvec(bs, be - 1);
+        const arma::mat Dh = block_sq_distances(high, norm_high, q);  // n x b
+        const arma::mat Dl = block_sq_distances(low, norm_low, q);
+        for (arma::uword p = bs; p < be; ++p) {
+          const arma::uword i = queries(p);
+          const double* dh = Dh.colptr(p - bs);
+          const double* dl = Dl.colptr(p - bs);
+          double* v = V.colptr(p);
+          if (stress) {
+            double num = 0, den = 0;
+            for (arma::uword j = 0; j < n; ++j) {
+              const double a = std::sqrt(dh[j]), c = std::sqrt(dl[j]);
+              num += (a - c) * (a - c);
+              den += dh[j];
+            }
+            v[r_snum] = num;  // the self term is 0 in both
+            v[r_sden] = den;
           }
-          v[r_snum] = num;  // the self term is 0 in both
-          v[r_sden] = den;
-        }
-        if (shepard)
-          for (arma::uword j = sampled ? 0 : i + 1; j < n; ++j) {
-            if (j == i) continue;
-            if (keep_below != ~std::uint64_t(0) && mix64(pair_seed ^ (i * n + j)) >= keep_below)
-              continue;
-            ph.push_back(std::sqrt(dh[j]));
-            pl.push_back(std::sqrt(dl[j]));
-            ++pairs_of[p];
+          if (shepard)
+            for (arma::uword j = sampled ? 0 : i + 1; j < n; ++j) {
+              if (j == i) continue;
+              if (keep_below != ~std::uint64_t(0) && mix64(pair_seed ^ (i * n + j)) >= keep_below)
+                continue;
+              ph.push_back(std::sqrt(dh[j]));
+              pl.push_back(std::sqrt(dl[j]));
+              ++pairs_of[p];
+            }
+          if (!ranks) continue;
+          sh.sort(dh, n, i);
+          sl.sort(dl, n, i);
+          for (arma::uword t = 0; t + 1 < n; ++t) {
+            rank_h[sh.idx[t]] = std::uint32_t(t + 1);
+            rank_l[sl.idx[t]] = std::uint32_t(t + 1);
           }
-        if (!ranks) continue;
-        sh.sort(dh, n, i);
-        sl.sort(dl, n, i);
-        for (arma::uword t = 0; t + 1 < n; ++t) {
-          rank_h[sh.idx[t]] = std::uint32_t(t + 1);
-          rank_l[sl.idx[t]] = std::uint32_t(t + 1);
-        }
-        // Per-K terms: walk the first kmax neighbours of each space.
-        for (arma::uword t = 0; t < kmax; ++t) {
-          const std::uint32_t r = std::uint32_t(t + 1);
-          {  // low-space neighbour: intrusion if its input rank is beyond K
-            const std::uint32_t j = sl.idx[t], rho = rank_h[j];
-            const double rel = std::abs(double(rho) - double(r)) / double(rho);
-            for (arma::uword a = 0; a < L; ++a) {
-              if (r > std::uint32_t(ks[a])) continue;
-              if (rho > std::uint32_t(ks[a])) v[Rows::kPerK * a + Rows::kPenT] += rho - ks[a];
-              v[Rows::kPerK * a + Rows::kMrreI] += rel;
+          // Per-K terms: walk the first kmax neighbours of each space.
+          for (arma::uword t = 0; t < kmax; ++t) {
+            const std::uint32_t r = std::uint32_t(t + 1);
+            {  // low-space neighbour: intrusion if its input rank is beyond K
+              const std::uint32_t j = sl.idx[t], rho = rank_h[j];
+              const double rel = std::abs(double(rho) - double(r)) / double(rho);
+              for (arma::uword a = 0; a < L; ++a) {
+                if (r > std::uint32_t(ks[a])) continue;
+                if (rho > std::uint32_t(ks[a])) v[Rows::kPerK * a + Rows::kPenT] += rho - ks[a];
+                v[Rows::kPerK * a + Rows::kMrreI] += rel;
+              }
+            }
+            {  // input-space neighbour: extrusion if its embedding rank is beyond K
+              const std::uint32_t j = sh.idx[t], rl = rank_l[j];
+              const double rel = std::abs(double(rl) - double(r)) / double(rl);
+              for (arma::uword a = 0; a < L; ++a) {
+                if (r > std::uint32_t(ks[a])) continue;
+                if (rl > std::uint32_t(ks[a])) v[Rows::kPerK * a + Rows::kPenC] += rl - ks[a];
+                v[Rows::kPerK * a + Rows::kMrreE] += rel;
+              }
             }
           }
-          {  // input-space neighbour: extrusion if its embedding rank is beyond K
-            const std::uint32_t j = sh.idx[t], rl = rank_l[j];
-            const double rel = std::abs(double(rl) - double(r)) / double(rl);
-            for (arma::uword a = 0; a < L; ++a) {
-              if (r > std::uint32_t(ks[a])) continue;
-              if (rl > std::uint32_t(ks[a])) v[Rows::kPerK * a + Rows::kPenC] += rl - ks[a];
-              v[Rows::kPerK * a + Rows::kMrreE] += rel;
-            }
+          // Neighbourhood overlap at every K: j is in both K-neighbourhoods from K = max(ranks).
+          std::fill(count.begin(), count.end(), 0u);
+          for (arma::uword j = 0; j < n; ++j)
+            if (j != i) ++count[std::max(rank_h[j], rank_l[j])];
+          const double nm1 = double(n - 1);
+          double overlap = 0, auc = 0;
+          arma::uword a = 0, g = 0;
+          for (arma::uword k = 1; k + 1 < n; ++k) {
+            overlap += count[k];
+            const double kd = double(k);
+            const double rnx = (nm1 * overlap / kd - kd) / (nm1 - kd);
+            auc += rnx / kd;
+            if (a < L && arma::uword(ks[a]) == k) v[Rows::kPerK * a++ + Rows::kOverlap] = overlap;
+            if (g < G && arma::uword(curve_k[g]) == k) v[r_curve + g++] = rnx;
           }
+          v[r_auc] = auc;
         }
-        // Neighbourhood overlap at every K: j is in both K-neighbourhoods from K = max(ranks).
-        std::fill(count.begin(), count.end(), 0u);
-        for (arma::uword j = 0; j < n; ++j)
-          if (j != i) ++count[std::max(rank_h[j], rank_l[j])];
-        const double nm1 = double(n - 1);
-        double overlap = 0, auc = 0;
-        arma::uword a = 0, g = 0;
-        for (arma::uword k = 1; k + 1 < n; ++k) {
-          overlap += count[k];
-          const double kd = double(k);
-          const double rnx = (nm1 * overlap / kd - kd) / (nm1 - kd);
-          auc += rnx / kd;
-          if (a < L && arma::uword(ks[a]) == k) v[Rows::kPerK * a++ + Rows::kOverlap] = overlap;
-          if (g < G && arma::uword(curve_k[g]) == k) v[r_curve + g++] = rnx;
-        }
-        v[r_auc] = auc;
       }
-    }
-  });
+    });
 
   // From per-query terms to measures: means over queries (sums in query order, so the bits do
   // not depend on the thread count), standard errors from their spread when sampled.
@@ -367,7 +380,7 @@ QualityResult quality_scores(const arma::mat& high, const arma::mat& low,
   for (arma::uword k = 1; k + 1 < n; ++k) harm += 1.0 / double(k);
 
   QualityResult out;
-  out.queries = m;
+  out.queries = pass ? m : n;  // the global measures use every point
   for (const auto& name : req.measures) {
     const QualityMeasureInfo* info = find_quality_measure(name);
     if (info->per_k) {
@@ -407,6 +420,21 @@ QualityResult quality_scores(const arma::mat& high, const arma::mat& low,
         c.se = std::sqrt(arma::accu(arma::square(res)) / (md * (md - 1))) / (sd / md) * fpc;
       }
       out.columns.push_back(c);
+    } else if (name == "random_triplet") {
+      // Every point an anchor of kRandomTriplets triplets, as the PaCMAP paper's protocol; the
+      // standard error is the spread of the per-anchor shares (the triplets are a sample).
+      constexpr arma::uword kRandomTriplets = 5;
+      const arma::umat t = sample_random_triplets(n, kRandomTriplets,
+                                                  hash_seed(req.seed, "quality random triplets"));
+      arma::vec per_anchor;
+      QualityColumn c{name, 0, 0, 0};
+      c.value = random_triplet_accuracy(high, low, t, &per_anchor);
+      c.se = arma::stddev(per_anchor) / std::sqrt(double(per_anchor.n_elem));
+      out.columns.push_back(c);
+    } else if (name == "centroid_triplet") {
+      out.columns.push_back({name, 0, centroid_triplet_accuracy(high, low, *req.labels), 0});
+    } else if (name == "global_score") {
+      out.columns.push_back({name, 0, global_score(high, low), 0});
     } else {  // shepard_spearman
       std::vector<double> a, b;
       for (unsigned t = 0; t < threads; ++t) {

@@ -14,6 +14,9 @@
 //   stress   = sum (delta_ij - d_ij)^2 / sum delta_ij^2 (delta: input, d: embedding distances;
 //              scale-dependent, as in Espadoto et al. 2019)
 //   shepard_spearman: Spearman correlation of delta_ij and d_ij over point pairs.
+// The same vocabulary holds the PaCMAP and TriMap papers' global measures (random_triplet,
+// centroid_triplet, global_score: global_measures.hpp); they need no co-ranking pass, which is
+// skipped when no measure asks for it.
 // Exact (every point a query) up to `sample` points; above, `sample` seeded random query points
 // with exact ranks against all N points, and each measure's standard error from the spread of
 // its per-query terms (finite-population corrected; stress as a ratio estimator). The Shepard
@@ -32,6 +35,7 @@ struct QualityMeasureInfo {
   bool per_k;          // evaluated at each K of evaluation.quality_k
   bool higher_better;  // direction, for best-setting selection and t-tests
   const char* doc;
+  bool labels = false;  // needs the points' class labels (QualityRequest::labels)
 };
 
 // The one vocabulary of quality measures (config evaluation.quality, results, aggregate --metric).
@@ -48,6 +52,9 @@ struct QualityRequest {
   arma::uword sample = 10000;         // exact up to this many points, else this many queries
   std::uint64_t seed = 0;             // query sample and Shepard pair sample
   unsigned threads = 1;
+  // Class labels of the N points, for the measures that need them (centroid_triplet); nullptr
+  // where there are none, and such a measure is then refused.
+  const arma::uvec* labels = nullptr;
 };
 
 struct QualityColumn {

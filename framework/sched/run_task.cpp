@@ -27,11 +27,16 @@ double since(Clock::time_point t0) {
 
 // The quality measures the config asks for, in its order, on one (input, embedding) pair: one
 // co-ranking pass, its query sample seeded by the task.
+// `labels` are the scored points' classes (the label-based measures use them; no method sees them).
 void quality_scores(const EvaluationSpec& ev, const arma::mat& high, const arma::mat& low,
-                    std::uint64_t seed, unsigned threads, TaskResult& r) {
+                    const arma::uvec& labels, std::uint64_t seed, unsigned threads, TaskResult& r) {
   if (ev.quality.empty()) return;
-  QualityRequest req{ev.quality, ev.quality_k, arma::uword(ev.quality_sample),
-                     hash_seed(seed, "quality"), std::max(1u, threads)};
+  QualityRequest req{ev.quality,
+                     ev.quality_k,
+                     arma::uword(ev.quality_sample),
+                     hash_seed(seed, "quality"),
+                     std::max(1u, threads),
+                     &labels};
   const QualityResult q = drbench::quality_scores(high, low, req);
   r.quality.clear();
   r.quality_se.clear();
@@ -231,7 +236,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   if (loo) {
     auto t1 = Clock::now();
     r.knn_error = knn_loo_errors(scored(Efit), yfit, ks);
-    quality_scores(ex_.evaluation, Xfit, Efit, t.seed, in.threads, r);
+    quality_scores(ex_.evaluation, Xfit, Efit, yfit, t.seed, in.threads, r);
     r.eval_seconds = since(t1);
   } else if (transductive) {
     auto t1 = Clock::now();
@@ -239,7 +244,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
     r.n_test = test_pos.n_elem;
     r.knn_error =
         knn_errors(scored(Etrain), yfit.elem(train_pos), scored(Etest), yfit.elem(test_pos), ks);
-    quality_scores(ex_.evaluation, Xfit, Efit, t.seed, in.threads, r);  // all embedded points
+    quality_scores(ex_.evaluation, Xfit, Efit, yfit, t.seed, in.threads, r);  // all embedded points
     r.eval_seconds = since(t1);
     r.embedding_test = Etest;
     Efit = Etrain;
@@ -253,7 +258,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
     require_finite(Etest, "the test embedding");
     auto t2 = Clock::now();
     r.knn_error = knn_errors(scored(Efit), yfit, scored(Etest), ytest, ks);
-    quality_scores(ex_.evaluation, Xtest, Etest, t.seed, in.threads, r);
+    quality_scores(ex_.evaluation, Xtest, Etest, ytest, t.seed, in.threads, r);
     r.eval_seconds = since(t2);
     r.embedding_test = std::move(Etest);
   }
