@@ -99,12 +99,12 @@ bool spectral_start(const arma::sp_mat& G, arma::uword dim, arma::mat& Y) {
 
 void Umap::fit(const FitInput& in) {
   const arma::uword n = in.X.n_cols;
-  const auto k = arma::uword(params_.integer("neighbours"));
+  const auto k = s_.neighbours;
   if (k > n)
     throw MethodError("umap: neighbours = " + std::to_string(k) + " needs more than the " +
                       std::to_string(n) + " training points (fix: neighbours < " +
                       std::to_string(n) + ")");
-  epochs_ = int(params_.integer("iterations"));
+  epochs_ = s_.iterations;
   if (epochs_ == 0) epochs_ = umap::default_epochs(n);
   threads_ = std::max(1u, in.threads);
   X_ = in.X;
@@ -119,7 +119,7 @@ void Umap::fit(const FitInput& in) {
   auto cpu_since = [c0] { return std::to_string(double(std::clock() - c0) / CLOCKS_PER_SEC); };
 
   GraphOptions go;
-  go.kind = parse_graph_kind(params_.str("neighbour_graph"));
+  go.kind = parse_graph_kind(s_.neighbour_graph);
   go.threads = threads_;
   go.seed = in.rng.engine()();
   index_ = std::make_unique<NeighbourIndex>(X_, k, go);
@@ -129,7 +129,7 @@ void Umap::fit(const FitInput& in) {
   graph_ = umap::fuzzy_union(g, umap::memberships(g, sk));
   const std::string graph_seconds = since(), graph_cpu = cpu_since();
 
-  const umap::CurveAb ab = umap::fit_ab(params_.real("spread"), params_.real("min_dist"));
+  const umap::CurveAb ab = umap::fit_ab(s_.spread, s_.min_dist);
   a_ = ab.a;
   b_ = ab.b;
 
@@ -141,7 +141,7 @@ void Umap::fit(const FitInput& in) {
   const double wmax = graph_.n_nonzero ? arma::max(arma::nonzeros(graph_)) : 1.0;
   const arma::sp_mat pruned(loc, wmax / edges.epochs_per_sample, n, n);
 
-  const std::string init = params_.str("init");
+  const std::string& init = s_.init;
   std::string used = init;
   if (init == "random") {
     Y_ = 20.0 * in.rng.randu(in.dim, n) - 10.0;
@@ -176,8 +176,8 @@ void Umap::fit(const FitInput& in) {
   lo.epochs = epochs_;
   lo.a = a_;
   lo.b = b_;
-  lo.learning_rate = params_.real("learning_rate");
-  lo.negative_sample_rate = params_.real("negative_sample_rate");
+  lo.learning_rate = s_.learning_rate;
+  lo.negative_sample_rate = s_.negative_sample_rate;
   lo.seed = in.rng.engine()();
   lo.trace = in.trace;
   transform_seed_ = in.rng.engine()();
@@ -204,7 +204,7 @@ void Umap::fit(const FitInput& in) {
 
 arma::mat Umap::transform(const arma::mat& Xnew) const {
   if (!index_) throw MethodError("umap: transform before fit");
-  const auto k = std::min<arma::uword>(arma::uword(params_.integer("neighbours")), X_.n_cols);
+  const auto k = std::min<arma::uword>(s_.neighbours, X_.n_cols);
   const arma::uword m = Xnew.n_cols;
   const NeighbourGraph g = index_->query(Xnew, k);
   // No local connectivity for new points (umap-learn's transform): rho = 0.
@@ -234,16 +234,15 @@ arma::mat Umap::transform(const arma::mat& Xnew) const {
   }
   const arma::sp_mat bip(loc, val, X_.n_cols, m);
 
-  int epochs = int(params_.integer("oos_iterations"));
+  int epochs = s_.oos_iterations;
   if (epochs == 0)
-    epochs = params_.integer("iterations") == 0 ? (X_.n_cols <= 10000 ? 100 : 30)
-                                                : std::max(1, epochs_ / 3);
+    epochs = s_.iterations == 0 ? (X_.n_cols <= 10000 ? 100 : 30) : std::max(1, epochs_ / 3);
   umap::LayoutOptions lo;
   lo.epochs = epochs;
   lo.a = a_;
   lo.b = b_;
-  lo.learning_rate = params_.real("learning_rate") / 4.0;
-  lo.negative_sample_rate = params_.real("negative_sample_rate");
+  lo.learning_rate = s_.learning_rate / 4.0;
+  lo.negative_sample_rate = s_.negative_sample_rate;
   lo.seed = transform_seed_;
   umap::optimize_new_points(Ynew, Y_, umap::edges_of(bip, epochs), lo, threads_);
   return Ynew;
@@ -260,51 +259,67 @@ MethodInfo umap_info() {
       "negative sampling; umap-learn's transform for new points";
   m.reference =
       "McInnes, Healy & Melville 2018, arXiv:1802.03426 (sec. 3, appendix C); umap-learn 0.5";
-  ParamSpec epochs = keywords::iterations(
-      0, 1000000,
-      "SGD epochs of the layout; 0 = umap-learn's rule, 500 up to 10,000 points, else 200");
-  epochs.min = 0;
-  ParamSpec oos = ParamSpec::integer(
-      "oos_iterations", 0, 0, 1000000,
-      "epochs of the transform's layout; 0 = iterations / 3 (100 or 30 when iterations is 0)");
-  m.params = {
+  const IntKey neighbours =
       keywords::neighbours(15, 2, 1000000,
                            "umap-learn's n_neighbors, the point itself included: the k - 1 "
-                           "nearest others, memberships calibrated to sum to log2(k)"),
-      keywords::neighbour_graph(),
-      epochs,
-      oos,
-      keywords::min_dist(0.1, "the a/b curve of 1 / (1 + a d^(2b)); at most spread"),
-      keywords::spread(1.0, "the a/b curve's fall-off exp(-(d - min_dist) / spread)"),
-      keywords::negative_sample_rate(5.0, "repulsive samples per sampled edge"),
-      keywords::learning_rate(1.0, "initial SGD rate, falling linearly to 0 (transform: / 4)"),
+                           "nearest others, memberships calibrated to sum to log2(k)");
+  const ChoiceKey neighbour_graph = keywords::neighbour_graph();
+  const IntKey iterations =
+      keywords::iterations(
+          0, 1000000,
+          "SGD epochs of the layout; 0 = umap-learn's rule, 500 up to 10,000 points, else 200")
+          .with([](ParamSpec& spec) { spec.min = 0; });
+  const IntKey oos_iterations = ParamSpec::integer(
+      "oos_iterations", 0, 0, 1000000,
+      "epochs of the transform's layout; 0 = iterations / 3 (100 or 30 when iterations is 0)");
+  const RealKey min_dist =
+      keywords::min_dist(0.1, "the a/b curve of 1 / (1 + a d^(2b)); at most spread");
+  const RealKey spread =
+      keywords::spread(1.0, "the a/b curve's fall-off exp(-(d - min_dist) / spread)");
+  const RealKey negative_sample_rate =
+      keywords::negative_sample_rate(5.0, "repulsive samples per sampled edge");
+  const RealKey learning_rate =
+      keywords::learning_rate(1.0, "initial SGD rate, falling linearly to 0 (transform: / 4)");
+  const ChoiceKey init =
       keywords::init("spectral", {"spectral", "pca", "random"},
                      "spectral (normalised Laplacian eigenvectors; pca where the graph is "
-                     "disconnected, noted in the trace), pca, or uniform in [-10, 10]"),
-  };
+                     "disconnected, noted in the trace), pca, or uniform in [-10, 10]");
+  m.params = {neighbours,           neighbour_graph, iterations, oos_iterations, min_dist, spread,
+              negative_sample_rate, learning_rate,   init};
   m.iterative = true;
   m.out_of_sample = true;
-  m.check_setting = [](const ParamSet& p) -> std::string {
-    if (p.real("min_dist") > p.real("spread"))
-      return "min_dist = " + to_string(ParamValue(p.real("min_dist"))) +
-             " exceeds spread = " + to_string(ParamValue(p.real("spread"))) +
-             " (fix: min_dist <= spread)";
+  m.check_setting = [min_dist, spread](const ParamSet& p) -> std::string {
+    if (min_dist(p) > spread(p))
+      return "min_dist = " + to_string(ParamValue(min_dist(p))) +
+             " exceeds spread = " + to_string(ParamValue(spread(p))) + " (fix: min_dist <= spread)";
     return "";
   };
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, k = double(p.integer("neighbours"));
-    double ep = double(p.integer("iterations"));
+  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n, k = double(neighbours(p));
+    double ep = double(iterations(p));
     if (ep == 0) ep = umap::default_epochs(s.n);
     return n * s.d * k * std::log2(n + 2.0) +
-           ep * n * k * (1.0 + p.real("negative_sample_rate")) * (double(dim) + 20.0);
+           ep * n * k * (1.0 + negative_sample_rate(p)) * (double(dim) + 20.0);
   };
-  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+  m.memory = [neighbours](const DataShape& s, const ParamSet& p, arma::uword dim) {
     // Data (kept for the transform's index), the graph and its union (a few copies of n k
     // entries), the edge schedule and the embedding.
-    const double n = s.n, k = double(p.integer("neighbours"));
+    const double n = s.n, k = double(neighbours(p));
     return 8.0 * (2.0 * n * s.d + 16.0 * n * k + 4.0 * n * double(dim));
   };
-  m.make = [](const ParamSet& p) { return std::make_unique<Umap>(p); };
+  m.make = [=](const ParamSet& p) {
+    UmapSettings u;
+    u.neighbours = arma::uword(neighbours(p));
+    u.neighbour_graph = neighbour_graph(p);
+    u.iterations = int(iterations(p));
+    u.oos_iterations = int(oos_iterations(p));
+    u.min_dist = min_dist(p);
+    u.spread = spread(p);
+    u.negative_sample_rate = negative_sample_rate(p);
+    u.learning_rate = learning_rate(p);
+    u.init = init(p);
+    return std::make_unique<Umap>(std::move(u));
+  };
   return m;
 }
 

@@ -11,6 +11,7 @@
 #include <armadillo>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
@@ -18,9 +19,19 @@
 
 namespace drbench {
 
+// A setting's values, read once from its ParamSet in make.
+struct UmapSettings {
+  arma::uword neighbours = 15;
+  std::string neighbour_graph = "auto";
+  int iterations = 0;      // 0: umap::default_epochs
+  int oos_iterations = 0;  // 0: iterations / 3 (100 or 30 when iterations is 0)
+  double min_dist = 0.1, spread = 1.0, negative_sample_rate = 5.0, learning_rate = 1.0;
+  std::string init = "spectral";
+};
+
 class Umap final : public Method {
  public:
-  explicit Umap(const ParamSet& p) : params_(p) {}
+  explicit Umap(UmapSettings s) : s_(std::move(s)) {}
   void fit(const FitInput& in) override;
   arma::mat embedding() const override { return Y_; }
   arma::mat transform(const arma::mat& Xnew) const override;
@@ -31,7 +42,7 @@ class Umap final : public Method {
   double b() const { return b_; }
 
  private:
-  ParamSet params_;
+  UmapSettings s_;
   arma::mat X_;  // training points: the neighbour index refers to them
   std::unique_ptr<NeighbourIndex> index_;
   arma::sp_mat graph_;
