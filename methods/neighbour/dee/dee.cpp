@@ -145,14 +145,14 @@ namespace {
 // class graph's search (a class's reference copy and the search's blocks, about 2 n d doubles);
 // the sparse w+ while built (at most 2 k n entries, about 50 bytes each with the edge list); the
 // class rank table (4 C n bytes); embeddings, forces and prefix sums of y (about 20 n dim doubles).
-double dee_linear_time_bytes(const DataShape& s, const ParamSet& p, arma::uword dim) {
-  const double n = double(s.n), d = double(s.d), k = double(p.integer("neighbours"));
+double dee_linear_time_bytes(const DataShape& s, arma::uword neighbours, bool all_pairs,
+                             arma::uword dim) {
+  const double n = double(s.n), d = double(s.d), k = double(neighbours);
   const double classes = double(std::max<std::size_t>(s.n_classes, 2));
   // attraction all_pairs: instead of the graph, a class's copy and one 512-column block of w+
   // with its products (sized for the largest class, taken as twice the mean).
   const double nc = 2.0 * n / classes;
-  const double attraction =
-      p.str("attraction") == "all_pairs" ? 8.0 * (nc * d + 2.0 * 512.0 * nc) : 100.0 * k * n;
+  const double attraction = all_pairs ? 8.0 * (nc * d + 2.0 * 512.0 * nc) : 100.0 * k * n;
   return 8.0 * (7.0 * n * d + 20.0 * n * double(dim)) + attraction + 4.0 * classes * n;
 }
 
@@ -214,9 +214,8 @@ MethodInfo dee_info() {
                                   "once in O(sum_c n_c^2 D) time and O(n_c) memory per column "
                                   "block)"))
           .with(unkeyed);
-  m.params = {kernel_width, width,    lambda, repulsion,  init,           optimizer, iterations,
-              tolerance,    mu,       gradient, theta,    neighbours,     neighbour_graph,
-              attraction};
+  m.params = {kernel_width, width, lambda,   repulsion, init,       optimizer,       iterations,
+              tolerance,    mu,    gradient, theta,     neighbours, neighbour_graph, attraction};
   m.supervised = true;
   m.iterative = true;
   m.transform_reproduces_embedding = true;
@@ -243,11 +242,12 @@ MethodInfo dee_info() {
     const double per_iter = double(dim) * s.n * (s.n + s.d) + 2.0 * s.n * s.n;
     return double(s.d) * s.d * (s.d / 3.0 + s.n) + 50.0 * it * per_iter / 10;
   };
-  m.memory = [gradient](const DataShape& s, const ParamSet& p, arma::uword dim) {
+  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
     // Dense: D2, the two class masks, the kernel and w+, w- while the weights are formed; w+, w-
     // and K while fitting.
     if (!dee_uses_barnes_hut(gradient(p), s.n, dim)) return memory_dense(s, dim, 6.0, 0.0);
-    return memory_linear(s, dim) + dee_linear_time_bytes(s, p, dim);
+    return memory_linear(s, dim) +
+           dee_linear_time_bytes(s, arma::uword(neighbours(p)), attraction(p) == "all_pairs", dim);
   };
   m.make = [=](const ParamSet& p) {
     DeeSettings s;
