@@ -11,8 +11,9 @@
 #include "unit/linear_support.hpp"
 
 using namespace drbench;
-using drbench::testing::blobs;
 using drbench::testing::fit_method;
+using drbench::testing::make_problem;
+using drbench::testing::Problem;
 
 namespace {
 
@@ -30,21 +31,6 @@ double loo_1nn_error(const arma::mat& Y, const arma::uvec& y) {
     wrong += y(who) != y(i);
   }
   return double(wrong) / double(Y.n_cols);
-}
-
-struct Problem {
-  arma::mat X;
-  arma::uvec y;
-};
-
-// C classes of `per` points in D dimensions, centred (the methods centre too).
-Problem make_problem(std::uint64_t seed, arma::uword D, arma::uword C, arma::uword per,
-                     double spread) {
-  Rng rng(seed);
-  Problem p;
-  blobs(rng, D, C, per, spread, p.X, p.y);
-  p.X.each_col() -= arma::mean(p.X, 1);
-  return p;
 }
 
 }  // namespace

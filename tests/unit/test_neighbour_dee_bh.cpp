@@ -23,23 +23,10 @@
 #include "unit/linear_support.hpp"
 
 using namespace drbench;
-using drbench::testing::blobs;
+using drbench::testing::make_problem;
+using drbench::testing::Problem;
 
 namespace {
-
-struct Problem {
-  arma::mat X;
-  arma::uvec y;
-};
-
-Problem make_problem(std::uint64_t seed, arma::uword D, arma::uword C, arma::uword per,
-                     double spread) {
-  Rng rng(seed);
-  Problem p;
-  blobs(rng, D, C, per, spread, p.X, p.y);
-  p.X.each_col() -= arma::mean(p.X, 1);
-  return p;
-}
 
 // Brute-force class-split sums, straight from their definitions.
 void brute_elastic(const arma::mat& Y, const arma::mat& X, const arma::uvec& y, arma::vec& e,
