@@ -17,7 +17,7 @@ arma::sp_mat class_neighbour_graph(const arma::mat& X, const arma::uvec& labels,
   if (labels.n_elem != n) throw Error("internal: class graph: labels do not match the data");
   if (k < 1) throw MethodError("class neighbour graph: 'neighbours' must be at least 1");
   // Each undirected edge once (lower index first), so that mutual neighbours are not summed twice.
-  std::vector<std::pair<std::pair<arma::uword, arma::uword>, double>> edges;
+  WeightedEdges edges;
   edges.reserve(k * n);
   for (arma::uword c = 0; c < n_classes; ++c) {
     const arma::uvec members = arma::find(labels == c);
@@ -39,24 +39,7 @@ arma::sp_mat class_neighbour_graph(const arma::mat& X, const arma::uvec& labels,
         edges.push_back({{std::min(i, j), std::max(i, j)}, g.dist(t, q) * g.dist(t, q)});
       }
   }
-  std::sort(edges.begin(), edges.end(),
-            [](const auto& x, const auto& y) { return x.first < y.first; });
-  edges.erase(std::unique(edges.begin(), edges.end(),
-                          [](const auto& x, const auto& y) { return x.first == y.first; }),
-              edges.end());
-  arma::umat loc(2, 2 * edges.size());
-  arma::vec val(2 * edges.size());
-  arma::uword c = 0;
-  for (const auto& [ab, d2] : edges) {
-    const double w = std::max(d2, std::numeric_limits<double>::min());
-    loc(0, c) = ab.first;
-    loc(1, c) = ab.second;
-    val(c++) = w;
-    loc(0, c) = ab.second;
-    loc(1, c) = ab.first;
-    val(c++) = w;
-  }
-  return arma::sp_mat(loc, val, n, n);
+  return symmetric_from_edges(std::move(edges), n);
 }
 
 }  // namespace drbench

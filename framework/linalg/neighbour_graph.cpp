@@ -203,13 +203,17 @@ arma::sp_mat symmetric_adjacency(const NeighbourGraph& g) {
   const arma::uword n = g.n(), k = g.k();
   // Each undirected edge once (lower index first), so that mutual neighbours are not summed twice
   // by the batch constructor.
-  std::vector<std::pair<std::pair<arma::uword, arma::uword>, double>> edges;
+  WeightedEdges edges;
   edges.reserve(k * n);
   for (arma::uword i = 0; i < n; ++i)
     for (arma::uword j = 0; j < k; ++j) {
       const arma::uword a = std::min(i, g.index(j, i)), b = std::max(i, g.index(j, i));
       edges.push_back({{a, b}, g.dist(j, i)});
     }
+  return symmetric_from_edges(std::move(edges), n);
+}
+
+arma::sp_mat symmetric_from_edges(WeightedEdges edges, arma::uword n) {
   std::sort(edges.begin(), edges.end(),
             [](const auto& x, const auto& y) { return x.first < y.first; });
   edges.erase(std::unique(edges.begin(), edges.end(),

@@ -2,7 +2,8 @@
 // The one neighbour-graph routine of drbench: every method that needs each point's nearest
 // neighbours (Isomap, LLE, LE, LPP and kin, t-SNE's P, the EE family's affinities, UMAP, PaCMAP,
 // TriMap, the kNN-based quality measures) asks here, exact or approximate by one setting.
-// - exact: the kNN search of framework/linalg/knn_search.hpp (k-d tree, float pre-filter or blocked BLAS),
+// - exact: the kNN search of framework/linalg/knn_search.hpp (k-d tree, float pre-filter or blocked
+// BLAS),
 //   ranking by directly summed squared distance, ties to the lower index.
 // - approximate: a hierarchical navigable small world graph (HNSW, Malkov & Yashunin 2018, through
 //   Debian's libhnswlib-dev). The index is built on one thread in index order from a seeded level
@@ -14,6 +15,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace drbench {
 
@@ -76,6 +79,13 @@ NeighbourGraph neighbour_graph(const arma::mat& X, arma::uword k, const GraphOpt
 // Euclidean distance; a zero distance (duplicate points) is stored as the smallest positive
 // double, since a sparse matrix cannot hold an explicit zero edge.
 arma::sp_mat symmetric_adjacency(const NeighbourGraph& g);
+
+// Undirected edges ((a, b) with a <= b, and a weight) as a symmetric n x n sparse matrix. A pair
+// listed more than once (mutual neighbours) is kept once rather than summed by the batch
+// constructor, so callers give a repeated pair one weight; a zero weight is stored as the
+// smallest positive double.
+using WeightedEdges = std::vector<std::pair<std::pair<arma::uword, arma::uword>, double>>;
+arma::sp_mat symmetric_from_edges(WeightedEdges edges, arma::uword n);
 
 // Fraction of the exact graph's edges that `g` holds (column by column, as sets): the recall
 // reported by the benchmarks.
