@@ -8,6 +8,7 @@
 #include "framework/results/render.hpp"
 #include "framework/results/stats.hpp"
 #include "framework/results/store.hpp"
+#include "results_rows.hpp"
 #include "test_results_fixture.hpp"
 
 using namespace drbench;
@@ -69,33 +70,15 @@ struct Synthetic {
   void add(const std::string& label, const std::string& setting, std::vector<double> e1,
            std::vector<double> e3, double split = 5, std::uint64_t dim = 2) {
     for (std::size_t r = 0; r < e1.size(); ++r) {
-      TaskRow row;
-      row.result.task_id = next++;
-      row.result.ok = true;
-      row.result.knn_error = {e1[r], e3[r]};
-      row.dataset = "usps";
-      row.split_kind = "per_class";
-      row.split_value = split;
-      row.label = label;
-      row.setting = setting;
-      row.repeat = static_cast<int>(r);
-      row.dim = dim;
+      TaskRow row =
+          usps_row(next++, true, {e1[r], e3[r]}, label, setting, split, static_cast<int>(r), dim);
       row.split_seed = 100 + r + static_cast<std::uint64_t>(split) * 10;
       f.tasks.push_back(row);
     }
   }
   void fail(const std::string& label, const std::string& setting, int repeat) {
-    TaskRow row;
-    row.result.task_id = next++;
-    row.result.ok = false;
+    TaskRow row = usps_row(next++, false, {}, label, setting, 5, repeat, 2);
     row.result.error = "MethodError: singular";
-    row.dataset = "usps";
-    row.split_kind = "per_class";
-    row.split_value = 5;
-    row.label = label;
-    row.setting = setting;
-    row.repeat = repeat;
-    row.dim = 2;
     f.tasks.push_back(row);
   }
 };

@@ -4,8 +4,10 @@
 #include "framework/results/aggregate.hpp"
 #include "framework/results/combine.hpp"
 #include "framework/results/render.hpp"
+#include "results_rows.hpp"
 
 using namespace drbench;
+using drbench::testing::usps_row;
 
 namespace {
 
@@ -24,17 +26,8 @@ struct Piece {
   void add(const std::string& label, const std::string& setting, std::vector<double> e,
            double split, std::uint64_t dim = 9) {
     for (std::size_t r = 0; r < e.size(); ++r) {
-      TaskRow row;
-      row.result.task_id = f.tasks.size();
-      row.result.ok = true;
-      row.result.knn_error = {e[r]};
-      row.dataset = "usps";
-      row.split_kind = "per_class";
-      row.split_value = split;
-      row.label = label;
-      row.setting = setting;
-      row.repeat = static_cast<int>(r);
-      row.dim = dim;
+      TaskRow row =
+          usps_row(f.tasks.size(), true, {e[r]}, label, setting, split, static_cast<int>(r), dim);
       row.split_seed = 1000 * static_cast<std::uint64_t>(split) + r;
       f.tasks.push_back(row);
     }

@@ -1,0 +1,30 @@
+#pragma once
+// One task row of a synthetic results file, as the aggregate and combine tests build them: dataset
+// usps, per_class split, every field that tells rows apart given.
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "framework/results/reader.hpp"
+
+namespace drbench::testing {
+
+inline TaskRow usps_row(std::uint64_t task_id, bool ok, std::vector<double> knn_error,
+                        const std::string& label, const std::string& setting, double split,
+                        int repeat, std::uint64_t dim) {
+  TaskRow row;
+  row.result.task_id = task_id;
+  row.result.ok = ok;
+  row.result.knn_error = std::move(knn_error);
+  row.dataset = "usps";
+  row.split_kind = "per_class";
+  row.split_value = split;
+  row.label = label;
+  row.setting = setting;
+  row.repeat = repeat;
+  row.dim = dim;
+  return row;
+}
+
+}  // namespace drbench::testing
