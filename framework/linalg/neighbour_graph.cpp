@@ -199,6 +199,14 @@ NeighbourGraph neighbour_graph(const arma::mat& X, arma::uword k, const GraphOpt
   return NeighbourIndex(X, k, opt).self_graph(k);
 }
 
+GraphOptions fit_graph_options(const std::string& kind, unsigned threads, Rng& rng) {
+  GraphOptions go;
+  go.kind = parse_graph_kind(kind);
+  go.threads = threads;
+  go.seed = rng.engine()();
+  return go;
+}
+
 arma::sp_mat symmetric_adjacency(const NeighbourGraph& g) {
   const arma::uword n = g.n(), k = g.k();
   // Each undirected edge once (lower index first), so that mutual neighbours are not summed twice

@@ -18,6 +18,8 @@
 #include <utility>
 #include <vector>
 
+#include "framework/core/rng.hpp"
+
 namespace drbench {
 
 enum class GraphKind { exact, approximate, automatic };
@@ -35,6 +37,10 @@ struct GraphOptions {
   std::size_t ef_construction = 200;
   std::size_t ef_search = 100;
 };
+
+// A fit's graph options: the configured kind (parsed first, so that a bad name throws before the
+// engine is used), `threads`, and the HNSW seed drawn from the task's engine.
+GraphOptions fit_graph_options(const std::string& kind, unsigned threads, Rng& rng);
 
 // Whether `automatic` takes the approximate path for n points in d dimensions and k neighbours:
 // only where the exact search is slow (many points, more dimensions than the k-d tree serves).

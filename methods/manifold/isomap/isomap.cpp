@@ -49,10 +49,7 @@ void Isomap::fit(const FitInput& in) {
     // BLAS expansion, whose rounding breaks exact ties differently from the shared graph's).
     G = geodesic_graph(X_, spec, "isomap", in.trace);
   } else if (spec.knn) {
-    GraphOptions go;
-    go.kind = parse_graph_kind(s_.neighbour_graph);
-    go.threads = in.threads;
-    go.seed = in.rng.engine()();
+    GraphOptions go = fit_graph_options(s_.neighbour_graph, in.threads, in.rng);
     index_ = std::make_unique<NeighbourIndex>(X_, spec.neighbours, go);
     if (in.trace && index_->approximate()) in.trace->note("neighbour_graph", "approximate");
     G = connected_graph(X_, symmetric_adjacency(index_->self_graph(spec.neighbours)), spec,

@@ -38,10 +38,7 @@ void LaplacianEigenmaps::fit(const FitInput& in) {
   if (in.dim + 1 >= n)
     throw MethodError("laplacian_eigenmaps: dims=" + std::to_string(in.dim) + " needs more than " +
                       std::to_string(in.dim + 1) + " training points");
-  GraphOptions go;
-  go.kind = parse_graph_kind(s_.neighbour_graph);
-  go.threads = in.threads;
-  go.seed = in.rng.engine()();
+  GraphOptions go = fit_graph_options(s_.neighbour_graph, in.threads, in.rng);
   const auto t0 = std::chrono::steady_clock::now();
   arma::sp_mat G;
   if (n <= dense_limit_ && !use_approximate(n, in.X.n_rows, k, go.kind)) {

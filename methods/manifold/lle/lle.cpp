@@ -51,10 +51,7 @@ void LLE::fit(const FitInput& in) {
   if (in.dim + 1 >= n)
     throw MethodError("lle: dims=" + std::to_string(in.dim) + " needs more than " +
                       std::to_string(in.dim + 1) + " training points");
-  GraphOptions go;
-  go.kind = parse_graph_kind(s_.neighbour_graph);
-  go.threads = in.threads;
-  go.seed = in.rng.engine()();
+  GraphOptions go = fit_graph_options(s_.neighbour_graph, in.threads, in.rng);
   const auto t0 = std::chrono::steady_clock::now();
   const bool small = n <= dense_limit_ && !use_approximate(n, in.X.n_rows, k, go.kind);
   if (!small) {

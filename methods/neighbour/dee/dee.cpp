@@ -98,10 +98,7 @@ void Dee::fit(const FitInput& in) {
       A = optimise(obj, A0, in, mu);
       if (in.trace) in.trace->note("attraction", "all_pairs");
     } else {
-      GraphOptions go;
-      go.kind = parse_graph_kind(s_.neighbour_graph);
-      go.threads = in.threads;
-      go.seed = in.rng.engine()();
+      GraphOptions go = fit_graph_options(s_.neighbour_graph, in.threads, in.rng);
       const arma::sp_mat Wp =
           dee_sparse_weights(Xc, y, classes, s_.neighbours, s_.kernel_width, go, &kernel_width);
       const double sp = arma::accu(Wp);

@@ -50,10 +50,7 @@ void Dsne::fit(const FitInput& in) {
     // The start first, so that a seed starts both paths at the same A0.
     const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
                                       : random_projection_start(in.dim, Xc, in.rng, 1e-2);
-    GraphOptions go;
-    go.kind = parse_graph_kind(s_.neighbour_graph);
-    go.threads = in.threads;
-    go.seed = in.rng.engine()();
+    GraphOptions go = fit_graph_options(s_.neighbour_graph, in.threads, in.rng);
     const arma::uword classes = arma::max(y) + 1;
     arma::sp_mat P =
         dsne_sparse_similarities(Xc, y, classes, s_.neighbours, s_.kernel_width, go, &t);
@@ -115,8 +112,8 @@ MethodInfo dsne_info() {
                                                  "different-class points")
                                 .with(unkeyed);
   const ChoiceKey neighbour_graph = keywords::neighbour_graph().with(unkeyed);
-  m.params = {kernel_width, width,      iterations,     tolerance, init,
-              gradient,     theta,      neighbours,     neighbour_graph};
+  m.params = {kernel_width, width, iterations, tolerance,      init,
+              gradient,     theta, neighbours, neighbour_graph};
   m.supervised = true;
   m.iterative = true;
   m.transform_reproduces_embedding = true;

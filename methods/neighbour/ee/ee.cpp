@@ -139,10 +139,7 @@ void ElasticEmbedding::fit_linear_time(const FitInput& in) {
   if (k > n - 1)
     throw MethodError("ee: 'neighbours' = " + std::to_string(k) +
                       " exceeds n - 1 = " + std::to_string(n - 1) + " (fix: lower 'neighbours')");
-  GraphOptions go;
-  go.kind = parse_graph_kind(s_.neighbour_graph);
-  go.threads = in.threads;
-  go.seed = in.rng.engine()();
+  GraphOptions go = fit_graph_options(s_.neighbour_graph, in.threads, in.rng);
   const NeighbourGraph graph = neighbour_graph(in.X, k, go);
   arma::sp_mat Wp = graph_joint_affinities(in.X, graph, perplexity, in.threads);
   EeBhObjective obj(std::move(Wp), in.X, s_.lambda, in.dim, s_.theta, in.threads);

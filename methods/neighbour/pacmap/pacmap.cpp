@@ -174,10 +174,7 @@ void Pacmap::fit(const FitInput& in) {
       std::min<arma::uword>(arma::uword(std::lround(double(n_nb) * s_.fp_ratio)), n - 1 - n_nb);
   const int iterations = s_.iterations;
 
-  GraphOptions go;
-  go.kind = parse_graph_kind(s_.neighbour_graph);
-  go.threads = std::max(1u, in.threads);
-  go.seed = in.rng.engine()();
+  GraphOptions go = fit_graph_options(s_.neighbour_graph, std::max(1u, in.threads), in.rng);
   const arma::uword k = std::min<arma::uword>(n - 1, n_nb + 50);
   const NeighbourGraph g = neighbour_graph(in.X, k, go);
   pairs_.nb = pacmap::neighbour_pairs(g.index, g.dist, n_nb);

@@ -94,10 +94,7 @@ void Trimap::fit(const FitInput& in) {
     Z = pb.W.t() * (Z.each_col() - pb.mean);
   }
 
-  GraphOptions go;
-  go.kind = parse_graph_kind(s_.neighbour_graph);
-  go.threads = std::max(1u, in.threads);
-  go.seed = in.rng.engine()();
+  GraphOptions go = fit_graph_options(s_.neighbour_graph, std::max(1u, in.threads), in.rng);
   const NeighbourGraph g = neighbour_graph(Z, std::min<arma::uword>(n - 1, inliers + 50), go);
   const arma::uword kc = g.k();
   arma::vec sigma(n);

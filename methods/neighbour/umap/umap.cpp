@@ -118,10 +118,7 @@ void Umap::fit(const FitInput& in) {
   // means anything.
   auto cpu_since = [c0] { return std::to_string(double(std::clock() - c0) / CLOCKS_PER_SEC); };
 
-  GraphOptions go;
-  go.kind = parse_graph_kind(s_.neighbour_graph);
-  go.threads = threads_;
-  go.seed = in.rng.engine()();
+  GraphOptions go = fit_graph_options(s_.neighbour_graph, threads_, in.rng);
   index_ = std::make_unique<NeighbourIndex>(X_, k, go);
   // umap-learn's n_neighbors counts the point itself: k - 1 other points.
   const NeighbourGraph g = index_->self_graph(std::max<arma::uword>(1, k - 1));
