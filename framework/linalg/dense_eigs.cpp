@@ -101,6 +101,17 @@ bool lanczos(arma::vec& values, arma::mat& vectors, const Op& op, arma::uword k)
   return values.n_elem == k && vectors.n_cols == k;
 }
 
+// Checks the request of smallest_eigs_spd[_in_place] and says whether the iteration pays (large n,
+// few vectors); where it does not, they return false and the caller uses the dense solver.
+bool spd_iteration_pays(const arma::mat& A, arma::uword k) {
+  const arma::uword n = A.n_rows;
+  if (A.n_cols != n) throw Error("smallest_eigs_spd: matrix is not square");
+  if (k == 0 || k > n)
+    throw MethodError("requested " + std::to_string(k) + " eigenvectors of a " + std::to_string(n) +
+                      " x " + std::to_string(n) + " matrix; lower dims");
+  return !(n <= 800 || 10 * k >= n);
+}
+
 }  // namespace
 
 void extreme_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A, arma::uword k,
@@ -140,24 +151,15 @@ void extreme_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A,
 }
 
 bool smallest_eigs_spd(arma::vec& values, arma::mat& vectors, const arma::mat& A, arma::uword k) {
-  const arma::uword n = A.n_rows;
-  if (A.n_cols != n) throw Error("smallest_eigs_spd: matrix is not square");
-  if (k == 0 || k > n)
-    throw MethodError("requested " + std::to_string(k) + " eigenvectors of a " + std::to_string(n) +
-                      " x " + std::to_string(n) + " matrix; lower dims");
-  if (n <= 800 || 10 * k >= n) return false;
+  if (!spd_iteration_pays(A, k)) return false;
   arma::mat R = A;
   return smallest_eigs_spd_in_place(values, vectors, R, k);
 }
 
 bool smallest_eigs_spd_in_place(arma::vec& values, arma::mat& vectors, arma::mat& A,
                                 arma::uword k) {
+  if (!spd_iteration_pays(A, k)) return false;
   const arma::uword n = A.n_rows;
-  if (A.n_cols != n) throw Error("smallest_eigs_spd: matrix is not square");
-  if (k == 0 || k > n)
-    throw MethodError("requested " + std::to_string(k) + " eigenvectors of a " + std::to_string(n) +
-                      " x " + std::to_string(n) + " matrix; lower dims");
-  if (n <= 800 || 10 * k >= n) return false;
   // LAPACK's upper Cholesky factor, as arma::chol computes it (the same dpotrf on the same
   // triangle); the triangular solves read that triangle only, so the lower one is never cleared.
   const arma::blas_int N = static_cast<arma::blas_int>(n);
