@@ -7,8 +7,8 @@
 #include "framework/affinity/weights.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/parallel.hpp"
-#include "framework/linalg/knn_search.hpp"
 #include "framework/linalg/distances.hpp"
+#include "framework/linalg/knn_search.hpp"
 
 namespace drbench {
 
@@ -78,6 +78,33 @@ arma::mat joint_affinities(const arma::mat& X, double perplexity, const Perplexi
   return symmetrize_joint(conditional_affinities(X, perplexity, opt));
 }
 
+namespace {
+
+// Row i of the sparse conditional affinities over its k listed neighbours (neighbour(j), j < k):
+// squared distances, calibrated to the perplexity, written as column i's k entries of loc/val.
+template <class Neighbour>
+void neighbour_row(const arma::mat& X, arma::uword i, arma::uword k, Neighbour neighbour,
+                   double perplexity, const PerplexityOptions& opt, arma::vec& d, arma::vec& p,
+                   arma::umat& loc, arma::vec& val) {
+  const double* xi = X.colptr(i);
+  for (arma::uword j = 0; j < k; ++j) {
+    const double* xj = X.colptr(neighbour(j));
+    double acc = 0.0;
+    for (arma::uword r = 0; r < X.n_rows; ++r) acc += (xi[r] - xj[r]) * (xi[r] - xj[r]);
+    d(j) = acc;
+  }
+  d -= d.min();
+  calibrate_row(d, k, perplexity, p, opt);
+  for (arma::uword j = 0; j < k; ++j) {
+    loc(0, i * k + j) = neighbour(j);
+    loc(1, i * k + j) = i;
+    // A weight that underflows would vanish from the sparse matrix: keep the edge, tiny.
+    val(i * k + j) = std::max(p(j), 1e-300);
+  }
+}
+
+}  // namespace
+
 arma::sp_mat sparse_conditional_affinities(const arma::mat& X, double perplexity, int neighbours,
                                            const PerplexityOptions& opt) {
   const arma::uword n = X.n_cols;
@@ -95,21 +122,8 @@ arma::sp_mat sparse_conditional_affinities(const arma::mat& X, double perplexity
   arma::vec val(k * n);
   arma::vec d(k), p(k);
   for (arma::uword i = 0; i < n; ++i) {
-    const double* xi = X.colptr(i);
-    for (arma::uword j = 0; j < k; ++j) {
-      const double* xj = X.colptr(nn(j, i));
-      double acc = 0.0;
-      for (arma::uword r = 0; r < X.n_rows; ++r) acc += (xi[r] - xj[r]) * (xi[r] - xj[r]);
-      d(j) = acc;
-    }
-    d -= d.min();
-    calibrate_row(d, k, perplexity, p, opt);
-    for (arma::uword j = 0; j < k; ++j) {
-      loc(0, i * k + j) = nn(j, i);
-      loc(1, i * k + j) = i;
-      // A weight that underflows would vanish from the sparse matrix: keep the edge, tiny.
-      val(i * k + j) = std::max(p(j), 1e-300);
-    }
+    neighbour_row(
+        X, i, k, [&](arma::uword j) { return nn(j, i); }, perplexity, opt, d, p, loc, val);
   }
   return arma::sp_mat(loc, val, n, n);
 }
@@ -131,20 +145,8 @@ arma::sp_mat graph_conditional_affinities(const arma::mat& X, const NeighbourGra
   parallel_blocks(n, threads, [&](std::size_t s, std::size_t e, std::size_t) {
     arma::vec d(k), p(k);
     for (std::size_t i = s; i < e; ++i) {
-      const double* xi = X.colptr(i);
-      for (arma::uword j = 0; j < k; ++j) {
-        const double* xj = X.colptr(g.index(j, i));
-        double acc = 0.0;
-        for (arma::uword r = 0; r < X.n_rows; ++r) acc += (xi[r] - xj[r]) * (xi[r] - xj[r]);
-        d(j) = acc;
-      }
-      d -= d.min();
-      calibrate_row(d, k, perplexity, p, opt);
-      for (arma::uword j = 0; j < k; ++j) {
-        loc(0, i * k + j) = g.index(j, i);
-        loc(1, i * k + j) = i;
-        val(i * k + j) = std::max(p(j), 1e-300);  // an underflowed weight would drop the edge
-      }
+      neighbour_row(
+          X, i, k, [&](arma::uword j) { return g.index(j, i); }, perplexity, opt, d, p, loc, val);
     }
   });
   return arma::sp_mat(loc, val, n, n);
