@@ -164,24 +164,26 @@ arma::mat interpolated_kernel_sums(const arma::mat& Y, const arma::mat& Q,
   fftw_execute(kplan.p);
 
   // 1. Spread the charges onto the nodes (one thread: nodes are shared between points).
-  std::fill(charges.p, charges.p + Mtot * m, 0.0);
-  for (arma::uword i = 0; i < n; ++i) {
-    const double* q = Q.colptr(i);
+  // The p^D nodes around point i with their interpolation weights: body(node, weight), in the
+  // same order for spreading and for interpolating.
+  auto for_each_node = [&](std::size_t i, auto&& body) {
     const double* wx = &wts[(D * i) * p];
     const int gx = cell[D * i] * p;
     if (D == 1) {
-      for (int l = 0; l < p; ++l)
-        for (arma::uword c = 0; c < m; ++c) charges.p[c * Mtot + gx + l] += wx[l] * q[c];
+      for (int l = 0; l < p; ++l) body(std::size_t(gx + l), wx[l]);
     } else {
       const double* wy = &wts[(D * i + 1) * p];
       const int gy = cell[D * i + 1] * p;
       for (int ly = 0; ly < p; ++ly)
-        for (int lx = 0; lx < p; ++lx) {
-          const double w = wy[ly] * wx[lx];
-          const std::size_t at = std::size_t(gy + ly) * M + gx + lx;
-          for (arma::uword c = 0; c < m; ++c) charges.p[c * Mtot + at] += w * q[c];
-        }
+        for (int lx = 0; lx < p; ++lx) body(std::size_t(gy + ly) * M + gx + lx, wy[ly] * wx[lx]);
     }
+  };
+  std::fill(charges.p, charges.p + Mtot * m, 0.0);
+  for (arma::uword i = 0; i < n; ++i) {
+    const double* q = Q.colptr(i);
+    for_each_node(i, [&](std::size_t at, double w) {
+      for (arma::uword c = 0; c < m; ++c) charges.p[c * Mtot + at] += w * q[c];
+    });
   }
 
   // 2. Circular convolution with the kernel: pointwise products of the transforms.
@@ -202,21 +204,9 @@ arma::mat interpolated_kernel_sums(const arma::mat& Y, const arma::mat& Q,
   parallel_blocks(n, threads, [&](std::size_t s, std::size_t e, std::size_t) {
     for (std::size_t i = s; i < e; ++i) {
       double* out = phi.colptr(i);
-      const double* wx = &wts[(D * i) * p];
-      const int gx = cell[D * i] * p;
-      if (D == 1) {
-        for (int l = 0; l < p; ++l)
-          for (arma::uword c = 0; c < m; ++c) out[c] += wx[l] * charges.p[c * Mtot + gx + l];
-      } else {
-        const double* wy = &wts[(D * i + 1) * p];
-        const int gy = cell[D * i + 1] * p;
-        for (int ly = 0; ly < p; ++ly)
-          for (int lx = 0; lx < p; ++lx) {
-            const double w = wy[ly] * wx[lx];
-            const std::size_t at = std::size_t(gy + ly) * M + gx + lx;
-            for (arma::uword c = 0; c < m; ++c) out[c] += w * charges.p[c * Mtot + at];
-          }
-      }
+      for_each_node(i, [&](std::size_t at, double w) {
+        for (arma::uword c = 0; c < m; ++c) out[c] += w * charges.p[c * Mtot + at];
+      });
     }
   });
   return phi;
