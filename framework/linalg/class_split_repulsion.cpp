@@ -9,59 +9,12 @@
 
 #include "framework/core/error.hpp"
 #include "framework/core/parallel.hpp"
+#include "framework/linalg/gaussian_bh.hpp"
 #include "framework/linalg/space_tree.hpp"
 
 namespace drbench {
 
 namespace {
-
-// A cell none of whose points can be nearer than sqrt(kNegligibleD2) adds at most
-// exp(-kNegligibleD2) ~ 2e-22 times its weights: skipped.
-constexpr double kNegligibleD2 = 50.0;
-
-// Four independent partial sums: one running sum is a chain of dependent additions, and at
-// D = 50 that chain, not the arithmetic, bounds the walk.
-inline double dot4(const double* a, const double* b, arma::uword n) {
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  arma::uword r = 0;
-  for (; r + 4 <= n; r += 4) {
-    s0 += a[r] * b[r];
-    s1 += a[r + 1] * b[r + 1];
-    s2 += a[r + 2] * b[r + 2];
-    s3 += a[r + 3] * b[r + 3];
-  }
-  for (; r < n; ++r) s0 += a[r] * b[r];
-  return (s0 + s1) + (s2 + s3);
-}
-
-// a . (b1 - b0) in one pass.
-inline double dot_diff4(const double* a, const double* b1, const double* b0, arma::uword n) {
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  arma::uword r = 0;
-  for (; r + 4 <= n; r += 4) {
-    s0 += a[r] * (b1[r] - b0[r]);
-    s1 += a[r + 1] * (b1[r + 1] - b0[r + 1]);
-    s2 += a[r + 2] * (b1[r + 2] - b0[r + 2]);
-    s3 += a[r + 3] * (b1[r + 3] - b0[r + 3]);
-  }
-  for (; r < n; ++r) s0 += a[r] * (b1[r] - b0[r]);
-  return (s0 + s1) + (s2 + s3);
-}
-
-inline double sqdist4(const double* a, const double* b, arma::uword n) {
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  arma::uword r = 0;
-  for (; r + 4 <= n; r += 4) {
-    const double t0 = a[r] - b[r], t1 = a[r + 1] - b[r + 1], t2 = a[r + 2] - b[r + 2],
-                 t3 = a[r + 3] - b[r + 3];
-    s0 += t0 * t0;
-    s1 += t1 * t1;
-    s2 += t2 * t2;
-    s3 += t3 * t3;
-  }
-  for (; r < n; ++r) s0 += (a[r] - b[r]) * (a[r] - b[r]);
-  return (s0 + s1) + (s2 + s3);
-}
 
 // Where each class sits in the tree's order: the class of every tree position, the rank table
 // (how many points of class c precede position p) and per-class prefix sums of the embedding
@@ -137,10 +90,7 @@ struct ElasticVisitor {
   double e = 0.0;
   double f[D] = {};
 
-  bool prune(double d2, double width2) const {
-    const double r = std::sqrt(d2) - std::sqrt(D * width2);
-    return r > 0 && r * r > kNegligibleD2;
-  }
+  bool prune(double d2, double width2) const { return gaussian_cell_negligible<D>(d2, width2); }
   void point(int p, const double* u, double e2) {
     if (L.cls[p] == ci) return;
     const double k = sqdist4(xi, Xt + Dx * p, Dx) * std::exp(-e2);

@@ -10,47 +10,13 @@
 
 #include "framework/core/error.hpp"
 #include "framework/core/parallel.hpp"
+#include "framework/linalg/gaussian_bh.hpp"
 #include "framework/linalg/pcg.hpp"
 #include "framework/linalg/space_tree.hpp"
 
 namespace drbench {
 
 namespace {
-
-// A cell none of whose points can be nearer than sqrt(kNegligibleD2) adds at most
-// exp(-kNegligibleD2) ~ 2e-22 times its weights: skipped.
-constexpr double kNegligibleD2 = 50.0;
-
-// Dot product and squared distance over the input dimension with four independent partial sums:
-// one running sum is a chain of dependent additions that the compiler may not reorder, and at
-// D = 50 that chain, not the arithmetic, bounds the Barnes-Hut walk.
-inline double dot4(const double* a, const double* b, arma::uword n) {
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  arma::uword r = 0;
-  for (; r + 4 <= n; r += 4) {
-    s0 += a[r] * b[r];
-    s1 += a[r + 1] * b[r + 1];
-    s2 += a[r + 2] * b[r + 2];
-    s3 += a[r + 3] * b[r + 3];
-  }
-  for (; r < n; ++r) s0 += a[r] * b[r];
-  return (s0 + s1) + (s2 + s3);
-}
-
-inline double sqdist4(const double* a, const double* b, arma::uword n) {
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  arma::uword r = 0;
-  for (; r + 4 <= n; r += 4) {
-    const double t0 = a[r] - b[r], t1 = a[r + 1] - b[r + 1], t2 = a[r + 2] - b[r + 2],
-                 t3 = a[r + 3] - b[r + 3];
-    s0 += t0 * t0;
-    s1 += t1 * t1;
-    s2 += t2 * t2;
-    s3 += t3 * t3;
-  }
-  for (; r < n; ++r) s0 += (a[r] - b[r]) * (a[r] - b[r]);
-  return (s0 + s1) + (s2 + s3);
-}
 
 // The per-point Barnes-Hut sums of point i: e = sum_m w-_im k_im and f = sum_m w-_im k_im (y_i -
 // y_m), k = exp(-|y_i - y_m|^2).
@@ -66,10 +32,7 @@ struct RepulsionVisitor {
   double e = 0.0;
   double f[D] = {};
 
-  bool prune(double d2, double width2) const {
-    const double r = std::sqrt(d2) - std::sqrt(D * width2);
-    return r > 0 && r * r > kNegligibleD2;
-  }
+  bool prune(double d2, double width2) const { return gaussian_cell_negligible<D>(d2, width2); }
   void point(int p, const double* u, double e2) {
     const double k = sqdist4(xi, Xt + Dx * p, Dx) * std::exp(-e2);
     e += k;
