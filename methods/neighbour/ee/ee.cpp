@@ -84,6 +84,18 @@ bool ee_uses_barnes_hut(const std::string& gradient, bool perplexity_weights, ar
   return n >= kAutoBarnesHut && dim <= 3 && perplexity_weights;
 }
 
+template <class Objective>
+void ElasticEmbedding::minimize_from_small_start(const std::string& run, Objective& obj,
+                                                 const OptimOptions& opt, const FitInput& in,
+                                                 arma::uword n) {
+  const arma::mat Y0 = in.rng.randn(in.dim, n) * 1e-5;
+  const OptimResult r = minimize(run, obj, arma::vectorise(Y0), opt);
+  Y_ = arma::reshape(r.x, in.dim, n);
+  objective_ = r.f;
+  iterations_ = r.iterations;
+  stop_reason_ = r.stop_reason;
+}
+
 void ElasticEmbedding::fit(const FitInput& in) {
   const arma::uword n = in.X.n_cols;
   if (n < 3) throw MethodError("ee: needs at least 3 points, got " + std::to_string(n));
@@ -110,14 +122,7 @@ void ElasticEmbedding::fit(const FitInput& in) {
   double mu = 0.0;
   const std::string run =
       choose_direction(optimizer, obj, s_.mu, opt, mu, [](const EeObjective&) {});
-  // A small random start (the EE reference code's): every pair starts inside the repulsion's
-  // range, so the embedding unfolds from the attraction/repulsion balance rather than a guess.
-  const arma::mat Y0 = in.rng.randn(in.dim, n) * 1e-5;
-  const OptimResult r = minimize(run, obj, arma::vectorise(Y0), opt);
-  Y_ = arma::reshape(r.x, in.dim, n);
-  objective_ = r.f;
-  iterations_ = r.iterations;
-  stop_reason_ = r.stop_reason;
+  minimize_from_small_start(run, obj, opt, in, n);
   if (in.trace) {
     in.trace->optimizer = "ee_" + optimizer;
     if (mu > 0) in.trace->note("mu", num(mu));
@@ -156,12 +161,7 @@ void ElasticEmbedding::fit_linear_time(const FitInput& in) {
   const std::string run =
       choose_direction(optimizer, obj, s_.mu, opt, mu,
                        [&cg_total](const EeBhObjective& o) { cg_total += o.last_cg_iterations(); });
-  const arma::mat Y0 = in.rng.randn(in.dim, n) * 1e-5;
-  const OptimResult r = minimize(run, obj, arma::vectorise(Y0), opt);
-  Y_ = arma::reshape(r.x, in.dim, n);
-  objective_ = r.f;
-  iterations_ = r.iterations;
-  stop_reason_ = r.stop_reason;
+  minimize_from_small_start(run, obj, opt, in, n);
   if (in.trace) {
     in.trace->optimizer = "ee_" + optimizer + "_barnes_hut";
     in.trace->note("neighbours", std::to_string(k));

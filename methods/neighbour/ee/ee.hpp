@@ -31,6 +31,8 @@
 
 namespace drbench {
 
+struct OptimOptions;
+
 // Whether a setting (its `gradient` choice, and whether its `weights` are perplexity) fits n
 // points in dim dimensions on the linear-time path.
 bool ee_uses_barnes_hut(const std::string& gradient, bool perplexity_weights, arma::uword n,
@@ -65,6 +67,12 @@ class ElasticEmbedding final : public Method {
 
  private:
   void fit_linear_time(const FitInput& in);
+  // Minimises from a small random start (the EE reference code's: every pair starts inside the
+  // repulsion's range, so the embedding unfolds from the attraction/repulsion balance rather
+  // than a guess) and keeps the result.
+  template <class Objective>
+  void minimize_from_small_start(const std::string& run, Objective& obj, const OptimOptions& opt,
+                                 const FitInput& in, arma::uword n);
   EeSetting s_;
   arma::mat Y_;
   double objective_ = 0.0;
