@@ -1,4 +1,5 @@
 #include "methods/neighbour/ee/ee_bh_objective.hpp"
+#include "methods/neighbour/ee/ee_objective.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -271,11 +272,7 @@ arma::vec EeBhObjective::spectral_direction(const arma::vec& g) {
 }
 
 arma::vec EeBhObjective::fixed_point_direction(const arma::vec& g) const {
-  const arma::uword n = Wp_.n_rows;
-  const arma::mat G(const_cast<double*>(g.memptr()), dim_, n, false, true);
-  arma::mat P = -G;
-  P.each_row() /= 4.0 * Dp_.t();
-  return arma::vectorise(P);
+  return ee_fixed_point_direction(g, Dp_, dim_);
 }
 
 }  // namespace drbench

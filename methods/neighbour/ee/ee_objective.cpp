@@ -64,12 +64,16 @@ arma::vec EeObjective::spectral_direction(const arma::vec& g) const {
   return arma::vectorise(Pt.t());
 }
 
-arma::vec EeObjective::fixed_point_direction(const arma::vec& g) const {
-  const arma::uword n = Wp_.n_rows;
-  const arma::mat G(const_cast<double*>(g.memptr()), dim_, n, false, true);
+arma::vec ee_fixed_point_direction(const arma::vec& g, const arma::vec& Dp, arma::uword dim) {
+  const arma::uword n = Dp.n_elem;
+  const arma::mat G(const_cast<double*>(g.memptr()), dim, n, false, true);
   arma::mat P = -G;
-  P.each_row() /= 4.0 * Dp_.t();
+  P.each_row() /= 4.0 * Dp.t();
   return arma::vectorise(P);
+}
+
+arma::vec EeObjective::fixed_point_direction(const arma::vec& g) const {
+  return ee_fixed_point_direction(g, Dp_, dim_);
 }
 
 }  // namespace drbench

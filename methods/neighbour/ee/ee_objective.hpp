@@ -14,6 +14,10 @@
 
 namespace drbench {
 
+// The fixed-point direction -G (4 D+)^-1 for the gradient g = vectorise(G) (dim x N) and the
+// degrees Dp of w+: the same for the exact and the linear-time objective.
+arma::vec ee_fixed_point_direction(const arma::vec& g, const arma::vec& Dp, arma::uword dim);
+
 class EeObjective final : public Objective {
  public:
   // Wp, Wm: symmetric N x N weights with zero diagonals.
