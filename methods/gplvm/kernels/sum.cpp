@@ -68,17 +68,31 @@ arma::vec SumKernel::diag(const arma::mat& X) const {
   return k;
 }
 
-void SumKernel::gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
-                          arma::mat& g_X) const {
+namespace {
+
+// The parts' parameter gradients stacked in order and their input gradients summed; part(k, gp,
+// gx) computes one part's.
+template <class Part>
+void stack_part_gradients(const std::vector<std::unique_ptr<Kernel>>& parts, const arma::mat& X,
+                          arma::vec& g_params, arma::mat& g_X, Part part) {
   g_params.reset();
   g_X.zeros(X.n_rows, X.n_cols);
   arma::vec gp;
   arma::mat gx;
-  for (const auto& p : parts_) {
-    p->gradients(X, G, gp, gx);
+  for (const auto& p : parts) {
+    part(*p, gp, gx);
     g_params = arma::join_cols(g_params, gp);
     g_X += gx;
   }
+}
+
+}  // namespace
+
+void SumKernel::gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
+                          arma::mat& g_X) const {
+  stack_part_gradients(
+      parts_, X, g_params, g_X,
+      [&](const Kernel& k, arma::vec& gp, arma::mat& gx) { k.gradients(X, G, gp, gx); });
 }
 
 namespace {
@@ -158,15 +172,9 @@ void SumKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, const a
 
 void SumKernel::diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
                                arma::mat& g_X) const {
-  g_params.reset();
-  g_X.zeros(X.n_rows, X.n_cols);
-  arma::vec gp;
-  arma::mat gx;
-  for (const auto& p : parts_) {
-    p->diag_gradients(X, g, gp, gx);
-    g_params = arma::join_cols(g_params, gp);
-    g_X += gx;
-  }
+  stack_part_gradients(
+      parts_, X, g_params, g_X,
+      [&](const Kernel& k, arma::vec& gp, arma::mat& gx) { k.diag_gradients(X, g, gp, gx); });
 }
 
 arma::vec SumKernel::sparse_diag(const arma::mat& X, const arma::mat& Z) const {
