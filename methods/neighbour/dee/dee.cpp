@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/core/trace_number.hpp"
 #include "framework/linalg/neighbour_graph.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/neighbour/dee/dee_bh_objective.hpp"
@@ -16,15 +16,6 @@
 #include "methods/neighbour/linear_embedding.hpp"
 
 namespace drbench {
-
-namespace {
-std::string num(double v) {
-  std::ostringstream o;
-  o.precision(6);
-  o << v;
-  return o.str();
-}
-}  // namespace
 
 // From this many points `gradient: auto` takes the linear-time path: below it the dense path is
 // seconds, and every committed DEE result (at most 2,000 points) keeps its exact numbers.
@@ -120,9 +111,9 @@ void Dee::fit(const FitInput& in) {
   }
   if (in.trace) {
     in.trace->optimizer = barnes_hut ? s_.optimizer + "_barnes_hut" : s_.optimizer;
-    in.trace->note("kernel_width", num(kernel_width));
-    if (mu > 0) in.trace->note("mu", num(mu));
-    if (s_.balanced) in.trace->note("lambda_raw", num(s_.lambda * w_scale));
+    in.trace->note("kernel_width", trace_number(kernel_width));
+    if (mu > 0) in.trace->note("mu", trace_number(mu));
+    if (s_.balanced) in.trace->note("lambda_raw", trace_number(s_.lambda * w_scale));
     // When D > N - C the within-class scatter has a null space in which every training class is
     // a single point: there the attraction is 0 and the repulsion decays as A grows, so E's
     // infimum 0 lies along it (DCV's subspace), and LD with a small mu heads there (see

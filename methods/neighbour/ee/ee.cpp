@@ -4,13 +4,13 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
-#include <sstream>
 
 #include "framework/affinity/perplexity.hpp"
 #include "framework/affinity/weights.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/core/trace_number.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/linalg/neighbour_graph.hpp"
 #include "framework/optim/optimizer.hpp"
@@ -20,13 +20,6 @@
 namespace drbench {
 
 namespace {
-std::string num(double v) {
-  std::ostringstream o;
-  o.precision(6);
-  o << v;
-  return o.str();
-}
-
 // From this many points `gradient: auto` takes the linear-time path: below it the dense path is
 // seconds and every committed result (at most a few thousand points) keeps its exact numbers.
 constexpr arma::uword kAutoBarnesHut = 5000;
@@ -125,7 +118,7 @@ void ElasticEmbedding::fit(const FitInput& in) {
   minimize_from_small_start(run, obj, opt, in, n);
   if (in.trace) {
     in.trace->optimizer = "ee_" + optimizer;
-    if (mu > 0) in.trace->note("mu", num(mu));
+    if (mu > 0) in.trace->note("mu", trace_number(mu));
   }
   if (!Y_.is_finite()) throw MethodError("ee: the embedding diverged (fix: lower 'lambda')");
 }
@@ -167,11 +160,11 @@ void ElasticEmbedding::fit_linear_time(const FitInput& in) {
     in.trace->note("neighbours", std::to_string(k));
     in.trace->note("neighbour_graph", graph.approximate ? "approximate" : "exact");
     if (mu > 0) {
-      in.trace->note("mu", num(mu));
+      in.trace->note("mu", trace_number(mu));
       in.trace->note("cg_iterations", std::to_string(cg_total));
       if (obj.preconditioner_nonzeros() > 0) {
         in.trace->note("preconditioner_nonzeros", std::to_string(obj.preconditioner_nonzeros()));
-        in.trace->note("preconditioner_seconds", num(obj.preconditioner_seconds()));
+        in.trace->note("preconditioner_seconds", trace_number(obj.preconditioner_seconds()));
       }
     }
   }
