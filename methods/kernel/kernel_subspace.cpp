@@ -61,6 +61,13 @@ const LppKeys& lpp_keys() {
   return keys;
 }
 
+void KernelSubspace::fit_lpp(const arma::mat& X, const arma::sp_mat& G, const LppSetting& graph,
+                             arma::uword dim) {
+  const arma::sp_mat W = heat_weights(G, graph.heat_width, graph.binary);
+  fit_basis(X);
+  set_directions(lpp_directions(Z(), W, dim, graph.reg));
+}
+
 arma::mat lpp_directions(const arma::mat& Z, const arma::sp_mat& Wg, arma::uword dim, double reg) {
   const arma::vec deg = arma::vec(arma::sum(Wg, 1));
   const arma::mat ZDh = Z.each_row() % arma::sqrt(deg).t();
@@ -99,6 +106,22 @@ arma::sp_mat heat_weights(const arma::sp_mat& G, double heat_width, bool binary)
   const double mean_sq = mean_sq_edge_length(G);
   return heat_edge_weights(
       G, keywords::KernelWidth{heat_width, true}.heat_t(mean_sq > 0 ? mean_sq : 1.0));
+}
+
+void describe_kernel_lpp(MethodInfo& m, const IntKey& neighbours) {
+  m.params = kernel_keys().specs();
+  m.params.push_back(neighbours);
+  for (auto& p : lpp_keys().specs()) m.params.push_back(p);
+  m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 0 ? s.n - 1 : 0; };
+  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+    return double(s.n) * s.n * (s.d + 5.0 * s.n);
+  };
+  m.transform_reproduces_embedding = true;
+  // The full eigendecomposition of the Gram matrix (K, eigenvectors, LAPACK's workspace) and the
+  // kept n x r basis with its r x r pencil: five n x n at the peak, two kept for the test side.
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_dense(s, dim, 5.0, 2.0);
+  };
 }
 
 }  // namespace drbench

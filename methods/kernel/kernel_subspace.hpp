@@ -10,9 +10,12 @@
 
 #include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
+#include "framework/core/registry.hpp"
 #include "framework/linalg/kernel_matrix.hpp"
 
 namespace drbench {
+
+struct LppSetting;
 
 class KernelSubspace : public Method {
  public:
@@ -26,6 +29,8 @@ class KernelSubspace : public Method {
   void fit_basis(const arma::mat& X, arma::uword max_rank = 0);
   // W: r x dim directions in Z coordinates; sets the expansion coefficients and the embedding.
   void set_directions(const arma::mat& W);
+  // KLPP and SKLPP: heat weights on the distance graph G, the basis of X, then the LPP directions.
+  void fit_lpp(const arma::mat& X, const arma::sp_mat& G, const LppSetting& graph, arma::uword dim);
 
   const arma::mat& Z() const { return Z_; }
   const arma::vec& lambda() const { return lambda_; }
@@ -69,5 +74,9 @@ struct LppKeys {
   }
 };
 const LppKeys& lpp_keys();
+
+// What the KLPP and SKLPP descriptors share: the kernel keys, `neighbours` and the LPP keys as
+// parameters, and their estimates (n x n eigenproblems, at most n - 1 directions).
+void describe_kernel_lpp(MethodInfo& m, const IntKey& neighbours);
 
 }  // namespace drbench

@@ -55,9 +55,7 @@ void SupervisedKernelLPP::fit(const FitInput& in) {
     throw MethodError(
         "sklpp: no two training points share a class, so the supervised graph is "
         "empty; use more training points per class");
-  const arma::sp_mat W = heat_weights(G, graph_.heat_width, graph_.binary);
-  fit_basis(in.X);
-  set_directions(lpp_directions(Z(), W, in.dim, graph_.reg));
+  fit_lpp(in.X, G, graph_, in.dim);
 }
 
 namespace {
@@ -70,20 +68,8 @@ MethodInfo sklpp_info() {
   m.reference = "Zheng, Zhou, Zou & Zhao 2007, Neurocomputing 70(7-9), eq. 7-14";
   const IntKey neighbours =
       keywords::neighbours(0, 0, 1000, "same-class points joined; 0 joins every same-class pair");
-  m.params = kernel_keys().specs();
-  m.params.push_back(neighbours);
-  for (auto& p : lpp_keys().specs()) m.params.push_back(p);
+  describe_kernel_lpp(m, neighbours);
   m.supervised = true;
-  m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 0 ? s.n - 1 : 0; };
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.n * (s.d + 5.0 * s.n);
-  };
-  m.transform_reproduces_embedding = true;
-  // The full eigendecomposition of the Gram matrix (K, eigenvectors, LAPACK's workspace) and the
-  // kept n x r basis with its r x r pencil: five n x n at the peak, two kept for the test side.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_dense(s, dim, 5.0, 2.0);
-  };
   m.make = [neighbours](const ParamSet& p) {
     return std::make_unique<SupervisedKernelLPP>(kernel_keys()(p), arma::uword(neighbours(p)),
                                                  lpp_keys()(p));
