@@ -28,6 +28,18 @@ using drbench::testing::Problem;
 
 namespace {
 
+// At theta = 0 the linear-time objective must equal the dense one of the same sparse model at a,
+// and its gradient must be the exact gradient of its own E; returns the dense E and gradient.
+template <class Dense, class Bh>
+double check_theta_zero(Dense& dense, Bh& bh, const arma::vec& a, arma::vec& gd) {
+  arma::vec gb;
+  const double Ed = dense.evaluate(a, &gd), Eb = bh.evaluate(a, &gb);
+  CHECK(Eb == Approx(Ed).epsilon(1e-11));
+  CHECK(arma::abs(gb - gd).max() < 1e-10 * arma::abs(gd).max());
+  CHECK(check_gradient(bh, a, 1e-4).max_rel_error < 1e-6);
+  return Ed;
+}
+
 // Brute-force class-split sums, straight from their definitions.
 void brute_elastic(const arma::mat& Y, const arma::mat& X, const arma::uvec& y, arma::vec& e,
                    arma::mat& F) {
@@ -191,12 +203,8 @@ TEST_CASE("linear-time DEE: theta 0 equals the dense objective; finite differenc
     DeeObjective dense = dee_dense_twin(p, Wp, lambda, dim);
     DeeBhObjective bh(p.X, p.y, 3, Wp, lambda, dim, 0.0, 1);
     const arma::vec a = 0.4 * arma::vectorise(rng.randn(dim, p.X.n_rows));
-    arma::vec gd, gb;
-    const double Ed = dense.evaluate(a, &gd), Eb = bh.evaluate(a, &gb);
-    CHECK(Eb == Approx(Ed).epsilon(1e-11));
-    CHECK(arma::abs(gb - gd).max() < 1e-10 * arma::abs(gd).max());
-    // theta = 0: the exact gradient of its own E.
-    CHECK(check_gradient(bh, a, 1e-4).max_rel_error < 1e-6);
+    arma::vec gd;
+    const double Ed = check_theta_zero(dense, bh, a, gd);
     // theta = 0.5: the Barnes-Hut estimate, within 1 % in E and 5 % of the largest component.
     DeeBhObjective half(p.X, p.y, 3, Wp, lambda, dim, 0.5, 2);
     arma::vec gh;
@@ -229,11 +237,8 @@ TEST_CASE("linear-time DSNE: theta 0 equals the dense objective; finite differen
     DsneObjective dense(p.X, p.y, arma::mat(P), dim);
     DsneBhObjective bh(p.X, p.y, 3, P, dim, 0.0, 1);
     const arma::vec a = 0.4 * arma::vectorise(rng.randn(dim, p.X.n_rows));
-    arma::vec gd, gb;
-    const double Ed = dense.evaluate(a, &gd), Eb = bh.evaluate(a, &gb);
-    CHECK(Eb == Approx(Ed).epsilon(1e-11));
-    CHECK(arma::abs(gb - gd).max() < 1e-10 * arma::abs(gd).max());
-    CHECK(check_gradient(bh, a, 1e-4).max_rel_error < 1e-6);
+    arma::vec gd;
+    const double Ed = check_theta_zero(dense, bh, a, gd);
     DsneBhObjective half(p.X, p.y, 3, P, dim, 0.5, 2);
     arma::vec gh;
     const double Eh = half.evaluate(a, &gh);
