@@ -23,34 +23,43 @@ namespace {
 
 constexpr arma::uword kD = 256;
 
-void BM_GplvmObjectiveGrad(benchmark::State& state) {
-  const arma::uword n = arma::uword(state.range(0)), q = arma::uword(state.range(1));
-  drbench::Rng rng(42);
+// kD x n random data, centred as the models centre it.
+arma::mat centred_data(drbench::Rng& rng, arma::uword n) {
   arma::mat Y = rng.randn(kD, n);
   Y.each_col() -= arma::mean(Y, 1);
-  drbench::GplvmObjective obj(Y, drbench::make_kernel("rbf+bias+white"), q);
+  return Y;
+}
+
+// Times obj at two alternating latent points (q x n, drawn from rng) after one untimed evaluation,
+// with the gradient or without it.
+void time_evaluations(benchmark::State& state, drbench::GplvmObjective& obj, drbench::Rng& rng,
+                      arma::uword n, arma::uword q, bool gradient) {
   const arma::mat X = rng.randn(q, n);
   const arma::vec x[2] = {obj.pack(X), obj.pack(X + 1e-3 * rng.randn(q, n))};
   arma::vec g;
-  obj.evaluate(x[1], &g);
+  arma::vec* gp = gradient ? &g : nullptr;
+  obj.evaluate(x[1], gp);
   int at = 0;
   for (auto _ : state) {
-    benchmark::DoNotOptimize(obj.evaluate(x[at ^= 1], &g));
-    benchmark::DoNotOptimize(g.memptr());
+    benchmark::DoNotOptimize(obj.evaluate(x[at ^= 1], gp));
+    if (gradient) benchmark::DoNotOptimize(g.memptr());
   }
+}
+
+void BM_GplvmObjectiveGrad(benchmark::State& state) {
+  const arma::uword n = arma::uword(state.range(0)), q = arma::uword(state.range(1));
+  drbench::Rng rng(42);
+  const arma::mat Y = centred_data(rng, n);
+  drbench::GplvmObjective obj(Y, drbench::make_kernel("rbf+bias+white"), q);
+  time_evaluations(state, obj, rng, n, q, true);
 }
 
 void BM_GplvmObjectiveOnly(benchmark::State& state) {
   const arma::uword n = arma::uword(state.range(0)), q = arma::uword(state.range(1));
   drbench::Rng rng(42);
-  arma::mat Y = rng.randn(kD, n);
-  Y.each_col() -= arma::mean(Y, 1);
+  const arma::mat Y = centred_data(rng, n);
   drbench::GplvmObjective obj(Y, drbench::make_kernel("rbf+bias+white"), q);
-  const arma::mat X = rng.randn(q, n);
-  const arma::vec x[2] = {obj.pack(X), obj.pack(X + 1e-3 * rng.randn(q, n))};
-  obj.evaluate(x[1], nullptr);
-  int at = 0;
-  for (auto _ : state) benchmark::DoNotOptimize(obj.evaluate(x[at ^= 1], nullptr));
+  time_evaluations(state, obj, rng, n, q, false);
 }
 
 // TPSLVM's objective+gradient (tps+white): on top of the floor, E (N^2 logs), E^T E and the two
@@ -58,21 +67,12 @@ void BM_GplvmObjectiveOnly(benchmark::State& state) {
 void BM_TpslvmObjectiveGrad(benchmark::State& state) {
   const arma::uword n = arma::uword(state.range(0)), q = arma::uword(state.range(1));
   drbench::Rng rng(42);
-  arma::mat Y = rng.randn(kD, n);
-  Y.each_col() -= arma::mean(Y, 1);
+  const arma::mat Y = centred_data(rng, n);
   std::vector<std::unique_ptr<drbench::Kernel>> parts;
   parts.push_back(std::make_unique<drbench::TpsKernel>());
   parts.push_back(std::make_unique<drbench::WhiteKernel>(1.0));
   drbench::GplvmObjective obj(Y, std::make_unique<drbench::SumKernel>(std::move(parts)), q);
-  const arma::mat X = rng.randn(q, n);
-  const arma::vec x[2] = {obj.pack(X), obj.pack(X + 1e-3 * rng.randn(q, n))};
-  arma::vec g;
-  obj.evaluate(x[1], &g);
-  int at = 0;
-  for (auto _ : state) {
-    benchmark::DoNotOptimize(obj.evaluate(x[at ^= 1], &g));
-    benchmark::DoNotOptimize(g.memptr());
-  }
+  time_evaluations(state, obj, rng, n, q, true);
 }
 
 // Floor: potrf + potri (what the objective uses) ...
