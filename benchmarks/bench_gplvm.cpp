@@ -30,6 +30,18 @@ arma::mat centred_data(drbench::Rng& rng, arma::uword n) {
   return Y;
 }
 
+// A well-conditioned n x n SPD matrix, A A^T / n + I.
+arma::mat random_spd(drbench::Rng& rng, arma::uword n) {
+  const arma::mat A = rng.randn(n, n);
+  return A * A.t() / double(n) + arma::eye(n, n);
+}
+
+// A symmetric n x n matrix of O(1) entries, (A + A^T) / sqrt(n).
+arma::mat random_symmetric(drbench::Rng& rng, arma::uword n) {
+  const arma::mat A = rng.randn(n, n);
+  return (A + A.t()) / std::sqrt(double(n));
+}
+
 // Times obj at two alternating latent points (q x n, drawn from rng) after one untimed evaluation,
 // with the gradient or without it.
 void time_evaluations(benchmark::State& state, drbench::GplvmObjective& obj, drbench::Rng& rng,
@@ -46,20 +58,21 @@ void time_evaluations(benchmark::State& state, drbench::GplvmObjective& obj, drb
   }
 }
 
-void BM_GplvmObjectiveGrad(benchmark::State& state) {
+// The GP-LVM objective (rbf+bias+white) with or without its gradient.
+void time_rbf_objective(benchmark::State& state, bool gradient) {
   const arma::uword n = arma::uword(state.range(0)), q = arma::uword(state.range(1));
   drbench::Rng rng(42);
   const arma::mat Y = centred_data(rng, n);
   drbench::GplvmObjective obj(Y, drbench::make_kernel("rbf+bias+white"), q);
-  time_evaluations(state, obj, rng, n, q, true);
+  time_evaluations(state, obj, rng, n, q, gradient);
+}
+
+void BM_GplvmObjectiveGrad(benchmark::State& state) {
+  time_rbf_objective(state, true);
 }
 
 void BM_GplvmObjectiveOnly(benchmark::State& state) {
-  const arma::uword n = arma::uword(state.range(0)), q = arma::uword(state.range(1));
-  drbench::Rng rng(42);
-  const arma::mat Y = centred_data(rng, n);
-  drbench::GplvmObjective obj(Y, drbench::make_kernel("rbf+bias+white"), q);
-  time_evaluations(state, obj, rng, n, q, false);
+  time_rbf_objective(state, false);
 }
 
 // TPSLVM's objective+gradient (tps+white): on top of the floor, E (N^2 logs), E^T E and the two
@@ -79,8 +92,7 @@ void BM_TpslvmObjectiveGrad(benchmark::State& state) {
 void BM_FloorCholPotri(benchmark::State& state) {
   const arma::uword n = arma::uword(state.range(0));
   drbench::Rng rng(42);
-  const arma::mat A = rng.randn(n, n);
-  const arma::mat K = A * A.t() / double(n) + arma::eye(n, n);
+  const arma::mat K = random_spd(rng, n);
   for (auto _ : state) {
     arma::mat R = arma::chol(K);
     benchmark::DoNotOptimize(drbench::inverse_from_cholesky(R).memptr());
@@ -92,8 +104,7 @@ void BM_FloorCholPotri(benchmark::State& state) {
 void BM_GpLikelihoodOnly(benchmark::State& state) {
   const arma::uword n = arma::uword(state.range(0));
   drbench::Rng rng(42);
-  const arma::mat A = rng.randn(n, n);
-  const arma::mat K = A * A.t() / double(n) + arma::eye(n, n);
+  const arma::mat K = random_spd(rng, n);
   const arma::mat Yt = rng.randn(n, kD);
   arma::mat KG = K, KinvY;
   for (auto _ : state) {
@@ -110,8 +121,7 @@ void BM_GpLikelihoodOnly(benchmark::State& state) {
 void BM_TpslvmDenseCallsOnly(benchmark::State& state) {
   const arma::uword n = arma::uword(state.range(0));
   drbench::Rng rng(42);
-  const arma::mat A = rng.randn(n, n);
-  const arma::mat E = (A + A.t()) / std::sqrt(double(n));
+  const arma::mat E = random_symmetric(rng, n);
   arma::mat K(n, n), S(n, n), G;
   for (auto _ : state) {
     drbench::symmetric::syrk('T', 1.0, E, 0.0, K);
@@ -130,8 +140,7 @@ void BM_TpslvmDenseCallsOnly(benchmark::State& state) {
 void BM_TpslvmDenseAndDataCalls(benchmark::State& state) {
   const arma::uword n = arma::uword(state.range(0));
   drbench::Rng rng(42);
-  const arma::mat A = rng.randn(n, n);
-  const arma::mat E = (A + A.t()) / std::sqrt(double(n));
+  const arma::mat E = random_symmetric(rng, n);
   const arma::mat Yt = rng.randn(n, kD);
   arma::mat K(n, n), S(n, n), KinvY;
   for (auto _ : state) {
@@ -148,8 +157,7 @@ void BM_TpslvmDenseAndDataCalls(benchmark::State& state) {
 void BM_FloorCholInvSympd(benchmark::State& state) {
   const arma::uword n = arma::uword(state.range(0));
   drbench::Rng rng(42);
-  const arma::mat A = rng.randn(n, n);
-  const arma::mat K = A * A.t() / double(n) + arma::eye(n, n);
+  const arma::mat K = random_spd(rng, n);
   for (auto _ : state) {
     arma::mat R = arma::chol(K);
     benchmark::DoNotOptimize(R.memptr());
