@@ -8,29 +8,33 @@
 
 namespace drbench {
 
-ParamSpec ParamSpec::real(std::string name, double def, std::optional<double> lo,
-                          std::optional<double> hi, std::string doc, bool lo_exclusive) {
+namespace {
+
+// A numeric key with its range: what real and integer specs share.
+ParamSpec ranged(std::string name, ParamType type, ParamValue def, std::optional<double> lo,
+                 std::optional<double> hi, std::string doc) {
   ParamSpec s;
   s.name = std::move(name);
-  s.type = ParamType::Real;
-  s.default_value = def;
+  s.type = type;
+  s.default_value = std::move(def);
   s.min = lo;
   s.max = hi;
   s.doc = std::move(doc);
+  return s;
+}
+
+}  // namespace
+
+ParamSpec ParamSpec::real(std::string name, double def, std::optional<double> lo,
+                          std::optional<double> hi, std::string doc, bool lo_exclusive) {
+  ParamSpec s = ranged(std::move(name), ParamType::Real, def, lo, hi, std::move(doc));
   s.min_exclusive = lo_exclusive;
   return s;
 }
 
 ParamSpec ParamSpec::integer(std::string name, std::int64_t def, std::optional<double> lo,
                              std::optional<double> hi, std::string doc) {
-  ParamSpec s;
-  s.name = std::move(name);
-  s.type = ParamType::Int;
-  s.default_value = def;
-  s.min = lo;
-  s.max = hi;
-  s.doc = std::move(doc);
-  return s;
+  return ranged(std::move(name), ParamType::Int, def, lo, hi, std::move(doc));
 }
 
 ParamSpec ParamSpec::boolean(std::string name, bool def, std::string doc) {
