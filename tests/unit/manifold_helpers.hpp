@@ -2,8 +2,11 @@
 // Synthetic manifolds with known intrinsic coordinates for the manifold-method tests.
 #include <armadillo>
 #include <cmath>
+#include <string>
 
+#include "framework/core/method.hpp"
 #include "framework/core/rng.hpp"
+#include "framework/core/trace.hpp"
 
 namespace drbench::testing {
 
@@ -36,6 +39,20 @@ inline double procrustes_residual(const arma::mat& A, const arma::mat& B) {
 
 inline double abs_corr(const arma::rowvec& a, const arma::rowvec& b) {
   return std::abs(arma::as_scalar(arma::cor(a.t(), b.t())));
+}
+
+// Fits a method's dense and sparse-path instances on X with the same seed and says whether the
+// sparse fit's trace names `eigensolver` as its eigensolver.
+template <class M>
+bool fit_dense_and_sparse(M& dense, M& sparse, const arma::mat& X, arma::uword dim,
+                          const std::string& eigensolver) {
+  Rng r1(1), r2(1);
+  Trace trace;
+  dense.fit(FitInput{X, nullptr, 0, dim, r1, nullptr});
+  sparse.fit(FitInput{X, nullptr, 0, dim, r2, &trace});
+  bool named = false;
+  for (const auto& [k, v] : trace.notes) named = named || (k == "eigensolver" && v == eigensolver);
+  return named;
 }
 
 }  // namespace drbench::testing

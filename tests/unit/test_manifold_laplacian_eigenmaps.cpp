@@ -63,14 +63,7 @@ TEST_CASE("laplacian eigenmaps: the sparse Lanczos path equals the dense one",
   LaplacianEigenmapsSetting s;  // the defaults: heat weights at relative width 1
   s.neighbours = 10;
   LaplacianEigenmaps dense(s), sparse(s, 0);  // dense limit 0: always the sparse path
-  Rng r1(1), r2(1);
-  Trace trace;
-  dense.fit(FitInput{X, nullptr, 0, 3, r1, nullptr});
-  sparse.fit(FitInput{X, nullptr, 0, 3, r2, &trace});
-  bool lanczos = false;
-  for (const auto& [k, v] : trace.notes)
-    lanczos = lanczos || (k == "eigensolver" && v == "Lanczos");
-  CHECK(lanczos);
+  CHECK(drbench::testing::fit_dense_and_sparse(dense, sparse, X, 3, "Lanczos"));
   CHECK(drbench::testing::max_diff_up_to_sign(sparse.embedding(), dense.embedding()) <
         1e-7 * arma::abs(dense.embedding()).max());
   // The sparse path keeps the generalized problem's normalisation Y D Y' = I and Y D 1 = 0.

@@ -43,14 +43,7 @@ TEST_CASE("lle: the sparse shift-invert path equals the dense one", "[manifold][
   LleSetting s;  // the default ridge 1e-3
   s.neighbours = 10;
   LLE dense(s), sparse(s, 0);  // dense limit 0: always the sparse path
-  Rng r1(1), r2(1);
-  Trace trace;
-  dense.fit(FitInput{X, nullptr, 0, 2, r1, nullptr});
-  sparse.fit(FitInput{X, nullptr, 0, 2, r2, &trace});
-  bool shift_invert = false;
-  for (const auto& [k, v] : trace.notes)
-    shift_invert = shift_invert || (k == "eigensolver" && v == "shift-invert Lanczos");
-  CHECK(shift_invert);
+  CHECK(drbench::testing::fit_dense_and_sparse(dense, sparse, X, 2, "shift-invert Lanczos"));
   const arma::mat Y = sparse.embedding();
   const double n = double(X.n_cols);
   CHECK(subspace_cosines(Y, dense.embedding()).min() > 1 - 1e-8);
