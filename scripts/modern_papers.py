@@ -27,6 +27,9 @@ from sklearn.neighbors import NearestNeighbors
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from drbench import results  # noqa: E402
+# The papers' centroid triplet accuracy and TriMap's global score as the tests' numpy fixture
+# writes them (scripts/make_fixtures_global_measures.py): one reference, written from the papers.
+from make_fixtures_global_measures import centroid_triplet, global_score  # noqa: E402
 
 FMNIST = "/usr/share/datasets/fashion-mnist"
 
@@ -65,27 +68,6 @@ def random_triplet(X, Y, rng, per=5):
     i, j, k = i[ok], j[ok], k[ok]
     d = lambda Z, a, b: np.einsum("ij,ij->i", Z[a] - Z[b], Z[a] - Z[b])
     return np.mean((d(X, i, j) < d(X, i, k)) == (d(Y, i, j) < d(Y, i, k)))
-
-
-def centroid_triplet(X, Y, y):
-    cls = np.unique(y)
-    cx = np.array([X[y == c].mean(0) for c in cls])
-    cy = np.array([Y[y == c].mean(0) for c in cls])
-    iu = np.triu_indices(len(cls), 1)
-    ex = np.linalg.norm(cx[:, None] - cx[None], axis=-1)[iu]
-    ey = np.linalg.norm(cy[:, None] - cy[None], axis=-1)[iu]
-    p, q = np.triu_indices(len(ex), 1)
-    return np.mean((ex[p] > ex[q]) == (ey[p] > ey[q]))
-
-
-def global_score(X, Y):
-    def loss(X, Y):
-        Xc, Yc = X - X.mean(0), Y - Y.mean(0)
-        A = Xc.T @ (Yc @ np.linalg.inv(Yc.T @ Yc))
-        return np.mean((Xc.T - A @ Yc.T) ** 2)
-
-    lp = loss(X, PCA(n_components=Y.shape[1]).fit_transform(X))
-    return np.exp(-(loss(X, Y) - lp) / lp)
 
 
 def main():

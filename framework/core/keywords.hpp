@@ -111,6 +111,12 @@ inline auto formerly(std::string old, int renamed_in = 2) {
   };
 }
 
+// For Key::with: a parameter added after results existed leaves task keys as they were while it
+// holds its default (ParamSpec::keyed_at_default).
+inline void unkeyed(ParamSpec& s) {
+  s.keyed_at_default = false;
+}
+
 // `theta` (real >= 0): the Barnes-Hut opening angle; a cell is taken whole when its largest side
 // is below theta times its distance; 0 opens every cell (the exact sum on the tree).
 RealKey theta(double def);

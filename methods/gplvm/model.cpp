@@ -13,14 +13,8 @@
 
 namespace drbench {
 
-namespace {
-
-// Parameters added after the published tables: at their defaults they leave task keys as they were.
-void unkeyed(ParamSpec& s) {
-  s.keyed_at_default = false;
-}
-
-}  // namespace
+// Parameters added after the published tables are keywords::unkeyed.
+using keywords::unkeyed;
 
 const GplvmKeys& gplvm_keys() {
   static const GplvmKeys keys{

@@ -184,18 +184,17 @@ MethodInfo isomap_info() {
       "Tenenbaum, de Silva & Langford 2000, Science 290; Bengio et al. 2003 (NIPS 16); "
       "landmarks: de Silva & Tenenbaum 2003 (NIPS 15)";
   // Added with the big-data paths: at their defaults earlier results' setting keys still resume.
-  const auto unkeyed_at_default = [](ParamSpec& s) { s.keyed_at_default = false; };
   const ChoiceKey graph = keywords::graph("knn");
   const IntKey neighbours =
       keywords::neighbours(10, 1, 500, "the kNN graph, also of a new point (TPSLVM: 2..20)");
   const RealKey epsilon = keywords::epsilon(1.0);
   const ChoiceKey disconnected = keywords::disconnected("connect");
-  const ChoiceKey neighbour_graph = keywords::neighbour_graph("auto").with(unkeyed_at_default);
+  const ChoiceKey neighbour_graph = keywords::neighbour_graph("auto").with(keywords::unkeyed);
   const IntKey landmarks = keywords::landmarks(0,
                                                "geodesics from this many random landmarks, the "
                                                "other points triangulated from them, O(n "
                                                "landmarks) memory")
-                               .with(unkeyed_at_default);
+                               .with(keywords::unkeyed);
   m.params = {graph, neighbours, epsilon, disconnected, neighbour_graph, landmarks};
   m.max_dim = [landmarks](const DataShape& s, const ParamSet& p) {
     const arma::uword l = static_cast<arma::uword>(landmarks(p));

@@ -181,27 +181,26 @@ MethodInfo dee_info() {
                                      "needed when D > N and along class-mean directions")
                          .with(keywords::formerly("mu"));
   // Added after results existed: at their defaults they stay out of the task keys.
-  const auto unkeyed = [](ParamSpec& spec) { spec.keyed_at_default = false; };
   const ChoiceKey gradient =
       keywords::gradient("auto", {"exact", "barnes_hut", "auto"},
                          "exact (w+ on every same-class pair, O(n^2) time and memory); "
                          "barnes_hut (w+ on the class-restricted kNN graph, different-class "
                          "repulsion by Barnes-Hut on Y = A X, dims <= 3); auto: barnes_hut from "
                          "5,000 points when dims <= 3")
-          .with(unkeyed);
-  const RealKey theta = keywords::theta(0.5).with(unkeyed);
+          .with(keywords::unkeyed);
+  const RealKey theta = keywords::theta(0.5).with(keywords::unkeyed);
   const IntKey neighbours = keywords::neighbours(30, 1, 1000000,
                                                  "barnes_hut: the sparse w+ ties each point to "
                                                  "this many nearest same-class points")
-                                .with(unkeyed);
-  const ChoiceKey neighbour_graph = keywords::neighbour_graph().with(unkeyed);
+                                .with(keywords::unkeyed);
+  const ChoiceKey neighbour_graph = keywords::neighbour_graph().with(keywords::unkeyed);
   const ChoiceKey attraction =
       ChoiceKey(ParamSpec::choice("attraction", "knn", {"knn", "all_pairs"},
                                   "barnes_hut: w+ on the class-restricted kNN graph, or on every "
                                   "same-class pair as the exact path (its D x D scatter formed "
                                   "once in O(sum_c n_c^2 D) time and O(n_c) memory per column "
                                   "block)"))
-          .with(unkeyed);
+          .with(keywords::unkeyed);
   m.params = {kernel_width, width, lambda,   repulsion, init,       optimizer,       iterations,
               tolerance,    mu,    gradient, theta,     neighbours, neighbour_graph, attraction};
   m.supervised = true;

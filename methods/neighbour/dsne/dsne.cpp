@@ -97,21 +97,20 @@ MethodInfo dsne_info() {
                         "start: small Gaussian rows, or the leading principal directions (a start "
                         "an outside implementation can reproduce, e.g. scripts/dsne_reference.py)");
   // Added after results existed: at their defaults they stay out of the task keys.
-  const auto unkeyed = [](ParamSpec& spec) { spec.keyed_at_default = false; };
   const ChoiceKey gradient =
       keywords::gradient("auto", {"exact", "barnes_hut", "auto"},
                          "exact (P and Q on every pair, O(n^2) time and memory); "
                          "barnes_hut (P on the same-class and different-class kNN "
                          "graphs, both Student-t sums by Barnes-Hut on Y = A X, "
                          "dims <= 3); auto: barnes_hut from 5,000 points when dims <= 3")
-          .with(unkeyed);
-  const RealKey theta = keywords::theta(0.5).with(unkeyed);
+          .with(keywords::unkeyed);
+  const RealKey theta = keywords::theta(0.5).with(keywords::unkeyed);
   const IntKey neighbours = keywords::neighbours(30, 1, 1000000,
                                                  "barnes_hut: P ties each point to this many "
                                                  "nearest same-class and as many nearest "
                                                  "different-class points")
-                                .with(unkeyed);
-  const ChoiceKey neighbour_graph = keywords::neighbour_graph().with(unkeyed);
+                                .with(keywords::unkeyed);
+  const ChoiceKey neighbour_graph = keywords::neighbour_graph().with(keywords::unkeyed);
   m.params = {kernel_width, width, iterations, tolerance,      init,
               gradient,     theta, neighbours, neighbour_graph};
   m.supervised = true;

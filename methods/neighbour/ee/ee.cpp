@@ -211,18 +211,17 @@ MethodInfo ee_info() {
       keywords::neighbours(0, 0, 1000000, "the sparse w+ (barnes_hut); 0 = 3 x perplexity");
   const ChoiceKey neighbour_graph = keywords::neighbour_graph();
   // Added after results existed: at their defaults they stay out of the task keys.
-  const auto unkeyed = [](ParamSpec& s) { s.keyed_at_default = false; };
   const IntKey precondition_neighbours =
       IntKey(ParamSpec::integer("precondition_neighbours", 5, 0, 1000,
                                 "sd on barnes_hut: the CG preconditioner is a sparse LU factor of "
                                 "4 L + mu I on each point's this many largest w+, computed once; "
                                 "0 = Jacobi"))
-          .with(unkeyed);
+          .with(keywords::unkeyed);
   const IntKey cg_iterations =
       IntKey(ParamSpec::integer("cg_iterations", 0, 0, 100000,
                                 "sd on barnes_hut: CG steps per spectral direction; 0 = 5 with the "
                                 "factored preconditioner, 50 with Jacobi"))
-          .with(unkeyed);
+          .with(keywords::unkeyed);
   m.params = {weights,
               perplexity,
               kernel_width,
