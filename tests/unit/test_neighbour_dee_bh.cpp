@@ -9,7 +9,7 @@
 
 #include "framework/affinity/weights.hpp"
 #include "framework/eval/knn.hpp"
-#include "framework/linalg/class_neighbour_graph.hpp"
+#include "framework/affinity/class_neighbour_graph.hpp"
 #include "framework/linalg/class_split_repulsion.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/optim/grad_check.hpp"

@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "framework/core/error.hpp"
-#include "framework/linalg/class_neighbour_graph.hpp"
+#include "framework/affinity/class_neighbour_graph.hpp"
 #include "framework/linalg/class_split_repulsion.hpp"
 #include "methods/neighbour/linear_embedding.hpp"
 

@@ -1,4 +1,4 @@
-#include "framework/linalg/class_neighbour_graph.hpp"
+#include "framework/affinity/class_neighbour_graph.hpp"
 
 #include <algorithm>
 #include <limits>

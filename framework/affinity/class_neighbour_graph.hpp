@@ -2,7 +2,8 @@
 // In the framework because the supervised neighbour embeddings (DEE, DSNE) restrict their sparse
 // affinities by class: each point's nearest neighbours among the points of its own class, or among
 // the points of the other classes. Both are searched by the shared neighbour graph routine
-// (neighbour_graph.hpp) on each class's subset, so exact and approximate (HNSW) work as there.
+// (linalg/neighbour_graph.hpp) on each class's subset, so exact and approximate (HNSW) work as
+// there. It sits in affinity, above linalg, because the class split (ClassPairs) is affinity's.
 #include <armadillo>
 
 #include "framework/affinity/weights.hpp"
