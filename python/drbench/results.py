@@ -534,6 +534,45 @@ def aggregate(r, reference: str | None = None) -> pd.DataFrame:
     return parse_tables_csv(run.stdout)
 
 
+def long_table(paths, *, all_settings: bool = False, reference: str | None = None,
+               metric: str | None = None, pool_datasets: str | None = None,
+               pool_labels: str | None = None) -> pd.DataFrame:
+    """`drbench aggregate PATHS --long --details` as a frame: one row per cell and k (every
+    setting with all_settings, `chosen` marking the reported one), numbers at full precision,
+    with the paired t-test against `reference` of each chosen setting (pairs, t, p_value,
+    mean_diff) and its mean fit_seconds. pool_datasets / pool_labels are the aggregator's rules
+    ("oil_*=oil"; docs/results-format.md, "Pooled tables"): the pooling, the selection and the
+    tests all happen in the C++ program."""
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    prog = drbench_program()
+    if prog is None:
+        raise FileNotFoundError(
+            "the drbench program computes tables, and none was found (fix: build it with "
+            "scripts/build.sh, put it on PATH, or set DRBENCH_PROGRAM=/path/to/drbench)")
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "long.csv")
+        cmd = [prog, "aggregate", *paths, "--no-store", "--long", out, "--details"]
+        if all_settings:
+            cmd.append("--all-settings")
+        for opt, v in (("--ttest", reference), ("--metric", metric),
+                       ("--pool-datasets", pool_datasets), ("--pool-labels", pool_labels)):
+            if v is not None:
+                cmd += [opt, v]
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        if run.returncode != 0:
+            raise ValueError(run.stderr.strip() or f"{' '.join(cmd)} failed ({run.returncode})")
+        df = pd.read_csv(out, dtype=str, keep_default_na=False)
+    text = {"dataset", "method", "split_kind", "setting"}
+    for c in df.columns:
+        if c in text:
+            continue
+        v = pd.to_numeric(df[c].replace("", np.nan))
+        df[c] = v.astype(np.int64) if c in ("dim", "k", "n", "repeats", "worse", "chosen",
+                                            "failed", "pairs") else v
+    return df
+
+
 def best_rows(r: Results, k: int | None = None) -> pd.DataFrame:
     """Tables rows at one k (default the first): one line per (dataset, method, split, dim)."""
     kk = r.k[0] if k is None else k
