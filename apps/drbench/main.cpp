@@ -21,6 +21,7 @@
 #include "framework/core/build_info.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/memory_size.hpp"
+#include "framework/core/params.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/data/generators.hpp"
@@ -112,9 +113,12 @@ usage:
         the tasks without a result in a --costs file of this config (what a resume runs).
         Also prints the peak memory per rank (the largest task's estimate) and refuses a
         config whose tasks exceed --memory-per-rank.
-  drbench info RESULTS.h5 [MORE.h5 ...]
+  drbench info RESULTS.h5 [MORE.h5 ...] [--settings] | --settings-version
         What a results file holds: config name and hash, overrides, datasets, methods, tasks
         with a result, failed and missing, tables, embeddings and traces kept, version and BLAS.
+        --settings prints each task's id, setting and key under today's parameter names (a
+        file of an older settings version migrated as every reader does; tab-separated);
+        --settings-version prints the settings version this program writes.
   drbench methods [NAME]      Every method with its parameters, types, defaults and ranges.
   drbench datasets [--data-path DIR]
         What the data path holds (config data_path, then $DRBENCH_DATA, then ../shared/datasets),
@@ -758,8 +762,26 @@ int cmd_methods(int argc, char** argv) {
 }
 
 int cmd_info(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, {}, {});
+  Args a = parse_args(argc, argv, 2, {}, {"--settings", "--settings-version"});
+  if (a.flag("--settings-version")) {
+    if (!a.pos.empty() || a.flag("--settings"))
+      return usage_error("--settings-version takes no results file and no other option");
+    std::cout << kSettingsVersion << "\n";
+    return 0;
+  }
   if (a.pos.empty()) return usage_error("info needs a RESULTS.h5 (fix: drbench info results/x.h5)");
+  if (a.flag("--settings")) {
+    // The one migration of renamed parameters (MethodInfo::migrate_setting, in read_results),
+    // for readers in other languages.
+    std::cout << "file\tsettings_version\tid\tsetting\tkey\n";
+    for (const auto& p : a.pos) {
+      const ResultsFile f = read_results(p);
+      for (const auto& row : f.tasks)
+        std::cout << p << "\t" << f.settings_version << "\t" << row.result.task_id << "\t"
+                  << row.setting << "\t" << row.result.key << "\n";
+    }
+    return 0;
+  }
   for (const auto& p : a.pos) std::cout << describe_results(p) << (a.pos.size() > 1 ? "\n" : "");
   return 0;
 }
