@@ -120,6 +120,11 @@ usage:
         file of an older settings version migrated as every reader does; tab-separated);
         --settings-version prints the settings version this program writes.
   drbench methods [NAME]      Every method with its parameters, types, defaults and ranges.
+  drbench methods --migrate [--from-version N]
+        Reads "METHOD<tab>SETTING" lines on stdin and prints each setting under today's
+        parameter names (written under settings version N, default 1), one per line: the
+        migration every reader applies to old results files, for text outside one
+        (scripts/migrate_settings_text.py).
   drbench datasets [--data-path DIR]
         What the data path holds (config data_path, then $DRBENCH_DATA, then ../shared/datasets),
         plus the bundled tables and generators.
@@ -747,6 +752,26 @@ void print_method(const MethodInfo& m) {
 
 int cmd_methods(int argc, char** argv) {
   const auto& reg = Registry::instance();
+  if (argc >= 3 && std::string(argv[2]) == "--migrate") {
+    Args a = parse_args(argc, argv, 3, {"--from-version"}, {});
+    if (!a.pos.empty()) return usage_error("methods --migrate reads its settings on stdin");
+    const int from =
+        static_cast<int>(whole_number("--from-version", a.value("--from-version", "1")));
+    if (from < 1 || from > kSettingsVersion)
+      return usage_error("--from-version " + std::to_string(from) +
+                         ": settings versions are 1 to " + std::to_string(kSettingsVersion));
+    std::string line;
+    for (int n = 1; std::getline(std::cin, line); ++n) {
+      const std::size_t tab = line.find('\t');
+      const MethodInfo* m = tab == std::string::npos ? nullptr : reg.find(line.substr(0, tab));
+      if (!m)
+        throw Error("stdin line " + std::to_string(n) + ": '" + line +
+                    "' is not METHOD<tab>SETTING with a registered method (fix: drbench methods "
+                    "lists them)");
+      std::cout << m->migrate_setting(line.substr(tab + 1), from) << "\n";
+    }
+    return 0;
+  }
   if (argc >= 3) {
     const MethodInfo* m = reg.find(argv[2]);
     if (!m) {

@@ -75,3 +75,41 @@ def test_program_settings_version():
         dres.program_settings_version())
     p = drbench("info", "--settings-version", "x.h5", check=False)
     assert p.returncode == 2 and "takes no results file" in p.stderr
+
+
+def test_migrate_settings_text(results_file, tmp_path):
+    """scripts/migrate_settings_text.py turns a committed table printed with old names into the one
+    drbench prints today, through `drbench methods --migrate`, and touches nothing else."""
+    import os
+    import subprocess
+    import sys
+
+    from conftest import CONFIG, ROOT, env
+    path, _ = results_file
+    cfg = tmp_path / "pytiny.yaml"
+    cfg.write_text(CONFIG)
+    today = tmp_path / "today.csv"
+    drbench("aggregate", path, "--no-store", "--long", str(today))
+    text = today.read_text()
+    assert "ridge=" in text
+    old_csv = tmp_path / "old.csv"
+    old_csv.write_text(text.replace("ridge=", "reg="))
+    md = ("| method | 0.3 |\n|---|---|\n| LDA | reg=0.001 |\n| PCA | (defaults) |\n"
+          "| LDA 1-D | neighbours=5,reg=0.001 |\nProse keeps reg=1 as written.\n"
+          "- iris LDA 1-D reg=0.5: failed\n")
+    old_md = tmp_path / "notes.md"
+    old_md.write_text(md)
+    run = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "migrate_settings_text.py"),
+                          str(cfg), str(old_csv), str(old_md)], capture_output=True, text=True,
+                         env=env())
+    assert run.returncode == 0, run.stderr
+    assert old_csv.read_text() == text
+    assert old_md.read_text() == (
+        "| method | 0.3 |\n|---|---|\n| LDA | ridge=0.001 |\n| PCA | (defaults) |\n"
+        "| LDA 1-D | neighbours=5,ridge=0.001 |\nProse keeps reg=1 as written.\n"
+        "- iris LDA 1-D ridge=0.5: failed\n")
+    # A line without a registered method is refused, naming it.
+    prog = os.environ["DRBENCH_PROGRAM"]
+    bad = subprocess.run([prog, "methods", "--migrate"], input="nope\treg=1\n",
+                         capture_output=True, text=True)
+    assert bad.returncode == 2 and "'nope\treg=1' is not METHOD<tab>SETTING" in bad.stderr
