@@ -5,14 +5,16 @@ against the subspace dimension, per dataset and method, merged from several drbe
 Usage: /usr/bin/python3 scripts/dee_dims_table.py OUT_PREFIX FILE.h5 [FILE.h5 ...]
        e.g. scripts/dee_dims_table.py results/dee_dims results/dee_dims-*.h5
 writes OUT_PREFIX.csv (dataset, method, dim, n_train, partitions, rate_mean, rate_std) and
-OUT_PREFIX.md (one table per dataset, methods as rows, dimensions as columns).
+OUT_PREFIX.md (one table per dataset, methods as rows, dimensions as columns). The means and stds
+are `drbench aggregate FILES --long` (drbench.results.long_table: the files pooled as a table run
+in pieces); this script turns errors into rates and formats them.
 """
 import csv
+import os
 import sys
-from collections import defaultdict
 
-import h5py
-import numpy as np
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from drbench import results  # noqa: E402
 
 # Appended to the .md: what was checked about the cells that disagree with the paper.
 CHECKS = """\
@@ -63,41 +65,40 @@ Checked in session neighbour2 (2026-11-22) with independent numpy code on the sa
 
 
 def collect(paths):
-    cells = defaultdict(list)  # (dataset, label, dim) -> 1-NN error per partition
+    """Every (dataset, label, dim) cell of the files as `drbench aggregate FILES` pools a table run
+    in pieces (each cell from one file; mean and sample std of the 1-NN error over partitions)."""
+    t = results.long_table(paths, reference="")
+    t = t[t["k"] == 1]
     ntrain = {}
-    failed = defaultdict(int)
     for path in paths:
-        with h5py.File(path, "r") as f:
-            t = f["tasks"]
-            ks = list(t["knn_error"].attrs["k"])
-            col = ks.index(1)
-            ds, label = t["dataset"].asstr()[:], t["label"].asstr()[:]
-            dims, status = t["dim"][:], t["status"][:]
-            err, n = t["knn_error"][:, col], t["n_train"][:]
-            for i in range(len(ds)):
-                key = (ds[i], label[i], int(dims[i]))
-                if status[i] != 0:
-                    failed[key] += 1
-                    continue
-                cells[key].append(float(err[i]))
-                ntrain[ds[i]] = int(n[i])
-    return cells, ntrain, failed
+        tasks = results.load(path).tasks
+        for ds, n in tasks[tasks["ok"]].groupby("dataset")["n_train"].first().items():
+            ntrain[ds] = int(n)
+    return t, ntrain
+
+
+def rate(v):
+    """Two decimals of a percentage; errors are ratios of counts, so snap the round-off of the
+    summation order first (a half-way value must not round by it)."""
+    return round(round(float(v), 9), 2)
 
 
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
     prefix, paths = sys.argv[1], sys.argv[2:]
-    cells, ntrain, failed = collect(paths)
+    cells, ntrain = collect(paths)
     order = ["DEE", "DEE-FP", "DEE-PCA", "DSNE", "DCV", "MMPA"]
     rows = []
-    for (ds, label, dim), errs in sorted(cells.items(), key=lambda kv: (
-            kv[0][0], order.index(kv[0][1]) if kv[0][1] in order else 9, kv[0][2])):
-        rate = 100.0 * (1.0 - np.array(errs))
-        rows.append({"dataset": ds, "method": label, "dim": dim, "n_train": ntrain[ds],
-                     "partitions": len(errs), "rate_mean": round(float(rate.mean()), 2),
-                     "rate_std": round(float(rate.std(ddof=1)) if len(errs) > 1 else 0.0, 2),
-                     "failed": failed.get((ds, label, dim), 0)})
+    cells = cells[cells["n"] > 0]  # cells whose every task failed (DEE-PCA above its PCA dim)
+    for c in sorted(cells.itertuples(), key=lambda c: (
+            c.dataset, order.index(c.method) if c.method in order else 9, c.dim)):
+        # The recognition rate is 100 - the error; its std is the error's.
+        rows.append({"dataset": c.dataset, "method": c.method, "dim": int(c.dim),
+                     "n_train": ntrain[c.dataset], "partitions": int(c.n),
+                     "rate_mean": rate(100.0 - c.mean_error_pct),
+                     "rate_std": 0.0 if c.n < 2 else rate(c.std_error_pct),
+                     "failed": int(c.failed)})
     with open(prefix + ".csv", "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
         w.writeheader()

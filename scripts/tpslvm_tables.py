@@ -1,162 +1,147 @@
 #!/usr/bin/python3
 """Tables I and II of the TPSLVM paper from drbench results files.
 
+Every number comes from `drbench aggregate` (through drbench.results.long_table); this script only
+picks the rows and formats them.
+
 Table I (tpslvm_table1): datasets oil_1..oil_N / swiss_1..swiss_N are random subsamples (draws) of
-one data set; they are pooled by the name before the last '_' into mean +- std over subsamples.
-For each method label the reported setting is the one with the lowest mean error over the pooled
-subsamples (the paper tunes KPCA's width and the neighbourhoods the same way); for GPLVM the best
-of the RBF, MLP and poly labels is reported as the paper does. Paired t-tests (scipy ttest_rel)
-compare TPSLVM with the best GPLVM over the same subsamples/partitions.
+one data set; `--pool-datasets oil_*=oil,...` pools them by the name before the last '_' into
+mean +- std over subsamples, the best setting per method label being the one with the lowest mean
+error over the pooled subsamples (the paper tunes KPCA's width and the neighbourhoods the same
+way). For GPLVM the best of the RBF, MLP and poly labels is reported as the paper does:
+`--pool-labels GPLVM-*=GPLVM (best kernel)` makes them one row whose settings are
+"<label>: <setting>". Paired t-tests (drbench's, as scipy's ttest_rel) compare TPSLVM with the best
+GPLVM over the same subsamples/partitions, and BC-TPSLVM with BC-GPLVM.
 
-Table II (tpslvm_table2*): hold-out error over partitions, pooled the same way (one data set per
-file), paired by partition.
+Table II (tpslvm_table2*): hold-out error over partitions (one data set per file, the files pooled
+as a table in pieces), paired by partition.
 
-usage: tpslvm_table1.py table1|table2 OUT_STEM FILE.h5 [FILE.h5 ...]
+usage: tpslvm_tables.py table1|table2 OUT_STEM FILE.h5 [FILE.h5 ...]
 """
+import math
+import os
+import re
 import sys
-from collections import defaultdict
 
-import h5py
-import numpy as np
-from scipy import stats
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from drbench import results  # noqa: E402
 
-
-def read(path):
-    rows = []
-    with h5py.File(path, "r") as f:
-        t = f["tasks"]
-        n = len(t["id"])
-        cols = {k: t[k][()] for k in ("dataset", "label", "setting", "repeat", "status", "knn_error",
-                                      "fit_seconds", "transform_seconds", "split_seed", "error")}
-        # AUC_logK(R_NX) where the run scored it (evaluation.quality), else NaN.
-        names = [x.decode() if isinstance(x, bytes) else str(x)
-                 for x in t["quality"].attrs.get("names", [])] if "quality" in t else []
-        auc = (t["quality"][()][:, names.index("rnx_auc")] if "rnx_auc" in names
-               else np.full(n, np.nan))
-        for i in range(n):
-            s = lambda k: cols[k][i].decode() if isinstance(cols[k][i], bytes) else cols[k][i]
-            rows.append(dict(dataset=s("dataset"), label=s("label"), setting=s("setting"),
-                             repeat=int(cols["repeat"][i]), ok=int(cols["status"][i]) == 0,
-                             err=float(cols["knn_error"][i][0]) * 100.0,
-                             fit=float(cols["fit_seconds"][i]),
-                             tr=float(cols["transform_seconds"][i]),
-                             seed=int(cols["split_seed"][i]), error=s("error"),
-                             auc=float(auc[i])))
-    return rows
+ORDER = ["oil", "iris", "swiss", "wine", "usps"]
+BEST_GP = "GPLVM (best kernel)"
 
 
-def base(name):
-    head, _, tail = name.rpartition("_")
-    return head if tail.isdigit() and head else name
+def pool_rules(loaded):
+    """oil_1..oil_10 -> 'oil_*=oil': draws named <data set>_<number>."""
+    bases = []
+    for r in loaded:
+        for d in r.attrs.get("datasets", []):
+            m = re.fullmatch(r"(.+)_(\d+)", d)
+            if m and m.group(1) not in bases:
+                bases.append(m.group(1))
+    return ",".join(f"{b}_*={b}" for b in bases) or None
 
 
-def pool(rows):
-    """(family, label) -> setting -> {draw key: error}"""
-    out = defaultdict(lambda: defaultdict(dict))
-    failed = []
-    for r in rows:
-        if not r["ok"]:
-            failed.append(r)
-            continue
-        out[(base(r["dataset"]), r["label"])][r["setting"]][(r["dataset"], r["seed"], r["repeat"])] = (
-            r["err"], r["fit"], r["auc"])
-    return out, failed
+def num(v, digits):
+    """Errors are ratios of counts: a half-way value such as 0.275 must not round up or down by
+    the round-off of the order the C++ program summed it in, so snap to 9 decimals first."""
+    return f"{round(v, 9):.{digits}f}"
 
 
-def best(settings):
-    return min(settings.items(), key=lambda kv: np.mean([v[0] for v in kv[1].values()]))
+def pm(mean, std, digits):
+    std = 0.0 if math.isnan(std) else std  # one draw: no spread
+    return f"{num(mean, digits)} ± {num(std, digits)}"
 
 
 def main():
     kind, stem, files = sys.argv[1], sys.argv[2], sys.argv[3:]
-    rows = [r for f in files for r in read(f)]
-    pooled, failed = pool(rows)
-    families = sorted({fam for fam, _ in pooled}, key=lambda s: ["oil", "iris", "swiss", "wine", "usps"].index(s) if s in ["oil", "iris", "swiss", "wine", "usps"] else 9)
-    labels = []
-    for r in rows:
-        if r["label"] not in labels:
-            labels.append(r["label"])
-    cells = {}
-    for fam in families:
-        for lab in labels:
-            if (fam, lab) in pooled:
-                setting, draws = best(pooled[(fam, lab)])
-                cells[(fam, lab)] = (setting, draws)
-    gp_labels = [l for l in labels if l.startswith("GPLVM-")]
-    csv = ["dataset,method,setting,n,mean_error,std_error,mean_fit_seconds"]
-    md = []
-    show = [l for l in labels if not l.startswith("GPLVM-")]
+    if kind not in ("table1", "table2"):
+        sys.exit(__doc__)
+    loaded = [results.load(f) for f in files]
+    pools = pool_rules(loaded)
+    # Every label on its own (the CSV), then the GPLVM kernels as one row (the printed table).
+    single = results.long_table(files, reference="", pool_datasets=pools)
+    labels = list(dict.fromkeys(single["method"]))  # config order (cells of failed tasks too)
+    single = single[single["n"] > 0]
+    gp_labels = [lab for lab in labels if lab.startswith("GPLVM-")]
+    gp_pool = "GPLVM-*=" + BEST_GP if gp_labels else None
+    families = sorted(dict.fromkeys(single["dataset"]),
+                      key=lambda s: ORDER.index(s) if s in ORDER else len(ORDER))
+
+    def table(**kw):
+        t = results.long_table(files, pool_datasets=pools, pool_labels=gp_pool, **kw)
+        return {(r.dataset, r.method): r for r in t.itertuples() if r.n > 0 and r.chosen}
+
+    gp_ref = BEST_GP if gp_labels else "GPLVM"
+    against_gp = table(reference=gp_ref if gp_ref in labels + [BEST_GP] else "")
+    cells = {(r.dataset, r.method): r for r in single.itertuples()}
+
+    def source_label(row):
+        """The label a pooled-label cell chose: its setting reads '<label>: <setting>'."""
+        return row.setting.split(": ", 1)[0] if row.method == BEST_GP else row.method
+
+    show = [lab for lab in labels if not lab.startswith("GPLVM-")]
     if gp_labels:
-        show.insert(show.index("TPSLVM"), "GPLVM (best kernel)")
-    md.append("| method | " + " | ".join(families) + " |")
-    md.append("|---|" + "---:|" * len(families))
-    best_gp = {}
-    for fam in families:
-        cand = [(np.mean([v[0] for v in cells[(fam, l)][1].values()]), l) for l in gp_labels
-                if (fam, l) in cells]
-        if cand:
-            best_gp[fam] = min(cand)[1]
+        show.insert(show.index("TPSLVM") if "TPSLVM" in show else len(show), BEST_GP)
+    md = ["| method | " + " | ".join(families) + " |", "|---|" + "---:|" * len(families)]
     for lab in show:
         line = [lab]
         for fam in families:
-            l = best_gp.get(fam) if lab == "GPLVM (best kernel)" else lab
-            if l is None or (fam, l) not in cells:
+            r = against_gp.get((fam, lab))
+            if r is None:
                 line.append("-")
                 continue
-            setting, draws = cells[(fam, l)]
-            e = np.array([v[0] for v in draws.values()])
-            txt = f"{e.mean():.2f} ± {e.std(ddof=1) if len(e) > 1 else 0.0:.2f}"
-            if lab == "GPLVM (best kernel)":
-                txt += f" ({l[6:]})"
+            txt = pm(r.mean_error_pct, r.std_error_pct, 2)
+            if lab == BEST_GP:
+                txt += f" ({source_label(r)[len('GPLVM-'):]})"
             line.append(txt)
         md.append("| " + " | ".join(line) + " |")
-    for (fam, lab), (setting, draws) in cells.items():
-        e = np.array([v[0] for v in draws.values()])
-        t = np.array([v[1] for v in draws.values()])
-        csv.append(f'{fam},{lab},"{setting}",{len(e)},{e.mean():.4f},'
-                   f'{e.std(ddof=1) if len(e) > 1 else 0.0:.4f},{t.mean():.3f}')
-    # Paired tests: TPSLVM against the best GPLVM, and BC-TPSLVM against BC-GPLVM.
-    pairs = []
+
+    csv = ["dataset,method,setting,n,mean_error,std_error,mean_fit_seconds"]
     for fam in families:
-        if fam in best_gp:
-            pairs.append((fam, "TPSLVM", best_gp[fam]))
-        elif (fam, "GPLVM") in cells:
-            pairs.append((fam, "TPSLVM", "GPLVM"))
-        if (fam, "BC-TPSLVM") in cells and (fam, "BC-GPLVM") in cells:
-            pairs.append((fam, "BC-TPSLVM", "BC-GPLVM"))
+        for lab in labels:
+            r = cells.get((fam, lab))
+            if r is not None:
+                std = 0.0 if math.isnan(r.std_error_pct) else r.std_error_pct
+                csv.append(f'{fam},{lab},"{r.setting}",{r.n},{num(r.mean_error_pct, 4)},'
+                           f'{num(std, 4)},{r.fit_seconds:.3f}')
+
+    # Paired tests: TPSLVM against the best GPLVM, and BC-TPSLVM against BC-GPLVM.
     tests = ["", "Paired t-tests (same subsamples / partitions):", "",
-             "| data | A | B | n | mean A - B (points of %) | t | p |", "|---|---|---|---:|---:|---:|---:|"]
-    for fam, a, b in pairs:
-        if (fam, a) not in cells or (fam, b) not in cells:
-            continue
-        da, db = cells[(fam, a)][1], cells[(fam, b)][1]
-        keys = sorted(set(da) & set(db))
-        x = np.array([da[k][0] for k in keys])
-        y = np.array([db[k][0] for k in keys])
-        if len(keys) > 1 and np.any(x != y):
-            t, p = stats.ttest_rel(x, y)
-            tests.append(f"| {fam} | {a} | {b} | {len(keys)} | {np.mean(x - y):+.2f} | {t:.2f} | {p:.3g} |")
-        else:
-            tests.append(f"| {fam} | {a} | {b} | {len(keys)} | {np.mean(x - y):+.2f} | - | - |")
+             "| data | A | B | n | mean A - B (points of %) | t | p |",
+             "|---|---|---|---:|---:|---:|---:|"]
+    against_bc = table(reference="BC-GPLVM") if "BC-GPLVM" in labels else {}
+    for fam in families:
+        for a, b, tab in (("TPSLVM", gp_ref, against_gp), ("BC-TPSLVM", "BC-GPLVM", against_bc)):
+            ra, rb = tab.get((fam, a)), tab.get((fam, b))
+            if ra is None or rb is None:
+                continue
+            tested = ra.pairs > 1 and not math.isnan(ra.t)
+            t = f"{ra.t:.2f}" if tested else "-"
+            p = f"{ra.p_value:.3g}" if tested else "-"
+            tests.append(f"| {fam} | {a} | {source_label(rb)} | {ra.pairs} | {ra.mean_diff:+.2f} | "
+                         f"{t} | {p} |")
     md += tests
+
     # AUC_logK(R_NX) of the setting chosen by 1-NN error, where the run scored it.
-    if any(not np.isnan(v[2]) for _, draws in cells.values() for v in draws.values()):
+    if all("rnx_auc" in r.quality_names for r in loaded):
+        auc = results.long_table(files, all_settings=True, metric="rnx_auc", reference="",
+                                 pool_datasets=pools, pool_labels=gp_pool)
+        auc = {(r.dataset, r.method, r.setting): r for r in auc.itertuples() if r.n > 0}
         md += ["", "AUC_logK(R_NX) of the same settings (mean ± std over the same draws; higher is "
                "better):", "", "| method | " + " | ".join(families) + " |",
                "|---|" + "---:|" * len(families)]
         for lab in show:
             line = [lab]
             for fam in families:
-                l = best_gp.get(fam) if lab == "GPLVM (best kernel)" else lab
-                if l is None or (fam, l) not in cells:
-                    line.append("-")
-                    continue
-                a = np.array([v[2] for v in cells[(fam, l)][1].values()])
-                line.append(f"{a.mean():.3f} ± {a.std(ddof=1) if len(a) > 1 else 0.0:.3f}")
+                r = against_gp.get((fam, lab))
+                q = auc.get((fam, lab, r.setting)) if r is not None else None
+                line.append("-" if q is None else pm(q.mean, q.std, 3))
             md.append("| " + " | ".join(line) + " |")
+
+    failed = [row for r in loaded for row in r.tasks.itertuples() if row.status != 0]
     if failed:
         md += ["", f"{len(failed)} failed tasks:"] + [
-            f"- {r['dataset']} {r['label']} {r['setting']}: {r['error'][:200]}" for r in failed[:10]]
+            f"- {r.dataset} {r.label} {r.setting}: {r.error[:200]}" for r in failed[:10]]
     open(stem + ".md.part", "w").write("\n".join(md) + "\n")
     open(stem + ".csv", "w").write("\n".join(csv) + "\n")
     print("\n".join(md))

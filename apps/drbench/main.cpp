@@ -21,6 +21,7 @@
 #include "framework/core/build_info.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/memory_size.hpp"
+#include "framework/core/params.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/data/generators.hpp"
@@ -72,7 +73,8 @@ usage:
         --probe-external also runs each external method once on a tiny generated dataset.
   drbench aggregate RESULTS.h5 [MORE.h5 ...] [--format md|csv|tex] [--ttest LABEL] [--no-store]
                     [--long FILE.csv] [--all-settings] [--dataset NAME] [--dim N] [--k K]
-                    [--metric MEASURE] [--ranks]
+                    [--metric MEASURE] [--ranks] [--pool-datasets PATTERN=NAME[,...]]
+                    [--pool-labels PATTERN=NAME[,...]] [--details]
         Mean +/- std of the kNN error in percent (best setting per cell, paired t-tests against
         LABEL, default the config's evaluation.ttest_against; --ttest "" for none), printed and
         stored under /tables in the file unless --no-store. --long writes one tidy CSV (one line
@@ -84,6 +86,12 @@ usage:
         K where it has one, --k then picking a K): best setting and t-tests in its direction;
         printed only. --ranks prints each method's rank per dataset block and the mean rank,
         the Friedman test and the Nemenyi critical difference (Demsar 2006) for that measure.
+        --pool-datasets 'oil_*=oil' tabulates the datasets a pattern matches ('*': any
+        characters) as one (subsamples of one data set: mean +/- std over every draw's
+        partitions, t-tests paired by draw and partition); --pool-labels 'GPLVM-*=GPLVM' makes
+        one row of several method labels, its settings "<label>: <setting>" (the best of several
+        kernels). Pooled tables are printed only. --details adds the columns pairs, t,
+        mean_diff and fit_seconds to --long/--all-settings and prints every number whole.
         Exit status: 2 for bad input; `run` exits 4 when any task failed.
   drbench plot RESULTS.h5 [MORE.h5 ...] [-o DIR] [--dataset NAME] [--method LABEL]
                           [--format png|pdf|svg] [--metric error|accuracy] [--k K]
@@ -105,10 +113,18 @@ usage:
         the tasks without a result in a --costs file of this config (what a resume runs).
         Also prints the peak memory per rank (the largest task's estimate) and refuses a
         config whose tasks exceed --memory-per-rank.
-  drbench info RESULTS.h5 [MORE.h5 ...]
+  drbench info RESULTS.h5 [MORE.h5 ...] [--settings] | --settings-version
         What a results file holds: config name and hash, overrides, datasets, methods, tasks
         with a result, failed and missing, tables, embeddings and traces kept, version and BLAS.
+        --settings prints each task's id, setting and key under today's parameter names (a
+        file of an older settings version migrated as every reader does; tab-separated);
+        --settings-version prints the settings version this program writes.
   drbench methods [NAME]      Every method with its parameters, types, defaults and ranges.
+  drbench methods --migrate [--from-version N]
+        Reads "METHOD<tab>SETTING" lines on stdin and prints each setting under today's
+        parameter names (written under settings version N, default 1), one per line: the
+        migration every reader applies to old results files, for text outside one
+        (scripts/migrate_settings_text.py).
   drbench datasets [--data-path DIR]
         What the data path holds (config data_path, then $DRBENCH_DATA, then ../shared/datasets),
         plus the bundled tables and generators.
@@ -436,8 +452,9 @@ Aggregate aggregate_several(const std::vector<std::string>& paths, const Aggrega
 
 int cmd_aggregate(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2,
-                      {"--format", "--ttest", "--long", "--dataset", "--dim", "--k", "--metric"},
-                      {"--no-store", "--all-settings", "--ranks"});
+                      {"--format", "--ttest", "--long", "--dataset", "--dim", "--k", "--metric",
+                       "--pool-datasets", "--pool-labels"},
+                      {"--no-store", "--all-settings", "--ranks", "--details"});
   if (a.pos.empty()) return usage_error("aggregate needs a RESULTS.h5");
   const std::string fmt = a.value("--format", "md");
   if (fmt != "md" && fmt != "csv" && fmt != "tex")
@@ -454,6 +471,12 @@ int cmd_aggregate(int argc, char** argv) {
     }
     if (opt.metric == "knn_error") opt.metric.clear();
   }
+  for (const auto& [o, v] : a.opts) {
+    if (o == "--pool-datasets")
+      for (auto& r : parse_pool_rules(v, o)) opt.pool_datasets.push_back(r);
+    if (o == "--pool-labels")
+      for (auto& r : parse_pool_rules(v, o)) opt.pool_labels.push_back(r);
+  }
   AggregateFilter filter;
   if (a.flag("--dataset")) filter.dataset = a.value("--dataset");
   if (a.flag("--dim")) filter.dim = whole_number("--dim", a.value("--dim"));
@@ -463,10 +486,25 @@ int cmd_aggregate(int argc, char** argv) {
     return usage_error("--long needs a CSV file name (fix: --long results/x.csv)");
   const Aggregate full =
       a.pos.size() == 1 ? aggregate(read_results(a.pos[0]), opt) : aggregate_several(a.pos, opt);
+  // A rule that pools nothing is a typo, not a no-op.
+  auto require_matched = [&](const std::vector<PoolRule>& rules, const std::string& option,
+                             const std::vector<std::string>& names, const std::string& what) {
+    for (const auto& r : rules)
+      if (std::find(names.begin(), names.end(), r.name) == names.end()) {
+        std::string all;
+        for (const auto& n : names) all += (all.empty() ? "" : ", ") + n;
+        throw Error(option + " '" + r.pattern + "=" + r.name + "': the pattern matches no " + what +
+                    " (" + what + "s: " + all + ") (fix: a pattern such as 'oil_*')");
+      }
+  };
+  require_matched(opt.pool_datasets, "--pool-datasets", full.datasets, "dataset");
+  require_matched(opt.pool_labels, "--pool-labels", full.labels, "method label");
   const Aggregate agg = filter_aggregate(full, filter);
   // Pooled tables belong to no one file: each file keeps the tables of its own cells.
-  // Tables of a quality metric are printed only: /tables keeps the kNN-error tables.
-  if (!a.flag("--no-store") && a.pos.size() == 1 && opt.metric.empty())
+  // Tables of a quality metric are printed only: /tables keeps the kNN-error tables, and so are
+  // tables that pool datasets or labels.
+  const bool pooling = !opt.pool_datasets.empty() || !opt.pool_labels.empty();
+  if (!a.flag("--no-store") && a.pos.size() == 1 && opt.metric.empty() && !pooling)
     write_tables(a.pos[0], full);
   if (!full.incomplete.empty() && (fmt == "csv" || a.flag("--long") || a.flag("--all-settings")))
     std::fprintf(stderr, "drbench: warning: %s\n", full.incomplete.c_str());
@@ -474,7 +512,7 @@ int cmd_aggregate(int argc, char** argv) {
     const std::string tmp = long_path + ".tmp";
     {
       std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-      out << to_long_csv(agg, a.flag("--all-settings"));
+      out << to_long_csv(agg, a.flag("--all-settings"), a.flag("--details"));
       if (!out.flush())
         throw Error(long_path +
                     ": cannot write (fix: check that the directory exists and is "
@@ -485,7 +523,7 @@ int cmd_aggregate(int argc, char** argv) {
     return 0;
   }
   if (a.flag("--all-settings")) {
-    std::cout << to_long_csv(agg, true);
+    std::cout << to_long_csv(agg, true, a.flag("--details"));
     return 0;
   }
   if (a.flag("--ranks")) {
@@ -714,6 +752,26 @@ void print_method(const MethodInfo& m) {
 
 int cmd_methods(int argc, char** argv) {
   const auto& reg = Registry::instance();
+  if (argc >= 3 && std::string(argv[2]) == "--migrate") {
+    Args a = parse_args(argc, argv, 3, {"--from-version"}, {});
+    if (!a.pos.empty()) return usage_error("methods --migrate reads its settings on stdin");
+    const int from =
+        static_cast<int>(whole_number("--from-version", a.value("--from-version", "1")));
+    if (from < 1 || from > kSettingsVersion)
+      return usage_error("--from-version " + std::to_string(from) +
+                         ": settings versions are 1 to " + std::to_string(kSettingsVersion));
+    std::string line;
+    for (int n = 1; std::getline(std::cin, line); ++n) {
+      const std::size_t tab = line.find('\t');
+      const MethodInfo* m = tab == std::string::npos ? nullptr : reg.find(line.substr(0, tab));
+      if (!m)
+        throw Error("stdin line " + std::to_string(n) + ": '" + line +
+                    "' is not METHOD<tab>SETTING with a registered method (fix: drbench methods "
+                    "lists them)");
+      std::cout << m->migrate_setting(line.substr(tab + 1), from) << "\n";
+    }
+    return 0;
+  }
   if (argc >= 3) {
     const MethodInfo* m = reg.find(argv[2]);
     if (!m) {
@@ -729,8 +787,26 @@ int cmd_methods(int argc, char** argv) {
 }
 
 int cmd_info(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, {}, {});
+  Args a = parse_args(argc, argv, 2, {}, {"--settings", "--settings-version"});
+  if (a.flag("--settings-version")) {
+    if (!a.pos.empty() || a.flag("--settings"))
+      return usage_error("--settings-version takes no results file and no other option");
+    std::cout << kSettingsVersion << "\n";
+    return 0;
+  }
   if (a.pos.empty()) return usage_error("info needs a RESULTS.h5 (fix: drbench info results/x.h5)");
+  if (a.flag("--settings")) {
+    // The one migration of renamed parameters (MethodInfo::migrate_setting, in read_results),
+    // for readers in other languages.
+    std::cout << "file\tsettings_version\tid\tsetting\tkey\n";
+    for (const auto& p : a.pos) {
+      const ResultsFile f = read_results(p);
+      for (const auto& row : f.tasks)
+        std::cout << p << "\t" << f.settings_version << "\t" << row.result.task_id << "\t"
+                  << row.setting << "\t" << row.result.key << "\n";
+    }
+    return 0;
+  }
   for (const auto& p : a.pos) std::cout << describe_results(p) << (a.pos.size() > 1 ? "\n" : "");
   return 0;
 }

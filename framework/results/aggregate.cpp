@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "framework/core/error.hpp"
+#include "framework/core/rng.hpp"
 #include "framework/results/files.hpp"
 #include "framework/results/h5.hpp"
 
@@ -58,11 +59,62 @@ const Cell* reference_cell(const Aggregate& a, const Cell& c) {
   return only;
 }
 
+// The pooled name of `name` under the first rule it matches, or nullptr.
+const PoolRule* pool_of(const std::vector<PoolRule>& rules, const std::string& name) {
+  for (const auto& r : rules)
+    if (pool_matches(r.pattern, name)) return &r;
+  return nullptr;
+}
+
 }  // namespace
+
+bool pool_matches(const std::string& pattern, const std::string& name) {
+  // Glob with '*' only: greedy with backtracking to the last star.
+  std::size_t p = 0, n = 0, star = std::string::npos, resume = 0;
+  while (n < name.size()) {
+    if (p < pattern.size() && pattern[p] == '*') {
+      star = p++;
+      resume = n;
+    } else if (p < pattern.size() && pattern[p] == name[n]) {
+      ++p;
+      ++n;
+    } else if (star != std::string::npos) {
+      p = star + 1;
+      n = ++resume;
+    } else {
+      return false;
+    }
+  }
+  while (p < pattern.size() && pattern[p] == '*') ++p;
+  return p == pattern.size();
+}
+
+std::vector<PoolRule> parse_pool_rules(const std::string& text, const std::string& option) {
+  std::vector<PoolRule> out;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', pos), text.size());
+    const std::string item = text.substr(pos, comma - pos);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == item.size())
+      throw Error(option + " '" + text + "': '" + item + "' is not PATTERN=NAME (fix: e.g. " +
+                  option +
+                  " 'oil_*=oil', several "
+                  "separated by commas)");
+    out.push_back({item.substr(0, eq), item.substr(eq + 1)});
+    pos = comma + 1;
+  }
+  return out;
+}
+
+int Aggregate::expected(const std::string& dataset) const {
+  const auto it = pooled.find(dataset);
+  return it == pooled.end() ? repeats : repeats * static_cast<int>(it->second.size());
+}
 
 void run_ttests(Aggregate& a) {
   for (auto& c : a.cells) {
-    c.ttest.assign(a.k.size(), TTestResult{0, std::nan(""), std::nan("")});
+    c.ttest.assign(a.k.size(), TTestResult{0, std::nan(""), std::nan(""), std::nan("")});
     c.worse.assign(a.k.size(), false);
     if (a.reference.empty() || c.label == a.reference || c.best < 0) continue;
     const Cell* ref = reference_cell(a, c);
@@ -133,8 +185,29 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
   a.repeats = f.repeats;
   if (a.repeats <= 0)  // a ResultsFile built by hand: the repeats its rows show
     for (const auto& row : f.tasks) a.repeats = std::max(a.repeats, row.repeat + 1);
-  a.datasets = f.datasets;
-  a.labels = f.labels;
+  // Pooling renames datasets and labels before anything is grouped; a pooled name sits where
+  // its first member was in the config order.
+  auto pooled_list = [](const std::vector<std::string>& names, const std::vector<PoolRule>& rules,
+                        const std::string& what, const std::string& path) {
+    std::vector<std::string> out;
+    for (const auto& n : names)
+      if (!pool_of(rules, n)) add_unique(out, n);
+    for (const auto& r : rules)
+      if (std::find(out.begin(), out.end(), r.name) != out.end())
+        throw Error(path + ": cannot pool " + what + "s matching '" + r.pattern + "' as '" +
+                    r.name + "': the file has a " + what + " of that name which the pattern " +
+                    "does not match (fix: pool under another name)");
+    out.clear();
+    for (const auto& n : names) {
+      const PoolRule* r = pool_of(rules, n);
+      add_unique(out, r ? r->name : n);
+    }
+    return out;
+  };
+  a.datasets = pooled_list(f.datasets, opt.pool_datasets, "dataset", f.path);
+  a.labels = pooled_list(f.labels, opt.pool_labels, "method label", f.path);
+  for (const auto& d : f.datasets)
+    if (const PoolRule* r = pool_of(opt.pool_datasets, d)) add_unique(a.pooled[r->name], d);
   // A file is stamped finished only when its run did every task it planned; a table from an
   // unstamped one may lack methods and partitions, and must say so rather than look final.
   if (f.finished.empty() && f.n_tasks > 0) {
@@ -155,17 +228,25 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
   std::map<CellKey, std::size_t> index;
   std::map<std::pair<std::size_t, std::string>, std::size_t> setting_index;
   for (const auto& row : f.tasks) {
-    add_unique(a.datasets, row.dataset);  // rows of files written without the order attributes
-    add_unique(a.labels, row.label);
+    const PoolRule* dpool = pool_of(opt.pool_datasets, row.dataset);
+    const PoolRule* lpool = pool_of(opt.pool_labels, row.label);
+    const std::string& dataset = dpool ? dpool->name : row.dataset;
+    const std::string& label = lpool ? lpool->name : row.label;
+    const std::string setting = lpool ? row.label + ": " + row.setting : row.setting;
+    // Draws of different data sets may share a partition seed; t-tests pair a draw with itself.
+    const std::uint64_t pair_key = dpool ? hash_seed(row.split_seed, row.dataset) : row.split_seed;
+    if (dpool) add_unique(a.pooled[dpool->name], row.dataset);
+    add_unique(a.datasets, dataset);  // rows of files written without the order attributes
+    add_unique(a.labels, label);
     if (a.split_kind.empty()) a.split_kind = row.split_kind;
     splits.insert(row.split_value);
     dims.insert(row.dim);
-    CellKey key{row.dataset, row.label, row.split_value, row.dim};
+    CellKey key{dataset, label, row.split_value, row.dim};
     auto [it, fresh] = index.emplace(key, a.cells.size());
     if (fresh) {
       Cell c;
-      c.dataset = row.dataset;
-      c.label = row.label;
+      c.dataset = dataset;
+      c.label = label;
       c.split_value = row.split_value;
       c.dim = row.dim;
       a.cells.push_back(c);
@@ -182,17 +263,18 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
                   std::to_string(values.size()) + (quality ? " quality values" : " kNN errors") +
                   ", expected " + std::to_string(expected));
     auto [sit, sfresh] =
-        setting_index.emplace(std::make_pair(it->second, row.setting), c.settings.size());
+        setting_index.emplace(std::make_pair(it->second, setting), c.settings.size());
     if (sfresh) {
       SettingStats s;
-      s.setting = row.setting;
+      s.setting = setting;
       s.errors.resize(a.k.size());
       c.settings.push_back(s);
     }
     SettingStats& s = c.settings[sit->second];
-    s.split_seeds.push_back(row.split_seed);
+    s.split_seeds.push_back(pair_key);
     s.repeats.push_back(row.repeat);
     s.ends.push_back(row.result.fit_end);
+    s.fit_seconds.push_back(row.result.fit_seconds);
     for (std::size_t ki = 0; ki < a.k.size(); ++ki) s.errors[ki].push_back(values[columns[ki]]);
   }
   a.split_values.assign(splits.begin(), splits.end());
@@ -285,7 +367,17 @@ std::vector<Table> make_tables(const Aggregate& a) {
           t.failed.push_back(failed);
         }
         if (t.rows.empty()) continue;
-        const std::string R = std::to_string(a.repeats);
+        const int expected = a.expected(ds);
+        const std::string R = std::to_string(expected);
+        const auto pool = a.pooled.find(ds);
+        const std::string over =
+            pool == a.pooled.end()
+                ? R + " partition" + (expected == 1 ? "" : "s")
+                : R + " results (" + std::to_string(a.repeats) + " partition" +
+                      (a.repeats == 1 ? "" : "s") + " of each of " +
+                      std::to_string(pool->second.size()) + " pooled data sets, " +
+                      pool->second.front() +
+                      (pool->second.size() > 1 ? " to " + pool->second.back() : "") + ")";
         t.caption =
             ds + ": " +
             (a.metric.empty() ? std::to_string(t.k) + "-NN" +
@@ -293,9 +385,9 @@ std::vector<Table> make_tables(const Aggregate& a) {
                                     " test error (%)"
                               : (t.k > 0 ? a.metric + " at K = " + std::to_string(t.k) : a.metric) +
                                     " (" + (a.higher_better ? "higher" : "lower") + " is better)") +
-            ", mean ± std over " + R + " partition" + (a.repeats == 1 ? "" : "s") +
-            ", best setting per cell" + (a.metric.empty() ? "" : " by " + k_name(a, a.k[0])) +
-            (a.repeats > 1 ? " among those with results on all " + R : "") +
+            ", mean ± std over " + over + ", best setting per cell" +
+            (a.metric.empty() ? "" : " by " + k_name(a, a.k[0])) +
+            (expected > 1 ? " among those with results on all " + R : "") +
             (a.halving_repeats == 0
                  ? ""
                  : " by successive halving (every setting on " + std::to_string(a.halving_repeats) +
@@ -307,7 +399,7 @@ std::vector<Table> make_tables(const Aggregate& a) {
         for (const auto& row : t.cells)
           for (const Cell* c : row)
             short_cell =
-                short_cell || (c && c->chosen() && c->chosen()->n() < std::size_t(a.repeats));
+                short_cell || (c && c->chosen() && c->chosen()->n() < std::size_t(expected));
         if (short_cell)
           t.caption += "; (n/" + R + "): no setting of the cell has all " + R +
                        ", shown is the one with the most (n)";
@@ -403,7 +495,7 @@ static std::string count_note(const Cell* c, int repeats) {
 }
 
 std::string cell_text(const Cell* c, std::size_t ki, const Aggregate& a) {
-  std::string s = mean_std(c, ki, " ± ", a) + count_note(c, a.repeats);
+  std::string s = mean_std(c, ki, " ± ", a) + count_note(c, c ? a.expected(c->dataset) : 0);
   if (c && ki < c->worse.size() && c->worse[ki]) s += " †";
   return s;
 }
@@ -523,7 +615,8 @@ std::string to_latex(const Table& t, const Aggregate& a) {
         s += " & --";
         continue;
       }
-      s += " & $" + v + (c->worse[ki] ? "^\\dagger" : "") + "$" + count_note(c, a.repeats);
+      s += " & $" + v + (c->worse[ki] ? "^\\dagger" : "") + "$" +
+           count_note(c, c ? a.expected(c->dataset) : 0);
     }
     s += " & " + std::to_string(t.failed[i]) + " \\\\\n";
   }
@@ -582,10 +675,17 @@ Aggregate filter_aggregate(const Aggregate& a, const AggregateFilter& f) {
   return out;
 }
 
-std::string to_long_csv(const Aggregate& a, bool all_settings) {
+std::string to_long_csv(const Aggregate& a, bool all_settings, bool details) {
   std::string s = "dataset,method,split_kind,split_value,dim,k," +
                   std::string(a.metric.empty() ? "mean_error_pct,std_error_pct" : "mean,std") +
-                  ",n,repeats,p_value,worse,setting,chosen,failed\n";
+                  ",n,repeats,p_value,worse,setting,chosen,failed" +
+                  (details ? ",pairs,t,mean_diff,fit_seconds\n" : "\n");
+  // Scripts that format the numbers themselves get them whole: rounding twice can move a digit.
+  const char* value = details ? "%.17g" : a.metric.empty() ? "%.4f" : "%.6g";
+  const char* stat = details ? "%.17g" : "%.6g";
+  auto opt_number = [](const char* f, double v) {
+    return std::isnan(v) ? std::string() : fmt(f, v);
+  };
   for (const auto& ds : a.datasets)
     for (const auto& label : a.labels)
       for (double sv : a.split_values)
@@ -600,18 +700,25 @@ std::string to_long_csv(const Aggregate& a, bool all_settings) {
               s += csv_field(ds) + "," + csv_field(label) + "," + a.split_kind + "," + number(sv) +
                    "," + std::to_string(dim) + "," + std::to_string(a.k[ki]) + ",";
               if (st)
-                s += fmt(a.metric.empty() ? "%.4f" : "%.6g", scale(a) * st->mean[ki]) + "," +
-                     (std::isnan(st->std[ki])
-                          ? ""
-                          : fmt(a.metric.empty() ? "%.4f" : "%.6g", scale(a) * st->std[ki])) +
-                     "," + std::to_string(st->n());
+                s += fmt(value, scale(a) * st->mean[ki]) + "," +
+                     (std::isnan(st->std[ki]) ? "" : fmt(value, scale(a) * st->std[ki])) + "," +
+                     std::to_string(st->n());
               else
                 s += ",,0";
-              s += "," + std::to_string(a.repeats) + ",";
+              s += "," + std::to_string(a.expected(ds)) + ",";
               const bool tested = chosen && c->tested(ki) && !std::isnan(c->ttest[ki].p);
-              s += (tested ? fmt("%.6g", c->ttest[ki].p) : "") + "," +
+              s += (tested ? fmt(stat, c->ttest[ki].p) : "") + "," +
                    (chosen && c->worse[ki] ? "1" : "0") + "," + csv_field(st ? st->setting : "") +
-                   "," + (chosen ? "1" : "0") + "," + std::to_string(c->failed) + "\n";
+                   "," + (chosen ? "1" : "0") + "," + std::to_string(c->failed);
+              if (details) {
+                const bool paired = chosen && ki < c->ttest.size() && c->ttest[ki].n > 0;
+                const TTestResult none{0, std::nan(""), std::nan(""), std::nan("")};
+                const TTestResult& tt = paired ? c->ttest[ki] : none;
+                s += "," + std::to_string(tt.n) + "," + opt_number(stat, tt.t) + "," +
+                     opt_number(value, scale(a) * tt.mean_diff) + "," +
+                     (st ? opt_number(stat, mean(st->fit_seconds)) : std::string());
+              }
+              s += "\n";
             }
         }
   return s;

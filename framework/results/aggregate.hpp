@@ -3,6 +3,7 @@
 // partitions, the best setting per (dataset, method label, split value, dim) cell, and paired
 // t-tests against a reference method.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@ struct SettingStats {
   std::vector<double> mean, std;            // per k, fractions; std is the sample std (n-1)
   std::vector<int> repeats;                 // the partition index of each successful repeat
   std::vector<TraceEnd> ends;               // where each repeat's optimiser ended
+  std::vector<double> fit_seconds;          // one per successful repeat
   std::size_t n() const { return split_seeds.size(); }
 };
 
@@ -42,6 +44,19 @@ struct Cell {
   const SettingStats* chosen() const { return best < 0 ? nullptr : &settings[best]; }
 };
 
+// A pooling rule: every dataset (or method label) whose name matches `pattern` ('*' matches any
+// run of characters, e.g. "oil_*") is tabulated under `name`. Pooled datasets make one cell of
+// several data sets' results (subsamples of one data set: a cell's repeats are then its draws x
+// partitions); pooled labels make one cell whose settings are "<label>: <setting>", so the best
+// setting is the best label too (the best of several kernels). docs/results-format.md, "Pooled
+// tables".
+struct PoolRule {
+  std::string pattern, name;
+};
+// "oil_*=oil,swiss_*=swiss" -> rules; Error naming `option` on a malformed one.
+std::vector<PoolRule> parse_pool_rules(const std::string& text, const std::string& option);
+bool pool_matches(const std::string& pattern, const std::string& name);
+
 struct AggregateOptions {
   // Label the t-tests compare against. nullopt: the file's ttest_reference; "": no tests.
   std::optional<std::string> reference;
@@ -50,6 +65,8 @@ struct AggregateOptions {
   // (rnx_auc, trustworthiness, ...): its values replace the errors everywhere below, per K where
   // it has one (k then lists the Ks), selection and t-tests following its direction.
   std::string metric;
+  // Applied to each task row before cells are formed (the first matching rule wins).
+  std::vector<PoolRule> pool_datasets, pool_labels;
 };
 
 struct Aggregate {
@@ -70,6 +87,10 @@ struct Aggregate {
   std::vector<double> split_values;           // ascending
   std::vector<std::uint64_t> dims;            // ascending
   std::vector<Cell> cells;
+  // Pooled dataset name -> the data sets pooled under it, in config order.
+  std::map<std::string, std::vector<std::string>> pooled;
+  // Results a complete setting of a cell of `dataset` has: repeats x its pooled data sets.
+  int expected(const std::string& dataset) const;
   const Cell* find(const std::string& dataset, const std::string& label, double split_value,
                    std::uint64_t dim) const;
 };
@@ -133,8 +154,11 @@ Aggregate filter_aggregate(const Aggregate& a, const AggregateFilter& f);
 // One tidy table for pandas/R: a header, then one line per (cell, k) with the chosen setting, or
 // per (cell, setting, k) with all_settings (column `chosen` = 1 on the reported one). Columns:
 // dataset, method, split_kind, split_value, dim, k, mean_error_pct, std_error_pct, n, repeats,
-// p_value, worse, setting, chosen, failed.
-std::string to_long_csv(const Aggregate& a, bool all_settings);
+// p_value, worse, setting, chosen, failed. With details, four more: pairs, t and mean_diff (the
+// paired t-test of a chosen setting against the reference: pairs used, t statistic, mean of
+// this minus the reference over the pairs, in the table's unit) and fit_seconds (mean fit wall
+// time of the setting's successful tasks).
+std::string to_long_csv(const Aggregate& a, bool all_settings, bool details = false);
 
 // Stores every table as /tables/<name>.md, .csv and .tex in the results file, replacing earlier
 // tables and keeping everything else: the file is copied, edited and renamed over the original,

@@ -71,6 +71,8 @@ Aggregate combine_aggregates(const std::vector<Aggregate>& parts,
       require_same("the split kind", out.split_kind, p.split_kind, paths[0], paths[i], separately);
     for (const auto& d : p.datasets) add_unique(out.datasets, d);
     for (const auto& l : p.labels) add_unique(out.labels, l);
+    for (const auto& [name, members] : p.pooled)
+      for (const auto& m : members) add_unique(out.pooled[name], m);
     if (!p.incomplete.empty())
       out.incomplete += (out.incomplete.empty() ? "" : "; ") + p.incomplete;
     for (const Cell& c : p.cells) {

@@ -84,13 +84,14 @@ TTestResult paired_ttest(const std::vector<double>& a, const std::vector<double>
   if (a.size() != b.size()) throw Error("paired_ttest: samples of different lengths");
   TTestResult r;
   r.n = a.size();
+  std::vector<double> d(r.n);
+  for (std::size_t i = 0; i < r.n; ++i) d[i] = a[i] - b[i];
+  r.mean_diff = mean(d);
   if (r.n < 2) {
     r.t = r.p = kNaN;
     return r;
   }
-  std::vector<double> d(r.n);
-  for (std::size_t i = 0; i < r.n; ++i) d[i] = a[i] - b[i];
-  double m = mean(d), s = sample_std(d);
+  double m = r.mean_diff, s = sample_std(d);
   if (s == 0.0) {  // identical differences: no spread to test against
     r.t = m == 0.0 ? kNaN : std::copysign(std::numeric_limits<double>::infinity(), m);
     r.p = m == 0.0 ? 1.0 : 0.0;

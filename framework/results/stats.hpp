@@ -16,9 +16,10 @@ double incomplete_beta(double a, double b, double x);
 double student_t_cdf(double t, double df);
 
 struct TTestResult {
-  std::size_t n = 0;  // pairs used
-  double t = 0.0;     // mean(a - b) / (sd(a - b) / sqrt(n))
-  double p = 1.0;     // two-sided; NaN when n < 2
+  std::size_t n = 0;       // pairs used
+  double t = 0.0;          // mean(a - b) / (sd(a - b) / sqrt(n))
+  double p = 1.0;          // two-sided; NaN when n < 2
+  double mean_diff = 0.0;  // mean(a - b); NaN when n = 0
 };
 
 // Paired two-sided t-test of a against b (same length, element i of both from the same

@@ -373,11 +373,11 @@ def rehearse_read(path: str, read, base_seconds: float = 30.0) -> None:
 def load(path: str) -> Results:
     """Reads a results file. Embeddings are read on first use of `.embeddings`/`.embedding()`."""
     check_string_heaps(path)
-    rehearse_read(path, lambda: _load(path).embeddings)
+    rehearse_read(path, lambda: _load(path, ask_program=False).embeddings)
     return _load(path)
 
 
-def _load(path: str) -> Results:
+def _load(path: str, ask_program: bool = True) -> Results:
     notes = []
     with h5py.File(path, "r") as f:
         if "tasks" not in f:
@@ -404,6 +404,12 @@ def _load(path: str) -> Results:
                "missing; rerun the same `drbench run` command to complete it")
         notes.insert(0, msg)
         warnings.warn(msg, stacklevel=3)
+    migrated = ask_program and _migrate_settings(path, attrs, tasks, notes)
+    if migrated and stored is not None:
+        # Tables stored by a program of that version print the old names too: recompute them.
+        stored = None
+        notes.append("the file's stored tables carry the old parameter names: tables computed "
+                     "by `drbench aggregate --no-store` instead")
     r = Results(path=path, attrs=attrs, k=k, knn_metric=metric, quality_names=qnames,
                 tasks=tasks, tables=pd.DataFrame(columns=TABLE_COLUMNS), tables_source="",
                 table_text=text, tables_reference=attrs.get("ttest_reference", ""),
@@ -428,10 +434,61 @@ def _load(path: str) -> Results:
                          "DRBENCH_PROGRAM; or run `drbench aggregate FILE` to store them)")
         else:
             r.tables, r.tables_source = aggregate(r), "recomputed"
-            notes.append("no tables stored in the file (a run still going or stopped, or a file "
-                         "from before runs stored their tables): tables computed by "
-                         "`drbench aggregate --no-store`")
+            if not migrated:  # else the note above says why
+                notes.append("no tables stored in the file (a run still going or stopped, or a "
+                             "file from before runs stored their tables): tables computed by "
+                             "`drbench aggregate --no-store`")
     return r
+
+
+_SETTINGS_VERSION = {}
+
+
+def program_settings_version(prog: str | None = None) -> int | None:
+    """The settings version (parameter names) the drbench program writes: `drbench info
+    --settings-version`, asked once per program; None without a program."""
+    prog = prog or drbench_program()
+    if prog is None:
+        return None
+    if prog not in _SETTINGS_VERSION:
+        run = subprocess.run([prog, "info", "--settings-version"], capture_output=True, text=True)
+        _SETTINGS_VERSION[prog] = int(run.stdout.strip()) if run.returncode == 0 else None
+    return _SETTINGS_VERSION[prog]
+
+
+def _migrate_settings(path: str, attrs: dict, tasks: pd.DataFrame, notes: list) -> bool:
+    """Puts the setting and key columns of a file written under older parameter names
+    (docs/results-format.md, "Renamed parameters") under today's names, as the drbench program
+    reads them (`drbench info --settings`): the renames are declared once, by the methods in
+    C++, and never restated here. True when the names were migrated."""
+    version = int(attrs.get("settings_version", 1) or 1)
+    if tasks.empty or "setting" not in tasks or "id" not in tasks:
+        return False
+    current = program_settings_version()
+    if current is None:
+        if "settings_version" not in attrs:
+            notes.append("settings may carry parameter names from before the renames of "
+                         "settings version 2 (no drbench program to migrate them; fix: build it "
+                         "or set DRBENCH_PROGRAM)")
+        return False
+    if version >= current:
+        return False
+    run = subprocess.run([drbench_program(), "info", path, "--settings"], capture_output=True,
+                         text=True)
+    if run.returncode != 0:
+        raise ValueError(run.stderr.strip() or f"drbench info {path} --settings failed")
+    lines = run.stdout.splitlines()[1:]
+    now = {}
+    for line in lines:
+        _, _, tid, setting, key = line.split("\t")
+        now[int(tid)] = (setting, key)
+    ids = tasks["id"].astype(np.int64)
+    tasks["setting"] = [now.get(int(i), (s, None))[0] for i, s in zip(ids, tasks["setting"])]
+    if "key" in tasks:
+        tasks["key"] = [now.get(int(i), (None, k))[1] for i, k in zip(ids, tasks["key"])]
+    notes.append(f"settings written under the parameter names of settings version {version}: "
+                 f"shown under today's (version {current}), as drbench reads them")
+    return True
 
 
 def load_pieces(paths) -> Results:
@@ -532,6 +589,45 @@ def aggregate(r, reference: str | None = None) -> pd.DataFrame:
     if run.returncode != 0:
         raise ValueError(run.stderr.strip() or f"{' '.join(cmd)} failed ({run.returncode})")
     return parse_tables_csv(run.stdout)
+
+
+def long_table(paths, *, all_settings: bool = False, reference: str | None = None,
+               metric: str | None = None, pool_datasets: str | None = None,
+               pool_labels: str | None = None) -> pd.DataFrame:
+    """`drbench aggregate PATHS --long --details` as a frame: one row per cell and k (every
+    setting with all_settings, `chosen` marking the reported one), numbers at full precision,
+    with the paired t-test against `reference` of each chosen setting (pairs, t, p_value,
+    mean_diff) and its mean fit_seconds. pool_datasets / pool_labels are the aggregator's rules
+    ("oil_*=oil"; docs/results-format.md, "Pooled tables"): the pooling, the selection and the
+    tests all happen in the C++ program."""
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    prog = drbench_program()
+    if prog is None:
+        raise FileNotFoundError(
+            "the drbench program computes tables, and none was found (fix: build it with "
+            "scripts/build.sh, put it on PATH, or set DRBENCH_PROGRAM=/path/to/drbench)")
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "long.csv")
+        cmd = [prog, "aggregate", *paths, "--no-store", "--long", out, "--details"]
+        if all_settings:
+            cmd.append("--all-settings")
+        for opt, v in (("--ttest", reference), ("--metric", metric),
+                       ("--pool-datasets", pool_datasets), ("--pool-labels", pool_labels)):
+            if v is not None:
+                cmd += [opt, v]
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        if run.returncode != 0:
+            raise ValueError(run.stderr.strip() or f"{' '.join(cmd)} failed ({run.returncode})")
+        df = pd.read_csv(out, dtype=str, keep_default_na=False)
+    text = {"dataset", "method", "split_kind", "setting"}
+    for c in df.columns:
+        if c in text:
+            continue
+        v = pd.to_numeric(df[c].replace("", np.nan))
+        df[c] = v.astype(np.int64) if c in ("dim", "k", "n", "repeats", "worse", "chosen",
+                                            "failed", "pairs") else v
+    return df
 
 
 def best_rows(r: Results, k: int | None = None) -> pd.DataFrame:

@@ -60,6 +60,12 @@ expect_in "$WORK/table.csv" "tolerance=1e-09"
 if grep -qE 'reg=|alpha=|tol=|lle_reg=' "$WORK/table.csv"; then
   cat "$WORK/table.csv"; fail "aggregate printed an old name"
 fi
+# Readers in other languages get the same migration from `drbench info --settings`.
+"$DRBENCH" info "$WORK/old.h5" --settings >"$WORK/settings.tsv"
+expect_in "$WORK/settings.tsv" "tolerance=1e-09"
+if cut -f4,5 "$WORK/settings.tsv" | grep -qE '(^|[,|])(reg|alpha|tol|lle_reg)='; then
+  cat "$WORK/settings.tsv"; fail "info --settings printed an old name"
+fi
 N=$("$PY" -c "import h5py,sys; print(len(h5py.File(sys.argv[1])['tasks/key']))" "$WORK/new.h5")
 "$DRBENCH" run "$CFG" --output "$WORK/old.h5" --no-table 2>"$WORK/resume.err"
 expect_in "$WORK/resume.err" "$N tasks, $N already done"
