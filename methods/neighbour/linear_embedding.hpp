@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "framework/core/rng.hpp"
+#include "framework/linalg/pca.hpp"
 
 namespace drbench {
 
@@ -67,18 +68,12 @@ inline arma::mat random_projection_start(arma::uword dim, const arma::mat& Xc, R
   return A;
 }
 
-// A deterministic start: the leading principal directions of the centred data as the rows of A,
-// scaled as random_projection_start scales its Gaussian rows. Rows that start orthogonal keep
-// the fit from spending all dim rows on the one most discriminative direction.
-inline arma::mat pca_projection_start(arma::uword dim, const arma::mat& Xc, double spread) {
-  arma::mat U, V;
-  arma::vec s;
-  arma::svd_econ(U, s, V, Xc, "left");
-  arma::mat A = U.cols(0, std::min<arma::uword>(dim, U.n_cols) - 1).t();
-  if (A.n_rows < dim) A.resize(dim, Xc.n_rows);  // more rows than the data's rank: zeros
-  const double rms = std::sqrt(arma::accu(arma::square(A * Xc)) / double(Xc.n_cols));
-  if (rms > 0) A *= spread / rms;
-  return A;
+// A deterministic start: the leading principal directions of the data X (uncentred) as the rows
+// of A (the one PCA's pca_start, its sign rule), scaled as random_projection_start scales its
+// Gaussian rows. Rows that start orthogonal keep the fit from spending all dim rows on the one
+// most discriminative direction.
+inline arma::mat pca_projection_start(arma::uword dim, const arma::mat& X, double spread) {
+  return pca_start(X, dim, {PcaSigns::Directions, PcaStartScale::RmsRadius, spread}).projection;
 }
 
 // Sums of |x_n - x_m|^2 over ordered pairs n != m, all and within classes, with the numbers of

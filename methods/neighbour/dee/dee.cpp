@@ -64,7 +64,7 @@ void Dee::fit(const FitInput& in) {
     w_scale = s_.balanced ? arma::accu(w.Wp) / arma::accu(w.Wm) : 1.0;
     w.Wm *= w_scale;
     DeeObjective obj(Xc, std::move(w.Wp), std::move(w.Wm), s_.lambda, in.dim);
-    const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
+    const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, in.X, 1e-2)
                                       : random_projection_start(in.dim, Xc, in.rng, 1e-2);
     A = optimise(obj, A0, in, mu);
   } else {
@@ -72,7 +72,7 @@ void Dee::fit(const FitInput& in) {
       throw MethodError("dee: gradient: barnes_hut works in 1 to 3 dimensions, asked for " +
                         std::to_string(in.dim) + " (fix: 'gradient: exact' or dims <= 3)");
     // The start first, so that a seed starts both paths at the same A0.
-    const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
+    const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, in.X, 1e-2)
                                       : random_projection_start(in.dim, Xc, in.rng, 1e-2);
     const arma::uword classes = arma::max(y) + 1;
     const double different = pair_distance_totals(Xc, y).different();

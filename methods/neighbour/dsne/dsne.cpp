@@ -40,7 +40,7 @@ void Dsne::fit(const FitInput& in) {
   if (!dsne_uses_barnes_hut(s_.gradient, in.X.n_cols, in.dim)) {
     arma::mat P = dsne_input_similarities(Xc, y, s_.kernel_width, &t);
     DsneObjective obj(Xc, y, std::move(P), in.dim);
-    const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
+    const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, in.X, 1e-2)
                                       : random_projection_start(in.dim, Xc, in.rng, 1e-2);
     r = minimize("cg", obj, arma::vectorise(A0), opt);
   } else {
@@ -48,7 +48,7 @@ void Dsne::fit(const FitInput& in) {
       throw MethodError("dsne: gradient: barnes_hut works in 1 to 3 dimensions, asked for " +
                         std::to_string(in.dim) + " (fix: 'gradient: exact' or dims <= 3)");
     // The start first, so that a seed starts both paths at the same A0.
-    const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
+    const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, in.X, 1e-2)
                                       : random_projection_start(in.dim, Xc, in.rng, 1e-2);
     GraphOptions go = fit_graph_options(s_.neighbour_graph, in.threads, in.rng);
     const arma::uword classes = arma::max(y) + 1;

@@ -23,11 +23,6 @@
 
 namespace drbench {
 
-// First `dim` principal components of the columns of X (d x n), signs fixed so that each
-// component's largest-magnitude score is positive, scaled so that the first has standard
-// deviation `scale`.
-arma::mat pca_start(const arma::mat& X, arma::uword dim, double scale);
-
 // `gradient: auto` takes the FFT gradient from this many points in 1-D and 2-D (openTSNE's
 // threshold), Barnes-Hut below it and in 3-D.
 inline constexpr arma::uword kTsneFftFrom = 10000;
