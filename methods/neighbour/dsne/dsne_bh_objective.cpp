@@ -15,13 +15,7 @@ arma::sp_mat dsne_sparse_similarities(const arma::mat& X, const arma::uvec& labe
                                       arma::uword n_classes, arma::uword k,
                                       const keywords::KernelWidth& width, const GraphOptions& opt,
                                       double* t_used) {
-  const PairDistanceTotals tot = pair_distance_totals(X, labels);
-  if (!(tot.same_pairs > 0) || !(tot.all_pairs > tot.same_pairs))
-    throw MethodError(
-        "dsne needs at least two classes and a class with two or more training points");
-  const double t = width.heat_t(width.relative ? tot.same / tot.same_pairs : 0.0);
-  if (!(t > 0) || !std::isfinite(t))
-    throw MethodError("dsne: same-class points coincide; set 'width: absolute'");
+  const double t = same_class_heat_t(width, pair_distance_totals(X, labels), "dsne");
   if (t_used) *t_used = t;
   arma::sp_mat P(X.n_cols, X.n_cols);
   for (ClassPairs which : {ClassPairs::Same, ClassPairs::Different}) {
