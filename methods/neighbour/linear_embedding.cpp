@@ -77,10 +77,7 @@ void LinearEmbeddingKeys::read(const ParamSet& p, LinearEmbeddingSettings& s) co
   s.iterations = int(iterations(p));
   s.tolerance = tolerance(p);
   s.pca_start = init(p) == "pca";
-  s.gradient = gradient(p);
-  s.theta = theta(p);
-  s.neighbours = static_cast<arma::uword>(neighbours(p));
-  s.neighbour_graph = neighbour_graph(p);
+  GraphPathKeys::read(p, s);
 }
 
 arma::uword LinearEmbeddingKeys::max_dim(const DataShape& s, const ParamSet& p) const {
@@ -89,16 +86,16 @@ arma::uword LinearEmbeddingKeys::max_dim(const DataShape& s, const ParamSet& p) 
 
 LinearEmbeddingKeys linear_embedding_keys(const LinearEmbeddingText& text) {
   return LinearEmbeddingKeys{
+      {keywords::gradient("auto", {"exact", "barnes_hut", "auto"}, text.gradient)
+           .with(keywords::unkeyed),
+       keywords::theta(0.5).with(keywords::unkeyed),
+       keywords::neighbours(30, 1, 1000000, text.neighbours).with(keywords::unkeyed),
+       keywords::neighbour_graph().with(keywords::unkeyed)},
       keywords::kernel_width(1.0, kSameClassReference),
       keywords::width("relative", kSameClassReference),
       keywords::iterations(1000, 1000000, text.iterations),
       keywords::tolerance(1e-3, 1.0, text.tolerance),
-      ParamSpec::choice("init", "random", {"random", "pca"}, text.init),
-      keywords::gradient("auto", {"exact", "barnes_hut", "auto"}, text.gradient)
-          .with(keywords::unkeyed),
-      keywords::theta(0.5).with(keywords::unkeyed),
-      keywords::neighbours(30, 1, 1000000, text.neighbours).with(keywords::unkeyed),
-      keywords::neighbour_graph().with(keywords::unkeyed)};
+      ParamSpec::choice("init", "random", {"random", "pca"}, text.init)};
 }
 
 }  // namespace drbench

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "framework/core/graph_path.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/linear_method.hpp"
 #include "framework/core/params.hpp"
@@ -153,19 +154,15 @@ ClassPairDistances class_pair_distances(const arma::mat& X, const arma::uvec& la
                                         const keywords::KernelWidth& width,
                                         const std::string& method);
 
-// What DEE and DSNE read alike from their settings.
-struct LinearEmbeddingSettings {
+// What DEE and DSNE read alike from their settings (the sparse path's in GraphPathSetting:
+// gradient exact | barnes_hut | auto, linear_embedding_uses_barnes_hut).
+struct LinearEmbeddingSettings : GraphPathSetting {
   // sigma of the same-class heat kernel; relative 1 (the default): 2 sigma^2 = the mean
   // same-class squared distance
   keywords::KernelWidth kernel_width;
   int iterations = 1000;
   double tolerance = 1e-3;  // stop when |A_new - A| <= tolerance |A|
   bool pca_start = false;   // A0 from the leading principal directions instead of Gaussian rows
-  // exact | barnes_hut (the linear-time path) | auto (linear_embedding_uses_barnes_hut)
-  std::string gradient = "exact";
-  double theta = 0.5;
-  arma::uword neighbours = 30;
-  std::string neighbour_graph = "auto";
 };
 
 // Whether a setting takes the linear-time path for n points in dim dimensions (`gradient`): auto
@@ -183,17 +180,14 @@ void note_class_graph(Trace& trace, const arma::mat& X, arma::uword neighbours,
 struct LinearEmbeddingText {
   std::string iterations, tolerance, init, gradient, neighbours;
 };
-struct LinearEmbeddingKeys {
+// The sparse path's keys (GraphPathKeys) were added after results existed: at their defaults they
+// stay out of the task keys.
+struct LinearEmbeddingKeys : GraphPathKeys {
   RealKey kernel_width;
   ChoiceKey width;
   IntKey iterations;
   RealKey tolerance;
   ChoiceKey init;
-  // Added after results existed: at their defaults they stay out of the task keys.
-  ChoiceKey gradient;
-  RealKey theta;
-  IntKey neighbours;
-  ChoiceKey neighbour_graph;
   void read(const ParamSet& p, LinearEmbeddingSettings& s) const;
   // At most D directions; the linear-time path at most 3.
   arma::uword max_dim(const DataShape& s, const ParamSet& p) const;

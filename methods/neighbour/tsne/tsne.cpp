@@ -186,6 +186,7 @@ MethodInfo tsne_info() {
       keywords::neighbours(0, 0, 1000000, "the sparse P (barnes_hut, fft); 0 = 3 x perplexity");
   const ChoiceKey init = ParamSpec::choice("init", "pca", {"pca", "random"},
                                            "start: PCA or Gaussian, scaled to std 1e-4");
+  const GraphPathKeys path{gradient, theta, neighbours, neighbour_graph};
   m.params = {
       perplexity,    gradient,   theta, iterations,     early_exaggeration, exaggeration_iterations,
       learning_rate, neighbours, init,  neighbour_graph};
@@ -221,15 +222,12 @@ MethodInfo tsne_info() {
   m.make = [=](const ParamSet& p) {
     TsneSetting t;
     t.perplexity = perplexity(p);
-    t.gradient = gradient(p);
-    t.theta = theta(p);
+    path.read(p, t);
     t.iterations = int(iterations(p));
     t.early_exaggeration = early_exaggeration(p);
     t.exaggeration_iterations = int(exaggeration_iterations(p));
     t.learning_rate = learning_rate(p);
-    t.neighbours = neighbours(p);
     t.pca_init = init(p) == "pca";
-    t.neighbour_graph = neighbour_graph(p);
     return std::make_unique<Tsne>(t);
   };
   return m;
