@@ -98,4 +98,18 @@ LinearEmbeddingKeys linear_embedding_keys(const LinearEmbeddingText& text) {
       ParamSpec::choice("init", "random", {"random", "pca"}, text.init)};
 }
 
+MethodInfo linear_embedding_info(const std::string& name, const std::string& summary,
+                                 const std::string& reference, const LinearEmbeddingKeys& keys) {
+  MethodInfo m;
+  m.name = name;
+  m.family = "neighbour";
+  m.summary = summary;
+  m.reference = reference;
+  m.supervised = true;
+  m.iterative = true;
+  m.transform_reproduces_embedding = true;
+  m.max_dim = [keys](const DataShape& s, const ParamSet& p) { return keys.max_dim(s, p); };
+  return m;
+}
+
 }  // namespace drbench

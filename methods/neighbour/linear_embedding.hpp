@@ -193,6 +193,11 @@ struct LinearEmbeddingKeys : GraphPathKeys {
   arma::uword max_dim(const DataShape& s, const ParamSet& p) const;
 };
 LinearEmbeddingKeys linear_embedding_keys(const LinearEmbeddingText& text);
+// The descriptor both start from: name, family, summary and reference, supervised, iterative, a
+// map that reproduces the embedding, and keys.max_dim; each adds its parameters, cost, memory and
+// make.
+MethodInfo linear_embedding_info(const std::string& name, const std::string& summary,
+                                 const std::string& reference, const LinearEmbeddingKeys& keys);
 
 // DEE and DSNE as methods: a linear map fitted from their settings, and its final objective.
 template <class Settings>

@@ -122,15 +122,6 @@ double dee_linear_time_bytes(const DataShape& s, arma::uword neighbours, bool al
 }
 
 MethodInfo dee_info() {
-  MethodInfo m;
-  m.name = "dee";
-  m.family = "neighbour";
-  m.summary =
-      "discriminative elastic embedding: linear map, same-class heat attraction, "
-      "other-class elastic repulsion";
-  m.reference =
-      "Zheng, Zhang, Cattani & Wang, Comput. Math. Methods Med. 2014, art. 594379, "
-      "eq. 10-17 (derivation: methods/neighbour/dee/dee_objective.hpp)";
   const LinearEmbeddingKeys k = linear_embedding_keys(
       {"the chosen optimiser (the paper's 1000)",
        "when |A_new - A| <= tolerance |A| (the paper's 1e-3)",
@@ -139,6 +130,13 @@ MethodInfo dee_info() {
        "class-restricted kNN graph, different-class repulsion by Barnes-Hut on Y = A X, dims <= "
        "3); auto: barnes_hut from 5,000 points when dims <= 3",
        "barnes_hut: the sparse w+ ties each point to this many nearest same-class points"});
+  MethodInfo m = linear_embedding_info(
+      "dee",
+      "discriminative elastic embedding: linear map, same-class heat attraction, "
+      "other-class elastic repulsion",
+      "Zheng, Zhang, Cattani & Wang, Comput. Math. Methods Med. 2014, art. 594379, "
+      "eq. 10-17 (derivation: methods/neighbour/dee/dee_objective.hpp)",
+      k);
   const RealKey lambda = keywords::lambda(
       1.0, 1e12, false, "the repulsion between different classes (w- = squared input distance)");
   const ChoiceKey repulsion = ParamSpec::choice(
@@ -164,10 +162,6 @@ MethodInfo dee_info() {
   m.params = {k.kernel_width,    k.width,     lambda, repulsion,  k.init,  optimizer,
               k.iterations,      k.tolerance, mu,     k.gradient, k.theta, k.neighbours,
               k.neighbour_graph, attraction};
-  m.supervised = true;
-  m.iterative = true;
-  m.transform_reproduces_embedding = true;
-  m.max_dim = [k](const DataShape& s, const ParamSet& p) { return k.max_dim(s, p); };
   m.check_setting = [k, attraction](const ParamSet& p) -> std::string {
     if (k.gradient(p) == "exact" && attraction(p) == "all_pairs")
       return "attraction: all_pairs belongs to the linear-time path, and the exact path always "

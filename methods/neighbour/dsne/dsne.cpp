@@ -53,15 +53,6 @@ void Dsne::fit(const FitInput& in) {
 namespace {
 
 MethodInfo dsne_info() {
-  MethodInfo m;
-  m.name = "dsne";
-  m.family = "neighbour";
-  m.summary =
-      "discriminative SNE: linear map, KL between Gaussian and Student-t similarities "
-      "normalised within same-class and different-class pairs";
-  m.reference =
-      "Zheng, Qiu, Jiang & Wang, J. Comput.-Aided Des. Comput. Graph. 24 (2012), as "
-      "stated in Zheng et al., Comput. Math. Methods Med. 2014, eq. 5-8";
   const LinearEmbeddingKeys k = linear_embedding_keys(
       {"conjugate gradients", "when |A_new - A| <= tolerance |A|",
        "start: small Gaussian rows, or the leading principal directions (a start an outside "
@@ -71,12 +62,15 @@ MethodInfo dsne_info() {
        "3); auto: barnes_hut from 5,000 points when dims <= 3",
        "barnes_hut: P ties each point to this many nearest same-class and as many nearest "
        "different-class points"});
+  MethodInfo m = linear_embedding_info(
+      "dsne",
+      "discriminative SNE: linear map, KL between Gaussian and Student-t similarities "
+      "normalised within same-class and different-class pairs",
+      "Zheng, Qiu, Jiang & Wang, J. Comput.-Aided Des. Comput. Graph. 24 (2012), as "
+      "stated in Zheng et al., Comput. Math. Methods Med. 2014, eq. 5-8",
+      k);
   m.params = {k.kernel_width, k.width, k.iterations, k.tolerance,      k.init,
               k.gradient,     k.theta, k.neighbours, k.neighbour_graph};
-  m.supervised = true;
-  m.iterative = true;
-  m.transform_reproduces_embedding = true;
-  m.max_dim = [k](const DataShape& s, const ParamSet& p) { return k.max_dim(s, p); };
   m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
     const double n = double(s.n), d = double(s.d), it = double(k.iterations(p));
     if (linear_embedding_uses_barnes_hut(k.gradient(p), s.n, dim)) {
