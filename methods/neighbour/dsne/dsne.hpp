@@ -12,6 +12,9 @@
 // same-class and different-class kNN graphs (`neighbours` each, `neighbour_graph`), both groups'
 // Student-t sums by Barnes-Hut on Y = A X (`theta`): dsne_bh_objective.hpp. The sparse P is a
 // different model from the dense one (its truncation). Same bits for any thread count.
+// E is flat near its optimum, so CG's path amplifies round-off: a start that moves by round-off
+// only (init: pca after the one-PCA change; another BLAS) can stop hundreds of iterations apart
+// at a nearby E (results/figures/README.md).
 #include <armadillo>
 #include <string>
 #include <utility>
