@@ -1,6 +1,7 @@
 #include "framework/linalg/pca.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "framework/core/error.hpp"
@@ -107,6 +108,51 @@ PcaReduced pca_reduce(const arma::mat& X, double ratio, arma::uword dim,
                       std::to_string(ratio) + "); lower 'dims' or raise 'pca_ratio'");
   r.Z = r.basis.W.t() * (X.each_col() - r.basis.mean);
   return r;
+}
+
+PcaStart pca_start(const arma::mat& X, arma::uword dim, const PcaStartOptions& o) {
+  const arma::uword d = X.n_rows, n = X.n_cols;
+  if (n < 2) throw MethodError("PCA needs at least 2 training points, got " + std::to_string(n));
+  if (dim == 0) throw MethodError("PCA start: dims must be at least 1");
+  const arma::uword k = std::min({dim, d, n - 1});
+  const PcaBasis b = pca_basis(X, k);
+  PcaStart s;
+  s.mean = b.mean;
+  s.projection.zeros(dim, d);
+  s.projection.rows(0, k - 1) = b.W.t();
+  s.Y.zeros(dim, n);
+  s.Y.rows(0, k - 1) = b.W.t() * (X.each_col() - b.mean);
+  if (o.signs == PcaSigns::Scores)
+    for (arma::uword r = 0; r < k; ++r) {
+      const arma::uword m = arma::index_max(arma::abs(s.Y.row(r)));
+      if (s.Y(r, m) < 0) {
+        s.Y.row(r) *= -1.0;
+        s.projection.row(r) *= -1.0;
+      }
+    }
+  double factor = 1.0;
+  switch (o.scale) {
+    case PcaStartScale::None:
+      return s;
+    case PcaStartScale::Factor:
+      factor = o.size;
+      break;
+    case PcaStartScale::FirstAxisSd: {
+      const double sd = arma::stddev(s.Y.row(0));
+      if (!(sd > 0)) return s;
+      factor = o.size / sd;
+      break;
+    }
+    case PcaStartScale::RmsRadius: {
+      const double rms = std::sqrt(arma::accu(arma::square(s.Y)) / double(n));
+      if (!(rms > 0)) return s;
+      factor = o.size / rms;
+      break;
+    }
+  }
+  s.Y *= factor;
+  s.projection *= factor;
+  return s;
 }
 
 }  // namespace drbench

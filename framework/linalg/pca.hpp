@@ -1,6 +1,7 @@
 #pragma once
 // The one PCA of drbench: the `pca` preprocessing step, the methods pca and ppca, the PCA
-// pre-step of the graph projections (LPP, SLPP, IP) and the GP-LVM's PCA start all take their
+// pre-step of the graph projections (LPP, SLPP, IP), the GP-LVM's PCA start and the PCA starts
+// of the neighbour embeddings (pca_start: t-SNE, DEE, DSNE, UMAP, PaCMAP, TriMap) all take their
 // principal directions from here.
 #include <armadillo>
 #include <string>
@@ -40,5 +41,35 @@ struct PcaReduced {
   arma::mat Z;  // r x n
 };
 PcaReduced pca_reduce(const arma::mat& X, double ratio, arma::uword dim, const std::string& method);
+
+// Which factor fix_signs orients in a PCA start: the directions (as every basis above), or the
+// points' coordinates, each row's largest-magnitude score positive (scikit-learn's PCA before
+// 1.5, the rule t-SNE's start has always used: its results keep their bits).
+enum class PcaSigns { Directions, Scores };
+
+// How a PCA start is sized; `size` is the target.
+enum class PcaStartScale {
+  None,         // the scores as they are
+  Factor,       // scores x size
+  FirstAxisSd,  // the first coordinate's standard deviation is size (openTSNE, the pacmap package)
+  RmsRadius,    // the points' root-mean-square distance to their mean is size
+};
+
+struct PcaStartOptions {
+  PcaSigns signs = PcaSigns::Directions;
+  PcaStartScale scale = PcaStartScale::None;
+  double size = 1.0;
+};
+
+// The start of an embedding from the leading principal directions of X (d x n): the linear map
+// P (dim x d) and the coordinates Y = P (X - mean) (dim x n). The first min(dim, d, n - 1) rows
+// are pca_basis's directions, signed and scaled as `o` says (both P and Y); rows past the data's
+// directions are zero.
+struct PcaStart {
+  arma::vec mean;        // d
+  arma::mat projection;  // dim x d
+  arma::mat Y;           // dim x n
+};
+PcaStart pca_start(const arma::mat& X, arma::uword dim, const PcaStartOptions& o = {});
 
 }  // namespace drbench

@@ -7,8 +7,18 @@
 #include <algorithm>
 #include <armadillo>
 #include <cmath>
+#include <string>
 
+#include "framework/core/graph_path.hpp"
+#include "framework/core/keywords.hpp"
+#include "framework/core/linear_method.hpp"
+#include "framework/core/params.hpp"
+#include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
+#include "framework/core/trace.hpp"
+#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/linalg/pca.hpp"
+#include "framework/optim/optimizer.hpp"
 
 namespace drbench {
 
@@ -67,18 +77,30 @@ inline arma::mat random_projection_start(arma::uword dim, const arma::mat& Xc, R
   return A;
 }
 
-// A deterministic start: the leading principal directions of the centred data as the rows of A,
-// scaled as random_projection_start scales its Gaussian rows. Rows that start orthogonal keep
-// the fit from spending all dim rows on the one most discriminative direction.
-inline arma::mat pca_projection_start(arma::uword dim, const arma::mat& Xc, double spread) {
-  arma::mat U, V;
-  arma::vec s;
-  arma::svd_econ(U, s, V, Xc, "left");
-  arma::mat A = U.cols(0, std::min<arma::uword>(dim, U.n_cols) - 1).t();
-  if (A.n_rows < dim) A.resize(dim, Xc.n_rows);  // more rows than the data's rank: zeros
-  const double rms = std::sqrt(arma::accu(arma::square(A * Xc)) / double(Xc.n_cols));
-  if (rms > 0) A *= spread / rms;
-  return A;
+// A deterministic start: the leading principal directions of the data X (uncentred) as the rows
+// of A (the one PCA's pca_start, its sign rule), scaled as random_projection_start scales its
+// Gaussian rows. Rows that start orthogonal keep the fit from spending all dim rows on the one
+// most discriminative direction.
+inline arma::mat pca_projection_start(arma::uword dim, const arma::mat& X, double spread) {
+  return pca_start(X, dim, {PcaSigns::Directions, PcaStartScale::RmsRadius, spread}).projection;
+}
+
+// The optimisers' settings both use: at most `iterations`, stopping when |A_new - A| <= tolerance
+// |A| (the paper's rule; no absolute tolerances), logging to `trace`.
+inline OptimOptions relative_change_options(int iterations, double tolerance, Trace* trace) {
+  OptimOptions opt;
+  opt.max_iterations = iterations;
+  opt.x_tol = opt.f_tol = 0.0;
+  opt.rel_x_tol = tolerance;
+  opt.trace = trace;
+  return opt;
+}
+
+// The start of A from `settings.init`: pca_projection_start of X, or random_projection_start of
+// its centred copy Xc, both at spread 1e-2.
+inline arma::mat projection_start(bool pca, arma::uword dim, const arma::mat& X,
+                                  const arma::mat& Xc, Rng& rng) {
+  return pca ? pca_projection_start(dim, X, 1e-2) : random_projection_start(dim, Xc, rng, 1e-2);
 }
 
 // Sums of |x_n - x_m|^2 over ordered pairs n != m, all and within classes, with the numbers of
@@ -108,5 +130,85 @@ inline PairDistanceTotals pair_distance_totals(const arma::mat& X, const arma::u
   }
   return t;
 }
+
+// t = 2 sigma^2 of the same-class heat kernel (DEE's w+, DSNE's P): `width` relative to the mean
+// squared same-class distance same_total / same_pairs (pairs counted alike, ordered or not).
+// Refuses data without a same-class and a different-class pair and a zero or infinite t, naming
+// `method`.
+double same_class_heat_t(const keywords::KernelWidth& width, double same_total, double same_pairs,
+                         double different_pairs, const std::string& method);
+// The same from the pair totals of the linear-time paths.
+inline double same_class_heat_t(const keywords::KernelWidth& width, const PairDistanceTotals& tot,
+                                const std::string& method) {
+  return same_class_heat_t(width, tot.same, tot.same_pairs, tot.all_pairs - tot.same_pairs, method);
+}
+
+// The dense paths' pair data: squared input distances, the same-class and different-class masks
+// (framework/affinity/weights.hpp's class_mask) and same_class_heat_t's t. Checks that there is
+// one label a point.
+struct ClassPairDistances {
+  arma::mat D2, same, different;
+  double t = 0.0;
+};
+ClassPairDistances class_pair_distances(const arma::mat& X, const arma::uvec& labels,
+                                        const keywords::KernelWidth& width,
+                                        const std::string& method);
+
+// What DEE and DSNE read alike from their settings (the sparse path's in GraphPathSetting:
+// gradient exact | barnes_hut | auto, linear_embedding_uses_barnes_hut).
+struct LinearEmbeddingSettings : GraphPathSetting {
+  // sigma of the same-class heat kernel; relative 1 (the default): 2 sigma^2 = the mean
+  // same-class squared distance
+  keywords::KernelWidth kernel_width;
+  int iterations = 1000;
+  double tolerance = 1e-3;  // stop when |A_new - A| <= tolerance |A|
+  bool pca_start = false;   // A0 from the leading principal directions instead of Gaussian rows
+};
+
+// Whether a setting takes the linear-time path for n points in dim dimensions (`gradient`): auto
+// takes it from 5,000 points in 1 to 3 dimensions, where the dense path stops being seconds; every
+// committed DEE and DSNE result (at most 2,000 points) keeps its exact numbers.
+bool linear_embedding_uses_barnes_hut(const std::string& gradient, arma::uword n, arma::uword dim);
+// The fit's refusal of the linear-time path above 3 dimensions, naming `method`.
+void require_barnes_hut_dims(const std::string& method, arma::uword dim);
+// The trace notes of the linear-time path: its neighbours, the edges of the sparse weights it
+// built from the class-restricted graph (under `edges_key`) and how the graph was searched.
+void note_class_graph(Trace& trace, const arma::mat& X, arma::uword neighbours,
+                      const GraphOptions& go, const std::string& edges_key, arma::uword edges);
+
+// The keys behind LinearEmbeddingSettings, each method saying what its own do.
+struct LinearEmbeddingText {
+  std::string iterations, tolerance, init, gradient, neighbours;
+};
+// The sparse path's keys (GraphPathKeys) were added after results existed: at their defaults they
+// stay out of the task keys.
+struct LinearEmbeddingKeys : GraphPathKeys {
+  RealKey kernel_width;
+  ChoiceKey width;
+  IntKey iterations;
+  RealKey tolerance;
+  ChoiceKey init;
+  void read(const ParamSet& p, LinearEmbeddingSettings& s) const;
+  // At most D directions; the linear-time path at most 3.
+  arma::uword max_dim(const DataShape& s, const ParamSet& p) const;
+};
+LinearEmbeddingKeys linear_embedding_keys(const LinearEmbeddingText& text);
+// The descriptor both start from: name, family, summary and reference, supervised, iterative, a
+// map that reproduces the embedding, and keys.max_dim; each adds its parameters, cost, memory and
+// make.
+MethodInfo linear_embedding_info(const std::string& name, const std::string& summary,
+                                 const std::string& reference, const LinearEmbeddingKeys& keys);
+
+// DEE and DSNE as methods: a linear map fitted from their settings, and its final objective.
+template <class Settings>
+class LinearEmbedding : public LinearMethod {
+ public:
+  double objective() const { return objective_; }
+
+ protected:
+  LinearEmbedding(std::string name, Settings s) : LinearMethod(std::move(name)), s_(std::move(s)) {}
+  Settings s_;
+  double objective_ = 0.0;
+};
 
 }  // namespace drbench

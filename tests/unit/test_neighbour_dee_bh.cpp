@@ -296,12 +296,13 @@ TEST_CASE("linear-time DEE and DSNE: validation, auto, memory model", "[dee_bh]"
     CHECK(info.memory_of(big, def, 2) < 1e9);  // auto: barnes_hut at this size
     CHECK(info.memory_of(big, def, 2) > 60000.0 * 50 * 8);
   }
-  CHECK_FALSE(dee_uses_barnes_hut("auto", 4999, 2));
-  CHECK(dee_uses_barnes_hut("auto", 5000, 2));
-  CHECK_FALSE(dee_uses_barnes_hut("auto", 5000, 4));
-  CHECK_FALSE(dsne_uses_barnes_hut("auto", 4999, 2));
-  CHECK(dsne_uses_barnes_hut("auto", 5000, 3));
-  CHECK_FALSE(dsne_uses_barnes_hut("exact", 50000, 2));
+  // DEE's and DSNE's one rule (linear_embedding.hpp).
+  CHECK_FALSE(linear_embedding_uses_barnes_hut("auto", 4999, 2));
+  CHECK(linear_embedding_uses_barnes_hut("auto", 5000, 2));
+  CHECK(linear_embedding_uses_barnes_hut("auto", 5000, 3));
+  CHECK_FALSE(linear_embedding_uses_barnes_hut("auto", 5000, 4));
+  CHECK_FALSE(linear_embedding_uses_barnes_hut("exact", 50000, 2));
+  CHECK(linear_embedding_uses_barnes_hut("barnes_hut", 10, 2));
   // A fit asked for 4 dimensions on Barnes-Hut is refused, naming the fix.
   const Problem p = make_problem(21, 6, 2, 10, 2.0);
   ParamSet bh;

@@ -10,6 +10,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/eval/knn.hpp"
 #include "framework/linalg/neighbour_graph.hpp"
+#include "framework/linalg/pca.hpp"
 #include "framework/optim/grad_check.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/neighbour/tsne/kl_gradient.hpp"
@@ -20,6 +21,11 @@ using namespace drbench;
 using namespace drbench::testing;
 
 namespace {
+
+// t-SNE's PCA start at unit scale: a layout with the data's structure.
+arma::mat tsne_start(const arma::mat& X, arma::uword dim) {
+  return pca_start(X, dim, {PcaSigns::Scores, PcaStartScale::FirstAxisSd, 1.0}).Y;
+}
 
 // Reference KL(P || Q) straight from the definition.
 double kl_reference(const arma::mat& P, const arma::mat& Y) {
@@ -75,7 +81,7 @@ TEST_CASE("Barnes-Hut gradient within 1e-2 of the exact one at theta 0.5 on 1,00
   const double plogp = p_log_p(P);
   for (arma::uword dim : {2u, 3u}) {
     // A spread-out embedding with structure, as in mid-optimisation.
-    const arma::mat Y = 10.0 * pca_start(X, dim, 1.0) + rng.randn(dim, X.n_cols);
+    const arma::mat Y = 10.0 * tsne_start(X, dim) + rng.randn(dim, X.n_cols);
     arma::mat ge, gb, g0;
     const double kl_e = tsne_exact_gradient(Pd, plogp, Y, 1.0, true, ge);
     const double kl_b = tsne_bh_gradient(P, plogp, Y, 0.5, 1.0, true, gb);
@@ -210,7 +216,7 @@ TEST_CASE("FFT gradient and Z against the exact ones, refining with the grid",
   const arma::mat Pd(P);
   const double plogp = p_log_p(P);
   for (arma::uword dim : {1u, 2u}) {
-    const arma::mat Y = 10.0 * pca_start(X, dim, 1.0) + rng.randn(dim, X.n_cols);
+    const arma::mat Y = 10.0 * tsne_start(X, dim) + rng.randn(dim, X.n_cols);
     arma::mat ge, gf;
     const double kl_e = tsne_exact_gradient(Pd, plogp, Y, 2.0, true, ge);
     FftInterpolationOptions opt;

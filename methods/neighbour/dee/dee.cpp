@@ -17,22 +17,9 @@
 
 namespace drbench {
 
-// From this many points `gradient: auto` takes the linear-time path: below it the dense path is
-// seconds, and every committed DEE result (at most 2,000 points) keeps its exact numbers.
-constexpr arma::uword kAutoBarnesHut = 5000;
-
-bool dee_uses_barnes_hut(const std::string& g, arma::uword n, arma::uword dim) {
-  if (g != "auto") return g == "barnes_hut";
-  return n >= kAutoBarnesHut && dim <= 3;
-}
-
 template <class Obj>
 arma::mat Dee::optimise(Obj& obj, const arma::mat& A0, const FitInput& in, double& mu) {
-  OptimOptions opt;
-  opt.max_iterations = s_.iterations;
-  opt.x_tol = opt.f_tol = 0.0;
-  opt.rel_x_tol = s_.tolerance;
-  opt.trace = in.trace;
+  OptimOptions opt = relative_change_options(s_.iterations, s_.tolerance, in.trace);
   std::string which = s_.optimizer;
   if (which == "ld" || which == "fp") {
     mu = which == "ld" ? obj.factor_laplacian(s_.mu) : obj.factor_fixed_point(s_.mu);
@@ -55,7 +42,7 @@ void Dee::fit(const FitInput& in) {
   const arma::mat Xc = in.X.each_col() - mean;
   double mu = 0.0, kernel_width = 0.0, w_scale = 1.0;
   arma::mat A;
-  const bool barnes_hut = dee_uses_barnes_hut(s_.gradient, in.X.n_cols, in.dim);
+  const bool barnes_hut = linear_embedding_uses_barnes_hut(s_.gradient, in.X.n_cols, in.dim);
   if (!barnes_hut) {
     DeeWeights w = dee_weights(Xc, y, s_.kernel_width);
     kernel_width = w.kernel_width;
@@ -64,16 +51,12 @@ void Dee::fit(const FitInput& in) {
     w_scale = s_.balanced ? arma::accu(w.Wp) / arma::accu(w.Wm) : 1.0;
     w.Wm *= w_scale;
     DeeObjective obj(Xc, std::move(w.Wp), std::move(w.Wm), s_.lambda, in.dim);
-    const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
-                                      : random_projection_start(in.dim, Xc, in.rng, 1e-2);
+    const arma::mat A0 = projection_start(s_.pca_start, in.dim, in.X, Xc, in.rng);
     A = optimise(obj, A0, in, mu);
   } else {
-    if (in.dim > 3)
-      throw MethodError("dee: gradient: barnes_hut works in 1 to 3 dimensions, asked for " +
-                        std::to_string(in.dim) + " (fix: 'gradient: exact' or dims <= 3)");
+    require_barnes_hut_dims("dee", in.dim);
     // The start first, so that a seed starts both paths at the same A0.
-    const arma::mat A0 = s_.pca_start ? pca_projection_start(in.dim, Xc, 1e-2)
-                                      : random_projection_start(in.dim, Xc, in.rng, 1e-2);
+    const arma::mat A0 = projection_start(s_.pca_start, in.dim, in.X, Xc, in.rng);
     const arma::uword classes = arma::max(y) + 1;
     const double different = pair_distance_totals(Xc, y).different();
     if (s_.all_pairs_attraction) {
@@ -99,14 +82,8 @@ void Dee::fit(const FitInput& in) {
       w_scale = s_.balanced ? sp / different : 1.0;
       DeeBhObjective obj(Xc, y, classes, Wp, s_.lambda * w_scale, in.dim, s_.theta, in.threads);
       A = optimise(obj, A0, in, mu);
-      if (in.trace) {
-        in.trace->note("neighbours", std::to_string(s_.neighbours));
-        in.trace->note("attractive_edges", std::to_string(Wp.n_nonzero));
-        in.trace->note("neighbour_graph",
-                       use_approximate(in.X.n_cols, in.X.n_rows, s_.neighbours, go.kind)
-                           ? "approximate"
-                           : "exact");
-      }
+      if (in.trace)
+        note_class_graph(*in.trace, in.X, s_.neighbours, go, "attractive_edges", Wp.n_nonzero);
     }
   }
   if (in.trace) {
@@ -144,56 +121,37 @@ double dee_linear_time_bytes(const DataShape& s, arma::uword neighbours, bool al
   return 8.0 * (7.0 * n * d + 20.0 * n * double(dim)) + attraction + 4.0 * classes * n;
 }
 
-// The heat width whose t = 2 sigma^2 is the mean squared same-class distance (relative 1).
-const char* const kSameClassReference = "the width whose t is the mean squared same-class distance";
-
 MethodInfo dee_info() {
-  MethodInfo m;
-  m.name = "dee";
-  m.family = "neighbour";
-  m.summary =
+  const LinearEmbeddingKeys k = linear_embedding_keys(
+      {"the chosen optimiser (the paper's 1000)",
+       "when |A_new - A| <= tolerance |A| (the paper's 1e-3)",
+       "start of A: small Gaussian rows, or the leading principal directions",
+       "exact (w+ on every same-class pair, O(n^2) time and memory); barnes_hut (w+ on the "
+       "class-restricted kNN graph, different-class repulsion by Barnes-Hut on Y = A X, dims <= "
+       "3); auto: barnes_hut from 5,000 points when dims <= 3",
+       "barnes_hut: the sparse w+ ties each point to this many nearest same-class points"});
+  MethodInfo m = linear_embedding_info(
+      "dee",
       "discriminative elastic embedding: linear map, same-class heat attraction, "
-      "other-class elastic repulsion";
-  m.reference =
+      "other-class elastic repulsion",
       "Zheng, Zhang, Cattani & Wang, Comput. Math. Methods Med. 2014, art. 594379, "
-      "eq. 10-17 (derivation: methods/neighbour/dee/dee_objective.hpp)";
-  const RealKey kernel_width = keywords::kernel_width(1.0, kSameClassReference);
-  const ChoiceKey width = keywords::width("relative", kSameClassReference);
+      "eq. 10-17 (derivation: methods/neighbour/dee/dee_objective.hpp)",
+      k);
   const RealKey lambda = keywords::lambda(
       1.0, 1e12, false, "the repulsion between different classes (w- = squared input distance)");
   const ChoiceKey repulsion = ParamSpec::choice(
       "repulsion", "balanced", {"raw", "balanced"},
       "raw: w- = squared input distance (eq. 11); balanced (default): w- scaled so that "
       "its total equals that of w+ (lambda then weighs the terms' totals)");
-  const ChoiceKey init =
-      ParamSpec::choice("init", "random", {"random", "pca"},
-                        "start of A: small Gaussian rows, or the leading principal directions");
   const ChoiceKey optimizer =
       keywords::optimizer("ld", {"ld", "fp", "cg", "gd"},
                           "ld: Laplacian direction; fp: fixed point; cg: conjugate gradients; gd: "
                           "gradient descent (all with a Wolfe line search)");
-  const IntKey iterations =
-      keywords::iterations(1000, 1000000, "the chosen optimiser (the paper's 1000)");
-  const RealKey tolerance =
-      keywords::tolerance(1e-3, 1.0, "when |A_new - A| <= tolerance |A| (the paper's 1e-3)");
   const RealKey mu = keywords::ridge(1e-3, 1e-12, 1e6, false,
                                      "ld/fp: on X L+ X^T (X D+ X^T) relative to its trace / D; "
                                      "needed when D > N and along class-mean directions")
                          .with(keywords::formerly("mu"));
-  // Added after results existed: at their defaults they stay out of the task keys.
-  const ChoiceKey gradient =
-      keywords::gradient("auto", {"exact", "barnes_hut", "auto"},
-                         "exact (w+ on every same-class pair, O(n^2) time and memory); "
-                         "barnes_hut (w+ on the class-restricted kNN graph, different-class "
-                         "repulsion by Barnes-Hut on Y = A X, dims <= 3); auto: barnes_hut from "
-                         "5,000 points when dims <= 3")
-          .with(keywords::unkeyed);
-  const RealKey theta = keywords::theta(0.5).with(keywords::unkeyed);
-  const IntKey neighbours = keywords::neighbours(30, 1, 1000000,
-                                                 "barnes_hut: the sparse w+ ties each point to "
-                                                 "this many nearest same-class points")
-                                .with(keywords::unkeyed);
-  const ChoiceKey neighbour_graph = keywords::neighbour_graph().with(keywords::unkeyed);
+  // Added after results existed: at its default it stays out of the task keys.
   const ChoiceKey attraction =
       ChoiceKey(ParamSpec::choice("attraction", "knn", {"knn", "all_pairs"},
                                   "barnes_hut: w+ on the class-restricted kNN graph, or on every "
@@ -201,29 +159,24 @@ MethodInfo dee_info() {
                                   "once in O(sum_c n_c^2 D) time and O(n_c) memory per column "
                                   "block)"))
           .with(keywords::unkeyed);
-  m.params = {kernel_width, width, lambda,   repulsion, init,       optimizer,       iterations,
-              tolerance,    mu,    gradient, theta,     neighbours, neighbour_graph, attraction};
-  m.supervised = true;
-  m.iterative = true;
-  m.transform_reproduces_embedding = true;
-  m.max_dim = [gradient](const DataShape& s, const ParamSet& p) {
-    return gradient(p) == "barnes_hut" ? std::min<arma::uword>(3, s.d) : s.d;
-  };
-  m.check_setting = [gradient, attraction](const ParamSet& p) -> std::string {
-    if (gradient(p) == "exact" && attraction(p) == "all_pairs")
+  m.params = {k.kernel_width,    k.width,     lambda, repulsion,  k.init,  optimizer,
+              k.iterations,      k.tolerance, mu,     k.gradient, k.theta, k.neighbours,
+              k.neighbour_graph, attraction};
+  m.check_setting = [k, attraction](const ParamSet& p) -> std::string {
+    if (k.gradient(p) == "exact" && attraction(p) == "all_pairs")
       return "attraction: all_pairs belongs to the linear-time path, and the exact path always "
              "uses every same-class pair (fix: gradient: barnes_hut or auto, or drop attraction)";
     return "";
   };
   m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d), it = double(iterations(p));
-    if (dee_uses_barnes_hut(gradient(p), s.n, dim)) {
+    const double n = double(s.n), d = double(s.d), it = double(k.iterations(p));
+    if (linear_embedding_uses_barnes_hut(k.gradient(p), s.n, dim)) {
       // The class graph's search, then per evaluation Y = A X, F X^T and the walk (O(d) a cell).
-      const double k = double(neighbours(p));
+      const double nb = double(k.neighbours(p));
       // all_pairs: two Gram-sized products per class, about n^2 d / C in all.
       const double classes = double(std::max<std::size_t>(s.n_classes, 1));
       const double setup =
-          attraction(p) == "all_pairs" ? 2.0 * n * n * d / classes : n * d * (k + d);
+          attraction(p) == "all_pairs" ? 2.0 * n * n * d / classes : n * d * (nb + d);
       return setup + 5.0 * it * n * (2.0 * d * dim + std::log2(n + 1.0) * (20.0 + 2.0 * d));
     }
     const double per_iter = double(dim) * s.n * (s.n + s.d) + 2.0 * s.n * s.n;
@@ -232,24 +185,18 @@ MethodInfo dee_info() {
   m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
     // Dense: D2, the two class masks, the kernel and w+, w- while the weights are formed; w+, w-
     // and K while fitting.
-    if (!dee_uses_barnes_hut(gradient(p), s.n, dim)) return memory_dense(s, dim, 6.0, 0.0);
-    return memory_linear(s, dim) +
-           dee_linear_time_bytes(s, arma::uword(neighbours(p)), attraction(p) == "all_pairs", dim);
+    if (!linear_embedding_uses_barnes_hut(k.gradient(p), s.n, dim))
+      return memory_dense(s, dim, 6.0, 0.0);
+    return memory_linear(s, dim) + dee_linear_time_bytes(s, arma::uword(k.neighbours(p)),
+                                                         attraction(p) == "all_pairs", dim);
   };
   m.make = [=](const ParamSet& p) {
     DeeSettings s;
-    s.kernel_width = {kernel_width(p), width(p) == "relative"};
+    k.read(p, s);
     s.lambda = lambda(p);
     s.balanced = repulsion(p) == "balanced";
-    s.pca_start = init(p) == "pca";
     s.optimizer = optimizer(p);
-    s.iterations = int(iterations(p));
-    s.tolerance = tolerance(p);
     s.mu = mu(p);
-    s.gradient = gradient(p);
-    s.theta = theta(p);
-    s.neighbours = static_cast<arma::uword>(neighbours(p));
-    s.neighbour_graph = neighbour_graph(p);
     s.all_pairs_attraction = attraction(p) == "all_pairs";
     return std::make_unique<Dee>(s);
   };

@@ -18,48 +18,35 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/linear_method.hpp"
 #include "framework/core/params.hpp"
+#include "methods/neighbour/linear_embedding.hpp"
 
 namespace drbench {
 
-struct DeeSettings {
-  // sigma of w+; relative 1 (the default): 2 sigma^2 = the mean same-class squared distance
-  keywords::KernelWidth kernel_width;
+// The shared settings (linear_embedding.hpp: kernel_width is w+'s sigma, gradient's barnes_hut the
+// path of dee_bh_objective.hpp) and DEE's own.
+struct DeeSettings : LinearEmbeddingSettings {
   double lambda = 1.0;
   // w- scaled to the total of w+ (the `repulsion` parameter): the same model as eq. 12 with
   // lambda_raw = lambda sum(w+) / sum(w-), but a lambda that does not depend on the pixel scale or
   // the number of pairs. The paper does not give its lambda.
   bool balanced = true;
-  bool pca_start = false;  // A0 from the leading principal directions instead of Gaussian rows
-  std::string optimizer = "ld";  // ld | fp | cg | gd
-  int iterations = 1000;
-  double tolerance = 1e-3;
-  double mu = 1e-3;  // ridge of the ld/fp matrix, relative to its trace / D
-  // exact | barnes_hut (the linear-time path, dee_bh_objective.hpp) | auto (dee_uses_barnes_hut)
-  std::string gradient = "exact";
-  double theta = 0.5;
-  arma::uword neighbours = 30;
+  std::string optimizer = "ld";       // ld | fp | cg | gd
+  double mu = 1e-3;                   // ridge of the ld/fp matrix, relative to its trace / D
   bool all_pairs_attraction = false;  // barnes_hut: w+ on every same-class pair (S formed once)
-  std::string neighbour_graph = "auto";
 };
 
-// Whether a setting takes the linear-time path for n points in dim dimensions (`gradient`).
-bool dee_uses_barnes_hut(const std::string& gradient, arma::uword n, arma::uword dim);
-
-class Dee final : public LinearMethod {
+class Dee final : public LinearEmbedding<DeeSettings> {
  public:
-  explicit Dee(DeeSettings s) : LinearMethod("dee"), s_(std::move(s)) {}
+  explicit Dee(DeeSettings s) : LinearEmbedding("dee", std::move(s)) {}
   void fit(const FitInput& in) override;
   int iterations_run() const { return iterations_; }
-  double objective() const { return objective_; }
   const std::string& stop_reason() const { return stop_reason_; }
 
  private:
   // Runs the chosen optimiser on either objective (dense or Barnes-Hut) from A0; returns A.
   template <class Obj>
   arma::mat optimise(Obj& obj, const arma::mat& A0, const FitInput& in, double& mu);
-  DeeSettings s_;
   int iterations_ = 0;
-  double objective_ = 0.0;
   std::string stop_reason_;
 };
 

@@ -17,15 +17,8 @@ namespace {
 // t = 2 sigma^2 of the heat kernel from the same-class pair totals (the dense path's reference).
 double heat_t_of(const arma::mat& X, const arma::uvec& labels, const keywords::KernelWidth& width,
                  double* kernel_width) {
-  const PairDistanceTotals tot = pair_distance_totals(X, labels);
-  if (!(tot.same_pairs > 0) || !(tot.all_pairs > tot.same_pairs))
-    throw MethodError(
-        "dee needs at least two classes and a class with two or more training points");
-  const double t = width.heat_t(width.relative ? tot.same / tot.same_pairs : 0.0);
-  const double sigma = std::sqrt(t / 2.0);
-  if (!(sigma > 0) || !std::isfinite(sigma))
-    throw MethodError("dee: same-class points coincide; set 'width: absolute'");
-  if (kernel_width) *kernel_width = sigma;
+  const double t = same_class_heat_t(width, pair_distance_totals(X, labels), "dee");
+  if (kernel_width) *kernel_width = std::sqrt(t / 2.0);
   return t;
 }
 

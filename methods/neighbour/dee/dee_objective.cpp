@@ -13,24 +13,11 @@ namespace drbench {
 
 DeeWeights dee_weights(const arma::mat& X, const arma::uvec& labels,
                        const keywords::KernelWidth& width) {
-  const arma::uword n = X.n_cols;
-  if (labels.n_elem != n)
-    throw MethodError("dee: " + std::to_string(labels.n_elem) + " labels for " + std::to_string(n) +
-                      " training points");
-  const arma::mat same = class_mask(labels, ClassPairs::Same);
-  const arma::mat diff = class_mask(labels, ClassPairs::Different);
-  if (arma::accu(same) == 0 || arma::accu(diff) == 0)
-    throw MethodError(
-        "dee needs at least two classes and a class with two or more training points");
-  const arma::mat D2 = sq_distances(X);
+  const ClassPairDistances c = class_pair_distances(X, labels, width, "dee");
   DeeWeights w;
-  // t = 2 sigma^2 of the heat kernel; a relative width multiplies the mean same-class t.
-  const double t = width.heat_t(width.relative ? arma::accu(D2 % same) / arma::accu(same) : 0.0);
-  w.kernel_width = std::sqrt(t / 2.0);
-  if (!(w.kernel_width > 0) || !std::isfinite(w.kernel_width))
-    throw MethodError("dee: same-class points coincide; set 'width: absolute'");
-  w.Wp = gaussian_weights(D2, w.kernel_width) % same;
-  w.Wm = D2 % diff;
+  w.kernel_width = std::sqrt(c.t / 2.0);  // t = 2 sigma^2 of the heat kernel
+  w.Wp = gaussian_weights(c.D2, w.kernel_width) % c.same;
+  w.Wm = c.D2 % c.different;
   return w;
 }
 

@@ -12,40 +12,26 @@
 // same-class and different-class kNN graphs (`neighbours` each, `neighbour_graph`), both groups'
 // Student-t sums by Barnes-Hut on Y = A X (`theta`): dsne_bh_objective.hpp. The sparse P is a
 // different model from the dense one (its truncation). Same bits for any thread count.
+// E is flat near its optimum, so CG's path amplifies round-off: a start that moves by round-off
+// only (init: pca after the one-PCA change; another BLAS) can stop hundreds of iterations apart
+// at a nearby E (results/figures/README.md).
 #include <armadillo>
 #include <string>
 #include <utility>
 
 #include "framework/core/keywords.hpp"
 #include "framework/core/linear_method.hpp"
+#include "methods/neighbour/linear_embedding.hpp"
 
 namespace drbench {
 
-struct DsneSettings {
-  // sigma of eq. 5; relative 1 (the default): 2 sigma^2 = the mean same-class squared distance
-  keywords::KernelWidth kernel_width;
-  int iterations = 1000;
-  double tolerance = 1e-3;
-  bool pca_start = false;  // A0 from the leading principal directions instead of Gaussian rows
-  // exact | barnes_hut (the linear-time path) | auto (dsne_uses_barnes_hut)
-  std::string gradient = "exact";
-  double theta = 0.5;
-  arma::uword neighbours = 30;
-  std::string neighbour_graph = "auto";
-};
+// DSNE's settings are the shared ones (linear_embedding.hpp; kernel_width is the sigma of eq. 5).
+using DsneSettings = LinearEmbeddingSettings;
 
-// Whether a setting takes the linear-time path for n points in dim dimensions (`gradient`).
-bool dsne_uses_barnes_hut(const std::string& gradient, arma::uword n, arma::uword dim);
-
-class Dsne final : public LinearMethod {
+class Dsne final : public LinearEmbedding<DsneSettings> {
  public:
-  explicit Dsne(DsneSettings s) : LinearMethod("dsne"), s_(std::move(s)) {}
+  explicit Dsne(DsneSettings s) : LinearEmbedding("dsne", std::move(s)) {}
   void fit(const FitInput& in) override;
-  double objective() const { return objective_; }
-
- private:
-  DsneSettings s_;
-  double objective_ = 0.0;
 };
 
 }  // namespace drbench

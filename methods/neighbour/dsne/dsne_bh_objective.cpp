@@ -3,10 +3,10 @@
 #include <cmath>
 #include <string>
 
-#include "framework/core/error.hpp"
-#include "framework/core/parallel.hpp"
 #include "framework/affinity/class_neighbour_graph.hpp"
+#include "framework/core/error.hpp"
 #include "framework/linalg/class_split_repulsion.hpp"
+#include "framework/linalg/sparse_edge_sums.hpp"
 #include "methods/neighbour/linear_embedding.hpp"
 
 namespace drbench {
@@ -15,13 +15,7 @@ arma::sp_mat dsne_sparse_similarities(const arma::mat& X, const arma::uvec& labe
                                       arma::uword n_classes, arma::uword k,
                                       const keywords::KernelWidth& width, const GraphOptions& opt,
                                       double* t_used) {
-  const PairDistanceTotals tot = pair_distance_totals(X, labels);
-  if (!(tot.same_pairs > 0) || !(tot.all_pairs > tot.same_pairs))
-    throw MethodError(
-        "dsne needs at least two classes and a class with two or more training points");
-  const double t = width.heat_t(width.relative ? tot.same / tot.same_pairs : 0.0);
-  if (!(t > 0) || !std::isfinite(t))
-    throw MethodError("dsne: same-class points coincide; set 'width: absolute'");
+  const double t = same_class_heat_t(width, pair_distance_totals(X, labels), "dsne");
   if (t_used) *t_used = t;
   arma::sp_mat P(X.n_cols, X.n_cols);
   for (ClassPairs which : {ClassPairs::Same, ClassPairs::Different}) {
@@ -71,28 +65,13 @@ double DsneBhObjective::evaluate(const arma::vec& a, arma::vec* grad) {
   // forces sum_j p_ij u_ij (y_i - y_j), per point, then summed in index order.
   arma::vec plu(n);
   arma::mat Fp(dim_, n);
-  const arma::uword* cp = P_.col_ptrs;
-  const arma::uword* ri = P_.row_indices;
-  const double* pv = P_.values;
-  parallel_blocks(n, threads_, [&](std::size_t b, std::size_t end, std::size_t) {
-    for (std::size_t i = b; i < end; ++i) {
-      const double* yi = Y.colptr(i);
-      double acc = 0.0, f[3] = {0.0, 0.0, 0.0};
-      for (arma::uword q = cp[i]; q < cp[i + 1]; ++q) {
-        const double* yj = Y.colptr(ri[q]);
-        double u[3], d2 = 0.0;
-        for (arma::uword k = 0; k < dim_; ++k) {
-          u[k] = yi[k] - yj[k];
-          d2 += u[k] * u[k];
-        }
+  sparse_edge_sums(
+      P_, Y, threads_,
+      [](double p, double d2) {
         const double w = 1.0 / (1.0 + d2);
-        acc += pv[q] * std::log(w);
-        for (arma::uword k = 0; k < dim_; ++k) f[k] += pv[q] * w * u[k];
-      }
-      plu(i) = acc;
-      for (arma::uword k = 0; k < dim_; ++k) Fp(k, i) = f[k];
-    }
-  });
+        return EdgeTerms{p * std::log(w), p * w};
+      },
+      plu.memptr(), Fp.memptr());
   double p_log_u = 0.0;
   for (arma::uword i = 0; i < n; ++i) p_log_u += plu(i);
   const double E = p_entropy_ - p_log_u + std::log(zs) + std::log(zd);

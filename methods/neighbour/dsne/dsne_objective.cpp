@@ -15,23 +15,13 @@ namespace drbench {
 arma::mat dsne_input_similarities(const arma::mat& X, const arma::uvec& labels,
                                   const keywords::KernelWidth& width, double* t_used) {
   const arma::uword n = X.n_cols;
-  if (labels.n_elem != n)
-    throw MethodError("dsne: " + std::to_string(labels.n_elem) + " labels for " +
-                      std::to_string(n) + " training points");
-  const arma::mat same = class_mask(labels, ClassPairs::Same);
-  const arma::mat diff = class_mask(labels, ClassPairs::Different);
-  if (arma::accu(same) == 0 || arma::accu(diff) == 0)
-    throw MethodError(
-        "dsne needs at least two classes and a class with two or more training points");
-  const arma::mat D2 = sq_distances(X);
-  const double t = width.heat_t(width.relative ? arma::accu(D2 % same) / arma::accu(same) : 0.0);
-  if (!(t > 0) || !std::isfinite(t))
-    throw MethodError("dsne: same-class points coincide; set 'width: absolute'");
+  const ClassPairDistances c = class_pair_distances(X, labels, width, "dsne");
+  const double t = c.t;
   if (t_used) *t_used = t;
   arma::mat P(n, n, arma::fill::zeros);
-  for (const arma::mat* mask : std::initializer_list<const arma::mat*>{&same, &diff}) {
+  for (const arma::mat* mask : std::initializer_list<const arma::mat*>{&c.same, &c.different}) {
     const arma::uvec idx = arma::find(*mask);
-    const arma::vec d = D2.elem(idx);
+    const arma::vec d = c.D2.elem(idx);
     const arma::vec k = arma::exp(-(d - d.min()) / t);
     P.elem(idx) = k / arma::accu(k);
   }

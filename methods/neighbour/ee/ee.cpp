@@ -210,6 +210,7 @@ MethodInfo ee_info() {
   const IntKey neighbours =
       keywords::neighbours(0, 0, 1000000, "the sparse w+ (barnes_hut); 0 = 3 x perplexity");
   const ChoiceKey neighbour_graph = keywords::neighbour_graph();
+  const GraphPathKeys path{gradient, theta, neighbours, neighbour_graph};
   // Added after results existed: at their defaults they stay out of the task keys.
   const IntKey precondition_neighbours =
       IntKey(ParamSpec::integer("precondition_neighbours", 5, 0, 1000,
@@ -283,10 +284,7 @@ MethodInfo ee_info() {
     e.iterations = int(iterations(p));
     e.tolerance = tolerance(p);
     e.mu = mu(p);
-    e.gradient = gradient(p);
-    e.theta = theta(p);
-    e.neighbours = neighbours(p);
-    e.neighbour_graph = neighbour_graph(p);
+    path.read(p, e);
     e.precondition_neighbours = arma::uword(precondition_neighbours(p));
     e.cg_iterations = cg_iterations(p);
     return std::make_unique<ElasticEmbedding>(e);

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <string>
 
+#include "framework/core/graph_path.hpp"
 #include "framework/core/method.hpp"
 
 namespace drbench {
@@ -39,7 +40,8 @@ bool ee_uses_barnes_hut(const std::string& gradient, bool perplexity_weights, ar
                         arma::uword dim);
 
 // A setting of EE's parameters, read once in its `make`.
-struct EeSetting {
+// The sparse path's settings are GraphPathSetting's (neighbours 0: 3 x perplexity).
+struct EeSetting : GraphPathSetting {
   bool perplexity_weights = true;  // weights: perplexity (else gaussian at kernel_width)
   double perplexity = 20.0;
   double kernel_width = 1.0;
@@ -48,19 +50,14 @@ struct EeSetting {
   int iterations = 1000;
   double tolerance = 1e-3;
   double mu = 1e-10;
-  std::string gradient = "auto";
-  double theta = 0.5;
-  std::int64_t neighbours = 0;           // 0: 3 x perplexity
-  std::string neighbour_graph = "auto";  // parse_graph_kind's text
   arma::uword precondition_neighbours = 5;
   std::int64_t cg_iterations = 0;
 };
 
-class ElasticEmbedding final : public Method {
+class ElasticEmbedding final : public FittedEmbedding<EeSetting> {
  public:
-  explicit ElasticEmbedding(const EeSetting& s) : s_(s) {}
+  explicit ElasticEmbedding(const EeSetting& s) : FittedEmbedding(s) {}
   void fit(const FitInput& in) override;
-  arma::mat embedding() const override { return Y_; }
   double objective() const { return objective_; }
   int iterations() const { return iterations_; }
   const std::string& stop_reason() const { return stop_reason_; }
@@ -73,8 +70,6 @@ class ElasticEmbedding final : public Method {
   template <class Objective>
   void minimize_from_small_start(const std::string& run, Objective& obj, const OptimOptions& opt,
                                  const FitInput& in, arma::uword n);
-  EeSetting s_;
-  arma::mat Y_;
   double objective_ = 0.0;
   int iterations_ = 0;
   std::string stop_reason_;

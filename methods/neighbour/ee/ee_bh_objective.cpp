@@ -14,6 +14,7 @@
 #include "framework/linalg/gaussian_bh.hpp"
 #include "framework/linalg/pcg.hpp"
 #include "framework/linalg/space_tree.hpp"
+#include "framework/linalg/sparse_edge_sums.hpp"
 
 namespace drbench {
 
@@ -117,27 +118,12 @@ double EeBhObjective::evaluate_d(const arma::mat& Y, arma::mat* G) const {
   // Attraction over the stored w+ (column i holds w+_.i = w+_i. by symmetry).
   arma::vec ep(n);
   arma::mat Fp(D, n);
-  const arma::uword* cp = Wp_.col_ptrs;
-  const arma::uword* ri = Wp_.row_indices;
-  const double* wv = Wp_.values;
-  parallel_blocks(n, threads_, [&](std::size_t s, std::size_t end, std::size_t) {
-    for (std::size_t i = s; i < end; ++i) {
-      const double* yi = Y.colptr(i);
-      double acc = 0.0, f[D] = {};
-      for (arma::uword q = cp[i]; q < cp[i + 1]; ++q) {
-        const double* yj = Y.colptr(ri[q]);
-        double u[D], d2 = 0.0;
-        for (int k = 0; k < D; ++k) {
-          u[k] = yi[k] - yj[k];
-          d2 += u[k] * u[k];
-        }
-        acc += wv[q] * d2;
-        for (int k = 0; k < D; ++k) f[k] += wv[q] * u[k];
-      }
-      ep(i) = acc;
-      for (int k = 0; k < D; ++k) Fp(k, i) = f[k];
-    }
-  });
+  sparse_edge_sums<D>(
+      Wp_, Y, threads_,
+      [](double w, double d2) {
+        return EdgeTerms{w * d2, w};
+      },
+      ep.memptr(), Fp.memptr());
   if (G) *G = 4.0 * (Fp - lambda_ * F);
   double E = 0.0;
   for (arma::uword i = 0; i < n; ++i) E += ep(i) + lambda_ * e(i);

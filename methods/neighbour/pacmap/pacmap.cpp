@@ -182,11 +182,7 @@ void Pacmap::fit(const FitInput& in) {
   pairs_.fp = pacmap::further_pairs(n, pairs_.nb, n_nb, n_fp, in.rng);
 
   if (s_.pca_init) {
-    const PcaBasis pb = pca_basis(in.X, in.dim);
-    Y_ = pb.W.t() * (in.X.each_col() - pb.mean);
-    if (Y_.n_rows < in.dim) Y_.resize(in.dim, n);
-    const double s = arma::stddev(Y_.row(0));
-    if (s > 0) Y_ *= 0.01 / s;
+    Y_ = pca_start(in.X, in.dim, {PcaSigns::Directions, PcaStartScale::FirstAxisSd, 0.01}).Y;
   } else {
     Y_ = 1e-4 * in.rng.randn(in.dim, n);
   }

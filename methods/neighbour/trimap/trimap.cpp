@@ -152,9 +152,7 @@ void Trimap::fit(const FitInput& in) {
   for (double& w : triplets_.weights) w = trimap::tempered_log(1.0 + w, temp);
 
   if (s_.pca_init) {
-    const PcaBasis pb = pca_basis(Z, in.dim);
-    Y_ = 0.01 * (pb.W.t() * (Z.each_col() - pb.mean));
-    if (Y_.n_rows < in.dim) Y_.resize(in.dim, n);
+    Y_ = pca_start(Z, in.dim, {PcaSigns::Directions, PcaStartScale::Factor, 0.01}).Y;
   } else {
     Y_ = 1e-4 * in.rng.randn(in.dim, n);
   }

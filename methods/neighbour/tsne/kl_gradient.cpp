@@ -8,6 +8,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/parallel.hpp"
 #include "framework/linalg/space_tree.hpp"
+#include "framework/linalg/sparse_edge_sums.hpp"
 
 namespace drbench {
 
@@ -69,39 +70,21 @@ double tsne_exact_gradient(const arma::mat& P, double plogp, const arma::mat& Y,
 namespace {
 
 // Attractive forces over the stored entries of P (column i holds p_.i = p_i. by symmetry), times
-// the exaggeration, written into grad4; returns sum_ij p_ij ln w_ij when want_kl. Points run on
-// `threads` threads, each writing its own column and its own share of the sum; the shares are
-// added in point order, so the result does not depend on the thread count.
+// the exaggeration, written into grad4; returns sum_ij p_ij ln w_ij when want_kl. Each point's
+// share of the sum is added in point order, so the result does not depend on the thread count.
 template <int D>
 double attractive(const arma::sp_mat& P, const arma::mat& Y, double exaggeration, bool want_kl,
                   arma::mat& grad4, unsigned threads) {
-  const arma::uword n = Y.n_cols;
-  grad4.set_size(D, n);
-  std::vector<double> cross(want_kl ? n : 0);
-  const arma::uword* cp = P.col_ptrs;
-  const arma::uword* ri = P.row_indices;
-  const double* pv = P.values;
-  parallel_blocks(n, threads, [&](std::size_t b, std::size_t e, std::size_t) {
-    for (std::size_t i = b; i < e; ++i) {
-      const double* yi = Y.colptr(i);
-      double f[D] = {}, c = 0.0;
-      for (arma::uword s = cp[i]; s < cp[i + 1]; ++s) {
-        const double* yj = Y.colptr(ri[s]);
-        double u[D], d2 = 0.0;
-        for (int k = 0; k < D; ++k) {
-          u[k] = yi[k] - yj[k];
-          d2 += u[k] * u[k];
-        }
+  grad4.set_size(D, Y.n_cols);
+  std::vector<double> cross(want_kl ? Y.n_cols : 0);
+  sparse_edge_sums<D>(
+      P, Y, threads,
+      [want_kl](double p, double d2) {
         const double w = 1.0 / (1.0 + d2);
-        if (want_kl) c += pv[s] * std::log(w);
-        const double a = pv[s] * w;
-        for (int k = 0; k < D; ++k) f[k] += a * u[k];
-      }
-      double* g = grad4.colptr(i);
-      for (int k = 0; k < D; ++k) g[k] = exaggeration * f[k];
-      if (want_kl) cross[i] = c;
-    }
-  });
+        return EdgeTerms{want_kl ? p * std::log(w) : 0.0, p * w};
+      },
+      want_kl ? cross.data() : nullptr, grad4.memptr());
+  grad4 *= exaggeration;
   double total = 0.0;
   for (double c : cross) total += c;
   return total;

@@ -51,19 +51,6 @@ class KlObjective final : public Objective {
 
 }  // namespace
 
-arma::mat pca_start(const arma::mat& X, arma::uword dim, double scale) {
-  const PcaBasis b = pca_basis(X, std::min<arma::uword>(dim, X.n_rows));
-  arma::mat Y(dim, X.n_cols, arma::fill::zeros);
-  if (b.W.n_cols > 0) Y.rows(0, b.W.n_cols - 1) = b.W.t() * (X.each_col() - b.mean);
-  for (arma::uword k = 0; k < dim; ++k) {
-    const arma::uword m = arma::index_max(arma::abs(Y.row(k)));
-    if (Y(k, m) < 0) Y.row(k) *= -1.0;
-  }
-  const double s = arma::stddev(Y.row(0));
-  if (s > 0) Y *= scale / s;
-  return Y;
-}
-
 std::string tsne_gradient_for(const std::string& choice, arma::uword n, arma::uword dim) {
   if (choice != "auto") return choice;
   return dim <= 2 && n >= kTsneFftFrom ? "fft" : "barnes_hut";
@@ -88,7 +75,10 @@ void Tsne::fit(const FitInput& in) {
     throw MethodError("tsne: Barnes-Hut works in 1 to 3 dimensions, asked for " +
                       std::to_string(in.dim) + " (fix: 'gradient: exact' or dims <= 3)");
 
-  Y_ = s_.pca_init ? pca_start(in.X, in.dim, 1e-4) : arma::mat(in.rng.randn(in.dim, n) * 1e-4);
+  // openTSNE's start: PCA scaled to std 1e-4 along the first axis; the score sign rule keeps the
+  // committed t-SNE results' bits.
+  Y_ = s_.pca_init ? pca_start(in.X, in.dim, {PcaSigns::Scores, PcaStartScale::FirstAxisSd, 1e-4}).Y
+                   : arma::mat(in.rng.randn(in.dim, n) * 1e-4);
 
   const double exaggeration = s_.early_exaggeration;
   OptimOptions opt;
@@ -196,6 +186,7 @@ MethodInfo tsne_info() {
       keywords::neighbours(0, 0, 1000000, "the sparse P (barnes_hut, fft); 0 = 3 x perplexity");
   const ChoiceKey init = ParamSpec::choice("init", "pca", {"pca", "random"},
                                            "start: PCA or Gaussian, scaled to std 1e-4");
+  const GraphPathKeys path{gradient, theta, neighbours, neighbour_graph};
   m.params = {
       perplexity,    gradient,   theta, iterations,     early_exaggeration, exaggeration_iterations,
       learning_rate, neighbours, init,  neighbour_graph};
@@ -231,15 +222,12 @@ MethodInfo tsne_info() {
   m.make = [=](const ParamSet& p) {
     TsneSetting t;
     t.perplexity = perplexity(p);
-    t.gradient = gradient(p);
-    t.theta = theta(p);
+    path.read(p, t);
     t.iterations = int(iterations(p));
     t.early_exaggeration = early_exaggeration(p);
     t.exaggeration_iterations = int(exaggeration_iterations(p));
     t.learning_rate = learning_rate(p);
-    t.neighbours = neighbours(p);
     t.pca_init = init(p) == "pca";
-    t.neighbour_graph = neighbour_graph(p);
     return std::make_unique<Tsne>(t);
   };
   return m;

@@ -18,15 +18,11 @@
 #include <cstdint>
 #include <string>
 
+#include "framework/core/graph_path.hpp"
 #include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
 
 namespace drbench {
-
-// First `dim` principal components of the columns of X (d x n), signs fixed so that each
-// component's largest-magnitude score is positive, scaled so that the first has standard
-// deviation `scale`.
-arma::mat pca_start(const arma::mat& X, arma::uword dim, double scale);
 
 // `gradient: auto` takes the FFT gradient from this many points in 1-D and 2-D (openTSNE's
 // threshold), Barnes-Hut below it and in 3-D.
@@ -35,29 +31,24 @@ inline constexpr arma::uword kTsneFftFrom = 10000;
 std::string tsne_gradient_for(const std::string& choice, arma::uword n, arma::uword dim);
 
 // A setting of t-SNE's parameters, read once in its `make`.
-struct TsneSetting {
+// The sparse path's settings are GraphPathSetting's (gradient: tsne_gradient_for's choice;
+// neighbours 0: 3 x perplexity).
+struct TsneSetting : GraphPathSetting {
   double perplexity = 30.0;
-  std::string gradient = "auto";  // tsne_gradient_for's choice
-  double theta = 0.5;
   int iterations = 1000;
   double early_exaggeration = 12.0;
   int exaggeration_iterations = 250;
-  double learning_rate = 0.0;   // 0: max(n / early_exaggeration, 200)
-  std::int64_t neighbours = 0;  // 0: 3 x perplexity
+  double learning_rate = 0.0;  // 0: max(n / early_exaggeration, 200)
   bool pca_init = true;
-  std::string neighbour_graph = "auto";  // parse_graph_kind's text
 };
 
-class Tsne final : public Method {
+class Tsne final : public FittedEmbedding<TsneSetting> {
  public:
-  explicit Tsne(const TsneSetting& s) : s_(s) {}
+  explicit Tsne(const TsneSetting& s) : FittedEmbedding(s) {}
   void fit(const FitInput& in) override;
-  arma::mat embedding() const override { return Y_; }
   double kl() const { return kl_; }
 
  private:
-  TsneSetting s_;
-  arma::mat Y_;
   double kl_ = 0.0;
 };
 

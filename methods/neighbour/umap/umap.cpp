@@ -155,9 +155,7 @@ void Umap::fit(const FitInput& in) {
     }
     if (!ok) {
       // The fallback keeps clusters apart where a disconnected graph has no useful spectrum.
-      const PcaBasis pb = pca_basis(X_, in.dim);
-      Y_ = pb.W.t() * (X_.each_col() - pb.mean);
-      if (Y_.n_rows < in.dim) Y_.resize(in.dim, n);
+      Y_ = pca_start(X_, in.dim).Y;
     }
     umap::noisy_scale(Y_, in.rng);
   }
