@@ -98,11 +98,8 @@ GplvmSettings estimate_settings(const ParamSet& p) {
 
 MethodInfo gp_variant_info(std::string name, std::string summary, std::string reference,
                            std::vector<ParamSpec> params, bool supervised) {
-  MethodInfo m;
-  m.name = std::move(name);
-  m.family = "gplvm";
-  m.summary = std::move(summary);
-  m.reference = std::move(reference);
+  MethodInfo m =
+      describe_method(std::move(name), "gplvm", std::move(summary), std::move(reference));
   m.params = std::move(params);
   // Only the label-using variants see the labels, so only they can start from SLPP.
   if (supervised)

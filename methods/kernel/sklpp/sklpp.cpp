@@ -61,11 +61,9 @@ void SupervisedKernelLPP::fit(const FitInput& in) {
 namespace {
 
 MethodInfo sklpp_info() {
-  MethodInfo m;
-  m.name = "sklpp";
-  m.family = "kernel";
-  m.summary = "supervised kernel LPP: kernel LPP on a same-class heat-kernel graph";
-  m.reference = "Zheng, Zhou, Zou & Zhao 2007, Neurocomputing 70(7-9), eq. 7-14";
+  MethodInfo m = describe_method(
+      "sklpp", "kernel", "supervised kernel LPP: kernel LPP on a same-class heat-kernel graph",
+      "Zheng, Zhou, Zou & Zhao 2007, Neurocomputing 70(7-9), eq. 7-14");
   const IntKey neighbours =
       keywords::neighbours(0, 0, 1000, "same-class points joined; 0 joins every same-class pair");
   describe_kernel_lpp(m, neighbours);

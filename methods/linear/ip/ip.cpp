@@ -22,11 +22,9 @@ void Ip::fit(const FitInput& in) {
 namespace {
 
 MethodInfo ip_info() {
-  MethodInfo m;
-  m.name = "ip";
-  m.family = "linear";
-  m.summary = "isometric projection: X tau(D_G) X^T a = l X X^T a on kNN geodesics";
-  m.reference = "Cai, He & Han, Isometric Projection, AAAI 2007, section 3 (eq. 7)";
+  MethodInfo m = describe_method(
+      "ip", "linear", "isometric projection: X tau(D_G) X^T a = l X X^T a on kNN geodesics",
+      "Cai, He & Han, Isometric Projection, AAAI 2007, section 3 (eq. 7)");
   const IntKey neighbours =
       keywords::neighbours(5, 1, 1000, "the kNN graph of the geodesics (papers: 2..20)");
   const RealKey pca_ratio = ParamSpec::real(

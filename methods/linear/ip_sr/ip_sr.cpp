@@ -34,11 +34,10 @@ void IpSr::fit(const FitInput& in) {
 namespace {
 
 MethodInfo ip_sr_info() {
-  MethodInfo m;
-  m.name = "ip_sr";
-  m.family = "linear";
-  m.summary = "isometric projection via spectral regression: tau(D_G) eigenvectors, then ridge";
-  m.reference = "Cai, He & Han, AAAI 2007, section 4; Zheng et al., ICPR 2012, eq. 4";
+  MethodInfo m = describe_method(
+      "ip_sr", "linear",
+      "isometric projection via spectral regression: tau(D_G) eigenvectors, then ridge",
+      "Cai, He & Han, AAAI 2007, section 4; Zheng et al., ICPR 2012, eq. 4");
   const IntKey neighbours =
       keywords::neighbours(5, 1, 1000, "the kNN graph of the geodesics (papers: 2..20)");
   const RealKey alpha =

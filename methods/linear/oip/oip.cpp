@@ -25,11 +25,10 @@ void Oip::fit(const FitInput& in) {
 namespace {
 
 MethodInfo oip_info() {
-  MethodInfo m;
-  m.name = "oip";
-  m.family = "linear";
-  m.summary = "orthogonal isometric projection: smallest eigenvectors of X(X^T X - 2 tau)X^T";
-  m.reference = "Zheng, Tang, Fang & Zhang, Orthogonal Isometric Projection, ICPR 2012, Alg. 1";
+  MethodInfo m = describe_method(
+      "oip", "linear",
+      "orthogonal isometric projection: smallest eigenvectors of X(X^T X - 2 tau)X^T",
+      "Zheng, Tang, Fang & Zhang, Orthogonal Isometric Projection, ICPR 2012, Alg. 1");
   const IntKey neighbours =
       keywords::neighbours(5, 1, 1000, "the kNN graph of the geodesics (papers: 2..20)");
   const ChoiceKey disconnected = keywords::disconnected("connect");

@@ -14,11 +14,10 @@ void Pca::fit(const FitInput& in) {
 namespace {
 
 MethodInfo pca_info() {
-  MethodInfo m;
-  m.name = "pca";
-  m.family = "linear";
-  m.summary = "principal component analysis: top covariance eigenvectors of the centred data";
-  m.reference = "Jolliffe, Principal Component Analysis (2002); baseline of TPSLVM/GPLRF/OIP";
+  MethodInfo m = describe_method(
+      "pca", "linear",
+      "principal component analysis: top covariance eigenvectors of the centred data",
+      "Jolliffe, Principal Component Analysis (2002); baseline of TPSLVM/GPLRF/OIP");
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     const double a = std::min(s.n, s.d), b = std::max(s.n, s.d);
     return a * a * b;

@@ -57,11 +57,9 @@ void Ppca::fit(const FitInput& in) {
 namespace {
 
 MethodInfo ppca_info() {
-  MethodInfo m;
-  m.name = "ppca";
-  m.family = "linear";
-  m.summary = "probabilistic PCA, closed-form ML fit; points map to their posterior mean";
-  m.reference = "Tipping & Bishop, JRSS-B 61(3) 1999, eq. 7-8 and section 3.2";
+  MethodInfo m = describe_method(
+      "ppca", "linear", "probabilistic PCA, closed-form ML fit; points map to their posterior mean",
+      "Tipping & Bishop, JRSS-B 61(3) 1999, eq. 7-8 and section 3.2");
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return std::min<arma::uword>(s.d > 0 ? s.d - 1 : 0, s.n > 0 ? s.n - 1 : 0);
   };

@@ -40,11 +40,10 @@ void Soip::fit(const FitInput& in) {
 namespace {
 
 MethodInfo soip_info() {
-  MethodInfo m;
-  m.name = "soip";
-  m.family = "linear";
-  m.summary = "sparse OIP: lasso (LARS) regression of the OIP projections, unit-length vectors";
-  m.reference = "Zheng, Tang, Fang & Zhang, ICPR 2012, section 4; Efron et al. 2004 (LARS)";
+  MethodInfo m = describe_method(
+      "soip", "linear",
+      "sparse OIP: lasso (LARS) regression of the OIP projections, unit-length vectors",
+      "Zheng, Tang, Fang & Zhang, ICPR 2012, section 4; Efron et al. 2004 (LARS)");
   const IntKey neighbours =
       keywords::neighbours(5, 1, 1000, "the kNN graph of the geodesics (papers: 2..20)");
   const ChoiceKey disconnected = keywords::disconnected("connect");

@@ -222,12 +222,10 @@ void Pacmap::fit(const FitInput& in) {
 namespace {
 
 MethodInfo pacmap_info() {
-  MethodInfo m;
-  m.name = "pacmap";
-  m.family = "neighbour";
-  m.summary =
-      "PaCMAP: neighbour, mid-near and further pairs, three-phase weights, Adam (transductive)";
-  m.reference = "Wang, Huang, Rudin & Shaposhnik 2021, JMLR 22(201) (sec. 5, Algorithm 1)";
+  MethodInfo m = describe_method(
+      "pacmap", "neighbour",
+      "PaCMAP: neighbour, mid-near and further pairs, three-phase weights, Adam (transductive)",
+      "Wang, Huang, Rudin & Shaposhnik 2021, JMLR 22(201) (sec. 5, Algorithm 1)");
   const IntKey neighbours = keywords::neighbours(10, 1, 1000000,
                                                  "neighbour pairs per point, chosen by scaled "
                                                  "distance among the neighbours + 50 nearest");

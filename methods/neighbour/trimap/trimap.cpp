@@ -195,11 +195,10 @@ void Trimap::fit(const FitInput& in) {
 namespace {
 
 MethodInfo trimap_info() {
-  MethodInfo m;
-  m.name = "trimap";
-  m.family = "neighbour";
-  m.summary = "TriMap: weighted kNN and random triplets, delta-bar-delta (transductive)";
-  m.reference = "Amid & Warmuth 2019, arXiv:1910.00204 (sec. 3-4); trimap package 1.0";
+  MethodInfo m =
+      describe_method("trimap", "neighbour",
+                      "TriMap: weighted kNN and random triplets, delta-bar-delta (transductive)",
+                      "Amid & Warmuth 2019, arXiv:1910.00204 (sec. 3-4); trimap package 1.0");
   const IntKey neighbours = keywords::neighbours(12, 1, 1000000,
                                                  "inliers per point (the j of a triplet), by "
                                                  "scaled similarity among the neighbours + 50 "
