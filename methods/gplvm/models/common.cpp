@@ -37,6 +37,10 @@ std::shared_ptr<BackConstraint> make_back_constraint(const BackConstraintSetting
   throw Error("internal: unknown back_constraint '" + kind + "'");
 }
 
+RealKey prior_weight(const std::string& doc) {
+  return keywords::lambda(1.0, std::nullopt, true, doc).with(keywords::formerly("alpha"));
+}
+
 std::vector<ParamSpec> gp_variant_param_specs(const std::string& def_bc, std::vector<ParamSpec> own,
                                               bool bc_none) {
   std::vector<ParamSpec> all = gplvm_keys().specs();
