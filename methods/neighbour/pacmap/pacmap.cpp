@@ -14,6 +14,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/linalg/neighbour_graph.hpp"
 #include "framework/linalg/pca.hpp"
+#include "methods/neighbour/layout_iteration.hpp"
 
 namespace drbench {
 
@@ -202,13 +203,7 @@ void Pacmap::fit(const FitInput& in) {
     m += (1.0 - beta1) * (G - m);
     v += (1.0 - beta2) * (arma::square(G) - v);
     Y_ -= lr_t * m / (arma::sqrt(v) + 1e-7);
-    if (in.trace)
-      in.trace->log(itr + 1, f, arma::norm(G, "fro"),
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                    lr_t);
-    if (!std::isfinite(f))
-      throw MethodError("pacmap: the loss is not finite at iteration " + std::to_string(itr + 1) +
-                        " (fix: lower 'learning_rate')");
+    end_layout_iteration(in, "pacmap", itr, f, G, t0, lr_t);
   }
   if (in.trace) {
     in.trace->optimizer = "adam";

@@ -13,6 +13,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/linalg/neighbour_graph.hpp"
 #include "framework/linalg/pca.hpp"
+#include "methods/neighbour/layout_iteration.hpp"
 
 namespace drbench {
 
@@ -176,13 +177,7 @@ void Trimap::fit(const FitInput& in) {
       vel(e) = gamma * vel(e) - step * gain(e) * g2;
       Y_(e) += vel(e);
     }
-    if (in.trace)
-      in.trace->log(itr + 1, f, arma::norm(G, "fro"),
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                    step);
-    if (!std::isfinite(f))
-      throw MethodError("trimap: the loss is not finite at iteration " + std::to_string(itr + 1) +
-                        " (fix: lower 'learning_rate')");
+    end_layout_iteration(in, "trimap", itr, f, G, t0, step);
   }
   if (in.trace) {
     in.trace->optimizer = "delta_bar_delta";
