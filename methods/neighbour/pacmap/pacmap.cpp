@@ -14,7 +14,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/linalg/neighbour_graph.hpp"
 #include "framework/linalg/pca.hpp"
-#include "methods/neighbour/layout_iteration.hpp"
+#include "methods/neighbour/own_layout.hpp"
 
 namespace drbench {
 
@@ -165,10 +165,7 @@ arma::umat further_pairs(arma::uword n, const arma::umat& nb, arma::uword n_nb, 
 void Pacmap::fit(const FitInput& in) {
   const arma::uword n = in.X.n_cols;
   const auto n_nb = s_.neighbours;
-  if (n_nb + 1 >= n)
-    throw MethodError("pacmap: neighbours = " + std::to_string(n_nb) + " needs more than " +
-                      std::to_string(n_nb + 1) + " points, got " + std::to_string(n) +
-                      " (fix: neighbours < " + std::to_string(n - 1) + ")");
+  check_layout_neighbours("pacmap", n_nb, n);
   const auto n_mn = arma::uword(std::lround(double(n_nb) * s_.mn_ratio));
   // Further pairs need that many non-neighbours: capped on tiny data.
   const arma::uword n_fp =

@@ -13,7 +13,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/linalg/neighbour_graph.hpp"
 #include "framework/linalg/pca.hpp"
-#include "methods/neighbour/layout_iteration.hpp"
+#include "methods/neighbour/own_layout.hpp"
 
 namespace drbench {
 
@@ -77,10 +77,7 @@ void sample_outside(Rng& rng, arma::uword n, const std::vector<arma::uword>& rej
 void Trimap::fit(const FitInput& in) {
   const arma::uword n = in.X.n_cols;
   const auto inliers = s_.neighbours;
-  if (inliers + 1 >= n)
-    throw MethodError("trimap: neighbours = " + std::to_string(inliers) + " needs more than " +
-                      std::to_string(inliers + 1) + " points, got " + std::to_string(n) +
-                      " (fix: neighbours < " + std::to_string(n - 1) + ")");
+  check_layout_neighbours("trimap", inliers, n);
   const arma::uword outliers = std::min<arma::uword>(s_.outliers, n - 1 - inliers);
   const auto n_random = s_.random_triplets;
   const int iterations = s_.iterations;

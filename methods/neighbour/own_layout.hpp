@@ -1,7 +1,7 @@
 #pragma once
 // What the neighbour layouts with their own optimiser loop (PaCMAP's Adam, TriMap's
-// delta-bar-delta) do at the end of every iteration: the trace row, and a loss that is no longer
-// finite refused with the fix.
+// delta-bar-delta) share: the refusal of too few points for the neighbours asked, and the end of
+// every iteration (the trace row, and a loss that is no longer finite refused with the fix).
 #include <armadillo>
 #include <chrono>
 #include <cmath>
@@ -11,6 +11,14 @@
 #include "framework/core/method.hpp"
 
 namespace drbench {
+
+// `neighbours` nearest others need more than neighbours + 1 of the n points.
+inline void check_layout_neighbours(const char* method, arma::uword neighbours, arma::uword n) {
+  if (neighbours + 1 >= n)
+    throw MethodError(std::string(method) + ": neighbours = " + std::to_string(neighbours) +
+                      " needs more than " + std::to_string(neighbours + 1) + " points, got " +
+                      std::to_string(n) + " (fix: neighbours < " + std::to_string(n - 1) + ")");
+}
 
 // Iteration itr (0-based) of `method`'s layout, loss f and gradient G, the accepted step `step`;
 // t0 is when the loop started.
