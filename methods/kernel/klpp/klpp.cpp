@@ -6,9 +6,8 @@
 
 namespace drbench {
 
-void KernelLPP::fit(const FitInput& in) {
-  const arma::sp_mat G = knn_graph(in.X, neighbours_);
-  fit_lpp(in.X, G, graph_, in.dim);
+arma::sp_mat KernelLPP::distance_graph(const FitInput& in) const {
+  return knn_graph(in.X, neighbours());
 }
 
 namespace {

@@ -48,14 +48,14 @@ arma::sp_mat class_graph(const arma::mat& X, const arma::uvec& y, std::size_t n_
   return arma::sp_mat(loc, arma::vec(vals), X.n_cols, X.n_cols);
 }
 
-void SupervisedKernelLPP::fit(const FitInput& in) {
+arma::sp_mat SupervisedKernelLPP::distance_graph(const FitInput& in) const {
   if (!in.labels) throw MethodError("sklpp is supervised: the task has no training labels");
-  const arma::sp_mat G = class_graph(in.X, *in.labels, in.n_classes, neighbours_);
+  arma::sp_mat G = class_graph(in.X, *in.labels, in.n_classes, neighbours());
   if (G.n_nonzero == 0)
     throw MethodError(
         "sklpp: no two training points share a class, so the supervised graph is "
         "empty; use more training points per class");
-  fit_lpp(in.X, G, graph_, in.dim);
+  return G;
 }
 
 namespace {
