@@ -4,6 +4,7 @@
 #include <string>
 
 #include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
 #include "framework/linalg/eigen.hpp"
 
 namespace drbench {
@@ -107,6 +108,17 @@ PcaReduced pca_reduce(const arma::mat& X, double ratio, arma::uword dim,
                       std::to_string(ratio) + "); lower 'dims' or raise 'pca_ratio'");
   r.Z = r.basis.W.t() * (X.each_col() - r.basis.mean);
   return r;
+}
+
+void describe_pca_models(MethodInfo& m) {
+  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+    const double a = std::min(s.n, s.d), b = std::max(s.n, s.d);
+    return a * a * b;
+  };
+  m.transform_reproduces_embedding = true;
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_linear(s, dim);
+  };
 }
 
 }  // namespace drbench
