@@ -12,6 +12,7 @@
 #include "framework/data/preprocess.hpp"
 #include "framework/data/split.hpp"
 #include "framework/eval/coranking.hpp"
+#include "framework/results/schema.hpp"
 
 namespace drbench {
 
@@ -89,18 +90,11 @@ void validate_against_data(const Experiment& ex, const std::vector<DataShape>& s
 
 namespace {
 
+// The config key of a split kind: splits.train_per_class, splits.train_ratio, splits.own,
+// splits.all.
 std::string split_key(const SplitsSpec& s) {
-  switch (s.kind) {
-    case SplitsSpec::Kind::PerClass:
-      return "splits.train_per_class";
-    case SplitsSpec::Kind::Ratio:
-      return "splits.train_ratio";
-    case SplitsSpec::Kind::Own:
-      return "splits.own";
-    case SplitsSpec::Kind::All:
-      return "splits.all";
-  }
-  return "splits";
+  const bool train = s.kind == SplitsSpec::Kind::PerClass || s.kind == SplitsSpec::Kind::Ratio;
+  return std::string(train ? "splits.train_" : "splits.") + split_kind_name(s.kind);
 }
 
 std::string value_text(const SplitsSpec& s, double v) {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
@@ -10,6 +11,16 @@ namespace drbench {
 
 arma::mat Method::transform(const arma::mat&) const {
   throw MethodError("this method has no out-of-sample map; use evaluation.protocol: transductive");
+}
+
+MethodInfo describe_method(std::string name, std::string family, std::string summary,
+                           std::string reference) {
+  MethodInfo m;
+  m.name = std::move(name);
+  m.family = std::move(family);
+  m.summary = std::move(summary);
+  m.reference = std::move(reference);
+  return m;
 }
 
 const ParamSpec* MethodInfo::param(const std::string& pname) const {

@@ -98,6 +98,11 @@ struct MethodInfo {
   double memory_of(const DataShape& s, const ParamSet& p, arma::uword dim) const;
 };
 
+// The four lines that open every descriptor: who the method is and where it comes from. The rest
+// (parameters, models, make) the method sets on the returned descriptor.
+MethodInfo describe_method(std::string name, std::string family, std::string summary,
+                           std::string reference);
+
 // What a method without its own estimate is assumed to hold: the data, one dense n x n matrix
 // and a few n x d and n x dim work arrays, as doubles.
 double memory_default(const DataShape& s, arma::uword dim);

@@ -11,41 +11,12 @@
 #include "framework/core/error.hpp"
 #include "framework/data/h5_claims.hpp"
 #include "framework/data/load.hpp"
+#include "framework/results/h5.hpp"
 
 namespace drbench {
 namespace {
 
-// HDF5 prints its own error stack to stderr by default; we report through DataError instead.
-class QuietHdf5 {
- public:
-  QuietHdf5() {
-    H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  }
-  ~QuietHdf5() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
-  QuietHdf5(const QuietHdf5&) = delete;
-  QuietHdf5& operator=(const QuietHdf5&) = delete;
-
- private:
-  H5E_auto2_t func_ = nullptr;
-  void* data_ = nullptr;
-};
-
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  ~Handle() {
-    if (id_ >= 0) close_(id_);
-  }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  hid_t get() const { return id_; }
-  bool ok() const { return id_ >= 0; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
+using h5::Handle;
 
 std::vector<hsize_t> shape_of(hid_t dset) {
   Handle space(H5Dget_space(dset), H5Sclose);
@@ -82,7 +53,7 @@ bool numeric(hid_t dset) {
 std::vector<long long> read_integers(hid_t file, const std::string& path, const char* key,
                                      hsize_t n, hsize_t x_cols = 0) {
   Handle d(H5Dopen2(file, key, H5P_DEFAULT), H5Dclose);
-  if (!d.ok())
+  if (d.get() < 0)
     throw DataError(path + ": cannot open dataset '" + key + "' (fix: rewrite the file with h5py)");
   const auto dims = shape_of(d.get());
   hsize_t len = 1;
@@ -141,7 +112,7 @@ void read_time_order(hid_t file, const std::string& path, Dataset& ds) {
 }  // namespace
 
 Dataset read_hdf5_dataset(const std::string& path) {
-  QuietHdf5 quiet;
+  h5::Quiet quiet;
   if (std::filesystem::is_directory(path))
     throw DataError(path +
                     ": is a directory, not an HDF5 dataset (fix: give the .h5 file in it, "
@@ -154,7 +125,7 @@ Dataset read_hdf5_dataset(const std::string& path) {
                     ": not a readable HDF5 file (fix: check the path, or that the file is "
                     "not truncated; regenerate it with h5py)");
   Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
-  if (!file.ok())
+  if (file.get() < 0)
     throw DataError(
         path +
         ": cannot open HDF5 file read-only (fix: check its permissions, or rewrite it with h5py)");
@@ -168,7 +139,7 @@ Dataset read_hdf5_dataset(const std::string& path) {
   ds.source = path;
   {
     Handle x(H5Dopen2(file.get(), "X", H5P_DEFAULT), H5Dclose);
-    if (!x.ok())
+    if (x.get() < 0)
       throw DataError(path + ": cannot open dataset 'X' (fix: rewrite the file with h5py)");
     const auto dims = shape_of(x.get());
     if (dims.size() != 2)

@@ -326,27 +326,24 @@ QualityResult quality_scores(const arma::mat& high, const arma::mat& low,
             rank_h[sh.idx[t]] = std::uint32_t(t + 1);
             rank_l[sl.idx[t]] = std::uint32_t(t + 1);
           }
+          // The r-th neighbour of one space, at rank `other` in the other space: a penalty (row
+          // pen) at every K it is within but `other` is beyond, and its MRRE term (row mrre).
+          auto neighbour_terms = [&](std::uint32_t r, std::uint32_t other, arma::uword pen,
+                                     arma::uword mrre) {
+            const double rel = std::abs(double(other) - double(r)) / double(other);
+            for (arma::uword a = 0; a < L; ++a) {
+              if (r > std::uint32_t(ks[a])) continue;
+              if (other > std::uint32_t(ks[a])) v[Rows::kPerK * a + pen] += other - ks[a];
+              v[Rows::kPerK * a + mrre] += rel;
+            }
+          };
           // Per-K terms: walk the first kmax neighbours of each space.
           for (arma::uword t = 0; t < kmax; ++t) {
             const std::uint32_t r = std::uint32_t(t + 1);
-            {  // low-space neighbour: intrusion if its input rank is beyond K
-              const std::uint32_t j = sl.idx[t], rho = rank_h[j];
-              const double rel = std::abs(double(rho) - double(r)) / double(rho);
-              for (arma::uword a = 0; a < L; ++a) {
-                if (r > std::uint32_t(ks[a])) continue;
-                if (rho > std::uint32_t(ks[a])) v[Rows::kPerK * a + Rows::kPenT] += rho - ks[a];
-                v[Rows::kPerK * a + Rows::kMrreI] += rel;
-              }
-            }
-            {  // input-space neighbour: extrusion if its embedding rank is beyond K
-              const std::uint32_t j = sh.idx[t], rl = rank_l[j];
-              const double rel = std::abs(double(rl) - double(r)) / double(rl);
-              for (arma::uword a = 0; a < L; ++a) {
-                if (r > std::uint32_t(ks[a])) continue;
-                if (rl > std::uint32_t(ks[a])) v[Rows::kPerK * a + Rows::kPenC] += rl - ks[a];
-                v[Rows::kPerK * a + Rows::kMrreE] += rel;
-              }
-            }
+            // Low-space neighbour: intrusion if its input rank is beyond K.
+            neighbour_terms(r, rank_h[sl.idx[t]], Rows::kPenT, Rows::kMrreI);
+            // Input-space neighbour: extrusion if its embedding rank is beyond K.
+            neighbour_terms(r, rank_l[sh.idx[t]], Rows::kPenC, Rows::kMrreE);
           }
           // Neighbourhood overlap at every K: j is in both K-neighbourhoods from K = max(ranks).
           std::fill(count.begin(), count.end(), 0u);

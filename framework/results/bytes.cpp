@@ -7,12 +7,32 @@
 
 namespace drbench {
 
+namespace {
+
+// The sizeof(T) bytes of v, least significant first.
+template <class T>
+void put_little_endian(std::string& out, T v) {
+  for (std::size_t i = 0; i < sizeof(T); ++i)
+    out.push_back(static_cast<char>((v >> (8 * i)) & 0xffu));
+}
+
+// The unsigned integer of sizeof(T) bytes at in[pos], least significant first; pos moves past it.
+template <class T>
+T get_little_endian(std::string_view in, std::size_t& pos) {
+  T v = 0;
+  for (std::size_t i = 0; i < sizeof(T); ++i)
+    v |= T(static_cast<unsigned char>(in[pos++])) << (8 * i);
+  return v;
+}
+
+}  // namespace
+
 void ByteWriter::u32(std::uint32_t v) {
-  for (int i = 0; i < 4; ++i) out_.push_back(static_cast<char>((v >> (8 * i)) & 0xffu));
+  put_little_endian(out_, v);
 }
 
 void ByteWriter::u64(std::uint64_t v) {
-  for (int i = 0; i < 8; ++i) out_.push_back(static_cast<char>((v >> (8 * i)) & 0xffu));
+  put_little_endian(out_, v);
 }
 
 void ByteWriter::f64(double v) {
@@ -44,18 +64,12 @@ std::uint8_t ByteReader::u8() {
 
 std::uint32_t ByteReader::u32() {
   need(4);
-  std::uint32_t v = 0;
-  for (int i = 0; i < 4; ++i)
-    v |= std::uint32_t(static_cast<unsigned char>(in_[pos_++])) << (8 * i);
-  return v;
+  return get_little_endian<std::uint32_t>(in_, pos_);
 }
 
 std::uint64_t ByteReader::u64() {
   need(8);
-  std::uint64_t v = 0;
-  for (int i = 0; i < 8; ++i)
-    v |= std::uint64_t(static_cast<unsigned char>(in_[pos_++])) << (8 * i);
-  return v;
+  return get_little_endian<std::uint64_t>(in_, pos_);
 }
 
 double ByteReader::f64() {

@@ -108,26 +108,15 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
   h5::Handle g = h5::open_group(f, f.h, "tasks");
   auto id = h5::read_u64(f, g, "id");
   std::size_t n = id.size();
-  auto strings = [&](const char* name) {
-    auto v = h5::read_strings(f, g, name);
+  // Every column of /tasks has one entry a task.
+  auto per_task = [&](const char* name, auto v) {
     if (v.size() != n) throw Error(path + ": /tasks/" + name + " has a different length than id");
     return v;
   };
-  auto reals = [&](const char* name) {
-    auto v = h5::read_f64(f, g, name);
-    if (v.size() != n) throw Error(path + ": /tasks/" + name + " has a different length than id");
-    return v;
-  };
-  auto ints = [&](const char* name) {
-    auto v = h5::read_i64(f, g, name);
-    if (v.size() != n) throw Error(path + ": /tasks/" + name + " has a different length than id");
-    return v;
-  };
-  auto uints = [&](const char* name) {
-    auto v = h5::read_u64(f, g, name);
-    if (v.size() != n) throw Error(path + ": /tasks/" + name + " has a different length than id");
-    return v;
-  };
+  auto strings = [&](const char* name) { return per_task(name, h5::read_strings(f, g, name)); };
+  auto reals = [&](const char* name) { return per_task(name, h5::read_f64(f, g, name)); };
+  auto ints = [&](const char* name) { return per_task(name, h5::read_i64(f, g, name)); };
+  auto uints = [&](const char* name) { return per_task(name, h5::read_u64(f, g, name)); };
   auto key = strings("key"), dataset = strings("dataset"), split_kind = strings("split_kind"),
        method = strings("method"), label = strings("label"), setting = strings("setting"),
        error = strings("error");

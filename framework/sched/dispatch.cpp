@@ -253,12 +253,10 @@ class Rank0 {
         taken_.wait(lock, [this] { return local_done_.size() < kLocalAhead || stop_requested(); });
         if (stop_requested()) break;
         if (mine.empty()) {
-          const std::size_t n = chunk_size(order_, cost_, next_, cost_left_, workers_, opt_.factor,
-                                           opt_.max_chunk, group_);
-          if (n == 0) break;
-          mine.assign(order_.begin() + next_, order_.begin() + next_ + n);
-          next_ += n;
-          for (std::uint64_t t : mine) cost_left_ -= cost_[t];
+          const std::vector<std::uint64_t> ids = next_chunk(
+              order_, cost_, next_, cost_left_, workers_, opt_.factor, opt_.max_chunk, group_);
+          if (ids.empty()) break;
+          mine.assign(ids.begin(), ids.end());
         }
         id = mine.front();
         mine.pop_front();
@@ -276,12 +274,8 @@ class Rank0 {
   std::vector<std::uint64_t> take_chunk() {
     std::lock_guard<std::mutex> lock(m_);
     if (stop_requested()) return {};
-    const std::size_t n =
-        chunk_size(order_, cost_, next_, cost_left_, workers_, opt_.factor, opt_.max_chunk, group_);
-    std::vector<std::uint64_t> ids(order_.begin() + next_, order_.begin() + next_ + n);
-    next_ += n;
-    for (std::uint64_t id : ids) cost_left_ -= cost_[id];
-    return ids;
+    return next_chunk(order_, cost_, next_, cost_left_, workers_, opt_.factor, opt_.max_chunk,
+                      group_);
   }
 
   void record(std::string&& bytes) {
@@ -433,6 +427,18 @@ std::size_t chunk_size(const std::vector<std::uint64_t>& order, const std::vecto
   std::size_t start = end - 1;
   while (start > next && group[start - 1] == g) --start;
   return start > next ? start - next : n;
+}
+
+std::vector<std::uint64_t> next_chunk(const std::vector<std::uint64_t>& order,
+                                      const std::vector<double>& cost, std::size_t& next,
+                                      double& cost_left, int workers, double factor,
+                                      std::size_t max_chunk,
+                                      const std::vector<std::uint32_t>& group) {
+  const std::size_t n = chunk_size(order, cost, next, cost_left, workers, factor, max_chunk, group);
+  std::vector<std::uint64_t> ids(order.begin() + next, order.begin() + next + n);
+  next += n;
+  for (std::uint64_t id : ids) cost_left -= cost[id];
+  return ids;
 }
 
 DispatchStats dispatch(const std::vector<std::uint64_t>& order, const std::vector<double>& cost,

@@ -74,6 +74,14 @@ void barrier_quietly();
 std::size_t chunk_size(const std::vector<std::uint64_t>& order, const std::vector<double>& cost,
                        std::size_t next, double cost_left, int workers, double factor,
                        std::size_t max_chunk, const std::vector<std::uint32_t>& group = {});
+// The chunk_size tasks from position `next` of `order`, with `next` moved past them and their
+// cost taken off cost_left: what a taker (a rank, the local worker, the planner's simulation)
+// gets. Empty when nothing is left.
+std::vector<std::uint64_t> next_chunk(const std::vector<std::uint64_t>& order,
+                                      const std::vector<double>& cost, std::size_t& next,
+                                      double& cost_left, int workers, double factor,
+                                      std::size_t max_chunk,
+                                      const std::vector<std::uint32_t>& group = {});
 
 // Stop signals: SIGTERM (a batch system's warning), SIGINT, SIGUSR1 (what mpirun forwards to its
 // ranks) ask for a clean stop. A second SIGINT ends the process at once; a batch system that

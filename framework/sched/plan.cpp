@@ -118,12 +118,7 @@ class Sim {
   }
 
   std::vector<std::uint64_t> take_chunk() {
-    const std::size_t n =
-        chunk_size(order_, sec_, next_, left_, workers_, p_.factor, p_.max_chunk, group_);
-    std::vector<std::uint64_t> ids(order_.begin() + next_, order_.begin() + next_ + n);
-    next_ += n;
-    for (std::uint64_t id : ids) left_ -= sec_[id];
-    return ids;
+    return next_chunk(order_, sec_, next_, left_, workers_, p_.factor, p_.max_chunk, group_);
   }
 
   void send(int r, double t, bool want_more, bool bye) {

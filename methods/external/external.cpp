@@ -289,11 +289,9 @@ MethodInfo configure(const MethodEntry& e) {
              "timeout: 600 (seconds)");
   }
 
-  MethodInfo m;
-  m.name = "external:" + e.label;
-  m.family = "external";
-  m.summary = "external command " + command_text(def->argv);
-  m.reference = "the command's own";
+  MethodInfo m =
+      describe_method("external:" + e.label, "external",
+                      "external command " + command_text(def->argv), "the command's own");
   m.supervised = def->supervised;
   m.out_of_sample = def->out_of_sample;
   m.iterative = flag("iterative", false);
@@ -341,13 +339,11 @@ MethodInfo configure(const MethodEntry& e) {
 }
 
 MethodInfo external_info() {
-  MethodInfo m;
-  m.name = "external";
-  m.family = "external";
-  m.summary =
+  MethodInfo m = describe_method(
+      "external", "external",
       "a method run as an external command (any language): command, params, ... in the "
-      "config entry (docs/external-methods.md)";
-  m.reference = "docs/external-methods.md";
+      "config entry (docs/external-methods.md)",
+      "docs/external-methods.md");
   m.config_keys = {"command",   "params",  "supervised", "out_of_sample",
                    "iterative", "timeout", "cost"};
   m.configure = configure;

@@ -6,6 +6,7 @@
 #include <armadillo>
 #include <memory>
 #include <string>
+#include <utility>
 
 namespace drbench {
 
@@ -27,9 +28,27 @@ class BackConstraint {
   virtual arma::mat map(const arma::mat& Ynew) const = 0;
 };
 
-// The parameters of an affine map X = W F + b 1^T (linear: F = Y; RBF: F = K) as one vector
-// [vec(W); b], and back; `who` names the back-constraint in the size check.
-arma::vec affine_params(const arma::mat& W, const arma::vec& b);
-void set_affine_params(const arma::vec& p, arma::mat& W, arma::vec& b, const std::string& who);
+// A back-constraint that is an affine map X = W F + b 1^T of features F of the observations
+// (linear: F = Y; RBF: F = K): its parameters are [vec(W); b], and dL/dW = (dL/dX) F^T,
+// dL/db = (dL/dX) 1. A subclass states its features and sets W and b in setup().
+class AffineBackConstraint : public BackConstraint {
+ public:
+  arma::vec params() const override;
+  void set_params(const arma::vec& p) override;
+
+ protected:
+  // `who` names the back-constraint in the parameter-count check.
+  explicit AffineBackConstraint(std::string who) : who_(std::move(who)) {}
+  // W F + b 1^T.
+  arma::mat affine(const arma::mat& F) const;
+  // The parameters' gradient given dL/dX and dL/dW = (dL/dX) F^T.
+  static arma::vec chain_affine(const arma::mat& gX, const arma::mat& gW);
+
+  arma::mat W_;
+  arma::vec b_;
+
+ private:
+  std::string who_;
+};
 
 }  // namespace drbench

@@ -75,6 +75,24 @@ struct LppKeys {
 };
 const LppKeys& lpp_keys();
 
+// KLPP and SKLPP: the LPP directions on heat weights of a distance graph of the training points,
+// which each method states (kNN, or same-class points among `neighbours`).
+class GraphKernelLpp : public KernelSubspace {
+ public:
+  GraphKernelLpp(const KernelSetting& k, arma::uword neighbours, const LppSetting& graph)
+      : KernelSubspace(k), neighbours_(neighbours), graph_(graph) {}
+  void fit(const FitInput& in) override { fit_lpp(in.X, distance_graph(in), graph_, in.dim); }
+
+ protected:
+  // Symmetric, Euclidean distances as values.
+  virtual arma::sp_mat distance_graph(const FitInput& in) const = 0;
+  arma::uword neighbours() const { return neighbours_; }
+
+ private:
+  arma::uword neighbours_;
+  LppSetting graph_;
+};
+
 // What the KLPP and SKLPP descriptors share: the kernel keys, `neighbours` and the LPP keys as
 // parameters, and their estimates (n x n eigenproblems, at most n - 1 directions).
 void describe_kernel_lpp(MethodInfo& m, const IntKey& neighbours);

@@ -1,6 +1,27 @@
 #include "methods/linear/isometric_projection.hpp"
 
+#include <cmath>
+
+#include "framework/core/keywords.hpp"
+
 namespace drbench {
+
+IsometricGraphKeys isometric_graph_keys() {
+  return {keywords::neighbours(5, 1, 1000, "the kNN graph of the geodesics (papers: 2..20)"),
+          keywords::disconnected("connect")};
+}
+
+GeodesicGraphSpec IsometricGraphKeys::graph(const ParamSet& p) const {
+  return GeodesicGraphSpec::knn_graph(arma::uword(neighbours(p)), disconnected(p) == "connect");
+}
+
+double IsometricGraphKeys::cost(const DataShape& s, const ParamSet& p) const {
+  return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * double(neighbours(p)));
+}
+
+double isometric_memory(const DataShape& s, const ParamSet&, arma::uword dim) {
+  return memory_linear(s, dim) + 8.0 * 2.5 * double(s.n) * double(s.n);
+}
 
 arma::mat oip_matrix(const arma::mat& Xc, const arma::mat& tau) {
   const arma::mat G = Xc * Xc.t();

@@ -1,8 +1,27 @@
 #pragma once
-// What OIP and SOIP (the two isometric projections of the OIP paper) share.
+// What the isometric projections of the OIP paper (IP, IP+SR, OIP, SOIP) share: the kNN geodesic
+// graph their settings describe, its cost and memory, and OIP's matrix.
 #include <armadillo>
 
+#include "framework/core/params.hpp"
+#include "framework/core/registry.hpp"
+#include "framework/linalg/geodesic.hpp"
+
 namespace drbench {
+
+// `neighbours` (5) and `disconnected` (connect): the kNN graph of the geodesics.
+struct IsometricGraphKeys {
+  IntKey neighbours;
+  ChoiceKey disconnected;
+  GeodesicGraphSpec graph(const ParamSet& p) const;
+  // The graph and its all-pairs shortest paths: n^2 (d + log2(n + 1) k).
+  double cost(const DataShape& s, const ParamSet& p) const;
+};
+IsometricGraphKeys isometric_graph_keys();
+
+// MethodInfo::memory of them all: the geodesic distances and the isometric kernel, two dense
+// n x n (2.5 with the shortest-path work arrays), then a linear map.
+double isometric_memory(const DataShape& s, const ParamSet& p, arma::uword dim);
 
 // M of OIP's Algorithm 1, step 3, for centred data Xc (d x n) and tau (n x n):
 // M = (Xc Xc^T)^2 - 2 Xc tau Xc^T, never forming the n x n matrix Xc^T Xc.

@@ -16,11 +16,9 @@ class Identity final : public Method {
 };
 
 MethodInfo identity_info() {
-  MethodInfo m;
-  m.name = "identity";
-  m.family = "baseline";
-  m.summary = "no transformation (kNN in the input space); dims are ignored";
-  m.reference = "the 1NN row of GPLRF Table 1";
+  MethodInfo m = describe_method("identity", "baseline",
+                                 "no transformation (kNN in the input space); dims are ignored",
+                                 "the 1NN row of GPLRF Table 1");
   // Any requested dim is accepted: the embedding is the input whatever it says.
   m.max_dim = [](const DataShape&, const ParamSet&) { return arma::uword(-1); };
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) { return double(s.n) * s.d; };

@@ -6,20 +6,18 @@
 
 namespace drbench {
 
-class LinearBackConstraint final : public BackConstraint {
+// The affine map's W is A.
+class LinearBackConstraint final : public AffineBackConstraint {
  public:
+  LinearBackConstraint() : AffineBackConstraint("linear back-constraint") {}
   std::string name() const override { return "linear"; }
   void setup(const arma::mat& Y, const arma::mat& X0) override;
-  arma::vec params() const override;
-  void set_params(const arma::vec& p) override;
   arma::mat latent() const override;
   arma::vec chain(const arma::mat& gX) const override;
   arma::mat map(const arma::mat& Ynew) const override;
 
  private:
   arma::mat Y_;
-  arma::mat A_;
-  arma::vec b_;
 };
 
 }  // namespace drbench

@@ -7,7 +7,8 @@
 
 namespace drbench {
 
-RbfBackConstraint::RbfBackConstraint(double gamma) : gamma_(gamma) {
+RbfBackConstraint::RbfBackConstraint(double gamma)
+    : AffineBackConstraint("RBF back-constraint"), gamma_(gamma) {
   if (!(gamma > 0))
     throw MethodError("RBF back-constraint: the inverse width 1/kernel_width^2 must be > 0, got " +
                       std::to_string(gamma));
@@ -36,34 +37,22 @@ void RbfBackConstraint::setup(const arma::mat& Y, const arma::mat& X0) {
     throw MethodError(
         "RBF back-constraint: kernel matrix of the training data is singular "
         "(duplicate points?); change 'kernel_width'");
-  B_ = Bt.t();
-}
-
-arma::vec RbfBackConstraint::params() const {
-  return affine_params(B_, b_);
-}
-
-void RbfBackConstraint::set_params(const arma::vec& p) {
-  set_affine_params(p, B_, b_, "RBF back-constraint");
+  W_ = Bt.t();
 }
 
 arma::mat RbfBackConstraint::latent() const {
-  arma::mat X = B_ * K_;
-  X.each_col() += b_;
-  return X;
+  return affine(K_);
 }
 
 arma::vec RbfBackConstraint::chain(const arma::mat& gX) const {
-  return arma::join_cols(arma::vectorise(gX * K_), arma::vec(arma::sum(gX, 1)));
+  return chain_affine(gX, gX * K_);
 }
 
 arma::mat RbfBackConstraint::map(const arma::mat& Ynew) const {
   if (Ynew.n_rows != Y_.n_rows)
     throw MethodError("RBF back-constraint: new points have " + std::to_string(Ynew.n_rows) +
                       " features, the training data had " + std::to_string(Y_.n_rows));
-  arma::mat X = B_ * kernel(Y_, Ynew);
-  X.each_col() += b_;
-  return X;
+  return affine(kernel(Y_, Ynew));
 }
 
 }  // namespace drbench

@@ -10,13 +10,12 @@
 
 namespace drbench {
 
-class RbfBackConstraint final : public BackConstraint {
+// The affine map's W is B (q x n weights), b its bias.
+class RbfBackConstraint final : public AffineBackConstraint {
  public:
   explicit RbfBackConstraint(double gamma);
   std::string name() const override { return "rbf"; }
   void setup(const arma::mat& Y, const arma::mat& X0) override;
-  arma::vec params() const override;
-  void set_params(const arma::vec& p) override;
   arma::mat latent() const override;
   arma::vec chain(const arma::mat& gX) const override;
   arma::mat map(const arma::mat& Ynew) const override;
@@ -29,8 +28,6 @@ class RbfBackConstraint final : public BackConstraint {
   double gamma_;
   arma::mat Y_;  // d x n training data (centred)
   arma::mat K_;  // n x n
-  arma::mat B_;  // q x n weights
-  arma::vec b_;  // q bias
 };
 
 }  // namespace drbench

@@ -42,39 +42,43 @@ void Kernel::diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g
   }
 }
 
+namespace {
+
+// Both outputs of a gradient call, for the accessors below that each keep one of them.
+struct GradientOutputs {
+  arma::vec params;
+  arma::mat X;
+};
+
+template <class Call>
+GradientOutputs outputs_of(Call&& call) {
+  GradientOutputs o;
+  call(o.params, o.X);
+  return o;
+}
+
+}  // namespace
+
 arma::vec Kernel::grad_params(const arma::mat& X, const arma::mat& G) const {
-  arma::vec gp;
-  arma::mat gx;
-  gradients(X, G, gp, gx);
-  return gp;
+  return outputs_of([&](arma::vec& gp, arma::mat& gx) { gradients(X, G, gp, gx); }).params;
 }
 
 arma::mat Kernel::grad_X(const arma::mat& X, const arma::mat& G) const {
-  arma::vec gp;
-  arma::mat gx;
-  gradients(X, G, gp, gx);
-  return gx;
+  return outputs_of([&](arma::vec& gp, arma::mat& gx) { gradients(X, G, gp, gx); }).X;
 }
 
 arma::mat Kernel::grad_X_cross(const arma::mat& X, const arma::mat& X2, const arma::mat& G) const {
-  arma::vec gp;
-  arma::mat gx;
-  cross_gradients(X, X2, G, gp, gx, nullptr);
-  return gx;
+  return outputs_of(
+             [&](arma::vec& gp, arma::mat& gx) { cross_gradients(X, X2, G, gp, gx, nullptr); })
+      .X;
 }
 
 arma::mat Kernel::grad_X_diag(const arma::mat& X, const arma::vec& g) const {
-  arma::vec gp;
-  arma::mat gx;
-  diag_gradients(X, g, gp, gx);
-  return gx;
+  return outputs_of([&](arma::vec& gp, arma::mat& gx) { diag_gradients(X, g, gp, gx); }).X;
 }
 
 arma::vec Kernel::grad_params_diag(const arma::mat& X, const arma::vec& g) const {
-  arma::vec gp;
-  arma::mat gx;
-  diag_gradients(X, g, gp, gx);
-  return gp;
+  return outputs_of([&](arma::vec& gp, arma::mat& gx) { diag_gradients(X, g, gp, gx); }).params;
 }
 
 arma::vec Kernel::noise_variance_grad() const {

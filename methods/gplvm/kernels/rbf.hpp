@@ -6,12 +6,10 @@
 
 namespace drbench {
 
-class RbfKernel final : public StationaryKernel {
+class RbfKernel final : public StationaryProfile<RbfKernel> {
  public:
-  explicit RbfKernel(double variance = 1.0, double inv_width = 1.0)
-      : StationaryKernel(variance, inv_width) {}
-  std::unique_ptr<Kernel> clone() const override { return std::make_unique<RbfKernel>(*this); }
-  std::string name() const override { return "rbf"; }
+  using StationaryProfile::StationaryProfile;
+  static constexpr const char* kName = "rbf";
 
  protected:
   void profile(const double* s, double* f, arma::uword n) const override {

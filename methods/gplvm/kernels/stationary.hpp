@@ -69,13 +69,24 @@ class StationaryKernel : public KernelWithParams, public TrianglePath {
   mutable arma::vec cross_params_;
 };
 
-// Matern 3/2: f = (1 + u) exp(-u), u = sqrt(3 s); once differentiable in x.
-class Matern32Kernel final : public StationaryKernel {
+// A concrete stationary kernel Self: its constructor (variance, inv_width; both 1 by default),
+// clone and name (Self::kName) come from here, Self states its profile.
+template <class Self>
+class StationaryProfile : public StationaryKernel {
  public:
-  explicit Matern32Kernel(double variance = 1.0, double inv_width = 1.0)
+  explicit StationaryProfile(double variance = 1.0, double inv_width = 1.0)
       : StationaryKernel(variance, inv_width) {}
-  std::unique_ptr<Kernel> clone() const override { return std::make_unique<Matern32Kernel>(*this); }
-  std::string name() const override { return "matern32"; }
+  std::unique_ptr<Kernel> clone() const override {
+    return std::make_unique<Self>(static_cast<const Self&>(*this));
+  }
+  std::string name() const override { return Self::kName; }
+};
+
+// Matern 3/2: f = (1 + u) exp(-u), u = sqrt(3 s); once differentiable in x.
+class Matern32Kernel final : public StationaryProfile<Matern32Kernel> {
+ public:
+  using StationaryProfile::StationaryProfile;
+  static constexpr const char* kName = "matern32";
 
  protected:
   void profile(const double* s, double* f, arma::uword n) const override;
@@ -84,12 +95,10 @@ class Matern32Kernel final : public StationaryKernel {
 };
 
 // Matern 5/2: f = (1 + u + u^2 / 3) exp(-u), u = sqrt(5 s); twice differentiable in x.
-class Matern52Kernel final : public StationaryKernel {
+class Matern52Kernel final : public StationaryProfile<Matern52Kernel> {
  public:
-  explicit Matern52Kernel(double variance = 1.0, double inv_width = 1.0)
-      : StationaryKernel(variance, inv_width) {}
-  std::unique_ptr<Kernel> clone() const override { return std::make_unique<Matern52Kernel>(*this); }
-  std::string name() const override { return "matern52"; }
+  using StationaryProfile::StationaryProfile;
+  static constexpr const char* kName = "matern52";
 
  protected:
   void profile(const double* s, double* f, arma::uword n) const override;

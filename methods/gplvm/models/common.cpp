@@ -37,6 +37,10 @@ std::shared_ptr<BackConstraint> make_back_constraint(const BackConstraintSetting
   throw Error("internal: unknown back_constraint '" + kind + "'");
 }
 
+RealKey prior_weight(const std::string& doc) {
+  return keywords::lambda(1.0, std::nullopt, true, doc).with(keywords::formerly("alpha"));
+}
+
 std::vector<ParamSpec> gp_variant_param_specs(const std::string& def_bc, std::vector<ParamSpec> own,
                                               bool bc_none) {
   std::vector<ParamSpec> all = gplvm_keys().specs();
@@ -98,11 +102,8 @@ GplvmSettings estimate_settings(const ParamSet& p) {
 
 MethodInfo gp_variant_info(std::string name, std::string summary, std::string reference,
                            std::vector<ParamSpec> params, bool supervised) {
-  MethodInfo m;
-  m.name = std::move(name);
-  m.family = "gplvm";
-  m.summary = std::move(summary);
-  m.reference = std::move(reference);
+  MethodInfo m =
+      describe_method(std::move(name), "gplvm", std::move(summary), std::move(reference));
   m.params = std::move(params);
   // Only the label-using variants see the labels, so only they can start from SLPP.
   if (supervised)

@@ -38,6 +38,10 @@ BackConstraintKeys back_constraint_keys(const std::string& def, bool with_none =
 // nullptr for "none". The MLP's random hidden layer is seeded from rng.
 std::shared_ptr<BackConstraint> make_back_constraint(const BackConstraintSetting& s, Rng& rng);
 
+// The weight of a variant's latent prior: the vocabulary's lambda (default 1, log-swept), which
+// the variants' papers and earlier settings call alpha. `doc` says what it weighs.
+RealKey prior_weight(const std::string& doc);
+
 // The GP-LVM family's parameters, the back-constraint's, then the variant's
 // own.
 std::vector<ParamSpec> gp_variant_param_specs(const std::string& def_bc, std::vector<ParamSpec> own,

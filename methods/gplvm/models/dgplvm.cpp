@@ -13,9 +13,7 @@ namespace drbench {
 namespace {
 
 const RealKey kAlpha =
-    keywords::lambda(1.0, std::nullopt, true,
-                     "the discriminative prior 1/(sigma_d^2 J): lambda = 1/sigma_d^2")
-        .with(keywords::formerly("alpha"));
+    prior_weight("the discriminative prior 1/(sigma_d^2 J): lambda = 1/sigma_d^2");
 const RealKey kRidge = keywords::ridge(1e-8, 0.0, std::nullopt, false,
                                        "added to the within-class scatter's diagonal to keep it "
                                        "invertible");

@@ -1,18 +1,14 @@
 // GPLRF (Zhong et al. 2010): GP-LVM with the label graph's GMRF prior alpha/2
 // tr(X L X^T) (eq. 9), new points through the RBF back-constraint (the paper's
 // out-of-sample section).
-#include "framework/core/keywords.hpp"
 #include "methods/gplvm/models/common.hpp"
 #include "methods/gplvm/priors/gmrf.hpp"
 
 namespace drbench {
 namespace {
 
-// The paper's alpha: the vocabulary's prior weight.
 const RealKey kAlpha =
-    keywords::lambda(1.0, std::nullopt, true,
-                     "the GMRF prior lambda/2 tr(X L X^T) (the paper's alpha: 1e-5..1e5)")
-        .with(keywords::formerly("alpha"));
+    prior_weight("the GMRF prior lambda/2 tr(X L X^T) (the paper's alpha: 1e-5..1e5)");
 
 MethodInfo gplrf_info() {
   MethodInfo m =

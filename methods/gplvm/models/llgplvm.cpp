@@ -10,9 +10,7 @@
 namespace drbench {
 namespace {
 
-const RealKey kAlpha = keywords::lambda(1.0, std::nullopt, true,
-                                        "the prior tr(X M X^T)/(2 sigma^2): lambda = 1/sigma^2")
-                           .with(keywords::formerly("alpha"));
+const RealKey kAlpha = prior_weight("the prior tr(X M X^T)/(2 sigma^2): lambda = 1/sigma^2");
 const IntKey kNeighbours =
     keywords::neighbours(7, 1, 100000, "the LLE reconstruction in the data space");
 const RealKey kLleReg = keywords::ridge(1e-3, 0.0, std::nullopt, false,

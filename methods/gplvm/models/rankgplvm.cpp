@@ -1,18 +1,14 @@
 // rankGPLVM (Geiger, Urtasun & Darrell 2009): GP-LVM with the rank prior
 // alpha sum_i ln(1 + s_i^2/beta^2) on the singular values of the centred latent
 // matrix. The paper's recipe starts from the observations (init: pca, dims >= D).
-#include "framework/core/keywords.hpp"
 #include "methods/gplvm/models/common.hpp"
 #include "methods/gplvm/priors/rank.hpp"
 
 namespace drbench {
 namespace {
 
-// The paper's alpha: the vocabulary's prior weight.
 const RealKey kAlpha =
-    keywords::lambda(1.0, std::nullopt, true,
-                     "the rank prior lambda sum ln(1 + s_i^2/beta^2) (the paper's alpha)")
-        .with(keywords::formerly("alpha"));
+    prior_weight("the rank prior lambda sum ln(1 + s_i^2/beta^2) (the paper's alpha)");
 const RealKey kRankBeta =
     ParamSpec::real("rank_beta", 1.0, 0.0, std::nullopt,
                     "scale beta of the singular values in the rank prior", true);

@@ -3,16 +3,13 @@
 // lambda is the sweep's alpha.
 #include <algorithm>
 
-#include "framework/core/keywords.hpp"
 #include "methods/gplvm/models/common.hpp"
 #include "methods/gplvm/priors/tsne.hpp"
 
 namespace drbench {
 namespace {
 
-const RealKey kAlpha =
-    keywords::lambda(1.0, std::nullopt, true, "the t-SNE regulariser lambda KL(P||Q)")
-        .with(keywords::formerly("alpha"));
+const RealKey kAlpha = prior_weight("the t-SNE regulariser lambda KL(P||Q)");
 const RealKey kPerplexity = ParamSpec::real("perplexity", 10.0, 1.0, std::nullopt,
                                             "perplexity of the data affinities P (capped at n-1)");
 

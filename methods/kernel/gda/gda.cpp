@@ -56,11 +56,10 @@ void GDA::fit(const FitInput& in) {
 namespace {
 
 MethodInfo gda_info() {
-  MethodInfo m;
-  m.name = "gda";
-  m.family = "kernel";
-  m.summary = "generalized discriminant analysis (kernel Fisher discriminant), <= C-1 dims";
-  m.reference = "Baudat & Anouar 2000, Neural Computation 12(10), eq. 9-16 (ridge-regularised)";
+  MethodInfo m = describe_method(
+      "gda", "kernel",
+      "generalized discriminant analysis (kernel Fisher discriminant), <= C-1 dims",
+      "Baudat & Anouar 2000, Neural Computation 12(10), eq. 9-16 (ridge-regularised)");
   const RealKey reg = keywords::ridge(1e-3, 0.0, std::nullopt, true,
                                       "on the total scatter, relative to its mean eigenvalue "
                                       "(needed when n > C and the kernel is nearly singular)")

@@ -6,19 +6,16 @@
 
 namespace drbench {
 
-void KernelLPP::fit(const FitInput& in) {
-  const arma::sp_mat G = knn_graph(in.X, neighbours_);
-  fit_lpp(in.X, G, graph_, in.dim);
+arma::sp_mat KernelLPP::distance_graph(const FitInput& in) const {
+  return knn_graph(in.X, neighbours());
 }
 
 namespace {
 
 MethodInfo klpp_info() {
-  MethodInfo m;
-  m.name = "klpp";
-  m.family = "kernel";
-  m.summary = "kernel locality preserving projections on a heat-kernel kNN graph";
-  m.reference = "He & Niyogi 2003 (NIPS 16), section 4 'Kernel LPP'";
+  MethodInfo m = describe_method(
+      "klpp", "kernel", "kernel locality preserving projections on a heat-kernel kNN graph",
+      "He & Niyogi 2003 (NIPS 16), section 4 'Kernel LPP'");
   const IntKey neighbours = keywords::neighbours(5, 1, 100, "the kNN graph (papers vary 2..20)");
   describe_kernel_lpp(m, neighbours);
   m.make = [neighbours](const ParamSet& p) {

@@ -7,15 +7,12 @@
 
 namespace drbench {
 
-class KernelLPP final : public KernelSubspace {
+class KernelLPP final : public GraphKernelLpp {
  public:
-  KernelLPP(const KernelSetting& k, arma::uword neighbours, const LppSetting& graph)
-      : KernelSubspace(k), neighbours_(neighbours), graph_(graph) {}
-  void fit(const FitInput& in) override;
+  using GraphKernelLpp::GraphKernelLpp;
 
- private:
-  arma::uword neighbours_;
-  LppSetting graph_;
+ protected:
+  arma::sp_mat distance_graph(const FitInput& in) const override;
 };
 
 }  // namespace drbench

@@ -19,11 +19,9 @@ void KernelPCA::fit(const FitInput& in) {
 namespace {
 
 MethodInfo kpca_info() {
-  MethodInfo m;
-  m.name = "kpca";
-  m.family = "kernel";
-  m.summary = "kernel PCA: leading eigenvectors of the centred Gram matrix";
-  m.reference = "Schoelkopf, Smola & Mueller 1998, Neural Computation 10(5), eq. 14-16";
+  MethodInfo m = describe_method(
+      "kpca", "kernel", "kernel PCA: leading eigenvectors of the centred Gram matrix",
+      "Schoelkopf, Smola & Mueller 1998, Neural Computation 10(5), eq. 14-16");
   m.params = kernel_keys().specs();
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 0 ? s.n - 1 : 0; };
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {

@@ -48,24 +48,22 @@ arma::sp_mat class_graph(const arma::mat& X, const arma::uvec& y, std::size_t n_
   return arma::sp_mat(loc, arma::vec(vals), X.n_cols, X.n_cols);
 }
 
-void SupervisedKernelLPP::fit(const FitInput& in) {
+arma::sp_mat SupervisedKernelLPP::distance_graph(const FitInput& in) const {
   if (!in.labels) throw MethodError("sklpp is supervised: the task has no training labels");
-  const arma::sp_mat G = class_graph(in.X, *in.labels, in.n_classes, neighbours_);
+  arma::sp_mat G = class_graph(in.X, *in.labels, in.n_classes, neighbours());
   if (G.n_nonzero == 0)
     throw MethodError(
         "sklpp: no two training points share a class, so the supervised graph is "
         "empty; use more training points per class");
-  fit_lpp(in.X, G, graph_, in.dim);
+  return G;
 }
 
 namespace {
 
 MethodInfo sklpp_info() {
-  MethodInfo m;
-  m.name = "sklpp";
-  m.family = "kernel";
-  m.summary = "supervised kernel LPP: kernel LPP on a same-class heat-kernel graph";
-  m.reference = "Zheng, Zhou, Zou & Zhao 2007, Neurocomputing 70(7-9), eq. 7-14";
+  MethodInfo m = describe_method(
+      "sklpp", "kernel", "supervised kernel LPP: kernel LPP on a same-class heat-kernel graph",
+      "Zheng, Zhou, Zou & Zhao 2007, Neurocomputing 70(7-9), eq. 7-14");
   const IntKey neighbours =
       keywords::neighbours(0, 0, 1000, "same-class points joined; 0 joins every same-class pair");
   describe_kernel_lpp(m, neighbours);

@@ -6,15 +6,13 @@
 
 namespace drbench {
 
-class SupervisedKernelLPP final : public KernelSubspace {
+class SupervisedKernelLPP final : public GraphKernelLpp {
  public:
-  SupervisedKernelLPP(const KernelSetting& k, arma::uword neighbours, const LppSetting& graph)
-      : KernelSubspace(k), neighbours_(neighbours), graph_(graph) {}
-  void fit(const FitInput& in) override;
+  using GraphKernelLpp::GraphKernelLpp;
 
- private:
-  arma::uword neighbours_;
-  LppSetting graph_;
+ protected:
+  // Refuses a task without labels, or whose classes have no two training points.
+  arma::sp_mat distance_graph(const FitInput& in) const override;
 };
 
 // Symmetric sparse graph of Euclidean distances between same-class points: all pairs when k = 0,

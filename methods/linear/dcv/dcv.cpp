@@ -69,12 +69,10 @@ void Dcv::fit(const FitInput& in) {
 namespace {
 
 MethodInfo dcv_info() {
-  MethodInfo m;
-  m.name = "dcv";
-  m.family = "linear";
-  m.summary =
-      "discriminative common vectors: between-class directions inside the null space of S_w";
-  m.reference = "Cevikalp et al., IEEE TPAMI 27(1) 2005, section 2.2, eq. 12-17";
+  MethodInfo m = describe_method(
+      "dcv", "linear",
+      "discriminative common vectors: between-class directions inside the null space of S_w",
+      "Cevikalp et al., IEEE TPAMI 27(1) 2005, section 2.2, eq. 12-17");
   const RealKey null_tol = ParamSpec::real(
       "null_tol", 1e-10, 0.0, 1.0,
       "eigenvalues of S_w up to null_tol times its largest eigenvalue count as null "

@@ -5,6 +5,7 @@
 #include "framework/linalg/eigen.hpp"
 #include "framework/linalg/geodesic.hpp"
 #include "framework/linalg/pca.hpp"
+#include "methods/linear/isometric_projection.hpp"
 
 namespace drbench {
 
@@ -22,32 +23,22 @@ void Ip::fit(const FitInput& in) {
 namespace {
 
 MethodInfo ip_info() {
-  MethodInfo m;
-  m.name = "ip";
-  m.family = "linear";
-  m.summary = "isometric projection: X tau(D_G) X^T a = l X X^T a on kNN geodesics";
-  m.reference = "Cai, He & Han, Isometric Projection, AAAI 2007, section 3 (eq. 7)";
-  const IntKey neighbours =
-      keywords::neighbours(5, 1, 1000, "the kNN graph of the geodesics (papers: 2..20)");
+  MethodInfo m = describe_method(
+      "ip", "linear", "isometric projection: X tau(D_G) X^T a = l X X^T a on kNN geodesics",
+      "Cai, He & Han, Isometric Projection, AAAI 2007, section 3 (eq. 7)");
+  const IsometricGraphKeys geodesics = isometric_graph_keys();
   const RealKey pca_ratio = ParamSpec::real(
       "pca_ratio", 1.0, 0.0, 1.0, "variance kept by the PCA pre-step (1 = full rank)", true);
   const RealKey reg = keywords::ridge(1e-8, 0.0, 1e3, false, "on X X^T, relative to its trace/dim")
                           .with(keywords::formerly("reg"));
-  const ChoiceKey disconnected = keywords::disconnected("connect");
-  m.params = {neighbours, pca_ratio, reg, disconnected};
-  m.cost = [neighbours](const DataShape& s, const ParamSet& p, arma::uword) {
-    return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * double(neighbours(p)));
+  m.params = {geodesics.neighbours, pca_ratio, reg, geodesics.disconnected};
+  m.cost = [geodesics](const DataShape& s, const ParamSet& p, arma::uword) {
+    return geodesics.cost(s, p);
   };
   m.transform_reproduces_embedding = true;
-  // The geodesic distances and the isometric kernel: two dense n x n (2.5 with the shortest-path
-  // work arrays), then a linear map.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim) + 8.0 * 2.5 * double(s.n) * double(s.n);
-  };
+  m.memory = isometric_memory;
   m.make = [=](const ParamSet& p) {
-    return std::make_unique<Ip>(
-        GeodesicGraphSpec::knn_graph(arma::uword(neighbours(p)), disconnected(p) == "connect"),
-        pca_ratio(p), reg(p));
+    return std::make_unique<Ip>(geodesics.graph(p), pca_ratio(p), reg(p));
   };
   return m;
 }

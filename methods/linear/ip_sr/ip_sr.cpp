@@ -7,6 +7,7 @@
 #include "framework/linalg/dense_eigs.hpp"
 #include "framework/linalg/eigen.hpp"
 #include "framework/linalg/geodesic.hpp"
+#include "methods/linear/isometric_projection.hpp"
 
 namespace drbench {
 
@@ -34,33 +35,21 @@ void IpSr::fit(const FitInput& in) {
 namespace {
 
 MethodInfo ip_sr_info() {
-  MethodInfo m;
-  m.name = "ip_sr";
-  m.family = "linear";
-  m.summary = "isometric projection via spectral regression: tau(D_G) eigenvectors, then ridge";
-  m.reference = "Cai, He & Han, AAAI 2007, section 4; Zheng et al., ICPR 2012, eq. 4";
-  const IntKey neighbours =
-      keywords::neighbours(5, 1, 1000, "the kNN graph of the geodesics (papers: 2..20)");
+  MethodInfo m = describe_method(
+      "ip_sr", "linear",
+      "isometric projection via spectral regression: tau(D_G) eigenvectors, then ridge",
+      "Cai, He & Han, AAAI 2007, section 4; Zheng et al., ICPR 2012, eq. 4");
+  const IsometricGraphKeys geodesics = isometric_graph_keys();
   const RealKey alpha =
       keywords::ridge(0.01, 0.0, 1e6, false, "of the regression, relative to trace(X X^T)/d")
           .with(keywords::formerly("alpha"));
-  const ChoiceKey disconnected = keywords::disconnected("connect");
-  m.params = {neighbours, alpha, disconnected};
-  m.cost = [neighbours](const DataShape& s, const ParamSet& p, arma::uword) {
-    return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * double(neighbours(p))) +
-           double(s.n) * s.n * s.n / 10.0;
+  m.params = {geodesics.neighbours, alpha, geodesics.disconnected};
+  m.cost = [geodesics](const DataShape& s, const ParamSet& p, arma::uword) {
+    return geodesics.cost(s, p) + double(s.n) * s.n * s.n / 10.0;
   };
   m.transform_reproduces_embedding = true;
-  // The geodesic distances and the isometric kernel: two dense n x n (2.5 with the shortest-path
-  // work arrays), then a linear map.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim) + 8.0 * 2.5 * double(s.n) * double(s.n);
-  };
-  m.make = [=](const ParamSet& p) {
-    return std::make_unique<IpSr>(
-        GeodesicGraphSpec::knn_graph(arma::uword(neighbours(p)), disconnected(p) == "connect"),
-        alpha(p));
-  };
+  m.memory = isometric_memory;
+  m.make = [=](const ParamSet& p) { return std::make_unique<IpSr>(geodesics.graph(p), alpha(p)); };
   return m;
 }
 

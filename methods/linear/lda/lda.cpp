@@ -50,11 +50,9 @@ void Lda::fit(const FitInput& in) {
 namespace {
 
 MethodInfo lda_info() {
-  MethodInfo m;
-  m.name = "lda";
-  m.family = "linear";
-  m.summary = "Fisher linear discriminant analysis (S_b w = lambda (S_w + ridge) w)";
-  m.reference = "Fisher (1936); Fukunaga, Statistical Pattern Recognition (1990) ch. 10";
+  MethodInfo m = describe_method(
+      "lda", "linear", "Fisher linear discriminant analysis (S_b w = lambda (S_w + ridge) w)",
+      "Fisher (1936); Fukunaga, Statistical Pattern Recognition (1990) ch. 10");
   const RealKey reg = keywords::ridge(1e-6, 0.0, 1e3, false,
                                       "added to S_w, relative to trace(S_w)/d; raise it when S_w "
                                       "is singular (fewer points than dimensions)")

@@ -24,11 +24,10 @@ namespace {
 const char* const kKnnReference = "the width whose t is the mean squared kNN distance";
 
 MethodInfo lpp_info() {
-  MethodInfo m;
-  m.name = "lpp";
-  m.family = "linear";
-  m.summary = "locality preserving projections: heat-kernel kNN graph, X L X^T a = l X D X^T a";
-  m.reference = "He & Niyogi, Locality Preserving Projections, NIPS 2003, section 2-3";
+  MethodInfo m = describe_method(
+      "lpp", "linear",
+      "locality preserving projections: heat-kernel kNN graph, X L X^T a = l X D X^T a",
+      "He & Niyogi, Locality Preserving Projections, NIPS 2003, section 2-3");
   const IntKey neighbours = keywords::neighbours(5, 1, 1000, "the kNN graph (papers vary 2..20)");
   const RealKey kernel_width = keywords::kernel_width(1.0, kKnnReference);
   const ChoiceKey width = keywords::width("relative", kKnnReference);

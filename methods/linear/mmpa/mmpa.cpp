@@ -125,14 +125,11 @@ void Mmpa::fit(const FitInput& in) {
 namespace {
 
 MethodInfo mmpa_info() {
-  MethodInfo m;
-  m.name = "mmpa";
-  m.family = "linear";
-  m.summary =
-      "min-max projection analysis: pull far same-class pairs in, push near other-class pairs out";
-  m.reference =
+  MethodInfo m = describe_method(
+      "mmpa", "linear",
+      "min-max projection analysis: pull far same-class pairs in, push near other-class pairs out",
       "Zheng et al., Neurocomputing 123 (2014) 121-130, in the form of Zheng et al., Comput. Math. "
-      "Methods Med. 2014, section 2.3 eq. 9 and section 4.4 (graphs and sigma: see mmpa.hpp)";
+      "Methods Med. 2014, section 2.3 eq. 9 and section 4.4 (graphs and sigma: see mmpa.hpp)");
   const ChoiceKey graph =
       ParamSpec::choice("graph", "threshold", {"threshold", "knn"},
                         "threshold: pairs beyond eps_w / within eps_b (the DEE setting); knn: "

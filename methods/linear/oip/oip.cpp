@@ -25,33 +25,24 @@ void Oip::fit(const FitInput& in) {
 namespace {
 
 MethodInfo oip_info() {
-  MethodInfo m;
-  m.name = "oip";
-  m.family = "linear";
-  m.summary = "orthogonal isometric projection: smallest eigenvectors of X(X^T X - 2 tau)X^T";
-  m.reference = "Zheng, Tang, Fang & Zhang, Orthogonal Isometric Projection, ICPR 2012, Alg. 1";
-  const IntKey neighbours =
-      keywords::neighbours(5, 1, 1000, "the kNN graph of the geodesics (papers: 2..20)");
-  const ChoiceKey disconnected = keywords::disconnected("connect");
+  MethodInfo m = describe_method(
+      "oip", "linear",
+      "orthogonal isometric projection: smallest eigenvectors of X(X^T X - 2 tau)X^T",
+      "Zheng, Tang, Fang & Zhang, Orthogonal Isometric Projection, ICPR 2012, Alg. 1");
+  const IsometricGraphKeys geodesics = isometric_graph_keys();
   const ChoiceKey tau_of =
       ParamSpec::choice("tau_of", "squared", {"squared", "distance"},
                         "what tau double-centres: squared geodesics (Isomap's operator) or the "
                         "geodesic distances themselves (Algorithm 1's W(i,j) = d_G(i,j))");
-  m.params = {neighbours, disconnected, tau_of};
+  m.params = {geodesics.neighbours, geodesics.disconnected, tau_of};
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
-  m.cost = [neighbours](const DataShape& s, const ParamSet& p, arma::uword) {
-    return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * double(neighbours(p)));
+  m.cost = [geodesics](const DataShape& s, const ParamSet& p, arma::uword) {
+    return geodesics.cost(s, p);
   };
   m.transform_reproduces_embedding = true;
-  // The geodesic distances and the isometric kernel: two dense n x n (2.5 with the shortest-path
-  // work arrays), then a linear map.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim) + 8.0 * 2.5 * double(s.n) * double(s.n);
-  };
+  m.memory = isometric_memory;
   m.make = [=](const ParamSet& p) {
-    return std::make_unique<Oip>(
-        GeodesicGraphSpec::knn_graph(arma::uword(neighbours(p)), disconnected(p) == "connect"),
-        tau_of(p) == "squared");
+    return std::make_unique<Oip>(geodesics.graph(p), tau_of(p) == "squared");
   };
   return m;
 }

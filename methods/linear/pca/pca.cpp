@@ -1,7 +1,5 @@
 #include "methods/linear/pca/pca.hpp"
 
-#include <algorithm>
-
 #include "framework/core/registry.hpp"
 
 namespace drbench {
@@ -14,20 +12,11 @@ void Pca::fit(const FitInput& in) {
 namespace {
 
 MethodInfo pca_info() {
-  MethodInfo m;
-  m.name = "pca";
-  m.family = "linear";
-  m.summary = "principal component analysis: top covariance eigenvectors of the centred data";
-  m.reference = "Jolliffe, Principal Component Analysis (2002); baseline of TPSLVM/GPLRF/OIP";
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    const double a = std::min(s.n, s.d), b = std::max(s.n, s.d);
-    return a * a * b;
-  };
-  m.transform_reproduces_embedding = true;
-  // Centred copies and a d x d covariance (d <= n) or a thin SVD (d > n): O(n d + d^2).
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim);
-  };
+  MethodInfo m = describe_method(
+      "pca", "linear",
+      "principal component analysis: top covariance eigenvectors of the centred data",
+      "Jolliffe, Principal Component Analysis (2002); baseline of TPSLVM/GPLRF/OIP");
+  describe_pca_models(m);
   m.make = [](const ParamSet&) { return std::make_unique<Pca>(); };
   return m;
 }

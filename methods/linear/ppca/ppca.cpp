@@ -57,23 +57,13 @@ void Ppca::fit(const FitInput& in) {
 namespace {
 
 MethodInfo ppca_info() {
-  MethodInfo m;
-  m.name = "ppca";
-  m.family = "linear";
-  m.summary = "probabilistic PCA, closed-form ML fit; points map to their posterior mean";
-  m.reference = "Tipping & Bishop, JRSS-B 61(3) 1999, eq. 7-8 and section 3.2";
+  MethodInfo m = describe_method(
+      "ppca", "linear", "probabilistic PCA, closed-form ML fit; points map to their posterior mean",
+      "Tipping & Bishop, JRSS-B 61(3) 1999, eq. 7-8 and section 3.2");
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return std::min<arma::uword>(s.d > 0 ? s.d - 1 : 0, s.n > 0 ? s.n - 1 : 0);
   };
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    const double a = std::min(s.n, s.d), b = std::max(s.n, s.d);
-    return a * a * b;
-  };
-  m.transform_reproduces_embedding = true;
-  // PCA's basis and a dim x dim posterior map.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim);
-  };
+  describe_pca_models(m);
   m.make = [](const ParamSet&) { return std::make_unique<Ppca>(); };
   return m;
 }

@@ -37,11 +37,10 @@ namespace {
 const char* const kReference = "the width whose t is the mean squared same-class distance";
 
 MethodInfo slpp_info() {
-  MethodInfo m;
-  m.name = "slpp";
-  m.family = "linear";
-  m.summary = "supervised LPP: same-class graph (heat kernel or 1), X L X^T a = l X D X^T a";
-  m.reference = "Zheng et al., Signal Processing 87(10) 2007, section 3 (SLPP)";
+  MethodInfo m = describe_method(
+      "slpp", "linear",
+      "supervised LPP: same-class graph (heat kernel or 1), X L X^T a = l X D X^T a",
+      "Zheng et al., Signal Processing 87(10) 2007, section 3 (SLPP)");
   const ChoiceKey weights = keywords::weights("on same-class pairs");
   const RealKey kernel_width = keywords::kernel_width(1.0, kReference);
   const ChoiceKey width = keywords::width("relative", kReference);

@@ -40,35 +40,25 @@ void Soip::fit(const FitInput& in) {
 namespace {
 
 MethodInfo soip_info() {
-  MethodInfo m;
-  m.name = "soip";
-  m.family = "linear";
-  m.summary = "sparse OIP: lasso (LARS) regression of the OIP projections, unit-length vectors";
-  m.reference = "Zheng, Tang, Fang & Zhang, ICPR 2012, section 4; Efron et al. 2004 (LARS)";
-  const IntKey neighbours =
-      keywords::neighbours(5, 1, 1000, "the kNN graph of the geodesics (papers: 2..20)");
-  const ChoiceKey disconnected = keywords::disconnected("connect");
+  MethodInfo m = describe_method(
+      "soip", "linear",
+      "sparse OIP: lasso (LARS) regression of the OIP projections, unit-length vectors",
+      "Zheng, Tang, Fang & Zhang, ICPR 2012, section 4; Efron et al. 2004 (LARS)");
+  const IsometricGraphKeys geodesics = isometric_graph_keys();
   const IntKey nonzeros = ParamSpec::integer("nonzeros", 0, 0, 1e6,
                                              "largest number of nonzero entries per projection "
                                              "vector (0 = no limit, stop at 'lambda')");
   const RealKey lambda = keywords::lambda(
       0.01, 1.0, false, "the lasso penalty, relative to the one that zeroes every coefficient");
-  m.params = {neighbours, disconnected, nonzeros, lambda};
+  m.params = {geodesics.neighbours, geodesics.disconnected, nonzeros, lambda};
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
-  m.cost = [neighbours](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * double(neighbours(p))) +
-           double(dim) * s.d * s.d * s.d;
+  m.cost = [geodesics](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    return geodesics.cost(s, p) + double(dim) * s.d * s.d * s.d;
   };
   m.transform_reproduces_embedding = true;
-  // The geodesic distances and the isometric kernel: two dense n x n (2.5 with the shortest-path
-  // work arrays), then a linear map.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim) + 8.0 * 2.5 * double(s.n) * double(s.n);
-  };
+  m.memory = isometric_memory;
   m.make = [=](const ParamSet& p) {
-    return std::make_unique<Soip>(
-        GeodesicGraphSpec::knn_graph(arma::uword(neighbours(p)), disconnected(p) == "connect"),
-        arma::uword(nonzeros(p)), lambda(p));
+    return std::make_unique<Soip>(geodesics.graph(p), arma::uword(nonzeros(p)), lambda(p));
   };
   return m;
 }

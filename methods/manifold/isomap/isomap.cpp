@@ -176,13 +176,11 @@ arma::mat Isomap::transform(const arma::mat& Xnew) const {
 namespace {
 
 MethodInfo isomap_info() {
-  MethodInfo m;
-  m.name = "isomap";
-  m.family = "manifold";
-  m.summary = "Isomap: classical MDS on kNN/epsilon-graph geodesics, Nystroem out-of-sample";
-  m.reference =
+  MethodInfo m = describe_method(
+      "isomap", "manifold",
+      "Isomap: classical MDS on kNN/epsilon-graph geodesics, Nystroem out-of-sample",
       "Tenenbaum, de Silva & Langford 2000, Science 290; Bengio et al. 2003 (NIPS 16); "
-      "landmarks: de Silva & Tenenbaum 2003 (NIPS 15)";
+      "landmarks: de Silva & Tenenbaum 2003 (NIPS 15)");
   // Added with the big-data paths: at their defaults earlier results' setting keys still resume.
   const ChoiceKey graph = keywords::graph("knn");
   const IntKey neighbours =

@@ -171,11 +171,10 @@ namespace {
 const char* const kReference = "the width whose t is the mean squared edge length";
 
 MethodInfo le_info() {
-  MethodInfo m;
-  m.name = "laplacian_eigenmaps";
-  m.family = "manifold";
-  m.summary = "Laplacian eigenmaps on a heat-kernel kNN graph; Nystroem out-of-sample";
-  m.reference = "Belkin & Niyogi 2003, Neural Computation 15(6); Bengio et al. 2003 (NIPS 16)";
+  MethodInfo m = describe_method(
+      "laplacian_eigenmaps", "manifold",
+      "Laplacian eigenmaps on a heat-kernel kNN graph; Nystroem out-of-sample",
+      "Belkin & Niyogi 2003, Neural Computation 15(6); Bengio et al. 2003 (NIPS 16)");
   const IntKey neighbours = keywords::neighbours(10, 1, 500, "the kNN graph (papers vary 2..20)");
   const ChoiceKey weights = keywords::weights("on the kNN edges");
   const RealKey kernel_width = keywords::kernel_width(1.0, kReference);

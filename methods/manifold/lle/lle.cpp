@@ -162,11 +162,9 @@ arma::mat LLE::transform_small(const arma::mat& Xnew) const {
 namespace {
 
 MethodInfo lle_info() {
-  MethodInfo m;
-  m.name = "lle";
-  m.family = "manifold";
-  m.summary = "locally linear embedding; out-of-sample by reconstruction weights";
-  m.reference = "Roweis & Saul 2000, Science 290; Saul & Roweis 2003, JMLR 4, eq. 2-4 and 6.1";
+  MethodInfo m = describe_method(
+      "lle", "manifold", "locally linear embedding; out-of-sample by reconstruction weights",
+      "Roweis & Saul 2000, Science 290; Saul & Roweis 2003, JMLR 4, eq. 2-4 and 6.1");
   const IntKey neighbours =
       keywords::neighbours(10, 1, 500, "the reconstruction of every point (TPSLVM: 2..20)");
   const RealKey reg = keywords::ridge(1e-3, 0.0, std::nullopt, true,

@@ -23,11 +23,10 @@ arma::mat ClassicalMDS::transform(const arma::mat& Xnew) const {
 namespace {
 
 MethodInfo mds_info() {
-  MethodInfo m;
-  m.name = "mds";
-  m.family = "manifold";
-  m.summary = "classical (Torgerson) MDS on Euclidean distances; Gower/Nystroem out-of-sample";
-  m.reference = "Torgerson 1952; Gower 1968; Bengio et al. 2003 (NIPS 16) eq. 8-10";
+  MethodInfo m = describe_method(
+      "mds", "manifold",
+      "classical (Torgerson) MDS on Euclidean distances; Gower/Nystroem out-of-sample",
+      "Torgerson 1952; Gower 1968; Bengio et al. 2003 (NIPS 16) eq. 8-10");
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return std::min<arma::uword>(s.n > 0 ? s.n - 1 : 0, s.d);
   };

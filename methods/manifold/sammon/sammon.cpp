@@ -352,13 +352,11 @@ arma::mat Sammon::transform(const arma::mat& Xnew) const {
 namespace {
 
 MethodInfo sammon_info() {
-  MethodInfo m;
-  m.name = "sammon";
-  m.family = "manifold";
-  m.summary =
+  MethodInfo m = describe_method(
+      "sammon", "manifold",
       "Sammon mapping (pseudo-Newton on the Sammon stress); out-of-sample by per-point "
-      "stress minimisation";
-  m.reference = "Sammon 1969, IEEE Trans. Computers C-18(5), eq. 1-6";
+      "stress minimisation",
+      "Sammon 1969, IEEE Trans. Computers C-18(5), eq. 1-6");
   const IntKey iterations = keywords::iterations(
       500, 100000, "pseudo-Newton steps of the fit and of every new point (TPSLVM: 1000)");
   const RealKey tol =

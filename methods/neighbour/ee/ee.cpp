@@ -174,15 +174,12 @@ void ElasticEmbedding::fit_linear_time(const FitInput& in) {
 namespace {
 
 MethodInfo ee_info() {
-  MethodInfo m;
-  m.name = "ee";
-  m.family = "neighbour";
-  m.summary =
+  MethodInfo m = describe_method(
+      "ee", "neighbour",
       "elastic embedding: Gaussian attraction, elastic repulsion on squared input "
-      "distances; spectral-direction optimiser (transductive)";
-  m.reference =
+      "distances; spectral-direction optimiser (transductive)",
       "Carreira-Perpinan 2010, ICML (eq. 1-4); Vladymyrov & Carreira-Perpinan 2012, "
-      "ICML (spectral direction); DEE paper eq. 1-4";
+      "ICML (spectral direction); DEE paper eq. 1-4");
   const ChoiceKey weights =
       keywords::weights("perplexity", {"perplexity", "gaussian"},
                         "w+ are entropic affinities at 'perplexity' (symmetrised) or "

@@ -14,6 +14,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/linalg/neighbour_graph.hpp"
 #include "framework/linalg/pca.hpp"
+#include "methods/neighbour/own_layout.hpp"
 
 namespace drbench {
 
@@ -164,10 +165,7 @@ arma::umat further_pairs(arma::uword n, const arma::umat& nb, arma::uword n_nb, 
 void Pacmap::fit(const FitInput& in) {
   const arma::uword n = in.X.n_cols;
   const auto n_nb = s_.neighbours;
-  if (n_nb + 1 >= n)
-    throw MethodError("pacmap: neighbours = " + std::to_string(n_nb) + " needs more than " +
-                      std::to_string(n_nb + 1) + " points, got " + std::to_string(n) +
-                      " (fix: neighbours < " + std::to_string(n - 1) + ")");
+  check_layout_neighbours("pacmap", n_nb, n);
   const auto n_mn = arma::uword(std::lround(double(n_nb) * s_.mn_ratio));
   // Further pairs need that many non-neighbours: capped on tiny data.
   const arma::uword n_fp =
@@ -198,13 +196,7 @@ void Pacmap::fit(const FitInput& in) {
     m += (1.0 - beta1) * (G - m);
     v += (1.0 - beta2) * (arma::square(G) - v);
     Y_ -= lr_t * m / (arma::sqrt(v) + 1e-7);
-    if (in.trace)
-      in.trace->log(itr + 1, f, arma::norm(G, "fro"),
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                    lr_t);
-    if (!std::isfinite(f))
-      throw MethodError("pacmap: the loss is not finite at iteration " + std::to_string(itr + 1) +
-                        " (fix: lower 'learning_rate')");
+    end_layout_iteration(in, "pacmap", itr, f, G, t0, lr_t);
   }
   if (in.trace) {
     in.trace->optimizer = "adam";
@@ -218,12 +210,10 @@ void Pacmap::fit(const FitInput& in) {
 namespace {
 
 MethodInfo pacmap_info() {
-  MethodInfo m;
-  m.name = "pacmap";
-  m.family = "neighbour";
-  m.summary =
-      "PaCMAP: neighbour, mid-near and further pairs, three-phase weights, Adam (transductive)";
-  m.reference = "Wang, Huang, Rudin & Shaposhnik 2021, JMLR 22(201) (sec. 5, Algorithm 1)";
+  MethodInfo m = describe_method(
+      "pacmap", "neighbour",
+      "PaCMAP: neighbour, mid-near and further pairs, three-phase weights, Adam (transductive)",
+      "Wang, Huang, Rudin & Shaposhnik 2021, JMLR 22(201) (sec. 5, Algorithm 1)");
   const IntKey neighbours = keywords::neighbours(10, 1, 1000000,
                                                  "neighbour pairs per point, chosen by scaled "
                                                  "distance among the neighbours + 50 nearest");

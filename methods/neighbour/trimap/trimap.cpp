@@ -13,6 +13,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/linalg/neighbour_graph.hpp"
 #include "framework/linalg/pca.hpp"
+#include "methods/neighbour/own_layout.hpp"
 
 namespace drbench {
 
@@ -76,10 +77,7 @@ void sample_outside(Rng& rng, arma::uword n, const std::vector<arma::uword>& rej
 void Trimap::fit(const FitInput& in) {
   const arma::uword n = in.X.n_cols;
   const auto inliers = s_.neighbours;
-  if (inliers + 1 >= n)
-    throw MethodError("trimap: neighbours = " + std::to_string(inliers) + " needs more than " +
-                      std::to_string(inliers + 1) + " points, got " + std::to_string(n) +
-                      " (fix: neighbours < " + std::to_string(n - 1) + ")");
+  check_layout_neighbours("trimap", inliers, n);
   const arma::uword outliers = std::min<arma::uword>(s_.outliers, n - 1 - inliers);
   const auto n_random = s_.random_triplets;
   const int iterations = s_.iterations;
@@ -174,13 +172,7 @@ void Trimap::fit(const FitInput& in) {
       vel(e) = gamma * vel(e) - step * gain(e) * g2;
       Y_(e) += vel(e);
     }
-    if (in.trace)
-      in.trace->log(itr + 1, f, arma::norm(G, "fro"),
-                    std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
-                    step);
-    if (!std::isfinite(f))
-      throw MethodError("trimap: the loss is not finite at iteration " + std::to_string(itr + 1) +
-                        " (fix: lower 'learning_rate')");
+    end_layout_iteration(in, "trimap", itr, f, G, t0, step);
   }
   if (in.trace) {
     in.trace->optimizer = "delta_bar_delta";
@@ -193,11 +185,10 @@ void Trimap::fit(const FitInput& in) {
 namespace {
 
 MethodInfo trimap_info() {
-  MethodInfo m;
-  m.name = "trimap";
-  m.family = "neighbour";
-  m.summary = "TriMap: weighted kNN and random triplets, delta-bar-delta (transductive)";
-  m.reference = "Amid & Warmuth 2019, arXiv:1910.00204 (sec. 3-4); trimap package 1.0";
+  MethodInfo m =
+      describe_method("trimap", "neighbour",
+                      "TriMap: weighted kNN and random triplets, delta-bar-delta (transductive)",
+                      "Amid & Warmuth 2019, arXiv:1910.00204 (sec. 3-4); trimap package 1.0");
   const IntKey neighbours = keywords::neighbours(12, 1, 1000000,
                                                  "inliers per point (the j of a triplet), by "
                                                  "scaled similarity among the neighbours + 50 "

@@ -246,14 +246,11 @@ arma::mat Umap::transform(const arma::mat& Xnew) const {
 namespace {
 
 MethodInfo umap_info() {
-  MethodInfo m;
-  m.name = "umap";
-  m.family = "neighbour";
-  m.summary =
+  MethodInfo m = describe_method(
+      "umap", "neighbour",
       "UMAP: fuzzy simplicial set of the kNN graph, spectral start, sampled SGD layout with "
-      "negative sampling; umap-learn's transform for new points";
-  m.reference =
-      "McInnes, Healy & Melville 2018, arXiv:1802.03426 (sec. 3, appendix C); umap-learn 0.5";
+      "negative sampling; umap-learn's transform for new points",
+      "McInnes, Healy & Melville 2018, arXiv:1802.03426 (sec. 3, appendix C); umap-learn 0.5");
   const IntKey neighbours =
       keywords::neighbours(15, 2, 1000000,
                            "umap-learn's n_neighbors, the point itself included: the k - 1 "
