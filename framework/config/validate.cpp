@@ -12,7 +12,6 @@
 #include "framework/data/preprocess.hpp"
 #include "framework/data/split.hpp"
 #include "framework/eval/coranking.hpp"
-#include "framework/results/schema.hpp"
 
 namespace drbench {
 

@@ -49,4 +49,19 @@ struct SplitsSpec {
   int line = 0;  // where splits: was declared
 };
 
+// "per_class", "ratio", "own", "all": the config's key and the results file's split_kind column.
+inline std::string split_kind_name(SplitsSpec::Kind k) {
+  switch (k) {
+    case SplitsSpec::Kind::PerClass:
+      return "per_class";
+    case SplitsSpec::Kind::Ratio:
+      return "ratio";
+    case SplitsSpec::Kind::Own:
+      return "own";
+    case SplitsSpec::Kind::All:
+      return "all";
+  }
+  return "unknown";
+}
+
 }  // namespace drbench

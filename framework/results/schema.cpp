@@ -11,20 +11,6 @@
 
 namespace drbench {
 
-std::string split_kind_name(SplitsSpec::Kind k) {
-  switch (k) {
-    case SplitsSpec::Kind::PerClass:
-      return "per_class";
-    case SplitsSpec::Kind::Ratio:
-      return "ratio";
-    case SplitsSpec::Kind::Own:
-      return "own";
-    case SplitsSpec::Kind::All:
-      return "all";
-  }
-  return "unknown";
-}
-
 std::string config_hash(const std::string& text) {
   char buf[17];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(hash_seed(0, text)));

@@ -17,9 +17,6 @@ struct RunInfo {
   int ranks = 1;
 };
 
-// "per_class", "ratio", "own", "all": the split_kind column.
-std::string split_kind_name(SplitsSpec::Kind k);
-
 // Hex text of a 64-bit FNV-1a/splitmix hash of the effective config text (root attr config_hash).
 std::string config_hash(const std::string& text);
 
