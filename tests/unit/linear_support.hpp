@@ -37,13 +37,22 @@ inline void blobs(Rng& rng, arma::uword d, arma::uword C, arma::uword per, doubl
     }
 }
 
-// Labelled blobs with the data centred, as the neighbour-embedding tests want them (the methods
-// centre too).
+// Labelled points: X is d x n, y holds n labels.
 struct Problem {
   arma::mat X;
   arma::uvec y;
 };
 
+// Labelled blobs as blobs() draws them from `rng`, which the test may go on drawing from.
+inline Problem blob_problem(Rng& rng, arma::uword d, arma::uword C, arma::uword per,
+                            double spread) {
+  Problem p;
+  blobs(rng, d, C, per, spread, p.X, p.y);
+  return p;
+}
+
+// Labelled blobs with the data centred, as the neighbour-embedding tests want them (the methods
+// centre too).
 inline Problem make_problem(std::uint64_t seed, arma::uword D, arma::uword C, arma::uword per,
                             double spread) {
   Rng rng(seed);
@@ -63,9 +72,9 @@ inline arma::mat linear_fixture(const std::string& name) {
 }
 
 // The fixture data set: X (d x n) and labels.
-inline void fixture_data(arma::mat& X, arma::uvec& y) {
-  X = linear_fixture("X").t();
-  y = arma::conv_to<arma::uvec>::from(arma::vectorise(linear_fixture("y")));
+inline Problem fixture_problem() {
+  return {linear_fixture("X").t(),
+          arma::conv_to<arma::uvec>::from(arma::vectorise(linear_fixture("y")))};
 }
 
 // max |A - B| after flipping each column of B to the sign of the matching column of A.

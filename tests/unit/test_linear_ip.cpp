@@ -50,9 +50,7 @@ TEST_CASE("components are found and joined at their closest pair", "[linear][ip]
 }
 
 TEST_CASE("ip matches the scipy generalized eigensolution", "[linear][ip]") {
-  arma::mat X;
-  arma::uvec y;
-  fixture_data(X, y);
+  auto [X, y] = fixture_problem();
   ParamSet p;
   p.set("ridge", 0.0);
   auto m = fit_method("ip", X, nullptr, 0, 3, p);

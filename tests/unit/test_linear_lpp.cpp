@@ -39,9 +39,7 @@ TEST_CASE("heat-kernel kNN weights and Laplacian match a dense computation", "[l
 }
 
 TEST_CASE("lpp matches the scipy generalized eigensolution", "[linear][lpp]") {
-  arma::mat X;
-  arma::uvec y;
-  fixture_data(X, y);
+  auto [X, y] = fixture_problem();
   ParamSet p;
   p.set("ridge", 0.0);
   auto m = fit_method("lpp", X, nullptr, 0, 3, p);

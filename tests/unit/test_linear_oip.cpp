@@ -1,18 +1,16 @@
 #include <catch2/catch.hpp>
 
 #include "framework/linalg/geodesic.hpp"
-#include "methods/linear/isometric_projection.hpp"
 #include "linear_support.hpp"
 #include "methods/linear/ip/ip.hpp"
+#include "methods/linear/isometric_projection.hpp"
 #include "methods/linear/oip/oip.hpp"
 
 using namespace drbench;
 using namespace drbench::testing;
 
 TEST_CASE("oip matches the numpy eigensolution of Algorithm 1", "[linear][oip]") {
-  arma::mat X;
-  arma::uvec y;
-  fixture_data(X, y);
+  auto [X, y] = fixture_problem();
   auto m = fit_method("oip", X, nullptr, 0, 3);
   const auto& oip = dynamic_cast<const Oip&>(*m);
   const arma::vec ref = arma::vectorise(linear_fixture("oip_values"));
