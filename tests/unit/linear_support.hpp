@@ -77,6 +77,13 @@ inline Problem fixture_problem() {
           arma::conv_to<arma::uvec>::from(arma::vectorise(linear_fixture("y")))};
 }
 
+// Parameters with only `ridge` set.
+inline ParamSet ridge(double r) {
+  ParamSet p;
+  p.set("ridge", r);
+  return p;
+}
+
 // max |A - B| after flipping each column of B to the sign of the matching column of A.
 inline double signed_column_diff(const arma::mat& A, const arma::mat& B) {
   if (A.n_rows != B.n_rows || A.n_cols != B.n_cols) return arma::datum::inf;
@@ -97,6 +104,17 @@ inline double column_sign_mismatch(const arma::mat& A, const arma::mat& B) {
     worst = std::max(worst, 1.0 - std::abs(c));
   }
   return worst;
+}
+
+// The fixture comparison of a method M that solves an eigenproblem: its eigenvalues against
+// `<name>_values` (approx_equal by `how` within `tol`) and its projection against `<name>_A` up to
+// column signs, within 1e-8.
+template <class M>
+void check_fixture_solution(const Method& m, const std::string& name, const char* how, double tol) {
+  const auto& fitted = dynamic_cast<const M&>(m);
+  CHECK(arma::approx_equal(fitted.eigenvalues(), arma::vectorise(linear_fixture(name + "_values")),
+                           how, tol));
+  CHECK(signed_column_diff(fitted.projection(), linear_fixture(name + "_A")) < 1e-8);
 }
 
 }  // namespace drbench::testing

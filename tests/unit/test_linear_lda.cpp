@@ -8,14 +8,9 @@
 using namespace drbench;
 using drbench::testing::blob_problem;
 using drbench::testing::fit_method;
+using drbench::testing::ridge;
 
 namespace {
-
-ParamSet reg(double r) {
-  ParamSet p;
-  p.set("ridge", r);
-  return p;
-}
 
 double fisher_ratio(const Scatter& s, const arma::vec& w) {
   return arma::as_scalar(w.t() * s.Sb * w) / arma::as_scalar(w.t() * s.Sw * w);
@@ -27,7 +22,7 @@ TEST_CASE("lda for two classes is the closed form Sw^-1 (m1 - m2)", "[linear][ld
   Rng rng(21);
   auto [X, y] = blob_problem(rng, 5, 2, 40, 2.0);
   X.row(1) *= 4.0;  // anisotropic within-class scatter so Sw^-1 matters
-  auto m = fit_method("lda", X, &y, 2, 1, reg(0.0));
+  auto m = fit_method("lda", X, &y, 2, 1, ridge(0.0));
   const Scatter s = class_scatter(X, y, 2);
   const arma::vec w = arma::solve(s.Sw, s.class_means.col(0) - s.class_means.col(1));
   const arma::vec a = dynamic_cast<const Lda&>(*m).projection().col(0);
@@ -40,7 +35,7 @@ TEST_CASE("lda direction maximises the Fisher ratio over all 2-D directions", "[
   Rng rng(22);
   auto [X, y] = blob_problem(rng, 2, 3, 30, 1.5);
   X.row(0) *= 3.0;
-  auto m = fit_method("lda", X, &y, 3, 1, reg(0.0));
+  auto m = fit_method("lda", X, &y, 3, 1, ridge(0.0));
   const Scatter s = class_scatter(X, y, 3);
   const double best = fisher_ratio(s, dynamic_cast<const Lda&>(*m).projection().col(0));
   double brute = 0.0;
@@ -74,8 +69,8 @@ TEST_CASE("lda limits dims to C-1 and needs labels", "[linear][lda]") {
 TEST_CASE("lda on singular S_w: clear error without ridge, works with it", "[linear][lda]") {
   Rng rng(25);
   auto [X, y] = blob_problem(rng, 30, 3, 5, 3.0);  // n - C = 12 < d = 30: S_w has rank 12
-  CHECK_THROWS_WITH(fit_method("lda", X, &y, 3, 2, reg(0.0)), Catch::Contains("'reg'"));
-  auto m = fit_method("lda", X, &y, 3, 2, reg(1e-3));
+  CHECK_THROWS_WITH(fit_method("lda", X, &y, 3, 2, ridge(0.0)), Catch::Contains("'reg'"));
+  auto m = fit_method("lda", X, &y, 3, 2, ridge(1e-3));
   CHECK(m->embedding().is_finite());
   // The classes separate: each point is nearer its own class mean in the projection.
   const arma::mat Y = m->embedding();
