@@ -10,6 +10,7 @@
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/error.hpp"
+#include "unit/error_message.hpp"
 
 using namespace drbench;
 
@@ -17,12 +18,7 @@ namespace {
 
 // The message of the ConfigError parsing `yaml` raises ("no error" when it parses).
 std::string error_of(const std::string& yaml, const std::string& profile = "") {
-  try {
-    parse_experiment(yaml, "cfg/bad.yaml", profile);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::config_error(yaml, "cfg/bad.yaml", profile);
 }
 
 const char* kGood = R"(name: good

@@ -4,19 +4,15 @@
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/error.hpp"
+#include "unit/error_message.hpp"
 
 using namespace drbench;
 
 namespace {
 std::string with_generator(const std::string& spec) {
-  try {
-    parse_experiment("datasets:\n  - name: g\n    source: generator\n" + spec +
-                         "splits: {train_ratio: 0.5}\nmethods: [{method: identity}]\n",
-                     "cfg/gen.yaml");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::config_error("datasets:\n  - name: g\n    source: generator\n" + spec +
+                                   "splits: {train_ratio: 0.5}\nmethods: [{method: identity}]\n",
+                               "cfg/gen.yaml");
 }
 }  // namespace
 

@@ -15,6 +15,7 @@
 #include "framework/sched/memory_check.hpp"
 #include "framework/sched/run_task.hpp"
 #include "framework/sched/scheduler.hpp"
+#include "unit/error_message.hpp"
 #include "unit/fake_method.hpp"
 
 namespace drbench {
@@ -49,12 +50,7 @@ const std::string kIris = "[{name: iris, source: bundled}]";
 
 template <class F>
 std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::message_of(std::forward<F>(f));
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "framework/eval/knn.hpp"
 #include "framework/plan/task.hpp"
 #include "framework/sched/run_task.hpp"
+#include "unit/error_message.hpp"
 #include "unit/fake_method.hpp"
 
 using namespace drbench;
@@ -50,12 +51,7 @@ std::vector<TaskResult> run_all(const Experiment& ex) {
 }
 
 std::string error_of(const std::string& yaml) {
-  try {
-    parse_experiment(yaml, "cfg/p.yaml");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::config_error(yaml, "cfg/p.yaml");
 }
 
 }  // namespace
