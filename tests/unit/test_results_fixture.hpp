@@ -8,8 +8,8 @@
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/rng.hpp"
-#include "framework/results/task_result.hpp"
 #include "framework/plan/task.hpp"
+#include "framework/results/task_result.hpp"
 
 namespace drbench::testing {
 
@@ -84,22 +84,21 @@ inline std::vector<Task> toy_tasks(const Experiment& ex, std::vector<double> gam
             for (double g : gammas) settings.push_back(setting(g));
           for (const auto& s : settings)
             for (auto dim : ex.methods[m].dims) {
-              Task t;
-              t.id = tasks.size();
-              t.dataset = d;
-              t.split_value = sv;
-              t.repeat = rep;
-              t.method = m;
-              t.setting = s;
-              t.dim = dim;
-              std::string split_id = ex.datasets[d].name +
-                                     "|per_class=" + std::to_string(static_cast<int>(sv)) + "|r" +
-                                     std::to_string(rep);
-              t.key = split_id + "|" + ex.methods[m].label + "|" + s.canonical() + "|d" +
-                      std::to_string(dim);
-              t.split_seed = hash_seed(ex.seed, split_id);
-              t.seed = hash_seed(ex.seed, t.key);
-              tasks.push_back(t);
+              const std::string split_id = ex.datasets[d].name +
+                                           "|per_class=" + std::to_string(static_cast<int>(sv)) +
+                                           "|r" + std::to_string(rep);
+              const std::string key = split_id + "|" + ex.methods[m].label + "|" + s.canonical() +
+                                      "|d" + std::to_string(dim);
+              tasks.push_back(Task{.id = tasks.size(),
+                                   .key = key,
+                                   .dataset = d,
+                                   .split_value = sv,
+                                   .repeat = rep,
+                                   .method = m,
+                                   .setting = s,
+                                   .dim = dim,
+                                   .split_seed = hash_seed(ex.seed, split_id),
+                                   .seed = hash_seed(ex.seed, key)});
             }
         }
   return tasks;
