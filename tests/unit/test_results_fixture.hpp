@@ -4,11 +4,14 @@
 #include <filesystem>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/plan/task.hpp"
+#include "framework/results/schema.hpp"
+#include "framework/results/store.hpp"
 #include "framework/results/task_result.hpp"
 
 namespace drbench::testing {
@@ -28,6 +31,12 @@ struct TempDir {
   }
   std::string file(const std::string& name) const { return (path / name).string(); }
 };
+
+// The run metadata a results file carries as root attributes.
+inline RunInfo toy_run_info(std::string version, std::string started, std::string blas = "",
+                            std::string host = "", int ranks = 1) {
+  return RunInfo{std::move(version), std::move(blas), std::move(host), std::move(started), ranks};
+}
 
 inline ParamSet setting(double gamma) {
   ParamSet p;
@@ -125,6 +134,17 @@ inline TaskResult toy_result(const Task& t, double err1, double err3, bool ok = 
   r.input_dim = 256;
   r.rank = 1 + static_cast<int>(t.id % 3);
   return r;
+}
+
+// What an interrupted run leaves: tasks[0] in the results file, tasks[1] only in its journal.
+inline void write_snapshot_and_journal(const Experiment& ex, const std::vector<Task>& tasks,
+                                       const RunInfo& info) {
+  ResultsStore store(ex, tasks, info, false);
+  store.add(toy_result(tasks[0], 0.5, 0.25));
+  store.write_hdf5();
+  store.set_snapshot_interval(1e9);
+  store.add(toy_result(tasks[1], 0.5, 0.25));  // journal only
+  store.commit();
 }
 
 }  // namespace drbench::testing
