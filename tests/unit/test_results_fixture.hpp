@@ -2,6 +2,7 @@
 // A hand-built experiment, task list and results for the results-layer tests (the config parser
 // and the task expansion are tested on their own; these tests must not depend on them).
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -134,6 +135,16 @@ inline TaskResult toy_result(const Task& t, double err1, double err3, bool ok = 
   r.input_dim = 256;
   r.rank = 1 + static_cast<int>(t.id % 3);
   return r;
+}
+
+// A results file for `ex` holding result_of(task) for each task it gives one for (nullopt: the
+// task did not run), written as a snapshot with default run metadata.
+template <class F>
+void write_results(const Experiment& ex, const std::vector<Task>& tasks, F&& result_of) {
+  ResultsStore store(ex, tasks, RunInfo{}, false);
+  for (const Task& t : tasks)
+    if (const std::optional<TaskResult> r = result_of(t)) store.add(*r);
+  store.write_hdf5();
 }
 
 // What an interrupted run leaves: tasks[0] in the results file, tasks[1] only in its journal.
