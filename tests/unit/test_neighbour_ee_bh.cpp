@@ -14,6 +14,7 @@
 #include "methods/neighbour/ee/ee.hpp"
 #include "methods/neighbour/ee/ee_bh_objective.hpp"
 #include "methods/neighbour/ee/ee_objective.hpp"
+#include "neighbour_helpers.hpp"
 #include "nonlinear_helpers.hpp"
 
 using namespace drbench;
@@ -238,9 +239,7 @@ TEST_CASE("linear-time EE: CG spectral direction is downhill and solves 4 L+ + m
 TEST_CASE("graph affinities equal the kNN sparse affinities on the exact graph", "[ee_bh]") {
   Rng rng(35);
   const arma::mat X = rng.randn(7, 250);
-  GraphOptions go;
-  go.kind = GraphKind::exact;
-  const NeighbourGraph g = neighbour_graph(X, 30, go);
+  const NeighbourGraph g = neighbour_graph(X, 30, exact_graph());
   const arma::sp_mat a = graph_joint_affinities(X, g, 10.0, 2);
   const arma::sp_mat b = sparse_joint_affinities(X, 10.0, 30);
   CHECK(arma::abs(arma::mat(a - b)).max() < 1e-12);

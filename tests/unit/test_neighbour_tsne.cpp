@@ -14,6 +14,7 @@
 #include "framework/optim/optimizer.hpp"
 #include "methods/neighbour/tsne/kl_gradient.hpp"
 #include "methods/neighbour/tsne/tsne.hpp"
+#include "neighbour_helpers.hpp"
 #include "nonlinear_helpers.hpp"
 
 using namespace drbench;
@@ -276,8 +277,7 @@ TEST_CASE("t-SNE P on the shared neighbour graph equals the kNN affinities it re
   arma::uvec y;
   const arma::mat X = blobs(rng, 8, 4, 100, 3.0, y);
   const arma::sp_mat ref = sparse_joint_affinities(X, 15.0);
-  GraphOptions go;
-  go.kind = GraphKind::exact;
+  GraphOptions go = exact_graph();
   for (unsigned threads : {1u, 3u}) {
     go.threads = threads;
     const arma::sp_mat P = graph_joint_affinities(X, neighbour_graph(X, 45, go), 15.0, threads);
