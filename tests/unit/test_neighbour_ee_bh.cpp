@@ -34,6 +34,14 @@ arma::sp_mat random_sparse_weights(Rng& rng, arma::uword n, arma::uword per_poin
   return arma::sp_mat(W);
 }
 
+// A sparse SPD system matrix: the graph Laplacian of random_sparse_weights plus 1e-3 I.
+arma::sp_mat laplacian_plus_ridge(Rng& rng, arma::uword n, arma::uword per_point) {
+  const arma::sp_mat W = random_sparse_weights(rng, n, per_point);
+  arma::sp_mat M = -W;
+  M.diag() += arma::vec(arma::sum(W, 1)) + 1e-3;
+  return M;
+}
+
 // The dense objective of the same model: w- the squared input distances scaled to sum to one.
 EeObjective dense_twin(const arma::sp_mat& Wp, const arma::mat& X, double lambda, arma::uword dim) {
   arma::mat Wm = sq_distances(X);
@@ -111,9 +119,7 @@ TEST_CASE("linear-time EE: Barnes-Hut error bounded and shrinking with theta",
 TEST_CASE("PCG solves a sparse SPD system like a dense solve", "[ee_bh][linalg]") {
   Rng rng(33);
   const arma::uword n = 200;
-  const arma::sp_mat W = random_sparse_weights(rng, n, 4);
-  arma::sp_mat M = -W;
-  M.diag() += arma::vec(arma::sum(W, 1)) + 1e-3;
+  const arma::sp_mat M = laplacian_plus_ridge(rng, n, 4);
   const arma::mat B = rng.randn(n, 2);
   arma::mat X;
   const PcgResult r = pcg_solve(M, B, X, 1e-12, 5000);
@@ -129,9 +135,7 @@ TEST_CASE("PCG with a supplied preconditioner: exact inverse in one step, any SP
           "[ee_bh][linalg]") {
   Rng rng(37);
   const arma::uword n = 150;
-  const arma::sp_mat W = random_sparse_weights(rng, n, 5);
-  arma::sp_mat M = -W;
-  M.diag() += arma::vec(arma::sum(W, 1)) + 1e-3;
+  const arma::sp_mat M = laplacian_plus_ridge(rng, n, 5);
   const arma::mat B = rng.randn(n, 3);
   const arma::mat Md(M);
   const arma::mat ref = arma::solve(Md, B);

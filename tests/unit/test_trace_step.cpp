@@ -24,9 +24,7 @@ TEST_CASE("Trace steps survive the task record and the results file", "[results]
   CHECK(b.trace.rows[0].step == 0.5);
   CHECK(std::isnan(b.trace.rows[1].step));
 
-  RunInfo info;
-  info.version = "0.1.0";
-  info.ranks = 1;
+  const RunInfo info = toy_run_info("0.1.0", "");
   {
     ResultsStore store(ex, tasks, info, false);
     store.add(r);
