@@ -137,6 +137,15 @@ inline TaskResult toy_result(const Task& t, double err1, double err3, bool ok = 
   return r;
 }
 
+// toy_result(t, 0.125, 0.375) with a trace by `optimizer` whose first row is iteration 0,
+// objective 3, gradient norm 1, at 0 s, step 0.5: the trace tests add their own rows.
+inline TaskResult traced_toy_result(const Task& t, const std::string& optimizer) {
+  TaskResult r = toy_result(t, 0.125, 0.375);
+  r.trace.optimizer = optimizer;
+  r.trace.log(0, 3.0, 1.0, 0.0, 0.5);
+  return r;
+}
+
 // A results file for `ex` holding result_of(task) for each task it gives one for (nullopt: the
 // task did not run), written as a snapshot with default run metadata.
 template <class F>

@@ -75,9 +75,7 @@ TEST_CASE("trace end: stored in the task table, and read from traces in older fi
   TempDir dir;
   Experiment ex = toy_experiment(dir.file("toy.h5"));
   auto tasks = toy_tasks(ex);
-  TaskResult r = toy_result(tasks[4], 0.125, 0.375);
-  r.trace.optimizer = "scg";
-  r.trace.log(0, 3.0, 1.0, 0.0, 0.5);
+  TaskResult r = traced_toy_result(tasks[4], "scg");
   r.trace.log(7, 2.0, 0.5, 0.25, 0.1);
   r.trace.note("stop_reason", "x_and_f_tolerance");
   r.fit_end = trace_end(r.trace);
