@@ -106,8 +106,7 @@ TEST_CASE("PaCMAP pairs follow their rules", "[neighbour][pacmap]") {
 
 TEST_CASE("PaCMAP separates blobs, traces Adam, and is deterministic", "[neighbour][pacmap]") {
   Rng rng(3);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 10, 4, 50, 4.0, y);
+  const auto [X, y] = labelled_blobs(rng, 10, 4, 50, 4.0);
   Trace trace;
   auto m = fit_method("pacmap", {}, X, 2, nullptr, 0, &trace, 5);
   const arma::mat E = m->embedding();

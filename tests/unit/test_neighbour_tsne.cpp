@@ -191,8 +191,7 @@ TEST_CASE("Momentum optimiser: phases, exaggeration, gradient-only calls, trace,
 TEST_CASE("t-SNE separates well-separated blobs (exact and Barnes-Hut) and is deterministic",
           "[neighbour][tsne]") {
   Rng rng(14);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 10, 4, 40, 8.0, y);
+  const auto [X, y] = labelled_blobs(rng, 10, 4, 40, 8.0);
   for (const char* gradient : {"exact", "barnes_hut"}) {
     Trace trace;
     auto m = fit_method("tsne", {{"perplexity", 10.0}, {"gradient", std::string(gradient)}}, X, 2,
@@ -274,8 +273,7 @@ TEST_CASE("FFT gradient and Z against the exact ones, refining with the grid",
 TEST_CASE("t-SNE P on the shared neighbour graph equals the kNN affinities it replaces",
           "[neighbour][tsne]") {
   Rng rng(16);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 8, 4, 100, 3.0, y);
+  const auto [X, y] = labelled_blobs(rng, 8, 4, 100, 3.0);
   const arma::sp_mat ref = sparse_joint_affinities(X, 15.0);
   GraphOptions go = exact_graph();
   for (unsigned threads : {1u, 3u}) {
@@ -293,8 +291,7 @@ TEST_CASE("t-SNE P on the shared neighbour graph equals the kNN affinities it re
 TEST_CASE("t-SNE gradient choice: auto keeps Barnes-Hut at small sizes, fft fits, threads",
           "[neighbour][tsne][fft]") {
   Rng rng(17);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 10, 4, 50, 8.0, y);
+  const auto [X, y] = labelled_blobs(rng, 10, 4, 50, 8.0);
   CHECK(tsne_gradient_for("auto", 9999, 2) == "barnes_hut");
   CHECK(tsne_gradient_for("auto", 10000, 2) == "fft");
   CHECK(tsne_gradient_for("auto", 10000, 1) == "fft");

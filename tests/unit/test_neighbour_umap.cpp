@@ -205,8 +205,7 @@ TEST_CASE("UMAP components: a graph of two cliques has two", "[neighbour][umap]"
 TEST_CASE("UMAP separates blobs, maps new points next to their class, and is deterministic",
           "[neighbour][umap]") {
   Rng rng(8);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 10, 4, 60, 4.0, y);
+  const auto [X, y] = labelled_blobs(rng, 10, 4, 60, 4.0);
   // New points from the training classes: perturbed training points.
   const arma::mat Q = X.cols(arma::regspace<arma::uvec>(0, 6, 239)) + 0.1 * rng.randn(10, 40);
   const arma::uvec yq = y(arma::regspace<arma::uvec>(0, 6, 239));
