@@ -10,50 +10,31 @@
 // (iteration, objective, gradient norm, seconds, step), and prints one line of JSON: n, seconds
 // (fit, wall), cpu_seconds, iterations, objective and the trace's notes. Values are parsed by the
 // type the method declares for the key.
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "benchmarks/matrix_file.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/core/trace.hpp"
 
 int main(int argc, char** argv) {
   using namespace drbench;
-  if (argc < 3) {
-    std::cerr << "usage: bench_ee <matrix.f64> <out_prefix> [method=ee] [key=value ...]\n";
-    return 2;
-  }
-  std::ifstream in(argv[1], std::ios::binary);
-  std::uint64_t n = 0, d = 0;
-  if (!in.read(reinterpret_cast<char*>(&n), 8) || !in.read(reinterpret_cast<char*>(&d), 8)) {
-    std::cerr << "bench_ee: " << argv[1] << ": cannot read the (n, d) header\n";
-    return 1;
-  }
-  arma::mat X(d, n);
-  if (!in.read(reinterpret_cast<char*>(X.memptr()), static_cast<std::streamsize>(8 * n * d))) {
-    std::cerr << "bench_ee: " << argv[1] << ": expected " << n * d << " float64 values\n";
-    return 1;
-  }
+  const arma::mat X = bench::matrix_argument(
+      argc, argv, 3, "bench_ee", "<matrix.f64> <out_prefix> [method=ee] [key=value ...]");
+  const std::uint64_t n = X.n_cols;
   std::string method = "ee";
   std::vector<std::pair<std::string, std::string>> kv;
-  for (int a = 3; a < argc; ++a) {
-    const std::string s = argv[a];
-    const auto eq = s.find('=');
-    if (eq == std::string::npos) {
-      std::cerr << "bench_ee: expected key=value, got " << s << "\n";
-      return 2;
-    }
-    if (s.substr(0, eq) == "method")
-      method = s.substr(eq + 1);
+  for (auto& arg : bench::key_values(argc, argv, 3, "bench_ee")) {
+    if (arg.first == "method")
+      method = arg.second;
     else
-      kv.emplace_back(s.substr(0, eq), s.substr(eq + 1));
+      kv.push_back(std::move(arg));
   }
   const MethodInfo& info = Registry::instance().get(method);
   ParamSet ps;
@@ -85,11 +66,9 @@ int main(int argc, char** argv) {
   Trace trace;
   const arma::uword dim = 2;
   FitInput fi{X, nullptr, 0, dim, rng, &trace};
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::clock_t c0 = std::clock();
+  const bench::Stopwatch clock;
   m->fit(fi);
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+  const double secs = clock.wall(), cpu = clock.cpu();
   const arma::mat Y = m->embedding();
   const std::string prefix = argv[2];
   std::ofstream emb(prefix + ".emb", std::ios::binary);

@@ -88,11 +88,15 @@ void BM_TpslvmObjectiveGrad(benchmark::State& state) {
   time_evaluations(state, obj, rng, n, q, true);
 }
 
+// The matrix of both floor benchmarks: random_spd at the benchmark's n from seed 42.
+arma::mat floor_matrix(const benchmark::State& state) {
+  drbench::Rng rng(42);
+  return random_spd(rng, arma::uword(state.range(0)));
+}
+
 // Floor: potrf + potri (what the objective uses) ...
 void BM_FloorCholPotri(benchmark::State& state) {
-  const arma::uword n = arma::uword(state.range(0));
-  drbench::Rng rng(42);
-  const arma::mat K = random_spd(rng, n);
+  const arma::mat K = floor_matrix(state);
   for (auto _ : state) {
     arma::mat R = arma::chol(K);
     benchmark::DoNotOptimize(drbench::inverse_from_cholesky(R).memptr());
@@ -114,50 +118,49 @@ void BM_GpLikelihoodOnly(benchmark::State& state) {
   }
 }
 
-// The dense calls the exact TPSLVM gradient cannot do without, and nothing else: E E (syrk),
-// Cholesky and inverse (the floor), and G E + E G (syr2k), with E and G fixed, no kernel entries,
-// no rank-d data terms. Its ratio to BM_FloorCholPotri bounds from below what any implementation
-// of this gradient can reach on the machine.
-void BM_TpslvmDenseCallsOnly(benchmark::State& state) {
+// The dense calls the exact TPSLVM gradient cannot do without, and nothing else (kDataTerm
+// false): E E (syrk), Cholesky and inverse (the floor), and G E + E G (syr2k), with E and G fixed,
+// no kernel entries, no rank-d data terms. Its ratio to BM_FloorCholPotri bounds from below what
+// any implementation of this gradient can reach on the machine.
+// With kDataTerm, the same dense calls plus the rank-d data term every exact GP gradient pays on
+// top (K^-1 Y by symm, dL/dK's (K^-1 Y)(K^-1 Y)^T by syrk, both of width d, and G mirrored for
+// syr2k), still with no kernel entries: the BLAS work of TPSLVM's objective + gradient at this d,
+// all of it.
+template <bool kDataTerm>
+void time_tpslvm_dense_calls(benchmark::State& state) {
   const arma::uword n = arma::uword(state.range(0));
   drbench::Rng rng(42);
   const arma::mat E = random_symmetric(rng, n);
-  arma::mat K(n, n), S(n, n), G;
+  const arma::mat Yt = kDataTerm ? arma::mat(rng.randn(n, kD)) : arma::mat();
+  arma::mat K(n, n), S(n, n), G, KinvY;
   for (auto _ : state) {
     drbench::symmetric::syrk('T', 1.0, E, 0.0, K);
     K.diag() += 1.0;
-    drbench::symmetric::mirror_upper(K);
-    arma::mat R = arma::chol(K);
-    G = drbench::inverse_from_cholesky(R);
-    drbench::symmetric::syr2k(G, E, S);
+    if constexpr (kDataTerm) {
+      benchmark::DoNotOptimize(
+          drbench::gp_neg_log_likelihood_in_place(K, Yt, KinvY, true, {}, true).value);
+      drbench::symmetric::syr2k(K, E, S);
+    } else {
+      drbench::symmetric::mirror_upper(K);
+      arma::mat R = arma::chol(K);
+      G = drbench::inverse_from_cholesky(R);
+      drbench::symmetric::syr2k(G, E, S);
+    }
     benchmark::DoNotOptimize(S.memptr());
   }
 }
 
-// The same dense calls plus the rank-d data term every exact GP gradient pays on top (K^-1 Y by
-// symm, dL/dK's (K^-1 Y)(K^-1 Y)^T by syrk, both of width d, and G mirrored for syr2k), still with
-// no kernel entries: the BLAS work of TPSLVM's objective + gradient at this d, all of it.
+void BM_TpslvmDenseCallsOnly(benchmark::State& state) {
+  time_tpslvm_dense_calls<false>(state);
+}
+
 void BM_TpslvmDenseAndDataCalls(benchmark::State& state) {
-  const arma::uword n = arma::uword(state.range(0));
-  drbench::Rng rng(42);
-  const arma::mat E = random_symmetric(rng, n);
-  const arma::mat Yt = rng.randn(n, kD);
-  arma::mat K(n, n), S(n, n), KinvY;
-  for (auto _ : state) {
-    drbench::symmetric::syrk('T', 1.0, E, 0.0, K);
-    K.diag() += 1.0;
-    benchmark::DoNotOptimize(
-        drbench::gp_neg_log_likelihood_in_place(K, Yt, KinvY, true, {}, true).value);
-    drbench::symmetric::syr2k(K, E, S);
-    benchmark::DoNotOptimize(S.memptr());
-  }
+  time_tpslvm_dense_calls<true>(state);
 }
 
 // ... and arma::chol + arma::inv_sympd as the issue states it.
 void BM_FloorCholInvSympd(benchmark::State& state) {
-  const arma::uword n = arma::uword(state.range(0));
-  drbench::Rng rng(42);
-  const arma::mat K = random_spd(rng, n);
+  const arma::mat K = floor_matrix(state);
   for (auto _ : state) {
     arma::mat R = arma::chol(K);
     benchmark::DoNotOptimize(R.memptr());

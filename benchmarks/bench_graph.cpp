@@ -7,50 +7,24 @@
 //
 // matrix.f64: two little-endian uint64 (n, d) followed by n*d float64, point after point.
 // Prints one line of JSON per graph: kind, ef_search, build and query seconds, recall.
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "benchmarks/matrix_file.hpp"
 #include "framework/linalg/neighbour_graph.hpp"
-
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
   using namespace drbench;
-  if (argc < 2) {
-    std::cerr << "usage: bench_graph <matrix.f64> [k=15] [threads=1] [ef=100,200]\n";
-    return 2;
-  }
-  std::ifstream in(argv[1], std::ios::binary);
-  std::uint64_t n = 0, d = 0;
-  if (!in.read(reinterpret_cast<char*>(&n), 8) || !in.read(reinterpret_cast<char*>(&d), 8)) {
-    std::cerr << "bench_graph: " << argv[1] << ": cannot read the (n, d) header\n";
-    return 1;
-  }
-  arma::mat X(d, n);
-  if (!in.read(reinterpret_cast<char*>(X.memptr()), static_cast<std::streamsize>(8 * n * d))) {
-    std::cerr << "bench_graph: " << argv[1] << ": expected " << n * d << " float64 values\n";
-    return 1;
-  }
+  const arma::mat X = bench::matrix_argument(argc, argv, 2, "bench_graph",
+                                             "<matrix.f64> [k=15] [threads=1] [ef=100,200]");
   arma::uword k = 15;
   unsigned threads = 1;
   std::vector<std::size_t> efs = {100, 200};
-  for (int a = 2; a < argc; ++a) {
-    const std::string s = argv[a];
-    const auto eq = s.find('=');
-    const std::string key = s.substr(0, eq),
-                      value = eq == std::string::npos ? "" : s.substr(eq + 1);
+  for (const auto& [key, value] : bench::key_values(argc, argv, 2, "bench_graph")) {
     if (key == "k") {
       k = std::stoul(value);
     } else if (key == "threads") {
@@ -60,7 +34,7 @@ int main(int argc, char** argv) {
       std::istringstream list(value);
       for (std::string v; std::getline(list, v, ',');) efs.push_back(std::stoul(v));
     } else {
-      std::cerr << "bench_graph: unknown argument '" << s << "' (fix: k=, threads=, ef=)\n";
+      std::cerr << "bench_graph: unknown key '" << key << "' (fix: k=, threads=, ef=)\n";
       return 2;
     }
   }
@@ -68,13 +42,13 @@ int main(int argc, char** argv) {
   GraphOptions exact;
   exact.kind = GraphKind::exact;
   exact.threads = threads;
-  auto t0 = std::chrono::steady_clock::now();
+  const bench::Stopwatch exact_clock;
   const NeighbourGraph truth = neighbour_graph(X, k, exact);
   std::printf(
       "{\"n\": %llu, \"d\": %llu, \"k\": %llu, \"threads\": %u, \"kind\": \"exact\", "
       "\"seconds\": %.3f, \"recall\": 1}\n",
-      static_cast<unsigned long long>(n), static_cast<unsigned long long>(d),
-      static_cast<unsigned long long>(k), threads, seconds_since(t0));
+      static_cast<unsigned long long>(X.n_cols), static_cast<unsigned long long>(X.n_rows),
+      static_cast<unsigned long long>(k), threads, exact_clock.wall());
   std::fflush(stdout);
 
   GraphOptions approx;
@@ -86,12 +60,12 @@ int main(int argc, char** argv) {
   for (std::size_t ef : efs) {
     GraphOptions q = approx;
     q.ef_search = std::max<std::size_t>(ef, k + 1);
-    t0 = std::chrono::steady_clock::now();
+    const bench::Stopwatch build_clock;
     const NeighbourIndex idx(X, k, q);
-    const double b = seconds_since(t0);
-    t0 = std::chrono::steady_clock::now();
+    const double b = build_clock.wall();
+    const bench::Stopwatch query_clock;
     const NeighbourGraph g = idx.self_graph(k);
-    const double query = seconds_since(t0);
+    const double query = query_clock.wall();
     std::printf(
         "{\"kind\": \"approximate\", \"ef_search\": %zu, \"build_seconds\": %.3f, "
         "\"query_seconds\": %.3f, \"recall\": %.5f}\n",

@@ -14,18 +14,44 @@
 
 namespace {
 
+// Gaussian training and test points (one column each), then, when asked, labels uniform over ten
+// classes, all drawn from one engine seeded `seed`.
+struct Points {
+  arma::mat train, test;
+  arma::uvec ytrain, ytest;
+};
+
+arma::uvec uniform_labels(drbench::Rng& rng, arma::uword n) {
+  arma::uvec y(n);
+  for (auto& v : y) v = static_cast<arma::uword>(rng.uniform() * 10);
+  return y;
+}
+
+Points gaussian_points(std::uint64_t seed, arma::uword d, arma::uword ntrain, arma::uword ntest,
+                       bool with_labels) {
+  drbench::Rng rng(seed);
+  Points p;
+  p.train = rng.randn(d, ntrain);
+  p.test = rng.randn(d, ntest);
+  if (with_labels) {
+    p.ytrain = uniform_labels(rng, ntrain);
+    p.ytest = uniform_labels(rng, ntest);
+  }
+  return p;
+}
+
+// The points of a benchmark whose arguments are (dim, training points, test points).
+Points gaussian_points(std::uint64_t seed, const benchmark::State& state, bool with_labels) {
+  return gaussian_points(seed, static_cast<arma::uword>(state.range(0)),
+                         static_cast<arma::uword>(state.range(1)),
+                         static_cast<arma::uword>(state.range(2)), with_labels);
+}
+
 void BM_KnnErrors(benchmark::State& state) {
-  const auto d = static_cast<arma::uword>(state.range(0));
-  const auto ntrain = static_cast<arma::uword>(state.range(1));
-  const auto ntest = static_cast<arma::uword>(state.range(2));
-  drbench::Rng rng(1);
-  const arma::mat train = rng.randn(d, ntrain), test = rng.randn(d, ntest);
-  arma::uvec ytrain(ntrain), ytest(ntest);
-  for (auto& v : ytrain) v = static_cast<arma::uword>(rng.uniform() * 10);
-  for (auto& v : ytest) v = static_cast<arma::uword>(rng.uniform() * 10);
+  const Points p = gaussian_points(1, state, true);
   for (auto _ : state)
-    benchmark::DoNotOptimize(drbench::knn_errors(train, ytrain, test, ytest, {1, 3, 5}));
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * ntest));
+    benchmark::DoNotOptimize(drbench::knn_errors(p.train, p.ytrain, p.test, p.ytest, {1, 3, 5}));
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * p.test.n_cols));
 }
 BENCHMARK(BM_KnnErrors)
     ->Args({12, 1000, 1000})
@@ -37,14 +63,9 @@ BENCHMARK(BM_KnnErrors)
 // vote), on the Gaussian points of BM_KnnPath (seed 4) and the USPS principal scores of
 // BM_KnnUspsPath; scikit-learn's KNeighborsClassifier(1): scripts/bench_knn_sklearn.py 5 ... 1.
 void BM_Knn1(benchmark::State& state) {
-  const auto d = static_cast<arma::uword>(state.range(0));
-  drbench::Rng rng(4);
-  const arma::mat train = rng.randn(d, 5000), test = rng.randn(d, 5000);
-  arma::uvec ytrain(5000), ytest(5000);
-  for (auto& v : ytrain) v = static_cast<arma::uword>(rng.uniform() * 10);
-  for (auto& v : ytest) v = static_cast<arma::uword>(rng.uniform() * 10);
+  const Points p = gaussian_points(4, static_cast<arma::uword>(state.range(0)), 5000, 5000, true);
   for (auto _ : state)
-    benchmark::DoNotOptimize(drbench::knn_errors(train, ytrain, test, ytest, {1}));
+    benchmark::DoNotOptimize(drbench::knn_errors(p.train, p.ytrain, p.test, p.ytest, {1}));
 }
 BENCHMARK(BM_Knn1)->Arg(9)->Unit(benchmark::kMillisecond);
 
@@ -60,13 +81,9 @@ arma::umat knn_path(int path, const arma::mat& train, const arma::mat& test) {
 
 template <int kPath>
 void BM_KnnPath(benchmark::State& state) {
-  const auto d = static_cast<arma::uword>(state.range(0));
-  const auto ntrain = static_cast<arma::uword>(state.range(1));
-  const auto ntest = static_cast<arma::uword>(state.range(2));
-  drbench::Rng rng(4);
-  const arma::mat train = rng.randn(d, ntrain), test = rng.randn(d, ntest);
-  for (auto _ : state) benchmark::DoNotOptimize(knn_path(kPath, train, test));
-  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * ntest));
+  const Points p = gaussian_points(4, state, false);
+  for (auto _ : state) benchmark::DoNotOptimize(knn_path(kPath, p.train, p.test));
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * p.test.n_cols));
 }
 void PathArgs(benchmark::internal::Benchmark* b) {
   for (int d : {2, 4, 6, 9, 12, 16, 20, 32}) b->Args({d, 5000, 5000});
@@ -122,8 +139,7 @@ void BM_KnnLoo(benchmark::State& state) {
   const auto n = static_cast<arma::uword>(state.range(0));
   drbench::Rng rng(2);
   const arma::mat X = rng.randn(2, n);
-  arma::uvec y(n);
-  for (auto& v : y) v = static_cast<arma::uword>(rng.uniform() * 10);
+  const arma::uvec y = uniform_labels(rng, n);
   for (auto _ : state) benchmark::DoNotOptimize(drbench::knn_loo_errors(X, y, {1}));
 }
 BENCHMARK(BM_KnnLoo)->Arg(2000)->Arg(9298)->Unit(benchmark::kMillisecond);

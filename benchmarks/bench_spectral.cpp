@@ -9,14 +9,12 @@
 // matrix.f64: two little-endian uint64 (n, d) followed by n*d float64, point after point.
 // key=value: method parameters (integers, reals or words), e.g. neighbours=10 landmarks=1000.
 // Prints one line of JSON: n, d, seconds (fit), and the method's trace notes.
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <ctime>
-#include <fstream>
 #include <iostream>
 #include <string>
 
+#include "benchmarks/matrix_file.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/core/trace.hpp"
@@ -39,37 +37,19 @@ drbench::ParamValue parse_value(const std::string& s) {
 
 int main(int argc, char** argv) {
   using namespace drbench;
-  if (argc < 3) {
-    std::cerr << "usage: bench_spectral <matrix.f64> <method> [dims=2] [key=value ...]\n";
-    return 2;
-  }
-  std::ifstream in(argv[1], std::ios::binary);
-  std::uint64_t n = 0, d = 0;
-  if (!in.read(reinterpret_cast<char*>(&n), 8) || !in.read(reinterpret_cast<char*>(&d), 8)) {
-    std::cerr << "bench_spectral: " << argv[1] << ": cannot read the (n, d) header\n";
-    return 1;
-  }
-  arma::mat X(d, n);  // point after point in the file = one column per point
-  if (!in.read(reinterpret_cast<char*>(X.memptr()), static_cast<std::streamsize>(8 * n * d))) {
-    std::cerr << "bench_spectral: " << argv[1] << ": expected " << n * d << " float64 values\n";
-    return 1;
-  }
+  const arma::mat X = bench::matrix_argument(argc, argv, 3, "bench_spectral",
+                                             "<matrix.f64> <method> [dims=2] [key=value ...]");
+  const std::uint64_t n = X.n_cols, d = X.n_rows;
   arma::uword dims = 2;
   bool estimate_only = false;
   ParamSet ps;
-  for (int a = 3; a < argc; ++a) {
-    const std::string kv = argv[a];
-    const auto eq = kv.find('=');
-    if (eq == std::string::npos) {
-      std::cerr << "bench_spectral: '" << kv << "' is not key=value\n";
-      return 2;
-    }
-    if (kv.substr(0, eq) == "dims")
-      dims = std::stoul(kv.substr(eq + 1));
-    else if (kv == "estimate=only")
+  for (const auto& [key, value] : bench::key_values(argc, argv, 3, "bench_spectral")) {
+    if (key == "dims")
+      dims = std::stoul(value);
+    else if (key == "estimate" && value == "only")
       estimate_only = true;
     else
-      ps.set(kv.substr(0, eq), parse_value(kv.substr(eq + 1)));
+      ps.set(key, parse_value(value));
   }
   const MethodInfo& info = Registry::instance().get(argv[2]);
   const ParamSet p = info.complete(ps);
@@ -82,12 +62,9 @@ int main(int argc, char** argv) {
   Rng rng(1);
   Trace trace;
   FitInput fi{X, nullptr, 0, dims, rng, &trace};
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::clock_t c0 = std::clock();
+  const bench::Stopwatch clock;
   auto m = info.fit(p, fi);
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  // CPU seconds too: on a machine shared with other jobs the wall time mostly measures them.
-  const double cpu = double(std::clock() - c0) / CLOCKS_PER_SEC;
+  const double secs = clock.wall(), cpu = clock.cpu();
   const arma::mat Y = m->embedding();
   std::printf(
       "{\"n\": %llu, \"d\": %llu, \"seconds\": %.3f, \"cpu_seconds\": %.3f, "

@@ -6,36 +6,23 @@
 //
 // matrix.f64: two little-endian uint64 (n, d) followed by n*d float64, point after point.
 // Prints one line of JSON: n, d, seconds (fit, wall), cpu_seconds, optimiser_seconds (wall), kl.
-#include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <ctime>
-#include <fstream>
 #include <iostream>
 #include <string>
 
+#include "benchmarks/matrix_file.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/core/trace.hpp"
 
 int main(int argc, char** argv) {
   using namespace drbench;
-  if (argc < 3) {
-    std::cerr << "usage: bench_tsne <matrix.f64> <exact|barnes_hut> [iterations] [perplexity] "
-                 "[theta]\n";
-    return 2;
-  }
-  std::ifstream in(argv[1], std::ios::binary);
-  std::uint64_t n = 0, d = 0;
-  if (!in.read(reinterpret_cast<char*>(&n), 8) || !in.read(reinterpret_cast<char*>(&d), 8)) {
-    std::cerr << "bench_tsne: " << argv[1] << ": cannot read the (n, d) header\n";
-    return 1;
-  }
-  arma::mat X(d, n);  // point after point in the file = one column per point
-  if (!in.read(reinterpret_cast<char*>(X.memptr()), static_cast<std::streamsize>(8 * n * d))) {
-    std::cerr << "bench_tsne: " << argv[1] << ": expected " << n * d << " float64 values\n";
-    return 1;
-  }
+  const arma::mat X =
+      bench::matrix_argument(argc, argv, 3, "bench_tsne",
+                             "<matrix.f64> <exact|barnes_hut> [iterations] [perplexity] "
+                             "[theta]");
+  const std::uint64_t n = X.n_cols, d = X.n_rows;
   ParamSet ps;
   ps.set("gradient", std::string(argv[2]));
   if (argc > 3) ps.set("iterations", static_cast<std::int64_t>(std::stoll(argv[3])));
@@ -46,12 +33,9 @@ int main(int argc, char** argv) {
   Rng rng(1);
   Trace trace;
   FitInput fi{X, nullptr, 0, 2, rng, &trace};
-  const auto t0 = std::chrono::steady_clock::now();
-  const std::clock_t c0 = std::clock();
+  const bench::Stopwatch clock;
   m->fit(fi);
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  // CPU time of this one-thread process: the steadier figure on a shared machine.
-  const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+  const double secs = clock.wall(), cpu = clock.cpu();
   std::printf(
       "{\"n\": %llu, \"d\": %llu, \"seconds\": %.3f, \"cpu_seconds\": %.3f, "
       "\"optimiser_seconds\": %.3f, "

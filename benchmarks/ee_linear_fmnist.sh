@@ -11,30 +11,9 @@
 # python3-h5py; the data: /usr/share/datasets/fashion-mnist (skips cleanly without it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-data=/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz
-if [[ ! -f $data ]]; then
-  echo "ee_linear_fmnist: $data not found, skipped"
-  exit 0
-fi
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 HDF5_USE_FILE_LOCKING=FALSE
-out=${OUT_DIR:-/tmp/ee_linear_fmnist}
-mkdir -p "$out"
+source benchmarks/profile_runs.sh
 profiles=("$@")
 [[ ${#profiles[@]} -eq 0 ]] && profiles=(ee tsne tsnefft eejacobi)
-printf '%-8s %10s %10s %10s %6s %-16s %8s\n' profile fit_s cpu_s peak_MiB iters stop 1nn_err%
-for p in "${profiles[@]}"; do
-  h5="$out/$p.h5"
-  /usr/bin/time -v -o "$out/$p.time" build/drbench run configs/ee_linear_fmnist.yaml \
-    --profile "$p" --output "$h5" --force-new --quiet --no-table >"$out/$p.log" 2>&1
-  rss=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$out/$p.time")
-  cpu=$(awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {print u + s}' "$out/$p.time")
-  /usr/bin/python3 - "$h5" "$p" "$rss" "$cpu" <<'PY'
-import sys, h5py
-h5, p, rss, cpu = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
-t = h5py.File(h5, "r")["tasks"]
-for i in range(len(t["method"])):
-    print(f"{p:<8s} {t['fit_seconds'][i]:10.1f} {cpu:10.1f} {rss / 1024:10.0f} "
-          f"{int(t['iterations'][i]):6d} {t['stop_reason'][i].decode():<16s} "
-          f"{100 * t['knn_error'][i][0]:8.2f}")
-PY
-done
+run_profiles ee_linear_fmnist configs/ee_linear_fmnist.yaml \
+  "profile:<8s fit_seconds:10.1f cpu:10.1f peak:10.0f iterations:6d stop_reason:<16s knn_error:8.2f" \
+  "${profiles[@]}"

@@ -10,7 +10,6 @@ openTSNE, and scores both embeddings the same way.
   score WORK           leave-one-out 1-NN error of WORK/opentsne.npy and of drbench's embedding
                        (WORK/drbench.h5, /embeddings/<task>/train), printed as one line each.
 """
-import gzip
 import os
 import sys
 import time
@@ -18,15 +17,8 @@ import time
 import h5py
 import numpy as np
 
-FMNIST = "/usr/share/datasets/fashion-mnist"
-
-
-def read_idx(path):
-    with gzip.open(path, "rb") as f:
-        data = f.read()
-    ndim = data[3]
-    dims = [int.from_bytes(data[4 + 4 * i : 8 + 4 * i], "big") for i in range(ndim)]
-    return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * ndim).reshape(dims)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "scripts"))
+from fmnist_idx import FMNIST, read_idx  # noqa: E402
 
 
 def prepare(work, n):

@@ -16,32 +16,20 @@ milliseconds. Side by side with drbench (bench_knn's <0> blocked, <1> k-d tree, 
 import os
 import sys
 
-for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[var] = "1"
-
-import time  # noqa: E402
+# First: it makes every BLAS one-threaded before numpy loads.
+from bench_common import median_ms
 
 import numpy as np  # noqa: E402
 import sklearn  # noqa: E402
 from sklearn.neighbors import KNeighborsClassifier  # noqa: E402
 
 
-def median_ms(fn, repeats):
-    cpu, wall = [], []
-    for _ in range(repeats):
-        c0, w0 = time.process_time(), time.perf_counter()
-        fn()
-        cpu.append(time.process_time() - c0)
-        wall.append(time.perf_counter() - w0)
-    return 1000 * float(np.median(cpu)), 1000 * float(np.median(wall))
-
-
 def row(name, train, ytrain, test, repeats, k=5):
     cells = []
     for algo in ("kd_tree", "ball_tree", "brute"):
         clf = KNeighborsClassifier(n_neighbors=k, algorithm=algo, n_jobs=1)
-        cpu, wall = median_ms(lambda: clf.fit(train, ytrain).predict(test), repeats)
-        cells.append(f"{cpu:>8.1f} {wall:>8.1f}")
+        t = median_ms(lambda: clf.fit(train, ytrain).predict(test), repeats)
+        cells.append(f"{t['cpu']:>8.1f} {t['wall']:>8.1f}")
     print(f"{name:<22} " + "  ".join(cells), flush=True)
 
 

@@ -12,11 +12,9 @@ With names, only the matching rows run (substring match, e.g. `isomap lle`).
 import os
 import sys
 
-# Before numpy loads its BLAS: one thread, like `OPENBLAS_NUM_THREADS=1 bench_*`.
-for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[var] = "1"
+# First, before numpy loads its BLAS: one thread, like `OPENBLAS_NUM_THREADS=1 bench_*`.
+from bench_common import median_ms
 
-import time  # noqa: E402
 import warnings  # noqa: E402
 
 import h5py  # noqa: E402
@@ -44,18 +42,6 @@ def median_distance(X):
     sq = (S**2).sum(1)
     D2 = np.maximum(sq[:, None] + sq[None, :] - 2 * S @ S.T, 0)
     return np.sqrt(np.median(D2[np.triu_indices(S.shape[0], 1)]))
-
-
-def median_ms(fn, repeats):
-    # (wall, CPU) medians; on a shared machine the process CPU time of a one-thread fit is the
-    # steadier figure, and Google Benchmark reports both the same way.
-    wall, cpu = [], []
-    for _ in range(repeats):
-        t0, c0 = time.perf_counter(), time.process_time()
-        fn()
-        wall.append(time.perf_counter() - t0)
-        cpu.append(time.process_time() - c0)
-    return 1000 * float(np.median(wall)), 1000 * float(np.median(cpu))
 
 
 X, y = load()
@@ -98,5 +84,5 @@ print(f"# scikit-learn {sklearn.__version__}, numpy {np.__version__}; X {X.shape
 for name, ours, fn, repeats in rows:
     if wanted and not any(w in name for w in wanted):
         continue
-    wall, cpu = median_ms(fn, repeats)
-    print(f"{name:46s} {ours:20s} {wall:10.1f} {cpu:10.1f}", flush=True)
+    t = median_ms(fn, repeats)
+    print(f"{name:46s} {ours:20s} {t['wall']:10.1f} {t['cpu']:10.1f}", flush=True)

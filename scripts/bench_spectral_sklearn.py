@@ -24,27 +24,21 @@ CPU seconds to the wall seconds.
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
-for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[var] = "1"
+# First: it makes every BLAS one-threaded before numpy loads.
+from bench_common import CHILD_PRELUDE, run_json, write_matrix  # noqa: E402
 
-# The same Fashion-MNIST PCA-50 matrix and file format as the t-SNE benchmark.
-from bench_tsne_sklearn import fashion_pca50, write_matrix  # noqa: E402,F401
+# The same Fashion-MNIST PCA-50 matrix as the t-SNE benchmark.
+from bench_tsne_sklearn import fashion_pca50  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "build", "benchmarks", "bench_spectral")
 
-SKLEARN_CHILD = r"""
-import json, sys, time
-import numpy as np
+SKLEARN_CHILD = CHILD_PRELUDE + r"""
 from sklearn.manifold import LocallyLinearEmbedding, SpectralEmbedding
-path, method, k = sys.argv[1], sys.argv[2], int(sys.argv[3])
-with open(path, "rb") as f:
-    n, d = np.frombuffer(f.read(16), dtype="<u8")
-    X = np.frombuffer(f.read(), dtype="<f8").reshape(int(n), int(d)).copy()
+method, k = sys.argv[2], int(sys.argv[3])
 t0 = time.perf_counter()
 c0 = time.process_time()
 if method == "laplacian_eigenmaps":
@@ -60,14 +54,7 @@ print(json.dumps({"seconds": time.perf_counter() - t0, "cpu_seconds": time.proce
 
 
 def run(cmd):
-    p = subprocess.run(["/usr/bin/time", "-v"] + cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        return {"error": p.stderr.strip().splitlines()[-3:]}
-    out = json.loads(p.stdout.strip().splitlines()[-1])
-    for line in p.stderr.splitlines():
-        if "Maximum resident set size" in line:
-            out["peak_mib"] = int(line.split()[-1]) / 1024.0
-    return out
+    return run_json(cmd, memory=True, on_error="return")
 
 
 def main():

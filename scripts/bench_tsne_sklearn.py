@@ -17,30 +17,22 @@ the ratios drbench / scikit-learn. On a shared machine the CPU-time ratio is the
 Each side runs in its own process (peak memory is per side); the sides alternate per size.
 """
 import argparse
-import gzip
-import json
 import os
-import subprocess
 import sys
 import tempfile
 
-for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[var] = "1"
+# First: it makes every BLAS one-threaded before numpy loads.
+from bench_common import CHILD_PRELUDE, run_json, write_matrix
+from fmnist_idx import FMNIST, read_idx
 
 import numpy as np  # noqa: E402
 
-FMNIST = "/usr/share/datasets/fashion-mnist"
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "build", "benchmarks", "bench_tsne")
 
-SKLEARN_CHILD = r"""
-import json, sys, time
-import numpy as np
+SKLEARN_CHILD = CHILD_PRELUDE + r"""
 from sklearn.manifold import TSNE
-path, method, iters = sys.argv[1], sys.argv[2], int(sys.argv[3])
-with open(path, "rb") as f:
-    n, d = np.frombuffer(f.read(16), dtype="<u8")
-    X = np.frombuffer(f.read(), dtype="<f8").reshape(int(n), int(d)).copy()
+method, iters = sys.argv[2], int(sys.argv[3])
 t0, c0 = time.perf_counter(), time.process_time()
 ts = TSNE(n_components=2, perplexity=30.0, early_exaggeration=12.0, learning_rate="auto",
           n_iter=iters, init="pca", method=method, angle=0.5, n_jobs=1, random_state=0)
@@ -51,44 +43,17 @@ print(json.dumps({"seconds": time.perf_counter() - t0, "cpu_seconds": time.proce
 """
 
 
-def read_idx(name):
-    with gzip.open(os.path.join(FMNIST, name), "rb") as f:
-        data = f.read()
-    ndim = data[3]
-    dims = [int.from_bytes(data[4 + 4 * i: 8 + 4 * i], "big") for i in range(ndim)]
-    return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * ndim).reshape(dims)
-
-
 def fashion_pca50(n):
     if not os.path.isdir(FMNIST):
         sys.exit(f"{FMNIST} missing (fix: apt-get install -y dataset-fashion-mnist)")
-    X = np.concatenate([read_idx("train-images-idx3-ubyte.gz"),
-                        read_idx("t10k-images-idx3-ubyte.gz")]).reshape(-1, 784)[:n]
+    X = np.concatenate([read_idx(os.path.join(FMNIST, "train-images-idx3-ubyte.gz")),
+                        read_idx(os.path.join(FMNIST, "t10k-images-idx3-ubyte.gz"))]
+                       ).reshape(-1, 784)[:n]
     X = X.astype(np.float64) / 255.0
     X -= X.mean(0)
     # PCA by the covariance eigendecomposition: deterministic and cheap at 784 x 784.
     w, V = np.linalg.eigh(X.T @ X)
     return X @ V[:, ::-1][:, :50]
-
-
-def write_matrix(X, path):
-    with open(path, "wb") as f:
-        f.write(np.array(X.shape, dtype="<u8").tobytes())
-        f.write(np.ascontiguousarray(X, dtype="<f8").tobytes())
-
-
-def run(cmd, memory):
-    if memory:
-        cmd = ["/usr/bin/time", "-v"] + cmd
-    p = subprocess.run(cmd, capture_output=True, text=True)
-    if p.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed:\n{p.stderr}")
-    out = json.loads(p.stdout.strip().splitlines()[-1])
-    if memory:
-        for line in p.stderr.splitlines():
-            if "Maximum resident set size" in line:
-                out["peak_mib"] = int(line.split()[-1]) / 1024.0
-    return out
 
 
 def main():
@@ -109,10 +74,10 @@ def main():
                 write_matrix(fashion_pca50(n), path)
                 res = {}
                 if a.only != "sklearn":
-                    res["drbench"] = run([BENCH, path, method, str(a.iterations)], a.memory)
+                    res["drbench"] = run_json([BENCH, path, method, str(a.iterations)], a.memory)
                 if a.only != "drbench":
-                    res["sklearn"] = run([sys.executable, "-c", SKLEARN_CHILD, path, method,
-                                          str(a.iterations)], a.memory)
+                    res["sklearn"] = run_json([sys.executable, "-c", SKLEARN_CHILD, path, method,
+                                               str(a.iterations)], a.memory)
                 for side, r in res.items():
                     rows.append((side, method, n, r))
                     mem = f"  peak {r['peak_mib']:.0f} MiB" if "peak_mib" in r else ""

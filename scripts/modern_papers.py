@@ -16,7 +16,6 @@ prints it. Usage (repository root):
   /usr/bin/python3 scripts/modern_papers.py [RESULTS.h5 ...]
 (default: results/modern_papers.h5 and, when present, results/modern_papers-tsne_random.h5)
 """
-import gzip
 import os
 import sys
 
@@ -30,16 +29,7 @@ from drbench import results  # noqa: E402
 # The papers' centroid triplet accuracy and TriMap's global score as the tests' numpy fixture
 # writes them (scripts/make_fixtures_global_measures.py): one reference, written from the papers.
 from make_fixtures_global_measures import centroid_triplet, global_score  # noqa: E402
-
-FMNIST = "/usr/share/datasets/fashion-mnist"
-
-
-def read_idx(path):
-    with gzip.open(path, "rb") as f:
-        data = f.read()
-    ndim = data[3]
-    shape = [int.from_bytes(data[4 + 4 * i:8 + 4 * i], "big") for i in range(ndim)]
-    return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * ndim).reshape(shape)
+from fmnist_idx import FMNIST, read_idx  # noqa: E402
 
 
 def load_pixels():

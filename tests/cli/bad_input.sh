@@ -58,6 +58,17 @@ METH='methods: [{method: pca, dims: [2]}]'
 OK="$HEAD
 $SPLIT
 $METH"
+# The valid config around the part under test: a dataset entry, a splits value or a methods
+# value, each with optional lines after it.
+with_dataset() { printf 'datasets: [%s]\n%s\n%s\n' "$1" "$SPLIT" "$METH"; }
+with_splits() {
+  printf '%s\nsplits: %s\n%s\n' "$HEAD" "$1" "$METH"
+  [ $# -lt 2 ] || printf '%s\n' "$2"
+}
+with_methods() {
+  printf '%s\n%s\nmethods: %s\n' "$HEAD" "$SPLIT" "$1"
+  [ $# -lt 2 ] || printf '%s\n' "$2"
+}
 
 # ---------------------------------------------------------------- YAML: syntax and structure
 printf 'name: x\nmethods: [\n' | bad_yaml malformed "malformed YAML"
@@ -68,82 +79,82 @@ printf '%s\nfoo: 1\n' "$OK" | bad_yaml unknown_top "'foo'"
 printf '%s\n%s\nseed: 2\n' "$OK" "" | bad_yaml duplicate_top "seed"
 printf '%s\n%s\n' "$SPLIT" "$METH" | bad_yaml no_datasets "'datasets'"
 printf 'datasets: iris\n%s\n%s\n' "$SPLIT" "$METH" | bad_yaml datasets_scalar "'datasets'"
-printf 'datasets: []\n%s\n%s\n' "$SPLIT" "$METH" | bad_yaml datasets_empty "'datasets'"
-printf 'datasets: [{source: bundled}]\n%s\n%s\n' "$SPLIT" "$METH" | bad_yaml dataset_no_name "datasets[0].name"
-printf 'datasets: [{name: iris, source: bundled}, {name: iris, source: bundled}]\n%s\n%s\n' "$SPLIT" "$METH" |
+with_dataset '' | bad_yaml datasets_empty "'datasets'"
+with_dataset '{source: bundled}' | bad_yaml dataset_no_name "datasets[0].name"
+with_dataset '{name: iris, source: bundled}, {name: iris, source: bundled}' |
   bad_yaml dataset_dup "already used"
-printf 'datasets: [{name: "a|b", source: bundled}]\n%s\n%s\n' "$SPLIT" "$METH" | bad_yaml dataset_pipe "contains '|'"
-printf 'datasets: [{name: iris, source: ftp}]\n%s\n%s\n' "$SPLIT" "$METH" | bad_yaml bad_source "datasets[0].source"
-printf 'datasets: [{name: m, source: idx}]\n%s\n%s\n' "$SPLIT" "$METH" | bad_yaml idx_no_path "needs a path"
-printf 'datasets: [{name: g, source: generator, generator: swiss_roll, path: x.h5}]\n%s\n%s\n' "$SPLIT" "$METH" |
+with_dataset '{name: "a|b", source: bundled}' | bad_yaml dataset_pipe "contains '|'"
+with_dataset '{name: iris, source: ftp}' | bad_yaml bad_source "datasets[0].source"
+with_dataset '{name: m, source: idx}' | bad_yaml idx_no_path "needs a path"
+with_dataset '{name: g, source: generator, generator: swiss_roll, path: x.h5}' |
   bad_yaml generator_path "datasets[0].path"
-printf 'datasets: [{name: g, source: generator, generator: swiss_rol}]\n%s\n%s\n' "$SPLIT" "$METH" |
+with_dataset '{name: g, source: generator, generator: swiss_rol}' |
   bad_yaml unknown_generator "swiss_rol"
-printf 'datasets: [{name: g, source: generator, generator: gaussian_blobs, params: {m: 3}}]\n%s\n%s\n' "$SPLIT" "$METH" |
+with_dataset '{name: g, source: generator, generator: gaussian_blobs, params: {m: 3}}' |
   bad_yaml generator_param "params"
-printf 'datasets: [{name: g, source: generator, generator: gaussian_blobs, params: {n: many}}]\n%s\n%s\n' "$SPLIT" "$METH" |
+with_dataset '{name: g, source: generator, generator: gaussian_blobs, params: {n: many}}' |
   bad_yaml generator_param_type "params.n"
-printf 'datasets: [{name: iris, source: bundled, params: {n: 3}}]\n%s\n%s\n' "$SPLIT" "$METH" |
+with_dataset '{name: iris, source: bundled, params: {n: 3}}' |
   bad_yaml params_not_generator "only applies to generated data"
-printf 'datasets: [{name: iris, source: bundled, max_points: -5}]\n%s\n%s\n' "$SPLIT" "$METH" |
+with_dataset '{name: iris, source: bundled, max_points: -5}' |
   bad_yaml max_points_negative "max_points"
-printf 'datasets: [{name: iris, source: bundled, verify_checksum: maybe}]\n%s\n%s\n' "$SPLIT" "$METH" |
+with_dataset '{name: iris, source: bundled, verify_checksum: maybe}' |
   bad_yaml checksum_not_bool "verify_checksum"
-printf 'datasets: [{name: iris, source: bundled, preprocess: [whiten]}]\n%s\n%s\n' "$SPLIT" "$METH" |
+with_dataset '{name: iris, source: bundled, preprocess: [whiten]}' |
   bad_yaml unknown_step "whiten"
-printf 'datasets: [{name: iris, source: bundled, preprocess: [pca]}]\n%s\n%s\n' "$SPLIT" "$METH" |
+with_dataset '{name: iris, source: bundled, preprocess: [pca]}' |
   bad_yaml pca_no_args "pca needs either variance or components"
-printf 'datasets: [{name: iris, source: bundled, preprocess: [{pca: {variance: 1.5}}]}]\n%s\n%s\n' "$SPLIT" "$METH" |
+with_dataset '{name: iris, source: bundled, preprocess: [{pca: {variance: 1.5}}]}' |
   bad_yaml pca_variance "out of range"
-printf 'datasets: [{name: iris, source: bundled, preprocess: [{pca: {variance: 0.9, components: 2}}]}]\n%s\n%s\n' "$SPLIT" "$METH" |
+with_dataset '{name: iris, source: bundled, preprocess: [{pca: {variance: 0.9, components: 2}}]}' |
   bad_yaml pca_both "not both"
-printf 'datasets: [{name: iris, source: bundled, preprocess: [{center: {axis: 1}}]}]\n%s\n%s\n' "$SPLIT" "$METH" |
+with_dataset '{name: iris, source: bundled, preprocess: [{center: {axis: 1}}]}' |
   bad_yaml center_options "takes no options"
-printf 'datasets: [{name: iris, source: bundled, preprocess: [{minmax: {per_feature: 2}}]}]\n%s\n%s\n' "$SPLIT" "$METH" |
+with_dataset '{name: iris, source: bundled, preprocess: [{minmax: {per_feature: 2}}]}' |
   bad_yaml minmax_option "per_feature"
 # ---------------------------------------------------------------- YAML: splits
 printf '%s\n%s\n' "$HEAD" "$METH" | bad_yaml no_splits "'splits'"
-printf '%s\nsplits: {repeats: 2}\n%s\n' "$HEAD" "$METH" | bad_yaml splits_empty "no partition given"
-printf '%s\nsplits: {train_ratio: [0.5], own: true}\n%s\n' "$HEAD" "$METH" | bad_yaml splits_two "already given"
-printf '%s\nsplits: {train_ratio: [1.5]}\n%s\n' "$HEAD" "$METH" | bad_yaml ratio_range "out of range"
-printf '%s\nsplits: {train_per_class: [0]}\n%s\n' "$HEAD" "$METH" | bad_yaml per_class_zero "train_per_class"
-printf '%s\nsplits: {train_per_class: [5, 5]}\n%s\n' "$HEAD" "$METH" | bad_yaml split_dup "appears twice"
-printf '%s\nsplits: {own: false}\n%s\n' "$HEAD" "$METH" | bad_yaml own_false "selects no partition"
-printf '%s\nsplits: {train_ratio: [0.5], repeats: four}\n%s\n' "$HEAD" "$METH" | bad_yaml repeats_type "splits.repeats"
-printf '%s\nsplits: {train_ratio: [0.5], repeats: 0}\n%s\n' "$HEAD" "$METH" | bad_yaml repeats_zero "splits.repeats"
-printf '%s\nsplits: {all: true, test_per_class: 3}\n%s\nevaluation: {protocol: transductive}\n' "$HEAD" "$METH" |
+with_splits '{repeats: 2}' | bad_yaml splits_empty "no partition given"
+with_splits '{train_ratio: [0.5], own: true}' | bad_yaml splits_two "already given"
+with_splits '{train_ratio: [1.5]}' | bad_yaml ratio_range "out of range"
+with_splits '{train_per_class: [0]}' | bad_yaml per_class_zero "train_per_class"
+with_splits '{train_per_class: [5, 5]}' | bad_yaml split_dup "appears twice"
+with_splits '{own: false}' | bad_yaml own_false "selects no partition"
+with_splits '{train_ratio: [0.5], repeats: four}' | bad_yaml repeats_type "splits.repeats"
+with_splits '{train_ratio: [0.5], repeats: 0}' | bad_yaml repeats_zero "splits.repeats"
+with_splits '{all: true, test_per_class: 3}' 'evaluation: {protocol: transductive}' |
   bad_yaml test_per_class_all "does not apply"
-printf '%s\nsplits: {train_ratio: [0.5], seed: -1}\n%s\n' "$HEAD" "$METH" | bad_yaml split_seed "splits.seed"
-printf '%s\nsplits: {all: true}\n%s\n' "$HEAD" "$METH" | bad_yaml all_holdout "leaves no held-out test points"
+with_splits '{train_ratio: [0.5], seed: -1}' | bad_yaml split_seed "splits.seed"
+with_splits '{all: true}' | bad_yaml all_holdout "leaves no held-out test points"
 # ---------------------------------------------------------------- YAML: methods
 printf '%s\n%s\n' "$HEAD" "$SPLIT" | bad_yaml no_methods "'methods'"
-printf '%s\n%s\nmethods: [{method: pcaa, dims: [2]}]\n' "$HEAD" "$SPLIT" | bad_yaml unknown_method "pcaa"
-printf '%s\n%s\nmethods: [{dims: [2]}]\n' "$HEAD" "$SPLIT" | bad_yaml method_missing "methods[0].method"
-printf '%s\n%s\nmethods: [{method: pca, dims: [2]}, {method: pca, dims: [1]}]\n' "$HEAD" "$SPLIT" |
+with_methods '[{method: pcaa, dims: [2]}]' | bad_yaml unknown_method "pcaa"
+with_methods '[{dims: [2]}]' | bad_yaml method_missing "methods[0].method"
+with_methods '[{method: pca, dims: [2]}, {method: pca, dims: [1]}]' |
   bad_yaml label_dup "already used"
-printf '%s\n%s\nmethods: [{method: pca, label: "a|b", dims: [2]}]\n' "$HEAD" "$SPLIT" | bad_yaml label_pipe "contains '|'"
-printf '%s\n%s\nmethods: [{method: pca}]\n' "$HEAD" "$SPLIT" | bad_yaml dims_missing "methods[0].dims"
-printf '%s\n%s\nmethods: [{method: pca, dims: [0]}]\n' "$HEAD" "$SPLIT" | bad_yaml dims_zero "methods[0].dims"
-printf '%s\n%s\nmethods: [{method: pca, dims: [2, 2]}]\n' "$HEAD" "$SPLIT" | bad_yaml dims_dup "appears twice"
-printf '%s\n%s\nmethods: [{method: pca, dims: [two]}]\n' "$HEAD" "$SPLIT" | bad_yaml dims_type "methods[0].dims"
-printf '%s\n%s\nmethods: [{method: identity, grid: {a: 1}}]\n' "$HEAD" "$SPLIT" | bad_yaml grid_no_params "has no parameters"
-printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbors: 5}}]\n' "$HEAD" "$SPLIT" |
+with_methods '[{method: pca, label: "a|b", dims: [2]}]' | bad_yaml label_pipe "contains '|'"
+with_methods '[{method: pca}]' | bad_yaml dims_missing "methods[0].dims"
+with_methods '[{method: pca, dims: [0]}]' | bad_yaml dims_zero "methods[0].dims"
+with_methods '[{method: pca, dims: [2, 2]}]' | bad_yaml dims_dup "appears twice"
+with_methods '[{method: pca, dims: [two]}]' | bad_yaml dims_type "methods[0].dims"
+with_methods '[{method: identity, grid: {a: 1}}]' | bad_yaml grid_no_params "has no parameters"
+with_methods '[{method: lle, dims: [2], grid: {neighbors: 5}}]' |
   bad_yaml grid_unknown "neighbors"
-printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbours: many}}]\n' "$HEAD" "$SPLIT" |
+with_methods '[{method: lle, dims: [2], grid: {neighbours: many}}]' |
   bad_yaml grid_type "grid.neighbours"
-printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbours: 0}}]\n' "$HEAD" "$SPLIT" |
+with_methods '[{method: lle, dims: [2], grid: {neighbours: 0}}]' |
   bad_yaml grid_range "grid.neighbours"
-printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbours: {logspace: [1, 2]}}}]\n' "$HEAD" "$SPLIT" |
+with_methods '[{method: lle, dims: [2], grid: {neighbours: {logspace: [1, 2]}}}]' |
   bad_yaml logspace_form "expected a list of 3 numbers"
-printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbours: {linspace: [2, 5, 3]}}}]\n' "$HEAD" "$SPLIT" |
+with_methods '[{method: lle, dims: [2], grid: {neighbours: {linspace: [2, 5, 3]}}}]' |
   bad_yaml linspace_int "non-integer value"
-printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbours: [5, 5]}}]\n' "$HEAD" "$SPLIT" |
+with_methods '[{method: lle, dims: [2], grid: {neighbours: [5, 5]}}]' |
   bad_yaml grid_dup "appears twice"
-printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbours: {range: [1, 2, 3]}}}]\n' "$HEAD" "$SPLIT" |
+with_methods '[{method: lle, dims: [2], grid: {neighbours: {range: [1, 2, 3]}}}]' |
   bad_yaml grid_map_kind "grid.neighbours"
-printf '%s\n%s\nmethods: [{method: pca, dims: [2], preprocess: [unit]}]\n' "$HEAD" "$SPLIT" |
+with_methods '[{method: pca, dims: [2], preprocess: [unit]}]' |
   bad_yaml method_preprocess "methods[0].preprocess"
-printf '%s\n%s\nmethods: [{method: pca, dims: [2], colour: red}]\n' "$HEAD" "$SPLIT" | bad_yaml method_key "colour"
+with_methods '[{method: pca, dims: [2], colour: red}]' | bad_yaml method_key "colour"
 # ---------------------------------------------------------------- YAML: evaluation, output, profiles
 printf '%s\nevaluation: {knn: [0]}\n' "$OK" | bad_yaml knn_zero "evaluation.knn"
 printf '%s\nevaluation: {knn: [1, 1]}\n' "$OK" | bad_yaml knn_dup "appears twice"
@@ -164,7 +175,7 @@ printf '%s\nseed: -3\n' "$(printf '%s' "$OK" | sed 1d)" | bad_yaml seed_negative
 printf 'name: {a: 1}\n%s\n' "$OK" | bad_yaml name_map "'name'"
 printf 'data_path: %s/nowhere\n%s\n' "$WORK" "$OK" | bad_yaml data_path "'data_path'|does not exist"
 # Protocols: supervised methods never see the labels they are scored on.
-printf '%s\n%s\nmethods: [{method: lda, dims: [2]}]\nevaluation: {protocol: transductive}\n' "$HEAD" "$SPLIT" |
+with_methods '[{method: lda, dims: [2]}]' 'evaluation: {protocol: transductive}' |
   bad_yaml lda_transductive "'lda' is supervised"
 printf '%s\nsplits: {all: true}\nmethods: [{method: lda, dims: [2]}]\nevaluation: {protocol: transductive}\n' "$HEAD" |
   bad_yaml lda_all "scores every point leave-one-out"
@@ -219,26 +230,26 @@ src file flat_x.h5 | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data fla
 src file big_label.h5 | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data big_label "big_label.h5"
 src file text.h5 | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data not_hdf5 "text.h5"
 src file missing.h5 | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data missing_file "missing.h5"
-printf 'datasets: [{name: nosuchset}]\n%s\n%s\n' "$SPLIT" "$METH" | bad_data missing_by_name "nosuchset"
+with_dataset '{name: nosuchset}' | bad_data missing_by_name "nosuchset"
 src idx trunc-images-idx3-ubyte | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data idx_truncated "trunc-images"
 src idx magic-images-idx3-ubyte | { cat; printf '%s\n%s\n' "$SPLIT" "$METH"; } | bad_data idx_magic "magic-images"
 src file no_split.h5 | { cat; printf 'splits: {own: true}\n%s\n' "$METH"; } | bad_data own_no_split "defines no split"
 # Checks against the loaded data, at the key that must change.
-printf '%s\nsplits: {train_per_class: [2]}\n%s\nevaluation: {knn: [7]}\n' "$HEAD" "$METH" |
+with_splits '{train_per_class: [2]}' 'evaluation: {knn: [7]}' |
   bad_data knn_train "'evaluation.knn'|exceeds the 6 training points"
 src csv twelve.csv | { cat; printf 'splits: {all: true}\nmethods: [{method: identity}]\nevaluation: {knn: [12], protocol: transductive}\n'; } |
   bad_data knn_loo "exceeds the 11 other points"
 printf '%s\nsplits: {train_per_class: [3]}\nmethods: [{method: lle, dims: [2], grid: {neighbours: [5, 9]}}]\n' "$HEAD" |
   bad_data neighbours_n "'methods[0].grid.neighbours'|not below the 9 points"
-printf '%s\nsplits: {train_per_class: [48]}\n%s\nevaluation: {quality: [continuity], quality_k: 5}\n' "$HEAD" "$METH" |
+with_splits '{train_per_class: [48]}' 'evaluation: {quality: [continuity], quality_k: 5}' |
   bad_data quality_k_big "'evaluation.quality_k'"
-printf '%s\nsplits: {train_per_class: [50]}\n%s\n' "$HEAD" "$METH" | bad_data no_test_points "leaving it no test points"
-printf '%s\nsplits: {train_ratio: [0.005]}\n%s\n' "$HEAD" "$METH" | bad_data ratio_no_train "no training points"
-printf '%s\nsplits: {train_per_class: [60]}\n%s\n' "$HEAD" "$METH" | bad_data per_class_big "'splits.train_per_class'"
-printf '%s\nsplits: {train_per_class: [10], test_per_class: 45}\n%s\n' "$HEAD" "$METH" | bad_data test_per_class_big "test_per_class"
-printf '%s\n%s\nmethods: [{method: lda, dims: [5]}]\n' "$HEAD" "$SPLIT" | bad_data lda_dims "'methods[0].dims'|lda allows at most"
-printf '%s\n%s\nmethods: [{method: pca, dims: [9]}]\n' "$HEAD" "$SPLIT" | bad_data pca_dims "'methods[0].dims'"
-printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {neighbours: [99999999999999999999]}}]\n' "$HEAD" "$SPLIT" |
+with_splits '{train_per_class: [50]}' | bad_data no_test_points "leaving it no test points"
+with_splits '{train_ratio: [0.005]}' | bad_data ratio_no_train "no training points"
+with_splits '{train_per_class: [60]}' | bad_data per_class_big "'splits.train_per_class'"
+with_splits '{train_per_class: [10], test_per_class: 45}' | bad_data test_per_class_big "test_per_class"
+with_methods '[{method: lda, dims: [5]}]' | bad_data lda_dims "'methods[0].dims'|lda allows at most"
+with_methods '[{method: pca, dims: [9]}]' | bad_data pca_dims "'methods[0].dims'"
+with_methods '[{method: lle, dims: [2], grid: {neighbours: [99999999999999999999]}}]' |
   bad_yaml int_too_large "too large for an integer"
 mkdir -p "$D/adir"
 printf 'seed: 1\ndatasets: [{name: d, path: %s}]\n%s\n%s\n' "$D/adir" "$SPLIT" "$METH" | bad_data dataset_dir "is a directory|adir"
@@ -263,10 +274,10 @@ expect_refusal memory plan_over_limit "'methods[0]'|needs about" \
 printf 'seed: 1\ndatasets: [{name: huge, source: generator, generator: gaussian_blobs, params: {n: 10000000, dim: 100000}}]\n%s\n%s\n' "$SPLIT" "$METH" |
   bad_memory generator_huge "'datasets[0].params'|needs about 14.6 TiB|lower params.n or params.dim"
 # Three grid axes of 5,000 values: 1.25e11 settings, refused while the config is read.
-printf '%s\n%s\nmethods: [{method: sammon, dims: [2], grid: {iterations: {linspace: [1, 5000, 5000]}, tolerance: {linspace: [0, 1, 5000]}, step: {linspace: [0.0001, 1, 5000]}}}]\n' "$HEAD" "$SPLIT" |
+with_methods '[{method: sammon, dims: [2], grid: {iterations: {linspace: [1, 5000, 5000]}, tolerance: {linspace: [0, 1, 5000]}, step: {linspace: [0.0001, 1, 5000]}}}]' |
   bad_memory grid_settings "'methods[0].grid'|1.25e+11 settings|fewer values per axis"
 # A million settings parse, but their task list is more than 100M per rank.
-printf '%s\n%s\nmethods: [{method: lle, dims: [2], grid: {ridge: {linspace: [0.001, 1, 2000]}, neighbours: {linspace: [1, 500, 500]}}}]\n' "$HEAD" "$SPLIT" |
+with_methods '[{method: lle, dims: [2], grid: {ridge: {linspace: [0.001, 1, 2000]}, neighbours: {linspace: [1, 500, 500]}}}]' |
   bad_memory grid_tasks "'methods[0].grid'|1e+06 tasks|fewer values per grid axis" --memory-per-rank 100M
 for v in 10 4X -1G ""; do
   bad_cli "memory_value_$v" "--memory-per-rank" "$DRBENCH" run "$WORK/task_over_limit.yaml" --memory-per-rank "$v"

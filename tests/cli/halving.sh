@@ -2,16 +2,10 @@
 # selection: {halving: ...}: every setting on the first repeats, the best per cell on the rest;
 # the same tasks and results on 1 and 2 ranks, a resumed stop, and a caption that says so.
 . "$(dirname "$0")/../support/cli_lib.sh"
-cat >"$WORK/h.yaml" <<'YAML'
-name: halving
-seed: 5
-datasets: [{name: iris, source: bundled, preprocess: [standardize]}]
-splits: {train_ratio: [0.3, 0.6], repeats: 6}
-methods:
-  - {method: lda, label: LDA, dims: [2], grid: {ridge: [1.0e-6, 0.1, 10, 1000]}}
-  - {method: pca, label: PCA, dims: [1, 2]}
-evaluation: {knn: [1], selection: {halving: {repeats: 2, keep: 2}}}
-YAML
+{
+  iris_sweep halving 5 '{train_ratio: [0.3, 0.6], repeats: 6}'
+  echo 'evaluation: {knn: [1], selection: {halving: {repeats: 2, keep: 2}}}'
+} >"$WORK/h.yaml"
 "${MPIRUN[@]}" -np 1 "$DRBENCH" run "$WORK/h.yaml" --output "$WORK/a.h5" --no-table 2>"$WORK/err"
 expect_in "$WORK/err" "successive halving"
 "${MPIRUN[@]}" -np 2 "$DRBENCH" run "$WORK/h.yaml" --output "$WORK/b.h5" --quiet --no-table

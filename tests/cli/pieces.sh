@@ -3,14 +3,9 @@
 # machine) and aggregated together is the table the whole run gives: same partitions, same chosen
 # settings, same t-tests. Pieces that share a cell, or that select differently, are refused.
 . "$(dirname "$0")/../support/cli_lib.sh"
-cat >"$WORK/p.yaml" <<'YAML'
-name: pieces
-seed: 11
-datasets: [{name: iris, source: bundled, preprocess: [standardize]}]
-splits: {train_per_class: [3, 6], repeats: 5}
-methods:
-  - {method: lda, label: LDA, dims: [2], grid: {ridge: [1.0e-6, 0.1, 10, 1000]}}
-  - {method: pca, label: PCA, dims: [1, 2]}
+{
+  iris_sweep pieces 11 '{train_per_class: [3, 6], repeats: 5}'
+  cat <<'YAML'
   - {method: identity, label: 1NN}
 evaluation: {knn: [1, 3], ttest_against: LDA, selection: {halving: {repeats: 2, keep: 2}}}
 profiles:
@@ -18,6 +13,7 @@ profiles:
   col6: {splits: {train_per_class: [6]}}
   col6_all: {splits: {train_per_class: [6]}, evaluation: {selection: min_mean_error}}
 YAML
+} >"$WORK/p.yaml"
 run() { "$DRBENCH" run "$WORK/p.yaml" --quiet --no-table "$@"; }
 run --output "$WORK/whole.h5"
 run --profile col3 --output "$WORK/c3.h5"

@@ -67,14 +67,20 @@ def drbench(*args, check=True, extra_env=None):
     return p
 
 
+def run_config(directory, name, text):
+    """`text` written as <directory>/<name>.yaml and run quietly, without a table, into
+    <directory>/<name>.h5 (returned)."""
+    cfg = directory / f"{name}.yaml"
+    cfg.write_text(text)
+    out = directory / f"{name}.h5"
+    drbench("run", str(cfg), "--output", str(out), "--quiet", "--no-table")
+    return out
+
+
 @pytest.fixture(scope="session")
 def raw_results(tmp_path_factory):
     """A finished run without /tables, as files written before `drbench run` stored its own."""
-    d = tmp_path_factory.mktemp("run")
-    cfg = d / "pytiny.yaml"
-    cfg.write_text(CONFIG)
-    out = d / "pytiny.h5"
-    drbench("run", str(cfg), "--output", str(out), "--quiet", "--no-table")
+    out = run_config(tmp_path_factory.mktemp("run"), "pytiny", CONFIG)
     with h5py.File(out, "r+") as f:
         assert len(f["tables"]) > 0, "drbench run stored no tables"
         del f["tables"]

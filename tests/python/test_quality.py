@@ -5,7 +5,7 @@ import os
 import numpy as np
 import pytest
 
-from conftest import drbench
+from conftest import drbench, run_config
 
 from drbench import plot as dplot
 from drbench import results as dres
@@ -37,12 +37,7 @@ output:
 
 @pytest.fixture(scope="module")
 def qfile(tmp_path_factory):
-    d = tmp_path_factory.mktemp("quality")
-    cfg = d / "pyquality.yaml"
-    cfg.write_text(CONFIG)
-    out = d / "pyquality.h5"
-    drbench("run", str(cfg), "--output", str(out), "--quiet", "--no-table")
-    return str(out)
+    return str(run_config(tmp_path_factory.mktemp("quality"), "pyquality", CONFIG))
 
 
 def test_reader_columns(qfile):

@@ -28,6 +28,20 @@ need_shared() {
   if [ "${CI:-}" = "true" ]; then fail "shared dataset $1 not found (set DRBENCH_DATA)"; fi
   echo "SKIP: shared dataset $1 not found"; exit 0
 }
+# The successive-halving tests' sweep on standardized iris, LDA over four ridges and PCA at dims 1
+# and 2: iris_sweep NAME SEED SPLITS prints a config up to its methods list, which the caller may
+# extend before the rest.
+iris_sweep() {
+  cat <<YAML
+name: $1
+seed: $2
+datasets: [{name: iris, source: bundled, preprocess: [standardize]}]
+splits: $3
+methods:
+  - {method: lda, label: LDA, dims: [2], grid: {ridge: [1.0e-6, 0.1, 10, 1000]}}
+  - {method: pca, label: PCA, dims: [1, 2]}
+YAML
+}
 # Task tables of two results files, minus the columns that may differ between runs (timings, rank,
 # peak memory).
 same_task_tables() {

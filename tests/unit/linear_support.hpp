@@ -37,13 +37,22 @@ inline void blobs(Rng& rng, arma::uword d, arma::uword C, arma::uword per, doubl
     }
 }
 
-// Labelled blobs with the data centred, as the neighbour-embedding tests want them (the methods
-// centre too).
+// Labelled points: X is d x n, y holds n labels.
 struct Problem {
   arma::mat X;
   arma::uvec y;
 };
 
+// Labelled blobs as blobs() draws them from `rng`, which the test may go on drawing from.
+inline Problem blob_problem(Rng& rng, arma::uword d, arma::uword C, arma::uword per,
+                            double spread) {
+  Problem p;
+  blobs(rng, d, C, per, spread, p.X, p.y);
+  return p;
+}
+
+// Labelled blobs with the data centred, as the neighbour-embedding tests want them (the methods
+// centre too).
 inline Problem make_problem(std::uint64_t seed, arma::uword D, arma::uword C, arma::uword per,
                             double spread) {
   Rng rng(seed);
@@ -63,9 +72,16 @@ inline arma::mat linear_fixture(const std::string& name) {
 }
 
 // The fixture data set: X (d x n) and labels.
-inline void fixture_data(arma::mat& X, arma::uvec& y) {
-  X = linear_fixture("X").t();
-  y = arma::conv_to<arma::uvec>::from(arma::vectorise(linear_fixture("y")));
+inline Problem fixture_problem() {
+  return {linear_fixture("X").t(),
+          arma::conv_to<arma::uvec>::from(arma::vectorise(linear_fixture("y")))};
+}
+
+// Parameters with only `ridge` set.
+inline ParamSet ridge(double r) {
+  ParamSet p;
+  p.set("ridge", r);
+  return p;
 }
 
 // max |A - B| after flipping each column of B to the sign of the matching column of A.
@@ -88,6 +104,17 @@ inline double column_sign_mismatch(const arma::mat& A, const arma::mat& B) {
     worst = std::max(worst, 1.0 - std::abs(c));
   }
   return worst;
+}
+
+// The fixture comparison of a method M that solves an eigenproblem: its eigenvalues against
+// `<name>_values` (approx_equal by `how` within `tol`) and its projection against `<name>_A` up to
+// column signs, within 1e-8.
+template <class M>
+void check_fixture_solution(const Method& m, const std::string& name, const char* how, double tol) {
+  const auto& fitted = dynamic_cast<const M&>(m);
+  CHECK(arma::approx_equal(fitted.eigenvalues(), arma::vectorise(linear_fixture(name + "_values")),
+                           how, tol));
+  CHECK(signed_column_diff(fitted.projection(), linear_fixture(name + "_A")) < 1e-8);
 }
 
 }  // namespace drbench::testing

@@ -1,6 +1,7 @@
 #pragma once
 // Synthetic manifolds with known intrinsic coordinates for the manifold-method tests.
 #include <armadillo>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
 
@@ -28,6 +29,17 @@ inline arma::mat swiss_roll(Rng& rng, arma::uword n, arma::mat& unrolled) {
   return X;
 }
 
+// A swiss roll of n points and its intrinsic coordinates, as above.
+struct Roll {
+  arma::mat X, truth;
+};
+
+inline Roll swiss_roll(Rng& rng, arma::uword n) {
+  Roll r;
+  r.X = swiss_roll(rng, n, r.truth);
+  return r;
+}
+
 // Orthogonal R minimising |R A - B| (both k x n, centred inside) and the residual after it.
 inline double procrustes_residual(const arma::mat& A, const arma::mat& B) {
   const arma::mat Ac = A.each_col() - arma::mean(A, 1), Bc = B.each_col() - arma::mean(B, 1);
@@ -39,6 +51,24 @@ inline double procrustes_residual(const arma::mat& A, const arma::mat& B) {
 
 inline double abs_corr(const arma::rowvec& a, const arma::rowvec& b) {
   return std::abs(arma::as_scalar(arma::cor(a.t(), b.t())));
+}
+
+// Y recovers both intrinsic coordinates: |correlation| above `min` row by row.
+inline void check_unrolled(const arma::mat& Y, const arma::mat& truth, double min) {
+  CHECK(abs_corr(Y.row(0), truth.row(0)) > min);
+  CHECK(abs_corr(Y.row(1), truth.row(1)) > min);
+}
+
+// m, fitted on the roll (X, truth), unrolls it (check_unrolled at 0.99), maps its training points
+// onto its embedding within rel_tol of the embedding's largest entry, and maps n_new new points
+// of the roll, drawn from rng, where their intrinsic coordinates say.
+inline void check_unrolls_roll(const Method& m, const arma::mat& X, const arma::mat& truth,
+                               double rel_tol, Rng& rng, arma::uword n_new) {
+  const arma::mat Y = m.embedding();
+  check_unrolled(Y, truth, 0.99);
+  CHECK(arma::abs(m.transform(X) - Y).max() < rel_tol * arma::abs(Y).max());
+  const Roll fresh = swiss_roll(rng, n_new);
+  check_unrolled(m.transform(fresh.X), fresh.truth, 0.99);
 }
 
 // Fits a method's dense and sparse-path instances on X with the same seed and says whether the

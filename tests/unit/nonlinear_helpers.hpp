@@ -39,6 +39,34 @@ inline arma::mat blobs(Rng& rng, arma::uword d, std::size_t C, arma::uword m, do
   return X;
 }
 
+// Labelled points: X is d x n, y holds n labels.
+struct Labelled {
+  arma::mat X;
+  arma::uvec y;
+};
+
+// blobs() with its labels.
+inline Labelled labelled_blobs(Rng& rng, arma::uword d, std::size_t C, arma::uword m, double sep) {
+  Labelled l;
+  l.X = blobs(rng, d, C, m, sep, l.y);
+  return l;
+}
+
+// The same from a fresh engine seeded `seed`.
+inline Labelled labelled_blobs(std::uint64_t seed, arma::uword d, std::size_t C, arma::uword m,
+                               double sep) {
+  Rng rng(seed);
+  return labelled_blobs(rng, d, C, m, sep);
+}
+
+// A kernel method's linear special case: `name` with the linear kernel and `ridge`, fitted to
+// `dim` dims on X with its labels y (C classes).
+inline std::unique_ptr<Method> fit_linear_kernel(const std::string& name, double ridge,
+                                                 const arma::mat& X, arma::uword dim,
+                                                 const arma::uvec& y, std::size_t C) {
+  return fit_method(name, {{"kernel", std::string("linear")}, {"ridge", ridge}}, X, dim, &y, C);
+}
+
 // Cosines of the principal angles between the row spaces of A and B (both k x n).
 inline arma::vec subspace_cosines(const arma::mat& A, const arma::mat& B) {
   arma::mat Qa, Qb, Ra, Rb;

@@ -67,6 +67,11 @@ struct Synthetic {
     f.datasets = {"usps"};
     f.ttest_reference = "KDA";
   }
+  // `repeats` partitions, t-tests against `reference` ("" for none).
+  Synthetic(int repeats, std::string reference) : Synthetic() {
+    f.repeats = repeats;
+    f.ttest_reference = std::move(reference);
+  }
   void add(const std::string& label, const std::string& setting, std::vector<double> e1,
            std::vector<double> e3, double split = 5, std::uint64_t dim = 2) {
     for (std::size_t r = 0; r < e1.size(); ++r) {
@@ -84,8 +89,7 @@ struct Synthetic {
 };
 
 Synthetic synthetic() {
-  Synthetic s;
-  s.f.repeats = 3;
+  Synthetic s(3, "KDA");
   s.add("KDA", "gamma=0.5", {0.10, 0.12, 0.14}, {0.11, 0.13, 0.15});
   // Better at k=3 but worse at k=1: selection looks at the first k only.
   s.add("KDA", "gamma=2", {0.20, 0.22, 0.24}, {0.05, 0.05, 0.05});
@@ -216,15 +220,10 @@ TEST_CASE("tables are stored in the results file without touching the rest", "[a
   TempDir dir;
   Experiment ex = toy_experiment(dir.file("toy.h5"), 3);
   auto tasks = toy_tasks(ex);
-  RunInfo info;
-  {
-    ResultsStore store(ex, tasks, info, false);
-    for (const auto& t : tasks) {
-      double base = t.method == 0 ? 0.3 : (t.setting.real("gamma") < 1 ? 0.1 : 0.2);
-      store.add(toy_result(t, base + 0.01 * t.repeat, base));
-    }
-    store.write_hdf5();
-  }
+  write_results(ex, tasks, [](const Task& t) {
+    const double base = t.method == 0 ? 0.3 : (t.setting.real("gamma") < 1 ? 0.1 : 0.2);
+    return std::optional(toy_result(t, base + 0.01 * t.repeat, base));
+  });
   ResultsFile f = read_results(ex.output.path);
   Aggregate a = aggregate(f);
   write_tables(ex.output.path, a);
@@ -250,13 +249,11 @@ TEST_CASE("tables of an unfinished run say so and are not stored", "[aggregate]"
   TempDir dir;
   Experiment ex = toy_experiment(dir.file("toy.h5"), 3);
   auto tasks = toy_tasks(ex);
-  RunInfo info;
-  {
-    ResultsStore store(ex, tasks, info, false);
-    for (std::size_t i = 0; i + 1 < tasks.size(); ++i)  // all but the last: a stopped run
-      store.add(toy_result(tasks[i], 0.1 + 0.01 * tasks[i].repeat, 0.1));
-    store.write_hdf5();
-  }
+  // All but the last task: a stopped run.
+  write_results(ex, tasks, [&](const Task& t) -> std::optional<TaskResult> {
+    if (&t == &tasks.back()) return std::nullopt;
+    return toy_result(t, 0.1 + 0.01 * t.repeat, 0.1);
+  });
   std::filesystem::remove(ex.output.path + ".journal");  // as a stop before the first commit
   const ResultsFile f = read_results(ex.output.path);
   REQUIRE(f.finished.empty());
@@ -271,7 +268,7 @@ TEST_CASE("tables of an unfinished run say so and are not stored", "[aggregate]"
   CHECK(read_results(ex.output.path).tables.empty());
 
   {  // the last task: the file is stamped finished and the tables lose the warning
-    ResultsStore store(ex, tasks, info, false);
+    ResultsStore store(ex, tasks, RunInfo{}, false);
     store.add(toy_result(tasks.back(), 0.1, 0.1));
     store.write_hdf5();
   }
@@ -294,8 +291,7 @@ TEST_CASE("tables: a dataset's own split is one column", "[aggregate]") {
 
 TEST_CASE("selection: only settings with every repeat compete; short cells show their count",
           "[aggregate]") {
-  Synthetic s;
-  s.f.repeats = 4;
+  Synthetic s(4, "KDA");
   // gamma=9 failed on 3 of 4 partitions; its one lucky number must not win.
   s.add("KDA", "gamma=9", {0.01}, {0.01});
   for (int r = 1; r < 4; ++r) s.fail("KDA", "gamma=9", r);
@@ -340,8 +336,7 @@ TEST_CASE("t-tests: a reference without dims is compared from the input-space ta
 
 TEST_CASE("t-tests: no mark and no promise in the caption for a test that did not run",
           "[aggregate]") {
-  Synthetic s;
-  s.f.repeats = 1;
+  Synthetic s(1, "KDA");
   s.add("KDA", "", {0.10}, {0.10});
   s.add("PCA", "", {0.50}, {0.50});
   Aggregate a = aggregate(s.f);
@@ -354,9 +349,7 @@ TEST_CASE("t-tests: no mark and no promise in the caption for a test that did no
 
 TEST_CASE("aggregate: fits of a chosen setting that stopped early are listed under the table",
           "[aggregate][trace]") {
-  Synthetic s;
-  s.f.repeats = 4;
-  s.f.ttest_reference = "";
+  Synthetic s(4, "");
   s.add("KDA", "gamma=0.5", {0.10, 0.11, 0.12, 0.47}, {0.10, 0.11, 0.12, 0.47});
   s.add("PCA", "", {0.30, 0.31, 0.29, 0.30}, {0.30, 0.31, 0.29, 0.30});
   auto set_end = [&](std::size_t task, std::uint64_t its, const std::string& why) {

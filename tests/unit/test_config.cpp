@@ -10,6 +10,7 @@
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/error.hpp"
+#include "unit/error_message.hpp"
 
 using namespace drbench;
 
@@ -17,13 +18,12 @@ namespace {
 
 // The message of the ConfigError parsing `yaml` raises ("no error" when it parses).
 std::string error_of(const std::string& yaml, const std::string& profile = "") {
-  try {
-    parse_experiment(yaml, "cfg/bad.yaml", profile);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::config_error(yaml, "cfg/bad.yaml", profile);
 }
+
+// The smallest whole config (identity on dataset a, its own split): line 4 on is the caller's.
+const std::string kIdentityOnA =
+    "datasets: [{name: a}]\nsplits: {own: true}\nmethods: [{method: identity}]\n";
 
 const char* kGood = R"(name: good
 seed: 42
@@ -200,19 +200,22 @@ methods: [{method: identity}]
   CHECK(own.splits.repeats == 2);
 }
 
+namespace {
+// A config whose first method is test_cfg_supervised at dims [1]; `grid_on` completes it from
+// that method's grid on.
+std::string supervised_first(const std::string& grid_on) {
+  return "datasets: [{name: d}]\nsplits: {train_ratio: [0.5]}\nmethods:\n"
+         "  - method: test_cfg_supervised\n    dims: [1]\n    grid: " +
+         grid_on;
+}
+}  // namespace
+
 TEST_CASE("linspace and logspace axes", "[config]") {
-  const Experiment ex = parse_experiment(R"(datasets: [{name: d}]
-splits: {train_ratio: [0.5]}
-methods:
-  - method: test_cfg_supervised
-    dims: [1]
-    grid: {k: {linspace: [1, 10, 10]}, gamma: {linspace: [0.5, 1.5, 3]}}
-  - method: test_cfg_supervised
-    label: single
-    dims: [1]
-    grid: {gamma: {logspace: [1, 1, 1]}}
-)",
-                                         "x.yaml");
+  const Experiment ex = parse_experiment(
+      supervised_first("{k: {linspace: [1, 10, 10]}, gamma: {linspace: [0.5, 1.5, 3]}}\n"
+                       "  - method: test_cfg_supervised\n    label: single\n    dims: [1]\n"
+                       "    grid: {gamma: {logspace: [1, 1, 1]}}\n"),
+      "x.yaml");
   const auto& k = ex.methods[0].grid[0].values;
   REQUIRE(k.size() == 10);
   for (std::int64_t i = 0; i < 10; ++i) CHECK(std::get<std::int64_t>(k[i]) == i + 1);
@@ -225,15 +228,9 @@ methods:
 }
 
 TEST_CASE("expand_grid is the completed cartesian product, last axis fastest", "[config]") {
-  const Experiment ex = parse_experiment(R"(datasets: [{name: d}]
-splits: {train_ratio: [0.5]}
-methods:
-  - method: test_cfg_supervised
-    dims: [1]
-    grid: {gamma: [0.1, 1], kernel: [rbf, poly, '3']}
-  - method: identity
-)",
-                                         "x.yaml");
+  const Experiment ex = parse_experiment(
+      supervised_first("{gamma: [0.1, 1], kernel: [rbf, poly, '3']}\n  - method: identity\n"),
+      "x.yaml");
   const auto settings = expand_grid(ex.methods[0]);
   REQUIRE(settings.size() == 6);
   CHECK(settings[0].canonical() == "center=true,gamma=0.1,k=5,kernel=rbf");
@@ -282,11 +279,9 @@ methods:
 )"),
              Catch::Contains("cfg/bad.yaml:7: 'methods[0].grid.gama': unknown key (fix: did you "
                              "mean 'gamma'? valid keys here: gamma, k, kernel, center)"));
-  CHECK_THAT(error_of("datasets: [{name: a}]\nsplits: {own: true}\nmethods: [{method: identity}]\n"
-                      "evaluation: {knnn: [1]}\n"),
+  CHECK_THAT(error_of(kIdentityOnA + "evaluation: {knnn: [1]}\n"),
              Catch::Contains("4: 'evaluation.knnn': unknown key (fix: did you mean 'knn'?"));
-  CHECK_THAT(error_of("datasets: [{name: a}]\nsplits: {own: true}\nmethods: [{method: identity}]\n"
-                      "output: {keep_embedding: true}\n"),
+  CHECK_THAT(error_of(kIdentityOnA + "output: {keep_embedding: true}\n"),
              Catch::Contains("did you mean 'keep_embeddings'?"));
   CHECK_THAT(error_of("datasets: [{name: a}]\ndatasets: [{name: b}]\n"),
              Catch::Contains("2: 'datasets': key given twice"));
@@ -316,37 +311,31 @@ std::string with_grid(const std::string& grid) {
 
 TEST_CASE("parameter values are checked against the method's ParamSpec", "[config]") {
   CHECK(error_of(with_grid("{gamma: 0.5, k: 3, kernel: poly, center: true}")) == "no error");
-  CHECK_THAT(error_of(with_grid("{gamma: 0}")),
-             Catch::Contains("cfg/bad.yaml:5: 'methods[0].grid.gamma': value 0 out of range; "
-                             "expected real in (0, inf)"));
-  CHECK_THAT(error_of(with_grid("{gamma: [1, -2]}")),
-             Catch::Contains("'methods[0].grid.gamma[1]': value -2 out of range"));
-  CHECK_THAT(
-      error_of(with_grid("{k: 2.5}")),
-      Catch::Contains("'methods[0].grid.k': got non-integer '2.5'; expected int in [1, 100]"));
-  CHECK_THAT(error_of(with_grid("{k: 101}")), Catch::Contains("out of range"));
-  CHECK_THAT(error_of(with_grid("{k: '5'}")), Catch::Contains("'methods[0].grid.k': got '5'"));
-  CHECK_THAT(error_of(with_grid("{kernel: linear}")),
-             Catch::Contains("got 'linear'; expected choice in {rbf, poly, 3}"));
-  CHECK_THAT(error_of(with_grid("{center: 1}")),
-             Catch::Contains("'methods[0].grid.center': got '1'; expected bool"));
-  CHECK_THAT(error_of(with_grid("{gamma: abc}")), Catch::Contains("got 'abc'; expected real"));
-  CHECK_THAT(error_of(with_grid("{gamma: []}")),
-             Catch::Contains("'methods[0].grid.gamma': the list is empty"));
-  CHECK_THAT(error_of(with_grid("{gamma: [1, 2, 1.0]}")),
-             Catch::Contains("'methods[0].grid.gamma': value 1 appears twice"));
-  CHECK_THAT(error_of(with_grid("{gamma: {logspace: [-1, 1]}}")),
-             Catch::Contains("'methods[0].grid.gamma.logspace': expected a list of 3 numbers"));
-  CHECK_THAT(error_of(with_grid("{gamma: {logspce: [-1, 1, 3]}}")),
-             Catch::Contains("did you mean 'logspace'?"));
-  CHECK_THAT(error_of(with_grid("{gamma: {linspace: [-1, 1, 3]}}")),
-             Catch::Contains("linspace point -1: value -1 out of range"));
-  CHECK_THAT(error_of(with_grid("{k: {linspace: [1, 2, 3]}}")),
-             Catch::Contains("linspace gives the non-integer value 1.5 for integer parameter 'k'"));
-  CHECK_THAT(error_of(with_grid("{gamma: {linspace: [1, 1, 3]}}")),
-             Catch::Contains("lo and hi are equal"));
-  CHECK_THAT(error_of(with_grid("{gamma: {linspace: [1, 2, 0]}}")),
-             Catch::Contains("'methods[0].grid.gamma.linspace[2]': value 0 is out of range"));
+  testing::check_refusals(
+      [](const std::string& grid) { return error_of(with_grid(grid)); },
+      {
+          {"{gamma: 0}",
+           "cfg/bad.yaml:5: 'methods[0].grid.gamma': value 0 out of range; "
+           "expected real in (0, inf)"},
+          {"{gamma: [1, -2]}", "'methods[0].grid.gamma[1]': value -2 out of range"},
+          {"{k: 2.5}", "'methods[0].grid.k': got non-integer '2.5'; expected int in [1, 100]"},
+          {"{k: 101}", "out of range"},
+          {"{k: '5'}", "'methods[0].grid.k': got '5'"},
+          {"{kernel: linear}", "got 'linear'; expected choice in {rbf, poly, 3}"},
+          {"{center: 1}", "'methods[0].grid.center': got '1'; expected bool"},
+          {"{gamma: abc}", "got 'abc'; expected real"},
+          {"{gamma: []}", "'methods[0].grid.gamma': the list is empty"},
+          {"{gamma: [1, 2, 1.0]}", "'methods[0].grid.gamma': value 1 appears twice"},
+          {"{gamma: {logspace: [-1, 1]}}",
+           "'methods[0].grid.gamma.logspace': expected a list of 3 numbers"},
+          {"{gamma: {logspce: [-1, 1, 3]}}", "did you mean 'logspace'?"},
+          {"{gamma: {linspace: [-1, 1, 3]}}", "linspace point -1: value -1 out of range"},
+          {"{k: {linspace: [1, 2, 3]}}",
+           "linspace gives the non-integer value 1.5 for integer parameter 'k'"},
+          {"{gamma: {linspace: [1, 1, 3]}}", "lo and hi are equal"},
+          {"{gamma: {linspace: [1, 2, 0]}}",
+           "'methods[0].grid.gamma.linspace[2]': value 0 is out of range"},
+      });
   // check_setting: cross-parameter rules over every combination of the grid.
   CHECK_THAT(error_of(with_grid("{kernel: [rbf, poly], k: [10, 60]}")),
              Catch::Contains("'methods[0].grid': setting {center=true,gamma=1,k=60,kernel=poly}: "
@@ -358,16 +347,19 @@ TEST_CASE("parameter values are checked against the method's ParamSpec", "[confi
 
 TEST_CASE("dims, labels and method-level errors", "[config]") {
   const std::string head = "datasets: [{name: a}]\nsplits: {own: true}\nmethods:\n";
-  CHECK_THAT(error_of(head + "  - method: test_cfg_supervised\n"),
-             Catch::Contains("cfg/bad.yaml:4: 'methods[0].dims': required key is missing"));
-  CHECK_THAT(error_of(head + "  - {method: test_cfg_supervised, dims: []}\n"),
-             Catch::Contains("4: 'methods[0].dims': the list is empty"));
-  CHECK_THAT(error_of(head + "  - method: test_cfg_supervised\n    dims: [2, 0]\n"),
-             Catch::Contains("5: 'methods[0].dims[1]': value 0 is out of range"));
-  CHECK_THAT(error_of(head + "  - {method: test_cfg_supervised, dims: [2, 2]}\n"),
-             Catch::Contains("dimension 2 appears twice"));
-  CHECK_THAT(error_of(head + "  - {method: test_cfg_supervised, dims: two}\n"),
-             Catch::Contains("'methods[0].dims': expected an integer, got 'two'"));
+  testing::check_refusals(
+      [&](const std::string& methods) { return error_of(head + methods); },
+      {
+          {"  - method: test_cfg_supervised\n",
+           "cfg/bad.yaml:4: 'methods[0].dims': required key is missing"},
+          {"  - {method: test_cfg_supervised, dims: []}\n",
+           "4: 'methods[0].dims': the list is empty"},
+          {"  - method: test_cfg_supervised\n    dims: [2, 0]\n",
+           "5: 'methods[0].dims[1]': value 0 is out of range"},
+          {"  - {method: test_cfg_supervised, dims: [2, 2]}\n", "dimension 2 appears twice"},
+          {"  - {method: test_cfg_supervised, dims: two}\n",
+           "'methods[0].dims': expected an integer, got 'two'"},
+      });
   const std::string dup = error_of(head + "  - {method: identity}\n  - {method: identity}\n");
   CHECK_THAT(dup, Catch::Contains("cfg/bad.yaml:5: 'methods[1].label': label 'identity' is "
                                   "already used by methods[0]"));
@@ -398,11 +390,9 @@ methods:
   CHECK_THAT(
       error_of("datasets: [{name: a}]\nsplits: {all: true}\nmethods: [{method: identity}]\n"),
       Catch::Contains("2: 'splits.all': 'all: true' leaves no held-out test points"));
-  CHECK_THAT(error_of("datasets: [{name: a}]\nsplits: {own: true}\nmethods: [{method: identity}]\n"
-                      "evaluation: {protocol: inductive}\n"),
+  CHECK_THAT(error_of(kIdentityOnA + "evaluation: {protocol: inductive}\n"),
              Catch::Contains("one of holdout, transductive"));
-  CHECK_THAT(error_of("datasets: [{name: a}]\nsplits: {own: true}\nmethods: [{method: identity}]\n"
-                      "evaluation: {knn_metric: manhattan}\n"),
+  CHECK_THAT(error_of(kIdentityOnA + "evaluation: {knn_metric: manhattan}\n"),
              Catch::Contains("4: 'evaluation.knn_metric': unknown value 'manhattan'"));
 }
 
@@ -410,27 +400,26 @@ TEST_CASE("split errors", "[config]") {
   auto with_splits = [](const std::string& s) {
     return error_of("datasets: [{name: a}]\nsplits: " + s + "\nmethods: [{method: identity}]\n");
   };
-  CHECK_THAT(with_splits("{train_ratio: [0.3, 1.5]}"),
-             Catch::Contains("cfg/bad.yaml:2: 'splits.train_ratio[1]': training ratio 1.5 is out "
-                             "of range (fix: a fraction strictly between 0 and 1"));
-  CHECK_THAT(with_splits("{train_ratio: 0}"),
-             Catch::Contains("'splits.train_ratio': training ratio 0"));
-  CHECK_THAT(with_splits("{train_per_class: [0]}"),
-             Catch::Contains("'splits.train_per_class[0]': value 0 is out of range"));
-  CHECK_THAT(with_splits("{train_per_class: [5.5]}"), Catch::Contains("expected an integer"));
-  CHECK_THAT(with_splits("{train_per_class: [5, 5]}"), Catch::Contains("value 5 appears twice"));
-  CHECK_THAT(with_splits("{train_per_class: [5], train_ratio: [0.5]}"),
-             Catch::Contains("'splits.train_ratio': 'train_per_class' is already given"));
-  CHECK_THAT(with_splits("{repeats: 3}"), Catch::Contains("'splits': no partition given"));
-  CHECK_THAT(with_splits("{own: false}"), Catch::Contains("'own: false' selects no partition"));
-  CHECK_THAT(with_splits("{train_ratio: [0.5], repeats: 0}"),
-             Catch::Contains("'splits.repeats': value 0 is out of range"));
-  CHECK_THAT(with_splits("{train_ratio: [0.5], repeats: -2}"), Catch::Contains("out of range"));
-  CHECK_THAT(with_splits("{train_ratio: []}"), Catch::Contains("the list is empty"));
-  CHECK_THAT(with_splits("{own: true, test_per_class: 5}"),
-             Catch::Contains("test_per_class does not apply to 'own'"));
-  CHECK_THAT(with_splits("{train_ratio: [0.5], seed: -1}"),
-             Catch::Contains("'splits.seed': expected a non-negative integer"));
+  testing::check_refusals(
+      with_splits,
+      {
+          {"{train_ratio: [0.3, 1.5]}",
+           "cfg/bad.yaml:2: 'splits.train_ratio[1]': training ratio 1.5 is out "
+           "of range (fix: a fraction strictly between 0 and 1"},
+          {"{train_ratio: 0}", "'splits.train_ratio': training ratio 0"},
+          {"{train_per_class: [0]}", "'splits.train_per_class[0]': value 0 is out of range"},
+          {"{train_per_class: [5.5]}", "expected an integer"},
+          {"{train_per_class: [5, 5]}", "value 5 appears twice"},
+          {"{train_per_class: [5], train_ratio: [0.5]}",
+           "'splits.train_ratio': 'train_per_class' is already given"},
+          {"{repeats: 3}", "'splits': no partition given"},
+          {"{own: false}", "'own: false' selects no partition"},
+          {"{train_ratio: [0.5], repeats: 0}", "'splits.repeats': value 0 is out of range"},
+          {"{train_ratio: [0.5], repeats: -2}", "out of range"},
+          {"{train_ratio: []}", "the list is empty"},
+          {"{own: true, test_per_class: 5}", "test_per_class does not apply to 'own'"},
+          {"{train_ratio: [0.5], seed: -1}", "'splits.seed': expected a non-negative integer"},
+      });
   CHECK_THAT(error_of("datasets: [{name: a}]\nmethods: [{method: identity}]\n"),
              Catch::Contains("cfg/bad.yaml:1: 'splits': required key is missing"));
 }
@@ -440,81 +429,72 @@ TEST_CASE("dataset and preprocessing errors", "[config]") {
     return error_of("datasets:\n  - " + d +
                     "\nsplits: {own: true}\nmethods: [{method: identity}]\n");
   };
-  CHECK_THAT(with_dataset("{source: bundled}"),
-             Catch::Contains("cfg/bad.yaml:2: 'datasets[0].name': required key is missing"));
-  CHECK_THAT(with_dataset("{name: a, source: hdf5}"),
-             Catch::Contains("'datasets[0].source': unknown value 'hdf5' (fix: one of file, csv, "
-                             "idx, bundled, generator, mocap)"));
-  CHECK_THAT(with_dataset("{name: a, source: idx}"),
-             Catch::Contains("'datasets[0].path': source: idx needs a path"));
+  testing::check_refusals(
+      with_dataset,
+      {
+          {"{source: bundled}", "cfg/bad.yaml:2: 'datasets[0].name': required key is missing"},
+          {"{name: a, source: hdf5}",
+           "'datasets[0].source': unknown value 'hdf5' (fix: one of file, csv, "
+           "idx, bundled, generator, mocap)"},
+          {"{name: a, source: idx}", "'datasets[0].path': source: idx needs a path"},
+          {"{name: a, source: generator, generator: swiss_roll, path: x.h5}",
+           "'path' does not apply to source: generator"},
+          {"{name: a, params: {n: 3}}",
+           "'datasets[0].params': 'params' only applies to generated data"},
+          {"{name: a, source: generator}", "'datasets[0].generator': required key is missing"},
+          {"{name: a, max_points: -5}", "expected a non-negative integer"},
+          {"{name: a, verify_checksum: yes}",
+           "'datasets[0].verify_checksum': expected true or false, got 'yes'"},
+          {"{name: a, preprocess: [centre]}",
+           "'datasets[0].preprocess[0]': unknown value 'centre' (fix: did you "
+           "mean 'center'?"},
+          {"{name: a, preprocess: [pca]}", "pca needs either variance or components"},
+          {"{name: a, preprocess: [{pca: {variance: 0.9, components: 3}}]}",
+           "give either variance or components, not both"},
+          {"{name: a, preprocess: [{pca: {variance: 1.5}}]}",
+           "'datasets[0].preprocess[0].pca.variance': variance fraction 1.5 is "
+           "out of range (fix: a number in (0, 1]"},
+          {"{name: a, preprocess: [{pca: {components: 0}}]}",
+           "'datasets[0].preprocess[0].pca.components': value 0 is out of range"},
+          {"{name: a, preprocess: [{minmax: {per_feature: 2}}]}",
+           "'datasets[0].preprocess[0].minmax.per_feature': expected true or false"},
+          {"{name: a, preprocess: [{center: {x: 1}}]}", "'center' takes no options"},
+          {"{name: a, preprocess: center}", "'datasets[0].preprocess': expected a list"},
+          {"{name: 'us|ps'}", "'datasets[0].name': 'us|ps' contains '|'"},
+      });
   CHECK(with_dataset("{name: a, source: csv}") == "no error");
   CHECK(with_dataset("{name: a, source: bundled, path: iris}") == "no error");
-  CHECK_THAT(with_dataset("{name: a, source: generator, generator: swiss_roll, path: x.h5}"),
-             Catch::Contains("'path' does not apply to source: generator"));
-  CHECK_THAT(with_dataset("{name: a, params: {n: 3}}"),
-             Catch::Contains("'datasets[0].params': 'params' only applies to generated data"));
-  CHECK_THAT(with_dataset("{name: a, source: generator}"),
-             Catch::Contains("'datasets[0].generator': required key is missing"));
-  CHECK_THAT(with_dataset("{name: a, max_points: -5}"),
-             Catch::Contains("expected a non-negative integer"));
-  CHECK_THAT(with_dataset("{name: a, verify_checksum: yes}"),
-             Catch::Contains("'datasets[0].verify_checksum': expected true or false, got 'yes'"));
-  CHECK_THAT(with_dataset("{name: a, preprocess: [centre]}"),
-             Catch::Contains("'datasets[0].preprocess[0]': unknown value 'centre' (fix: did you "
-                             "mean 'center'?"));
-  CHECK_THAT(with_dataset("{name: a, preprocess: [pca]}"),
-             Catch::Contains("pca needs either variance or components"));
-  CHECK_THAT(with_dataset("{name: a, preprocess: [{pca: {variance: 0.9, components: 3}}]}"),
-             Catch::Contains("give either variance or components, not both"));
-  CHECK_THAT(with_dataset("{name: a, preprocess: [{pca: {variance: 1.5}}]}"),
-             Catch::Contains("'datasets[0].preprocess[0].pca.variance': variance fraction 1.5 is "
-                             "out of range (fix: a number in (0, 1]"));
-  CHECK_THAT(
-      with_dataset("{name: a, preprocess: [{pca: {components: 0}}]}"),
-      Catch::Contains("'datasets[0].preprocess[0].pca.components': value 0 is out of range"));
-  CHECK_THAT(
-      with_dataset("{name: a, preprocess: [{minmax: {per_feature: 2}}]}"),
-      Catch::Contains("'datasets[0].preprocess[0].minmax.per_feature': expected true or false"));
-  CHECK_THAT(with_dataset("{name: a, preprocess: [{center: {x: 1}}]}"),
-             Catch::Contains("'center' takes no options"));
-  CHECK_THAT(with_dataset("{name: a, preprocess: center}"),
-             Catch::Contains("'datasets[0].preprocess': expected a list"));
   CHECK_THAT(error_of("datasets:\n  - {name: a}\n  - {name: a, source: bundled}\n"
                       "splits: {own: true}\nmethods: [{method: identity}]\n"),
              Catch::Contains("3: 'datasets[1].name': dataset name 'a' is already used"));
   CHECK_THAT(error_of("datasets: []\n"), Catch::Contains("'datasets': the list is empty"));
-  CHECK_THAT(with_dataset("{name: 'us|ps'}"),
-             Catch::Contains("'datasets[0].name': 'us|ps' contains '|'"));
 }
 
 TEST_CASE("evaluation and top-level value errors", "[config]") {
   const std::string head =
       "datasets: [{name: a}]\nsplits: {own: true}\nmethods: [{method: identity}, "
       "{method: test_cfg_supervised, label: sup, dims: 1}]\n";
-  CHECK_THAT(error_of(head + "evaluation: {knn: [1, 0]}\n"),
-             Catch::Contains("4: 'evaluation.knn[1]': value 0 is out of range"));
-  CHECK_THAT(error_of(head + "evaluation: {knn: []}\n"), Catch::Contains("the list is empty"));
-  CHECK_THAT(error_of(head + "evaluation: {knn: [3, 3]}\n"),
-             Catch::Contains("k = 3 appears twice"));
-  CHECK_THAT(error_of(head + "evaluation: {quality: [trustworthyness]}\n"),
-             Catch::Contains("did you mean 'trustworthiness'?"));
-  CHECK_THAT(error_of(head + "evaluation: {quality_k: 0}\n"), Catch::Contains("out of range"));
-  // Every measure of the one vocabulary is accepted; a K list and a log grid of K.
+  testing::check_refusals(
+      [&](const std::string& evaluation) { return error_of(head + evaluation); },
+      {
+          {"evaluation: {knn: [1, 0]}\n", "4: 'evaluation.knn[1]': value 0 is out of range"},
+          {"evaluation: {knn: []}\n", "the list is empty"},
+          {"evaluation: {knn: [3, 3]}\n", "k = 3 appears twice"},
+          {"evaluation: {quality: [trustworthyness]}\n", "did you mean 'trustworthiness'?"},
+          {"evaluation: {quality_k: 0}\n", "out of range"},
+          {"evaluation: {quality: [rnx_aoc]}\n", "did you mean 'rnx_auc'?"},
+          {"evaluation: {quality_k: [5, 10, 5]}\n", "K = 5 appears twice"},
+          {"evaluation: {quality_k: {linspace: [1, 2, 3]}}\n", "linspace"},
+          {"evaluation: {quality_sample: 3}\n", "out of range"},
+          {"evaluation: {selection: best}\n", "one of min_mean_error"},
+          {"evaluation: {ttest_against: supp}\n",
+           "4: 'evaluation.ttest_against': no method has the label 'supp' (fix: "
+           "did you mean 'sup'? one of the method labels: identity, sup)"},
+      });
+  // Every measure of the one vocabulary is accepted.
   CHECK(error_of(head + "evaluation: {quality: [trustworthiness, continuity, qnx, rnx, lcmc, "
                         "mrre_intrusion, mrre_extrusion, rnx_auc, stress, shepard_spearman]}\n") ==
         "no error");
-  CHECK_THAT(error_of(head + "evaluation: {quality: [rnx_aoc]}\n"),
-             Catch::Contains("did you mean 'rnx_auc'?"));
-  CHECK_THAT(error_of(head + "evaluation: {quality_k: [5, 10, 5]}\n"),
-             Catch::Contains("K = 5 appears twice"));
-  CHECK_THAT(error_of(head + "evaluation: {quality_k: {linspace: [1, 2, 3]}}\n"),
-             Catch::Contains("linspace"));
-  CHECK_THAT(error_of(head + "evaluation: {quality_sample: 3}\n"), Catch::Contains("out of range"));
-  CHECK_THAT(error_of(head + "evaluation: {selection: best}\n"),
-             Catch::Contains("one of min_mean_error"));
-  CHECK_THAT(error_of(head + "evaluation: {ttest_against: supp}\n"),
-             Catch::Contains("4: 'evaluation.ttest_against': no method has the label 'supp' (fix: "
-                             "did you mean 'sup'? one of the method labels: identity, sup)"));
   CHECK(error_of(head + "evaluation: {ttest_against: sup}\n") == "no error");
   CHECK_THAT(error_of("seed: 1.5\n" + head), Catch::Contains("1: 'seed': expected a non-negative"));
   CHECK_THAT(error_of("blas_threads: 0\n" + head), Catch::Contains("'blas_threads': value 0"));
@@ -617,8 +597,7 @@ TEST_CASE("profile errors", "[config]") {
   CHECK_THAT(error_of(kBroken + "  typo:\n    evaluaton: {knn: [1]}\n"),
              Catch::Contains("24: 'profiles.typo.evaluaton': unknown key (fix: did you mean "
                              "'evaluation'?"));
-  CHECK_THAT(error_of("datasets: [{name: a}]\nsplits: {own: true}\nmethods: [{method: identity}]\n",
-                      "quick"),
+  CHECK_THAT(error_of(kIdentityOnA, "quick"),
              Catch::Contains("profile 'quick' was requested but the config defines no profiles"));
 }
 

@@ -4,19 +4,15 @@
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/error.hpp"
+#include "unit/error_message.hpp"
 
 using namespace drbench;
 
 namespace {
 std::string with_generator(const std::string& spec) {
-  try {
-    parse_experiment("datasets:\n  - name: g\n    source: generator\n" + spec +
-                         "splits: {train_ratio: 0.5}\nmethods: [{method: identity}]\n",
-                     "cfg/gen.yaml");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::config_error("datasets:\n  - name: g\n    source: generator\n" + spec +
+                                   "splits: {train_ratio: 0.5}\nmethods: [{method: identity}]\n",
+                               "cfg/gen.yaml");
 }
 }  // namespace
 
@@ -40,16 +36,19 @@ methods: [{method: identity}]
 
   CHECK(with_generator("    generator: gaussian_blobs\n    params: {classes: 4, dim: 3}\n") ==
         "no error");
-  CHECK_THAT(with_generator("    generator: swiss_rol\n"),
-             Catch::Contains("cfg/gen.yaml:4: 'datasets[0].generator': unknown generator "
-                             "'swiss_rol' (fix: did you mean 'swiss_roll'? one of"));
-  CHECK_THAT(with_generator("    generator: swiss_roll\n    params: {nosie: 0.1}\n"),
-             Catch::Contains("5: 'datasets[0].params.nosie': unknown key (fix: did you mean "
-                             "'noise'?"));
-  CHECK_THAT(with_generator("    generator: swiss_roll\n    params: {n: 1}\n"),
-             Catch::Contains("5: 'datasets[0].params.n': value 1 out of range"));
-  CHECK_THAT(with_generator("    generator: swiss_roll\n    params: {noise: -0.5}\n"),
-             Catch::Contains("'datasets[0].params.noise': value -0.5 out of range"));
-  CHECK_THAT(with_generator("    generator: swiss_roll\n    params: [1, 2]\n"),
-             Catch::Contains("'datasets[0].params': expected a map"));
+  testing::check_refusals(with_generator,
+                          {
+                              {"    generator: swiss_rol\n",
+                               "cfg/gen.yaml:4: 'datasets[0].generator': unknown generator "
+                               "'swiss_rol' (fix: did you mean 'swiss_roll'? one of"},
+                              {"    generator: swiss_roll\n    params: {nosie: 0.1}\n",
+                               "5: 'datasets[0].params.nosie': unknown key (fix: did you mean "
+                               "'noise'?"},
+                              {"    generator: swiss_roll\n    params: {n: 1}\n",
+                               "5: 'datasets[0].params.n': value 1 out of range"},
+                              {"    generator: swiss_roll\n    params: {noise: -0.5}\n",
+                               "'datasets[0].params.noise': value -0.5 out of range"},
+                              {"    generator: swiss_roll\n    params: [1, 2]\n",
+                               "'datasets[0].params': expected a map"},
+                          });
 }

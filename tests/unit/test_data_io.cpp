@@ -62,6 +62,23 @@ void write_bytes(const std::string& path, const std::vector<unsigned char>& byte
             static_cast<std::streamsize>(bytes.size()));
 }
 
+// A ubyte IDX file of n images of rows x cols pixels: its header, then `pixels` (fewer than
+// n rows cols of them make a truncated file).
+void write_idx_images(const std::string& path, unsigned char n, unsigned char rows,
+                      unsigned char cols, const std::vector<unsigned char>& pixels) {
+  std::vector<unsigned char> bytes = {0, 0, 8, 3, 0, 0, 0, n, 0, 0, 0, rows, 0, 0, 0, cols};
+  bytes.insert(bytes.end(), pixels.begin(), pixels.end());
+  write_bytes(path, bytes);
+}
+
+// A ubyte IDX file of labels.
+void write_idx_labels(const std::string& path, const std::vector<unsigned char>& labels) {
+  std::vector<unsigned char> bytes = {0, 0, 8, 1,
+                                      0, 0, 0, static_cast<unsigned char>(labels.size())};
+  bytes.insert(bytes.end(), labels.begin(), labels.end());
+  write_bytes(path, bytes);
+}
+
 std::string message_of(const std::function<void()>& f) {
   try {
     f();
@@ -304,14 +321,11 @@ TEST_CASE("CSV reader: header, text or integer labels, ragged rows refused", "[d
 TEST_CASE("IDX folder: train and t10k halves as one dataset with the published split", "[data]") {
   TempDir tmp;
   // 3 training images and 2 test images of 2x2 pixels.
-  write_bytes(tmp.file("train-images-idx3-ubyte"),
-              {0, 0, 8, 3, 0, 0, 0, 3, 0, 0,  0,  2, 0, 0, 0, 2,  // header: 3 x 2 x 2
-               1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
-  write_bytes(tmp.file("train-labels-idx1-ubyte"), {0, 0, 8, 1, 0, 0, 0, 3, 2, 0, 1});
-  write_bytes(tmp.file("t10k-images-idx3-ubyte"),
-              {0,  0,  8,  3,  0,  0,  0,  2, 0, 0, 0, 2, 0, 0, 0, 2,  // header: 2 x 2 x 2
-               21, 22, 23, 24, 25, 26, 27, 28});
-  write_bytes(tmp.file("t10k-labels-idx1-ubyte"), {0, 0, 8, 1, 0, 0, 0, 2, 1, 2});
+  write_idx_images(tmp.file("train-images-idx3-ubyte"), 3, 2, 2,
+                   {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  write_idx_labels(tmp.file("train-labels-idx1-ubyte"), {2, 0, 1});
+  write_idx_images(tmp.file("t10k-images-idx3-ubyte"), 2, 2, 2, {21, 22, 23, 24, 25, 26, 27, 28});
+  write_idx_labels(tmp.file("t10k-labels-idx1-ubyte"), {1, 2});
   DatasetSpec spec;
   spec.name = "tiny";
   spec.source = "idx";
@@ -323,9 +337,8 @@ TEST_CASE("IDX folder: train and t10k halves as one dataset with the published s
   CHECK(arma::all(ds.split == arma::ivec{0, 0, 0, 1, 1}));
   // Without the test half the folder is refused with what it lacks.
   TempDir half;
-  write_bytes(half.file("train-images-idx3-ubyte"),
-              {0, 0, 8, 3, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 7});
-  write_bytes(half.file("train-labels-idx1-ubyte"), {0, 0, 8, 1, 0, 0, 0, 1, 0});
+  write_idx_images(half.file("train-images-idx3-ubyte"), 1, 1, 1, {7});
+  write_idx_labels(half.file("train-labels-idx1-ubyte"), {0});
   spec.path = half.path.string();
   CHECK_THAT(message_of([&] { load_dataset(spec, {}, 0); }),
              Catch::Contains("without t10k-images-idx3-ubyte"));
@@ -334,10 +347,9 @@ TEST_CASE("IDX folder: train and t10k halves as one dataset with the published s
 TEST_CASE("IDX reader: images with their labels file found by name", "[data]") {
   TempDir tmp;
   // 3 images of 2x2 ubyte pixels, 3 labels.
-  write_bytes(tmp.file("train-images-idx3-ubyte"),
-              {0, 0, 8, 3, 0, 0, 0, 3, 0, 0,  0,  2,  0, 0, 0, 2,  // header: 3 x 2 x 2
-               1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 255});
-  write_bytes(tmp.file("train-labels-idx1-ubyte"), {0, 0, 8, 1, 0, 0, 0, 3, 2, 0, 1});
+  write_idx_images(tmp.file("train-images-idx3-ubyte"), 3, 2, 2,
+                   {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 255});
+  write_idx_labels(tmp.file("train-labels-idx1-ubyte"), {2, 0, 1});
   CHECK(idx_labels_file(tmp.file("train-images-idx3-ubyte")) ==
         tmp.file("train-labels-idx1-ubyte"));
   CHECK(idx_labels_file("/x/t10k-images-idx3-ubyte.gz") == "/x/t10k-labels-idx1-ubyte.gz");
@@ -353,14 +365,13 @@ TEST_CASE("IDX reader: images with their labels file found by name", "[data]") {
   CHECK(ds.X(3, 2) == 255.0);
   CHECK(arma::all(ds.y == arma::uvec{2, 0, 1}));
 
-  write_bytes(tmp.file("short-labels-idx1-ubyte"), {0, 0, 8, 1, 0, 0, 0, 2, 2, 0});
+  write_idx_labels(tmp.file("short-labels-idx1-ubyte"), {2, 0});
   CHECK_THAT(message_of([&] {
                read_idx_dataset(tmp.file("train-images-idx3-ubyte"),
                                 tmp.file("short-labels-idx1-ubyte"));
              }),
              Catch::Contains("2 labels for 3 images"));
-  write_bytes(tmp.file("cut-images-idx3-ubyte"),
-              {0, 0, 8, 3, 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 2, 1});
+  write_idx_images(tmp.file("cut-images-idx3-ubyte"), 3, 2, 2, {1});
   CHECK_THAT(message_of([&] {
                read_idx_dataset(tmp.file("cut-images-idx3-ubyte"),
                                 tmp.file("train-labels-idx1-ubyte"));

@@ -7,6 +7,7 @@
 #include "framework/core/error.hpp"
 #include "framework/data/load.hpp"
 #include "framework/sched/run_task.hpp"
+#include "unit/error_message.hpp"
 
 using namespace drbench;
 
@@ -19,98 +20,84 @@ std::string blobs(int n, int classes, const std::string& rest) {
          std::to_string(n) + ", classes: " + std::to_string(classes) + "}}\n" + rest;
 }
 
+// blobs() fitted with the identity method: `splits` and `rest` are the config's lines around it.
+std::string identity_on_blobs(int n, int classes, const std::string& splits,
+                              const std::string& rest = "") {
+  return blobs(n, classes, splits + "methods: [{method: identity}]\n" + rest);
+}
+
 // The ConfigError check_dataset raises on the first dataset, or "no error".
 std::string data_error(const std::string& yaml) {
   const Experiment ex = parse_experiment(yaml, "cfg/d.yaml");
-  try {
+  return testing::message_of<Error>([&] {
     const Dataset ds = load_dataset(ex.datasets[0], data_search_path(""), dataset_seed(ex, 0));
     check_dataset(ex, 0, ds);
-  } catch (const Error& e) {
-    return e.what();
-  }
-  return "no error";
+  });
 }
 
 std::string parse_error(const std::string& yaml, const std::string& profile = "") {
-  try {
-    parse_experiment(yaml, "cfg/p.yaml", profile);
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::config_error(yaml, "cfg/p.yaml", profile);
+}
+
+// Checks that the message check_dataset raises for `yaml` contains every one of `parts`.
+void check_data_error(const std::string& yaml, std::initializer_list<const char*> parts) {
+  const std::string e = data_error(yaml);
+  for (const char* part : parts) CHECK_THAT(e, Catch::Contains(part));
 }
 
 }  // namespace
 
 TEST_CASE("kNN k above the training set, or above n-1 for leave-one-out", "[validation]") {
   // 2 per class x 3 classes = 6 training points.
-  const std::string e = data_error(blobs(30, 3,
-                                         "splits: {train_per_class: [2]}\n"
-                                         "methods: [{method: identity}]\n"
-                                         "evaluation:\n  knn: [1, 7]\n"));
-  CHECK_THAT(e, Catch::Contains("cfg/d.yaml:7: 'evaluation.knn': k = 7 exceeds the 6 training"));
-  CHECK_THAT(e, Catch::Contains("fix: use k <= 6"));
-  const std::string loo = data_error(blobs(12, 3,
-                                           "splits: {all: true}\n"
-                                           "methods: [{method: identity}]\n"
-                                           "evaluation: {knn: [12], protocol: transductive}\n"));
-  CHECK_THAT(loo, Catch::Contains("k = 12 exceeds the 11 other points"));
-  CHECK(data_error(blobs(12, 3,
-                         "splits: {all: true}\nmethods: [{method: identity}]\n"
-                         "evaluation: {knn: [11], protocol: transductive}\n")) == "no error");
+  check_data_error(
+      identity_on_blobs(30, 3, "splits: {train_per_class: [2]}\n", "evaluation:\n  knn: [1, 7]\n"),
+      {"cfg/d.yaml:7: 'evaluation.knn': k = 7 exceeds the 6 training", "fix: use k <= 6"});
+  const std::string loo = "splits: {all: true}\n";
+  check_data_error(
+      identity_on_blobs(12, 3, loo, "evaluation: {knn: [12], protocol: transductive}\n"),
+      {"k = 12 exceeds the 11 other points"});
+  CHECK(data_error(identity_on_blobs(
+            12, 3, loo, "evaluation: {knn: [11], protocol: transductive}\n")) == "no error");
 }
 
 TEST_CASE("neighbours not below the fitted points", "[validation]") {
-  const std::string e = data_error(blobs(30, 3,
-                                         "splits: {train_per_class: [2]}\n"
-                                         "methods:\n  - method: test_cfg_supervised\n"
-                                         "    dims: [1]\n    grid: {k: [3, 6]}\n"));
-  CHECK_THAT(e, Catch::Contains("cfg/d.yaml:8: 'methods[0].grid.k'"));
-  CHECK_THAT(e, Catch::Contains("k = 6 is not below the 6 points it is fitted on"));
+  check_data_error(
+      blobs(30, 3,
+            "splits: {train_per_class: [2]}\n"
+            "methods:\n  - method: test_cfg_supervised\n"
+            "    dims: [1]\n    grid: {k: [3, 6]}\n"),
+      {"cfg/d.yaml:8: 'methods[0].grid.k'", "k = 6 is not below the 6 points it is fitted on"});
 }
 
 TEST_CASE("quality_k too large for the scored points", "[validation]") {
-  const std::string e = data_error(blobs(30, 3,
-                                         "splits: {train_ratio: [0.5]}\n"
-                                         "methods: [{method: identity}]\n"
-                                         "evaluation:\n  quality: [trustworthiness]\n"
-                                         "  quality_k: 8\n"));
-  CHECK_THAT(e, Catch::Contains("cfg/d.yaml:8: 'evaluation.quality_k': K = 8"));
-  CHECK_THAT(e, Catch::Contains("15 test points"));
+  const std::string half = "splits: {train_ratio: [0.5]}\n";
+  check_data_error(identity_on_blobs(30, 3, half,
+                                     "evaluation:\n  quality: [trustworthiness]\n"
+                                     "  quality_k: 8\n"),
+                   {"cfg/d.yaml:8: 'evaluation.quality_k': K = 8", "15 test points"});
   // A measure without K does not care.
-  CHECK_THAT(data_error(blobs(30, 3,
-                              "splits: {train_ratio: [0.5]}\n"
-                              "methods: [{method: identity}]\n"
-                              "evaluation:\n  quality: [stress]\n"
-                              "  quality_k: 8\n")),
-             Catch::Contains("no error"));
+  check_data_error(
+      identity_on_blobs(30, 3, half, "evaluation:\n  quality: [stress]\n  quality_k: 8\n"),
+      {"no error"});
   // Transductive runs rank among all embedded points (30 here, so K = 8 fits).
-  CHECK_THAT(data_error(blobs(30, 3,
-                              "splits: {train_ratio: [0.5]}\n"
-                              "methods: [{method: identity}]\n"
-                              "evaluation:\n  protocol: transductive\n  quality: [rnx]\n"
-                              "  quality_k: [2, 8]\n")),
-             Catch::Contains("no error"));
+  check_data_error(identity_on_blobs(30, 3, half,
+                                     "evaluation:\n  protocol: transductive\n  quality: [rnx]\n"
+                                     "  quality_k: [2, 8]\n"),
+                   {"no error"});
 }
 
 TEST_CASE("splits that leave a class without test or training points", "[validation]") {
-  const std::string e = data_error(blobs(30, 3,
-                                         "splits: {train_per_class: [10]}\n"
-                                         "methods: [{method: identity}]\n"));
-  CHECK_THAT(e, Catch::Contains("cfg/d.yaml:4: 'splits.train_per_class'"));
-  CHECK_THAT(e, Catch::Contains("leaving it no test points"));
-  const std::string r = data_error(blobs(30, 3,
-                                         "splits: {train_ratio: [0.04]}\n"
-                                         "methods: [{method: identity}]\n"));
-  CHECK_THAT(r, Catch::Contains("cfg/d.yaml:4: 'splits.train_ratio'"));
-  CHECK_THAT(r, Catch::Contains("gives class 0 (10 points) no training points"));
+  check_data_error(identity_on_blobs(30, 3, "splits: {train_per_class: [10]}\n"),
+                   {"cfg/d.yaml:4: 'splits.train_per_class'", "leaving it no test points"});
+  check_data_error(
+      identity_on_blobs(30, 3, "splits: {train_ratio: [0.04]}\n"),
+      {"cfg/d.yaml:4: 'splits.train_ratio'", "gives class 0 (10 points) no training points"});
 }
 
 TEST_CASE("single-class and transposed data are named as such", "[validation]") {
-  CHECK_THAT(data_error(blobs(30, 1,
-                              "splits: {all: true}\nmethods: [{method: identity}]\n"
-                              "evaluation: {protocol: transductive}\n")),
-             Catch::Contains("every point has the same label"));
+  check_data_error(
+      identity_on_blobs(30, 1, "splits: {all: true}\n", "evaluation: {protocol: transductive}\n"),
+      {"every point has the same label"});
   Dataset ds;
   ds.name = "t";
   ds.X = arma::mat(3, 5, arma::fill::randu);  // 5 "points" of 3 features: really 3 of 5
@@ -162,12 +149,12 @@ TEST_CASE("normalised config: comments and layout do not count, values do", "[va
 }
 
 TEST_CASE("landmarks above the fitted points", "[validation]") {
-  const std::string e = data_error(blobs(30, 3,
-                                         "splits: {train_per_class: [2]}\n"
-                                         "methods:\n  - method: isomap\n"
-                                         "    dims: [1]\n    grid: {neighbours: [2], "
-                                         "landmarks: [6, 7]}\n"));
-  CHECK_THAT(e, Catch::Contains("'methods[0].grid.landmarks'"));
-  CHECK_THAT(e, Catch::Contains("landmarks = 7 exceeds the 6 points it is fitted on"));
-  CHECK_THAT(e, Catch::Contains("fix: use landmarks <= 6 (0 = full Isomap)"));
+  check_data_error(
+      blobs(30, 3,
+            "splits: {train_per_class: [2]}\n"
+            "methods:\n  - method: isomap\n"
+            "    dims: [1]\n    grid: {neighbours: [2], "
+            "landmarks: [6, 7]}\n"),
+      {"'methods[0].grid.landmarks'", "landmarks = 7 exceeds the 6 points it is fitted on",
+       "fix: use landmarks <= 6 (0 = full Isomap)"});
 }

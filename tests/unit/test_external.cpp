@@ -289,34 +289,23 @@ TEST_CASE("an external entry is checked like a built-in method", "[external][con
   refused(", cost: {n: 9}", "exponent out of range");
   refused(", shell: true", "methods[0]");
   refused(", out_of_sample: false", "no out-of-sample map");  // holdout protocol
-  CHECK_THROWS_WITH(
-      parse_experiment("datasets: [{name: iris, source: bundled}]\nsplits: {train_ratio: [0.5]}\n"
-                       "methods: [{method: external, dims: [2], command: [sh]}]\n",
-                       "cfg/ext.yaml"),
-      Catch::Contains("needs a label"));
-  CHECK_THROWS_WITH(
-      parse_experiment("datasets: [{name: iris, source: bundled}]\nsplits: {train_ratio: [0.5]}\n"
-                       "methods: [{method: external, label: x, dims: [2], command: sh}]\n",
-                       "cfg/ext.yaml"),
-      Catch::Contains("must be a list (argv)"));
-  CHECK_THROWS_WITH(
-      parse_experiment("datasets: [{name: iris, source: bundled}]\nsplits: {train_ratio: [0.5]}\n"
-                       "methods: [{method: external, label: x, dims: [2], "
-                       "command: [no-such-command-xyz]}]\n",
-                       "cfg/ext.yaml"),
-      Catch::Contains("'no-such-command-xyz' is not an executable on PATH"));
-  CHECK_THROWS_WITH(
-      parse_experiment("datasets: [{name: iris, source: bundled}]\nsplits: {train_ratio: [0.5]}\n"
-                       "methods: [{method: external, label: x, dims: [2], "
-                       "command: [sh, ./missing_script.py]}]\n",
-                       "cfg/ext.yaml"),
-      Catch::Contains("'./missing_script.py' does not exist"));
+  // Whole methods lists on iris, refused while the config is parsed.
+  auto refused_methods = [](const std::string& methods, const std::string& text) {
+    INFO(methods);
+    CHECK_THROWS_WITH(parse_experiment("datasets: [{name: iris, source: bundled}]\n"
+                                       "splits: {train_ratio: [0.5]}\nmethods: [" +
+                                           methods + "]\n",
+                                       "cfg/ext.yaml"),
+                      Catch::Contains(text));
+  };
+  refused_methods("{method: external, dims: [2], command: [sh]}", "needs a label");
+  refused_methods("{method: external, label: x, dims: [2], command: sh}", "must be a list (argv)");
+  refused_methods("{method: external, label: x, dims: [2], command: [no-such-command-xyz]}",
+                  "'no-such-command-xyz' is not an executable on PATH");
+  refused_methods("{method: external, label: x, dims: [2], command: [sh, ./missing_script.py]}",
+                  "'./missing_script.py' does not exist");
   // A built-in method does not take the external keys.
-  CHECK_THROWS_WITH(
-      parse_experiment("datasets: [{name: iris, source: bundled}]\nsplits: {train_ratio: [0.5]}\n"
-                       "methods: [{method: pca, dims: [2], command: [sh]}]\n",
-                       "cfg/ext.yaml"),
-      Catch::Contains("methods[0]"));
+  refused_methods("{method: pca, dims: [2], command: [sh]}", "methods[0]");
 }
 
 TEST_CASE("an external method's failures are MethodErrors naming the command", "[external]") {

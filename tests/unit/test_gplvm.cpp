@@ -16,6 +16,7 @@ using namespace drbench;
 
 namespace {
 
+using testing::check_gradient_matches;
 using testing::sheet;
 
 // X = B Y: the simplest back-constraint, enough to check the objective's chain-rule plumbing.
@@ -91,10 +92,8 @@ TEST_CASE("GP-LVM total objective gradient matches finite differences", "[gplvm]
       obj.add_prior(std::make_shared<GaussianPrior>(0.7));
       obj.set_learn_kernel(learn);
       const arma::vec x = obj.pack(rng.randn(q, n));
-      const GradCheck gc = check_gradient(obj, x);
-      INFO("learn_kernel=" << learn << " worst index " << gc.worst << " analytic "
-                           << gc.analytic(gc.worst) << " numeric " << gc.numeric(gc.worst));
-      CHECK(gc.max_rel_error < 1e-6);
+      INFO("learn_kernel=" << learn);
+      check_gradient_matches(obj, x, 1e-6);
     }
   }
 }
@@ -283,12 +282,10 @@ TEST_CASE("gplvm method is registered and fits through the Method interface", "[
   given.set("iterations", std::int64_t(30));
   given.set("optimizer", std::string("lbfgs"));
   given.set("kernel", std::string("mlp"));
-  auto method = info.make(info.complete(given));
   Rng rng(8);
   const arma::mat Y = sheet(rng, 30, 5, 0.1);
   Trace trace;
-  FitInput in{Y, nullptr, 0, 2, rng, &trace};
-  method->fit(in);
+  const auto method = testing::fit_2d(info, given, Y, rng, trace);
   CHECK(method->embedding().n_rows == 2);
   CHECK(method->embedding().n_cols == 30);
   CHECK(trace.optimizer == "lbfgs");

@@ -5,15 +5,11 @@
 #include "tests/unit/nonlinear_helpers.hpp"
 
 using namespace drbench;
-using drbench::testing::blobs;
-using drbench::testing::fit_method;
-using drbench::testing::subspace_cosines;
+using namespace drbench::testing;
 
 TEST_CASE("gda with a linear kernel spans the LDA subspace", "[kernel][gda]") {
-  Rng rng(11);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 6, 4, 30, 2.0, y);
-  auto m = fit_method("gda", {{"kernel", std::string("linear")}, {"ridge", 1e-10}}, X, 3, &y, 4);
+  const auto [X, y] = labelled_blobs(11, 6, 4, 30, 2.0);
+  auto m = fit_linear_kernel("gda", 1e-10, X, 3, y, 4);
   // Reference LDA: generalized eigenvectors of (Sb, Sw) by QZ (arma::eig_pair), not Cholesky.
   const arma::vec mu = arma::mean(X, 1);
   arma::mat Sw(6, 6, arma::fill::zeros), Sb(6, 6, arma::fill::zeros);
@@ -38,8 +34,7 @@ TEST_CASE("gda with a linear kernel spans the LDA subspace", "[kernel][gda]") {
 TEST_CASE("gda rbf: eigenvalues are the Fisher ratios of the embedded coordinates",
           "[kernel][gda]") {
   Rng rng(12);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 3, 3, 25, 1.5, y);
+  const auto [X, y] = labelled_blobs(rng, 3, 3, 25, 1.5);
   const double reg = 1e-3;
   auto m = fit_method("gda", {{"kernel_width", 1.0}, {"ridge", reg}}, X, 2, &y, 3);
   const auto& g = dynamic_cast<const GDA&>(*m);
@@ -67,8 +62,7 @@ TEST_CASE("gda rbf: eigenvalues are the Fisher ratios of the embedded coordinate
 
 TEST_CASE("gda refuses more than C-1 dimensions", "[kernel][gda]") {
   Rng rng(13);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 3, 3, 10, 1.0, y);
+  const auto [X, y] = labelled_blobs(rng, 3, 3, 10, 1.0);
   CHECK_THROWS_AS(fit_method("gda", {}, X, 3, &y, 3), MethodError);
   CHECK_THROWS_AS(fit_method("gda", {}, X, 2, nullptr, 0), MethodError);
 }

@@ -6,15 +6,11 @@
 #include "tests/unit/nonlinear_helpers.hpp"
 
 using namespace drbench;
-using drbench::testing::blobs;
-using drbench::testing::fit_method;
-using drbench::testing::subspace_cosines;
+using namespace drbench::testing;
 
 TEST_CASE("sklpp with a linear kernel is supervised LPP on the centred data", "[kernel][sklpp]") {
-  Rng rng(31);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 5, 3, 20, 1.0, y);
-  auto m = fit_method("sklpp", {{"kernel", std::string("linear")}, {"ridge", 1e-12}}, X, 2, &y, 3);
+  const auto [X, y] = labelled_blobs(31, 5, 3, 20, 1.0);
+  auto m = fit_linear_kernel("sklpp", 1e-12, X, 2, y, 3);
   // Reference graph written out directly: every same-class pair, heat weights with t = mean
   // squared same-class distance.
   const arma::uword n = X.n_cols;
@@ -44,8 +40,7 @@ TEST_CASE("sklpp with a linear kernel is supervised LPP on the centred data", "[
 TEST_CASE("sklpp rbf collapses classes: training 1-NN is perfect on separable blobs",
           "[kernel][sklpp]") {
   Rng rng(32);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 4, 4, 20, 3.0, y);
+  const auto [X, y] = labelled_blobs(rng, 4, 4, 20, 3.0);
   auto m =
       fit_method("sklpp", {{"kernel_width", 1.0}, {"neighbours", std::int64_t(5)}}, X, 3, &y, 4);
   const arma::mat Y = m->embedding();

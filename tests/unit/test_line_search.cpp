@@ -38,29 +38,38 @@ struct DescentLine {
         p0(phi.origin(f, g)) {}
 };
 
+// check(line, a, b) on 20 descent lines of dimension n for each pair (a, b) of option values, the
+// lines drawn in turn from one generator seeded `seed`.
+template <class A, class B, class F>
+void on_descent_lines(unsigned seed, arma::uword n, std::initializer_list<A> as,
+                      std::initializer_list<B> bs, F&& check) {
+  std::mt19937 gen(seed);
+  for (const A a : as)
+    for (const B b : bs)
+      for (int trial = 0; trial < 20; ++trial) {
+        DescentLine l(gen, n);
+        INFO("trial " << trial);
+        check(l, a, b);
+      }
+}
+
 }  // namespace
 
 TEST_CASE("Wolfe searches return steps that meet their conditions", "[optim][line_search]") {
-  std::mt19937 gen(7);
-  for (bool strong : {true, false}) {
-    for (double c2 : {0.1, 0.9}) {
-      for (int trial = 0; trial < 20; ++trial) {
-        DescentLine l(gen, 6);
-        WolfeOptions o;
-        o.strong = strong;
-        o.c2 = c2;
-        LinePoint acc;
-        REQUIRE(wolfe_search(l.phi, l.p0, 1.0 / arma::norm(l.p), o, acc));
-        INFO("strong=" << strong << " c2=" << c2 << " trial=" << trial << " a=" << acc.a);
-        CHECK(satisfies_wolfe(l.p0, acc, o));
-        CHECK(acc.f < l.f);
-        // The point carries its own gradient, as the optimisers rely on.
-        arma::vec g_acc;
-        CHECK(l.obj.evaluate(l.x + acc.a * l.p, &g_acc) == acc.f);
-        CHECK(arma::approx_equal(g_acc, acc.g, "absdiff", 0.0));
-      }
-    }
-  }
+  on_descent_lines(7, 6, {true, false}, {0.1, 0.9}, [](DescentLine& l, bool strong, double c2) {
+    WolfeOptions o;
+    o.strong = strong;
+    o.c2 = c2;
+    LinePoint acc;
+    REQUIRE(wolfe_search(l.phi, l.p0, 1.0 / arma::norm(l.p), o, acc));
+    INFO("strong=" << strong << " c2=" << c2 << " a=" << acc.a);
+    CHECK(satisfies_wolfe(l.p0, acc, o));
+    CHECK(acc.f < l.f);
+    // The point carries its own gradient, as the optimisers rely on.
+    arma::vec g_acc;
+    CHECK(l.obj.evaluate(l.x + acc.a * l.p, &g_acc) == acc.f);
+    CHECK(arma::approx_equal(g_acc, acc.g, "absdiff", 0.0));
+  });
 }
 
 TEST_CASE("Strong Wolfe is stricter than weak Wolfe", "[optim][line_search]") {
@@ -82,27 +91,21 @@ TEST_CASE("Strong Wolfe is stricter than weak Wolfe", "[optim][line_search]") {
 
 TEST_CASE("Backtracking Armijo starts from the given step and shrinks by rho",
           "[optim][line_search]") {
-  std::mt19937 gen(11);
-  for (double c : {1e-4, 0.1}) {
-    for (double rho : {0.5, 0.8}) {
-      for (int trial = 0; trial < 20; ++trial) {
-        DescentLine l(gen, 4);
-        ArmijoOptions o;
-        o.c = c;
-        o.rho = rho;
-        LinePoint acc;
-        const double a0 = 1.0;  // far too long for Rosenbrock's gradient: must backtrack
-        REQUIRE(armijo_search(l.phi, l.p0, a0, o, acc));
-        CHECK(satisfies_armijo(l.p0, acc, c));
-        // Accepted step is a0 rho^(evals-1), and the previous trial (a / rho) was rejected.
-        CHECK(acc.a == Approx(a0 * std::pow(rho, l.evals - 1)).epsilon(1e-12));
-        if (l.evals > 1) {
-          LinePoint before = l.phi(acc.a / rho);
-          CHECK(!satisfies_armijo(l.p0, before, c));
-        }
-      }
+  on_descent_lines(11, 4, {1e-4, 0.1}, {0.5, 0.8}, [](DescentLine& l, double c, double rho) {
+    ArmijoOptions o;
+    o.c = c;
+    o.rho = rho;
+    LinePoint acc;
+    const double a0 = 1.0;  // far too long for Rosenbrock's gradient: must backtrack
+    REQUIRE(armijo_search(l.phi, l.p0, a0, o, acc));
+    CHECK(satisfies_armijo(l.p0, acc, c));
+    // Accepted step is a0 rho^(evals-1), and the previous trial (a / rho) was rejected.
+    CHECK(acc.a == Approx(a0 * std::pow(rho, l.evals - 1)).epsilon(1e-12));
+    if (l.evals > 1) {
+      LinePoint before = l.phi(acc.a / rho);
+      CHECK(!satisfies_armijo(l.p0, before, c));
     }
-  }
+  });
 }
 
 TEST_CASE("The optimiser table dispatches and refuses what it cannot honour", "[optim]") {

@@ -10,9 +10,7 @@ using namespace drbench::testing;
 
 TEST_CASE("dcv maps every training sample of a class to its common vector", "[linear][dcv]") {
   Rng rng(101);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 20, 3, 4, 2.0, X, y);  // n - C = 9 < d = 20: small-sample case
+  auto [X, y] = blob_problem(rng, 20, 3, 4, 2.0);  // n - C = 9 < d = 20: small-sample case
   auto m = fit_method("dcv", X, &y, 3, 2);
   const auto& dcv = dynamic_cast<const Dcv&>(*m);
   CHECK(dcv.null_dim() == 11);
@@ -32,9 +30,7 @@ TEST_CASE("dcv maps every training sample of a class to its common vector", "[li
 
 TEST_CASE("dcv spans the same subspace as LDA in the limit of a vanishing ridge", "[linear][dcv]") {
   Rng rng(102);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 25, 4, 5, 2.0, X, y);
+  auto [X, y] = blob_problem(rng, 25, 4, 5, 2.0);
   auto dcv = fit_method("dcv", X, &y, 4, 3);
   ParamSet p;
   p.set("ridge", 1e-10);
@@ -47,9 +43,7 @@ TEST_CASE("dcv spans the same subspace as LDA in the limit of a vanishing ridge"
 
 TEST_CASE("dcv limits dims to C-1 and explains a missing null space", "[linear][dcv]") {
   Rng rng(103);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 4, 3, 30, 3.0, X, y);  // large-sample case: S_w has full rank
+  auto [X, y] = blob_problem(rng, 4, 3, 30, 3.0);  // large-sample case: S_w has full rank
   CHECK_THROWS_WITH(fit_method("dcv", X, &y, 3, 3), Catch::Contains("C-1 = 2"));
   CHECK_THROWS_WITH(fit_method("dcv", X, &y, 3, 2), Catch::Contains("null_tol"));
   CHECK_THROWS_WITH(fit_method("dcv", X, &y, 3, 2), Catch::Contains("(d = 4, n - C = 87)"));
@@ -116,9 +110,7 @@ TEST_CASE("dcv with one sample per class keeps the span of the centred samples",
   // S_w = 0: the whole space is null, each sample is its own common vector and W spans the
   // centred samples (the one-image-per-person case of face recognition).
   Rng rng(104);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 8, 4, 1, 2.0, X, y);
+  auto [X, y] = blob_problem(rng, 8, 4, 1, 2.0);
   auto m = fit_method("dcv", X, &y, 4, 3);
   CHECK(dynamic_cast<const Dcv&>(*m).null_dim() == 8);
   const arma::mat& W = dynamic_cast<const Dcv&>(*m).projection();

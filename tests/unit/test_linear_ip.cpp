@@ -50,16 +50,9 @@ TEST_CASE("components are found and joined at their closest pair", "[linear][ip]
 }
 
 TEST_CASE("ip matches the scipy generalized eigensolution", "[linear][ip]") {
-  arma::mat X;
-  arma::uvec y;
-  fixture_data(X, y);
-  ParamSet p;
-  p.set("ridge", 0.0);
-  auto m = fit_method("ip", X, nullptr, 0, 3, p);
-  const auto& ip = dynamic_cast<const Ip&>(*m);
-  CHECK(arma::approx_equal(ip.eigenvalues(), arma::vectorise(linear_fixture("ip_values")),
-                           "reldiff", 1e-9));
-  CHECK(signed_column_diff(ip.projection(), linear_fixture("ip_A")) < 1e-8);
+  auto [X, y] = fixture_problem();
+  auto m = fit_method("ip", X, nullptr, 0, 3, ridge(0.0));
+  check_fixture_solution<Ip>(*m, "ip", "reldiff", 1e-9);
   CHECK(arma::approx_equal(m->transform(X), m->embedding(), "absdiff", 1e-9));
 }
 

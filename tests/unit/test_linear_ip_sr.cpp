@@ -9,9 +9,7 @@ using namespace drbench;
 using namespace drbench::testing;
 
 TEST_CASE("ip_sr matches the numpy spectral regression", "[linear][ip_sr]") {
-  arma::mat X;
-  arma::uvec y;
-  fixture_data(X, y);
+  auto [X, y] = fixture_problem();
   auto m = fit_method("ip_sr", X, nullptr, 0, 3);
   const auto& sr = dynamic_cast<const IpSr&>(*m);
   CHECK(signed_column_diff(sr.projection(), linear_fixture("ip_sr_A")) < 1e-9);

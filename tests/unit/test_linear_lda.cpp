@@ -6,16 +6,11 @@
 #include "methods/linear/lda/lda.hpp"
 
 using namespace drbench;
-using drbench::testing::blobs;
+using drbench::testing::blob_problem;
 using drbench::testing::fit_method;
+using drbench::testing::ridge;
 
 namespace {
-
-ParamSet reg(double r) {
-  ParamSet p;
-  p.set("ridge", r);
-  return p;
-}
 
 double fisher_ratio(const Scatter& s, const arma::vec& w) {
   return arma::as_scalar(w.t() * s.Sb * w) / arma::as_scalar(w.t() * s.Sw * w);
@@ -25,11 +20,9 @@ double fisher_ratio(const Scatter& s, const arma::vec& w) {
 
 TEST_CASE("lda for two classes is the closed form Sw^-1 (m1 - m2)", "[linear][lda]") {
   Rng rng(21);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 5, 2, 40, 2.0, X, y);
+  auto [X, y] = blob_problem(rng, 5, 2, 40, 2.0);
   X.row(1) *= 4.0;  // anisotropic within-class scatter so Sw^-1 matters
-  auto m = fit_method("lda", X, &y, 2, 1, reg(0.0));
+  auto m = fit_method("lda", X, &y, 2, 1, ridge(0.0));
   const Scatter s = class_scatter(X, y, 2);
   const arma::vec w = arma::solve(s.Sw, s.class_means.col(0) - s.class_means.col(1));
   const arma::vec a = dynamic_cast<const Lda&>(*m).projection().col(0);
@@ -40,11 +33,9 @@ TEST_CASE("lda for two classes is the closed form Sw^-1 (m1 - m2)", "[linear][ld
 
 TEST_CASE("lda direction maximises the Fisher ratio over all 2-D directions", "[linear][lda]") {
   Rng rng(22);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 2, 3, 30, 1.5, X, y);
+  auto [X, y] = blob_problem(rng, 2, 3, 30, 1.5);
   X.row(0) *= 3.0;
-  auto m = fit_method("lda", X, &y, 3, 1, reg(0.0));
+  auto m = fit_method("lda", X, &y, 3, 1, ridge(0.0));
   const Scatter s = class_scatter(X, y, 3);
   const double best = fisher_ratio(s, dynamic_cast<const Lda&>(*m).projection().col(0));
   double brute = 0.0;
@@ -59,9 +50,7 @@ TEST_CASE("lda direction maximises the Fisher ratio over all 2-D directions", "[
 
 TEST_CASE("lda transform of the training points equals the embedding", "[linear][lda]") {
   Rng rng(23);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 6, 4, 20, 3.0, X, y);
+  auto [X, y] = blob_problem(rng, 6, 4, 20, 3.0);
   auto m = fit_method("lda", X, &y, 4, 3);
   CHECK(m->embedding().n_rows == 3);
   CHECK(arma::approx_equal(m->transform(X), m->embedding(), "absdiff", 1e-10));
@@ -69,9 +58,7 @@ TEST_CASE("lda transform of the training points equals the embedding", "[linear]
 
 TEST_CASE("lda limits dims to C-1 and needs labels", "[linear][lda]") {
   Rng rng(24);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 6, 3, 10, 3.0, X, y);
+  auto [X, y] = blob_problem(rng, 6, 3, 10, 3.0);
   CHECK_THROWS_WITH(fit_method("lda", X, &y, 3, 3), Catch::Contains("C-1 = 2"));
   CHECK_THROWS_AS(fit_method("lda", X, nullptr, 0, 1), MethodError);
   const MethodInfo& info = Registry::instance().get("lda");
@@ -81,11 +68,9 @@ TEST_CASE("lda limits dims to C-1 and needs labels", "[linear][lda]") {
 
 TEST_CASE("lda on singular S_w: clear error without ridge, works with it", "[linear][lda]") {
   Rng rng(25);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 30, 3, 5, 3.0, X, y);  // n - C = 12 < d = 30: S_w has rank 12
-  CHECK_THROWS_WITH(fit_method("lda", X, &y, 3, 2, reg(0.0)), Catch::Contains("'reg'"));
-  auto m = fit_method("lda", X, &y, 3, 2, reg(1e-3));
+  auto [X, y] = blob_problem(rng, 30, 3, 5, 3.0);  // n - C = 12 < d = 30: S_w has rank 12
+  CHECK_THROWS_WITH(fit_method("lda", X, &y, 3, 2, ridge(0.0)), Catch::Contains("'reg'"));
+  auto m = fit_method("lda", X, &y, 3, 2, ridge(1e-3));
   CHECK(m->embedding().is_finite());
   // The classes separate: each point is nearer its own class mean in the projection.
   const arma::mat Y = m->embedding();

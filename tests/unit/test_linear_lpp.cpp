@@ -39,16 +39,9 @@ TEST_CASE("heat-kernel kNN weights and Laplacian match a dense computation", "[l
 }
 
 TEST_CASE("lpp matches the scipy generalized eigensolution", "[linear][lpp]") {
-  arma::mat X;
-  arma::uvec y;
-  fixture_data(X, y);
-  ParamSet p;
-  p.set("ridge", 0.0);
-  auto m = fit_method("lpp", X, nullptr, 0, 3, p);
-  const auto& lpp = dynamic_cast<const Lpp&>(*m);
-  CHECK(arma::approx_equal(lpp.eigenvalues(), arma::vectorise(linear_fixture("lpp_values")),
-                           "absdiff", 1e-9));
-  CHECK(signed_column_diff(lpp.projection(), linear_fixture("lpp_A")) < 1e-8);
+  auto [X, y] = fixture_problem();
+  auto m = fit_method("lpp", X, nullptr, 0, 3, ridge(0.0));
+  check_fixture_solution<Lpp>(*m, "lpp", "absdiff", 1e-9);
 }
 
 TEST_CASE("lpp solves its eigenproblem and transform equals the embedding", "[linear][lpp]") {

@@ -27,9 +27,7 @@ double dist(const arma::mat& X, arma::uword i, arma::uword j) {
 TEST_CASE("mmpa threshold graphs: far same-class pairs and near other-class pairs",
           "[linear][mmpa]") {
   Rng rng(111);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 3, 3, 8, 1.5, X, y);
+  auto [X, y] = blob_problem(rng, 3, 3, 8, 1.5);
   const MmpaGraphs g = mmpa_threshold_graphs(X, y, 0.0, 0.0);
   double sw = 0, sb = 0, nw = 0, nb = 0;
   for (arma::uword i = 0; i < 24; ++i)
@@ -54,9 +52,7 @@ TEST_CASE(
     "other-class points",
     "[linear][mmpa]") {
   Rng rng(113);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 3, 3, 7, 1.5, X, y);
+  auto [X, y] = blob_problem(rng, 3, 3, 7, 1.5);
   const arma::uword n = X.n_cols, kw = 2, kb = 3;
   const MmpaGraphs g = mmpa_knn_graphs(X, y, kw, kb);
   CHECK(arma::approx_equal(g.W_intra, g.W_intra.t(), "absdiff", 0.0));
@@ -81,9 +77,7 @@ TEST_CASE(
 }
 
 TEST_CASE("mmpa matches the numpy/scipy reference for both graph rules", "[linear][mmpa]") {
-  arma::mat X;
-  arma::uvec y;
-  fixture_data(X, y);
+  auto [X, y] = fixture_problem();
   for (const std::string graph : {"threshold", "knn"}) {
     INFO("graph=" << graph);
     auto m = fit_method("mmpa", X, &y, 3, 3, mmpa_params(graph, 0.5));
@@ -97,9 +91,7 @@ TEST_CASE("mmpa matches the numpy/scipy reference for both graph rules", "[linea
 
 TEST_CASE("mmpa solves S_b a = mu (S_w + ridge) a at the largest mu", "[linear][mmpa]") {
   Rng rng(112);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 6, 4, 15, 2.0, X, y);
+  auto [X, y] = blob_problem(rng, 6, 4, 15, 2.0);
   const double sigma = 0.2;
   auto m = fit_method("mmpa", X, &y, 4, 3, mmpa_params("threshold", sigma));
   const auto& mm = dynamic_cast<const Mmpa&>(*m);
@@ -128,9 +120,7 @@ TEST_CASE("mmpa embedding is invariant to rotating and shifting the data", "[lin
   // Distances, graphs and the trace-relative ridge do not change under x -> Q x + c, so the
   // solution must rotate with the data: A' = Q A and identical embeddings (up to column sign).
   Rng rng(114);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 5, 3, 10, 2.0, X, y);
+  auto [X, y] = blob_problem(rng, 5, 3, 10, 2.0);
   arma::mat Q, R;
   arma::qr(Q, R, rng.randn(5, 5));
   const arma::mat X2 = (Q * X).eval().each_col() + 3.0 * rng.randn(5, 1);
@@ -147,9 +137,7 @@ TEST_CASE("mmpa embedding is invariant to rotating and shifting the data", "[lin
 
 TEST_CASE("mmpa errors name the fix", "[linear][mmpa]") {
   Rng rng(115);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 8, 2, 3, 2.0, X, y);  // n = 6 < d = 8: X L_intra X^T is singular
+  auto [X, y] = blob_problem(rng, 8, 2, 3, 2.0);  // n = 6 < d = 8: X L_intra X^T is singular
   CHECK_THROWS_AS(fit_method("mmpa", X, nullptr, 0, 2), MethodError);
   CHECK_THROWS_WITH(fit_method("mmpa", X, &y, 2, 2, mmpa_params("threshold", 0.0)),
                     Catch::Contains("'reg'"));

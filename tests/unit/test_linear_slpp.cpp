@@ -11,9 +11,7 @@ using namespace drbench::testing;
 
 TEST_CASE("same-class weights connect exactly the same-label pairs", "[linear][slpp]") {
   Rng rng(51);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 3, 3, 7, 2.0, X, y);
+  auto [X, y] = blob_problem(rng, 3, 3, 7, 2.0);
   const arma::mat D2 = sq_distances(X);
   const HeatGraph b = same_class_weights(X, y, ClassWeight::Binary, keywords::KernelWidth{});
   const HeatGraph h = same_class_weights(X, y, ClassWeight::Heat, {std::sqrt(0.75), false});
@@ -27,24 +25,15 @@ TEST_CASE("same-class weights connect exactly the same-label pairs", "[linear][s
 }
 
 TEST_CASE("slpp matches the scipy generalized eigensolution", "[linear][slpp]") {
-  arma::mat X;
-  arma::uvec y;
-  fixture_data(X, y);
-  ParamSet p;
-  p.set("ridge", 0.0);
-  auto m = fit_method("slpp", X, &y, 3, 3, p);
-  const auto& slpp = dynamic_cast<const Slpp&>(*m);
-  CHECK(arma::approx_equal(slpp.eigenvalues(), arma::vectorise(linear_fixture("slpp_values")),
-                           "absdiff", 1e-9));
-  CHECK(signed_column_diff(slpp.projection(), linear_fixture("slpp_A")) < 1e-8);
+  auto [X, y] = fixture_problem();
+  auto m = fit_method("slpp", X, &y, 3, 3, ridge(0.0));
+  check_fixture_solution<Slpp>(*m, "slpp", "absdiff", 1e-9);
   CHECK(arma::approx_equal(m->transform(X), m->embedding(), "absdiff", 1e-10));
 }
 
 TEST_CASE("slpp needs labels and pulls classes together", "[linear][slpp]") {
   Rng rng(52);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 8, 4, 20, 2.0, X, y);
+  auto [X, y] = blob_problem(rng, 8, 4, 20, 2.0);
   CHECK_THROWS_AS(fit_method("slpp", X, nullptr, 0, 2), MethodError);
   ParamSet p;
   p.set("weights", std::string("binary"));
@@ -64,9 +53,7 @@ TEST_CASE("slpp needs labels and pulls classes together", "[linear][slpp]") {
 
 TEST_CASE("slpp: the streamed class quadratics equal the stored graph's", "[linear][slpp]") {
   Rng rng(53);
-  arma::mat X;
-  arma::uvec y;
-  blobs(rng, 6, 3, 300, 2.0, X, y);  // 300 a class: more than one 256-column block
+  auto [X, y] = blob_problem(rng, 6, 3, 300, 2.0);  // 300 a class: more than one 256-column block
   for (ClassWeight kind : {ClassWeight::Heat, ClassWeight::Binary}) {
     const keywords::KernelWidth width{0.7, true};
     const HeatGraph g = same_class_weights(X, y, kind, width);

@@ -13,8 +13,7 @@ using drbench::testing::fit_method;
 TEST_CASE("laplacian eigenmaps solves L y = lambda D y with Y D Y' = I",
           "[manifold][laplacian_eigenmaps]") {
   Rng rng(81);
-  arma::mat truth;
-  const arma::mat X = drbench::testing::swiss_roll(rng, 300, truth);
+  const auto [X, truth] = drbench::testing::swiss_roll(rng, 300);
   auto m = fit_method("laplacian_eigenmaps", {{"neighbours", std::int64_t(10)}}, X, 2);
   const auto& le = dynamic_cast<const LaplacianEigenmaps&>(*m);
   const arma::mat W(le.weights());
@@ -37,8 +36,7 @@ TEST_CASE("laplacian eigenmaps solves L y = lambda D y with Y D Y' = I",
   }
   CHECK(arma::abs(m->transform(X) - Y).max() < 1e-9);
   // New points near the roll land near their nearest training point's embedding.
-  arma::mat tn;
-  const arma::mat Xn = drbench::testing::swiss_roll(rng, 20, tn);
+  const auto [Xn, tn] = drbench::testing::swiss_roll(rng, 20);
   const arma::mat Yn = m->transform(Xn);
   CHECK(Yn.is_finite());
 }
@@ -58,8 +56,7 @@ TEST_CASE("laplacian eigenmaps refuses a disconnected graph, naming neighbours",
 TEST_CASE("laplacian eigenmaps: the sparse Lanczos path equals the dense one",
           "[manifold][laplacian_eigenmaps]") {
   Rng rng(82);
-  arma::mat truth;
-  const arma::mat X = drbench::testing::swiss_roll(rng, 500, truth);
+  const auto [X, truth] = drbench::testing::swiss_roll(rng, 500);
   LaplacianEigenmapsSetting s;  // the defaults: heat weights at relative width 1
   s.neighbours = 10;
   LaplacianEigenmaps dense(s), sparse(s, 0);  // dense limit 0: always the sparse path

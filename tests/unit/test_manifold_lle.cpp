@@ -25,8 +25,7 @@ TEST_CASE("lle matches scikit-learn's dense LLE", "[manifold][lle]") {
 
 TEST_CASE("lle constraints and out-of-sample map", "[manifold][lle]") {
   Rng rng(71);
-  arma::mat truth;
-  const arma::mat X = drbench::testing::swiss_roll(rng, 400, truth);
+  const auto [X, truth] = drbench::testing::swiss_roll(rng, 400);
   auto m = fit_method("lle", {{"neighbours", std::int64_t(12)}}, X, 2);
   const arma::mat Y = m->embedding();
   const double n = Y.n_cols;

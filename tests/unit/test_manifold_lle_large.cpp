@@ -14,8 +14,7 @@ using drbench::testing::subspace_cosines;
 TEST_CASE("lle on 900 points: the Lanczos path spans M's bottom non-constant eigenvectors",
           "[manifold][lle]") {
   Rng rng(72);
-  arma::mat truth;
-  const arma::mat X = drbench::testing::swiss_roll(rng, 900, truth);
+  const auto [X, truth] = drbench::testing::swiss_roll(rng, 900);
   const arma::uword k = 10, n = X.n_cols;
   auto m = fit_method("lle", {{"neighbours", std::int64_t(k)}}, X, 2);
   const arma::mat Y = m->embedding();
@@ -38,8 +37,7 @@ TEST_CASE("lle on 900 points: the Lanczos path spans M's bottom non-constant eig
 
 TEST_CASE("lle: the sparse shift-invert path equals the dense one", "[manifold][lle]") {
   Rng rng(73);
-  arma::mat truth;
-  const arma::mat X = drbench::testing::swiss_roll(rng, 600, truth);
+  const auto [X, truth] = drbench::testing::swiss_roll(rng, 600);
   LleSetting s;  // the default ridge 1e-3
   s.neighbours = 10;
   LLE dense(s), sparse(s, 0);  // dense limit 0: always the sparse path

@@ -15,36 +15,29 @@
 #include "framework/sched/memory_check.hpp"
 #include "framework/sched/run_task.hpp"
 #include "framework/sched/scheduler.hpp"
+#include "unit/error_message.hpp"
+#include "unit/fake_method.hpp"
 
 namespace drbench {
 namespace {
 
-// Asks Armadillo for 2^52 doubles (32 PiB, beyond any address space), which fails in malloc on
-// every machine: the allocation failure of a real fit, not a thrown stand-in.
-class GreedyMethod final : public Method {
- public:
-  void fit(const FitInput& in) override {
-    arma::mat big(arma::uword(1) << 26, arma::uword(1) << 26);
-    Y_ = in.X.head_rows(in.dim) + big(0, 0);
-  }
-  arma::mat embedding() const override { return Y_; }
-  arma::mat transform(const arma::mat& X) const override { return X.head_rows(Y_.n_rows); }
-
- private:
-  arma::mat Y_;
-};
-
 // Its estimate is four dense n x n matrices, 32 n^2 bytes, by construction, so the model's
-// arithmetic can be checked.
+// arithmetic can be checked. Its fit asks Armadillo for 2^52 doubles (32 PiB, beyond any address
+// space), which fails in malloc on every machine: the allocation failure of a real fit, not a
+// thrown stand-in.
 MethodInfo test_mem_greedy() {
-  MethodInfo m;
-  m.name = "test_mem_greedy";
-  m.family = "manifold";
-  m.summary = "fake method whose fit cannot get its memory, for the memory-model tests";
+  MethodInfo m = testing::fake_method_info(
+      "test_mem_greedy", "manifold",
+      "fake method whose fit cannot get its memory, for the memory-model tests",
+      [](const FitInput&) {
+        arma::mat big(arma::uword(1) << 26, arma::uword(1) << 26);
+        // Read from it so that the allocation cannot be optimised away.
+        volatile double first = big(0, 0);
+        (void)first;
+      });
   m.memory = [](const DataShape& s, const ParamSet&, arma::uword) {
     return 32.0 * double(s.n) * double(s.n);
   };
-  m.make = [](const ParamSet&) { return std::make_unique<GreedyMethod>(); };
   return m;
 }
 
@@ -57,12 +50,7 @@ const std::string kIris = "[{name: iris, source: bundled}]";
 
 template <class F>
 std::string error_of(F&& f) {
-  try {
-    f();
-  } catch (const std::exception& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::message_of(std::forward<F>(f));
 }
 
 }  // namespace

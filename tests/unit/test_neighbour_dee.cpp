@@ -9,31 +9,15 @@
 #include "methods/neighbour/dee/dee_objective.hpp"
 #include "methods/neighbour/dsne/dsne_objective.hpp"
 #include "unit/linear_support.hpp"
+#include "unit/neighbour_helpers.hpp"
 
 using namespace drbench;
 using drbench::testing::fit_method;
+using drbench::testing::loo_1nn_error;
 using drbench::testing::make_problem;
 using drbench::testing::Problem;
 
-namespace {
-
-// Leave-one-out 1-NN error of the columns of Y.
-double loo_1nn_error(const arma::mat& Y, const arma::uvec& y) {
-  arma::uword wrong = 0;
-  for (arma::uword i = 0; i < Y.n_cols; ++i) {
-    double best = arma::datum::inf;
-    arma::uword who = i;
-    for (arma::uword j = 0; j < Y.n_cols; ++j) {
-      if (j == i) continue;
-      const double d = arma::accu(arma::square(Y.col(i) - Y.col(j)));
-      if (d < best) best = d, who = j;
-    }
-    wrong += y(who) != y(i);
-  }
-  return double(wrong) / double(Y.n_cols);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("DEE gradient matches finite differences", "[neighbour][dee]") {
   const Problem p = make_problem(3, 6, 3, 8, 2.0);

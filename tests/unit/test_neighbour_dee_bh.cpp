@@ -21,8 +21,10 @@
 #include "methods/neighbour/dsne/dsne_objective.hpp"
 #include "methods/neighbour/linear_embedding.hpp"
 #include "unit/linear_support.hpp"
+#include "unit/neighbour_helpers.hpp"
 
 using namespace drbench;
+using drbench::testing::exact_graph;
 using drbench::testing::make_problem;
 using drbench::testing::Problem;
 
@@ -146,8 +148,7 @@ TEST_CASE("class neighbour graphs: edges stay in (or across) classes and are the
   const arma::mat D2 = sq_distances(p.X);
   const arma::uword k = 4;
   for (ClassPairs which : {ClassPairs::Same, ClassPairs::Different}) {
-    GraphOptions go;
-    go.kind = GraphKind::exact;
+    const GraphOptions go = exact_graph();
     const arma::sp_mat G = class_neighbour_graph(p.X, p.y, 3, k, which, go);
     const arma::mat mask = class_mask(p.y, which);
     CHECK(arma::approx_equal(arma::mat(G), arma::mat(G.t()), "absdiff", 0.0));
@@ -167,8 +168,7 @@ TEST_CASE("class neighbour graphs: edges stay in (or across) classes and are the
 
 TEST_CASE("sparse DEE and DSNE weights equal the dense ones on their edges", "[dee_bh]") {
   const Problem p = make_problem(15, 6, 3, 15, 1.5);
-  GraphOptions go;
-  go.kind = GraphKind::exact;
+  const GraphOptions go = exact_graph();
   double sigma = 0.0;
   const DeeWeights dense = dee_weights(p.X, p.y, keywords::KernelWidth{});
   const arma::sp_mat W = dee_sparse_weights(p.X, p.y, 3, 5, keywords::KernelWidth{}, go, &sigma);
@@ -193,8 +193,7 @@ TEST_CASE("sparse DEE and DSNE weights equal the dense ones on their edges", "[d
 TEST_CASE("linear-time DEE: theta 0 equals the dense objective; finite differences; theta 0.5",
           "[neighbour][dee][dee_bh]") {
   const Problem p = make_problem(16, 6, 3, 40, 2.0);
-  GraphOptions go;
-  go.kind = GraphKind::exact;
+  const GraphOptions go = exact_graph();
   const arma::sp_mat Wp = dee_sparse_weights(p.X, p.y, 3, 5, keywords::KernelWidth{}, go, nullptr);
   const double lambda = 0.3;
   Rng rng(17);
@@ -228,8 +227,7 @@ TEST_CASE("linear-time DEE: theta 0 equals the dense objective; finite differenc
 TEST_CASE("linear-time DSNE: theta 0 equals the dense objective; finite differences; theta 0.5",
           "[neighbour][dsne][dee_bh]") {
   const Problem p = make_problem(18, 6, 3, 40, 2.0);
-  GraphOptions go;
-  go.kind = GraphKind::exact;
+  const GraphOptions go = exact_graph();
   const arma::sp_mat P = dsne_sparse_similarities(p.X, p.y, 3, 6, keywords::KernelWidth{}, go);
   Rng rng(19);
   for (arma::uword dim : {1u, 2u, 3u}) {

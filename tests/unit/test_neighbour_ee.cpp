@@ -73,8 +73,7 @@ TEST_CASE("EE objective: definition, finite-difference gradient, descent directi
 
 TEST_CASE("EE with each optimiser lowers E and separates well-separated blobs", "[neighbour][ee]") {
   Rng rng(22);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 8, 4, 30, 8.0, y);
+  const auto [X, y] = labelled_blobs(rng, 8, 4, 30, 8.0);
   for (const char* opt : {"sd", "fp", "gd"}) {
     INFO(opt);
     Trace trace;

@@ -14,6 +14,7 @@
 #include "methods/neighbour/ee/ee.hpp"
 #include "methods/neighbour/ee/ee_bh_objective.hpp"
 #include "methods/neighbour/ee/ee_objective.hpp"
+#include "neighbour_helpers.hpp"
 #include "nonlinear_helpers.hpp"
 
 using namespace drbench;
@@ -31,6 +32,14 @@ arma::sp_mat random_sparse_weights(Rng& rng, arma::uword n, arma::uword per_poin
     }
   W /= arma::accu(W);
   return arma::sp_mat(W);
+}
+
+// A sparse SPD system matrix: the graph Laplacian of random_sparse_weights plus 1e-3 I.
+arma::sp_mat laplacian_plus_ridge(Rng& rng, arma::uword n, arma::uword per_point) {
+  const arma::sp_mat W = random_sparse_weights(rng, n, per_point);
+  arma::sp_mat M = -W;
+  M.diag() += arma::vec(arma::sum(W, 1)) + 1e-3;
+  return M;
 }
 
 // The dense objective of the same model: w- the squared input distances scaled to sum to one.
@@ -110,9 +119,7 @@ TEST_CASE("linear-time EE: Barnes-Hut error bounded and shrinking with theta",
 TEST_CASE("PCG solves a sparse SPD system like a dense solve", "[ee_bh][linalg]") {
   Rng rng(33);
   const arma::uword n = 200;
-  const arma::sp_mat W = random_sparse_weights(rng, n, 4);
-  arma::sp_mat M = -W;
-  M.diag() += arma::vec(arma::sum(W, 1)) + 1e-3;
+  const arma::sp_mat M = laplacian_plus_ridge(rng, n, 4);
   const arma::mat B = rng.randn(n, 2);
   arma::mat X;
   const PcgResult r = pcg_solve(M, B, X, 1e-12, 5000);
@@ -128,9 +135,7 @@ TEST_CASE("PCG with a supplied preconditioner: exact inverse in one step, any SP
           "[ee_bh][linalg]") {
   Rng rng(37);
   const arma::uword n = 150;
-  const arma::sp_mat W = random_sparse_weights(rng, n, 5);
-  arma::sp_mat M = -W;
-  M.diag() += arma::vec(arma::sum(W, 1)) + 1e-3;
+  const arma::sp_mat M = laplacian_plus_ridge(rng, n, 5);
   const arma::mat B = rng.randn(n, 3);
   const arma::mat Md(M);
   const arma::mat ref = arma::solve(Md, B);
@@ -238,9 +243,7 @@ TEST_CASE("linear-time EE: CG spectral direction is downhill and solves 4 L+ + m
 TEST_CASE("graph affinities equal the kNN sparse affinities on the exact graph", "[ee_bh]") {
   Rng rng(35);
   const arma::mat X = rng.randn(7, 250);
-  GraphOptions go;
-  go.kind = GraphKind::exact;
-  const NeighbourGraph g = neighbour_graph(X, 30, go);
+  const NeighbourGraph g = neighbour_graph(X, 30, exact_graph());
   const arma::sp_mat a = graph_joint_affinities(X, g, 10.0, 2);
   const arma::sp_mat b = sparse_joint_affinities(X, 10.0, 30);
   CHECK(arma::abs(arma::mat(a - b)).max() < 1e-12);

@@ -10,31 +10,18 @@
 #include "framework/linalg/neighbour_graph.hpp"
 #include "framework/optim/grad_check.hpp"
 #include "methods/neighbour/pacmap/pacmap.hpp"
+#include "neighbour_helpers.hpp"
 #include "nonlinear_helpers.hpp"
 
 using namespace drbench;
 using namespace drbench::testing;
 
-namespace {
-
-double loo_1nn_error(const arma::mat& E, const arma::uvec& y) {
-  arma::uword wrong = 0;
-  for (arma::uword i = 0; i < E.n_cols; ++i) {
-    arma::rowvec d = arma::sum(arma::square(E.each_col() - E.col(i)), 0);
-    d(i) = arma::datum::inf;
-    wrong += y(arma::index_min(d)) != y(i);
-  }
-  return double(wrong) / double(E.n_cols);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 TEST_CASE("PaCMAP loss gradient against finite differences", "[neighbour][pacmap]") {
   Rng rng(1);
   const arma::mat X = rng.randn(5, 40);
-  GraphOptions go;
-  go.kind = GraphKind::exact;
-  const NeighbourGraph g = neighbour_graph(X, 15, go);
+  const NeighbourGraph g = neighbour_graph(X, 15, exact_graph());
   pacmap::Pairs p;
   p.nb = pacmap::neighbour_pairs(g.index, g.dist, 5);
   p.mn = pacmap::mid_near_pairs(X, 3, rng);
@@ -71,9 +58,7 @@ TEST_CASE("PaCMAP weight schedule: three phases", "[neighbour][pacmap]") {
 TEST_CASE("PaCMAP pairs follow their rules", "[neighbour][pacmap]") {
   Rng rng(2);
   const arma::mat X = rng.randn(4, 120);
-  GraphOptions go;
-  go.kind = GraphKind::exact;
-  const NeighbourGraph g = neighbour_graph(X, 60, go);
+  const NeighbourGraph g = neighbour_graph(X, 60, exact_graph());
   const arma::umat nb = pacmap::neighbour_pairs(g.index, g.dist, 10);
   REQUIRE(nb.n_cols == 1200);
   // Scaled distances by brute force: sigma_i = mean distance to the 4th-6th nearest.
@@ -121,8 +106,7 @@ TEST_CASE("PaCMAP pairs follow their rules", "[neighbour][pacmap]") {
 
 TEST_CASE("PaCMAP separates blobs, traces Adam, and is deterministic", "[neighbour][pacmap]") {
   Rng rng(3);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 10, 4, 50, 4.0, y);
+  const auto [X, y] = labelled_blobs(rng, 10, 4, 50, 4.0);
   Trace trace;
   auto m = fit_method("pacmap", {}, X, 2, nullptr, 0, &trace, 5);
   const arma::mat E = m->embedding();

@@ -47,8 +47,7 @@ TEST_CASE("TriMap tempered log", "[neighbour][trimap]") {
 TEST_CASE("TriMap triplets follow their rules, the fit satisfies more of them",
           "[neighbour][trimap]") {
   Rng rng(2);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 8, 4, 50, 4.0, y);
+  const auto [X, y] = labelled_blobs(rng, 8, 4, 50, 4.0);
   Trace trace;
   auto base = fit_method("trimap", {}, X, 2, nullptr, 0, &trace, 3);
   const auto& tm = dynamic_cast<const Trimap&>(*base);

@@ -15,6 +15,7 @@
 #include "framework/optim/optimizer.hpp"
 #include "methods/neighbour/tsne/kl_gradient.hpp"
 #include "methods/neighbour/tsne/tsne.hpp"
+#include "neighbour_helpers.hpp"
 #include "nonlinear_helpers.hpp"
 
 using namespace drbench;
@@ -39,6 +40,25 @@ double kl_reference(const arma::mat& P, const arma::mat& Y) {
   for (arma::uword k = 0; k < P.n_elem; ++k)
     if (P(k) > 0) kl += P(k) * std::log(P(k) / Q(k));
   return kl;
+}
+
+// Five 10-D blobs of `per_class` points and their sparse joint affinities (also dense, and the
+// constant sum p ln p), the input of the gradient comparisons.
+struct BlobAffinities {
+  arma::mat X;
+  arma::sp_mat P;
+  arma::mat Pd;
+  double plogp;
+};
+
+BlobAffinities blob_affinities(Rng& rng, arma::uword per_class, double perplexity) {
+  BlobAffinities b;
+  arma::uvec y;
+  b.X = blobs(rng, 10, 5, per_class, 3.0, y);
+  b.P = sparse_joint_affinities(b.X, perplexity);
+  b.Pd = arma::mat(b.P);
+  b.plogp = p_log_p(b.P);
+  return b;
 }
 
 }  // namespace
@@ -74,11 +94,7 @@ TEST_CASE("t-SNE exact KL and gradient: definition and finite differences", "[ne
 TEST_CASE("Barnes-Hut gradient within 1e-2 of the exact one at theta 0.5 on 1,000 points",
           "[neighbour][tsne]") {
   Rng rng(12);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 10, 5, 200, 3.0, y);
-  const arma::sp_mat P = sparse_joint_affinities(X, 30.0);
-  const arma::mat Pd(P);
-  const double plogp = p_log_p(P);
+  const auto [X, P, Pd, plogp] = blob_affinities(rng, 200, 30.0);
   for (arma::uword dim : {2u, 3u}) {
     // A spread-out embedding with structure, as in mid-optimisation.
     const arma::mat Y = 10.0 * tsne_start(X, dim) + rng.randn(dim, X.n_cols);
@@ -181,8 +197,7 @@ TEST_CASE("Momentum optimiser: phases, exaggeration, gradient-only calls, trace,
 TEST_CASE("t-SNE separates well-separated blobs (exact and Barnes-Hut) and is deterministic",
           "[neighbour][tsne]") {
   Rng rng(14);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 10, 4, 40, 8.0, y);
+  const auto [X, y] = labelled_blobs(rng, 10, 4, 40, 8.0);
   for (const char* gradient : {"exact", "barnes_hut"}) {
     Trace trace;
     auto m = fit_method("tsne", {{"perplexity", 10.0}, {"gradient", std::string(gradient)}}, X, 2,
@@ -210,11 +225,7 @@ TEST_CASE("t-SNE separates well-separated blobs (exact and Barnes-Hut) and is de
 TEST_CASE("FFT gradient and Z against the exact ones, refining with the grid",
           "[neighbour][tsne][fft]") {
   Rng rng(15);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 10, 5, 80, 3.0, y);
-  const arma::sp_mat P = sparse_joint_affinities(X, 20.0);
-  const arma::mat Pd(P);
-  const double plogp = p_log_p(P);
+  const auto [X, P, Pd, plogp] = blob_affinities(rng, 80, 20.0);
   for (arma::uword dim : {1u, 2u}) {
     const arma::mat Y = 10.0 * tsne_start(X, dim) + rng.randn(dim, X.n_cols);
     arma::mat ge, gf;
@@ -230,18 +241,21 @@ TEST_CASE("FFT gradient and Z against the exact ones, refining with the grid",
     CHECK(z_err < 1e-2);
     // Refining the grid: more nodes per interval at 100 intervals, then narrower intervals at 3
     // nodes each; the gradient and Z errors fall at each step.
-    opt.min_intervals = opt.max_intervals = 100;
     double last_g = 1.0, last_z = 1.0;
-    for (int p : {2, 3, 5, 8}) {
-      opt.nodes = p;
+    const auto refined = [&](const char* what, int value) {
       const double kl = tsne_fft_gradient(P, plogp, Y, opt, 2.0, true, gf);
       const double eg = arma::norm(gf - ge, "fro") / arma::norm(ge, "fro");
       const double ez = std::abs(std::expm1(kl - kl_e));
-      INFO("nodes " << p << " gradient error " << eg << " Z error " << ez);
+      INFO(what << " " << value << " gradient error " << eg << " Z error " << ez);
       CHECK(eg < 0.5 * last_g);
       CHECK(ez < last_z);
       last_g = eg;
       last_z = ez;
+    };
+    opt.min_intervals = opt.max_intervals = 100;
+    for (int p : {2, 3, 5, 8}) {
+      opt.nodes = p;
+      refined("nodes", p);
     }
     CHECK(last_g < 1e-6);
     CHECK(last_z < 1e-8);
@@ -249,14 +263,7 @@ TEST_CASE("FFT gradient and Z against the exact ones, refining with the grid",
     last_g = last_z = 1.0;
     for (int m : {25, 50, 100, 200}) {
       opt.min_intervals = opt.max_intervals = m;
-      const double kl = tsne_fft_gradient(P, plogp, Y, opt, 2.0, true, gf);
-      const double eg = arma::norm(gf - ge, "fro") / arma::norm(ge, "fro");
-      const double ez = std::abs(std::expm1(kl - kl_e));
-      INFO("intervals " << m << " gradient error " << eg << " Z error " << ez);
-      CHECK(eg < 0.5 * last_g);
-      CHECK(ez < last_z);
-      last_g = eg;
-      last_z = ez;
+      refined("intervals", m);
     }
     // Threads change nothing.
     arma::mat g1, g3;
@@ -272,11 +279,9 @@ TEST_CASE("FFT gradient and Z against the exact ones, refining with the grid",
 TEST_CASE("t-SNE P on the shared neighbour graph equals the kNN affinities it replaces",
           "[neighbour][tsne]") {
   Rng rng(16);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 8, 4, 100, 3.0, y);
+  const auto [X, y] = labelled_blobs(rng, 8, 4, 100, 3.0);
   const arma::sp_mat ref = sparse_joint_affinities(X, 15.0);
-  GraphOptions go;
-  go.kind = GraphKind::exact;
+  GraphOptions go = exact_graph();
   for (unsigned threads : {1u, 3u}) {
     go.threads = threads;
     const arma::sp_mat P = graph_joint_affinities(X, neighbour_graph(X, 45, go), 15.0, threads);
@@ -292,8 +297,7 @@ TEST_CASE("t-SNE P on the shared neighbour graph equals the kNN affinities it re
 TEST_CASE("t-SNE gradient choice: auto keeps Barnes-Hut at small sizes, fft fits, threads",
           "[neighbour][tsne][fft]") {
   Rng rng(17);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 10, 4, 50, 8.0, y);
+  const auto [X, y] = labelled_blobs(rng, 10, 4, 50, 8.0);
   CHECK(tsne_gradient_for("auto", 9999, 2) == "barnes_hut");
   CHECK(tsne_gradient_for("auto", 10000, 2) == "fft");
   CHECK(tsne_gradient_for("auto", 10000, 1) == "fft");

@@ -14,18 +14,13 @@
 #include "methods/neighbour/umap/fuzzy_set.hpp"
 #include "methods/neighbour/umap/layout.hpp"
 #include "methods/neighbour/umap/umap.hpp"
+#include "neighbour_helpers.hpp"
 #include "nonlinear_helpers.hpp"
 
 using namespace drbench;
 using namespace drbench::testing;
 
 namespace {
-
-GraphOptions exact_graph() {
-  GraphOptions o;
-  o.kind = GraphKind::exact;
-  return o;
-}
 
 std::unique_ptr<Method> fit_umap(const arma::mat& X, std::map<std::string, ParamValue> given,
                                  unsigned threads, std::uint64_t seed, Trace* trace = nullptr,
@@ -39,25 +34,6 @@ std::unique_ptr<Method> fit_umap(const arma::mat& X, std::map<std::string, Param
   in.threads = threads;
   m->fit(in);
   return m;
-}
-
-// 1-NN error of the columns of E (leave-one-out) for labels y.
-double loo_1nn_error(const arma::mat& E, const arma::uvec& y) {
-  arma::uword wrong = 0;
-  for (arma::uword i = 0; i < E.n_cols; ++i) {
-    double best = arma::datum::inf;
-    arma::uword bj = i;
-    for (arma::uword j = 0; j < E.n_cols; ++j) {
-      if (j == i) continue;
-      const double d = arma::accu(arma::square(E.col(i) - E.col(j)));
-      if (d < best) {
-        best = d;
-        bj = j;
-      }
-    }
-    wrong += y(bj) != y(i);
-  }
-  return double(wrong) / double(E.n_cols);
 }
 
 }  // namespace
@@ -229,8 +205,7 @@ TEST_CASE("UMAP components: a graph of two cliques has two", "[neighbour][umap]"
 TEST_CASE("UMAP separates blobs, maps new points next to their class, and is deterministic",
           "[neighbour][umap]") {
   Rng rng(8);
-  arma::uvec y;
-  const arma::mat X = blobs(rng, 10, 4, 60, 4.0, y);
+  const auto [X, y] = labelled_blobs(rng, 10, 4, 60, 4.0);
   // New points from the training classes: perturbed training points.
   const arma::mat Q = X.cols(arma::regspace<arma::uvec>(0, 6, 239)) + 0.1 * rng.randn(10, 40);
   const arma::uvec yq = y(arma::regspace<arma::uvec>(0, 6, 239));

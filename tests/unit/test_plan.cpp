@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <numeric>
 
 #include "framework/core/registry.hpp"
 #include "framework/sched/cost_model.hpp"
@@ -11,9 +12,15 @@ using namespace drbench;
 
 namespace {
 
+// Tasks 0, 1, ..., n-1: the order the schedule hands them out in.
+std::vector<std::uint64_t> in_order(std::size_t n) {
+  std::vector<std::uint64_t> order(n);
+  std::iota(order.begin(), order.end(), std::uint64_t{0});
+  return order;
+}
+
 PlanResult replay(const std::vector<double>& seconds, int ranks) {
-  std::vector<std::uint64_t> order(seconds.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const std::vector<std::uint64_t> order = in_order(seconds.size());
   PlanParams p;
   p.ranks = ranks;
   return simulate_schedule(order, seconds, p);
@@ -64,8 +71,7 @@ TEST_CASE("plan: one giant task bounds the wall time", "[plan]") {
 }
 
 TEST_CASE("plan: a slow rank 0 server shows up as lost efficiency", "[plan]") {
-  std::vector<std::uint64_t> order(20000);
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const std::vector<std::uint64_t> order = in_order(20000);
   const std::vector<double> s(order.size(), 0.001);
   PlanParams p;
   p.ranks = 64;
@@ -130,8 +136,7 @@ TEST_CASE("cost model scales by the descriptor where n never varied", "[plan]") 
 }
 
 TEST_CASE("plan: process start and rank 0's data check come once, before any work", "[plan]") {
-  std::vector<std::uint64_t> order(40);
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  const std::vector<std::uint64_t> order = in_order(40);
   const std::vector<double> s(order.size(), 0.5);
   PlanParams p;
   p.ranks = 4;

@@ -11,8 +11,10 @@
 #include "framework/data/preprocess.hpp"
 #include "framework/data/split.hpp"
 #include "framework/eval/knn.hpp"
-#include "framework/sched/run_task.hpp"
 #include "framework/plan/task.hpp"
+#include "framework/sched/run_task.hpp"
+#include "unit/error_message.hpp"
+#include "unit/fake_method.hpp"
 
 using namespace drbench;
 
@@ -21,27 +23,15 @@ namespace {
 // What the partially-labelled fake was last shown.
 arma::uvec g_seen_labels;
 
-class EchoMethod final : public Method {
- public:
-  void fit(const FitInput& in) override {
-    if (in.labels) g_seen_labels = *in.labels;
-    Y_ = in.X.head_rows(std::min<arma::uword>(in.dim, in.X.n_rows));
-  }
-  arma::mat embedding() const override { return Y_; }
-
- private:
-  arma::mat Y_;
-};
-
 MethodInfo test_partial_labels() {
-  MethodInfo m;
-  m.name = "test_partial_labels";
-  m.family = "linear";
-  m.summary = "fake semi-supervised, transductive-only method for protocol tests";
+  MethodInfo m = testing::fake_method_info(
+      "test_partial_labels", "linear",
+      "fake semi-supervised, transductive-only method for protocol tests", [](const FitInput& in) {
+        if (in.labels) g_seen_labels = *in.labels;
+      });
   m.supervised = true;
   m.partial_labels = true;
   m.out_of_sample = false;
-  m.make = [](const ParamSet&) { return std::make_unique<EchoMethod>(); };
   return m;
 }
 
@@ -61,12 +51,7 @@ std::vector<TaskResult> run_all(const Experiment& ex) {
 }
 
 std::string error_of(const std::string& yaml) {
-  try {
-    parse_experiment(yaml, "cfg/p.yaml");
-  } catch (const ConfigError& e) {
-    return e.what();
-  }
-  return "no error";
+  return testing::config_error(yaml, "cfg/p.yaml");
 }
 
 }  // namespace

@@ -2,14 +2,18 @@
 // A hand-built experiment, task list and results for the results-layer tests (the config parser
 // and the task expansion are tested on their own; these tests must not depend on them).
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/rng.hpp"
-#include "framework/results/task_result.hpp"
 #include "framework/plan/task.hpp"
+#include "framework/results/schema.hpp"
+#include "framework/results/store.hpp"
+#include "framework/results/task_result.hpp"
 
 namespace drbench::testing {
 
@@ -28,6 +32,12 @@ struct TempDir {
   }
   std::string file(const std::string& name) const { return (path / name).string(); }
 };
+
+// The run metadata a results file carries as root attributes.
+inline RunInfo toy_run_info(std::string version, std::string started, std::string blas = "",
+                            std::string host = "", int ranks = 1) {
+  return RunInfo{std::move(version), std::move(blas), std::move(host), std::move(started), ranks};
+}
 
 inline ParamSet setting(double gamma) {
   ParamSet p;
@@ -84,22 +94,21 @@ inline std::vector<Task> toy_tasks(const Experiment& ex, std::vector<double> gam
             for (double g : gammas) settings.push_back(setting(g));
           for (const auto& s : settings)
             for (auto dim : ex.methods[m].dims) {
-              Task t;
-              t.id = tasks.size();
-              t.dataset = d;
-              t.split_value = sv;
-              t.repeat = rep;
-              t.method = m;
-              t.setting = s;
-              t.dim = dim;
-              std::string split_id = ex.datasets[d].name +
-                                     "|per_class=" + std::to_string(static_cast<int>(sv)) + "|r" +
-                                     std::to_string(rep);
-              t.key = split_id + "|" + ex.methods[m].label + "|" + s.canonical() + "|d" +
-                      std::to_string(dim);
-              t.split_seed = hash_seed(ex.seed, split_id);
-              t.seed = hash_seed(ex.seed, t.key);
-              tasks.push_back(t);
+              const std::string split_id = ex.datasets[d].name +
+                                           "|per_class=" + std::to_string(static_cast<int>(sv)) +
+                                           "|r" + std::to_string(rep);
+              const std::string key = split_id + "|" + ex.methods[m].label + "|" + s.canonical() +
+                                      "|d" + std::to_string(dim);
+              tasks.push_back(Task{.id = tasks.size(),
+                                   .key = key,
+                                   .dataset = d,
+                                   .split_value = sv,
+                                   .repeat = rep,
+                                   .method = m,
+                                   .setting = s,
+                                   .dim = dim,
+                                   .split_seed = hash_seed(ex.seed, split_id),
+                                   .seed = hash_seed(ex.seed, key)});
             }
         }
   return tasks;
@@ -126,6 +135,36 @@ inline TaskResult toy_result(const Task& t, double err1, double err3, bool ok = 
   r.input_dim = 256;
   r.rank = 1 + static_cast<int>(t.id % 3);
   return r;
+}
+
+// toy_result(t, 0.125, 0.375) with a trace by `optimizer` whose first row is iteration 0,
+// objective 3, gradient norm 1, at 0 s, step 0.5: the trace tests add their own rows.
+inline TaskResult traced_toy_result(const Task& t, const std::string& optimizer) {
+  TaskResult r = toy_result(t, 0.125, 0.375);
+  r.trace.optimizer = optimizer;
+  r.trace.log(0, 3.0, 1.0, 0.0, 0.5);
+  return r;
+}
+
+// A results file for `ex` holding result_of(task) for each task it gives one for (nullopt: the
+// task did not run), written as a snapshot with default run metadata.
+template <class F>
+void write_results(const Experiment& ex, const std::vector<Task>& tasks, F&& result_of) {
+  ResultsStore store(ex, tasks, RunInfo{}, false);
+  for (const Task& t : tasks)
+    if (const std::optional<TaskResult> r = result_of(t)) store.add(*r);
+  store.write_hdf5();
+}
+
+// What an interrupted run leaves: tasks[0] in the results file, tasks[1] only in its journal.
+inline void write_snapshot_and_journal(const Experiment& ex, const std::vector<Task>& tasks,
+                                       const RunInfo& info) {
+  ResultsStore store(ex, tasks, info, false);
+  store.add(toy_result(tasks[0], 0.5, 0.25));
+  store.write_hdf5();
+  store.set_snapshot_interval(1e9);
+  store.add(toy_result(tasks[1], 0.5, 0.25));  // journal only
+  store.commit();
 }
 
 }  // namespace drbench::testing

@@ -23,17 +23,17 @@ namespace fs = std::filesystem;
 namespace {
 
 RunInfo info() {
-  RunInfo i;
-  i.version = "t";
-  i.started = "now";
-  return i;
+  return toy_run_info("t", "now");
 }
 
-// A complete toy results file at `path`.
-void write_toy(const Experiment& ex, const std::vector<Task>& tasks) {
+// The toy experiment with a complete results file at <dir>/toy.h5.
+Experiment write_toy(const TempDir& dir) {
+  Experiment ex = toy_experiment(dir.file("toy.h5"));
+  const auto tasks = toy_tasks(ex);
   ResultsStore store(ex, tasks, info(), false);
   for (const auto& t : tasks) store.add(toy_result(t, 0.1 + 0.01 * double(t.id % 7), 0.2));
   store.write_hdf5();
+  return ex;
 }
 
 // File offset and size of the first chunk of /tasks/<name>.
@@ -70,9 +70,7 @@ std::pair<haddr_t, hsize_t> first_chunk(const std::string& path, const std::stri
 TEST_CASE("a results file with flipped bytes in its task table is refused",
           "[results][integrity]") {
   TempDir dir;
-  Experiment ex = toy_experiment(dir.file("toy.h5"));
-  const auto tasks = toy_tasks(ex);
-  write_toy(ex, tasks);
+  const Experiment ex = write_toy(dir);
   REQUIRE_NOTHROW(aggregate(read_results(ex.output.path)));
   for (const char* column : {"knn_error", "split_value", "status"}) {
     DYNAMIC_SECTION(column) {
@@ -120,8 +118,7 @@ std::streamoff last_heap_record(const std::string& path) {
 
 TEST_CASE("a damaged string heap is refused instead of hanging libhdf5", "[results][integrity]") {
   TempDir dir;
-  Experiment ex = toy_experiment(dir.file("toy.h5"));
-  write_toy(ex, toy_tasks(ex));
+  const Experiment ex = write_toy(dir);
   REQUIRE_NOTHROW(read_results(ex.output.path));
   const std::streamoff record = last_heap_record(ex.output.path);
   // A free-space record (index 0) of size 0 is what libhdf5 1.10 loops on forever; a string
@@ -170,14 +167,7 @@ TEST_CASE("resume accepts a commented, reformatted config", "[results][integrity
   TempDir dir;
   Experiment ex = toy_experiment(dir.file("toy.h5"));
   const auto tasks = toy_tasks(ex);
-  {
-    ResultsStore store(ex, tasks, info(), false);
-    store.add(toy_result(tasks[0], 0.5, 0.25));
-    store.write_hdf5();
-    store.set_snapshot_interval(1e9);
-    store.add(toy_result(tasks[1], 0.5, 0.25));  // journal only
-    store.commit();
-  }
+  write_snapshot_and_journal(ex, tasks, info());
   Experiment edited = ex;
   edited.text =
       "# comment\nsplits:\n  repeats: 2\n  per_class: [5, 10]\nseed: 7   # x\nname: toy\n";
@@ -257,9 +247,7 @@ TEST_CASE("embeddings carry point indices and labels through the file", "[result
 TEST_CASE("long table, all settings, filters; csv on stdout has one header",
           "[results][aggregate]") {
   TempDir dir;
-  Experiment ex = toy_experiment(dir.file("toy.h5"));
-  const auto tasks = toy_tasks(ex);
-  write_toy(ex, tasks);
+  const Experiment ex = write_toy(dir);
   const Aggregate a = aggregate(read_results(ex.output.path));
   const std::string csv = render_tables(a, "csv");
   std::size_t headers = 0;

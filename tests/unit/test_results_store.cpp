@@ -16,13 +16,7 @@ namespace fs = std::filesystem;
 namespace {
 
 RunInfo run_info() {
-  RunInfo info;
-  info.version = "0.1.0";
-  info.blas = "openblas";
-  info.host = "testhost";
-  info.started = "2026-11-21T20:00:00Z";
-  info.ranks = 4;
-  return info;
+  return toy_run_info("0.1.0", "2026-11-21T20:00:00Z", "openblas", "testhost", 4);
 }
 
 }  // namespace
@@ -135,14 +129,7 @@ TEST_CASE("ResultsStore refuses a changed config and starts over with force_new"
   TempDir dir;
   Experiment ex = toy_experiment(dir.file("toy.h5"));
   auto tasks = toy_tasks(ex);
-  {
-    ResultsStore store(ex, tasks, run_info(), false);
-    store.add(toy_result(tasks[0], 0.5, 0.25));
-    store.write_hdf5();
-    store.set_snapshot_interval(1e9);
-    store.add(toy_result(tasks[1], 0.5, 0.25));  // journal only
-    store.commit();
-  }
+  write_snapshot_and_journal(ex, tasks, run_info());
   Experiment changed = ex;
   changed.text += "repeats_note: 1\n";  // a real change (a comment alone is not one)
   SECTION("the HDF5 file names the problem and the fix") {

@@ -21,6 +21,7 @@ using namespace drbench;
 
 namespace {
 
+using testing::check_gradient_matches;
 using testing::sheet;
 
 const GpApproximation kSparse[] = {GpApproximation::dtc, GpApproximation::fitc,
@@ -66,10 +67,7 @@ TEST_CASE("sparse GP-LVM gradients match finite differences for X, Z, kernel and
         const arma::vec x = obj.pack(rng.randn(q, n));
         REQUIRE(x.n_elem == q * n + (learn_z ? q * m : 0) + obj.kernel().n_params());
         REQUIRE(std::isfinite(obj.evaluate(x, nullptr)));
-        const GradCheck gc = check_gradient(obj, x);
-        INFO("worst index " << gc.worst << " analytic " << gc.analytic(gc.worst) << " numeric "
-                            << gc.numeric(gc.worst));
-        CHECK(gc.max_rel_error < 1e-6);
+        check_gradient_matches(obj, x, 1e-6);
       }
     }
   }
@@ -90,10 +88,7 @@ TEST_CASE("the inducing jitter is part of the objective and of its gradient", "[
       obj.set_sparse(a, Z, true, rel);
       const arma::vec x = obj.pack(X);
       REQUIRE(std::isfinite(obj.evaluate(x, nullptr)));
-      const GradCheck gc = check_gradient(obj, x);
-      INFO("worst index " << gc.worst << " analytic " << gc.analytic(gc.worst) << " numeric "
-                          << gc.numeric(gc.worst));
-      CHECK(gc.max_rel_error < 1e-6);
+      check_gradient_matches(obj, x, 1e-6);
       // The value is the likelihood at K_uu + rel mean(diag K_uu) I, formed here by hand.
       arma::mat Kuu = kern->K(Z, Z);
       Kuu.diag() += rel * arma::mean(Kuu.diag());
@@ -132,10 +127,7 @@ TEST_CASE("with K_uu numerically singular, the relative jitter keeps the gradien
       REQUIRE(std::isfinite(obj.evaluate(x, nullptr)));
       const arma::vec ev = arma::eig_sym(obj.inducing_covariance());
       CHECK(ev.max() / ev.min() < 2.0 * double(Z.n_cols) / rels[k]);
-      const GradCheck gc = check_gradient(obj, x, 1e-6);
-      INFO("worst index " << gc.worst << " analytic " << gc.analytic(gc.worst) << " numeric "
-                          << gc.numeric(gc.worst));
-      CHECK(gc.max_rel_error < (k == 1 ? 1e-5 : a == GpApproximation::vfe ? 5e-2 : 5e-4));
+      check_gradient_matches(obj, x, k == 1 ? 1e-5 : a == GpApproximation::vfe ? 5e-2 : 5e-4, 1e-6);
     }
   }
 }

@@ -18,6 +18,7 @@ using namespace drbench;
 
 namespace {
 
+using testing::check_gradient_matches;
 using testing::sheet;
 
 std::unique_ptr<Kernel> tps_white(double noise, TpsConstant c = TpsConstant::paper) {
@@ -70,10 +71,7 @@ TEST_CASE("TPS covariance X-gradient matches finite differences for q = 1..4", "
       if (g) *g = arma::vectorise(kern.grad_X(Xv, G));
       return arma::accu(G % kern.K(Xv));
     });
-    const GradCheck gc = check_gradient(by_x, arma::vectorise(X));
-    INFO("worst " << gc.worst << " analytic " << gc.analytic(gc.worst) << " numeric "
-                  << gc.numeric(gc.worst));
-    CHECK(gc.max_rel_error < 1e-6);
+    check_gradient_matches(by_x, arma::vectorise(X), 1e-6);
 
     // With the knots fixed (after fit): cross-covariance, diagonal and K at moved points.
     TpsKernel fixed;
@@ -118,10 +116,7 @@ TEST_CASE("TPSLVM negative log-likelihood gradient in X and log beta matches fin
       obj.add_prior(std::make_shared<GaussianPrior>(1.0));
       const arma::vec x = obj.pack(0.8 * rng.randn(q, n));
       REQUIRE(x.n_elem == q * n + 1);  // X and log(1/beta)
-      const GradCheck gc = check_gradient(obj, x);
-      INFO("worst " << gc.worst << " analytic " << gc.analytic(gc.worst) << " numeric "
-                    << gc.numeric(gc.worst));
-      CHECK(gc.max_rel_error < 1e-6);
+      check_gradient_matches(obj, x, 1e-6);
     }
 }
 
@@ -183,12 +178,10 @@ TEST_CASE("tpslvm fits, lowers its objective and maps a training observation to 
   CHECK(info.family == "gplvm");
   ParamSet given;
   given.set("iterations", std::int64_t(150));
-  auto method = info.make(info.complete(given));
   Rng rng(36);
   const arma::mat Y = sheet(rng, 40, 6, 0.05);
   Trace trace;
-  FitInput in{Y, nullptr, 0, 2, rng, &trace};
-  method->fit(in);
+  const auto method = testing::fit_2d(info, given, Y, rng, trace);
   const arma::mat X = method->embedding();
   REQUIRE(X.n_rows == 2);
   REQUIRE(X.n_cols == 40);
@@ -292,12 +285,9 @@ TEST_CASE("sparse TPSLVM gradients match finite differences for X, Z and log bet
         REQUIRE(std::isfinite(obj.evaluate(x, nullptr)));
         const double cond = arma::cond(obj.inducing_covariance());
         INFO("cond K_uu " << cond);
-        const GradCheck gc = check_gradient(obj, x);
-        INFO("worst " << gc.worst << " analytic " << gc.analytic(gc.worst) << " numeric "
-                      << gc.numeric(gc.worst));
         // K_uu has no noise term, and r^3 in 1-D leaves it at condition 3e8-6e11 for these
         // points without jitter: both sides then carry that much rounding (a few parts in 1e5).
-        CHECK(gc.max_rel_error < (cond < 1e8 ? 1e-6 : 1e-4));
+        check_gradient_matches(obj, x, cond < 1e8 ? 1e-6 : 1e-4);
       }
 }
 

@@ -19,17 +19,25 @@ using namespace drbench::testing;
 
 namespace {
 
-std::string config(bool keep_traces) {
-  return std::string(R"(seed: 5
-datasets:
-  - {name: iris, source: bundled, preprocess: [{standardize: {}}]}
-splits: {train_ratio: [0.5], repeats: 1}
-methods:
-  - {method: gplvm, dims: [2], grid: {iterations: 15}}
-  - {method: pca, dims: [2]}
-evaluation: {knn: [1]}
-output: {path: unused.h5, keep_traces: )") +
+// Standardized iris, one partition, the given methods entries.
+std::string config(bool keep_traces, const std::string& methods =
+                                         "  - {method: gplvm, dims: [2], grid: {iterations: "
+                                         "15}}\n  - {method: pca, dims: [2]}\n") {
+  return "seed: 5\ndatasets:\n  - {name: iris, source: bundled, preprocess: [{standardize: {}}]}\n"
+         "splits: {train_ratio: [0.5], repeats: 1}\nmethods:\n" +
+         methods + "evaluation: {knn: [1]}\noutput: {path: unused.h5, keep_traces: " +
          (keep_traces ? "true" : "false") + "}\n";
+}
+
+// The single task of `yaml` (named `file`), run here; it must succeed.
+std::pair<Task, TaskResult> run_single_task(const std::string& yaml, const std::string& file) {
+  const Experiment ex = parse_experiment(yaml, file);
+  TaskRunner runner(ex, {});
+  const std::vector<Task> tasks = expand_tasks(ex);
+  REQUIRE(tasks.size() == 1);
+  const TaskResult r = runner.run(tasks[0], 0);
+  REQUIRE(r.ok);
+  return {tasks[0], r};
 }
 
 }  // namespace
@@ -67,16 +75,12 @@ TEST_CASE("trace end: stored in the task table, and read from traces in older fi
   TempDir dir;
   Experiment ex = toy_experiment(dir.file("toy.h5"));
   auto tasks = toy_tasks(ex);
-  TaskResult r = toy_result(tasks[4], 0.125, 0.375);
-  r.trace.optimizer = "scg";
-  r.trace.log(0, 3.0, 1.0, 0.0, 0.5);
+  TaskResult r = traced_toy_result(tasks[4], "scg");
   r.trace.log(7, 2.0, 0.5, 0.25, 0.1);
   r.trace.note("stop_reason", "x_and_f_tolerance");
   r.fit_end = trace_end(r.trace);
   TaskResult closed = toy_result(tasks[5], 0.25, 0.5);  // no trace
-  RunInfo info;
-  info.version = "0.1.0";
-  info.ranks = 1;
+  const RunInfo info = toy_run_info("0.1.0", "");
   {
     ResultsStore store(ex, tasks, info, false);
     store.add(r);
@@ -116,23 +120,10 @@ TEST_CASE("trace end: stored in the task table, and read from traces in older fi
 
 TEST_CASE("gp-lvm tolerance: 0 runs every iteration, a loose one stops at once", "[gplvm][trace]") {
   auto run = [](const std::string& tolerance) {
-    const std::string text = R"(seed: 5
-datasets:
-  - {name: iris, source: bundled, preprocess: [{standardize: {}}]}
-splits: {train_ratio: [0.5], repeats: 1}
-methods:
-  - {method: gplvm, dims: [2], grid: {iterations: 40)" +
-                             tolerance + R"(}}
-evaluation: {knn: [1]}
-output: {path: unused.h5, keep_traces: false}
-)";
-    const Experiment ex = parse_experiment(text, "tol.yaml");
-    TaskRunner runner(ex, {});
-    const std::vector<Task> tasks = expand_tasks(ex);
-    REQUIRE(tasks.size() == 1);
-    const TaskResult r = runner.run(tasks[0], 0);
-    REQUIRE(r.ok);
-    return std::make_pair(tasks[0].key, r.fit_end);
+    const auto [task, r] = run_single_task(
+        config(false, "  - {method: gplvm, dims: [2], grid: {iterations: 40" + tolerance + "}}\n"),
+        "tol.yaml");
+    return std::make_pair(task.key, r.fit_end);
   };
   const auto [key0, all] = run(", tolerance: 0");
   CHECK(all.iterations == 40);
@@ -153,23 +144,11 @@ output: {path: unused.h5, keep_traces: false}
 TEST_CASE("gp-lvm objective_tolerance stops a fit by its rate of descent",
           "[gplvm][trace][window]") {
   auto run = [](const std::string& extra) {
-    const std::string text = R"(seed: 5
-datasets:
-  - {name: iris, source: bundled, preprocess: [{standardize: {}}]}
-splits: {train_ratio: [0.5], repeats: 1}
-methods:
-  - {method: gplrf, dims: [2], grid: {iterations: 60, tolerance: 0)" +
-                             extra + R"(}}
-evaluation: {knn: [1]}
-output: {path: unused.h5, keep_traces: true}
-)";
-    const Experiment ex = parse_experiment(text, "win.yaml");
-    TaskRunner runner(ex, {});
-    const std::vector<Task> tasks = expand_tasks(ex);
-    REQUIRE(tasks.size() == 1);
-    const TaskResult r = runner.run(tasks[0], 0);
-    REQUIRE(r.ok);
-    return std::make_tuple(tasks[0].key, r.fit_end, r.trace);
+    const auto [task, r] = run_single_task(
+        config(true, "  - {method: gplrf, dims: [2], grid: {iterations: 60, tolerance: 0" + extra +
+                         "}}\n"),
+        "win.yaml");
+    return std::make_tuple(task.key, r.fit_end, r.trace);
   };
   const auto [key_off, all, trace_all] = run("");
   CHECK(all.iterations == 60);

@@ -15,18 +15,14 @@ TEST_CASE("Trace steps survive the task record and the results file", "[results]
   TempDir dir;
   Experiment ex = toy_experiment(dir.file("toy.h5"));
   auto tasks = toy_tasks(ex);
-  TaskResult r = toy_result(tasks[4], 0.125, 0.375);
-  r.trace.optimizer = "gd";
-  r.trace.log(0, 3.0, 1.0, 0.0, 0.5);
+  TaskResult r = traced_toy_result(tasks[4], "gd");
   r.trace.log(1, 2.0, 0.5, 0.25);  // no step recorded
   const TaskResult b = TaskResult::deserialize(r.serialize());
   REQUIRE(b.trace.rows.size() == 2);
   CHECK(b.trace.rows[0].step == 0.5);
   CHECK(std::isnan(b.trace.rows[1].step));
 
-  RunInfo info;
-  info.version = "0.1.0";
-  info.ranks = 1;
+  const RunInfo info = toy_run_info("0.1.0", "");
   {
     ResultsStore store(ex, tasks, info, false);
     store.add(r);
