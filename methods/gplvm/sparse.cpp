@@ -38,8 +38,8 @@ namespace {
 
 // What the value, the gradient and the posterior share. With a constant Lambda = sigma^2 I (dtc,
 // vfe) the gradient goes through the m x m matrix Kuf Kfu and needs one n x m x m product; fitc's
-// Lambda differs per point and needs Kfu A^-1 row by row (one symmetric product and one
-// triangular solve in the whitened basis Vt) and Vt^T diag(c) Vt (one symmetric rank-k update).
+// Lambda differs per point and needs Kfu A^-1 row by row (one symmetric product in the whitened
+// basis Vt and one triangular product back) and Vt^T diag(c) Vt (one symmetric rank-k update).
 struct SparseCore {
   CholeskyJitter ku;     // Kuu (+ jitter) = R^T R
   arma::vec lambda;      // fitc: n
