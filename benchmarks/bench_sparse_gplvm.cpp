@@ -3,12 +3,13 @@
 // ones and compares): values and gradients at the same X, Z and hyperparameters, and the time of
 // one objective+gradient evaluation, both measured in the same run of that script.
 //
-//   bench_sparse_gplvm DIR [REPEATS]
+//   bench_sparse_gplvm DIR [REPEATS [NAME]]
 // DIR holds Y.txt (n x d, one row per point), X.txt (n x q), Z.txt (m x q) and theta.txt (the
 // log hyperparameters of rbf+bias+white: log variance, log inverse squared lengthscale, log bias,
 // log noise variance). For each of dtc, fitc and vfe it writes DIR/grad_<name>.txt (the gradient
 // over [vec(X^T); vec(Z^T); theta], X and Z as q x n and q x m columns) and prints
 //   <name> <objective> <seconds per objective+gradient evaluation: mean, fastest>
+// NAME (dtc, fitc or vfe) runs that approximation alone, for a profiler.
 // Not a Google Benchmark: it is driven by the script, which times GPy in the same run.
 #include <algorithm>
 #include <chrono>
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
   }
   const std::string dir = argv[1];
   const int repeats = argc > 2 ? std::atoi(argv[2]) : 10;
+  const std::string only = argc > 3 ? argv[3] : "";
   arma::mat Yt, Xt, Zt;
   arma::vec theta;
   if (!Yt.load(dir + "/Y.txt", arma::raw_ascii) || !Xt.load(dir + "/X.txt", arma::raw_ascii) ||
@@ -37,6 +39,7 @@ int main(int argc, char** argv) {
   }
   const arma::uword q = Xt.n_cols;
   for (const char* name : {"dtc", "fitc", "vfe"}) {
+    if (!only.empty() && only != name) continue;
     auto kern = drbench::make_gp_kernel("rbf");
     kern->set_params(theta);
     drbench::GplvmObjective obj(Yt.t(), std::move(kern), q);

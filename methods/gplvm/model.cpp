@@ -157,7 +157,11 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
     Xinit = pca_latent_init(Yc, q, s_.init == "ppca", rng);
   }
 
-  GplvmObjective obj(Yc, kernel_spec_ ? kernel_spec_->clone() : make_gp_kernel(s_.kernel), q);
+  // Freed once the optimum is read off (below): its work arrays and its kernel's kept matrices
+  // (several n x m, or the N x N buffer) would otherwise stay beside the posterior's own.
+  auto owned = std::make_unique<GplvmObjective>(
+      Yc, kernel_spec_ ? kernel_spec_->clone() : make_gp_kernel(s_.kernel), q);
+  GplvmObjective& obj = *owned;
   const GpApproximation approx = gp_approximation(s_.approximation);
   if (approx != GpApproximation::exact) {
     if (s_.oos == "joint")
@@ -212,6 +216,7 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
     free_kernel_ = obj.kernel().clone();
     Yc_ = Yc;
   }
+  owned.reset();
   // A kernel with knots (thin-plate) keeps them where the fit had them: at the training latent
   // points, or at the inducing inputs of a sparse fit.
   kernel_->fix_inputs(approx != GpApproximation::exact ? Z_ : X_);

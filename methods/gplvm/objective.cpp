@@ -88,9 +88,11 @@ double GplvmObjective::sparse_evaluate(const arma::mat& X, bool with_grad, arma:
   const Kernel& k = *kernel_;
   const arma::mat Kuu = inducing_covariance();
   const arma::vec dg = k.sparse_diag(X, Z_);
-  // K_fu moved in: the likelihood solves in its storage.
-  SparseGpResult r = sparse_gp_neg_log_likelihood(approx_, Kuu, k.cross_K(X, Z_), dg,
-                                                  k.noise_variance(), Yt_, with_grad);
+  // K_fu moved in: the likelihood solves in its storage. Its result and work array are members,
+  // so an evaluation allocates no n x m array but the kernel's K_fu.
+  SparseGpResult& r = sparse_result_;
+  sparse_gp_neg_log_likelihood(approx_, Kuu, k.cross_K(X, Z_), dg, k.noise_variance(), Yt_,
+                               with_grad, sparse_work_, r);
   last_jitter_ = r.jitter;
   if (!with_grad || !std::isfinite(r.value)) return r.value;
   // Kuu = K(Z, Z) moves with Z in both arguments; Kfu with X in the first, Z in the second.

@@ -76,7 +76,9 @@ class GplvmObjective final : public Objective {
   arma::mat gZ_;  // dL/dZ of the last evaluation with a gradient
   double last_jitter_ = 0.0;
   Trace* trace_ = nullptr;
-  arma::mat KG_, KinvY_;  // likelihood buffers, reused by every evaluation
+  arma::mat KG_, KinvY_;           // likelihood buffers, reused by every evaluation
+  SparseGpWorkspace sparse_work_;  // the sparse likelihood's, likewise
+  SparseGpResult sparse_result_;
   int jitter_events_ = 0;
   double max_jitter_ = 0.0;
 };

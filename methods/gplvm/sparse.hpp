@@ -54,6 +54,20 @@ SparseGpResult sparse_gp_neg_log_likelihood(GpApproximation a, const arma::mat& 
                                             const arma::vec& diag, double sigma2,
                                             const arma::mat& Yt, bool with_grad);
 
+// The n x m work array the likelihood needs beyond Kfu (fitc's Lambda^-1/2 Kfu R^-1, then its
+// gradient's weighted rows), kept by a caller across evaluations: an optimiser's evaluations all
+// have the same shapes, and a fresh n x m array is page-faulted in again on each (at n = 5,000,
+// m = 100 that cost about as much as the arithmetic, docs/benchmarks.md).
+struct SparseGpWorkspace {
+  arma::mat U;
+};
+
+// The same into r, whose buffers (dKfu above all) are reused when they have the right size: a
+// caller that keeps r and ws across evaluations allocates no n x m array but the Kfu it moves in.
+void sparse_gp_neg_log_likelihood(GpApproximation a, const arma::mat& Kuu, arma::mat&& Kfu,
+                                  const arma::vec& diag, double sigma2, const arma::mat& Yt,
+                                  bool with_grad, SparseGpWorkspace& ws, SparseGpResult& r);
+
 // The approximate posterior at the inducing inputs, in the shape of an exact GP's: a new point's
 // predictive mean is C^T k(Z, x) and its variance k(x, x) - k(Z, x)^T P k(Z, x), with
 // P = Kuu^-1 - A^-1 (m x m) and C = A^-1 Kuf Lambda^-1 Y (m x d). false where the likelihood was

@@ -23,6 +23,10 @@ void dtrsm_(const char* side, const char* uplo, const char* transa, const char* 
             const arma::blas_int* m, const arma::blas_int* n, const double* alpha, const double* a,
             const arma::blas_int* lda, double* b, const arma::blas_int* ldb, std::size_t,
             std::size_t, std::size_t, std::size_t);
+void dtrmm_(const char* side, const char* uplo, const char* transa, const char* diag,
+            const arma::blas_int* m, const arma::blas_int* n, const double* alpha, const double* a,
+            const arma::blas_int* lda, double* b, const arma::blas_int* ldb, std::size_t,
+            std::size_t, std::size_t, std::size_t);
 }
 
 namespace drbench::symmetric {
@@ -151,6 +155,13 @@ void solve_upper(char side, char trans, const arma::mat& R, arma::mat& B) {
   const double one = 1.0;
   const char up = 'U', nonunit = 'N';
   dtrsm_(&side, &up, &trans, &nonunit, &m, &n, &one, R.memptr(), &k, B.memptr(), &m, 1, 1, 1, 1);
+}
+
+void multiply_upper(char side, char trans, const arma::mat& R, arma::mat& B) {
+  const arma::blas_int m = bi(B.n_rows), n = bi(B.n_cols), k = bi(R.n_rows);
+  const double one = 1.0;
+  const char up = 'U', nonunit = 'N';
+  dtrmm_(&side, &up, &trans, &nonunit, &m, &n, &one, R.memptr(), &k, B.memptr(), &m, 1, 1, 1, 1);
 }
 
 }  // namespace drbench::symmetric

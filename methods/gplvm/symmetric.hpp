@@ -54,5 +54,7 @@ void solve_upper_transposed(const arma::mat& R, arma::mat& B);
 // B := op(R)^-1 B (side 'L') or B op(R)^-1 (side 'R') for an upper triangular R, op = transpose
 // when trans is 'T' (BLAS trsm): the sparse likelihoods' n x m solves against m x m factors.
 void solve_upper(char side, char trans, const arma::mat& R, arma::mat& B);
+// B := op(R) B (side 'L') or B op(R) (side 'R') for an upper triangular R (BLAS trmm).
+void multiply_upper(char side, char trans, const arma::mat& R, arma::mat& B);
 
 }  // namespace drbench::symmetric

@@ -73,6 +73,39 @@ TEST_CASE("sparse GP-LVM gradients match finite differences for X, Z, kernel and
   }
 }
 
+TEST_CASE("the sparse objective's kept work arrays carry nothing from one evaluation to the next",
+          "[sparsegp]") {
+  // The objective keeps the likelihood's n x m result and work array across evaluations: an
+  // evaluation after others (one of them value only, one of them failing) must equal the same
+  // evaluation by a fresh objective, bit for bit.
+  Rng rng(37);
+  const arma::uword n = 30, d = 3, q = 2, m = 6;
+  const arma::mat Y = centred_sheet(rng, n, d);
+  const auto kern = jiggled("rbf+bias+white", rng);
+  const arma::mat Z = rng.randn(q, m);
+  for (GpApproximation a : kSparse) {
+    INFO("approximation " << name_of(a));
+    auto make = [&] {
+      auto obj = std::make_unique<GplvmObjective>(Y, kern->clone(), q);
+      obj->set_sparse(a, Z, true);
+      return obj;
+    };
+    auto kept = make();
+    const arma::vec x1 = kept->pack(rng.randn(q, n)), x2 = kept->pack(rng.randn(q, n));
+    arma::vec bad = x2;
+    bad[0] = arma::datum::nan;
+    arma::vec g, g_fresh;
+    kept->evaluate(x2, &g);
+    kept->evaluate(x1, nullptr);
+    CHECK_FALSE(std::isfinite(kept->evaluate(bad, &g)));
+    const double f = kept->evaluate(x1, &g);
+    const double f_fresh = make()->evaluate(x1, &g_fresh);
+    REQUIRE(std::isfinite(f_fresh));
+    CHECK(f == f_fresh);
+    CHECK(arma::approx_equal(g, g_fresh, "absdiff", 0.0));
+  }
+}
+
 TEST_CASE("the inducing jitter is part of the objective and of its gradient", "[sparsegp]") {
   Rng rng(31);
   const arma::uword n = 24, d = 5, q = 2, m = 6;
