@@ -53,6 +53,18 @@ void early(benchmark::State& state) {
   for (auto _ : state) drbench::largest_eigs_sym(v, V, K, arma::uword(state.range(0)), &products);
   state.counters["lambda_k"] = v(v.n_elem - 1);
   state.counters["products"] = double(products);
+  // How far the vectors are from newarp's (up to sign), relative to their largest entry: the two
+  // solvers' tolerance, not round-off, separates them.
+  arma::vec v0;
+  arma::mat V0;
+  drbench::extreme_eigs_sym(v0, V0, K, V.n_cols, true);
+  double diff = 0.0;
+  for (arma::uword j = 0; j < V.n_cols; ++j)
+    diff = std::max(diff, std::min(arma::abs(V.col(j) - V0.col(j)).max(),
+                                   arma::abs(V.col(j) + V0.col(j)).max()) /
+                              arma::abs(V0.col(j)).max());
+  state.counters["vec_diff"] = diff;
+  state.counters["val_diff"] = arma::abs(v - v0).max() / std::abs(v0(0));
 }
 
 void dsyevr(benchmark::State& state) {
