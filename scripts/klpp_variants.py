@@ -30,8 +30,9 @@ Parameters (each changes one thing against `formulation: subspace`, which is drb
                coef: a' a = 1, the expansion coefficients of unit Euclidean length (a linear
                method's last step applied to the kernel expansion: the axes' scales then follow
                the kernel's spectrum)
-  kernel_width, width  RBF sigma: a multiple of the median training distance (relative) or in
-               input units (absolute), as drbench's kernel keys
+  kernel_width, width  RBF sigma: a multiple of the median training distance (relative), in
+               input units (absolute), as drbench's kernel keys, or a multiple of the kNN graph's
+               root mean squared edge length (graph: a width that shrinks as n grows)
   neighbours, weights, heat_width  the kNN graph (either-way symmetrised, as drbench's), heat
                weights exp(-d^2 / (heat_width^2 * mean squared edge length)) or binary
 """
@@ -90,10 +91,14 @@ def klpp(task):
     p = task.params
     X, Xt = task.X_train, task.X_test
     n = len(X)
-    sigma = p["kernel_width"] * (median_distance(X) if p["width"] == "relative" else 1.0)
+    W = knn_weights(X, p["neighbours"], p["weights"] == "binary", p["heat_width"])
+    if p["width"] == "graph":  # the graph's own scale: root mean squared kNN edge length
+        scale = np.sqrt(np.mean(squareform(pdist(X, "sqeuclidean"))[W > 0]))
+    else:
+        scale = median_distance(X) if p["width"] == "relative" else 1.0
+    sigma = p["kernel_width"] * scale
     K = rbf(X, X, sigma)
     Kt = rbf(X, Xt, sigma) if Xt is not None else np.zeros((n, 0))
-    W = knn_weights(X, p["neighbours"], p["weights"] == "binary", p["heat_width"])
     deg = W.sum(1)
     L = np.diag(deg) - W
     Dm = np.diag(deg)

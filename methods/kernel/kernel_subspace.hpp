@@ -32,6 +32,9 @@ class KernelSubspace : public Method {
   // KLPP and SKLPP: heat weights on the distance graph G, the basis of X, then the LPP directions.
   void fit_lpp(const arma::mat& X, const arma::sp_mat& G, const LppSetting& graph, arma::uword dim);
 
+  // Replaces the setting's width before fit_basis (KLPP's kernel_scale: graph).
+  void set_kernel_width(const keywords::KernelWidth& w) { setting_.width = w; }
+
   const arma::mat& Z() const { return Z_; }
   const arma::vec& lambda() const { return lambda_; }
 
