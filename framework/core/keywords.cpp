@@ -39,6 +39,16 @@ RealKey gradient_tolerance(double def, const std::string& what) {
       "stop when the gradient's largest component falls below this (0: off) " + what);
 }
 
+ChoiceKey kernel_scale(const std::string& what) {
+  ParamSpec s = ParamSpec::choice("kernel_scale", "median", {"median", "graph"},
+                                  "what a relative kernel_width multiplies: the median pairwise "
+                                  "training distance, or the root mean squared edge length of "
+                                  "the kNN graph (smaller as n grows): " +
+                                      what);
+  s.keyed_at_default = false;  // added after the published tables: their task keys still match
+  return s;
+}
+
 ChoiceKey projection_norm(const std::string& what) {
   ParamSpec s = ParamSpec::choice("projection_norm", "constraint", {"constraint", "unit"},
                                   "scale of the projection vectors: as the eigenproblem's "

@@ -36,6 +36,10 @@ RealKey gradient_tolerance(double def, const std::string& what);
 // vectors: as its eigenproblem's constraint leaves them (a^T B a = 1), or to unit Euclidean length
 // in input space (Deng Cai's LGE code). The scales weight the latent axes in a kNN distance.
 ChoiceKey projection_norm(const std::string& what);
+// `kernel_scale` (choice {median, graph}): what a relative kernel_width multiplies in a method with
+// both a kernel function and a kNN graph: the median pairwise training distance, or the root mean
+// squared edge length of its graph (which shrinks as the training set grows). Unkeyed at median.
+ChoiceKey kernel_scale(const std::string& what);
 // `weights` (choice {heat, binary}): edge weights of a graph, exp(-d^2/t) or 1.
 ChoiceKey weights(const std::string& what);
 // `weights` with a method's own choices (e.g. neighbour embeddings: {perplexity, gaussian}).

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "framework/core/error.hpp"
+#include "framework/core/rng.hpp"
 #include "framework/linalg/distances.hpp"
 
 extern "C" {
@@ -148,6 +149,59 @@ void extreme_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A,
     values = ev.head(k);
     vectors = V.head_cols(k);
   }
+}
+
+void largest_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A, arma::uword k,
+                      arma::uword* products) {
+  const arma::uword n = A.n_rows;
+  // The Krylov basis is n x max_steps; past that, newarp's restarts cost less memory.
+  const arma::uword max_steps = std::min<arma::uword>(n / 2, std::max<arma::uword>(60, 4 * k));
+  if (products) *products = 0;
+  if (A.n_cols != n || k == 0 || k > n || n <= 800 || 10 * k >= n || max_steps <= k + 1)
+    return extreme_eigs_sym(values, vectors, A, k, true);
+  const double tol = 1e-12;
+  arma::mat V(n, max_steps + 1);
+  {
+    Rng rng(20261127);  // a fixed start: results do not depend on any global RNG state
+    V.col(0) = arma::normalise(arma::vectorise(rng.randn(n, 1)));
+  }
+  arma::vec alpha(max_steps), beta(max_steps);
+  arma::vec w(n);
+  for (arma::uword j = 0; j < max_steps; ++j) {
+    sym_matvec(A, V.colptr(j), w.memptr());
+    if (products) ++*products;
+    const auto Vj = V.head_cols(j + 1);
+    alpha(j) = arma::dot(V.col(j), w);
+    // Full reorthogonalisation, two classical Gram-Schmidt passes: n (j + 1) flops each, nothing
+    // beside the n^2 of the product, and the Ritz estimates below stay true residuals.
+    w -= Vj * (Vj.t() * w);
+    w -= Vj * (Vj.t() * w);
+    beta(j) = arma::norm(w);
+    if (j + 1 >= k) {
+      // Ritz pairs of the tridiagonal T_j; |beta_j s_ji| is the residual |A u - theta u| of the
+      // Ritz vector u = V s_i, ARPACK's (and newarp's) convergence test at the same tolerance.
+      const arma::uword m = j + 1;
+      arma::mat T(m, m, arma::fill::zeros);
+      T.diag() = alpha.head(m);
+      if (m > 1) {
+        T.diag(1) = beta.head(m - 1);
+        T.diag(-1) = beta.head(m - 1);
+      }
+      arma::vec theta;
+      arma::mat S;
+      if (!arma::eig_sym(theta, S, T)) break;
+      bool done = true;
+      for (arma::uword i = 0; i < k && done; ++i)
+        done = std::abs(beta(j) * S(m - 1, m - 1 - i)) <= tol * std::abs(theta(m - 1 - i));
+      if (done || !(beta(j) > 0)) {
+        values = arma::flipud(theta.tail(k));
+        vectors = Vj * arma::fliplr(S.tail_cols(k));
+        return;
+      }
+    }
+    V.col(j + 1) = w / beta(j);
+  }
+  extreme_eigs_sym(values, vectors, A, k, true);
 }
 
 bool smallest_eigs_spd(arma::vec& values, arma::mat& vectors, const arma::mat& A, arma::uword k) {

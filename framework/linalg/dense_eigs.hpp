@@ -14,6 +14,16 @@ namespace drbench {
 void extreme_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A, arma::uword k,
                       bool largest);
 
+// The k largest eigenpairs of the symmetric A, largest first, by Lanczos with full
+// reorthogonalisation that tests its Ritz pairs after every product and stops as soon as each
+// wanted pair has |A u - theta u| <= 1e-12 |theta| (extreme_eigs_sym's test): newarp builds its
+// whole ncv-vector basis (20 at k = 2) before testing, while the kernels of KPCA converge in fewer
+// products, and each product reads the whole n x n matrix. Falls back to extreme_eigs_sym (the
+// same results up to that tolerance) for small n, k close to n, or no convergence within its
+// basis. Only A's upper triangle is read. `products`, when given, counts the matrix products.
+void largest_eigs_sym(arma::vec& values, arma::mat& vectors, const arma::mat& A, arma::uword k,
+                      arma::uword* products = nullptr);
+
 // The k smallest eigenpairs of the symmetric positive definite A, smallest first, by Lanczos on
 // A^-1 through A's Cholesky factor (shift-invert at 0: n^3/3 flops and a few dozen triangular
 // solves instead of the O(n^3) tridiagonal reduction, and the small eigenvalues come out to full

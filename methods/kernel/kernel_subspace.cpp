@@ -17,7 +17,11 @@ void KernelSubspace::fit_basis(const arma::mat& X, arma::uword max_rank) {
   const arma::uword n = X.n_cols;
   arma::vec ev;
   arma::mat V;
-  extreme_eigs_sym(ev, V, K, max_rank > 0 ? std::min(max_rank, n) : n, true);
+  // KPCA wants a few leading pairs; largest_eigs_sym stops as soon as they have converged.
+  if (max_rank > 0)
+    largest_eigs_sym(ev, V, K, std::min(max_rank, n));
+  else
+    extreme_eigs_sym(ev, V, K, n, true);
   // Directions with (numerically) zero variance carry no information and would divide by ~0.
   const double tol = std::max(ev.n_elem ? ev(0) : 0.0, 0.0) * 1e-10 * n;
   arma::uword r = 0;

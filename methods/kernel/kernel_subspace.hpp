@@ -32,6 +32,9 @@ class KernelSubspace : public Method {
   // KLPP and SKLPP: heat weights on the distance graph G, the basis of X, then the LPP directions.
   void fit_lpp(const arma::mat& X, const arma::sp_mat& G, const LppSetting& graph, arma::uword dim);
 
+  // Replaces the setting's width before fit_basis (KLPP's kernel_scale: graph).
+  void set_kernel_width(const keywords::KernelWidth& w) { setting_.width = w; }
+
   const arma::mat& Z() const { return Z_; }
   const arma::vec& lambda() const { return lambda_; }
 
@@ -81,9 +84,10 @@ class GraphKernelLpp : public KernelSubspace {
  public:
   GraphKernelLpp(const KernelSetting& k, arma::uword neighbours, const LppSetting& graph)
       : KernelSubspace(k), neighbours_(neighbours), graph_(graph) {}
-  void fit(const FitInput& in) override { fit_lpp(in.X, distance_graph(in), graph_, in.dim); }
+  void fit(const FitInput& in) override { fit_on_graph(in, distance_graph(in)); }
 
  protected:
+  void fit_on_graph(const FitInput& in, const arma::sp_mat& G) { fit_lpp(in.X, G, graph_, in.dim); }
   // Symmetric, Euclidean distances as values.
   virtual arma::sp_mat distance_graph(const FitInput& in) const = 0;
   arma::uword neighbours() const { return neighbours_; }

@@ -56,3 +56,46 @@ TEST_CASE("klpp rbf: transform(train) == embedding, and locality beats random di
     CHECK(quotient(Y.row(0)) < quotient(r));
   }
 }
+
+TEST_CASE("klpp kernel_scale graph: the relative width multiplies the kNN graph's RMS edge length",
+          "[kernel][klpp]") {
+  Rng rng(23);
+  const arma::mat X = rng.randn(4, 80);
+  const std::int64_t k = 6;
+  const double rel = 0.7;
+  // The root mean squared edge length of the either-way symmetrised kNN graph, by brute force.
+  const arma::uword n = X.n_cols;
+  arma::umat adj(n, n, arma::fill::zeros);
+  for (arma::uword i = 0; i < n; ++i) {
+    arma::vec d(n);
+    for (arma::uword j = 0; j < n; ++j) d(j) = arma::accu(arma::square(X.col(i) - X.col(j)));
+    d(i) = arma::datum::inf;
+    const arma::uvec nn = arma::sort_index(d);
+    for (std::int64_t a = 0; a < k; ++a) adj(i, nn(a)) = adj(nn(a), i) = 1;
+  }
+  double sum = 0.0;
+  for (arma::uword i = 0; i < n; ++i)
+    for (arma::uword j = 0; j < n; ++j)
+      if (adj(i, j)) sum += arma::accu(arma::square(X.col(i) - X.col(j)));
+  const double sigma = rel * std::sqrt(sum / double(arma::accu(adj)));
+  auto graph = fit_method(
+      "klpp", {{"neighbours", k}, {"kernel_width", rel}, {"kernel_scale", std::string("graph")}}, X,
+      3);
+  auto absolute = fit_method(
+      "klpp", {{"neighbours", k}, {"kernel_width", sigma}, {"width", std::string("absolute")}}, X,
+      3);
+  auto median = fit_method("klpp", {{"neighbours", k}, {"kernel_width", rel}}, X, 3);
+  CHECK(arma::abs(graph->embedding() - absolute->embedding()).max() < 1e-9);
+  const arma::mat Xn = rng.randn(4, 9);
+  CHECK(arma::abs(graph->transform(Xn) - absolute->transform(Xn)).max() < 1e-9);
+  // It is a different width from the median one (kNN edges are shorter than the median pair).
+  CHECK(arma::abs(graph->embedding() - median->embedding()).max() > 1e-3);
+  // Refused where there is no relative RBF width to scale; unkeyed at its default.
+  const MethodInfo& info = Registry::instance().get("klpp");
+  ParamSet bad;
+  bad.set("kernel_scale", std::string("graph"));
+  bad.set("width", std::string("absolute"));
+  CHECK(info.check_setting(info.complete(bad)).find("kernel_scale") != std::string::npos);
+  CHECK(info.check_setting(info.complete(ParamSet{})).empty());
+  CHECK(info.complete(ParamSet{}).canonical().find("kernel_scale") == std::string::npos);
+}

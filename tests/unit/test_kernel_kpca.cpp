@@ -62,6 +62,25 @@ TEST_CASE("kpca rbf matches an explicit centred-Gram eigendecomposition", "[kern
   CHECK(max_diff_up_to_sign(m->embedding(), ref) < 1e-8);
 }
 
+TEST_CASE("kpca rbf above 800 points (largest_eigs_sym's path) matches the full decomposition",
+          "[kernel][kpca]") {
+  Rng rng(15);
+  const arma::uword n = 900;
+  const arma::mat X = rng.randn(4, n);
+  const double sigma = 2.0;
+  auto m = fit_method("kpca", {{"kernel_width", sigma}, {"width", std::string("absolute")}}, X, 3);
+  arma::mat D2(n, n);
+  for (arma::uword i = 0; i < n; ++i)
+    for (arma::uword j = 0; j < n; ++j) D2(i, j) = arma::accu(arma::square(X.col(i) - X.col(j)));
+  const arma::mat H = arma::eye(n, n) - arma::ones(n, n) / double(n);
+  arma::vec ev;
+  arma::mat V;
+  arma::eig_sym(ev, V, H * arma::exp(-D2 / (2 * sigma * sigma)) * H);
+  arma::mat ref(3, n);
+  for (arma::uword j = 0; j < 3; ++j) ref.row(j) = std::sqrt(ev(n - 1 - j)) * V.col(n - 1 - j).t();
+  CHECK(max_diff_up_to_sign(m->embedding(), ref) < 1e-8 * arma::abs(ref).max());
+}
+
 TEST_CASE("kpca rejects dims beyond the rank of a linear kernel", "[kernel][kpca]") {
   Rng rng(6);
   const arma::mat X = rng.randn(2, 30);
