@@ -472,3 +472,61 @@ TEST_CASE("A kernel stating only K(X, X2) and its cross gradients gets every oth
   CHECK(arma::approx_equal(xa, xb, "absdiff", tol * (1 + arma::abs(xb).max())));
   CHECK(bare_gp.noise_variance() == Approx(0.05));
 }
+
+// The stationary kernels' cross gradients at q = 2 take a vectorised one-sweep path (four
+// lanes, n mod 4 points apart) of their own; the test above runs q = 3. Both the cached path
+// (cross_K first, as the sparse likelihoods call it) and the fresh one, against finite
+// differences of sum(G .* K(X, X2)) in the hyperparameters and both inputs.
+TEST_CASE("Stationary cross gradients at q = 2 match finite differences, cached or not",
+          "[kernels]") {
+  Rng rng(23);
+  const arma::uword q = 2, m = 5;
+  for (const char* spec : {"rbf", "matern32", "matern52", "rbf+bias+white", "matern52+bias"})
+    for (arma::uword n : {3, 8, 13})
+      for (bool cached : {false, true}) {
+        INFO("kernel " << spec << ", n = " << n << (cached ? ", after cross_K" : ", fresh"));
+        auto kern = make_kernel(spec);
+        perturb(*kern, rng);
+        const arma::mat X = 0.8 * rng.randn(q, n), X2 = 0.8 * rng.randn(q, m);
+        const arma::mat Gc = rng.randn(n, m);
+        if (cached)
+          CHECK(arma::approx_equal(kern->cross_K(X, X2), kern->K(X, X2), "absdiff", 1e-15));
+        auto grads = [&](const Kernel& k, const arma::mat& Xv, const arma::mat& X2v, arma::vec& gp,
+                         arma::mat& gx, arma::mat& gx2) {
+          if (cached) k.cross_K(Xv, X2v);
+          k.cross_gradients(Xv, X2v, Gc, gp, gx, &gx2);
+        };
+        FunctionObjective by_theta([&](const arma::vec& t, arma::vec* g) {
+          auto k = kern->clone();
+          k->set_params(t);
+          if (g) {
+            arma::mat gx, gx2;
+            grads(*k, X, X2, *g, gx, gx2);
+          }
+          return arma::accu(Gc % k->K(X, X2));
+        });
+        CHECK(check_gradient(by_theta, kern->params()).max_rel_error < 1e-6);
+        FunctionObjective by_x([&](const arma::vec& x, arma::vec* g) {
+          const arma::mat Xv = arma::reshape(x, q, n);
+          if (g) {
+            arma::vec gp;
+            arma::mat gx, gx2;
+            grads(*kern, Xv, X2, gp, gx, gx2);
+            *g = arma::vectorise(gx);
+          }
+          return arma::accu(Gc % kern->K(Xv, X2));
+        });
+        CHECK(check_gradient(by_x, arma::vectorise(X)).max_rel_error < 1e-6);
+        FunctionObjective by_x2([&](const arma::vec& x, arma::vec* g) {
+          const arma::mat X2v = arma::reshape(x, q, m);
+          if (g) {
+            arma::vec gp;
+            arma::mat gx, gx2;
+            grads(*kern, X, X2v, gp, gx, gx2);
+            *g = arma::vectorise(gx2);
+          }
+          return arma::accu(Gc % kern->K(X, X2v));
+        });
+        CHECK(check_gradient(by_x2, arma::vectorise(X2)).max_rel_error < 1e-6);
+      }
+}

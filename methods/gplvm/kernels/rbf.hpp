@@ -20,6 +20,10 @@ class RbfKernel final : public StationaryProfile<RbfKernel> {
                           arma::uword n) const override {
     for (arma::uword i = 0; i < n; ++i) df[i] = -0.5 * f[i];
   }
+  bool derivative_scales_profile(double& c) const override {
+    c = -0.5;
+    return true;
+  }
 };
 
 }  // namespace drbench
