@@ -1,5 +1,6 @@
 #include "framework/linalg/exp_block.hpp"
 
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -117,15 +118,23 @@ bool has_avx2() {
 
 }  // namespace
 
+namespace {
+std::atomic<bool> forced_two_lanes{false};
+}  // namespace
+
+bool four_lanes() {
+  return has_avx2() && !forced_two_lanes.load(std::memory_order_relaxed);
+}
+
+void force_two_lanes(bool on) {
+  forced_two_lanes.store(on, std::memory_order_relaxed);
+}
+
 void exp_block(const double* x, double* y, std::size_t n, double scale) {
-  if (has_avx2())
+  if (four_lanes())
     run_avx2(x, y, n, scale);
   else
     run_sse2(x, y, n, scale);
-}
-
-void exp_block_two_lanes(const double* x, double* y, std::size_t n, double scale) {
-  run_sse2(x, y, n, scale);
 }
 
 }  // namespace drbench

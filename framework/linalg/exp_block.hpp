@@ -14,8 +14,11 @@ namespace drbench {
 // result would be subnormal, overflow, or NaN are handed to std::exp, so every double input
 // gives std::exp's special values.
 void exp_block(const double* x, double* y, std::size_t n, double scale = 1.0);
-// The same on the portable two-lane path whatever the CPU (exp_block takes four lanes where the
-// CPU has AVX2): for the test that both give the same bits.
-void exp_block_two_lanes(const double* x, double* y, std::size_t n, double scale = 1.0);
+
+// Whether the four-lane (AVX2) paths run: the CPU's answer, unless force_two_lanes(true) asked
+// for the portable two-lane paths (tests check that both give the same bits). Other vectorised
+// passes (the stationary kernels' cross-gradient sweep) dispatch on this too.
+bool four_lanes();
+void force_two_lanes(bool on);
 
 }  // namespace drbench

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "framework/linalg/distances.hpp"
+#include "framework/linalg/exp_block.hpp"
 #include "methods/gplvm/symmetric.hpp"
 
 namespace drbench {
@@ -443,16 +444,9 @@ void cross_sweep_sse2(CrossSweep& c) {
 __attribute__((target("avx2"))) void cross_sweep_avx2(CrossSweep& c) {
   cross_sweep<v4d, 4>(c);
 }
-bool has_avx2() {
-  static const bool yes = __builtin_cpu_supports("avx2");
-  return yes;
-}
 #else
 void cross_sweep_avx2(CrossSweep& c) {
   cross_sweep_sse2(c);
-}
-bool has_avx2() {
-  return false;
 }
 #endif
 
@@ -508,7 +502,7 @@ void StationaryKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, 
                  0.0,
                  &derivative};
     derivative_scales_profile(c.df_scale);
-    if (has_avx2())
+    if (four_lanes())  // AVX2 (exp_block's dispatch)
       cross_sweep_avx2(c);
     else
       cross_sweep_sse2(c);
