@@ -71,7 +71,8 @@ class Kernel {
 
   // K(X, X2) for a caller that will ask cross_gradients at the same X, X2 and hyperparameters
   // next (the sparse likelihoods' Kfu): a kernel may keep what that pass needs instead of
-  // recomputing it. Same values as K(X, X2).
+  // recomputing it. Same values as K(X, X2) up to round-off (a stationary kernel at q = 2 forms
+  // the distances as sums of squared differences there, K(X, X2) through one matrix product).
   virtual arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const { return K(X, X2); }
   // cross_K(X, X2) + every_pair on every entry: a sum's bias, which a kernel may add in its own
   // pass over the n x m matrix instead of the sum taking one more.

@@ -70,8 +70,12 @@ class StationaryKernel : public KernelWithParams, public TrianglePath {
   mutable arma::mat cache_X_, cache_F_;
   mutable arma::mat cache_W_;  // the gradient's pair weights (a reused N x N buffer)
   mutable arma::vec cache_params_;
+  // At q = 2 the gradients in one vectorised sweep that forms s again (cross_S_ is then one
+  // column of scratch), reading f(s) of the cross_K just before at the same inputs.
+  void cross_sweep_q2(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                      arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const;
   // s and f(s) of the last cross_K, for the cross_gradients that follows at the same inputs
-  // (n x m each: the sparse likelihoods' Kfu, never an n x n matrix).
+  // (n x m each: the sparse likelihoods' Kfu, never an n x n matrix; at q = 2 only f).
   mutable arma::mat cross_X_, cross_X2_, cross_S_, cross_F_;
   mutable arma::mat cross_W_;     // cross_gradients' pair weights, reused
   mutable arma::vec cross_rows_;  // and their row sums
