@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "framework/core/rng.hpp"
+#include "framework/linalg/exp_block.hpp"
 #include "methods/gplvm/kernels/kernel.hpp"
 #include "methods/gplvm/kernels/sum.hpp"
 #include "methods/gplvm/kernels/tps.hpp"
@@ -169,6 +171,51 @@ void BM_FloorCholInvSympd(benchmark::State& state) {
   }
 }
 
+// The sparse likelihoods' kernel calls alone (rbf, q = 2, n x m): cross_K then cross_gradients
+// at the same inputs, X moved between iterations as an optimiser moves it.
+void BM_RbfCrossKAndGradients(benchmark::State& state) {
+  const auto n = static_cast<arma::uword>(state.range(0));
+  const auto m = static_cast<arma::uword>(state.range(1));
+  drbench::Rng rng(5);
+  arma::mat X = rng.randn(2, n);
+  const arma::mat Z = rng.randn(2, m), G = rng.randn(n, m);
+  const auto k = drbench::make_kernel("rbf");
+  k->set_params(arma::vec{std::log(1.3), std::log(11.1)});
+  arma::vec gp;
+  arma::mat gx, gz;
+  for (auto _ : state) {
+    X(0, 0) += 1e-9;
+    const arma::mat K = k->cross_K(X, Z);
+    k->cross_gradients(X, Z, G, gp, gx, &gz);
+    benchmark::DoNotOptimize(K.memptr());
+    benchmark::DoNotOptimize(gx.memptr());
+  }
+}
+
+// exp_block against std::exp, element by element, on the RBF's arguments -s/2 (same run).
+std::vector<double> rbf_arguments(std::size_t n) {
+  drbench::Rng rng(9);
+  std::vector<double> s(n);
+  for (auto& v : s) v = 60.0 * rng.uniform();
+  return s;
+}
+void BM_ExpBlock(benchmark::State& state) {
+  const auto s = rbf_arguments(static_cast<std::size_t>(state.range(0)));
+  std::vector<double> f(s.size());
+  for (auto _ : state) {
+    drbench::exp_block(s.data(), f.data(), s.size(), -0.5);
+    benchmark::DoNotOptimize(f.data());
+  }
+}
+void BM_StdExp(benchmark::State& state) {
+  const auto s = rbf_arguments(static_cast<std::size_t>(state.range(0)));
+  std::vector<double> f(s.size());
+  for (auto _ : state) {
+    for (std::size_t i = 0; i < s.size(); ++i) f[i] = std::exp(-0.5 * s[i]);
+    benchmark::DoNotOptimize(f.data());
+  }
+}
+
 }  // namespace
 
 BENCHMARK(BM_GplvmObjectiveGrad)
@@ -189,4 +236,7 @@ BENCHMARK(BM_TpslvmDenseAndDataCalls)
 BENCHMARK(BM_GpLikelihoodOnly)->Arg(500)->Arg(1000)->Arg(2000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FloorCholPotri)->Arg(500)->Arg(1000)->Arg(2000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_FloorCholInvSympd)->Arg(500)->Arg(1000)->Arg(2000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_RbfCrossKAndGradients)->Args({5000, 100})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_ExpBlock)->Arg(500000)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_StdExp)->Arg(500000)->Unit(benchmark::kMillisecond);
 BENCHMARK_MAIN();

@@ -3,6 +3,7 @@
 
 #include "framework/core/rng.hpp"
 #include "framework/linalg/distances.hpp"
+#include "framework/linalg/exp_block.hpp"
 #include "framework/optim/grad_check.hpp"
 #include "methods/gplvm/kernels/bias.hpp"
 #include "methods/gplvm/kernels/kernel.hpp"
@@ -471,4 +472,87 @@ TEST_CASE("A kernel stating only K(X, X2) and its cross gradients gets every oth
   CHECK(arma::approx_equal(pa, pb, "reldiff", tol));
   CHECK(arma::approx_equal(xa, xb, "absdiff", tol * (1 + arma::abs(xb).max())));
   CHECK(bare_gp.noise_variance() == Approx(0.05));
+}
+
+// The stationary kernels' cross gradients at q = 2 take a vectorised one-sweep path (four
+// lanes, n mod 4 points apart) of their own; the test above runs q = 3. Both the cached path
+// (cross_K first, as the sparse likelihoods call it) and the fresh one, against finite
+// differences of sum(G .* K(X, X2)) in the hyperparameters and both inputs.
+TEST_CASE("Stationary cross gradients at q = 2 match finite differences, cached or not",
+          "[kernels]") {
+  Rng rng(23);
+  const arma::uword q = 2, m = 5;
+  for (const char* spec : {"rbf", "matern32", "matern52", "rbf+bias+white", "matern52+bias"})
+    for (arma::uword n : {3, 8, 13})
+      for (bool cached : {false, true}) {
+        INFO("kernel " << spec << ", n = " << n << (cached ? ", after cross_K" : ", fresh"));
+        auto kern = make_kernel(spec);
+        perturb(*kern, rng);
+        const arma::mat X = 0.8 * rng.randn(q, n), X2 = 0.8 * rng.randn(q, m);
+        const arma::mat Gc = rng.randn(n, m);
+        if (cached)
+          CHECK(arma::approx_equal(kern->cross_K(X, X2), kern->K(X, X2), "absdiff", 1e-15));
+        auto grads = [&](const Kernel& k, const arma::mat& Xv, const arma::mat& X2v, arma::vec& gp,
+                         arma::mat& gx, arma::mat& gx2) {
+          if (cached) k.cross_K(Xv, X2v);
+          k.cross_gradients(Xv, X2v, Gc, gp, gx, &gx2);
+        };
+        FunctionObjective by_theta([&](const arma::vec& t, arma::vec* g) {
+          auto k = kern->clone();
+          k->set_params(t);
+          if (g) {
+            arma::mat gx, gx2;
+            grads(*k, X, X2, *g, gx, gx2);
+          }
+          return arma::accu(Gc % k->K(X, X2));
+        });
+        CHECK(check_gradient(by_theta, kern->params()).max_rel_error < 1e-6);
+        FunctionObjective by_x([&](const arma::vec& x, arma::vec* g) {
+          const arma::mat Xv = arma::reshape(x, q, n);
+          if (g) {
+            arma::vec gp;
+            arma::mat gx, gx2;
+            grads(*kern, Xv, X2, gp, gx, gx2);
+            *g = arma::vectorise(gx);
+          }
+          return arma::accu(Gc % kern->K(Xv, X2));
+        });
+        CHECK(check_gradient(by_x, arma::vectorise(X)).max_rel_error < 1e-6);
+        FunctionObjective by_x2([&](const arma::vec& x, arma::vec* g) {
+          const arma::mat X2v = arma::reshape(x, q, m);
+          if (g) {
+            arma::vec gp;
+            arma::mat gx, gx2;
+            grads(*kern, X, X2v, gp, gx, gx2);
+            *g = arma::vectorise(gx2);
+          }
+          return arma::accu(Gc % kern->K(X, X2v));
+        });
+        CHECK(check_gradient(by_x2, arma::vectorise(X2)).max_rel_error < 1e-6);
+      }
+}
+
+// The sweep's two- and four-lane paths (SSE2, AVX2) sum in the same lanes in the same order:
+// the same bits whichever the CPU takes. On a CPU without AVX2 both runs take two lanes.
+TEST_CASE("Stationary cross gradients at q = 2: two and four lanes give the same bits",
+          "[kernels]") {
+  Rng rng(29);
+  for (const char* spec : {"rbf+bias+white", "matern32"}) {
+    INFO("kernel " << spec);
+    auto kern = make_kernel(spec);
+    perturb(*kern, rng);
+    const arma::uword n = 103, m = 7;
+    const arma::mat X = rng.randn(2, n), X2 = rng.randn(2, m), G = rng.randn(n, m);
+    arma::vec gp[2];
+    arma::mat gx[2], gx2[2];
+    for (int two : {0, 1}) {
+      force_two_lanes(two == 1);
+      const arma::mat K = kern->cross_K(X, X2);
+      kern->cross_gradients(X, X2, G, gp[two], gx[two], &gx2[two]);
+    }
+    force_two_lanes(false);
+    CHECK(arma::all(gp[0] == gp[1]));
+    CHECK(arma::all(arma::vectorise(gx[0] == gx[1])));
+    CHECK(arma::all(arma::vectorise(gx2[0] == gx2[1])));
+  }
 }

@@ -71,8 +71,16 @@ class Kernel {
 
   // K(X, X2) for a caller that will ask cross_gradients at the same X, X2 and hyperparameters
   // next (the sparse likelihoods' Kfu): a kernel may keep what that pass needs instead of
-  // recomputing it. Same values as K(X, X2).
+  // recomputing it. Same values as K(X, X2) up to round-off (a stationary kernel at q = 2 forms
+  // the distances as sums of squared differences there, K(X, X2) through one matrix product).
   virtual arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const { return K(X, X2); }
+  // cross_K(X, X2) + every_pair on every entry: a sum's bias, which a kernel may add in its own
+  // pass over the n x m matrix instead of the sum taking one more.
+  virtual arma::mat cross_K_plus(const arma::mat& X, const arma::mat& X2, double every_pair) const {
+    arma::mat k = cross_K(X, X2);
+    if (every_pair != 0.0) k += every_pair;
+    return k;
+  }
   // The variance of the kernel's white-noise part (0 without one), the sigma^2 of the sparse
   // likelihoods, and, when grad is given, its gradient with respect to the log hyperparameters.
   virtual double noise(arma::vec* grad) const {

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 #include "framework/linalg/distances.hpp"
+#include "framework/linalg/exp_block.hpp"
 #include "methods/gplvm/symmetric.hpp"
 
 namespace drbench {
@@ -300,26 +302,248 @@ void StationaryKernel::upper_gradients(const arma::mat& X, arma::mat& G, arma::v
 }
 
 arma::mat StationaryKernel::cross_K(const arma::mat& X, const arma::mat& X2) const {
+  return cross_K_plus(X, X2, 0.0);
+}
+
+arma::mat StationaryKernel::cross_K_plus(const arma::mat& X, const arma::mat& X2,
+                                         double every_pair) const {
+  const double a = value(1), var = value(0);
+  auto write_k = [&](const double* f, double* k, arma::uword n) {
+    if (every_pair != 0.0)
+      for (arma::uword i = 0; i < n; ++i) k[i] = var * f[i] + every_pair;
+    else
+      for (arma::uword i = 0; i < n; ++i) k[i] = var * f[i];
+  };
+  if (X.n_rows == 2) {
+    // s column by column from the coordinates, as column_s forms it (sums of squared
+    // differences: exact zeros, no cancellation), into one column of scratch: no n x m s is
+    // stored, and the q = 2 gradient sweep forms s again in its lanes, which costs less than
+    // reading it back (docs/benchmarks.md).
+    const arma::uword n = X.n_cols, m = X2.n_cols;
+    cross_S_.set_size(n, 1);
+    cross_F_.set_size(n, m);
+    arma::mat K(n, m, arma::fill::none);
+    const double* x = X.memptr();
+    double* s = cross_S_.memptr();
+    for (arma::uword j = 0; j < m; ++j) {
+      const double z0 = X2(0, j), z1 = X2(1, j);
+      for (arma::uword i = 0; i < n; ++i) {
+        const double d0 = x[2 * i] - z0, d1 = x[2 * i + 1] - z1;
+        s[i] = (d0 * d0 + d1 * d1) * a;
+      }
+      profile(s, cross_F_.colptr(j), n);
+      write_k(cross_F_.colptr(j), K.colptr(j), n);
+    }
+    cross_X_ = X;
+    cross_X2_ = X2;
+    cross_params_ = params();
+    return K;
+  }
   // value(1) * sq_distances(X, X2) in the same order of operations, written into the kept
   // buffers: at n = 60,000 the page faults of fresh n x m temporaries cost more than this
-  // arithmetic (docs/benchmarks.md).
+  // arithmetic (docs/benchmarks.md). f(s) and K follow column by column, while s is in cache.
   const arma::rowvec a2 = arma::sum(arma::square(X), 0), b2 = arma::sum(arma::square(X2), 0);
   cross_S_ = X.t() * X2;
-  const double a = value(1);
   const arma::uword n = cross_S_.n_rows;
+  cross_F_.set_size(cross_S_.n_rows, cross_S_.n_cols);
+  arma::mat K(cross_S_.n_rows, cross_S_.n_cols, arma::fill::none);
   for (arma::uword j = 0; j < cross_S_.n_cols; ++j) {
     double* s = cross_S_.colptr(j);
     for (arma::uword i = 0; i < n; ++i) {
       const double v = (-2.0 * s[i] + a2[i]) + b2[j];
       s[i] = a * (v < 0.0 ? 0.0 : v);
     }
+    profile(s, cross_F_.colptr(j), n);
+    write_k(cross_F_.colptr(j), K.colptr(j), n);
   }
-  cross_F_.set_size(cross_S_.n_rows, cross_S_.n_cols);
-  profile(cross_S_.memptr(), cross_F_.memptr(), cross_S_.n_elem);
   cross_X_ = X;
   cross_X2_ = X2;
   cross_params_ = params();
-  return value(0) * cross_F_;
+  return K;
+}
+
+namespace {
+
+using v2d = double __attribute__((vector_size(16)));
+using v4d = double __attribute__((vector_size(32)));
+
+// StationaryKernel::cross_gradients for q = 2 in one sweep over the n x m matrices: the weights
+// w_ij = v f'(s_ij) G_ij are not stored; what the gradients need of them is summed on the way:
+// sum f G, sum w s, and per point and per inducing point sum w, sum w x2_j, sum w x_i (the two
+// thin products X2 W^T and X W, which took two BLAS calls that packed W first). Running sums
+// are over four lanes (element i in lane i mod 4), one 4-wide or two 2-wide vectors, combined as
+// (l0 + l1) + (l2 + l3): the same bits on both paths.
+struct CrossSweep {
+  arma::uword n, m;
+  const double *F, *G, *x0, *x1, *z;  // z: X2's memory, 2 x m
+  double v, a;                        // variance, inv_width
+  double* df;                         // one column of f'(s), n
+  double *rows, *t0, *t1;             // per point: sum_j w, sum_j w z_j (zeroed), n each
+  double *cols, *xw;                  // per inducing point: sum_i w (m), sum_i w x_i (2 x m)
+  double gv, ga;
+  double df_scale;  // f'(s) = df_scale f(s) where not 0, otherwise from derivative
+  const std::function<void(arma::uword, const double*, const double*, double*)>* derivative;
+};
+
+template <class V>
+[[gnu::always_inline]] inline void load(V& out, const double* p) {
+  std::memcpy(&out, p, sizeof out);
+}
+template <class V>
+[[gnu::always_inline]] inline void store(double* p, const V& x) {
+  std::memcpy(p, &x, sizeof x);
+}
+
+// Four lanes as NV vectors of L.
+template <class V, int L>
+[[gnu::always_inline]] inline void cross_sweep(CrossSweep& c) {
+  constexpr int NV = 4 / L;
+  V gv[NV] = {}, ga[NV] = {};
+  const double v = c.v;
+  for (arma::uword j = 0; j < c.m; ++j) {
+    const double *f = c.F + j * c.n, *g = c.G + j * c.n;
+    const double z0 = c.z[2 * j], z1 = c.z[2 * j + 1];
+    // s_ij = a ((x_i0 - z_j0)^2 + (x_i1 - z_j1)^2), as cross_K formed it for f.
+    auto s_at = [&](arma::uword i) {
+      const double d0 = c.x0[i] - z0, d1 = c.x1[i] - z1;
+      return (d0 * d0 + d1 * d1) * c.a;
+    };
+    if (c.df_scale == 0.0) {  // f'(s) from the profile, given s: s into df's storage first
+      for (arma::uword i = 0; i < c.n; ++i) c.df[i] = s_at(i);
+      (*c.derivative)(c.n, c.df, f, c.df);
+    }
+    V cs[NV] = {}, xa[NV] = {}, xb[NV] = {};
+    arma::uword i = 0;
+    for (; i + 4 <= c.n; i += 4)
+      for (int h = 0; h < NV; ++h) {
+        const arma::uword at = i + h * L;
+        V fv, sv, gvv, dv, x0v, x1v, r, a0, a1;
+        load(fv, f + at);
+        load(gvv, g + at);
+        if (c.df_scale != 0.0)
+          dv = fv * c.df_scale;
+        else
+          load(dv, c.df + at);
+        load(x0v, c.x0 + at);
+        load(x1v, c.x1 + at);
+        load(r, c.rows + at);
+        load(a0, c.t0 + at);
+        load(a1, c.t1 + at);
+        const V d0 = x0v - z0, d1 = x1v - z1;
+        sv = (d0 * d0 + d1 * d1) * c.a;
+        const V w = (dv * gvv) * v;
+        gv[h] += fv * gvv;
+        ga[h] += w * sv;
+        cs[h] += w;
+        xa[h] += w * x0v;
+        xb[h] += w * x1v;
+        store(c.rows + at, r + w);
+        store(c.t0 + at, a0 + w * z0);
+        store(c.t1 + at, a1 + w * z1);
+      }
+    double lc[4], la[4], lb[4];
+    for (int h = 0; h < NV; ++h) {
+      store(lc + h * L, cs[h]);
+      store(la + h * L, xa[h]);
+      store(lb + h * L, xb[h]);
+    }
+    for (; i < c.n; ++i) {  // the last n mod 4 points, in lane 0
+      const double w = ((c.df_scale != 0.0 ? f[i] * c.df_scale : c.df[i]) * g[i]) * v;
+      lc[0] += w;
+      la[0] += w * c.x0[i];
+      lb[0] += w * c.x1[i];
+      c.rows[i] += w;
+      c.t0[i] += w * z0;
+      c.t1[i] += w * z1;
+      c.gv += f[i] * g[i];
+      c.ga += w * s_at(i);
+    }
+    c.cols[j] = (lc[0] + lc[1]) + (lc[2] + lc[3]);
+    c.xw[2 * j] = (la[0] + la[1]) + (la[2] + la[3]);
+    c.xw[2 * j + 1] = (lb[0] + lb[1]) + (lb[2] + lb[3]);
+  }
+  double lg[4], ls[4];
+  for (int h = 0; h < NV; ++h) {
+    store(lg + h * L, gv[h]);
+    store(ls + h * L, ga[h]);
+  }
+  c.gv += (lg[0] + lg[1]) + (lg[2] + lg[3]);
+  c.ga += (ls[0] + ls[1]) + (ls[2] + ls[3]);
+}
+
+void cross_sweep_sse2(CrossSweep& c) {
+  cross_sweep<v2d, 2>(c);
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+__attribute__((target("avx2"))) void cross_sweep_avx2(CrossSweep& c) {
+  cross_sweep<v4d, 4>(c);
+}
+#else
+void cross_sweep_avx2(CrossSweep& c) {
+  cross_sweep_sse2(c);
+}
+#endif
+
+}  // namespace
+
+void StationaryKernel::cross_sweep_q2(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                                      arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const {
+  const double a = value(1), v = value(0);
+  const arma::mat& F = cross_F_;
+  const arma::uword n = X.n_cols, m = X2.n_cols;
+  // Kept n x 6 work columns: the coordinates x0, x1 apart, one column of f'(s), and the
+  // per-point sums.
+  arma::mat& work = cross_work_;
+  work.set_size(n, 6);
+  work.col(0) = X.row(0).t();
+  work.col(1) = X.row(1).t();
+  work.cols(3, 5).zeros();
+  arma::vec per_inducing(3 * m);  // sum_i w (m), then sum_i w x_i (2 x m)
+  const std::function<void(arma::uword, const double*, const double*, double*)> derivative =
+      [this](arma::uword len, const double* s, const double* f, double* df) {
+        profile_derivative(s, f, df, len);
+      };
+  CrossSweep c{n,
+               m,
+               F.memptr(),
+               G.memptr(),
+               work.colptr(0),
+               work.colptr(1),
+               X2.memptr(),
+               v,
+               a,
+               work.colptr(2),
+               work.colptr(3),
+               work.colptr(4),
+               work.colptr(5),
+               per_inducing.memptr(),
+               per_inducing.memptr() + m,
+               0.0,
+               0.0,
+               0.0,
+               &derivative};
+  derivative_scales_profile(c.df_scale);
+  if (four_lanes())  // AVX2 (exp_block's dispatch)
+    cross_sweep_avx2(c);
+  else
+    cross_sweep_sse2(c);
+  g_params = {v * c.gv, c.ga};
+  // dL/dx_i = 2a sum_j w_ij (x_i - x2_j) = 2a (x_i sum_j w_ij - sum_j w_ij x2_j), and the same
+  // with the roles swapped for x2_j.
+  g_X.set_size(2, n);
+  for (arma::uword i = 0; i < n; ++i) {
+    g_X(0, i) = (2.0 * a) * (X(0, i) * work(i, 3) - work(i, 4));
+    g_X(1, i) = (2.0 * a) * (X(1, i) * work(i, 3) - work(i, 5));
+  }
+  if (g_X2) {
+    g_X2->set_size(2, m);
+    const double *sums = per_inducing.memptr(), *xw = sums + m;
+    for (arma::uword j = 0; j < m; ++j) {
+      (*g_X2)(0, j) = (2.0 * a) * (X2(0, j) * sums[j] - xw[2 * j]);
+      (*g_X2)(1, j) = (2.0 * a) * (X2(1, j) * sums[j] - xw[2 * j + 1]);
+    }
+  }
 }
 
 void StationaryKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
@@ -329,6 +553,13 @@ void StationaryKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, 
       arma::size(cross_X_) == arma::size(X) && arma::size(cross_X2_) == arma::size(X2) &&
       cross_params_.n_elem == n_params() && arma::all(cross_params_ == params()) &&
       arma::all(arma::vectorise(cross_X_ == X)) && arma::all(arma::vectorise(cross_X2_ == X2));
+  if (X.n_rows == 2) {
+    // The sweep reads f(s) as cross_K left it: cross_K first where it did not run at these inputs
+    // (its K is not needed).
+    if (!hit) cross_K_plus(X, X2, 0.0);
+    cross_sweep_q2(X, X2, G, g_params, g_X, g_X2);
+    return;
+  }
   arma::mat S_own, F_own;
   if (!hit) {
     S_own = a * sq_distances(X, X2);  // n x m
@@ -338,16 +569,61 @@ void StationaryKernel::cross_gradients(const arma::mat& X, const arma::mat& X2, 
   // What cross_K at these inputs computed is read in place, and W's buffer is kept too.
   const arma::mat& S = hit ? cross_S_ : S_own;
   const arma::mat& F = hit ? cross_F_ : F_own;
+  const arma::uword n = S.n_rows, m = S.n_cols;
+  // One pass, column by column, for the elementwise part: w_ij = v f'(s_ij) G_ij, kept for the
+  // two thin products below, and its sums, each over four independent running sums (one alone
+  // is a serial chain of additions, which is what made a fused pass slower than Armadillo's).
   arma::mat& W = cross_W_;
-  W.set_size(S.n_rows, S.n_cols);
-  profile_derivative(S.memptr(), F.memptr(), W.memptr(), S.n_elem);
-  W %= G;
-  W *= v;
+  W.set_size(n, m);
+  cross_rows_.zeros(n);
+  arma::rowvec cols(m);
+  double gv0 = 0.0, gv1 = 0.0, gv2 = 0.0, gv3 = 0.0, ga0 = 0.0, ga1 = 0.0, ga2 = 0.0, ga3 = 0.0;
+  double* rows = cross_rows_.memptr();
+  for (arma::uword j = 0; j < m; ++j) {
+    const double *f = F.colptr(j), *s = S.colptr(j), *g = G.colptr(j);
+    double* w = W.colptr(j);
+    profile_derivative(s, f, w, n);
+    double c0 = 0.0, c1 = 0.0, c2 = 0.0, c3 = 0.0;
+    arma::uword i = 0;
+    for (; i + 4 <= n; i += 4) {
+      const double w0 = (w[i] * g[i]) * v, w1 = (w[i + 1] * g[i + 1]) * v,
+                   w2 = (w[i + 2] * g[i + 2]) * v, w3 = (w[i + 3] * g[i + 3]) * v;
+      w[i] = w0;
+      w[i + 1] = w1;
+      w[i + 2] = w2;
+      w[i + 3] = w3;
+      gv0 += f[i] * g[i];
+      gv1 += f[i + 1] * g[i + 1];
+      gv2 += f[i + 2] * g[i + 2];
+      gv3 += f[i + 3] * g[i + 3];
+      ga0 += w0 * s[i];
+      ga1 += w1 * s[i + 1];
+      ga2 += w2 * s[i + 2];
+      ga3 += w3 * s[i + 3];
+      c0 += w0;
+      c1 += w1;
+      c2 += w2;
+      c3 += w3;
+      rows[i] += w0;
+      rows[i + 1] += w1;
+      rows[i + 2] += w2;
+      rows[i + 3] += w3;
+    }
+    for (; i < n; ++i) {
+      const double wi = (w[i] * g[i]) * v;
+      w[i] = wi;
+      gv0 += f[i] * g[i];
+      ga0 += wi * s[i];
+      c0 += wi;
+      rows[i] += wi;
+    }
+    cols[j] = (c0 + c1) + (c2 + c3);
+  }
   // dK/dlog v = K; dK/dlog a = v f'(s) s.
-  g_params = {v * arma::accu(F % G), arma::accu(W % S)};
+  g_params = {v * ((gv0 + gv1) + (gv2 + gv3)), (ga0 + ga1) + (ga2 + ga3)};
   // dL/dx_i = 2a sum_j W_ij (x_i - x2_j), and the same with the roles swapped for x2_j.
-  g_X = (2.0 * a) * (X.each_row() % arma::sum(W, 1).t() - X2 * W.t());
-  if (g_X2) *g_X2 = (2.0 * a) * (X2.each_row() % arma::sum(W, 0) - X * W);
+  g_X = (2.0 * a) * (X.each_row() % cross_rows_.t() - X2 * W.t());
+  if (g_X2) *g_X2 = (2.0 * a) * (X2.each_row() % cols - X * W);
 }
 
 // k(x, x) = variance f(0) does not move with x.

@@ -31,6 +31,8 @@ class StationaryKernel : public KernelWithParams, public TrianglePath {
   void diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
                       arma::mat& g_X) const override;
   arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const override;
+  // K's columns written in the pass that computes f(s), the constant added there.
+  arma::mat cross_K_plus(const arma::mat& X, const arma::mat& X2, double every_pair) const override;
   // One triangle: K's column j is written while f(s) of that column is still in cache, and the
   // gradient pass reads G's columns contiguously, taking G's sums for folded static parts.
   void upper_K(const arma::mat& X, const UpperFill& fill, arma::mat& K) const override;
@@ -44,6 +46,12 @@ class StationaryKernel : public KernelWithParams, public TrianglePath {
   virtual void profile(const double* s, double* f, arma::uword n) const = 0;
   virtual void profile_derivative(const double* s, const double* f, double* df,
                                   arma::uword n) const = 0;
+  // True, with c, where df/ds = c f (RBF: -1/2): the cross-gradient sweep then forms df itself,
+  // in its vector lanes, instead of a pass through profile_derivative.
+  virtual bool derivative_scales_profile(double& c) const {
+    (void)c;
+    return false;
+  }
 
  private:
   double at_zero() const;  // k(x, x) = variance f(0)
@@ -62,10 +70,16 @@ class StationaryKernel : public KernelWithParams, public TrianglePath {
   mutable arma::mat cache_X_, cache_F_;
   mutable arma::mat cache_W_;  // the gradient's pair weights (a reused N x N buffer)
   mutable arma::vec cache_params_;
+  // At q = 2 the gradients in one vectorised sweep that forms s again (cross_S_ is then one
+  // column of scratch), reading f(s) of the cross_K just before at the same inputs.
+  void cross_sweep_q2(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
+                      arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const;
   // s and f(s) of the last cross_K, for the cross_gradients that follows at the same inputs
-  // (n x m each: the sparse likelihoods' Kfu, never an n x n matrix).
+  // (n x m each: the sparse likelihoods' Kfu, never an n x n matrix; at q = 2 only f).
   mutable arma::mat cross_X_, cross_X2_, cross_S_, cross_F_;
-  mutable arma::mat cross_W_;  // cross_gradients' pair weights, reused
+  mutable arma::mat cross_W_;     // cross_gradients' pair weights, reused
+  mutable arma::vec cross_rows_;  // and their row sums
+  mutable arma::mat cross_work_;  // the q = 2 sweep's per-point columns (n x 6)
   mutable arma::vec cross_params_;
 };
 

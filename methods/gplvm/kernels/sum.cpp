@@ -1,5 +1,7 @@
 #include "methods/gplvm/kernels/sum.hpp"
 
+#include <vector>
+
 #include "framework/core/error.hpp"
 #include "methods/gplvm/symmetric.hpp"
 
@@ -140,17 +142,16 @@ void SumKernel::upper_gradients(const arma::mat& X, arma::mat& G, arma::vec& g_p
 
 arma::mat SumKernel::cross_K(const arma::mat& X, const arma::mat& X2) const {
   // Static parts as one constant (a bias covaries across distinct points, white noise never
-  // does): no n x m matrix of their own, the same sums as K(X, X2).
+  // does): no n x m matrix of their own, the same sums as K(X, X2). With one other part, that
+  // part adds the constant in its own pass.
   double every = 0.0, same = 0.0;
-  arma::mat k;
-  for (const auto& p : parts_) {
-    if (static_share_of(*p, every, same)) continue;
-    if (k.is_empty())
-      k = p->cross_K(X, X2);
-    else
-      k += p->cross_K(X, X2);
-  }
-  if (k.is_empty()) return K(X, X2);
+  std::vector<const Kernel*> others;
+  for (const auto& p : parts_)
+    if (!static_share_of(*p, every, same)) others.push_back(p.get());
+  if (others.empty()) return K(X, X2);
+  if (others.size() == 1) return others.front()->cross_K_plus(X, X2, every);
+  arma::mat k = others.front()->cross_K(X, X2);
+  for (std::size_t i = 1; i < others.size(); ++i) k += others[i]->cross_K(X, X2);
   if (every != 0.0) k += every;
   return k;
 }
