@@ -39,24 +39,24 @@ RealKey gradient_tolerance(double def, const std::string& what) {
       "stop when the gradient's largest component falls below this (0: off) " + what);
 }
 
+// Added after the published tables: unkeyed, so their task keys still match.
 ChoiceKey kernel_scale(const std::string& what) {
-  ParamSpec s = ParamSpec::choice("kernel_scale", "median", {"median", "graph"},
-                                  "what a relative kernel_width multiplies: the median pairwise "
-                                  "training distance, or the root mean squared edge length of "
-                                  "the kNN graph (smaller as n grows): " +
-                                      what);
-  s.keyed_at_default = false;  // added after the published tables: their task keys still match
-  return s;
+  return ChoiceKey(ParamSpec::choice("kernel_scale", "median", {"median", "graph"},
+                                     "what a relative kernel_width multiplies: the median pairwise "
+                                     "training distance, or the root mean squared edge length of "
+                                     "the kNN graph (smaller as n grows): " +
+                                         what))
+      .with(unkeyed);
 }
 
+// Added after the published tables: unkeyed, so their task keys still match.
 ChoiceKey projection_norm(const std::string& what) {
-  ParamSpec s = ParamSpec::choice("projection_norm", "constraint", {"constraint", "unit"},
-                                  "scale of the projection vectors: as the eigenproblem's "
-                                  "constraint leaves them, or unit length in input space (Deng "
-                                  "Cai's code); it weights the latent axes in a kNN distance: " +
-                                      what);
-  s.keyed_at_default = false;  // added after the published tables: their task keys still match
-  return s;
+  return ChoiceKey(ParamSpec::choice("projection_norm", "constraint", {"constraint", "unit"},
+                                     "scale of the projection vectors: as the eigenproblem's "
+                                     "constraint leaves them, or unit length in input space (Deng "
+                                     "Cai's code); it weights the latent axes in a kNN distance: " +
+                                         what))
+      .with(unkeyed);
 }
 
 ChoiceKey weights(const std::string& what) {

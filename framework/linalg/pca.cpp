@@ -5,7 +5,6 @@
 #include <string>
 
 #include "framework/core/error.hpp"
-#include "framework/core/registry.hpp"
 #include "framework/linalg/eigen.hpp"
 
 namespace drbench {
@@ -154,17 +153,6 @@ PcaStart pca_start(const arma::mat& X, arma::uword dim, const PcaStartOptions& o
   s.Y *= factor;
   s.projection *= factor;
   return s;
-}
-
-void describe_pca_models(MethodInfo& m) {
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    const double a = std::min(s.n, s.d), b = std::max(s.n, s.d);
-    return a * a * b;
-  };
-  m.transform_reproduces_embedding = true;
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim);
-  };
 }
 
 }  // namespace drbench

@@ -8,8 +8,6 @@
 
 namespace drbench {
 
-struct MethodInfo;
-
 struct PcaBasis {
   arma::vec mean;       // d
   arma::mat W;          // d x k orthonormal principal directions, variance descending
@@ -73,11 +71,5 @@ struct PcaStart {
   arma::mat Y;           // dim x n
 };
 PcaStart pca_start(const arma::mat& X, arma::uword dim, const PcaStartOptions& o = {});
-
-// The estimates of a method whose fit is pca_basis and a linear map (pca, ppca): cost
-// min(n, d)^2 max(n, d) (a d x d covariance eigenproblem when d <= n, a thin SVD when d > n),
-// memory_linear (centred copies, the d x d covariance, a dim x dim posterior map), and
-// transform(training points) == embedding().
-void describe_pca_models(MethodInfo& m);
 
 }  // namespace drbench

@@ -314,6 +314,7 @@ arma::mat StationaryKernel::cross_K_plus(const arma::mat& X, const arma::mat& X2
     else
       for (arma::uword i = 0; i < n; ++i) k[i] = var * f[i];
   };
+  arma::mat K;
   if (X.n_rows == 2) {
     // s column by column from the coordinates, as column_s forms it (sums of squared
     // differences: exact zeros, no cancellation), into one column of scratch: no n x m s is
@@ -322,7 +323,7 @@ arma::mat StationaryKernel::cross_K_plus(const arma::mat& X, const arma::mat& X2
     const arma::uword n = X.n_cols, m = X2.n_cols;
     cross_S_.set_size(n, 1);
     cross_F_.set_size(n, m);
-    arma::mat K(n, m, arma::fill::none);
+    K.set_size(n, m);
     const double* x = X.memptr();
     double* s = cross_S_.memptr();
     for (arma::uword j = 0; j < m; ++j) {
@@ -334,27 +335,24 @@ arma::mat StationaryKernel::cross_K_plus(const arma::mat& X, const arma::mat& X2
       profile(s, cross_F_.colptr(j), n);
       write_k(cross_F_.colptr(j), K.colptr(j), n);
     }
-    cross_X_ = X;
-    cross_X2_ = X2;
-    cross_params_ = params();
-    return K;
-  }
-  // value(1) * sq_distances(X, X2) in the same order of operations, written into the kept
-  // buffers: at n = 60,000 the page faults of fresh n x m temporaries cost more than this
-  // arithmetic (docs/benchmarks.md). f(s) and K follow column by column, while s is in cache.
-  const arma::rowvec a2 = arma::sum(arma::square(X), 0), b2 = arma::sum(arma::square(X2), 0);
-  cross_S_ = X.t() * X2;
-  const arma::uword n = cross_S_.n_rows;
-  cross_F_.set_size(cross_S_.n_rows, cross_S_.n_cols);
-  arma::mat K(cross_S_.n_rows, cross_S_.n_cols, arma::fill::none);
-  for (arma::uword j = 0; j < cross_S_.n_cols; ++j) {
-    double* s = cross_S_.colptr(j);
-    for (arma::uword i = 0; i < n; ++i) {
-      const double v = (-2.0 * s[i] + a2[i]) + b2[j];
-      s[i] = a * (v < 0.0 ? 0.0 : v);
+  } else {
+    // value(1) * sq_distances(X, X2) in the same order of operations, written into the kept
+    // buffers: at n = 60,000 the page faults of fresh n x m temporaries cost more than this
+    // arithmetic (docs/benchmarks.md). f(s) and K follow column by column, while s is in cache.
+    const arma::rowvec a2 = arma::sum(arma::square(X), 0), b2 = arma::sum(arma::square(X2), 0);
+    cross_S_ = X.t() * X2;
+    const arma::uword n = cross_S_.n_rows;
+    cross_F_.set_size(cross_S_.n_rows, cross_S_.n_cols);
+    K.set_size(cross_S_.n_rows, cross_S_.n_cols);
+    for (arma::uword j = 0; j < cross_S_.n_cols; ++j) {
+      double* s = cross_S_.colptr(j);
+      for (arma::uword i = 0; i < n; ++i) {
+        const double v = (-2.0 * s[i] + a2[i]) + b2[j];
+        s[i] = a * (v < 0.0 ? 0.0 : v);
+      }
+      profile(s, cross_F_.colptr(j), n);
+      write_k(cross_F_.colptr(j), K.colptr(j), n);
     }
-    profile(s, cross_F_.colptr(j), n);
-    write_k(cross_F_.colptr(j), K.colptr(j), n);
   }
   cross_X_ = X;
   cross_X2_ = X2;

@@ -1,6 +1,7 @@
 #include "methods/linear/pca/pca.hpp"
 
 #include "framework/core/registry.hpp"
+#include "methods/linear/pca_models.hpp"
 
 namespace drbench {
 

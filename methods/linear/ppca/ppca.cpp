@@ -5,6 +5,7 @@
 
 #include "framework/core/registry.hpp"
 #include "framework/linalg/pca.hpp"
+#include "methods/linear/pca_models.hpp"
 
 namespace drbench {
 

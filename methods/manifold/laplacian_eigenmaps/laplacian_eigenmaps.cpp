@@ -180,8 +180,7 @@ MethodInfo le_info() {
   const RealKey kernel_width = keywords::kernel_width(1.0, kReference);
   const ChoiceKey width = keywords::width("relative", kReference);
   // Added with the sparse path: at its default the setting keys of earlier results still resume.
-  const ChoiceKey neighbour_graph =
-      keywords::neighbour_graph("auto").with([](ParamSpec& s) { s.keyed_at_default = false; });
+  const ChoiceKey neighbour_graph = keywords::neighbour_graph("auto").with(keywords::unkeyed);
   m.params = {neighbours, weights, kernel_width, width, neighbour_graph};
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 1 ? s.n - 2 : 0; };
   m.cost = [neighbours](const DataShape& s, const ParamSet& p, arma::uword) {

@@ -172,8 +172,7 @@ MethodInfo lle_info() {
                                       "k > d)")
                           .with(keywords::formerly("reg"));
   // Added with the sparse path: at its default the setting keys of earlier results still resume.
-  const ChoiceKey neighbour_graph =
-      keywords::neighbour_graph("auto").with([](ParamSpec& s) { s.keyed_at_default = false; });
+  const ChoiceKey neighbour_graph = keywords::neighbour_graph("auto").with(keywords::unkeyed);
   m.params = {neighbours, reg, neighbour_graph};
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 1 ? s.n - 2 : 0; };
   m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {

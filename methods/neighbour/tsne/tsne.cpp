@@ -151,8 +151,7 @@ namespace {
 
 MethodInfo tsne_info() {
   // Added after results existed: at its default (exact below 20,000 points) P is unchanged.
-  const ChoiceKey neighbour_graph =
-      keywords::neighbour_graph("auto").with([](ParamSpec& s) { s.keyed_at_default = false; });
+  const ChoiceKey neighbour_graph = keywords::neighbour_graph("auto").with(keywords::unkeyed);
   MethodInfo m;
   m.name = "tsne";
   m.family = "neighbour";
