@@ -237,21 +237,54 @@ TEST_CASE("Predictive density gradient matches finite differences", "[gplvm]") {
   const arma::uword n = 25, d = 5, q = 2;
   const arma::mat Y = sheet(rng, n, d, 0.1);
   for (const char* spec : {"rbf+bias+white", "mlp+bias+white", "poly+linear+white"}) {
-    INFO("kernel " << spec);
-    auto kern = make_kernel(spec);
-    const arma::mat X = rng.randn(q, n);
-    CholeskyJitter ch;
-    REQUIRE(cholesky_with_jitter(kern->K(X), ch));
-    const arma::mat Kinv = inverse_from_cholesky(ch.R);
-    const arma::mat KinvY = Kinv * Y.t();
-    const arma::vec y = rng.randn(d, 1);
-    PredictiveObjective pred(*kern, X, Kinv, KinvY, y);
-    CHECK(check_gradient(pred, rng.randn(q, 1)).max_rel_error < 1e-6);
-    // With the Gaussian prior of a MAP fit on x: the extra term is exactly precision/2 |x|^2.
-    PredictiveObjective map(*kern, X, Kinv, KinvY, y, 0.7);
-    const arma::vec x = rng.randn(q, 1);
-    CHECK(check_gradient(map, x).max_rel_error < 1e-6);
-    CHECK(map.evaluate(x, nullptr) - pred.evaluate(x, nullptr) == Approx(0.35 * arma::dot(x, x)));
+    for (const PointScore score : {PointScore::predictive, PointScore::expected}) {
+      INFO("kernel " << spec << ", score "
+                     << (score == PointScore::expected ? "expected" : "predictive"));
+      auto kern = make_kernel(spec);
+      const arma::mat X = rng.randn(q, n);
+      CholeskyJitter ch;
+      REQUIRE(cholesky_with_jitter(kern->K(X), ch));
+      const arma::mat Kinv = inverse_from_cholesky(ch.R);
+      const arma::mat KinvY = Kinv * Y.t();
+      const arma::vec y = rng.randn(d, 1);
+      PredictiveObjective pred(*kern, X, Kinv, KinvY, y, 0.0, score);
+      CHECK(check_gradient(pred, rng.randn(q, 1)).max_rel_error < 1e-6);
+      // With the Gaussian prior of a MAP fit on x: the extra term is exactly precision/2 |x|^2.
+      PredictiveObjective map(*kern, X, Kinv, KinvY, y, 0.7, score);
+      const arma::vec x = rng.randn(q, 1);
+      CHECK(check_gradient(map, x).max_rel_error < 1e-6);
+      CHECK(map.evaluate(x, nullptr) - pred.evaluate(x, nullptr) == Approx(0.35 * arma::dot(x, x)));
+    }
+  }
+}
+
+TEST_CASE("The expected score bounds the predictive density and charges distance", "[gplvm]") {
+  // E_f[-log N(y | f, s2 I)] >= -log E_f[N(y | f, s2 I)] = -log N(y | mu, (v + s2) I) (Jensen),
+  // with equality where the posterior variance v of f is 0; and far from every training point
+  // (k -> 0) the expected score is |y|^2 + d k_f(x, x) over 2 s2, which no latent point that
+  // reconstructs y better than 0 can lose to (no bias term here: it would keep k from 0).
+  Rng rng(61);
+  const arma::uword n = 30, d = 40, q = 2;
+  const arma::mat Y = sheet(rng, n, d, 0.05);
+  auto kern = make_kernel("rbf+white");
+  const arma::mat X = rng.randn(q, n);
+  CholeskyJitter ch;
+  REQUIRE(cholesky_with_jitter(kern->K(X), ch));
+  const arma::mat Kinv = inverse_from_cholesky(ch.R);
+  const arma::mat KinvY = Kinv * Y.t();
+  const double s2 = kern->noise_variance();
+  REQUIRE(s2 > 0);
+  for (int t = 0; t < 20; ++t) {
+    const arma::vec y = Y.col(arma::uword(t) % n) + 0.3 * rng.randn(d, 1);
+    PredictiveObjective pred(*kern, X, Kinv, KinvY, y, 0.0, PointScore::predictive);
+    PredictiveObjective expc(*kern, X, Kinv, KinvY, y, 0.0, PointScore::expected);
+    const arma::vec x = 2.0 * rng.randn(q, 1);
+    CHECK(expc.evaluate(x, nullptr) >= pred.evaluate(x, nullptr) - 1e-9);
+    const arma::vec far = x + 1e4;  // every k(X, far) underflows to 0
+    const double kff = kern->diag(far)(0) - s2;
+    const double far_value =
+        0.5 * (arma::dot(y, y) + d * kff) / s2 + 0.5 * d * std::log(2.0 * arma::datum::pi * s2);
+    CHECK(expc.evaluate(far, nullptr) == Approx(far_value).epsilon(1e-12));
   }
 }
 
@@ -259,18 +292,61 @@ TEST_CASE("Out-of-sample map of a training observation returns its own latent po
   Rng rng(7);
   const arma::uword n = 40, d = 6, q = 2;
   const arma::mat Y = sheet(rng, n, d, 0.05);
-  GplvmSettings s;
-  s.iterations = 300;
-  GplvmModel model(s);
-  model.fit(Y, q, rng, nullptr);
-  const arma::uvec pick = {0, 7, 19, 33};
-  const arma::mat Xo = model.transform(Y.cols(pick));
-  const arma::mat Xt = model.latent().cols(pick);
-  const double spread = arma::stddev(arma::vectorise(model.latent()));
-  for (arma::uword j = 0; j < pick.n_elem; ++j) {
-    INFO("point " << pick(j) << " oos " << Xo.col(j).t() << " train " << Xt.col(j).t());
-    CHECK(model.most_likely_start(Y.col(pick(j)) - model.mean()) == pick(j));
-    CHECK(arma::norm(Xo.col(j) - Xt.col(j)) < 0.01 * spread);
+  for (const char* oos : {"predictive", "expected"}) {
+    INFO("out_of_sample " << oos);
+    GplvmSettings s;
+    s.iterations = 300;
+    s.oos = oos;
+    Rng fit_rng(7);
+    GplvmModel model(s);
+    model.fit(Y, q, fit_rng, nullptr);
+    const arma::uvec pick = {0, 7, 19, 33};
+    const arma::mat Xo = model.transform(Y.cols(pick));
+    const arma::mat Xt = model.latent().cols(pick);
+    const double spread = arma::stddev(arma::vectorise(model.latent()));
+    for (arma::uword j = 0; j < pick.n_elem; ++j) {
+      INFO("point " << pick(j) << " oos " << Xo.col(j).t() << " train " << Xt.col(j).t());
+      CHECK(model.most_likely_start(Y.col(pick(j)) - model.mean()) == pick(j));
+      CHECK(arma::norm(Xo.col(j) - Xt.col(j)) < 0.01 * spread);
+    }
+  }
+}
+
+TEST_CASE("The expected map keeps new high-dimensional points among the training points",
+          "[gplvm]") {
+  // Held-out points of a 2-D sheet in 300-D with more noise than the training points: the exact
+  // fit explains its own points closely, so the GP predictive density of a new point is highest
+  // where the predictive variance is largest (the USPS failure, results/sparsegp_usps.md): the
+  // predictive map must show that here, else this data does not test the expected map, under
+  // which every new point must stay within the training latent cloud.
+  Rng rng(62);
+  const arma::uword n = 80, d = 300, q = 2, m = 20;
+  const arma::mat T = rng.randn(2, n + m);
+  const arma::mat W = rng.randn(d, 3);
+  arma::mat F(3, n + m);
+  F.rows(0, 1) = T;
+  F.row(2) = arma::sin(2.0 * T.row(0)) % T.row(1);
+  arma::mat Y = W * F;
+  Y.head_cols(n) += 0.05 * rng.randn(d, n);
+  Y.tail_cols(m) += 0.5 * rng.randn(d, m);
+  for (const char* oos : {"predictive", "expected"}) {
+    GplvmSettings s;
+    s.iterations = 200;
+    s.oos = oos;
+    Rng fit_rng(62);
+    GplvmModel model(s);
+    model.fit(Y.head_cols(n), q, fit_rng, nullptr);
+    const arma::mat Xo = model.transform(Y.tail_cols(m));
+    const arma::mat& Xt = model.latent();
+    const arma::vec centre = arma::mean(Xt, 1);
+    const double radius = arma::max(arma::sqrt(arma::sum(arma::square(Xt.each_col() - centre), 0)));
+    const arma::rowvec out = arma::sqrt(arma::sum(arma::square(Xo.each_col() - centre), 0));
+    INFO("out_of_sample " << oos << ": training radius " << radius << ", new points up to "
+                          << out.max());
+    if (std::string(oos) == "expected")
+      CHECK(out.max() < 1.5 * radius);
+    else
+      CHECK(out.max() > 10.0 * radius);
   }
 }
 
@@ -316,4 +392,29 @@ TEST_CASE("learn_kernel=false keeps the kernel hyperparameters and still moves X
       CHECK(moved == 0.0);
     CHECK(model.objective() < 1e300);
   }
+}
+
+TEST_CASE("out_of_sample is refused where a back-constraint maps the new points", "[gplvm]") {
+  int refused = 0;
+  for (const MethodInfo& m : Registry::instance().all()) {
+    if (m.family != "gplvm" || !m.param("out_of_sample")) continue;
+    INFO("method " << m.name);
+    ParamSet p;
+    p.set("out_of_sample", std::string("expected"));
+    const ParamSpec* bc = m.param("back_constraint");
+    const bool constrained = bc && std::get<std::string>(bc->default_value) != "none";
+    const std::string why = m.check_setting ? m.check_setting(m.complete(p)) : std::string();
+    if (constrained) {
+      CHECK_THAT(why, Catch::Contains("back-constraint") && Catch::Contains("fix"));
+      ++refused;
+      // The same method without its back-constraint, where it can go without one, searches.
+      if (std::find(bc->choices.begin(), bc->choices.end(), "none") != bc->choices.end()) {
+        p.set("back_constraint", std::string("none"));
+        CHECK(m.check_setting(m.complete(p)).empty());
+      }
+    } else {
+      CHECK(why.empty());
+    }
+  }
+  CHECK(refused >= 6);
 }

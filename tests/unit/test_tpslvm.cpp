@@ -176,24 +176,28 @@ TEST_CASE("tpslvm fits, lowers its objective and maps a training observation to 
           "[tpslvm]") {
   const MethodInfo& info = Registry::instance().get("tpslvm");
   CHECK(info.family == "gplvm");
-  ParamSet given;
-  given.set("iterations", std::int64_t(150));
-  Rng rng(36);
-  const arma::mat Y = sheet(rng, 40, 6, 0.05);
-  Trace trace;
-  const auto method = testing::fit_2d(info, given, Y, rng, trace);
-  const arma::mat X = method->embedding();
-  REQUIRE(X.n_rows == 2);
-  REQUIRE(X.n_cols == 40);
-  CHECK(X.is_finite());
-  CHECK(trace.rows.size() >= 2);
-  CHECK(trace.rows.back().objective < trace.rows.front().objective);
-  const arma::uvec pick = {0, 7, 19, 33};
-  const arma::mat Xo = method->transform(Y.cols(pick));
-  const double spread = arma::stddev(arma::vectorise(X));
-  for (arma::uword j = 0; j < pick.n_elem; ++j) {
-    INFO("point " << pick(j) << " oos " << Xo.col(j).t() << " train " << X.col(pick(j)).t());
-    CHECK(arma::norm(Xo.col(j) - X.col(pick(j))) < 0.01 * spread);
+  for (const char* oos : {"predictive", "expected"}) {
+    INFO("out_of_sample " << oos);
+    ParamSet given;
+    given.set("iterations", std::int64_t(150));
+    given.set("out_of_sample", std::string(oos));
+    Rng rng(36);
+    const arma::mat Y = sheet(rng, 40, 6, 0.05);
+    Trace trace;
+    const auto method = testing::fit_2d(info, given, Y, rng, trace);
+    const arma::mat X = method->embedding();
+    REQUIRE(X.n_rows == 2);
+    REQUIRE(X.n_cols == 40);
+    CHECK(X.is_finite());
+    CHECK(trace.rows.size() >= 2);
+    CHECK(trace.rows.back().objective < trace.rows.front().objective);
+    const arma::uvec pick = {0, 7, 19, 33};
+    const arma::mat Xo = method->transform(Y.cols(pick));
+    const double spread = arma::stddev(arma::vectorise(X));
+    for (arma::uword j = 0; j < pick.n_elem; ++j) {
+      INFO("point " << pick(j) << " oos " << Xo.col(j).t() << " train " << X.col(pick(j)).t());
+      CHECK(arma::norm(Xo.col(j) - X.col(pick(j))) < 0.01 * spread);
+    }
   }
 }
 

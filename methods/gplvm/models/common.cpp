@@ -115,6 +115,15 @@ MethodInfo gp_variant_info(std::string name, std::string summary, std::string re
   m.supervised = supervised;
   m.iterative = true;
   m.out_of_sample = true;
+  // A back-constrained variant maps new points through g(Y); a search for x* would not run.
+  m.check_setting = [](const ParamSet& p) -> std::string {
+    const bool bc = p.has("back_constraint") && p.str("back_constraint") != "none";
+    if (!bc || !p.has("out_of_sample") || p.str("out_of_sample") == "predictive") return {};
+    return "out_of_sample: " + p.str("out_of_sample") +
+           " chooses how new points are searched for, but this model maps them through its "
+           "back-constraint (fix: leave out_of_sample out, or back_constraint: none where the "
+           "method has it)";
+  };
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return s.n > 1 ? s.n - 1 : arma::uword(0);
   };

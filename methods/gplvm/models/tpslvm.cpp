@@ -60,9 +60,11 @@ const TpsLvmKeys& tpslvm_keys() {
                         "paper's eq. 8 and the authors' code, or the classical 1/(8 pi)"),
       ParamSpec::integer("oos_iterations", 200, 1, 1e5,
                          "optimiser iterations per new point in the out-of-sample map"),
-      ParamSpec::choice("out_of_sample", "predictive", {"predictive", "joint"},
+      ParamSpec::choice("out_of_sample", "predictive", {"predictive", "expected", "joint"},
                         "new points: predictive = Algorithm 1 (most likely training point, then "
-                        "the GP predictive density, knots fixed; O(N^2) per step); joint = the "
+                        "the GP predictive density, knots fixed; O(N^2) per step); expected = "
+                        "the same search under the expected log likelihood of y* given the "
+                        "posterior of f(x*), as gplvm's; joint = the "
                         "authors' code (x* joins the knots, likelihood of all N + 1 points from "
                         "the new points' PPCA start and from Algorithm 1's, the likelier end "
                         "kept; O(N^3) per step)"),
@@ -135,7 +137,9 @@ MethodInfo tpslvm_family_info(std::string name, std::string summary, std::vector
   m.memory = [base = m.memory](const DataShape& s, const ParamSet& p, arma::uword dim) {
     return base(s, p, dim) + 8.0 * 4.0 * double(s.n) * sparse_inducing(tpslvm_keys()(p).gp, s);
   };
-  m.check_setting = [](const ParamSet& p) -> std::string {
+  m.check_setting = [base = m.check_setting](const ParamSet& p) -> std::string {
+    if (base)
+      if (std::string problem = base(p); !problem.empty()) return problem;
     const GplvmSettings g = tpslvm_keys()(p).gp;
     if (g.approximation != "exact" && g.oos == "joint")
       return "approximation '" + g.approximation +
