@@ -139,15 +139,20 @@ double PredictiveObjective::evaluate(const arma::vec& x, arma::vec* grad) {
   const arma::vec mu = KinvY_.t() * k.t();  // Y^T K^-1 k
   const double var = kernel_.diag(x)(0) - arma::dot(k, b);
   const bool expected = score_ == PointScore::expected;
+  // The expected score's posterior variance of f: var - sigma2, or the DTC form
+  // k^T (prior_inv - Kinv) k (model.hpp), which has no k(x, x) term.
+  const bool dtc_form = expected && prior_inv_ != nullptr;
+  arma::vec pk;
+  if (dtc_form) pk = *prior_inv_ * k.t();
+  const double vf = dtc_form ? arma::dot(k, pk) - arma::dot(k, b) : var - sigma2_;
   if (!expected && !(var > 0)) {  // only without a white-noise term (exact interpolation)
     if (grad) grad->zeros(x.n_elem);
     return arma::datum::inf;
   }
   const arma::vec r = y_ - mu;
   const double rr = arma::dot(r, r);
-  // expected: var - sigma2 is the posterior variance of f(x); d/2 log(2 pi sigma2) is kept so
-  // that the value is the bound itself.
-  const double f = (expected ? 0.5 * (rr + d * (var - sigma2_)) / sigma2_ +
+  // expected: d/2 log(2 pi sigma2) is kept so that the value is the bound itself.
+  const double f = (expected ? 0.5 * (rr + d * vf) / sigma2_ +
                                    0.5 * d * std::log(2.0 * arma::datum::pi * sigma2_)
                              : 0.5 * d * std::log(2.0 * arma::datum::pi * var) + 0.5 * rr / var) +
                    0.5 * x_prior_ * arma::dot(x, x);
@@ -156,9 +161,14 @@ double PredictiveObjective::evaluate(const arma::vec& x, arma::vec* grad) {
     const double dvar = expected ? 0.5 * d / sigma2_ : 0.5 * d / var - 0.5 * rr / (var * var);
     const double rw = expected ? sigma2_ : var;
     // dL/dk = -K^-1 Y r / rw - 2 dvar K^-1 k (through the mean and the variance).
-    const arma::rowvec dk = (-(KinvY_ * r) / rw - 2.0 * dvar * b).t();
-    *grad =
-        arma::vectorise(kernel_.grad_X_cross(x, X_, dk) + kernel_.grad_X_diag(x, arma::vec{dvar}));
+    arma::rowvec dk = (-(KinvY_ * r) / rw - 2.0 * dvar * b).t();
+    if (dtc_form) {
+      dk += 2.0 * dvar * pk.t();
+      *grad = arma::vectorise(kernel_.grad_X_cross(x, X_, dk));
+    } else {
+      *grad = arma::vectorise(kernel_.grad_X_cross(x, X_, dk) +
+                              kernel_.grad_X_diag(x, arma::vec{dvar}));
+    }
     *grad += x_prior_ * x;
   }
   return f;
@@ -258,6 +268,12 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
     B_ = Z_;
     Kinv_ = std::move(post.P);
     KinvY_ = std::move(post.C);
+    if (approx == GpApproximation::dtc && s_.oos == "expected") {
+      CholeskyJitter ch;
+      if (!cholesky_with_jitter(Kuu, ch))
+        throw MethodError("gplvm: the fitted K_uu is not positive definite even with jitter");
+      prior_inv_ = inverse_from_cholesky(ch.R);
+    }
   } else {
     CholeskyJitter ch;
     if (!cholesky_with_jitter(kernel_->K(X_), ch))
@@ -270,6 +286,11 @@ void GplvmModel::fit(const arma::mat& Y, arma::uword q, Rng& rng, Trace* trace,
   mu_train_ = KinvY_.t() * Kc;
   var_train_ = kernel_->diag(X_) - arma::sum(Kc % (Kinv_ * Kc), 0).t();
   var_train_ = arma::clamp(var_train_, 1e-300, arma::datum::inf);
+  if (s_.oos == "expected")
+    var_f_train_ =
+        prior_inv_.is_empty()
+            ? (var_train_ - kernel_->noise_variance()).eval()
+            : (arma::sum(Kc % (prior_inv_ * Kc), 0) - arma::sum(Kc % (Kinv_ * Kc), 0)).t().eval();
 }
 
 arma::vec GplvmModel::joint_point(const arma::vec& y, const arma::vec& start, double* f_out) const {
@@ -303,10 +324,7 @@ arma::uword GplvmModel::most_likely_start(const arma::vec& y) const {
   // |y - mu_i|^2 for every training latent point i at once.
   const arma::vec rr =
       arma::dot(y, y) - 2.0 * (mu_train_.t() * y) + arma::sum(arma::square(mu_train_), 0).t();
-  if (s_.oos == "expected") {
-    const double sigma2 = kernel_->noise_variance();
-    return (rr + d * (var_train_ - sigma2)).eval().index_min();
-  }
+  if (s_.oos == "expected") return (rr + d * var_f_train_).eval().index_min();
   // -log N(y | mu_i, var_i I) up to a constant.
   const arma::vec nll = 0.5 * d * arma::log(var_train_) + 0.5 * rr / var_train_;
   return nll.index_min();
@@ -348,7 +366,8 @@ arma::mat GplvmModel::transform(const arma::mat& Ynew) const {
         "(fix: out_of_sample: predictive)");
   for (arma::uword j = 0; j < Ynew.n_cols; ++j) {
     const arma::vec y = Yc.col(j);
-    PredictiveObjective pred(*kernel_, B_, Kinv_, KinvY_, y, s_.x_prior, score);
+    PredictiveObjective pred(*kernel_, B_, Kinv_, KinvY_, y, s_.x_prior, score,
+                             prior_inv_.is_empty() ? nullptr : &prior_inv_);
     const arma::vec start = X_.col(most_likely_start(y));
     OptimResult r = scg(pred, start, opt);
     out.col(j) = std::isfinite(r.f) ? r.x : start;

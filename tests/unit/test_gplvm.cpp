@@ -255,6 +255,18 @@ TEST_CASE("Predictive density gradient matches finite differences", "[gplvm]") {
       CHECK(check_gradient(map, x).max_rel_error < 1e-6);
       CHECK(map.evaluate(x, nullptr) - pred.evaluate(x, nullptr) == Approx(0.35 * arma::dot(x, x)));
     }
+    // The DTC form of the expected score: v(x) = k^T (prior_inv - Kinv) k, no k(x, x) term.
+    auto kern = make_kernel(spec);
+    const arma::mat X = rng.randn(q, n);
+    CholeskyJitter ch;
+    REQUIRE(cholesky_with_jitter(kern->K(X), ch));
+    const arma::mat Kinv = inverse_from_cholesky(ch.R);
+    const arma::mat KinvY = Kinv * Y.t();
+    const arma::mat prior_inv =
+        arma::inv_sympd(kern->K(X) + 0.5 * arma::eye(n, n));  // any symmetric matrix will do
+    const arma::vec y = rng.randn(d, 1);
+    PredictiveObjective dtc(*kern, X, Kinv, KinvY, y, 0.3, PointScore::expected, &prior_inv);
+    CHECK(check_gradient(dtc, rng.randn(q, 1)).max_rel_error < 1e-6);
   }
 }
 
