@@ -106,7 +106,7 @@ const std::string kPathFix =
 
 // Seeded, stratified subsample of m points: each class keeps its share (largest remainders get
 // the leftover points), at least one point per class while m allows.
-Dataset subsample(const Dataset& ds, arma::uword m, std::uint64_t seed) {
+Dataset subsample(Dataset ds, arma::uword m, std::uint64_t seed) {
   const arma::uword n = ds.n(), C = ds.n_classes;
   std::vector<std::vector<arma::uword>> members(C);
   for (arma::uword j = 0; j < n; ++j) members[ds.y(j)].push_back(j);
@@ -138,14 +138,14 @@ Dataset subsample(const Dataset& ds, arma::uword m, std::uint64_t seed) {
   }
   std::sort(keep.begin(), keep.end());
   const arma::uvec idx(keep);
-  Dataset out = ds;
-  out.X = ds.X.cols(idx);
-  out.y = ds.y(idx);
-  if (!ds.split.is_empty()) out.split = ds.split(idx);
-  if (!ds.sequence.is_empty()) out.sequence = ds.sequence(idx);
-  out.source +=
+  // The kept columns replace the points in place: copying the whole Dataset first held them twice.
+  ds.X = ds.X.cols(idx).eval();
+  ds.y = ds.y(idx).eval();
+  if (!ds.split.is_empty()) ds.split = ds.split(idx).eval();
+  if (!ds.sequence.is_empty()) ds.sequence = ds.sequence(idx).eval();
+  ds.source +=
       " [stratified subsample of " + std::to_string(m) + " of " + std::to_string(n) + " points]";
-  return out;
+  return ds;
 }
 
 }  // namespace
@@ -254,25 +254,15 @@ Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& se
             const fs::path img = fs::path(images) / (part + "-images-idx3-ubyte" + ext);
             const fs::path lab = fs::path(images) / (part + "-labels-idx1-ubyte" + ext);
             if (fs::is_regular_file(img) && fs::is_regular_file(lab))
-              return read_idx_dataset(img.string(), lab.string());
+              return IdxPart{part, img.string(), lab.string()};
           }
           throw DataError(where("'" + images + "' is a folder without " + part +
                                 "-images-idx3-ubyte[.gz] and its labels (fix: give the folder "
                                 "holding train-* and t10k-* IDX files, or one images file)"));
         };
-        Dataset train = half("train");
-        const Dataset test = half("t10k");
-        if (test.d() != train.d())
-          throw DataError(where("train and t10k images differ in size (" +
-                                std::to_string(train.d()) + " and " + std::to_string(test.d()) +
-                                " pixels)"));
-        train.split = arma::join_cols(arma::ivec(train.n(), arma::fill::zeros),
-                                      arma::ivec(test.n(), arma::fill::ones));
-        train.X = arma::join_rows(train.X, test.X);
-        train.y = arma::join_cols(train.y, test.y);
-        train.n_classes = std::max(train.n_classes, test.n_classes);
-        train.source = images + " (train + t10k)";
-        ds = std::move(train);
+        // Read into one matrix: joining two afterwards held both halves and their join at once.
+        ds = read_idx_parts({half("train"), half("t10k")});
+        ds.source = images + " (train + t10k)";
       } else {
         const std::string labels = idx_labels_file(images);
         if (labels.empty())
@@ -318,6 +308,9 @@ Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& se
     throw DataError(where(m));
   }
   ds.name = spec.name;
+  // The memory model's load transient: the source's points, then a filtered copy beside them.
+  const arma::uword n_read = ds.n();
+  arma::uword n_load_peak = n_read;
   if (!spec.classes.empty()) {
     std::vector<arma::uword> keep;
     arma::uvec relabel(ds.n_classes, arma::fill::value(arma::uword(-1)));
@@ -331,6 +324,7 @@ Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& se
     for (arma::uword i = 0; i < ds.n(); ++i)
       if (relabel(ds.y(i)) != arma::uword(-1)) keep.push_back(i);
     const arma::uvec idx(keep);
+    n_load_peak = std::max(n_load_peak, ds.n() + idx.n_elem);
     ds.X = ds.X.cols(idx).eval();
     ds.y = relabel(ds.y(idx)).eval();
     if (!ds.split.is_empty()) ds.split = ds.split(idx).eval();
@@ -345,8 +339,12 @@ Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& se
   }
   if (spec.max_points > 0 && spec.max_points < ds.n()) {
     if (ds.n_classes == 0 || ds.y.n_elem != ds.n()) validate_dataset(ds);
-    ds = subsample(ds, spec.max_points, seed);
+    const arma::uword before = ds.n();
+    ds = subsample(std::move(ds), spec.max_points, seed);
+    n_load_peak = std::max(n_load_peak, before + ds.n());
   }
+  ds.n_read = n_read;
+  ds.n_load_peak = n_load_peak;
   validate_dataset(ds);
   return ds;
 }

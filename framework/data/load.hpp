@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "framework/data/spec.hpp"
 #include "framework/data/dataset.hpp"
+#include "framework/data/spec.hpp"
 
 namespace drbench {
 
@@ -29,6 +29,14 @@ void rehearse_hdf5_dataset(const std::string& file);
 Dataset read_hdf5_dataset(const std::string& file);  // X (n x d), y, optional split
 Dataset read_csv_dataset(const std::string& file);   // last column = label
 Dataset read_idx_dataset(const std::string& images, const std::string& labels);  // plain or .gz
+// Several IDX images/labels pairs as one dataset, their points in the order given (an MNIST
+// folder's train and t10k halves), decoded into one matrix allocated once; with more than one
+// part, split(j) is the index of the part point j came from. Images of different sizes are refused
+// naming the parts.
+struct IdxPart {
+  std::string name, images, labels;
+};
+Dataset read_idx_parts(const std::vector<IdxPart>& parts);
 // The labels file that goes with an IDX images file by the MNIST naming
 // (train-images-idx3-ubyte[.gz] -> train-labels-idx1-ubyte[.gz]); "" when the name does not follow
 // it.
