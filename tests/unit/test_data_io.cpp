@@ -335,6 +335,24 @@ TEST_CASE("IDX folder: train and t10k halves as one dataset with the published s
   CHECK(ds.X(0, 3) == 21.0);
   CHECK(arma::all(ds.y == arma::uvec{2, 0, 1, 1, 2}));
   CHECK(arma::all(ds.split == arma::ivec{0, 0, 0, 1, 1}));
+  // Every pixel in its column, the t10k half after the training half, read once into one matrix.
+  const arma::vec want =
+      arma::join_cols(arma::regspace<arma::vec>(1, 12), arma::regspace<arma::vec>(21, 28));
+  CHECK(arma::all(arma::vectorise(ds.X) == want));
+  CHECK(ds.n_classes == 3);
+  CHECK(ds.source == tmp.path.string() + " (train + t10k)");
+  CHECK(ds.n_read == 5);
+  CHECK(ds.n_load_peak == 5);
+  // Halves of different image sizes are refused naming both.
+  TempDir odd;
+  write_idx_images(odd.file("train-images-idx3-ubyte"), 2, 2, 2, {1, 2, 3, 4, 5, 6, 7, 8});
+  write_idx_labels(odd.file("train-labels-idx1-ubyte"), {0, 1});
+  write_idx_images(odd.file("t10k-images-idx3-ubyte"), 2, 1, 3, {1, 2, 3, 4, 5, 6});
+  write_idx_labels(odd.file("t10k-labels-idx1-ubyte"), {0, 1});
+  spec.path = odd.path.string();
+  CHECK_THAT(message_of([&] { load_dataset(spec, {}, 0); }),
+             Catch::Contains("dataset 'tiny'") &&
+                 Catch::Contains("train and t10k images differ in size (4 and 3 pixels)"));
   // Without the test half the folder is refused with what it lacks.
   TempDir half;
   write_idx_images(half.file("train-images-idx3-ubyte"), 1, 1, 1, {7});
@@ -413,6 +431,27 @@ TEST_CASE("Bundled wine and max_points subsampling", "[data]") {
       arma::all(arma::abs(arma::conv_to<arma::vec>::from(hc) - arma::vec{29.5, 35.5, 24}) <= 0.5));
   CHECK(arma::approx_equal(load_dataset(spec, {}, 3).X, half.X, "absdiff", 0));
   CHECK(!arma::approx_equal(load_dataset(spec, {}, 4).X, half.X, "absdiff", 0));
+  // The points kept are the file's columns, and what loading held is recorded for the memory
+  // model: all 178 read, then the 89 kept copied out beside them.
+  for (arma::uword j = 0; j < half.n(); ++j) {
+    bool found = false;
+    for (arma::uword k = 0; k < full.n() && !found; ++k)
+      found =
+          arma::approx_equal(full.X.col(k), half.X.col(j), "absdiff", 0) && full.y(k) == half.y(j);
+    CHECK(found);
+  }
+  CHECK(full.n_read == 178);
+  CHECK(full.n_load_peak == 178);
+  CHECK(half.n_read == 178);
+  CHECK(half.n_load_peak == 178 + 89);
+  // classes first copies out its 59 + 71 points, then max_points its 50 of those.
+  spec.classes = {0, 1};
+  spec.max_points = 50;
+  const Dataset two = load_dataset(spec, {}, 3);
+  CHECK(two.n() == 50);
+  CHECK(two.n_read == 178);
+  CHECK(two.n_load_peak == 178 + 130);
+  spec.classes.clear();
 
   DatasetSpec bad;
   bad.name = "nope";
