@@ -3,14 +3,15 @@
 // dataset-fashion-mnist ships work as well as uncompressed ones (gzread passes plain files
 // through).
 //
-// Memory: the images are decoded chunk by chunk straight into the dataset's matrix, which is
-// allocated once for every part (train + t10k), so loading holds the points as doubles and one
-// chunk of raw bytes. The previous reader held the raw bytes, a std::vector<double> of them and
-// the matrix copied from it (47 + 376 + 376 MB for Fashion-MNIST's training half). A header is
-// trusted with an allocation only after a first pass has found every element it promises in the
-// file, so a damaged header that promises terabytes fails at the end of the file (fuzz/fuzz_idx)
-// instead of allocating them; that pass costs one more decompression (0.25 s for the 47 MB of
-// Fashion-MNIST's training images).
+// Memory: the images are decoded chunk by chunk (256 KiB of raw bytes) straight into the dataset's
+// matrix, which is allocated once for every part (train + t10k), so loading holds the points as
+// doubles and one chunk. A caller that subsamples (classes, max_points) chooses from the labels
+// first, and only the kept images are decoded. The previous reader held the raw bytes, a
+// std::vector<double> of them and the matrix copied from it (47 + 376 + 376 MB for Fashion-MNIST's
+// training half). A header is trusted with an allocation only after a first pass has found every
+// element it promises in the file, so a damaged header that promises terabytes fails at the end of
+// the file (fuzz/fuzz_idx) instead of allocating them; that pass costs one more decompression
+// (0.25 s for the 47 MB of Fashion-MNIST's training images).
 #include <zlib.h>
 
 #include <algorithm>
@@ -19,6 +20,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -29,7 +31,7 @@ namespace drbench {
 namespace {
 
 // A multiple of every element size, so no element straddles two chunks.
-constexpr std::size_t kChunkBytes = std::size_t(1) << 20;
+constexpr std::size_t kChunkBytes = std::size_t(1) << 18;
 
 class GzFile {
  public:
@@ -132,10 +134,14 @@ class IdxFile {
   void verify() {
     each_chunk([](const unsigned char*, std::size_t, std::size_t) {});
   }
-  // Decodes every element into out[0 .. total()).
-  void decode_into(double* out) {
+  // Decodes every element, a chunk at a time: f(values, n, index of the first).
+  template <class F>
+  void decode_each(F&& f) {
+    std::vector<double> values;
     each_chunk([&](const unsigned char* raw, std::size_t n, std::size_t at) {
-      decode_chunk(raw, n, out + at);
+      values.resize(n);
+      decode_chunk(raw, n, values.data());
+      f(values.data(), n, at);
     });
   }
   // Every element, in a vector grown as they arrive (for the small labels file: a damaged header
@@ -204,7 +210,7 @@ std::string idx_labels_file(const std::string& images) {
   return (p.parent_path() / name).string();
 }
 
-Dataset read_idx_parts(const std::vector<IdxPart>& parts) {
+Dataset read_idx_parts(const std::vector<IdxPart>& parts, const IdxSelect& select) {
   if (parts.empty()) throw Error("internal: read_idx_parts without a part");
   // First every part's header, elements and labels, so that nothing is allocated for the images
   // before every size is known to be true.
@@ -256,26 +262,56 @@ Dataset read_idx_parts(const std::vector<IdxPart>& parts) {
       throw DataError(parts[0].name + " and " + parts[k].name + " images differ in size (" +
                       std::to_string(checked[0].d) + " and " + std::to_string(checked[k].d) +
                       " pixels)");
+  // Every point's label and part, then the points to keep, before any image is decoded.
+  arma::uvec y(n_all);
+  arma::ivec part_of(n_all);
+  std::size_t n_classes = 0;
+  for (std::size_t k = 0, at = 0; k < parts.size(); at += checked[k].n, ++k) {
+    y.subvec(at, at + checked[k].n - 1) = checked[k].y;
+    part_of.subvec(at, at + checked[k].n - 1).fill(static_cast<arma::sword>(k));
+    n_classes = std::max(n_classes, checked[k].n_classes);
+  }
+  arma::uvec keep;
+  if (select) {
+    keep = select(y, n_classes);
+  } else {
+    keep.set_size(n_all);
+    std::iota(keep.begin(), keep.end(), arma::uword(0));
+  }
+  // Where each point goes: its column among the kept, or none.
+  constexpr arma::uword kDropped = arma::uword(-1);
+  std::vector<arma::uword> column(n_all, kDropped);
+  for (arma::uword i = 0; i < keep.n_elem; ++i) {
+    if (keep(i) >= n_all || (i > 0 && keep(i) <= keep(i - 1)))
+      throw Error("internal: read_idx_parts' selection is not ascending indices of its points");
+    column[keep(i)] = i;
+  }
+  const std::size_t d = checked[0].d;
   Dataset ds;
   ds.source = parts[0].images;
+  ds.n_read = n_all;
+  ds.n_classes = n_classes;
+  ds.y = y(keep);
+  if (parts.size() > 1) ds.split = part_of(keep);
   // Each image's pixels row by row become one column, the parts' columns one after another.
-  ds.X.set_size(checked[0].d, n_all);
-  ds.y.set_size(n_all);
-  if (parts.size() > 1) ds.split.set_size(n_all);
-  std::size_t at = 0;
-  for (std::size_t k = 0; k < parts.size(); ++k) {
-    const Checked& c = checked[k];
+  ds.X.set_size(d, keep.n_elem);
+  for (std::size_t k = 0, first = 0; k < parts.size(); first += checked[k].n, ++k) {
     IdxFile x(parts[k].images);
     // The file was read once already; one that changed since must not write past its columns.
-    if (x.dims() != c.dims)
+    if (x.dims() != checked[k].dims)
       throw DataError(parts[k].images +
                       ": IDX header changed while the file was read (fix: load it again once "
                       "nothing writes to it)");
-    x.decode_into(ds.X.colptr(0) + at * c.d);
-    ds.y.subvec(at, at + c.n - 1) = c.y;
-    if (parts.size() > 1) ds.split.subvec(at, at + c.n - 1).fill(static_cast<arma::sword>(k));
-    ds.n_classes = std::max(ds.n_classes, c.n_classes);
-    at += c.n;
+    x.decode_each([&](const double* v, std::size_t n, std::size_t at) {
+      // Elements at..at+n of this part: whole or partial images, copied where they are kept.
+      for (std::size_t e = 0; e < n;) {
+        const std::size_t point = (at + e) / d, row = (at + e) % d;
+        const std::size_t len = std::min(n - e, d - row);
+        const arma::uword col = column[first + point];
+        if (col != kDropped) std::copy(v + e, v + e + len, ds.X.colptr(col) + row);
+        e += len;
+      }
+    });
   }
   return ds;
 }

@@ -41,10 +41,11 @@ struct LoadShape {
 };
 
 // The largest per-rank need of any task: the method's estimate plus what the rank holds resident.
-// Loading a dataset can need more than any task (70,000 Fashion-MNIST images read in full for a
-// max_points of 20,000): then the rank's peak is the load's.
+// Loading a dataset can need more than any task (an HDF5 or CSV file is read in full before
+// max_points keeps a small share; the IDX reader decodes only the kept images): then the rank's
+// peak is the load's.
 struct MemoryPeak {
-  double bytes = 0;           // method + resident
+  double bytes = 0;           // method + resident, or the load where that is more
   double method_bytes = 0;    // memory_of of that task
   double resident_bytes = 0;  // the process, datasets, partition cache and task list
   // The raw-dimension block a dimension-lowering preprocessing transforms before the method runs

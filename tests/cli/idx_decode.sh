@@ -2,8 +2,9 @@
 # The IDX reader against numpy's own big-endian encoding: files of every element type (plain and
 # .gz) and an MNIST-style folder (train + t10k) written by numpy and gzip, read by drbench through
 # `source: idx`, and every point the identity baseline keeps compared bit for bit with what numpy
-# wrote. Then the memory model's load transient: a max_points below the file's size is reported
-# as the load, and a limit the tasks fit but the load does not is refused at the dataset.
+# wrote. Then the memory model's load transient: a CSV read in full for a max_points far below its
+# size is reported as the load, and a limit the tasks fit but the load does not is refused at the
+# dataset; the same points as IDX, whose reader decodes only the kept images, have none.
 . "$(dirname "$0")/../support/cli_lib.sh"
 "$PY" -c "import numpy" 2>/dev/null || { echo "SKIP: numpy not installed"; exit 0; }
 "$PY" - "$WORK" <<'PY'
@@ -39,15 +40,19 @@ save("fm/train", 40, "u1", True)
 save("fm/t10k", 12, "u1", True)
 for i, t in enumerate(codes):
     save("t%d" % i, 24, t, i % 2 == 1)
-# Many small images, for the load transient below.
+# Many small images, for the load transient below, as IDX and as CSV (which is read in full).
 os.makedirs(os.path.join(work, "big"))
+rows = []
 for stem, n in (("train", 3000), ("t10k", 1000)):
     x = rng.integers(0, 256, size=(n, 10, 10)).astype("u1")
     y = (np.arange(n) % 4).astype("u1")
+    rows.append(np.hstack([x.reshape(n, -1), y[:, None]]))
     for name, a in ((stem + "-images-idx3-ubyte", x), (stem + "-labels-idx1-ubyte", y)):
         with open(os.path.join(work, "big", name), "wb") as f:
             f.write(bytes([0, 0, 8, a.ndim]) + b"".join(int(s).to_bytes(4, "big") for s in a.shape))
             f.write(a.tobytes())
+np.savetxt(os.path.join(work, "big.csv"), np.vstack(rows), fmt="%d", delimiter=",",
+           header=",".join(["p%d" % i for i in range(100)] + ["label"]), comments="")
 PY
 {
   echo "name: idx_decode"
@@ -82,9 +87,9 @@ for t, name in zip(f["tasks/id"][()], names):
     assert np.array_equal(got, want), name
 print("idx decode: %d datasets bit-identical to numpy" % len(names))
 PY
-# The load transient: 4000 images of 100 pixels read (3.1 MiB), 20 kept, PCA on 10 of them. The
-# load outweighs every task, and a limit below it is refused at the dataset.
-BIG=("datasets=[{name: big, source: idx, path: $WORK/big, max_points: 20}]"
+# The load transient: 4000 points of 100 features read from CSV (3.1 MiB), 20 kept, PCA on 10 of
+# them. The load outweighs every task, and a limit below it is refused at the dataset.
+BIG=("datasets=[{name: big, source: csv, path: $WORK/big.csv, max_points: 20}]"
      "methods=[{method: pca, dims: [2]}]")
 "$DRBENCH" validate "$WORK/d.yaml" "${BIG[@]}" >"$WORK/v"
 expect_in "$WORK/v" "while loading (dataset big: 4000 points read in 100-D, 20 kept), above the largest task's"
@@ -96,4 +101,8 @@ expect_in "$WORK/err" "'datasets[0]': loading dataset big: 4000 points read in 1
 expect_in "$WORK/err" "a lower max_points does not lower the load"
 "$DRBENCH" validate "$WORK/d.yaml" "${BIG[@]}" \
   --memory-per-rank "$(awk -v m="$need" 'BEGIN { printf "%dK", (m + 1) * 1024 }')" >/dev/null
+# The same points as IDX: only the 20 kept images are decoded, so loading holds no more than them.
+"$DRBENCH" validate "$WORK/d.yaml" "datasets=[{name: big, source: idx, path: $WORK/big, max_points: 20}]" \
+  "methods=[{method: pca, dims: [2]}]" >"$WORK/v"
+if grep -q "while loading" "$WORK/v"; then cat "$WORK/v"; fail "IDX with max_points: a load transient"; fi
 echo "idx_decode ok"

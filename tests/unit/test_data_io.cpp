@@ -343,6 +343,37 @@ TEST_CASE("IDX folder: train and t10k halves as one dataset with the published s
   CHECK(ds.source == tmp.path.string() + " (train + t10k)");
   CHECK(ds.n_read == 5);
   CHECK(ds.n_load_peak == 5);
+  // max_points: the IDX reader decodes only the images kept, each the file's own column with its
+  // label and half, and holds no more than those.
+  spec.max_points = 3;
+  const Dataset sub = load_dataset(spec, {}, 0);
+  REQUIRE(sub.n() == 3);
+  CHECK(sub.n_read == 5);
+  CHECK(sub.n_load_peak == 3);
+  CHECK_THAT(sub.source, Catch::Contains("(train + t10k) [stratified subsample of 3 of 5 points]"));
+  for (arma::uword j = 0; j < sub.n(); ++j) {
+    const auto k =
+        static_cast<arma::uword>(sub.X(0, j) < 20 ? sub.X(0, j) / 4 : 3 + (sub.X(0, j) - 21) / 4);
+    CHECK(arma::all(sub.X.col(j) == ds.X.col(k)));
+    CHECK(sub.y(j) == ds.y(k));
+    CHECK(sub.split(j) == ds.split(k));
+  }
+  // classes: the labels renumbered as before, only those images decoded.
+  spec.max_points = 0;
+  spec.classes = {2, 1};
+  const Dataset two = load_dataset(spec, {}, 0);
+  REQUIRE(two.n() == 4);
+  CHECK(arma::all(arma::vectorise(two.X) ==
+                  arma::join_cols(arma::vec{1, 2, 3, 4, 9, 10, 11, 12}, arma::regspace(21, 28))));
+  CHECK(arma::all(two.y == arma::uvec{0, 1, 1, 0}));
+  CHECK(arma::all(two.split == arma::ivec{0, 0, 1, 1}));
+  CHECK(two.n_classes == 2);
+  CHECK(two.n_load_peak == 4);
+  spec.classes = {7};
+  CHECK_THAT(
+      message_of([&] { load_dataset(spec, {}, 0); }),
+      Catch::Contains("dataset 'tiny'") && Catch::Contains("classes: label 7 does not exist"));
+  spec.classes.clear();
   // Halves of different image sizes are refused naming both.
   TempDir odd;
   write_idx_images(odd.file("train-images-idx3-ubyte"), 2, 2, 2, {1, 2, 3, 4, 5, 6, 7, 8});
@@ -444,13 +475,13 @@ TEST_CASE("Bundled wine and max_points subsampling", "[data]") {
   CHECK(full.n_load_peak == 178);
   CHECK(half.n_read == 178);
   CHECK(half.n_load_peak == 178 + 89);
-  // classes first copies out its 59 + 71 points, then max_points its 50 of those.
+  // classes and max_points choose from the labels, then one copy of the 50 kept is made.
   spec.classes = {0, 1};
   spec.max_points = 50;
   const Dataset two = load_dataset(spec, {}, 3);
   CHECK(two.n() == 50);
   CHECK(two.n_read == 178);
-  CHECK(two.n_load_peak == 178 + 130);
+  CHECK(two.n_load_peak == 178 + 50);
   spec.classes.clear();
 
   DatasetSpec bad;
