@@ -365,9 +365,9 @@ Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& se
   if (kept) {
     n_read = ds.n_read;
   } else {
-    if (spec.max_points > 0 && spec.max_points < ds.n() &&
-        (ds.n_classes == 0 || ds.y.n_elem != ds.n()))
-      validate_dataset(ds);
+    // Both choose by label: points without one are refused as such first.
+    const bool choose = !spec.classes.empty() || (spec.max_points > 0 && spec.max_points < ds.n());
+    if (choose && (ds.n_classes == 0 || ds.y.n_elem != ds.n())) validate_dataset(ds);
     kept = select_points(ds.y, ds.n_classes, spec, seed, where);
     if (kept->any) {
       n_load_peak = n_read + kept->ids.n_elem;
