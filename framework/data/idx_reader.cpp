@@ -128,7 +128,6 @@ class IdxFile {
   }
 
   const std::vector<std::uint32_t>& dims() const { return dims_; }
-  std::size_t total() const { return total_; }
 
   // Reads through every element the header promises without keeping them.
   void verify() {

@@ -123,7 +123,7 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
   peak.preprocess_bytes = raw_block;
   // Loading dataset i holds the source's points in full (n_read) and, while classes or max_points
   // copy out the points kept, those too (n_peak counts both; the IDX reader decodes only the kept
-  // images, so its n_peak is their number, and adds a 256 KiB chunk within kProcessBytes' slack). A
+  // images, so its n_peak is their number, plus a chunk of 2.3 MiB within kProcessBytes' slack). A
   // worker rank loads a dataset when its first task arrives, in no fixed order, so every other
   // dataset and the partition cache may be resident then: the load needs the rank's resident size
   // with dataset i at its load peak instead of its kept size. Fewer kept points (max_points) do not
