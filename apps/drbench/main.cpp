@@ -387,10 +387,16 @@ MemoryLimit memory_option(const Args& a, int ranks_on_node) {
 void print_memory(const MemoryPeak& peak, const MemoryLimit& limit) {
   // Where preprocessing's raw block outweighs the method, the task's peak is the block's.
   const bool block = peak.preprocess_bytes > peak.method_bytes;
+  const double task = peak.resident_bytes + std::max(peak.method_bytes, peak.preprocess_bytes);
+  // Where reading a dataset in full outweighs every task, the rank's peak is the load's.
+  const std::string load =
+      peak.load_dominates()
+          ? " while loading (" + peak.load + "), above the largest task's " + format_bytes(task)
+          : "";
   std::printf(
-      "peak memory per rank: about %s (%s + %s held by every rank; largest task: %s%s%s); "
+      "peak memory per rank: about %s%s (%s + %s held by every rank; largest task: %s%s%s); "
       "limit %s (%s)\n",
-      format_bytes(peak.bytes).c_str(),
+      format_bytes(peak.bytes).c_str(), load.c_str(),
       format_bytes(block ? peak.preprocess_bytes : peak.method_bytes).c_str(),
       format_bytes(peak.resident_bytes).c_str(), peak.task.c_str(),
       block ? ", whose preprocessing block exceeds its method's estimate of " : "",

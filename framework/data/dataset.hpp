@@ -19,6 +19,10 @@ struct Dataset {
   arma::uvec sequence;
   std::string source;  // resolved file path, or the generator with its parameters
   std::string sha256;  // verified checksum of the file ("" for generated/bundled data)
+  // What loading held, for the memory model's load transient (framework/sched/memory_check.hpp):
+  // the points the source gave before classes and max_points, and the most points alive at once
+  // (those and the copy that classes or max_points keep). 0 where load_dataset did not make it.
+  arma::uword n_read = 0, n_load_peak = 0;
 
   arma::uword n() const { return X.n_cols; }
   arma::uword d() const { return X.n_rows; }

@@ -2,11 +2,12 @@
 // Finding and loading datasets. The data path is searched in order: the config's data_path, then
 // $DRBENCH_DATA, then ../shared/datasets (relative to the working directory, then to the source
 // tree).
+#include <functional>
 #include <string>
 #include <vector>
 
-#include "framework/data/spec.hpp"
 #include "framework/data/dataset.hpp"
+#include "framework/data/spec.hpp"
 
 namespace drbench {
 
@@ -29,6 +30,17 @@ void rehearse_hdf5_dataset(const std::string& file);
 Dataset read_hdf5_dataset(const std::string& file);  // X (n x d), y, optional split
 Dataset read_csv_dataset(const std::string& file);   // last column = label
 Dataset read_idx_dataset(const std::string& images, const std::string& labels);  // plain or .gz
+// Several IDX images/labels pairs as one dataset, their points in the order given (an MNIST
+// folder's train and t10k halves), decoded into one matrix allocated once; with more than one
+// part, split(j) is the index of the part point j came from. Images of different sizes are refused
+// naming the parts. `select`, given every point's label and the number of classes before any
+// image is decoded, returns the points to keep (ascending indices into all parts' points): only
+// those are decoded and returned, and n_read counts every point the parts hold.
+struct IdxPart {
+  std::string name, images, labels;
+};
+using IdxSelect = std::function<arma::uvec(const arma::uvec& y, std::size_t n_classes)>;
+Dataset read_idx_parts(const std::vector<IdxPart>& parts, const IdxSelect& select = {});
 // The labels file that goes with an IDX images file by the MNIST naming
 // (train-images-idx3-ubyte[.gz] -> train-labels-idx1-ubyte[.gz]); "" when the name does not follow
 // it.

@@ -89,8 +89,10 @@ void check_memory_before_data(const Experiment& ex, const MemoryLimit& limit) {
 }
 
 MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shapes,
-                        const std::vector<DataShape>& full, const MemoryLimit& limit) {
-  if (shapes.size() != ex.datasets.size() || full.size() != ex.datasets.size())
+                        const std::vector<DataShape>& full, const MemoryLimit& limit,
+                        const std::vector<LoadShape>& loads) {
+  if (shapes.size() != ex.datasets.size() || full.size() != ex.datasets.size() ||
+      (!loads.empty() && loads.size() != ex.datasets.size()))
     throw Error("internal: check_memory got shapes for " + std::to_string(shapes.size()) + "/" +
                 std::to_string(full.size()) + " of " + std::to_string(ex.datasets.size()) +
                 " datasets");
@@ -119,6 +121,39 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
   MemoryPeak peak;
   peak.resident_bytes = resident;
   peak.preprocess_bytes = raw_block;
+  // Loading dataset i holds the source's points in full (n_read) and, while classes or max_points
+  // copy out the points kept, those too (n_peak counts both; the IDX reader decodes only the kept
+  // images, so its n_peak is their number, plus a chunk of 2.3 MiB within kProcessBytes' slack). A
+  // worker rank loads a dataset when its first task arrives, in no fixed order, so every other
+  // dataset and the partition cache may be resident then: the load needs the rank's resident size
+  // with dataset i at its load peak instead of its kept size. Fewer kept points (max_points) do not
+  // lower it.
+  std::size_t load_at = 0;
+  for (std::size_t i = 0; i < loads.size(); ++i) {
+    const arma::uword n_peak = std::max(loads[i].n_peak, full[i].n);
+    const double need = resident - bytes_of_dataset(full[i]) +
+                        bytes_of_dataset(DataShape{n_peak, full[i].d, full[i].n_classes});
+    if (n_peak == full[i].n || need <= peak.load_bytes) continue;
+    peak.load_bytes = need;
+    load_at = i;
+    peak.load = "dataset " + ex.datasets[i].name + ": " + std::to_string(loads[i].n_read) +
+                " points read in " + std::to_string(full[i].d) + "-D, " +
+                std::to_string(full[i].n) + " kept";
+  }
+  if (peak.load_bytes > limit.bytes) {
+    const DatasetSpec& d = ex.datasets.at(load_at);
+    throw ConfigError(
+        ex.file, d.line, "datasets[" + std::to_string(load_at) + "]",
+        "loading " + peak.load + ", needs about " + format_bytes(peak.load_bytes) +
+            " (every point of the source is read before classes and max_points keep their " +
+            "share, and the kept copy is made beside them; with what the rank holds: process, " +
+            "other data, partitions, task list), but one rank may use " +
+            format_bytes(limit.bytes) + " (" + limit.source + ")",
+        "a lower max_points does not lower the load; raise --memory-per-rank if each rank has "
+        "more memory than that, or run fewer ranks per node with --memory-per-rank raised to "
+        "match, or pre-subsample the file (write the kept points to their own file and load "
+        "that)");
+  }
   std::size_t peak_method = 0;
   for (std::size_t mi = 0; mi < ex.methods.size(); ++mi) {
     const MethodSpec& m = ex.methods[mi];
@@ -155,7 +190,10 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
           }
       }
   }
-  if (peak.over == 0) return peak;
+  if (peak.over == 0) {
+    peak.bytes = std::max(peak.bytes, peak.load_bytes);
+    return peak;
+  }
   const MethodSpec& m = ex.methods.at(peak_method);
   const MethodInfo& info = Registry::instance().get(m.method);
   throw ConfigError(

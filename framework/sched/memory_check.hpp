@@ -33,9 +33,19 @@ double count_tasks(const Experiment& ex);
 // the largest grid's line, naming the key and the fix.
 void check_memory_before_data(const Experiment& ex, const MemoryLimit& limit);
 
+// What loading one dataset held at its peak (Dataset::n_read, n_load_peak): the points its source
+// gave before classes and max_points, and the most points alive at once (those and the kept copy).
+// Zeros: loading held no more than the dataset as kept.
+struct LoadShape {
+  arma::uword n_read = 0, n_peak = 0;
+};
+
 // The largest per-rank need of any task: the method's estimate plus what the rank holds resident.
+// Loading a dataset can need more than any task (an HDF5 or CSV file is read in full before
+// max_points keeps a small share; the IDX reader decodes only the kept images): then the rank's
+// peak is the load's.
 struct MemoryPeak {
-  double bytes = 0;           // method + resident
+  double bytes = 0;           // method + resident, or the load where that is more
   double method_bytes = 0;    // memory_of of that task
   double resident_bytes = 0;  // the process, datasets, partition cache and task list
   // The raw-dimension block a dimension-lowering preprocessing transforms before the method runs
@@ -43,13 +53,21 @@ struct MemoryPeak {
   double preprocess_bytes = 0;
   std::string task;      // "dataset usps, split per_class=10, method lle {neighbours=12}, dim 2"
   std::size_t over = 0;  // tasks above the limit (0 when it passed)
+  // The largest load: resident less the dataset's kept points plus what loading it held (the
+  // source's points and the kept copy). bytes = max(the task peak, load_bytes).
+  double load_bytes = 0;
+  std::string load;  // "dataset fashion-mnist: 70000 points read in 784-D, 20000 kept"
+  bool load_dominates() const { return load_bytes > 0 && load_bytes >= bytes; }
 };
 
-// After the data check: every task (repeats aside, which do not change the shape) against the
-// limit. `shapes` as for expand_tasks; `full[i]`: dataset i as loaded (n = every point, d before
-// preprocessing). Throws ConfigError at the method's line naming the task, the estimate, the
-// limit and the fixes; returns the peak when every task fits.
+// After the data check: loading each dataset and every task (repeats aside, which do not change
+// the shape) against the limit. `shapes` as for expand_tasks; `full[i]`: dataset i as loaded (n =
+// every point kept, d before preprocessing); `loads[i]`: what loading it held (empty: nothing
+// beyond full). A load that does not fit is refused at the dataset's line, naming the read and the
+// fixes; a task at the method's line naming the task, the estimate, the limit and the fixes.
+// Returns the peak when everything fits.
 MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shapes,
-                        const std::vector<DataShape>& full, const MemoryLimit& limit);
+                        const std::vector<DataShape>& full, const MemoryLimit& limit,
+                        const std::vector<LoadShape>& loads = {});
 
 }  // namespace drbench

@@ -157,7 +157,8 @@ MemoryLimit default_memory_per_rank() {
 }  // namespace
 
 std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runner,
-                                          std::vector<DataShape>* full) {
+                                          std::vector<DataShape>* full,
+                                          std::vector<LoadShape>* loads) {
   const auto path = data_search_path(ex.data_path);
   std::vector<DataShape> shapes;
   check_data_path(ex);
@@ -169,6 +170,7 @@ std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runn
     const Dataset& ds = runner ? runner->dataset(i) : *own;
     shapes.push_back(check_dataset(ex, i, ds));
     if (full) full->push_back(DataShape{ds.X.n_cols, ds.X.n_rows, ds.n_classes});
+    if (loads) loads->push_back(LoadShape{ds.n_read, ds.n_load_peak});
   }
   validate_against_data(ex, shapes);
   return shapes;
@@ -178,8 +180,9 @@ std::vector<DataShape> check_data_and_memory(const Experiment& ex, const MemoryL
                                              MemoryPeak& peak, TaskRunner* runner) {
   check_memory_before_data(ex, limit);
   std::vector<DataShape> full;
-  std::vector<DataShape> shapes = check_against_data(ex, runner, &full);
-  peak = check_memory(ex, shapes, full, limit);
+  std::vector<LoadShape> loads;
+  std::vector<DataShape> shapes = check_against_data(ex, runner, &full, &loads);
+  peak = check_memory(ex, shapes, full, limit, loads);
   return shapes;
 }
 
@@ -332,10 +335,13 @@ int run_experiment(const RunOptions& opt) {
   if (!opt.quiet) {
     std::fprintf(stderr, "[drbench] %s: %zu tasks, %zu already done, %d rank(s), BLAS: %s\n",
                  opt.config.c_str(), planned, store->n_done(), nranks, info.blas.c_str());
+    const MemoryPeak& peak = checked->memory_peak;
     std::fprintf(
-        stderr, "[drbench] memory per rank: about %s at most (%s), limit %s (%s)\n",
-        format_bytes(checked->memory_peak.bytes).c_str(), checked->memory_peak.task.c_str(),
-        format_bytes(checked->memory_limit.bytes).c_str(), checked->memory_limit.source.c_str());
+        stderr, "[drbench] memory per rank: about %s at most (%s%s), limit %s (%s)\n",
+        format_bytes(peak.bytes).c_str(),
+        peak.load_dominates() ? ("while loading " + peak.load + "; largest task: ").c_str() : "",
+        peak.task.c_str(), format_bytes(checked->memory_limit.bytes).c_str(),
+        checked->memory_limit.source.c_str());
     if (rounds == 2)
       std::fprintf(stderr,
                    "[drbench] successive halving: every setting on %d repeats (%zu tasks), the "

@@ -67,9 +67,11 @@ int run_experiment(const RunOptions& opt);
 // dimension limits); returns the shape each method will see in the smallest split. Throws.
 // With `runner`, the datasets are loaded through its cache, so a rank that then runs the tasks
 // itself (one rank) does not load them a second time. With `full`, each dataset's shape as loaded
-// (n = every point, d before preprocessing), which the memory model counts as resident.
+// (n = every point, d before preprocessing), which the memory model counts as resident; with
+// `loads`, what loading each held at its peak (the source's points before classes/max_points).
 std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runner = nullptr,
-                                          std::vector<DataShape>* full = nullptr);
+                                          std::vector<DataShape>* full = nullptr,
+                                          std::vector<LoadShape>* loads = nullptr);
 
 // The memory checks of `drbench validate`, `run` and `plan` in the order they must run: the task
 // list and generated datasets before any data is read, then check_against_data, then every task.

@@ -335,6 +335,55 @@ TEST_CASE("IDX folder: train and t10k halves as one dataset with the published s
   CHECK(ds.X(0, 3) == 21.0);
   CHECK(arma::all(ds.y == arma::uvec{2, 0, 1, 1, 2}));
   CHECK(arma::all(ds.split == arma::ivec{0, 0, 0, 1, 1}));
+  // Every pixel in its column, the t10k half after the training half, read once into one matrix.
+  const arma::vec want =
+      arma::join_cols(arma::regspace<arma::vec>(1, 12), arma::regspace<arma::vec>(21, 28));
+  CHECK(arma::all(arma::vectorise(ds.X) == want));
+  CHECK(ds.n_classes == 3);
+  CHECK(ds.source == tmp.path.string() + " (train + t10k)");
+  CHECK(ds.n_read == 5);
+  CHECK(ds.n_load_peak == 5);
+  // max_points: the IDX reader decodes only the images kept, each the file's own column with its
+  // label and half, and holds no more than those.
+  spec.max_points = 3;
+  const Dataset sub = load_dataset(spec, {}, 0);
+  REQUIRE(sub.n() == 3);
+  CHECK(sub.n_read == 5);
+  CHECK(sub.n_load_peak == 3);
+  CHECK_THAT(sub.source, Catch::Contains("(train + t10k) [stratified subsample of 3 of 5 points]"));
+  for (arma::uword j = 0; j < sub.n(); ++j) {
+    const auto k =
+        static_cast<arma::uword>(sub.X(0, j) < 20 ? sub.X(0, j) / 4 : 3 + (sub.X(0, j) - 21) / 4);
+    CHECK(arma::all(sub.X.col(j) == ds.X.col(k)));
+    CHECK(sub.y(j) == ds.y(k));
+    CHECK(sub.split(j) == ds.split(k));
+  }
+  // classes: the labels renumbered as before, only those images decoded.
+  spec.max_points = 0;
+  spec.classes = {2, 1};
+  const Dataset two = load_dataset(spec, {}, 0);
+  REQUIRE(two.n() == 4);
+  CHECK(arma::all(arma::vectorise(two.X) ==
+                  arma::join_cols(arma::vec{1, 2, 3, 4, 9, 10, 11, 12}, arma::regspace(21, 28))));
+  CHECK(arma::all(two.y == arma::uvec{0, 1, 1, 0}));
+  CHECK(arma::all(two.split == arma::ivec{0, 0, 1, 1}));
+  CHECK(two.n_classes == 2);
+  CHECK(two.n_load_peak == 4);
+  spec.classes = {7};
+  CHECK_THAT(
+      message_of([&] { load_dataset(spec, {}, 0); }),
+      Catch::Contains("dataset 'tiny'") && Catch::Contains("classes: label 7 does not exist"));
+  spec.classes.clear();
+  // Halves of different image sizes are refused naming both.
+  TempDir odd;
+  write_idx_images(odd.file("train-images-idx3-ubyte"), 2, 2, 2, {1, 2, 3, 4, 5, 6, 7, 8});
+  write_idx_labels(odd.file("train-labels-idx1-ubyte"), {0, 1});
+  write_idx_images(odd.file("t10k-images-idx3-ubyte"), 2, 1, 3, {1, 2, 3, 4, 5, 6});
+  write_idx_labels(odd.file("t10k-labels-idx1-ubyte"), {0, 1});
+  spec.path = odd.path.string();
+  CHECK_THAT(message_of([&] { load_dataset(spec, {}, 0); }),
+             Catch::Contains("dataset 'tiny'") &&
+                 Catch::Contains("train and t10k images differ in size (4 and 3 pixels)"));
   // Without the test half the folder is refused with what it lacks.
   TempDir half;
   write_idx_images(half.file("train-images-idx3-ubyte"), 1, 1, 1, {7});
@@ -413,6 +462,27 @@ TEST_CASE("Bundled wine and max_points subsampling", "[data]") {
       arma::all(arma::abs(arma::conv_to<arma::vec>::from(hc) - arma::vec{29.5, 35.5, 24}) <= 0.5));
   CHECK(arma::approx_equal(load_dataset(spec, {}, 3).X, half.X, "absdiff", 0));
   CHECK(!arma::approx_equal(load_dataset(spec, {}, 4).X, half.X, "absdiff", 0));
+  // The points kept are the file's columns, and what loading held is recorded for the memory
+  // model: all 178 read, then the 89 kept copied out beside them.
+  for (arma::uword j = 0; j < half.n(); ++j) {
+    bool found = false;
+    for (arma::uword k = 0; k < full.n() && !found; ++k)
+      found =
+          arma::approx_equal(full.X.col(k), half.X.col(j), "absdiff", 0) && full.y(k) == half.y(j);
+    CHECK(found);
+  }
+  CHECK(full.n_read == 178);
+  CHECK(full.n_load_peak == 178);
+  CHECK(half.n_read == 178);
+  CHECK(half.n_load_peak == 178 + 89);
+  // classes and max_points choose from the labels, then one copy of the 50 kept is made.
+  spec.classes = {0, 1};
+  spec.max_points = 50;
+  const Dataset two = load_dataset(spec, {}, 3);
+  CHECK(two.n() == 50);
+  CHECK(two.n_read == 178);
+  CHECK(two.n_load_peak == 178 + 50);
+  spec.classes.clear();
 
   DatasetSpec bad;
   bad.name = "nope";

@@ -2,6 +2,7 @@
 // datasets and grids that cannot fit, and a task that runs out of memory all the same.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -138,6 +139,54 @@ TEST_CASE("memory: a dimension-lowering preprocessing holds its raw block before
   check_data_and_memory(raw, {1e12, "test"}, q);
   CHECK(q.preprocess_bytes == 0);
   CHECK(q.bytes == q.resident_bytes + q.method_bytes);
+}
+
+TEST_CASE("memory: loading a dataset in full before max_points is counted and can be refused",
+          "[memory]") {
+  // 4,000 points in 200-D generated, 100 kept: loading holds all 4,000 and the 100 copied out
+  // beside them, far more than PCA on 50 of the kept points needs.
+  const Experiment ex = parse_experiment(
+      "seed: 2\ndatasets: [{name: b, source: generator, generator: gaussian_blobs, params: {n: "
+      "4000, dim: 200}, max_points: 100}]\nsplits: {train_ratio: [0.5]}\n"
+      "methods: [{method: pca, dims: [2]}]\n",
+      "cfg/l.yaml");
+  MemoryPeak peak;
+  check_data_and_memory(ex, {1e12, "test"}, peak);
+  const double kept = 8.0 * 100 * 201, loading = 8.0 * (4000 + 100) * 201;
+  CHECK(peak.load_bytes == Approx(peak.resident_bytes - kept + loading).epsilon(1e-12));
+  CHECK(peak.load == "dataset b: 4000 points read in 200-D, 100 kept");
+  const double task = peak.resident_bytes + std::max(peak.method_bytes, peak.preprocess_bytes);
+  REQUIRE(task < peak.load_bytes);
+  CHECK(peak.load_dominates());
+  CHECK(peak.bytes == peak.load_bytes);
+
+  // A limit every task fits but the load does not: refused at the dataset, naming the load and
+  // fixes that lower it (max_points does not).
+  const std::string e = error_of([&] {
+    MemoryPeak p;
+    check_data_and_memory(ex, {(task + peak.load_bytes) / 2, "--memory-per-rank test"}, p);
+  });
+  CHECK(e.find("cfg/l.yaml:2: 'datasets[0]'") != std::string::npos);
+  CHECK(e.find("loading dataset b: 4000 points read in 200-D, 100 kept, needs about " +
+               format_bytes(peak.load_bytes)) != std::string::npos);
+  CHECK(e.find("--memory-per-rank test") != std::string::npos);
+  CHECK(e.find("lower max_points does not lower the load") != std::string::npos);
+  CHECK(e.find("fewer ranks per node") != std::string::npos);
+  CHECK(e.find("pre-subsample the file") != std::string::npos);
+  // At the load's need exactly: accepted.
+  MemoryPeak q;
+  CHECK_NOTHROW(check_data_and_memory(ex, {peak.load_bytes, "test"}, q));
+
+  // Without max_points the load holds the dataset as kept: nothing beyond the tasks' peak.
+  const Experiment all = parse_experiment(
+      "seed: 2\ndatasets: [{name: b, source: generator, generator: gaussian_blobs, params: {n: "
+      "4000, dim: 200}}]\nsplits: {train_ratio: [0.5]}\nmethods: [{method: pca, dims: [2]}]\n",
+      "cfg/a.yaml");
+  MemoryPeak r;
+  check_data_and_memory(all, {1e12, "test"}, r);
+  CHECK(r.load_bytes == 0);
+  CHECK_FALSE(r.load_dominates());
+  CHECK(r.bytes == r.resident_bytes + std::max(r.method_bytes, r.preprocess_bytes));
 }
 
 TEST_CASE("memory: a generator too large is refused before it allocates", "[memory]") {
