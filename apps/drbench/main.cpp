@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/config/validate.hpp"
 #include "framework/core/blas.hpp"
 #include "framework/core/build_info.hpp"
 #include "framework/core/error.hpp"
@@ -404,6 +405,12 @@ void print_memory(const MemoryPeak& peak, const MemoryLimit& limit) {
       limit.source.c_str());
 }
 
+// Remarks of the methods on settings that are valid but likely unwise for this data.
+void print_advice(const Experiment& ex, const std::vector<DataShape>& shapes) {
+  for (const std::string& remark : setting_advice(ex, shapes))
+    std::fprintf(stderr, "[drbench] note: %s\n", remark.c_str());
+}
+
 int cmd_validate(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2, {"--profile", "--memory-per-rank"},
                       {"--quick", "--probe-external"});
@@ -411,6 +418,7 @@ int cmd_validate(int argc, char** argv) {
   const Experiment ex = load_experiment(a.pos[0], profile_of(a), overrides_of(a, "validate"));
   MemoryPeak peak;
   const auto shapes = check_data_and_memory(ex, limit, peak);
+  print_advice(ex, shapes);
   const auto tasks = expand_tasks(ex, shapes);
   if (a.flag("--probe-external") && probe_configured(ex) > 0) {
     std::fprintf(stderr, "%s: an external method failed its probe (see above); nothing was run\n",
@@ -602,6 +610,7 @@ int cmd_plan(int argc, char** argv) {
   const Experiment ex = load_experiment(a.pos[0], profile_of(a), overrides);
   MemoryPeak peak;
   const auto shapes = check_data_and_memory(ex, limit, peak);
+  print_advice(ex, shapes);
   const double check_measured =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - check_t0).count();
   const auto tasks = expand_tasks(ex, shapes);

@@ -55,6 +55,27 @@ static std::string limit_reason(arma::uword limit, const DataShape& s) {
   return "";
 }
 
+std::vector<std::string> setting_advice(const Experiment& ex,
+                                        const std::vector<DataShape>& shapes) {
+  std::vector<std::string> out;
+  const bool holdout = ex.evaluation.protocol == EvaluationSpec::Protocol::Holdout;
+  for (const MethodSpec& m : ex.methods) {
+    const MethodInfo& info = Registry::instance().get(m.method);
+    if (!info.advise) continue;
+    const auto settings = expand_grid(m);
+    for (std::size_t di = 0; di < shapes.size() && di < ex.datasets.size(); ++di) {
+      DataShape s = shapes[di];
+      s.n_test = holdout ? std::max<arma::uword>(1, s.n) : 0;
+      for (const ParamSet& setting : settings)
+        if (std::string remark = info.advise(s, setting); !remark.empty()) {
+          out.push_back(m.label + " on " + ex.datasets[di].name + ": " + remark);
+          break;
+        }
+    }
+  }
+  return out;
+}
+
 void validate_against_data(const Experiment& ex, const std::vector<DataShape>& shapes) {
   if (shapes.size() != ex.datasets.size())
     throw Error("internal: validate_against_data got " + std::to_string(shapes.size()) +

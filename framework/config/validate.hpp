@@ -28,6 +28,11 @@ void validate_against_data(const Experiment& ex, const std::vector<DataShape>& s
 // validate_against_data wants it), d measured after the dataset's preprocessing.
 DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds);
 
+// The methods' remarks (MethodInfo::advise) on the experiment's settings for these shapes, one
+// "<label> on <dataset>: <remark>" per method label and dataset whose settings draw one (the
+// first such setting's). Under the holdout protocol the shapes are given test points.
+std::vector<std::string> setting_advice(const Experiment& ex, const std::vector<DataShape>& shapes);
+
 // A data_path that is not a directory, at its line (before any dataset is looked for there).
 void check_data_path(const Experiment& ex);
 

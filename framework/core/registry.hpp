@@ -59,6 +59,10 @@ struct MethodInfo {
 
   // Cross-parameter checks that a single ParamSpec cannot express; empty string when fine.
   std::function<std::string(const ParamSet&)> check_setting;
+  // A remark on a valid setting that is likely unwise for data of this shape (s.n_test > 0: new
+  // points will be mapped); `validate`, `plan` and `run` print it once per method label and
+  // dataset. Empty string (or no function): nothing to say.
+  std::function<std::string(const DataShape&, const ParamSet&)> advise;
 
   // A method whose descriptor comes from its config entry (the external-process bridge: its
   // command, parameter schema and protocol are written in the config). `config_keys` are the

@@ -342,6 +342,8 @@ int run_experiment(const RunOptions& opt) {
         peak.load_dominates() ? ("while loading " + peak.load + "; largest task: ").c_str() : "",
         peak.task.c_str(), format_bytes(checked->memory_limit.bytes).c_str(),
         checked->memory_limit.source.c_str());
+    for (const std::string& remark : setting_advice(ex, shapes))
+      std::fprintf(stderr, "[drbench] note: %s\n", remark.c_str());
     if (rounds == 2)
       std::fprintf(stderr,
                    "[drbench] successive halving: every setting on %d repeats (%zu tasks), the "

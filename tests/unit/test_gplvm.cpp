@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
+#include "framework/config/experiment.hpp"
+#include "framework/config/validate.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/optim/grad_check.hpp"
@@ -429,4 +431,27 @@ TEST_CASE("out_of_sample is refused where a back-constraint maps the new points"
     }
   }
   CHECK(refused >= 6);
+}
+
+TEST_CASE("validate notes the predictive map on high-dimensional data, once per label and dataset",
+          "[gplvm][config]") {
+  const std::string methods = R"(
+methods:
+  - {method: gplvm, dims: [2], grid: {x_prior: [0.0, 1.0]}}
+  - {method: gplvm, label: E, dims: [2], grid: {out_of_sample: [expected]}}
+  - {method: bcgplvm, dims: [2]}
+)";
+  const std::string head = R"(datasets:
+  - {name: usps}
+  - {name: iris, source: bundled}
+splits: {train_ratio: [0.5]}
+)";
+  const std::vector<DataShape> shapes = {DataShape{1000, 156, 10}, DataShape{75, 4, 3}};
+  const auto notes = setting_advice(parse_experiment(head + methods, "cfg/a.yaml"), shapes);
+  REQUIRE(notes.size() == 1);
+  CHECK_THAT(notes[0], Catch::StartsWith("gplvm on usps: new points of 156-D data") &&
+                           Catch::Contains("out_of_sample: expected"));
+  // No new points to map under the transductive protocol.
+  const std::string transductive = head + methods + "evaluation: {protocol: transductive}\n";
+  CHECK(setting_advice(parse_experiment(transductive, "cfg/b.yaml"), shapes).empty());
 }
