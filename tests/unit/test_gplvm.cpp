@@ -234,6 +234,22 @@ TEST_CASE("GP-LVM with a linear kernel recovers the PPCA subspace", "[gplvm]") {
   CHECK(arma::svd(Uq.t() * Q).min() < 0.9);
 }
 
+namespace {
+
+// K^-1 and K^-1 Y of an exact GP with kernel k at latent points X (q x n) and data Y (d x n).
+struct ExactPosterior {
+  arma::mat Kinv, KinvY;
+};
+ExactPosterior exact_posterior(const Kernel& k, const arma::mat& X, const arma::mat& Y) {
+  CholeskyJitter ch;
+  REQUIRE(cholesky_with_jitter(k.K(X), ch));
+  ExactPosterior p{inverse_from_cholesky(ch.R), {}};
+  p.KinvY = p.Kinv * Y.t();
+  return p;
+}
+
+}  // namespace
+
 TEST_CASE("Predictive density gradient matches finite differences", "[gplvm]") {
   Rng rng(6);
   const arma::uword n = 25, d = 5, q = 2;
@@ -244,15 +260,12 @@ TEST_CASE("Predictive density gradient matches finite differences", "[gplvm]") {
                      << (score == PointScore::expected ? "expected" : "predictive"));
       auto kern = make_kernel(spec);
       const arma::mat X = rng.randn(q, n);
-      CholeskyJitter ch;
-      REQUIRE(cholesky_with_jitter(kern->K(X), ch));
-      const arma::mat Kinv = inverse_from_cholesky(ch.R);
-      const arma::mat KinvY = Kinv * Y.t();
+      const ExactPosterior post = exact_posterior(*kern, X, Y);
       const arma::vec y = rng.randn(d, 1);
-      PredictiveObjective pred(*kern, X, Kinv, KinvY, y, 0.0, score);
+      PredictiveObjective pred(*kern, X, post.Kinv, post.KinvY, y, 0.0, score);
       CHECK(check_gradient(pred, rng.randn(q, 1)).max_rel_error < 1e-6);
       // With the Gaussian prior of a MAP fit on x: the extra term is exactly precision/2 |x|^2.
-      PredictiveObjective map(*kern, X, Kinv, KinvY, y, 0.7, score);
+      PredictiveObjective map(*kern, X, post.Kinv, post.KinvY, y, 0.7, score);
       const arma::vec x = rng.randn(q, 1);
       CHECK(check_gradient(map, x).max_rel_error < 1e-6);
       CHECK(map.evaluate(x, nullptr) - pred.evaluate(x, nullptr) == Approx(0.35 * arma::dot(x, x)));
@@ -260,14 +273,12 @@ TEST_CASE("Predictive density gradient matches finite differences", "[gplvm]") {
     // The DTC form of the expected score: v(x) = k^T (prior_inv - Kinv) k, no k(x, x) term.
     auto kern = make_kernel(spec);
     const arma::mat X = rng.randn(q, n);
-    CholeskyJitter ch;
-    REQUIRE(cholesky_with_jitter(kern->K(X), ch));
-    const arma::mat Kinv = inverse_from_cholesky(ch.R);
-    const arma::mat KinvY = Kinv * Y.t();
+    const ExactPosterior post = exact_posterior(*kern, X, Y);
     const arma::mat prior_inv =
         arma::inv_sympd(kern->K(X) + 0.5 * arma::eye(n, n));  // any symmetric matrix will do
     const arma::vec y = rng.randn(d, 1);
-    PredictiveObjective dtc(*kern, X, Kinv, KinvY, y, 0.3, PointScore::expected, &prior_inv);
+    PredictiveObjective dtc(*kern, X, post.Kinv, post.KinvY, y, 0.3, PointScore::expected,
+                            &prior_inv);
     CHECK(check_gradient(dtc, rng.randn(q, 1)).max_rel_error < 1e-6);
   }
 }
@@ -282,10 +293,8 @@ TEST_CASE("The expected score bounds the predictive density and charges distance
   const arma::mat Y = sheet(rng, n, d, 0.05);
   auto kern = make_kernel("rbf+white");
   const arma::mat X = rng.randn(q, n);
-  CholeskyJitter ch;
-  REQUIRE(cholesky_with_jitter(kern->K(X), ch));
-  const arma::mat Kinv = inverse_from_cholesky(ch.R);
-  const arma::mat KinvY = Kinv * Y.t();
+  const ExactPosterior post = exact_posterior(*kern, X, Y);
+  const arma::mat &Kinv = post.Kinv, &KinvY = post.KinvY;
   const double s2 = kern->noise_variance();
   REQUIRE(s2 > 0);
   for (int t = 0; t < 20; ++t) {
