@@ -128,6 +128,7 @@ class IdxFile {
   }
 
   const std::vector<std::uint32_t>& dims() const { return dims_; }
+  std::size_t total() const { return total_; }  // elements the header promises
 
   // Reads through every element the header promises without keeping them.
   void verify() {
@@ -223,10 +224,12 @@ Dataset read_idx_parts(const std::vector<IdxPart>& parts, const IdxSelect& selec
   std::size_t n_all = 0;
   for (const IdxPart& part : parts) {
     Checked c;
+    std::size_t total = 0;
     {
       IdxFile x(part.images);
       x.verify();
       c.dims = x.dims();
+      total = x.total();
     }
     IdxFile yf(part.labels);
     const std::vector<double> y = yf.read_all();
@@ -239,8 +242,6 @@ Dataset read_idx_parts(const std::vector<IdxPart>& parts, const IdxSelect& selec
                       " labels for " + std::to_string(c.dims[0]) + " images in " + part.images +
                       " (fix: pair train-images with train-labels, t10k-images with t10k-labels)");
     c.n = c.dims[0];
-    std::size_t total = 1;
-    for (const auto s : c.dims) total *= s;
     c.d = total / c.n;
     c.y.set_size(c.n);
     double ymax = 0;

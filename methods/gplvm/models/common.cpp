@@ -98,6 +98,15 @@ GplvmSettings estimate_settings(const ParamSet& p) {
   return g;
 }
 
+// Whether a setting maps new points through a back-constraint, and the out_of_sample score it
+// searches for them with ("" where the variant does not declare the key).
+bool back_constrained(const ParamSet& p) {
+  return p.has("back_constraint") && p.str("back_constraint") != "none";
+}
+std::string search_score(const ParamSet& p) {
+  return p.has("out_of_sample") ? p.str("out_of_sample") : "";
+}
+
 }  // namespace
 
 MethodInfo gp_variant_info(std::string name, std::string summary, std::string reference,
@@ -117,9 +126,9 @@ MethodInfo gp_variant_info(std::string name, std::string summary, std::string re
   m.out_of_sample = true;
   // A back-constrained variant maps new points through g(Y); a search for x* would not run.
   m.check_setting = [](const ParamSet& p) -> std::string {
-    const bool bc = p.has("back_constraint") && p.str("back_constraint") != "none";
-    if (!bc || !p.has("out_of_sample") || p.str("out_of_sample") == "predictive") return {};
-    return "out_of_sample: " + p.str("out_of_sample") +
+    const std::string score = search_score(p);
+    if (!back_constrained(p) || score.empty() || score == "predictive") return {};
+    return "out_of_sample: " + score +
            " chooses how new points are searched for, but this model maps them through its "
            "back-constraint (fix: leave out_of_sample out, or back_constraint: none where the "
            "method has it)";
@@ -127,9 +136,7 @@ MethodInfo gp_variant_info(std::string name, std::string summary, std::string re
   // The predictive density's failure at high d (results/sparsegp_usps.md) is not an error: the
   // papers' protocols use it, and at 12-D (oil) it works. Above 50 dimensions, say so.
   m.advise = [](const DataShape& s, const ParamSet& p) -> std::string {
-    const bool bc = p.has("back_constraint") && p.str("back_constraint") != "none";
-    if (s.n_test == 0 || bc || s.d <= 50 || !p.has("out_of_sample") ||
-        p.str("out_of_sample") != "predictive")
+    if (s.n_test == 0 || back_constrained(p) || s.d <= 50 || search_score(p) != "predictive")
       return {};
     return "new points of " + std::to_string(s.d) +
            "-D data are searched for under the GP predictive density (out_of_sample: "
