@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "benchmarks/matrix_file.hpp"
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 int main(int argc, char** argv) {
   using namespace drbench;

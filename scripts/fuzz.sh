@@ -3,7 +3,7 @@
 # detection on) in build-fuzz/ and runs each for a fixed budget from the committed seed corpus in
 # fuzz/corpus/<target>. Exits non-zero on the first crash, leak, sanitizer report or timeout; the
 # reproducer is left in build-fuzz/artifacts/. The hdf5 and results targets read each input as
-# production does: once in a forked child (framework/core/child_rehearsal.hpp), then in-process.
+# production does: once in a forked child (framework/support/child_rehearsal.hpp), then in-process.
 # A crash in that child is drbench's designed answer to a file that breaks libhdf5 (a clean
 # error), so it is not a finding; its ASan report still lands in the log for the record.
 #   scripts/fuzz.sh [--seconds N (default 60)] [--no-build] [--build-dir DIR] [TARGET...]

@@ -18,10 +18,7 @@
 #include <vector>
 
 #include "framework/config/validate.hpp"
-#include "framework/core/blas.hpp"
-#include "framework/core/build_info.hpp"
 #include "framework/core/error.hpp"
-#include "framework/core/memory_size.hpp"
 #include "framework/core/params.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
@@ -40,6 +37,9 @@
 #include "framework/sched/order.hpp"
 #include "framework/sched/plan.hpp"
 #include "framework/sched/scheduler.hpp"
+#include "framework/support/blas.hpp"
+#include "framework/support/build_info.hpp"
+#include "framework/support/memory_size.hpp"
 
 namespace {
 

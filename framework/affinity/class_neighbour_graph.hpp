@@ -7,7 +7,7 @@
 #include <armadillo>
 
 #include "framework/affinity/weights.hpp"
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 namespace drbench {
 

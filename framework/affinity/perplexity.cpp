@@ -6,9 +6,9 @@
 
 #include "framework/affinity/weights.hpp"
 #include "framework/core/error.hpp"
-#include "framework/core/parallel.hpp"
 #include "framework/linalg/distances.hpp"
-#include "framework/linalg/knn_search.hpp"
+#include "framework/neighbours/knn_search.hpp"
+#include "framework/support/parallel.hpp"
 
 namespace drbench {
 

@@ -6,7 +6,7 @@
 // (van der Maaten 2014), where the mass beyond them is negligible.
 #include <armadillo>
 
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 namespace drbench {
 
@@ -45,11 +45,12 @@ arma::sp_mat sparse_conditional_affinities(const arma::mat& X, double perplexity
 arma::sp_mat sparse_joint_affinities(const arma::mat& X, double perplexity, int neighbours = 0,
                                      const PerplexityOptions& opt = {});
 
-// Sparse conditional affinities over a given neighbour graph (framework/linalg/neighbour_graph.hpp,
-// exact or approximate): column i holds p_{.|i} over i's k graph neighbours, their squared
-// distances summed from X directly (the same numbers as sparse_conditional_affinities when the
-// graph is exact). Rows are calibrated on `threads` threads, one column each: the same bits for
-// any thread count. Throws MethodError unless 1 <= perplexity <= k.
+// Sparse conditional affinities over a given neighbour graph
+// (framework/neighbours/neighbour_graph.hpp, exact or approximate): column i holds p_{.|i} over i's
+// k graph neighbours, their squared distances summed from X directly (the same numbers as
+// sparse_conditional_affinities when the graph is exact). Rows are calibrated on `threads` threads,
+// one column each: the same bits for any thread count. Throws MethodError unless 1 <= perplexity <=
+// k.
 arma::sp_mat graph_conditional_affinities(const arma::mat& X, const NeighbourGraph& g,
                                           double perplexity, unsigned threads = 1,
                                           const PerplexityOptions& opt = {});

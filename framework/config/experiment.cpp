@@ -18,10 +18,10 @@
 #include "framework/config/yaml_reader.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
-#include "framework/core/memory_size.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/data/generators.hpp"
 #include "framework/eval/coranking.hpp"
+#include "framework/support/memory_size.hpp"
 
 namespace drbench {
 

@@ -63,8 +63,8 @@ RealKey perplexity(double def, const std::string& what);
 // `lambda` (real >= 0, or > 0 with `positive`): weight of a penalty, prior or repulsion term.
 RealKey lambda(double def, std::optional<double> hi, bool positive, const std::string& what);
 // `neighbour_graph` (choice {exact, approximate, auto}): how the shared neighbour graph
-// (framework/linalg/neighbour_graph.hpp) is searched; auto takes the approximate HNSW graph only
-// where the exact search is slow (many points in more dimensions than the k-d tree serves).
+// (framework/neighbours/neighbour_graph.hpp) is searched; auto takes the approximate HNSW graph
+// only where the exact search is slow (many points in more dimensions than the k-d tree serves).
 ChoiceKey neighbour_graph(const std::string& def = "auto");
 // `gradient` (choice): how an embedding's gradient is computed: exactly over all pairs, or with
 // the repulsive all-pairs term approximated (barnes_hut: space-partitioning tree; fft: FFT-

@@ -28,7 +28,7 @@ struct FitInput {
   std::string dataset = {};
   // Threads the method may use inside this fit (the config's `threads`): the big-data paths
   // (neighbour graphs, gradients, sparse products) split their loops over them with
-  // framework/core/parallel.hpp. Results that depend on the count say so in the method's doc.
+  // framework/support/parallel.hpp. Results that depend on the count say so in the method's doc.
   unsigned threads = 1;
   // The points transform() will be asked to map right after this fit (the holdout protocol's test
   // points; nullptr otherwise), for a method that maps them in the same pass as the fit (an

@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "framework/core/error.hpp"
-#include "framework/core/h5_handle.hpp"
-#include "framework/data/h5_claims.hpp"
 #include "framework/data/load.hpp"
+#include "framework/support/h5_claims.hpp"
+#include "framework/support/h5_handle.hpp"
 
 namespace drbench {
 namespace {

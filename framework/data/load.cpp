@@ -1,5 +1,5 @@
 #include "framework/data/load.hpp"
-#include "framework/core/build_info.hpp"
+#include "framework/support/build_info.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,11 +10,11 @@
 #include <optional>
 #include <sstream>
 
-#include "framework/core/child_rehearsal.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/data/generators.hpp"
 #include "framework/data/mocap.hpp"
+#include "framework/support/child_rehearsal.hpp"
 
 namespace fs = std::filesystem;
 

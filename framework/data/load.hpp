@@ -21,8 +21,8 @@ Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& se
 
 // Rank 0's up-front check, before any in-process read: an HDF5 dataset file that MANIFEST.tsv does
 // not vouch for (unlisted, or verify_checksum: false) is read once in a child process, so a file
-// that crashes libhdf5 becomes a DataError (framework/core/child_rehearsal.hpp). Call it only while
-// the process has one thread.
+// that crashes libhdf5 becomes a DataError (framework/support/child_rehearsal.hpp). Call it only
+// while the process has one thread.
 void rehearse_dataset_read(const DatasetSpec& spec, const std::vector<std::string>& search_path);
 void rehearse_hdf5_dataset(const std::string& file);
 

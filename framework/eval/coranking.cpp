@@ -6,9 +6,9 @@
 #include <numeric>
 
 #include "framework/core/error.hpp"
-#include "framework/core/parallel.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/eval/global_measures.hpp"
+#include "framework/support/parallel.hpp"
 
 namespace drbench {
 

@@ -1,11 +1,11 @@
 #pragma once
 // k-nearest-neighbour classification error, the papers' measure: the neighbours come from the exact
-// search of framework/linalg/knn_search.hpp; ties in the vote go to the class of the nearest tied
-// neighbour.
+// search of framework/neighbours/knn_search.hpp; ties in the vote go to the class of the nearest
+// tied neighbour.
 #include <armadillo>
 #include <vector>
 
-#include "framework/linalg/knn_search.hpp"
+#include "framework/neighbours/knn_search.hpp"
 
 namespace drbench {
 

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "framework/core/error.hpp"
-#include "framework/core/time_limit.hpp"
 #include "framework/optim/line_search.hpp"
 #include "framework/optim/optimizer.hpp"
+#include "framework/support/time_limit.hpp"
 
 namespace drbench {
 

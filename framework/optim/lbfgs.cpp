@@ -6,9 +6,9 @@
 #include <cmath>
 #include <deque>
 
-#include "framework/core/time_limit.hpp"
 #include "framework/optim/line_search.hpp"
 #include "framework/optim/optimizer.hpp"
+#include "framework/support/time_limit.hpp"
 
 namespace drbench {
 

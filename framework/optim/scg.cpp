@@ -7,8 +7,8 @@
 #include <limits>
 
 #include "framework/core/error.hpp"
-#include "framework/core/time_limit.hpp"
 #include "framework/optim/optimizer.hpp"
+#include "framework/support/time_limit.hpp"
 
 namespace drbench {
 

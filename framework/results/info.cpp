@@ -5,9 +5,9 @@
 #include <set>
 #include <sstream>
 
-#include "framework/core/memory_size.hpp"
-#include "framework/results/h5.hpp"
 #include "framework/results/reader.hpp"
+#include "framework/support/h5.hpp"
+#include "framework/support/memory_size.hpp"
 
 namespace drbench {
 

@@ -2,12 +2,12 @@
 
 #include <algorithm>
 
-#include "framework/core/child_rehearsal.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/eval/coranking.hpp"
 #include "framework/plan/task.hpp"
-#include "framework/results/h5.hpp"
+#include "framework/support/child_rehearsal.hpp"
+#include "framework/support/h5.hpp"
 
 namespace drbench {
 

@@ -7,7 +7,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/eval/coranking.hpp"
-#include "framework/results/h5.hpp"
+#include "framework/support/h5.hpp"
 
 namespace drbench {
 

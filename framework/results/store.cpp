@@ -16,9 +16,9 @@
 
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
-#include "framework/results/bytes.hpp"
 #include "framework/results/files.hpp"
 #include "framework/results/reader.hpp"
+#include "framework/support/bytes.hpp"
 
 namespace drbench {
 

@@ -1,7 +1,7 @@
 #include "framework/results/task_result.hpp"
 
 #include "framework/core/error.hpp"
-#include "framework/results/bytes.hpp"
+#include "framework/support/bytes.hpp"
 
 namespace drbench {
 

@@ -6,14 +6,13 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <csignal>
 #include <deque>
 #include <list>
 #include <mutex>
 #include <thread>
 
 #include "framework/core/error.hpp"
-#include "framework/results/bytes.hpp"
+#include "framework/support/bytes.hpp"
 
 namespace drbench {
 
@@ -36,13 +35,6 @@ Tags tags_of_call(int call) {
 int g_calls = 0;  // dispatch() calls so far in this process (collective: alike on every rank)
 // Flags of an update (remote rank -> rank 0): results, then what the rank wants.
 enum : std::uint8_t { kWantMore = 1, kBye = 2, kSignalled = 4 };
-
-std::atomic<int> g_stop{0};
-static_assert(std::atomic<int>::is_always_lock_free, "the signal handler needs a lock-free flag");
-
-extern "C" void on_stop_signal(int) {
-  g_stop.store(1);
-}
 
 double since(Clock::time_point t) {
   return std::chrono::duration<double>(Clock::now() - t).count();
@@ -488,26 +480,6 @@ void barrier_quietly() {
   MPI_Request req;
   MPI_Ibarrier(MPI_COMM_WORLD, &req);
   wait_quietly(req);
-}
-
-void install_stop_handlers() {
-  struct sigaction sa {};
-  sa.sa_handler = on_stop_signal;
-  sigemptyset(&sa.sa_mask);
-  // SIGTERM stays caught: mpirun sends it to the ranks still running when one exits non-zero (as
-  // rank 0 does, with 75, after a stop), and a rank still finishing its own stop must not die of
-  // it. A second ^C ends the process at once.
-  sa.sa_flags = SA_RESTART;
-  for (int s : {SIGTERM, SIGUSR1}) sigaction(s, &sa, nullptr);
-  sa.sa_flags = SA_RESETHAND | SA_RESTART;
-  sigaction(SIGINT, &sa, nullptr);
-}
-
-bool stop_requested() {
-  return g_stop.load() != 0;
-}
-void request_stop() {
-  g_stop.store(1);
 }
 
 }  // namespace drbench

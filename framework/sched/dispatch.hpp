@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "framework/support/stop_signal.hpp"
+
 namespace drbench {
 
 struct DispatchHooks {
@@ -82,13 +84,5 @@ std::vector<std::uint64_t> next_chunk(const std::vector<std::uint64_t>& order,
                                       double& cost_left, int workers, double factor,
                                       std::size_t max_chunk,
                                       const std::vector<std::uint32_t>& group = {});
-
-// Stop signals: SIGTERM (a batch system's warning), SIGINT, SIGUSR1 (what mpirun forwards to its
-// ranks) ask for a clean stop. A second SIGINT ends the process at once; a batch system that
-// will not wait follows its SIGTERM with SIGKILL. Installed before MPI_Init and the data load, so
-// a signal in that window stops the run cleanly instead of killing a rank.
-void install_stop_handlers();
-bool stop_requested();
-void request_stop();  // as if a stop signal had arrived (tests, fault injection)
 
 }  // namespace drbench

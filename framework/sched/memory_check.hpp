@@ -4,13 +4,13 @@
 // whatever it runs: its copy of every dataset (loaded once, kept for the run), its cache of
 // preprocessed partitions (at most TaskRunner::kSplitCacheBytes) and the expanded task list.
 // `drbench validate`, `run` and `plan` hold every task to the limit one rank may use
-// (framework/core/memory_size.hpp) before anything runs or is written.
+// (framework/support/memory_size.hpp) before anything runs or is written.
 #include <string>
 #include <vector>
 
 #include "framework/config/experiment.hpp"
-#include "framework/core/memory_size.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/support/memory_size.hpp"
 
 namespace drbench {
 

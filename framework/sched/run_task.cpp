@@ -5,9 +5,7 @@
 #include <new>
 
 #include "framework/core/error.hpp"
-#include "framework/core/memory_size.hpp"
 #include "framework/core/registry.hpp"
-#include "framework/core/time_limit.hpp"
 #include "framework/data/load.hpp"
 #include "framework/data/preprocess.hpp"
 #include "framework/data/split.hpp"
@@ -15,6 +13,8 @@
 #include "framework/eval/knn.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/sched/order.hpp"
+#include "framework/support/memory_size.hpp"
+#include "framework/support/time_limit.hpp"
 
 namespace drbench {
 

@@ -1,5 +1,5 @@
 #include "framework/sched/scheduler.hpp"
-#include "framework/core/build_info.hpp"
+#include "framework/support/build_info.hpp"
 
 #include <mpi.h>
 #include <unistd.h>
@@ -16,9 +16,7 @@
 
 #include "framework/config/validate.hpp"
 #include "framework/config/yaml_reader.hpp"
-#include "framework/core/blas.hpp"
 #include "framework/core/error.hpp"
-#include "framework/core/time_limit.hpp"
 #include "framework/data/load.hpp"
 #include "framework/data/preprocess.hpp"
 #include "framework/data/split.hpp"
@@ -31,6 +29,8 @@
 #include "framework/sched/order.hpp"
 #include "framework/sched/progress.hpp"
 #include "framework/sched/run_task.hpp"
+#include "framework/support/blas.hpp"
+#include "framework/support/time_limit.hpp"
 
 namespace drbench {
 

@@ -7,9 +7,9 @@
 #include <vector>
 
 #include "framework/config/experiment.hpp"
-#include "framework/core/memory_size.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/sched/memory_check.hpp"
+#include "framework/support/memory_size.hpp"
 
 namespace drbench {
 

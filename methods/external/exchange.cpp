@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "framework/core/error.hpp"
-#include "framework/results/h5.hpp"
+#include "framework/support/h5.hpp"
 
 namespace drbench::external {
 

@@ -11,11 +11,11 @@
 #include <regex>
 
 #include "framework/config/method_entry.hpp"
-#include "framework/core/build_info.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
-#include "framework/core/time_limit.hpp"
-#include "framework/sched/dispatch.hpp"
+#include "framework/support/build_info.hpp"
+#include "framework/support/stop_signal.hpp"
+#include "framework/support/time_limit.hpp"
 #include "methods/external/exchange.hpp"
 #include "methods/external/process.hpp"
 

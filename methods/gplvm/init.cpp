@@ -5,9 +5,9 @@
 
 #include "framework/core/error.hpp"
 #include "framework/linalg/eigen.hpp"
-#include "framework/linalg/graph_projection.hpp"
-#include "framework/linalg/graph_weights.hpp"
 #include "framework/linalg/pca.hpp"
+#include "framework/neighbours/graph_weights.hpp"
+#include "methods/common/graph_projection.hpp"
 
 namespace drbench {
 

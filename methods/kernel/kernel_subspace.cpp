@@ -6,7 +6,7 @@
 #include "framework/core/keywords.hpp"
 #include "framework/linalg/dense_eigs.hpp"
 #include "framework/linalg/eigen.hpp"
-#include "framework/linalg/graph_weights.hpp"
+#include "framework/neighbours/graph_weights.hpp"
 
 namespace drbench {
 

@@ -5,7 +5,7 @@
 
 #include "framework/core/params.hpp"
 #include "framework/core/registry.hpp"
-#include "framework/linalg/geodesic.hpp"
+#include "framework/neighbours/geodesic.hpp"
 
 namespace drbench {
 

@@ -9,16 +9,16 @@
 #include <cmath>
 #include <string>
 
-#include "framework/core/graph_path.hpp"
 #include "framework/core/keywords.hpp"
-#include "framework/core/linear_method.hpp"
 #include "framework/core/params.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/core/trace.hpp"
-#include "framework/linalg/neighbour_graph.hpp"
 #include "framework/linalg/pca.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 #include "framework/optim/optimizer.hpp"
+#include "methods/common/graph_path.hpp"
+#include "methods/common/linear_method.hpp"
 
 namespace drbench {
 

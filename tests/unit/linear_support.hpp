@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
-#include "framework/core/build_info.hpp"
+#include "framework/support/build_info.hpp"
 
 #include "framework/core/registry.hpp"
 

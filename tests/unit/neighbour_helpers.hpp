@@ -4,7 +4,7 @@
 // independently of framework/eval.
 #include <armadillo>
 
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 namespace drbench::testing {
 

@@ -4,10 +4,10 @@
 #include <catch2/catch.hpp>
 #include <csignal>
 
-#include "framework/core/build_info.hpp"
-#include "framework/core/child_rehearsal.hpp"
 #include "framework/core/error.hpp"
 #include "framework/results/reader.hpp"
+#include "framework/support/build_info.hpp"
+#include "framework/support/child_rehearsal.hpp"
 
 using drbench::DataError;
 using drbench::rehearse_in_child;

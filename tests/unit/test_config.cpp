@@ -4,7 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include "framework/core/build_info.hpp"
+#include "framework/support/build_info.hpp"
 
 #include <yaml-cpp/yaml.h>
 

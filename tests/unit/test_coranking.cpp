@@ -2,10 +2,10 @@
 #include <map>
 #include <string>
 
-#include "framework/core/build_info.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/eval/coranking.hpp"
 #include "framework/eval/quality.hpp"
+#include "framework/support/build_info.hpp"
 
 using namespace drbench;
 

@@ -11,9 +11,9 @@
 #include <limits>
 #include <vector>
 
-#include "framework/core/build_info.hpp"
 #include "framework/core/error.hpp"
 #include "framework/data/load.hpp"
+#include "framework/support/build_info.hpp"
 #include "support/shared_data.hpp"
 #include "tests/unit/h5_helpers.hpp"
 

@@ -6,9 +6,9 @@
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/error.hpp"
-#include "framework/core/time_limit.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "framework/sched/dispatch.hpp"
+#include "framework/support/time_limit.hpp"
 
 using namespace drbench;
 

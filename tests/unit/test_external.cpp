@@ -15,8 +15,8 @@
 #include "framework/config/experiment.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
-#include "framework/core/time_limit.hpp"
-#include "framework/results/h5.hpp"
+#include "framework/support/h5.hpp"
+#include "framework/support/time_limit.hpp"
 #include "methods/external/exchange.hpp"
 #include "methods/external/process.hpp"
 

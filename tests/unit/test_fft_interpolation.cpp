@@ -1,11 +1,11 @@
-// FFT-accelerated interpolation (framework/linalg/fft_interpolation.hpp): kernel sums against the
+// FFT-accelerated interpolation (framework/nbody/fft_interpolation.hpp): kernel sums against the
 // direct O(n^2) sums for two kernels and random charges in 1-D and 2-D, the error falling as the
 // grid refines (more nodes per interval, narrower intervals), and thread-count independence.
 #include <catch2/catch.hpp>
 #include <cmath>
 
 #include "framework/core/rng.hpp"
-#include "framework/linalg/fft_interpolation.hpp"
+#include "framework/nbody/fft_interpolation.hpp"
 
 using namespace drbench;
 

@@ -5,11 +5,11 @@
 #include <map>
 #include <string>
 
-#include "framework/core/build_info.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/eval/coranking.hpp"
 #include "framework/eval/global_measures.hpp"
+#include "framework/support/build_info.hpp"
 
 using namespace drbench;
 

@@ -9,7 +9,7 @@
 
 #include "framework/core/rng.hpp"
 #include "framework/eval/knn.hpp"
-#include "framework/linalg/knn_prefilter.hpp"
+#include "framework/neighbours/knn_prefilter.hpp"
 
 using namespace drbench;
 

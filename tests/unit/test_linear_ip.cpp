@@ -3,7 +3,7 @@
 
 #include "framework/core/error.hpp"
 #include "framework/linalg/distances.hpp"
-#include "framework/linalg/geodesic.hpp"
+#include "framework/neighbours/geodesic.hpp"
 #include "linear_support.hpp"
 #include "methods/linear/ip/ip.hpp"
 

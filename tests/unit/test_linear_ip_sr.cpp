@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "framework/linalg/geodesic.hpp"
+#include "framework/neighbours/geodesic.hpp"
 #include "linear_support.hpp"
 #include "methods/linear/ip/ip.hpp"
 #include "methods/linear/ip_sr/ip_sr.hpp"

@@ -4,7 +4,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
-#include "framework/linalg/graph_weights.hpp"
+#include "framework/neighbours/graph_weights.hpp"
 #include "linear_support.hpp"
 #include "methods/linear/lpp/lpp.hpp"
 

@@ -5,8 +5,8 @@
 
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
-#include "framework/linalg/dijkstra.hpp"
 #include "framework/linalg/distances.hpp"
+#include "framework/neighbours/dijkstra.hpp"
 #include "methods/manifold/isomap/isomap.hpp"
 #include "tests/unit/manifold_helpers.hpp"
 #include "tests/unit/nonlinear_helpers.hpp"

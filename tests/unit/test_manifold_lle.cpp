@@ -1,5 +1,5 @@
 #include <catch2/catch.hpp>
-#include "framework/core/build_info.hpp"
+#include "framework/support/build_info.hpp"
 
 #include <string>
 

@@ -8,7 +8,6 @@
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/error.hpp"
-#include "framework/core/memory_size.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/data/generators.hpp"
 #include "framework/data/load.hpp"
@@ -16,6 +15,7 @@
 #include "framework/sched/memory_check.hpp"
 #include "framework/sched/run_task.hpp"
 #include "framework/sched/scheduler.hpp"
+#include "framework/support/memory_size.hpp"
 #include "unit/error_message.hpp"
 #include "unit/fake_method.hpp"
 

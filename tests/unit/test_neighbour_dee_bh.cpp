@@ -7,11 +7,11 @@
 #include <cstdint>
 #include <string>
 
+#include "framework/affinity/class_neighbour_graph.hpp"
 #include "framework/affinity/weights.hpp"
 #include "framework/eval/knn.hpp"
-#include "framework/affinity/class_neighbour_graph.hpp"
-#include "framework/linalg/class_split_repulsion.hpp"
 #include "framework/linalg/distances.hpp"
+#include "framework/nbody/class_split_repulsion.hpp"
 #include "framework/optim/grad_check.hpp"
 #include "methods/neighbour/dee/dee.hpp"
 #include "methods/neighbour/dee/dee_bh_objective.hpp"

@@ -1,9 +1,9 @@
 #include <catch2/catch.hpp>
 
 #include "framework/core/error.hpp"
-#include "framework/core/parallel.hpp"
 #include "framework/linalg/distances.hpp"
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
+#include "framework/support/parallel.hpp"
 
 using namespace drbench;
 

@@ -7,7 +7,7 @@
 #include <set>
 
 #include "framework/core/error.hpp"
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 #include "framework/optim/grad_check.hpp"
 #include "methods/neighbour/pacmap/pacmap.hpp"
 #include "neighbour_helpers.hpp"

@@ -9,7 +9,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/eval/knn.hpp"
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 #include "framework/optim/grad_check.hpp"
 #include "methods/neighbour/umap/fuzzy_set.hpp"
 #include "methods/neighbour/umap/layout.hpp"

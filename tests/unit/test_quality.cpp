@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 #include <string>
-#include "framework/core/build_info.hpp"
+#include "framework/support/build_info.hpp"
 
 #include "framework/core/rng.hpp"
 #include "framework/eval/quality.hpp"

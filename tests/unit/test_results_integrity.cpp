@@ -7,13 +7,13 @@
 #include <iostream>
 #include <sstream>
 
-#include "framework/core/build_info.hpp"
 #include "framework/core/error.hpp"
 #include "framework/results/aggregate.hpp"
-#include "framework/results/h5.hpp"
 #include "framework/results/reader.hpp"
 #include "framework/results/render.hpp"
 #include "framework/results/store.hpp"
+#include "framework/support/build_info.hpp"
+#include "framework/support/h5.hpp"
 #include "test_results_fixture.hpp"
 
 using namespace drbench;

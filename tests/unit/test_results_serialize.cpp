@@ -3,8 +3,8 @@
 #include <limits>
 
 #include "framework/core/error.hpp"
-#include "framework/results/bytes.hpp"
 #include "framework/results/task_result.hpp"
+#include "framework/support/bytes.hpp"
 
 using namespace drbench;
 

@@ -3,10 +3,10 @@
 #include <fstream>
 
 #include "framework/core/error.hpp"
-#include "framework/results/bytes.hpp"
-#include "framework/results/h5.hpp"
 #include "framework/results/reader.hpp"
 #include "framework/results/store.hpp"
+#include "framework/support/bytes.hpp"
+#include "framework/support/h5.hpp"
 #include "test_results_fixture.hpp"
 
 using namespace drbench;

@@ -8,10 +8,10 @@
 #include "framework/config/experiment.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/plan/task.hpp"
-#include "framework/results/h5.hpp"
 #include "framework/results/reader.hpp"
 #include "framework/results/store.hpp"
 #include "framework/sched/run_task.hpp"
+#include "framework/support/h5.hpp"
 #include "test_results_fixture.hpp"
 
 using namespace drbench;

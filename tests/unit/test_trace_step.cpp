@@ -3,9 +3,9 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 
-#include "framework/results/h5.hpp"
 #include "framework/results/reader.hpp"
 #include "framework/results/store.hpp"
+#include "framework/support/h5.hpp"
 #include "test_results_fixture.hpp"
 
 using namespace drbench;

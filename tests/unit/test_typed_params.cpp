@@ -9,13 +9,13 @@
 #include <string>
 
 #include "framework/config/experiment.hpp"
-#include "framework/core/build_info.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/plan/task.hpp"
 #include "framework/results/store.hpp"
+#include "framework/support/build_info.hpp"
 #include "test_results_fixture.hpp"
 
 using namespace drbench;

@@ -6,7 +6,7 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
-#include "framework/linalg/graph_weights.hpp"
+#include "framework/neighbours/graph_weights.hpp"
 
 namespace drbench {
 

@@ -21,7 +21,7 @@
 // naming d, n - C and null_tol.
 #include <armadillo>
 
-#include "framework/core/linear_method.hpp"
+#include "methods/common/linear_method.hpp"
 
 namespace drbench {
 

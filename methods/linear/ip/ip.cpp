@@ -3,8 +3,8 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/eigen.hpp"
-#include "framework/linalg/geodesic.hpp"
 #include "framework/linalg/pca.hpp"
+#include "framework/neighbours/geodesic.hpp"
 #include "methods/linear/isometric_projection.hpp"
 
 namespace drbench {

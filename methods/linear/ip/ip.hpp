@@ -4,12 +4,12 @@
 // (largest). D_G holds geodesic distances on the kNN graph and tau(D) = -H S H / 2 with
 // S_ij = D_ij^2 and H = I - 11^T/n (Tenenbaum et al. 2000). As for LPP the data first go through
 // PCA so that X X^T is not singular.
-// tau(D_G) comes from the geodesic pipeline (framework/linalg/geodesic.hpp), the PCA pre-step
+// tau(D_G) comes from the geodesic pipeline (framework/neighbours/geodesic.hpp), the PCA pre-step
 // from framework/linalg/pca.hpp.
 #include <armadillo>
 
-#include "framework/linalg/geodesic.hpp"
-#include "framework/core/linear_method.hpp"
+#include "framework/neighbours/geodesic.hpp"
+#include "methods/common/linear_method.hpp"
 
 namespace drbench {
 

@@ -6,7 +6,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/linalg/dense_eigs.hpp"
 #include "framework/linalg/eigen.hpp"
-#include "framework/linalg/geodesic.hpp"
+#include "framework/neighbours/geodesic.hpp"
 #include "methods/linear/isometric_projection.hpp"
 
 namespace drbench {

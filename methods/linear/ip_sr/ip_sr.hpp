@@ -6,8 +6,8 @@
 // eigenproblem, so it works directly in the small-sample case.
 #include <armadillo>
 
-#include "framework/linalg/geodesic.hpp"
-#include "framework/core/linear_method.hpp"
+#include "framework/neighbours/geodesic.hpp"
+#include "methods/common/linear_method.hpp"
 
 namespace drbench {
 

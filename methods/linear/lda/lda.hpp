@@ -4,7 +4,7 @@
 // (n - C < d) where S_w is singular.
 #include <armadillo>
 
-#include "framework/core/linear_method.hpp"
+#include "methods/common/linear_method.hpp"
 
 namespace drbench {
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include "framework/core/keywords.hpp"
-#include "framework/linalg/graph_projection.hpp"
-#include "framework/core/linear_method.hpp"
+#include "methods/common/graph_projection.hpp"
+#include "methods/common/linear_method.hpp"
 
 namespace drbench {
 

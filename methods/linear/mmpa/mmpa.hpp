@@ -34,7 +34,7 @@
 // we return, are (S_w + s I)-orthonormal instead.
 #include <armadillo>
 
-#include "framework/core/linear_method.hpp"
+#include "methods/common/linear_method.hpp"
 
 namespace drbench {
 

@@ -14,12 +14,12 @@
 //    |tau(D_G) - X^T V V^T X| compares it with the Gram matrix of the projected points, which is
 //    only meaningful when those are centred too. Out-of-sample points are centred with the
 //    training mean, which leaves distances between projections unchanged.
-// tau(D_G) lives in framework/linalg/geodesic.hpp; M (oip_matrix) in
+// tau(D_G) lives in framework/neighbours/geodesic.hpp; M (oip_matrix) in
 // methods/linear/isometric_projection.hpp, shared with SOIP.
 #include <armadillo>
 
-#include "framework/linalg/geodesic.hpp"
-#include "framework/core/linear_method.hpp"
+#include "framework/neighbours/geodesic.hpp"
+#include "methods/common/linear_method.hpp"
 
 namespace drbench {
 

@@ -4,7 +4,7 @@
 #include <armadillo>
 
 #include "framework/linalg/pca.hpp"
-#include "framework/core/linear_method.hpp"
+#include "methods/common/linear_method.hpp"
 
 namespace drbench {
 

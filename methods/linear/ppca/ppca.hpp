@@ -6,7 +6,7 @@
 // <x|y> = M^-1 W^T (y - mu) with M = W^T W + sigma^2 I (section 3.2).
 #include <armadillo>
 
-#include "framework/core/linear_method.hpp"
+#include "methods/common/linear_method.hpp"
 
 namespace drbench {
 

@@ -5,7 +5,7 @@
 
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
-#include "framework/linalg/graph_projection.hpp"
+#include "methods/common/graph_projection.hpp"
 
 namespace drbench {
 

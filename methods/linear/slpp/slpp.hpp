@@ -5,8 +5,8 @@
 // belong to the same class and 0 otherwise.
 #include <armadillo>
 
-#include "framework/linalg/graph_weights.hpp"
-#include "framework/core/linear_method.hpp"
+#include "framework/neighbours/graph_weights.hpp"
+#include "methods/common/linear_method.hpp"
 
 namespace drbench {
 

@@ -8,8 +8,8 @@
 // to the largest correlation |X y_p|_inf, at which every coefficient is zero).
 #include <armadillo>
 
-#include "framework/linalg/geodesic.hpp"
-#include "framework/core/linear_method.hpp"
+#include "framework/neighbours/geodesic.hpp"
+#include "methods/common/linear_method.hpp"
 
 namespace drbench {
 

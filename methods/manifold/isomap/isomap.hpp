@@ -1,6 +1,6 @@
 #pragma once
 // Isomap (Tenenbaum, de Silva & Langford 2000): classical MDS on graph geodesics, from the
-// geodesic pipeline the isometric projections share (framework/linalg/geodesic.hpp): kNN (above
+// geodesic pipeline the isometric projections share (framework/neighbours/geodesic.hpp): kNN (above
 // 2,000 points, or with an approximate search, on the shared neighbour graph, `neighbour_graph`;
 // below, the graph the committed results used) or epsilon graph, kept sparse, one repair for a
 // disconnected graph, Dijkstra from every source. A new point's geodesic to training point j is
@@ -22,9 +22,9 @@
 #include <string>
 
 #include "framework/core/method.hpp"
-#include "framework/linalg/geodesic.hpp"
 #include "framework/linalg/mds_spectrum.hpp"
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/geodesic.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 namespace drbench {
 

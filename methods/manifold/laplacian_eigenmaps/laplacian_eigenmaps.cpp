@@ -10,11 +10,11 @@
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
-#include "framework/linalg/dijkstra.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/linalg/eigen.hpp"
-#include "framework/linalg/graph_memory.hpp"
 #include "framework/linalg/sparse_eigs.hpp"
+#include "framework/neighbours/dijkstra.hpp"
+#include "framework/neighbours/graph_memory.hpp"
 
 namespace drbench {
 

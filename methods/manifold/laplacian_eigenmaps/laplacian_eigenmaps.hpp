@@ -8,7 +8,7 @@
 //
 // Big data: up to kDenseLimit points (exact search) the graph, the dense eigensolver on S and the
 // out-of-sample map are those the committed results used. Above it the graph is the shared
-// neighbour graph (framework/linalg/neighbour_graph.hpp, `neighbour_graph`), stored sparse, new
+// neighbour graph (framework/neighbours/neighbour_graph.hpp, `neighbour_graph`), stored sparse, new
 // points are found through its index, and the eigenvectors come from thick-restart Lanczos on
 // products with the sparse S, D^1/2 1 deflated (framework/linalg/sparse_eigs.hpp), in O(n k)
 // memory: no factorisation (a sparse LU of I - S fills in to 153 M entries at 60,000
@@ -22,7 +22,7 @@
 #include "framework/core/method.hpp"
 
 #include "framework/core/keywords.hpp"
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 namespace drbench {
 

@@ -9,7 +9,7 @@
 // Big data: up to kDenseLimit points (exact search) the neighbours, the dense M and the
 // out-of-sample map are those the committed results and the scikit-learn fixture used. Above it
 // the neighbours come from the shared neighbour graph (`neighbour_graph`,
-// framework/linalg/neighbour_graph.hpp), M is assembled sparse (about k^2 entries a column) and
+// framework/neighbours/neighbour_graph.hpp), M is assembled sparse (about k^2 entries a column) and
 // solved by shift-invert Lanczos on the sparse M with the
 // constant vector deflated (framework/linalg/sparse_eigs.hpp), scikit-learn's
 // eigen_solver='arpack' strategy: O(n k^2) memory plus M's sparse LU factor, whose fill-in grows
@@ -21,7 +21,7 @@
 #include <string>
 #include "framework/core/method.hpp"
 
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 namespace drbench {
 

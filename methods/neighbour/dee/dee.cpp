@@ -9,7 +9,7 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/core/trace_number.hpp"
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/neighbour/dee/dee_bh_objective.hpp"
 #include "methods/neighbour/dee/dee_objective.hpp"

@@ -16,8 +16,8 @@
 #include <string>
 
 #include "framework/core/keywords.hpp"
-#include "framework/core/linear_method.hpp"
 #include "framework/core/params.hpp"
+#include "methods/common/linear_method.hpp"
 #include "methods/neighbour/linear_embedding.hpp"
 
 namespace drbench {

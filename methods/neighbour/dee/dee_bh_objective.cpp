@@ -5,9 +5,9 @@
 #include <string>
 #include <utility>
 
-#include "framework/core/error.hpp"
 #include "framework/affinity/class_neighbour_graph.hpp"
-#include "framework/linalg/class_split_repulsion.hpp"
+#include "framework/core/error.hpp"
+#include "framework/nbody/class_split_repulsion.hpp"
 #include "methods/neighbour/linear_embedding.hpp"
 
 namespace drbench {

@@ -9,7 +9,7 @@
 //    forms S of the dense w+ instead (dee_all_pairs_scatter: O(sum_c N_c^2 D) once, no N x N
 //    matrix), which keeps the dense model: theta = 0 is then the dense objective;
 //  - the repulsion over all different-class pairs (w- = scale |x_nm|^2) is summed by Barnes-Hut on
-//    the embedding Y = A X (framework/linalg/class_split_repulsion.hpp): the weights of a far cell
+//    the embedding Y = A X (framework/nbody/class_split_repulsion.hpp): the weights of a far cell
 //    exactly from its points' sums of x and |x|^2, the kernel at the centre of mass of its
 //    different-class points. theta = 0 is the exact sum.
 // Gradient: dE/dA = 4 A S - 4 lambda F X^T, F (dim x N) the per-point repulsive forces, i.e. the
@@ -20,7 +20,7 @@
 #include <armadillo>
 
 #include "framework/core/keywords.hpp"
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 #include "framework/optim/objective.hpp"
 #include "methods/neighbour/dee/dee_objective.hpp"
 

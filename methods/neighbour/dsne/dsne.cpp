@@ -8,7 +8,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/neighbour/dsne/dsne_bh_objective.hpp"
 #include "methods/neighbour/dsne/dsne_objective.hpp"

@@ -20,7 +20,7 @@
 #include <utility>
 
 #include "framework/core/keywords.hpp"
-#include "framework/core/linear_method.hpp"
+#include "methods/common/linear_method.hpp"
 #include "methods/neighbour/linear_embedding.hpp"
 
 namespace drbench {

@@ -5,8 +5,8 @@
 
 #include "framework/affinity/class_neighbour_graph.hpp"
 #include "framework/core/error.hpp"
-#include "framework/linalg/class_split_repulsion.hpp"
-#include "framework/linalg/sparse_edge_sums.hpp"
+#include "framework/nbody/class_split_repulsion.hpp"
+#include "framework/nbody/sparse_edge_sums.hpp"
 #include "methods/neighbour/linear_embedding.hpp"
 
 namespace drbench {

@@ -7,7 +7,7 @@
 //    and on the edges to its k nearest different-class points, normalised likewise (the dense P
 //    spreads over all pairs of each group);
 //  - Z_same and Z_diff, the Student-t sums over all same-class and all different-class pairs, and
-//    their forces, by Barnes-Hut on Y = A X (framework/linalg/class_split_repulsion.hpp), each
+//    their forces, by Barnes-Hut on Y = A X (framework/nbody/class_split_repulsion.hpp), each
 //    group's part of a far cell taken at that group's centre of mass. theta = 0 is the exact sum.
 // E = sum p log p - sum_{stored} p log u + log Z_same + log Z_diff, and with
 // dE/dd_ij = (p_ij - q_ij) u_ij: dE/dY_i = 4 (sum_j p_ij u_ij (y_i - y_j) - f_same_i / Z_same -
@@ -16,7 +16,7 @@
 #include <armadillo>
 
 #include "framework/core/keywords.hpp"
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 #include "framework/optim/objective.hpp"
 
 namespace drbench {

@@ -12,7 +12,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/core/trace_number.hpp"
 #include "framework/linalg/distances.hpp"
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/neighbour/ee/ee_bh_objective.hpp"
 #include "methods/neighbour/ee/ee_objective.hpp"

@@ -27,8 +27,8 @@
 #include <cstdint>
 #include <string>
 
-#include "framework/core/graph_path.hpp"
 #include "framework/core/method.hpp"
+#include "methods/common/graph_path.hpp"
 
 namespace drbench {
 

@@ -10,11 +10,11 @@
 #include <vector>
 
 #include "framework/core/error.hpp"
-#include "framework/core/parallel.hpp"
-#include "framework/linalg/gaussian_bh.hpp"
 #include "framework/linalg/pcg.hpp"
-#include "framework/linalg/space_tree.hpp"
-#include "framework/linalg/sparse_edge_sums.hpp"
+#include "framework/nbody/gaussian_bh.hpp"
+#include "framework/nbody/space_tree.hpp"
+#include "framework/nbody/sparse_edge_sums.hpp"
+#include "framework/support/parallel.hpp"
 
 namespace drbench {
 

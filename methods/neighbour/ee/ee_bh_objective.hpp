@@ -4,7 +4,7 @@
 // ee_objective.hpp,
 //   E(Y) = sum w+_nm d2_nm + lambda sum w-_nm exp(-d2_nm),  w-_nm = |x_n - x_m|^2 / sum |.|^2,
 // with w+ sparse (entropic affinities on the kNN graph) and the repulsion summed by Barnes-Hut on
-// the space tree of the embedding (framework/linalg/space_tree.hpp).
+// the space tree of the embedding (framework/nbody/space_tree.hpp).
 //
 // The repulsive weights are the squared input distances, not 1 as in the paper: expanding
 // |x_n - x_m|^2 = a_n + a_m - 2 x_n.x_m (a = |x|^2) makes a cell's sum over its points m

@@ -11,8 +11,8 @@
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
-#include "framework/linalg/neighbour_graph.hpp"
 #include "framework/linalg/pca.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 #include "methods/neighbour/own_layout.hpp"
 
 namespace drbench {

@@ -6,9 +6,9 @@
 #include <vector>
 
 #include "framework/core/error.hpp"
-#include "framework/core/parallel.hpp"
-#include "framework/linalg/space_tree.hpp"
-#include "framework/linalg/sparse_edge_sums.hpp"
+#include "framework/nbody/space_tree.hpp"
+#include "framework/nbody/sparse_edge_sums.hpp"
+#include "framework/support/parallel.hpp"
 
 namespace drbench {
 

@@ -8,7 +8,7 @@
 // across phases and with scikit-learn's final kl_divergence_.
 #include <armadillo>
 
-#include "framework/linalg/fft_interpolation.hpp"
+#include "framework/nbody/fft_interpolation.hpp"
 
 namespace drbench {
 
@@ -29,7 +29,7 @@ double tsne_bh_gradient(const arma::sp_mat& P, double plogp, const arma::mat& Y,
                         double exaggeration, bool want_kl, arma::mat& grad4, unsigned threads = 1);
 
 // FFT-accelerated interpolation gradient (Linderman et al. 2019, FIt-SNE): attractive forces over
-// the sparse P, repulsive ones and Z from the kernel sums of framework/linalg/fft_interpolation
+// the sparse P, repulsive ones and Z from the kernel sums of framework/nbody/fft_interpolation
 // with the squared Cauchy kernel w^2 and charges 1, y, |y|^2. Y must be 1- or 2-dimensional. The
 // KL uses the interpolated Z. The same bits for any thread count. `info` (optional) receives the
 // grid of this call.

@@ -1,12 +1,12 @@
 #pragma once
 // t-SNE (van der Maaten & Hinton 2008) with the exact O(n^2) gradient, the Barnes-Hut
 // approximation (van der Maaten 2014) or FFT-accelerated interpolation (Linderman et al. 2019,
-// FIt-SNE; framework/linalg/fft_interpolation.hpp); `gradient: auto` takes FFT from 10,000 points
+// FIt-SNE; framework/nbody/fft_interpolation.hpp); `gradient: auto` takes FFT from 10,000 points
 // in 1-D and 2-D and Barnes-Hut otherwise. Affinities from framework/affinity: all points for the
 // exact gradient, otherwise the 3 x perplexity nearest neighbours on the shared neighbour graph
-// (framework/linalg/neighbour_graph.hpp; `neighbour_graph: auto` searches HNSW from 200,000 points
-// above 20 dimensions). The optimiser is the phased momentum/gains descent ("momentum" in the
-// optimiser table) with the openTSNE schedule: exaggeration 12 for 250 iterations at momentum
+// (framework/neighbours/neighbour_graph.hpp; `neighbour_graph: auto` searches HNSW from 200,000
+// points above 20 dimensions). The optimiser is the phased momentum/gains descent ("momentum" in
+// the optimiser table) with the openTSNE schedule: exaggeration 12 for 250 iterations at momentum
 // 0.5, then exaggeration 1 at momentum 0.8; learning rate max(n / 12, 200) on the gradient / 4;
 // start from PCA scaled to std 1e-4. Transductive: the embedding of the training points only.
 //
@@ -18,9 +18,9 @@
 #include <cstdint>
 #include <string>
 
-#include "framework/core/graph_path.hpp"
 #include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
+#include "methods/common/graph_path.hpp"
 
 namespace drbench {
 

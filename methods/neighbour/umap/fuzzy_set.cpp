@@ -4,7 +4,7 @@
 #include <limits>
 #include <vector>
 
-#include "framework/core/parallel.hpp"
+#include "framework/support/parallel.hpp"
 
 namespace drbench::umap {
 

@@ -6,7 +6,7 @@
 #include <armadillo>
 #include <cmath>
 
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 namespace drbench::umap {
 

@@ -4,8 +4,8 @@
 #include <chrono>
 #include <vector>
 
-#include "framework/core/parallel.hpp"
 #include "framework/core/rng.hpp"
+#include "framework/support/parallel.hpp"
 
 namespace drbench::umap {
 

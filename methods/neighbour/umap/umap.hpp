@@ -15,7 +15,7 @@
 
 #include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 namespace drbench {
 

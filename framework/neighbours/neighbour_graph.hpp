@@ -2,8 +2,8 @@
 // The one neighbour-graph routine of drbench: every method that needs each point's nearest
 // neighbours (Isomap, LLE, LE, LPP and kin, t-SNE's P, the EE family's affinities, UMAP, PaCMAP,
 // TriMap, the kNN-based quality measures) asks here, exact or approximate by one setting.
-// - exact: the kNN search of framework/linalg/knn_search.hpp (k-d tree, float pre-filter or blocked
-// BLAS),
+// - exact: the kNN search of framework/neighbours/knn_search.hpp (k-d tree, float pre-filter or
+// blocked BLAS),
 //   ranking by directly summed squared distance, ties to the lower index.
 // - approximate: a hierarchical navigable small world graph (HNSW, Malkov & Yashunin 2018, through
 //   Debian's libhnswlib-dev). The index is built on one thread in index order from a seeded level

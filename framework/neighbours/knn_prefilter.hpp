@@ -2,7 +2,7 @@
 // Exact kNN by brute force in float32 with a proven error bound, then exact re-ranking in double:
 // every training point whose float distance lies within twice the bound of the running k-th float
 // distance is kept, and the kept ones are ranked by the exact double distance and the index, as the
-// other paths rank (framework/linalg/knn_search.hpp). The derivation of the bound is in
+// other paths rank (framework/neighbours/knn_search.hpp). The derivation of the bound is in
 // knn_prefilter.cpp.
 #include <armadillo>
 

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "framework/core/trace.hpp"
-#include "framework/linalg/dijkstra.hpp"
+#include "framework/neighbours/dijkstra.hpp"
 
 namespace drbench {
 

@@ -1,4 +1,4 @@
-#include "framework/core/build_info.hpp"
+#include "framework/support/build_info.hpp"
 
 namespace drbench {
 

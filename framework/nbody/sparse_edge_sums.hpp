@@ -7,7 +7,7 @@
 #include <string>
 
 #include "framework/core/error.hpp"
-#include "framework/core/parallel.hpp"
+#include "framework/support/parallel.hpp"
 
 namespace drbench {
 

@@ -1,4 +1,4 @@
-#include "framework/results/heap_check.hpp"
+#include "framework/support/heap_check.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -1,4 +1,4 @@
-#include "framework/linalg/space_tree.hpp"
+#include "framework/nbody/space_tree.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -1,4 +1,4 @@
-#include "framework/linalg/geodesic.hpp"
+#include "framework/neighbours/geodesic.hpp"
 
 #include <algorithm>
 #include <cmath>

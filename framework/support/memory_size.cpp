@@ -1,4 +1,4 @@
-#include "framework/core/memory_size.hpp"
+#include "framework/support/memory_size.hpp"
 
 #include <unistd.h>
 

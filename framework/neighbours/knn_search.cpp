@@ -1,4 +1,4 @@
-#include "framework/linalg/knn_search.hpp"
+#include "framework/neighbours/knn_search.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -7,8 +7,8 @@
 #include <string>
 
 #include "framework/core/error.hpp"
-#include "framework/linalg/knn_exact.hpp"
-#include "framework/linalg/knn_prefilter.hpp"
+#include "framework/neighbours/knn_exact.hpp"
+#include "framework/neighbours/knn_prefilter.hpp"
 
 namespace drbench {
 namespace {

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "framework/core/h5_handle.hpp"
+#include "framework/support/h5_handle.hpp"
 
 namespace drbench::h5 {
 

@@ -1,4 +1,4 @@
-#include "framework/linalg/neighbour_graph.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 #include <hnswlib/hnswlib.h>
 
@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "framework/core/error.hpp"
-#include "framework/core/parallel.hpp"
-#include "framework/linalg/knn_search.hpp"
+#include "framework/neighbours/knn_search.hpp"
+#include "framework/support/parallel.hpp"
 
 namespace drbench {
 

@@ -1,4 +1,4 @@
-#include "framework/data/h5_claims.hpp"
+#include "framework/support/h5_claims.hpp"
 
 #include <unistd.h>
 

@@ -1,4 +1,4 @@
-#include "framework/linalg/knn_prefilter.hpp"
+#include "framework/neighbours/knn_prefilter.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -8,7 +8,7 @@
 #include <numeric>
 #include <vector>
 
-#include "framework/linalg/knn_exact.hpp"
+#include "framework/neighbours/knn_exact.hpp"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>

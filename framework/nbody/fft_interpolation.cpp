@@ -1,4 +1,4 @@
-#include "framework/linalg/fft_interpolation.hpp"
+#include "framework/nbody/fft_interpolation.hpp"
 
 #include <fftw3.h>
 
@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "framework/core/error.hpp"
-#include "framework/core/parallel.hpp"
+#include "framework/support/parallel.hpp"
 
 namespace drbench {
 

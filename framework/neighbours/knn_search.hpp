@@ -12,10 +12,11 @@ namespace drbench {
 // exclude_self: test == train (same columns), and a point is not its own neighbour (leave-one-out).
 // Three exact paths rank by the same directly summed squared distance with the same tie rule
 // (lower index first), so the choice only changes speed:
-// - an exact k-d tree (framework/linalg/knn_search.cpp: 4-way nodes with their children's tight
+// - an exact k-d tree (framework/neighbours/knn_search.cpp: 4-way nodes with their children's tight
 // boxes,
 //   leaves of 32 points scanned with vector instructions), up to kKdTreeMaxDim dimensions;
-// - the float32 pre-filter (framework/linalg/knn_prefilter.hpp): brute force in float with a proven
+// - the float32 pre-filter (framework/neighbours/knn_prefilter.hpp): brute force in float with a
+// proven
 //   error bound, exact double re-ranking of the few survivors; up to kPrefilterMaxDim dimensions,
 //   for finite data in the range its bound covers, on CPUs with AVX2 or AVX-512;
 // - blocked BLAS distances, for everything else.

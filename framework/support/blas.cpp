@@ -1,4 +1,4 @@
-#include "framework/core/blas.hpp"
+#include "framework/support/blas.hpp"
 
 extern "C" {
 char* openblas_get_config(void);

@@ -1,4 +1,4 @@
-#include "framework/results/bytes.hpp"
+#include "framework/support/bytes.hpp"
 
 #include <array>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "framework/linalg/class_split_repulsion.hpp"
+#include "framework/nbody/class_split_repulsion.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "framework/core/error.hpp"
-#include "framework/core/parallel.hpp"
-#include "framework/linalg/gaussian_bh.hpp"
-#include "framework/linalg/space_tree.hpp"
+#include "framework/nbody/gaussian_bh.hpp"
+#include "framework/nbody/space_tree.hpp"
+#include "framework/support/parallel.hpp"
 
 namespace drbench {
 

@@ -1,4 +1,4 @@
-#include "framework/linalg/dijkstra.hpp"
+#include "framework/neighbours/dijkstra.hpp"
 
 #include <algorithm>
 #include <functional>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "framework/core/error.hpp"
-#include "framework/core/parallel.hpp"
+#include "framework/support/parallel.hpp"
 
 namespace drbench {
 

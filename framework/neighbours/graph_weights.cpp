@@ -1,4 +1,4 @@
-#include "framework/linalg/graph_weights.hpp"
+#include "framework/neighbours/graph_weights.hpp"
 
 #include <algorithm>
 #include <cmath>

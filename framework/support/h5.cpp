@@ -1,12 +1,12 @@
-#include "framework/results/h5.hpp"
+#include "framework/support/h5.hpp"
 
 #include <algorithm>
 #include <filesystem>
 
 #include "framework/core/error.hpp"
-#include "framework/data/h5_claims.hpp"
-#include "framework/results/bytes.hpp"
-#include "framework/results/heap_check.hpp"
+#include "framework/support/bytes.hpp"
+#include "framework/support/h5_claims.hpp"
+#include "framework/support/heap_check.hpp"
 
 namespace drbench::h5 {
 

@@ -1,5 +1,5 @@
 #pragma once
-// The exact distance and order every kNN path ranks by (framework/linalg/knn_search.cpp,
+// The exact distance and order every kNN path ranks by (framework/neighbours/knn_search.cpp,
 // knn_prefilter.cpp). Only for translation units compiled with -ffp-contract=off (see
 // CMakeLists.txt): a fused multiply-add would change the bits, and then the paths could break ties
 // differently.

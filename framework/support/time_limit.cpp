@@ -1,4 +1,4 @@
-#include "framework/core/time_limit.hpp"
+#include "framework/support/time_limit.hpp"
 
 #include <string>
 

@@ -1,4 +1,4 @@
-#include "framework/core/child_rehearsal.hpp"
+#include "framework/support/child_rehearsal.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
