@@ -219,6 +219,279 @@ arma::mat block_sq_distances(const arma::mat& X, const arma::rowvec& norms, cons
 
 }  // namespace
 
+namespace {
+
+// What a request needs of the co-ranking pass, checked against the data.
+struct Needs {
+  bool per_k = false, ranks = false, curve = false, shepard = false, stress = false;
+  bool pass() const { return ranks || shepard || stress; }
+};
+
+Needs needs_of(const QualityRequest& req, arma::uword n) {
+  Needs w;
+  for (const auto& m : req.measures) {
+    const QualityMeasureInfo* info = find_quality_measure(m);
+    if (!info) throw Error("unknown quality measure '" + m + "'");
+    w.per_k = w.per_k || info->per_k;
+    w.ranks = w.ranks || info->per_k || m == "rnx_auc";
+    w.curve = w.curve || m == "rnx" || m == "rnx_auc";
+    w.shepard = w.shepard || m == "shepard_spearman";
+    w.stress = w.stress || m == "stress";
+    if (info->labels && (!req.labels || req.labels->n_elem != n))
+      throw Error("quality measure '" + m + "' needs the class labels of the " + std::to_string(n) +
+                  " scored points (fix: drop it from evaluation.quality)");
+  }
+  return w;
+}
+
+void check_ks(const std::vector<int>& ks, arma::uword n) {
+  for (std::size_t a = 0; a < ks.size(); ++a)
+    if (ks[a] < 1 || 2 * arma::uword(ks[a]) >= n || (a > 0 && ks[a] <= ks[a - 1]))
+      throw Error("quality measures: K = " + std::to_string(ks[a]) + " must be ascending in 1.." +
+                  std::to_string((n - 1) / 2) + " (below N/2) for " + std::to_string(n) +
+                  " points (fix: lower evaluation.quality_k)");
+}
+
+// One co-ranking pass over the query points: per-query terms in V (row layout below) and the
+// Shepard pairs each thread kept, in query order.
+class CorankingPass {
+ public:
+  CorankingPass(const arma::mat& high, const arma::mat& low, const QualityRequest& req,
+                const Needs& needs, std::vector<int> ks, std::vector<int> curve_k)
+      : high_(high),
+        low_(low),
+        needs_(needs),
+        ks_(std::move(ks)),
+        curve_k_(std::move(curve_k)),
+        n_(high.n_cols),
+        L_(ks_.size()),
+        kmax_(L_ ? arma::uword(ks_.back()) : 0),
+        G_(curve_k_.size()) {
+    // Query points: all, or a seeded sample (ascending, for locality).
+    sampled_ = req.sample > 0 && n_ > req.sample;
+    if (sampled_) {
+      Rng rng(hash_seed(req.seed, "quality queries"));
+      queries_ = arma::sort(rng.permutation(n_).head(req.sample));
+    } else {
+      queries_ = arma::regspace<arma::uvec>(0, n_ - 1);
+    }
+    m_ = queries_.n_elem;
+    r_auc = Rows::kPerK * L_, r_snum = r_auc + 1, r_sden = r_auc + 2, r_curve = r_auc + 3;
+    V.zeros(r_curve + G_, m_);
+    // Shepard pairs: each unordered pair once when exact, (query, any other) when sampled; kept
+    // with probability keep by a hash of the pair, so the set does not depend on the threads.
+    const double total_pairs =
+        sampled_ ? double(m_) * double(n_ - 1) : 0.5 * double(n_) * double(n_ - 1);
+    keep = std::min(1.0, double(kShepardPairs) / total_pairs);
+    keep_below_ =
+        keep >= 1.0 ? ~std::uint64_t(0) : static_cast<std::uint64_t>(keep * 18446744073709551615.0);
+    pair_seed_ = hash_seed(req.seed, "quality shepard pairs");
+    threads = std::max(1u, req.threads);
+    pair_high.resize(threads);
+    pair_low.resize(threads);
+    pairs_of.assign(m_, 0);
+  }
+
+  void run() {
+    // Squared norms once, not per block (sq_distances would recompute all n per block).
+    norm_high_ = arma::sum(arma::square(high_), 0);
+    norm_low_ = arma::sum(arma::square(low_), 0);
+    const arma::uword block = std::clamp<arma::uword>((arma::uword(1) << 21) / n_, 1, 1024);
+    parallel_blocks(m_, threads, [&](std::size_t s, std::size_t e, std::size_t b) {
+      Scratch w{{},
+                {},
+                std::vector<std::uint32_t>(n_),
+                std::vector<std::uint32_t>(n_),
+                std::vector<std::uint32_t>(n_)};
+      for (arma::uword bs = s; bs < e; bs += block) {
+        const arma::uword be = std::min<arma::uword>(e, bs + block);
+        const arma::uvec q = queries_.subvec(bs, be - 1);
+        const arma::mat Dh = block_sq_distances(high_, norm_high_, q);  // n x b
+        const arma::mat Dl = block_sq_distances(low_, norm_low_, q);
+        for (arma::uword p = bs; p < be; ++p)
+          query(p, Dh.colptr(p - bs), Dl.colptr(p - bs), w, pair_high[b], pair_low[b]);
+      }
+    });
+  }
+
+  bool sampled() const { return sampled_; }
+  arma::uword queries() const { return m_; }
+
+  arma::mat V;
+  arma::uword r_auc = 0, r_snum = 0, r_sden = 0, r_curve = 0;
+  double keep = 1.0;
+  unsigned threads = 1;
+  std::vector<std::vector<double>> pair_high, pair_low;
+  std::vector<std::size_t> pairs_of;  // Shepard pairs kept per query
+
+ private:
+  struct Scratch {
+    RadixSorter sh, sl;
+    std::vector<std::uint32_t> rank_h, rank_l, count;
+  };
+
+  // Query p (point queries_(p)) with its squared distances to every point in both spaces.
+  void query(arma::uword p, const double* dh, const double* dl, Scratch& w, std::vector<double>& ph,
+             std::vector<double>& pl) {
+    const arma::uword n = n_, i = queries_(p);
+    double* v = V.colptr(p);
+    if (needs_.stress) {
+      double num = 0, den = 0;
+      for (arma::uword j = 0; j < n; ++j) {
+        const double a = std::sqrt(dh[j]), c = std::sqrt(dl[j]);
+        num += (a - c) * (a - c);
+        den += dh[j];
+      }
+      v[r_snum] = num;  // the self term is 0 in both
+      v[r_sden] = den;
+    }
+    if (needs_.shepard)
+      for (arma::uword j = sampled_ ? 0 : i + 1; j < n; ++j) {
+        if (j == i) continue;
+        if (keep_below_ != ~std::uint64_t(0) && mix64(pair_seed_ ^ (i * n + j)) >= keep_below_)
+          continue;
+        ph.push_back(std::sqrt(dh[j]));
+        pl.push_back(std::sqrt(dl[j]));
+        ++pairs_of[p];
+      }
+    if (needs_.ranks) rank_terms(i, dh, dl, v, w);
+  }
+
+  void rank_terms(arma::uword i, const double* dh, const double* dl, double* v, Scratch& w) {
+    const arma::uword n = n_;
+    w.sh.sort(dh, n, i);
+    w.sl.sort(dl, n, i);
+    for (arma::uword t = 0; t + 1 < n; ++t) {
+      w.rank_h[w.sh.idx[t]] = std::uint32_t(t + 1);
+      w.rank_l[w.sl.idx[t]] = std::uint32_t(t + 1);
+    }
+    // The r-th neighbour of one space, at rank `other` in the other space: a penalty (row pen)
+    // at every K it is within but `other` is beyond, and its MRRE term (row mrre).
+    auto neighbour_terms = [&](std::uint32_t r, std::uint32_t other, arma::uword pen,
+                               arma::uword mrre) {
+      const double rel = std::abs(double(other) - double(r)) / double(other);
+      for (arma::uword a = 0; a < L_; ++a) {
+        if (r > std::uint32_t(ks_[a])) continue;
+        if (other > std::uint32_t(ks_[a])) v[Rows::kPerK * a + pen] += other - ks_[a];
+        v[Rows::kPerK * a + mrre] += rel;
+      }
+    };
+    // Per-K terms: walk the first kmax neighbours of each space.
+    for (arma::uword t = 0; t < kmax_; ++t) {
+      const std::uint32_t r = std::uint32_t(t + 1);
+      // Low-space neighbour: intrusion if its input rank is beyond K.
+      neighbour_terms(r, w.rank_h[w.sl.idx[t]], Rows::kPenT, Rows::kMrreI);
+      // Input-space neighbour: extrusion if its embedding rank is beyond K.
+      neighbour_terms(r, w.rank_l[w.sh.idx[t]], Rows::kPenC, Rows::kMrreE);
+    }
+    // Neighbourhood overlap at every K: j is in both K-neighbourhoods from K = max(ranks).
+    std::fill(w.count.begin(), w.count.end(), 0u);
+    for (arma::uword j = 0; j < n; ++j)
+      if (j != i) ++w.count[std::max(w.rank_h[j], w.rank_l[j])];
+    const double nm1 = double(n - 1);
+    double overlap = 0, auc = 0;
+    arma::uword a = 0, g = 0;
+    for (arma::uword k = 1; k + 1 < n; ++k) {
+      overlap += w.count[k];
+      const double kd = double(k);
+      const double rnx = (nm1 * overlap / kd - kd) / (nm1 - kd);
+      auc += rnx / kd;
+      if (a < L_ && arma::uword(ks_[a]) == k) v[Rows::kPerK * a++ + Rows::kOverlap] = overlap;
+      if (g < G_ && arma::uword(curve_k_[g]) == k) v[r_curve + g++] = rnx;
+    }
+    v[r_auc] = auc;
+  }
+
+  const arma::mat& high_;
+  const arma::mat& low_;
+  Needs needs_;
+  std::vector<int> ks_, curve_k_;
+  arma::uword n_, L_, kmax_, G_, m_ = 0;
+  bool sampled_ = false;
+  arma::uvec queries_;
+  std::uint64_t keep_below_ = 0, pair_seed_ = 0;
+  arma::rowvec norm_high_, norm_low_;
+};
+
+// A per-K measure's per-query values from the pass's rows at K = ks[a].
+arma::rowvec per_k_values(const std::string& name, const arma::mat& V, arma::uword a, int k,
+                          arma::uword n) {
+  const double K = k, nd = double(n);
+  const arma::uword base = Rows::kPerK * a;
+  if (name == "trustworthiness")
+    return 1.0 - 2.0 / (K * (2 * nd - 3 * K - 1)) * V.row(base + Rows::kPenT);
+  if (name == "continuity")
+    return 1.0 - 2.0 / (K * (2 * nd - 3 * K - 1)) * V.row(base + Rows::kPenC);
+  if (name == "qnx") return V.row(base + Rows::kOverlap) / K;
+  if (name == "rnx") return ((nd - 1) * V.row(base + Rows::kOverlap) / K - K) / (nd - 1 - K);
+  if (name == "lcmc") return V.row(base + Rows::kOverlap) / K - K / (nd - 1);
+  if (name == "mrre_intrusion") return V.row(base + Rows::kMrreI) / harmonic_norm(n, k);
+  if (name == "mrre_extrusion") return V.row(base + Rows::kMrreE) / harmonic_norm(n, k);
+  throw Error("quality measure '" + name + "' is per K but has no per-K formula");
+}
+
+// Spearman correlation of the kept Shepard pairs, with its jackknife standard error over
+// kJackknifeGroups blocks of consecutive queries (the pairs are stored in query order) when the
+// pairs are a sample.
+QualityColumn shepard_column(const CorankingPass& pass, std::uint64_t& pairs_used) {
+  std::vector<double> a, b;
+  for (unsigned t = 0; t < pass.threads; ++t) {
+    a.insert(a.end(), pass.pair_high[t].begin(), pass.pair_high[t].end());
+    b.insert(b.end(), pass.pair_low[t].begin(), pass.pair_low[t].end());
+  }
+  constexpr arma::uword kJackknifeGroups = 32;
+  const arma::uword m = pass.queries();
+  std::vector<std::size_t> group_end;
+  std::size_t end = 0;
+  for (arma::uword g = 0, p = 0; g < kJackknifeGroups; ++g) {
+    const arma::uword stop = m * (g + 1) / kJackknifeGroups;
+    for (; p < stop; ++p) end += pass.pairs_of[p];
+    group_end.push_back(end);
+  }
+  QualityColumn c{"shepard_spearman", 0, 0, 0};
+  const bool estimate = pass.sampled() || pass.keep < 1.0;
+  c.value =
+      a.size() >= 2 ? spearman(a, b, group_end, estimate ? &c.se : nullptr) : arma::datum::nan;
+  pairs_used = a.size();
+  return c;
+}
+
+// Normalised stress as a ratio estimator: linearised per-query residuals when sampled.
+QualityColumn stress_column(const CorankingPass& pass, double fpc) {
+  QualityColumn c{"stress", 0, 0, 0};
+  const arma::rowvec num = pass.V.row(pass.r_snum), den = pass.V.row(pass.r_sden);
+  const double sn = arma::accu(num), sd = arma::accu(den), md = double(pass.queries());
+  c.value = sd > 0 ? sn / sd : arma::datum::nan;
+  if (pass.sampled() && pass.queries() > 1 && sd > 0) {
+    const arma::rowvec res = num - c.value * den;
+    c.se = std::sqrt(arma::accu(arma::square(res)) / (md * (md - 1))) / (sd / md) * fpc;
+  }
+  return c;
+}
+
+// The measures that need no co-ranking pass (the PaCMAP and TriMap papers' global ones).
+QualityColumn global_column(const std::string& name, const arma::mat& high, const arma::mat& low,
+                            const QualityRequest& req) {
+  if (name == "random_triplet") {
+    // Every point an anchor of kRandomTriplets triplets, as the PaCMAP paper's protocol; the
+    // standard error is the spread of the per-anchor shares (the triplets are a sample).
+    constexpr arma::uword kRandomTriplets = 5;
+    const arma::umat t = sample_random_triplets(high.n_cols, kRandomTriplets,
+                                                hash_seed(req.seed, "quality random triplets"));
+    arma::vec per_anchor;
+    QualityColumn c{name, 0, 0, 0};
+    c.value = random_triplet_accuracy(high, low, t, &per_anchor);
+    c.se = arma::stddev(per_anchor) / std::sqrt(double(per_anchor.n_elem));
+    return c;
+  }
+  if (name == "centroid_triplet")
+    return {name, 0, centroid_triplet_accuracy(high, low, *req.labels), 0};
+  if (name == "global_score") return {name, 0, global_score(high, low), 0};
+  throw Error("quality measure '" + name + "' has no formula");
+}
+
+}  // namespace
+
 QualityResult quality_scores(const arma::mat& high, const arma::mat& low,
                              const QualityRequest& req) {
   const arma::uword n = high.n_cols;
@@ -228,236 +501,45 @@ QualityResult quality_scores(const arma::mat& high, const arma::mat& low,
   if (n < 4) throw Error("quality measures need at least 4 points, got " + std::to_string(n));
   if (n > std::numeric_limits<std::uint32_t>::max())
     throw Error("quality measures: more than 2^32 points");
-  bool per_k = false, ranks = false, want_curve = false, shepard = false, stress = false;
-  for (const auto& m : req.measures) {
-    const QualityMeasureInfo* info = find_quality_measure(m);
-    if (!info) throw Error("unknown quality measure '" + m + "'");
-    per_k = per_k || info->per_k;
-    ranks = ranks || info->per_k || m == "rnx_auc";
-    want_curve = want_curve || m == "rnx" || m == "rnx_auc";
-    shepard = shepard || m == "shepard_spearman";
-    stress = stress || m == "stress";
-    if (info->labels && (!req.labels || req.labels->n_elem != n))
-      throw Error("quality measure '" + m + "' needs the class labels of the " + std::to_string(n) +
-                  " scored points (fix: drop it from evaluation.quality)");
-  }
-  const bool pass = ranks || shepard || stress;  // the co-ranking pass is needed
-  const std::vector<int> ks = per_k ? req.ks : std::vector<int>{};
-  for (std::size_t a = 0; a < ks.size(); ++a)
-    if (ks[a] < 1 || 2 * arma::uword(ks[a]) >= n || (a > 0 && ks[a] <= ks[a - 1]))
-      throw Error("quality measures: K = " + std::to_string(ks[a]) + " must be ascending in 1.." +
-                  std::to_string((n - 1) / 2) + " (below N/2) for " + std::to_string(n) +
-                  " points (fix: lower evaluation.quality_k)");
-  const arma::uword L = ks.size();
-  const arma::uword kmax = L ? arma::uword(ks.back()) : 0;
-
-  // Query points: all, or a seeded sample (ascending, for locality).
-  const bool sampled = req.sample > 0 && n > req.sample;
-  arma::uvec queries;
-  if (sampled) {
-    Rng rng(hash_seed(req.seed, "quality queries"));
-    queries = arma::sort(rng.permutation(n).head(req.sample));
-  } else {
-    queries = arma::regspace<arma::uvec>(0, n - 1);
-  }
-  const arma::uword m = queries.n_elem;
-
-  const std::vector<int> curve_k = want_curve ? rnx_curve_ks(n) : std::vector<int>{};
-  const arma::uword G = curve_k.size();
-  // Row layout of the per-query matrix.
-  const arma::uword r_auc = Rows::kPerK * L, r_snum = r_auc + 1, r_sden = r_auc + 2,
-                    r_curve = r_auc + 3, rows = r_curve + G;
-  arma::mat V(rows, m, arma::fill::zeros);
-
-  // Shepard pairs: each unordered pair once when exact, (query, any other) when sampled; kept
-  // with probability keep by a hash of the pair, so the set does not depend on the threads.
-  const double total_pairs = sampled ? double(m) * double(n - 1) : 0.5 * double(n) * double(n - 1);
-  const double keep = std::min(1.0, double(kShepardPairs) / total_pairs);
-  const std::uint64_t keep_below =
-      keep >= 1.0 ? ~std::uint64_t(0) : static_cast<std::uint64_t>(keep * 18446744073709551615.0);
-  const std::uint64_t pair_seed = hash_seed(req.seed, "quality shepard pairs");
-
-  // Squared norms once, not per block (sq_distances would recompute all n per block).
-  const arma::rowvec norm_high = arma::sum(arma::square(high), 0);
-  const arma::rowvec norm_low = arma::sum(arma::square(low), 0);
-  const unsigned threads = std::max(1u, req.threads);
-  const arma::uword block = std::clamp<arma::uword>((arma::uword(1) << 21) / n, 1, 1024);
-  std::vector<std::vector<double>> pair_high(threads), pair_low(threads);
-  std::vector<std::size_t> pairs_of(m, 0);  // Shepard pairs kept per query
-  if (pass)
-    parallel_blocks(m, threads, [&](std::size_t s, std::size_t e, std::size_t b) {
-      RadixSorter sh, sl;
-      std::vector<std::uint32_t> rank_h(n), rank_l(n), count(n);
-      auto& ph = pair_high[b];
-      auto& pl = pair_low[b];
-      for (arma::uword bs = s; bs < e; bs += block) {
-        const arma::uword be = std::min<arma::uword>(e, bs + block);
-        const arma::uvec q = queries.subvec(bs, be - 1);
-        const arma::mat Dh = block_sq_distances(high, norm_high, q);  // n x b
-        const arma::mat Dl = block_sq_distances(low, norm_low, q);
-        for (arma::uword p = bs; p < be; ++p) {
-          const arma::uword i = queries(p);
-          const double* dh = Dh.colptr(p - bs);
-          const double* dl = Dl.colptr(p - bs);
-          double* v = V.colptr(p);
-          if (stress) {
-            double num = 0, den = 0;
-            for (arma::uword j = 0; j < n; ++j) {
-              const double a = std::sqrt(dh[j]), c = std::sqrt(dl[j]);
-              num += (a - c) * (a - c);
-              den += dh[j];
-            }
-            v[r_snum] = num;  // the self term is 0 in both
-            v[r_sden] = den;
-          }
-          if (shepard)
-            for (arma::uword j = sampled ? 0 : i + 1; j < n; ++j) {
-              if (j == i) continue;
-              if (keep_below != ~std::uint64_t(0) && mix64(pair_seed ^ (i * n + j)) >= keep_below)
-                continue;
-              ph.push_back(std::sqrt(dh[j]));
-              pl.push_back(std::sqrt(dl[j]));
-              ++pairs_of[p];
-            }
-          if (!ranks) continue;
-          sh.sort(dh, n, i);
-          sl.sort(dl, n, i);
-          for (arma::uword t = 0; t + 1 < n; ++t) {
-            rank_h[sh.idx[t]] = std::uint32_t(t + 1);
-            rank_l[sl.idx[t]] = std::uint32_t(t + 1);
-          }
-          // The r-th neighbour of one space, at rank `other` in the other space: a penalty (row
-          // pen) at every K it is within but `other` is beyond, and its MRRE term (row mrre).
-          auto neighbour_terms = [&](std::uint32_t r, std::uint32_t other, arma::uword pen,
-                                     arma::uword mrre) {
-            const double rel = std::abs(double(other) - double(r)) / double(other);
-            for (arma::uword a = 0; a < L; ++a) {
-              if (r > std::uint32_t(ks[a])) continue;
-              if (other > std::uint32_t(ks[a])) v[Rows::kPerK * a + pen] += other - ks[a];
-              v[Rows::kPerK * a + mrre] += rel;
-            }
-          };
-          // Per-K terms: walk the first kmax neighbours of each space.
-          for (arma::uword t = 0; t < kmax; ++t) {
-            const std::uint32_t r = std::uint32_t(t + 1);
-            // Low-space neighbour: intrusion if its input rank is beyond K.
-            neighbour_terms(r, rank_h[sl.idx[t]], Rows::kPenT, Rows::kMrreI);
-            // Input-space neighbour: extrusion if its embedding rank is beyond K.
-            neighbour_terms(r, rank_l[sh.idx[t]], Rows::kPenC, Rows::kMrreE);
-          }
-          // Neighbourhood overlap at every K: j is in both K-neighbourhoods from K = max(ranks).
-          std::fill(count.begin(), count.end(), 0u);
-          for (arma::uword j = 0; j < n; ++j)
-            if (j != i) ++count[std::max(rank_h[j], rank_l[j])];
-          const double nm1 = double(n - 1);
-          double overlap = 0, auc = 0;
-          arma::uword a = 0, g = 0;
-          for (arma::uword k = 1; k + 1 < n; ++k) {
-            overlap += count[k];
-            const double kd = double(k);
-            const double rnx = (nm1 * overlap / kd - kd) / (nm1 - kd);
-            auc += rnx / kd;
-            if (a < L && arma::uword(ks[a]) == k) v[Rows::kPerK * a++ + Rows::kOverlap] = overlap;
-            if (g < G && arma::uword(curve_k[g]) == k) v[r_curve + g++] = rnx;
-          }
-          v[r_auc] = auc;
-        }
-      }
-    });
+  const Needs needs = needs_of(req, n);
+  const std::vector<int> ks = needs.per_k ? req.ks : std::vector<int>{};
+  check_ks(ks, n);
+  const std::vector<int> curve_k = needs.curve ? rnx_curve_ks(n) : std::vector<int>{};
+  CorankingPass pass(high, low, req, needs, ks, curve_k);
+  if (needs.pass()) pass.run();
 
   // From per-query terms to measures: means over queries (sums in query order, so the bits do
   // not depend on the thread count), standard errors from their spread when sampled.
-  const double nd = double(n), md = double(m);
-  const double fpc = sampled ? std::sqrt(1.0 - md / nd) : 0.0;
-  auto summarise = [&](const arma::rowvec& x, double& value, double& se) {
-    value = arma::mean(x);
-    se = sampled && m > 1 ? arma::stddev(x) / std::sqrt(md) * fpc : 0.0;
+  const double md = double(pass.queries());
+  const double fpc = pass.sampled() ? std::sqrt(1.0 - md / double(n)) : 0.0;
+  auto summarise = [&](QualityColumn c, const arma::rowvec& x) {
+    c.value = arma::mean(x);
+    c.se = pass.sampled() && pass.queries() > 1 ? arma::stddev(x) / std::sqrt(md) * fpc : 0.0;
+    return c;
   };
   double harm = 0;
   for (arma::uword k = 1; k + 1 < n; ++k) harm += 1.0 / double(k);
 
   QualityResult out;
-  out.queries = pass ? m : n;  // the global measures use every point
+  out.queries = needs.pass() ? pass.queries() : n;  // the global measures use every point
   for (const auto& name : req.measures) {
-    const QualityMeasureInfo* info = find_quality_measure(name);
-    if (info->per_k) {
-      for (arma::uword a = 0; a < L; ++a) {
-        const double K = ks[a];
-        const arma::uword base = Rows::kPerK * a;
-        arma::rowvec x;
-        if (name == "trustworthiness")
-          x = 1.0 - 2.0 / (K * (2 * nd - 3 * K - 1)) * V.row(base + Rows::kPenT);
-        else if (name == "continuity")
-          x = 1.0 - 2.0 / (K * (2 * nd - 3 * K - 1)) * V.row(base + Rows::kPenC);
-        else if (name == "qnx")
-          x = V.row(base + Rows::kOverlap) / K;
-        else if (name == "rnx")
-          x = ((nd - 1) * V.row(base + Rows::kOverlap) / K - K) / (nd - 1 - K);
-        else if (name == "lcmc")
-          x = V.row(base + Rows::kOverlap) / K - K / (nd - 1);
-        else if (name == "mrre_intrusion")
-          x = V.row(base + Rows::kMrreI) / harmonic_norm(n, ks[a]);
-        else
-          x = V.row(base + Rows::kMrreE) / harmonic_norm(n, ks[a]);
-        QualityColumn c{name, ks[a], 0, 0};
-        summarise(x, c.value, c.se);
-        out.columns.push_back(c);
-      }
+    if (find_quality_measure(name)->per_k) {
+      for (arma::uword a = 0; a < ks.size(); ++a)
+        out.columns.push_back(
+            summarise({name, ks[a], 0, 0}, per_k_values(name, pass.V, a, ks[a], n)));
     } else if (name == "rnx_auc") {
-      QualityColumn c{name, 0, 0, 0};
-      summarise(V.row(r_auc) / harm, c.value, c.se);
-      out.columns.push_back(c);
+      out.columns.push_back(summarise({name, 0, 0, 0}, pass.V.row(pass.r_auc) / harm));
     } else if (name == "stress") {
-      QualityColumn c{name, 0, 0, 0};
-      const arma::rowvec num = V.row(r_snum), den = V.row(r_sden);
-      const double sn = arma::accu(num), sd = arma::accu(den);
-      c.value = sd > 0 ? sn / sd : arma::datum::nan;
-      if (sampled && m > 1 && sd > 0) {  // ratio estimator: linearised per-query residuals
-        const arma::rowvec res = num - c.value * den;
-        c.se = std::sqrt(arma::accu(arma::square(res)) / (md * (md - 1))) / (sd / md) * fpc;
-      }
-      out.columns.push_back(c);
-    } else if (name == "random_triplet") {
-      // Every point an anchor of kRandomTriplets triplets, as the PaCMAP paper's protocol; the
-      // standard error is the spread of the per-anchor shares (the triplets are a sample).
-      constexpr arma::uword kRandomTriplets = 5;
-      const arma::umat t = sample_random_triplets(n, kRandomTriplets,
-                                                  hash_seed(req.seed, "quality random triplets"));
-      arma::vec per_anchor;
-      QualityColumn c{name, 0, 0, 0};
-      c.value = random_triplet_accuracy(high, low, t, &per_anchor);
-      c.se = arma::stddev(per_anchor) / std::sqrt(double(per_anchor.n_elem));
-      out.columns.push_back(c);
-    } else if (name == "centroid_triplet") {
-      out.columns.push_back({name, 0, centroid_triplet_accuracy(high, low, *req.labels), 0});
-    } else if (name == "global_score") {
-      out.columns.push_back({name, 0, global_score(high, low), 0});
-    } else {  // shepard_spearman
-      std::vector<double> a, b;
-      for (unsigned t = 0; t < threads; ++t) {
-        a.insert(a.end(), pair_high[t].begin(), pair_high[t].end());
-        b.insert(b.end(), pair_low[t].begin(), pair_low[t].end());
-      }
-      // Jackknife groups: kJackknifeGroups blocks of consecutive queries (the pairs are stored
-      // in query order).
-      constexpr arma::uword kJackknifeGroups = 32;
-      std::vector<std::size_t> group_end;
-      std::size_t end = 0;
-      for (arma::uword g = 0, p = 0; g < kJackknifeGroups; ++g) {
-        const arma::uword stop = m * (g + 1) / kJackknifeGroups;
-        for (; p < stop; ++p) end += pairs_of[p];
-        group_end.push_back(end);
-      }
-      QualityColumn c{name, 0, 0, 0};
-      const bool estimate = sampled || keep < 1.0;
-      c.value =
-          a.size() >= 2 ? spearman(a, b, group_end, estimate ? &c.se : nullptr) : arma::datum::nan;
-      out.shepard_pairs = a.size();
-      out.columns.push_back(c);
+      out.columns.push_back(stress_column(pass, fpc));
+    } else if (name == "shepard_spearman") {
+      out.columns.push_back(shepard_column(pass, out.shepard_pairs));
+    } else {
+      out.columns.push_back(global_column(name, high, low, req));
     }
   }
   out.curve_k = curve_k;
-  for (arma::uword g = 0; g < G; ++g) out.curve.push_back(arma::mean(V.row(r_curve + g)));
+  for (arma::uword g = 0; g < curve_k.size(); ++g)
+    out.curve.push_back(arma::mean(pass.V.row(pass.r_curve + g)));
   return out;
 }
 

@@ -55,6 +55,145 @@ int fft_friendly_size(int n) {
   }
 }
 
+namespace {
+
+// One square (interval) grid over the bounding box of Y, anchored at its lower corner, with p
+// interpolation nodes per interval and the circulant padding of the convolution.
+struct Grid {
+  int D = 1, intervals = 1, p = 1;
+  int N = 1;  // nodes per dimension
+  int M = 2;  // padded (circulant) length per dimension
+  double lo[2] = {0, 0};
+  double box = 0;  // interval width
+  double h = 0;    // node spacing
+  std::size_t Mtot = 0, Ntot = 0;
+  std::size_t Mc = 0;  // r2c output length
+};
+
+Grid make_grid(const arma::mat& Y, const FftInterpolationOptions& opt) {
+  Grid g;
+  g.D = static_cast<int>(Y.n_rows);
+  double range = 0.0;
+  for (int k = 0; k < g.D; ++k) {
+    g.lo[k] = Y.row(k).min();
+    range = std::max(range, Y.row(k).max() - g.lo[k]);
+  }
+  const double wanted = std::ceil(range / opt.interval_width);
+  g.intervals = fft_friendly_size(
+      static_cast<int>(std::clamp(wanted, double(opt.min_intervals), double(opt.max_intervals))));
+  // Coincident points (zero range): a tiny interval centred on them, over which any smooth kernel
+  // is constant to rounding.
+  g.box = range > 0 ? range / g.intervals : 1e-6 * opt.interval_width;
+  if (!(range > 0))
+    for (int k = 0; k < g.D; ++k) g.lo[k] -= 0.5 * g.box;
+  g.p = opt.nodes;
+  g.N = g.intervals * g.p;
+  g.M = 2 * g.N;
+  g.h = g.box / g.p;
+  g.Mtot = g.M;
+  g.Ntot = g.N;
+  if (g.D == 2) {
+    g.Mtot *= g.M;
+    g.Ntot *= g.N;
+  }
+  g.Mc = (g.D == 2 ? std::size_t(g.M) : 1) * (g.M / 2 + 1);
+  return g;
+}
+
+// Each point's interval per dimension and its Lagrange weights on that interval's p nodes.
+struct NodeWeights {
+  std::vector<int> cell;    // D x n
+  std::vector<double> wts;  // D x n x p
+
+  NodeWeights(const arma::mat& Y, const Grid& g, unsigned threads) {
+    const int D = g.D, p = g.p;
+    const arma::uword n = Y.n_cols;
+    std::vector<double> node(p), denom(p);
+    for (int l = 0; l < p; ++l) node[l] = (l + 0.5) / p;
+    for (int l = 0; l < p; ++l) {
+      denom[l] = 1.0;
+      for (int s = 0; s < p; ++s)
+        if (s != l) denom[l] *= node[l] - node[s];
+    }
+    cell.resize(std::size_t(D) * n);
+    wts.resize(std::size_t(D) * n * p);
+    parallel_blocks(n, threads, [&](std::size_t s, std::size_t e, std::size_t) {
+      for (std::size_t i = s; i < e; ++i)
+        for (int k = 0; k < D; ++k) {
+          const double t = (Y(k, i) - g.lo[k]) / g.box;
+          // The upper edge of the box belongs to the last interval.
+          const int b = std::clamp(static_cast<int>(std::floor(t)), 0, g.intervals - 1);
+          const double u = t - b;
+          cell[D * i + k] = b;
+          double* w = &wts[(D * i + k) * p];
+          for (int l = 0; l < p; ++l) {
+            double v = 1.0;
+            for (int q = 0; q < p; ++q)
+              if (q != l) v *= u - node[q];
+            w[l] = v / denom[l];
+          }
+        }
+    });
+  }
+
+  // The p^D nodes around point i with their interpolation weights: body(node, weight), in the
+  // same order for spreading and for interpolating.
+  template <class Body>
+  void for_each_node(const Grid& g, std::size_t i, Body&& body) const {
+    const int D = g.D, p = g.p;
+    const double* wx = &wts[(D * i) * p];
+    const int gx = cell[D * i] * p;
+    if (D == 1) {
+      for (int l = 0; l < p; ++l) body(std::size_t(gx + l), wx[l]);
+    } else {
+      const double* wy = &wts[(D * i + 1) * p];
+      const int gy = cell[D * i + 1] * p;
+      for (int ly = 0; ly < p; ++ly)
+        for (int lx = 0; lx < p; ++lx) body(std::size_t(gy + ly) * g.M + gx + lx, wy[ly] * wx[lx]);
+    }
+  }
+};
+
+// The kernel on node offsets, wrapped circularly: offset o sits at o and at M - o; the middle
+// entry (offset N) is never reached by two nodes of the grid.
+void fill_kernel_grid(const Grid& g, const std::function<double(double)>& kernel, double* kgrid) {
+  const int N = g.N, M = g.M;
+  const double h = g.h;
+  auto offset = [&](int a) { return a < N ? a : (a > N ? M - a : -1); };
+  if (g.D == 1) {
+    for (int a = 0; a < M; ++a) {
+      const int o = offset(a);
+      kgrid[a] = o < 0 ? 0.0 : kernel((o * h) * (o * h));
+    }
+    return;
+  }
+  std::vector<double> off2(M);
+  for (int a = 0; a < M; ++a) {
+    const int o = offset(a);
+    off2[a] = o < 0 ? -1.0 : (o * h) * (o * h);
+  }
+  for (int a = 0; a < M; ++a)
+    for (int b = 0; b < M; ++b)
+      kgrid[std::size_t(a) * M + b] = off2[a] < 0 || off2[b] < 0 ? 0.0 : kernel(off2[a] + off2[b]);
+}
+
+// Pointwise products of the m charge transforms with the kernel's, scaled for the inverse.
+void multiply_transforms(const Grid& g, arma::uword m, const fftw_complex* khat,
+                         fftw_complex* chat) {
+  const double scale = 1.0 / static_cast<double>(g.Mtot);
+  for (arma::uword c = 0; c < m; ++c) {
+    fftw_complex* z = chat + c * g.Mc;
+    for (std::size_t f = 0; f < g.Mc; ++f) {
+      const double re = z[f][0] * khat[f][0] - z[f][1] * khat[f][1];
+      const double im = z[f][0] * khat[f][1] + z[f][1] * khat[f][0];
+      z[f][0] = re * scale;
+      z[f][1] = im * scale;
+    }
+  }
+}
+
+}  // namespace
+
 arma::mat interpolated_kernel_sums(const arma::mat& Y, const arma::mat& Q,
                                    const std::function<double(double)>& kernel,
                                    const FftInterpolationOptions& opt, unsigned threads,
@@ -71,87 +210,18 @@ arma::mat interpolated_kernel_sums(const arma::mat& Y, const arma::mat& Q,
   arma::mat phi(m, n, arma::fill::zeros);
   if (n == 0 || m == 0) return phi;
 
-  // Geometry: one square (interval) grid over the bounding box, anchored at its lower corner.
-  double lo[2] = {0, 0}, range = 0.0;
-  for (int k = 0; k < D; ++k) {
-    lo[k] = Y.row(k).min();
-    range = std::max(range, Y.row(k).max() - lo[k]);
-  }
-  const double wanted = std::ceil(range / opt.interval_width);
-  int intervals =
-      static_cast<int>(std::clamp(wanted, double(opt.min_intervals), double(opt.max_intervals)));
-  intervals = fft_friendly_size(intervals);
-  // Coincident points (zero range): a tiny interval centred on them, over which any smooth kernel
-  // is constant to rounding.
-  const double box = range > 0 ? range / intervals : 1e-6 * opt.interval_width;
-  if (!(range > 0))
-    for (int k = 0; k < D; ++k) lo[k] -= 0.5 * box;
-  const int p = opt.nodes;
-  const int N = intervals * p;  // nodes per dimension
-  const int M = 2 * N;          // padded (circulant) length per dimension
-  const double h = box / p;     // node spacing
-  std::size_t Mtot = M, Ntot = N;
-  if (D == 2) {
-    Mtot *= M;
-    Ntot *= N;
-  }
-  const std::size_t Mc = (D == 2 ? std::size_t(M) : 1) * (M / 2 + 1);  // r2c output length
-  if (info) *info = {intervals, box, Ntot};
-
-  // Lagrange weights of each point on the p nodes of its interval, per dimension.
-  std::vector<double> node(p), denom(p);
-  for (int l = 0; l < p; ++l) node[l] = (l + 0.5) / p;
-  for (int l = 0; l < p; ++l) {
-    denom[l] = 1.0;
-    for (int s = 0; s < p; ++s)
-      if (s != l) denom[l] *= node[l] - node[s];
-  }
-  std::vector<int> cell(std::size_t(D) * n);
-  std::vector<double> wts(std::size_t(D) * n * p);
-  parallel_blocks(n, threads, [&](std::size_t s, std::size_t e, std::size_t) {
-    for (std::size_t i = s; i < e; ++i)
-      for (int k = 0; k < D; ++k) {
-        const double t = (Y(k, i) - lo[k]) / box;
-        // The upper edge of the box belongs to the last interval.
-        const int b = std::clamp(static_cast<int>(std::floor(t)), 0, intervals - 1);
-        const double u = t - b;
-        cell[D * i + k] = b;
-        double* w = &wts[(D * i + k) * p];
-        for (int l = 0; l < p; ++l) {
-          double v = 1.0;
-          for (int q = 0; q < p; ++q)
-            if (q != l) v *= u - node[q];
-          w[l] = v / denom[l];
-        }
-      }
-  });
-
-  // The kernel on node offsets, wrapped circularly: offset o sits at o and at M - o; the middle
-  // entry (offset N) is never reached by two nodes of the grid.
-  auto offset = [&](int a) { return a < N ? a : (a > N ? M - a : -1); };
+  const Grid g = make_grid(Y, opt);
+  if (info) *info = {g.intervals, g.box, g.Ntot};
+  const NodeWeights nw(Y, g, threads);
+  const std::size_t Mtot = g.Mtot, Mc = g.Mc;
   FftwBuffer<double> kgrid(Mtot), charges(Mtot * m);
   FftwBuffer<fftw_complex> khat(Mc), chat(Mc * m);
-  if (D == 1) {
-    for (int a = 0; a < M; ++a) {
-      const int o = offset(a);
-      kgrid.p[a] = o < 0 ? 0.0 : kernel((o * h) * (o * h));
-    }
-  } else {
-    std::vector<double> off2(M);
-    for (int a = 0; a < M; ++a) {
-      const int o = offset(a);
-      off2[a] = o < 0 ? -1.0 : (o * h) * (o * h);
-    }
-    for (int a = 0; a < M; ++a)
-      for (int b = 0; b < M; ++b)
-        kgrid.p[std::size_t(a) * M + b] =
-            off2[a] < 0 || off2[b] < 0 ? 0.0 : kernel(off2[a] + off2[b]);
-  }
+  fill_kernel_grid(g, kernel, kgrid.p);
 
   Plan kplan, fwd, bwd;
   {
     std::lock_guard<std::mutex> lock(planner_mutex());
-    const int dims[2] = {M, M};
+    const int dims[2] = {g.M, g.M};
     kplan.p = fftw_plan_dft_r2c(D, dims, kgrid.p, khat.p, FFTW_ESTIMATE);
     fwd.p = fftw_plan_many_dft_r2c(D, dims, static_cast<int>(m), charges.p, nullptr, 1,
                                    static_cast<int>(Mtot), chat.p, nullptr, 1, static_cast<int>(Mc),
@@ -164,47 +234,24 @@ arma::mat interpolated_kernel_sums(const arma::mat& Y, const arma::mat& Q,
   fftw_execute(kplan.p);
 
   // 1. Spread the charges onto the nodes (one thread: nodes are shared between points).
-  // The p^D nodes around point i with their interpolation weights: body(node, weight), in the
-  // same order for spreading and for interpolating.
-  auto for_each_node = [&](std::size_t i, auto&& body) {
-    const double* wx = &wts[(D * i) * p];
-    const int gx = cell[D * i] * p;
-    if (D == 1) {
-      for (int l = 0; l < p; ++l) body(std::size_t(gx + l), wx[l]);
-    } else {
-      const double* wy = &wts[(D * i + 1) * p];
-      const int gy = cell[D * i + 1] * p;
-      for (int ly = 0; ly < p; ++ly)
-        for (int lx = 0; lx < p; ++lx) body(std::size_t(gy + ly) * M + gx + lx, wy[ly] * wx[lx]);
-    }
-  };
   std::fill(charges.p, charges.p + Mtot * m, 0.0);
   for (arma::uword i = 0; i < n; ++i) {
     const double* q = Q.colptr(i);
-    for_each_node(i, [&](std::size_t at, double w) {
+    nw.for_each_node(g, i, [&](std::size_t at, double w) {
       for (arma::uword c = 0; c < m; ++c) charges.p[c * Mtot + at] += w * q[c];
     });
   }
 
   // 2. Circular convolution with the kernel: pointwise products of the transforms.
   fftw_execute(fwd.p);
-  const double scale = 1.0 / static_cast<double>(Mtot);
-  for (arma::uword c = 0; c < m; ++c) {
-    fftw_complex* z = chat.p + c * Mc;
-    for (std::size_t f = 0; f < Mc; ++f) {
-      const double re = z[f][0] * khat.p[f][0] - z[f][1] * khat.p[f][1];
-      const double im = z[f][0] * khat.p[f][1] + z[f][1] * khat.p[f][0];
-      z[f][0] = re * scale;
-      z[f][1] = im * scale;
-    }
-  }
+  multiply_transforms(g, m, khat.p, chat.p);
   fftw_execute(bwd.p);
 
   // 3. Interpolate the node sums back to the points (one column per point).
   parallel_blocks(n, threads, [&](std::size_t s, std::size_t e, std::size_t) {
     for (std::size_t i = s; i < e; ++i) {
       double* out = phi.colptr(i);
-      for_each_node(i, [&](std::size_t at, double w) {
+      nw.for_each_node(g, i, [&](std::size_t at, double w) {
         for (arma::uword c = 0; c < m; ++c) out[c] += w * charges.p[c * Mtot + at];
       });
     }
