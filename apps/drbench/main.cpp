@@ -14,7 +14,9 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "framework/config/validate.hpp"
@@ -765,8 +767,44 @@ void print_method(const MethodInfo& m) {
                 p.range_text().c_str(), p.doc.c_str());
 }
 
+// The registry as markdown: the table of methods (README.md, docs/methods.md) and, after a
+// `<!-- parameters -->` line, which methods declare each parameter name (docs/parameters.md's
+// methods column). scripts/gen_docs.py splices both into the docs; a test keeps them fresh.
+void print_markdown(const Registry& reg) {
+  auto cell = [](std::string t) {
+    for (std::size_t i = 0; (i = t.find('|', i)) != std::string::npos; i += 2) t.insert(i, "\\");
+    return t;
+  };
+  std::map<std::string, std::vector<std::string>> by_family;
+  std::map<std::string, std::set<std::string>> users;
+  for (const auto& m : reg.all()) {
+    if (!m.configured_from.empty()) continue;
+    by_family[m.family].push_back(m.name);
+    for (const auto& p : m.params) users[p.name].insert(m.name);
+  }
+  std::cout << "| family | method | new points | labels | summary |\n|---|---|---|---|---|\n";
+  for (const auto& [family, names] : by_family)
+    for (const auto& n : names) {
+      const MethodInfo& m = *reg.find(n);
+      std::cout << "| " << family << " | `" << n << "` | "
+                << (m.out_of_sample ? "mapped" : "transductive") << " | "
+                << (m.supervised ? "supervised" : "-") << " | " << cell(m.summary) << " |\n";
+    }
+  std::cout << "<!-- parameters -->\n";
+  for (const auto& [name, methods] : users) {
+    std::cout << name << "\t";
+    const char* sep = "";
+    for (const auto& m : methods) std::cout << std::exchange(sep, ", ") << m;
+    std::cout << "\n";
+  }
+}
+
 int cmd_methods(int argc, char** argv) {
   const auto& reg = Registry::instance();
+  if (argc == 3 && std::string(argv[2]) == "--markdown") {
+    print_markdown(reg);
+    return 0;
+  }
   if (argc >= 3 && std::string(argv[2]) == "--migrate") {
     Args a = parse_args(argc, argv, 3, {"--from-version"}, {});
     if (!a.pos.empty()) return usage_error("methods --migrate reads its settings on stdin");
