@@ -10,7 +10,7 @@
 
 #include "framework/core/rng.hpp"
 #include "framework/eval/knn.hpp"
-#include "framework/eval/quality.hpp"
+#include "support/quality_reference.hpp"
 
 namespace {
 

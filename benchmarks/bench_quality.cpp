@@ -11,7 +11,7 @@
 
 #include "framework/data/load.hpp"
 #include "framework/eval/coranking.hpp"
-#include "framework/eval/quality.hpp"
+#include "support/quality_reference.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 
 #include "framework/core/rng.hpp"
 #include "framework/eval/coranking.hpp"
-#include "framework/eval/quality.hpp"
+#include "support/quality_reference.hpp"
 #include "framework/support/build_info.hpp"
 
 using namespace drbench;

@@ -3,7 +3,7 @@
 #include "framework/support/build_info.hpp"
 
 #include "framework/core/rng.hpp"
-#include "framework/eval/quality.hpp"
+#include "support/quality_reference.hpp"
 
 using namespace drbench;
 

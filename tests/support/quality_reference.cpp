@@ -3,7 +3,7 @@
 // where U_k(i) are the embedding's k nearest neighbours of i that are not among its k nearest in
 // the original space and r(i, j) is j's rank around i in the original space. Continuity is the
 // same with the two spaces swapped.
-#include "framework/eval/quality.hpp"
+#include "support/quality_reference.hpp"
 
 #include <algorithm>
 #include <string>
