@@ -117,7 +117,6 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
   const double resident =
       data + std::max(one_partition, std::min(partitions, double(TaskRunner::kSplitCacheBytes))) +
       count_tasks(ex) * kTaskListBytesPerTask + kProcessBytes;
-  const bool transductive = ex.evaluation.protocol == EvaluationSpec::Protocol::Transductive;
   MemoryPeak peak;
   peak.resident_bytes = resident;
   peak.preprocess_bytes = raw_block;
@@ -159,6 +158,7 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
     const MethodSpec& m = ex.methods[mi];
     const MethodInfo& info = Registry::instance().get(m.method);
     const std::vector<ParamSet> settings = expand_grid(m);
+    const bool transductive = m.transductive();
     for (std::size_t di = 0; di < ex.datasets.size(); ++di)
       for (double value : ex.splits.values) {
         DataShape s = scale_to_split(ex.splits, value, shapes[di]);
