@@ -146,9 +146,8 @@ DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds)
   const SplitsSpec& sp = ex.splits;
   const EvaluationSpec& ev = ex.evaluation;
   // The quality measures rank among the fewest points any method's protocol scores.
-  bool any_holdout = false;
-  for (const MethodSpec& m : ex.methods) any_holdout = any_holdout || !m.transductive();
-  const bool transductive = !any_holdout;
+  const bool transductive = std::all_of(ex.methods.begin(), ex.methods.end(),
+                                        [](const MethodSpec& m) { return m.transductive(); });
   const std::string on = "dataset '" + spec.name + "'";
   if (ds.n_classes == 1)
     std::fprintf(stderr,

@@ -59,6 +59,16 @@ const Cell* reference_cell(const Aggregate& a, const Cell& c) {
   return only;
 }
 
+// A cell's rows share a protocol: a setting chosen across protocols would hide which one won.
+void require_one_protocol(const ResultsFile& f, const TaskRow& row, const Cell& c,
+                          const std::string& protocol) {
+  if (c.protocol != protocol)
+    throw Error(f.path + ": --pool-labels puts " + row.label + " (" + protocol +
+                " protocol) into " + c.label + " beside " + c.protocol +
+                " rows; one cell chooses among settings of one protocol (fix: pool the labels "
+                "of each protocol under their own name)");
+}
+
 // The pooled name of `name` under the first rule it matches, or nullptr.
 const PoolRule* pool_of(const std::vector<PoolRule>& rules, const std::string& name) {
   for (const auto& r : rules)
@@ -266,11 +276,7 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
       a.cells.push_back(c);
     }
     Cell& c = a.cells[it->second];
-    if (c.protocol != protocol)  // a setting chosen across protocols would hide which one won
-      throw Error(f.path + ": --pool-labels puts " + row.label + " (" + protocol +
-                  " protocol) into " + label + " beside " + c.protocol +
-                  " rows; one cell chooses among settings of one protocol (fix: pool the labels "
-                  "of each protocol under their own name)");
+    require_one_protocol(f, row, c, protocol);
     if (!row.result.ok) {
       ++c.failed;
       continue;
@@ -362,18 +368,21 @@ std::string row_protocol(const std::vector<const Cell*>& row) {
 }
 
 // One protocol: the caption names it. Several: each row's is in a protocol column, and tests
-// between rows of different protocols are said to be such.
-std::string protocol_caption(const Table& t, std::size_t ki) {
+// between cells of different protocols are said to be such.
+std::string protocol_caption(const Table& t, std::size_t ki, const Aggregate& a) {
   if (t.protocol.empty()) return "";
   if (!t.mixed_protocols())
     return "; " + t.protocol.front() + " protocol (" +
            (t.protocol.front() == "transductive" ? kTransductiveText : kHoldoutText) + ")";
   std::string s = std::string("; protocols differ by row (holdout: ") + kHoldoutText +
                   "; transductive: " + kTransductiveText + ")";
-  bool tested = false;
+  bool across = false;
   for (const auto& row : t.cells)
-    for (const Cell* c : row) tested = tested || (c && c->tested(ki));
-  if (tested)
+    for (const Cell* c : row)
+      if (c && c->tested(ki))
+        if (const Cell* ref = reference_cell(a, *c))
+          across = across || ref->protocol != c->protocol;
+  if (across)
     s += "; the t-tests compare rows of different protocols too, paired on the same partitions "
          "and test points";
   return s;
@@ -481,7 +490,7 @@ std::vector<Table> make_tables(const Aggregate& a) {
                          " (fewer than 2 partitions paired with it)";
           }
         }
-        t.caption += protocol_caption(t, ki);
+        t.caption += protocol_caption(t, ki, a);
         out.push_back(std::move(t));
       }
   return out;

@@ -351,8 +351,9 @@ def config_protocol(config_text: str) -> str:
         return "holdout"
 
 
-def _fill_protocols(tasks: pd.DataFrame, tables: pd.DataFrame) -> pd.DataFrame:
-    """Tables rows without a protocol (one-protocol tables) take their label's from the tasks."""
+def fill_protocols(tasks: pd.DataFrame, tables: pd.DataFrame) -> pd.DataFrame:
+    """Tables rows without a protocol take their label's from the tasks: the csv of a table whose
+    rows share one protocol names it in the caption only, not in a column."""
     if tables.empty or "protocol" not in tasks or "label" not in tasks:
         return tables
     by_label = dict(zip(tasks["label"], tasks["protocol"]))
@@ -471,7 +472,7 @@ def _load(path: str, ask_program: bool = True) -> Results:
                 notes.append("no tables stored in the file (a run still going or stopped, or a "
                              "file from before runs stored their tables): tables computed by "
                              "`drbench aggregate --no-store`")
-    r.tables = _fill_protocols(tasks, r.tables)
+    r.tables = fill_protocols(tasks, r.tables)
     return r
 
 
@@ -622,7 +623,8 @@ def aggregate(r, reference: str | None = None) -> pd.DataFrame:
     run = subprocess.run(cmd, capture_output=True, text=True)
     if run.returncode != 0:
         raise ValueError(run.stderr.strip() or f"{' '.join(cmd)} failed ({run.returncode})")
-    return parse_tables_csv(run.stdout)
+    tables = parse_tables_csv(run.stdout)
+    return fill_protocols(r.tasks, tables) if isinstance(r, Results) else tables
 
 
 def long_table(paths, *, all_settings: bool = False, reference: str | None = None,

@@ -41,9 +41,8 @@ TEST_CASE("method entries name their protocol; auto follows the out-of-sample ma
 evaluation: {protocol: auto}
 )",
                                          "cfg/m.yaml");
-  CHECK(protocols(ex) ==
-        std::vector<std::string>{"holdout", "holdout", "transductive", "transductive",
-                                 "transductive"});
+  CHECK(protocols(ex) == std::vector<std::string>{"holdout", "holdout", "transductive",
+                                                  "transductive", "transductive"});
   // Without evaluation.protocol the entries default to holdout, as every config before.
   const Experiment plain = parse_experiment(
       kHead + "methods: [{method: pca, dims: [2]}, {method: tsne, dims: [2], protocol: auto}]\n",
@@ -82,8 +81,8 @@ TEST_CASE("protocol keys change no task key or seed", "[protocol][config]") {
   const std::string methods =
       "methods:\n  - {method: pca, dims: [2]}\n  - {method: lda, dims: [1, 2]}\n";
   const auto before = expand_tasks(parse_experiment(kHead + methods, "a.yaml"));
-  const auto stated = expand_tasks(
-      parse_experiment(kHead + methods + "evaluation: {protocol: auto}\n", "b.yaml"));
+  const auto stated =
+      expand_tasks(parse_experiment(kHead + methods + "evaluation: {protocol: auto}\n", "b.yaml"));
   REQUIRE(before.size() == 6);
   REQUIRE(stated.size() == before.size());
   for (std::size_t i = 0; i < before.size(); ++i) {
@@ -160,11 +159,11 @@ TEST_CASE("tables show each row's protocol: a column where they mix, the caption
 TEST_CASE("files of different protocols combine into one table that says so",
           "[protocol][aggregate]") {
   ResultsFile hold = mixed_file(), trans = mixed_file();
-  hold.tasks.resize(3);  // PCA, holdout
+  hold.tasks.resize(3);                                             // PCA, holdout
   trans.tasks.erase(trans.tasks.begin(), trans.tasks.begin() + 3);  // t-SNE, transductive
-  const Aggregate a = combine_aggregates({aggregate(hold, {std::string()}),
-                                          aggregate(trans, {std::string()})},
-                                         {"hold.h5", "trans.h5"}, "PCA");
+  const Aggregate a =
+      combine_aggregates({aggregate(hold, {std::string()}), aggregate(trans, {std::string()})},
+                         {"hold.h5", "trans.h5"}, "PCA");
   const Table t = make_tables(a).at(0);
   CHECK(t.protocol == std::vector<std::string>{"holdout", "transductive"});
   CHECK_THAT(t.caption, Catch::Contains("the t-tests compare rows of different protocols too"));
