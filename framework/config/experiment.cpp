@@ -361,6 +361,27 @@ class Parser {
     return s;
   }
 
+  // The entry's protocol key, else evaluation.protocol; auto: holdout where the method maps new
+  // points and the split leaves test points to map, transductive where either is missing.
+  MethodSpec::Protocol method_protocol(const YAML::Node& n, const std::string& key,
+                                       const MethodInfo& info, const EvaluationSpec& eval,
+                                       const SplitsSpec& splits) {
+    auto p = eval.protocol;
+    if (n["protocol"]) {
+      const std::string v =
+          r_.one_of(n["protocol"], join_key(key, "protocol"), {"holdout", "transductive", "auto"});
+      p = v == "holdout"        ? EvaluationSpec::Protocol::Holdout
+          : v == "transductive" ? EvaluationSpec::Protocol::Transductive
+                                : EvaluationSpec::Protocol::Auto;
+    }
+    if (p == EvaluationSpec::Protocol::Auto)
+      return info.out_of_sample && splits.kind != SplitsSpec::Kind::All
+                 ? MethodSpec::Protocol::Holdout
+                 : MethodSpec::Protocol::Transductive;
+    return p == EvaluationSpec::Protocol::Holdout ? MethodSpec::Protocol::Holdout
+                                                  : MethodSpec::Protocol::Transductive;
+  }
+
   MethodSpec method(const YAML::Node& n, const std::string& key, const EvaluationSpec& eval,
                     const SplitsSpec& splits) {
     r_.expect_map(n, key);
@@ -373,7 +394,7 @@ class Parser {
       r_.fail(mn, join_key(key, "method"), "unknown method '" + m.method + "'",
               did_you_mean(m.method, Registry::instance().names()) +
                   "registered methods: " + join_list(Registry::instance().names()));
-    std::vector<std::string> allowed{"method", "label", "dims", "grid", "preprocess"};
+    std::vector<std::string> allowed{"method", "label", "dims", "grid", "preprocess", "protocol"};
     allowed.insert(allowed.end(), info->config_keys.begin(), info->config_keys.end());
     r_.check_keys(n, key, allowed);
     if (info->configure) {
@@ -388,11 +409,17 @@ class Parser {
       info = &Registry::instance().add_configured(std::move(made));
       m.method = info->name;
     }
-    if (!info->out_of_sample && eval.protocol == EvaluationSpec::Protocol::Holdout)
-      r_.fail(mn, join_key(key, "method"),
-              "method '" + m.method +
-                  "' has no out-of-sample map, so it cannot run under the holdout protocol",
-              "set evaluation.protocol: transductive, or drop this method");
+    m.protocol = method_protocol(n, key, *info, eval, splits);
+    const YAML::Node pn = n["protocol"] ? n["protocol"] : mn;
+    const std::string pkey = join_key(key, n["protocol"] ? "protocol" : "method");
+    // Where the entry names no protocol the fix is one key on it; where it does, another value.
+    const std::string on_entry = n["protocol"] ? "" : " on this entry";
+    if (!info->out_of_sample && !m.transductive())
+      r_.fail(
+          pn, pkey,
+          "method '" + m.method +
+              "' has no out-of-sample map, so it cannot run under the holdout protocol",
+          "set protocol: transductive (or protocol: auto)" + on_entry + ", or drop this method");
     // Leave-one-out over every point scores each point with a model that saw its label, and the
     // transductive protocol hides the test labels, which a fully supervised fit cannot do.
     if (info->supervised && splits.kind == SplitsSpec::Kind::All)
@@ -401,14 +428,20 @@ class Parser {
                   "' is supervised, and splits: {all: true} scores every point leave-one-out, so "
                   "the method would have seen the label of each point it is scored on",
               "split with train_per_class / train_ratio, or drop this method");
-    if (info->supervised && !info->partial_labels &&
-        eval.protocol == EvaluationSpec::Protocol::Transductive)
-      r_.fail(mn, join_key(key, "method"),
+    if (info->supervised && !info->partial_labels && m.transductive())
+      r_.fail(pn, pkey,
               "method '" + m.method +
                   "' is supervised and cannot fit partially labelled data, so under the "
                   "transductive protocol (train and test points embedded together, test labels "
                   "hidden) it cannot run",
-              "use evaluation.protocol: holdout for it, or drop this method");
+              "set protocol: holdout (or protocol: auto)" + on_entry + ", or drop this method");
+    // Without a protocol key the config-level protocol is at fault: cross_checks says so there.
+    if (!m.transductive() && splits.kind == SplitsSpec::Kind::All && n["protocol"])
+      r_.fail(pn, pkey,
+              "'all: true' leaves no held-out test points for the holdout protocol of method '" +
+                  m.method + "'",
+              "set protocol: transductive (or protocol: auto)" + on_entry +
+                  ", or split with train_ratio / train_per_class");
     m.label = n["label"] ? r_.str(n["label"], join_key(key, "label")) : m.method;
     if (n["label"]) no_separator(n["label"], join_key(key, "label"), m.label);
 
@@ -571,11 +604,13 @@ class Parser {
     if (n["knn_metric"])
       e.knn_metric =
           r_.one_of(n["knn_metric"], join_key(key, "knn_metric"), {"euclidean", "cosine"});
-    if (n["protocol"])
-      e.protocol = r_.one_of(n["protocol"], join_key(key, "protocol"),
-                             {"holdout", "transductive"}) == "holdout"
-                       ? EvaluationSpec::Protocol::Holdout
-                       : EvaluationSpec::Protocol::Transductive;
+    if (n["protocol"]) {
+      const std::string p =
+          r_.one_of(n["protocol"], join_key(key, "protocol"), {"holdout", "transductive", "auto"});
+      e.protocol = p == "holdout"        ? EvaluationSpec::Protocol::Holdout
+                   : p == "transductive" ? EvaluationSpec::Protocol::Transductive
+                                         : EvaluationSpec::Protocol::Auto;
+    }
     if (n["selection"]) selection(n["selection"], join_key(key, "selection"), e);
     if (n["quality"]) {
       const std::string qkey = join_key(key, "quality");
@@ -615,11 +650,12 @@ class Parser {
   }
 
   void cross_checks(const Experiment& ex, const YAML::Node& root) {
-    if (ex.splits.kind == SplitsSpec::Kind::All &&
-        ex.evaluation.protocol == EvaluationSpec::Protocol::Holdout)
-      r_.fail(root["splits"]["all"], "splits.all",
-              "'all: true' leaves no held-out test points for the holdout protocol",
-              "set evaluation.protocol: transductive, or split with train_ratio / train_per_class");
+    for (const auto& m : ex.methods)
+      if (ex.splits.kind == SplitsSpec::Kind::All && !m.transductive())
+        r_.fail(root["splits"]["all"], "splits.all",
+                "'all: true' leaves no held-out test points for the holdout protocol",
+                "set evaluation.protocol: transductive (or auto), or split with train_ratio / "
+                "train_per_class");
     if (!ex.evaluation.ttest_reference.empty()) {
       std::vector<std::string> labels;
       for (const auto& m : ex.methods) labels.push_back(m.label);
@@ -813,6 +849,10 @@ void apply_overrides(const Reader& r, YAML::Node root,
   std::vector<std::string> allowed(kTopKeys.begin(), kTopKeys.end() - 1);  // all but profiles
   allowed.push_back("profiles");
   r.check_keys(root, "", allowed);
+}
+
+const char* protocol_name(MethodSpec::Protocol p) {
+  return p == MethodSpec::Protocol::Transductive ? "transductive" : "holdout";
 }
 
 Experiment parse_experiment(const std::string& yaml_text, const std::string& file_name,

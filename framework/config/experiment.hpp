@@ -28,14 +28,24 @@ struct MethodSpec {
   std::optional<std::vector<PreprocStep>> preprocess;  // overrides the dataset's chain
   int line = 0;
   int dims_line = 0;  // where dims was written (the method's line when absent)
+  // How this method's tasks are fitted and scored: the entry's `protocol`, else
+  // evaluation.protocol, with `auto` resolved (holdout where the method maps new points and the
+  // split leaves test points, transductive otherwise).
+  enum class Protocol { Holdout, Transductive } protocol = Protocol::Holdout;
+  bool transductive() const { return protocol == Protocol::Transductive; }
 };
+
+// "holdout" or "transductive", as configs, results files and tables write it.
+const char* protocol_name(MethodSpec::Protocol p);
 
 struct EvaluationSpec {
   std::vector<int> knn{1};
   // Distance of the kNN classifier: euclidean, or cosine (1 - cosine similarity; ranked as the
   // Euclidean distance between unit-length embeddings).
   std::string knn_metric = "euclidean";
-  enum class Protocol { Holdout, Transductive } protocol = Protocol::Holdout;
+  // The protocol of every method entry that names none (MethodSpec::protocol holds each one's).
+  // Unset keeps holdout, so configs from before per-method protocols expand to the same tasks.
+  enum class Protocol { Holdout, Transductive, Auto } protocol = Protocol::Holdout;
   // How the reported setting is chosen per (dataset, method, split value, dim) cell.
   enum class Selection { MinMeanError } selection = Selection::MinMeanError;
   // Successive halving (selection: {halving: {repeats: R, keep: K}}; 0 = off): every setting runs

@@ -58,10 +58,10 @@ static std::string limit_reason(arma::uword limit, const DataShape& s) {
 std::vector<std::string> setting_advice(const Experiment& ex,
                                         const std::vector<DataShape>& shapes) {
   std::vector<std::string> out;
-  const bool holdout = ex.evaluation.protocol == EvaluationSpec::Protocol::Holdout;
   for (const MethodSpec& m : ex.methods) {
     const MethodInfo& info = Registry::instance().get(m.method);
     if (!info.advise) continue;
+    const bool holdout = !m.transductive();
     const auto settings = expand_grid(m);
     for (std::size_t di = 0; di < shapes.size() && di < ex.datasets.size(); ++di) {
       DataShape s = shapes[di];
@@ -145,7 +145,9 @@ DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds)
   const DatasetSpec& spec = ex.datasets.at(di);
   const SplitsSpec& sp = ex.splits;
   const EvaluationSpec& ev = ex.evaluation;
-  const bool transductive = ev.protocol == EvaluationSpec::Protocol::Transductive;
+  // The quality measures rank among the fewest points any method's protocol scores.
+  const bool transductive = std::all_of(ex.methods.begin(), ex.methods.end(),
+                                        [](const MethodSpec& m) { return m.transductive(); });
   const std::string on = "dataset '" + spec.name + "'";
   if (ds.n_classes == 1)
     std::fprintf(stderr,
@@ -204,10 +206,11 @@ DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds)
                         "the quality measures need at least 4" + among + ", but " + on + " has " +
                             std::to_string(scored) + " at split value" + value_text(sp, v),
                         "use a larger test set, or drop evaluation.quality");
-    const arma::uvec fit = transductive ? arma::uvec(arma::join_cols(p.train, p.test)) : p.train;
+    const arma::uvec joint = arma::join_cols(p.train, p.test);
     for (std::size_t mi = 0; mi < ex.methods.size(); ++mi) {
       const MethodSpec& m = ex.methods[mi];
       const MethodInfo& info = Registry::instance().get(m.method);
+      const arma::uvec& fit = m.transductive() ? joint : p.train;
       for (const auto& ps : info.params) {
         if (!is_neighbours_param(ps)) continue;
         for (const auto& setting : expand_grid(m)) {
@@ -231,6 +234,7 @@ DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds)
       const MethodInfo& info = Registry::instance().get(m.method);
       static const IntKey landmarks = keywords::landmarks(0, "");  // read by name and type only
       if (!info.param(landmarks.name())) continue;
+      const arma::uvec& fit = m.transductive() ? joint : p.train;
       for (const auto& setting : expand_grid(m)) {
         const std::int64_t l = landmarks(setting);
         if (l <= std::int64_t(fit.n_elem)) continue;
@@ -246,6 +250,8 @@ DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds)
     }
     Pipeline pipe(spec.preprocess);
     const arma::uword d = pipe.fit_apply(ds.X.cols(p.train)).n_rows;
+    // The fewest points a method is fitted on: the training points where any method holds out.
+    const arma::uvec& fit = transductive ? joint : p.train;
     if (first || fit.n_elem < smallest.n) smallest = DataShape{fit.n_elem, d, ds.n_classes};
     first = false;
   }

@@ -10,7 +10,9 @@
 namespace drbench {
 
 arma::mat Method::transform(const arma::mat&) const {
-  throw MethodError("this method has no out-of-sample map; use evaluation.protocol: transductive");
+  throw MethodError(
+      "this method has no out-of-sample map; use protocol: transductive (or auto) on its method "
+      "entry");
 }
 
 MethodInfo describe_method(std::string name, std::string family, std::string summary,

@@ -59,6 +59,16 @@ const Cell* reference_cell(const Aggregate& a, const Cell& c) {
   return only;
 }
 
+// A cell's rows share a protocol: a setting chosen across protocols would hide which one won.
+void require_one_protocol(const ResultsFile& f, const TaskRow& row, const Cell& c,
+                          const std::string& protocol) {
+  if (c.protocol != protocol)
+    throw Error(f.path + ": --pool-labels puts " + row.label + " (" + protocol +
+                " protocol) into " + c.label + " beside " + c.protocol +
+                " rows; one cell chooses among settings of one protocol (fix: pool the labels "
+                "of each protocol under their own name)");
+}
+
 // The pooled name of `name` under the first rule it matches, or nullptr.
 const PoolRule* pool_of(const std::vector<PoolRule>& rules, const std::string& name) {
   for (const auto& r : rules)
@@ -139,6 +149,18 @@ void run_ttests(Aggregate& a) {
           c.ttest[ki].n >= 2 && c.ttest[ki].p < a.alpha && (a.higher_better ? t < 0 : t > 0);
     }
   }
+}
+
+std::vector<std::string> Aggregate::protocols() const {
+  std::vector<std::string> out;
+  for (const auto& c : cells) add_unique(out, c.protocol);
+  return out;
+}
+
+bool Table::mixed_protocols() const {
+  for (const auto& p : protocol)
+    if (p != protocol.front()) return true;
+  return !protocol.empty() && protocol.front().find('+') != std::string::npos;
 }
 
 const Cell* Aggregate::find(const std::string& dataset, const std::string& label,
@@ -243,8 +265,10 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
     dims.insert(row.dim);
     CellKey key{dataset, label, row.split_value, row.dim};
     auto [it, fresh] = index.emplace(key, a.cells.size());
+    const std::string protocol = row.protocol.empty() ? "holdout" : row.protocol;
     if (fresh) {
       Cell c;
+      c.protocol = protocol;
       c.dataset = dataset;
       c.label = label;
       c.split_value = row.split_value;
@@ -252,6 +276,7 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
       a.cells.push_back(c);
     }
     Cell& c = a.cells[it->second];
+    require_one_protocol(f, row, c, protocol);
     if (!row.result.ok) {
       ++c.failed;
       continue;
@@ -328,6 +353,41 @@ std::string where_reference(const std::set<std::uint64_t>& dims) {
   return std::string(" (from its ") + (dims.size() == 1 ? "dim " : "dims ") + s + " table)";
 }
 
+const char* kHoldoutText = "fitted on the training points, test points mapped";
+const char* kTransductiveText = "training and test points embedded together, test labels hidden";
+
+// The distinct protocols of a row's cells, joined by '+'.
+std::string row_protocol(const std::vector<const Cell*>& row) {
+  std::vector<std::string> ps;
+  for (const Cell* c : row)
+    if (c) add_unique(ps, c->protocol);
+  std::sort(ps.begin(), ps.end());
+  std::string s;
+  for (const auto& p : ps) s += (s.empty() ? "" : "+") + p;
+  return s;
+}
+
+// One protocol: the caption names it. Several: each row's is in a protocol column, and tests
+// between cells of different protocols are said to be such.
+std::string protocol_caption(const Table& t, std::size_t ki, const Aggregate& a) {
+  if (t.protocol.empty()) return "";
+  if (!t.mixed_protocols())
+    return "; " + t.protocol.front() + " protocol (" +
+           (t.protocol.front() == "transductive" ? kTransductiveText : kHoldoutText) + ")";
+  std::string s = std::string("; protocols differ by row (holdout: ") + kHoldoutText +
+                  "; transductive: " + kTransductiveText + ")";
+  bool across = false;
+  for (const auto& row : t.cells)
+    for (const Cell* c : row)
+      if (c && c->tested(ki))
+        if (const Cell* ref = reference_cell(a, *c))
+          across = across || ref->protocol != c->protocol;
+  if (across)
+    s += "; the t-tests compare rows of different protocols too, paired on the same partitions "
+         "and test points";
+  return s;
+}
+
 }  // namespace
 
 std::vector<Table> make_tables(const Aggregate& a) {
@@ -365,6 +425,7 @@ std::vector<Table> make_tables(const Aggregate& a) {
           t.rows.push_back(label);
           t.cells.push_back(row);
           t.failed.push_back(failed);
+          t.protocol.push_back(row_protocol(row));
         }
         if (t.rows.empty()) continue;
         const int expected = a.expected(ds);
@@ -429,6 +490,7 @@ std::vector<Table> make_tables(const Aggregate& a) {
                          " (fewer than 2 partitions paired with it)";
           }
         }
+        t.caption += protocol_caption(t, ki, a);
         out.push_back(std::move(t));
       }
   return out;
@@ -522,14 +584,15 @@ std::vector<EarlyStop> early_stops(const Cell& c) {
 
 std::string to_markdown(const Table& t, const Aggregate& a) {
   std::size_t ki = k_index(t, a);
-  std::string s = "**" + t.caption + "**\n\n| method |";
+  const bool mixed = t.mixed_protocols();
+  std::string s = "**" + t.caption + "**\n\n| method |" + (mixed ? " protocol |" : "");
   for (const auto& col : t.columns) s += " " + col + " |";
-  s += " failed |\n|---|";
+  s += " failed |\n|---|" + std::string(mixed ? "---|" : "");
   for (std::size_t j = 0; j < t.columns.size(); ++j) s += "---:|";
   s += "---:|\n";
   bool choices = false;
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
-    s += "| " + t.rows[i] + " |";
+    s += "| " + t.rows[i] + " |" + (mixed ? " " + t.protocol[i] + " |" : "");
     for (const Cell* c : t.cells[i]) {
       s += " " + cell_text(c, ki, a) + " |";
       if (c && c->settings.size() > 1) choices = true;
@@ -575,9 +638,11 @@ std::string to_markdown(const Table& t, const Aggregate& a) {
 
 std::string to_csv(const Table& t, const Aggregate& a) {
   std::size_t ki = k_index(t, a);
+  // One header serves every table of a stream (render_tables): the column follows the aggregate.
+  const bool mixed = a.protocols().size() > 1;
   std::string s = "dataset,method,split_kind,split_value,dim,k," +
                   std::string(a.metric.empty() ? "mean_error_pct,std_error_pct" : "mean,std") +
-                  ",n,setting,p_value,worse,failed\n";
+                  ",n,setting,p_value,worse,failed" + (mixed ? ",protocol\n" : "\n");
   for (std::size_t i = 0; i < t.rows.size(); ++i)
     for (std::size_t j = 0; j < t.columns.size(); ++j) {
       const Cell* c = t.cells[i][j];
@@ -596,19 +661,22 @@ std::string to_csv(const Table& t, const Aggregate& a) {
       }
       const TTestResult& tt = c->ttest[ki];
       s += (tt.n >= 2 && !std::isnan(tt.p) ? fmt("%.6g", tt.p) : "") + "," +
-           (c->worse[ki] ? "1" : "0") + "," + std::to_string(c->failed) + "\n";
+           (c->worse[ki] ? "1" : "0") + "," + std::to_string(c->failed) +
+           (mixed ? "," + c->protocol : "") + "\n";
     }
   return s;
 }
 
 std::string to_latex(const Table& t, const Aggregate& a) {
   std::size_t ki = k_index(t, a);
-  std::string s = "% " + t.caption + "\n\\begin{tabular}{l" + std::string(t.columns.size(), 'r') +
-                  "r}\n\\toprule\nMethod";
+  const bool mixed = t.mixed_protocols();
+  std::string s = "% " + t.caption + "\n\\begin{tabular}{l" + (mixed ? "l" : "") +
+                  std::string(t.columns.size(), 'r') + "r}\n\\toprule\nMethod" +
+                  (mixed ? " & Protocol" : "");
   for (const auto& col : t.columns) s += " & " + latex_escape(col);
   s += " & failed \\\\\n\\midrule\n";
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
-    s += latex_escape(t.rows[i]);
+    s += latex_escape(t.rows[i]) + (mixed ? " & " + latex_escape(t.protocol[i]) : "");
     for (const Cell* c : t.cells[i]) {
       std::string v = mean_std(c, ki, " \\pm ", a);
       if (v == "-") {
@@ -676,10 +744,12 @@ Aggregate filter_aggregate(const Aggregate& a, const AggregateFilter& f) {
 }
 
 std::string to_long_csv(const Aggregate& a, bool all_settings, bool details) {
+  const bool mixed = a.protocols().size() > 1;
   std::string s = "dataset,method,split_kind,split_value,dim,k," +
                   std::string(a.metric.empty() ? "mean_error_pct,std_error_pct" : "mean,std") +
                   ",n,repeats,p_value,worse,setting,chosen,failed" +
-                  (details ? ",pairs,t,mean_diff,fit_seconds\n" : "\n");
+                  (details ? ",pairs,t,mean_diff,fit_seconds" : "") +
+                  (mixed ? ",protocol\n" : "\n");
   // Scripts that format the numbers themselves get them whole: rounding twice can move a digit.
   const char* value = details ? "%.17g" : a.metric.empty() ? "%.4f" : "%.6g";
   const char* stat = details ? "%.17g" : "%.6g";
@@ -718,7 +788,7 @@ std::string to_long_csv(const Aggregate& a, bool all_settings, bool details) {
                      opt_number(value, scale(a) * tt.mean_diff) + "," +
                      (st ? opt_number(stat, mean(st->fit_seconds)) : std::string());
               }
-              s += "\n";
+              s += (mixed ? "," + c->protocol : "") + "\n";
             }
         }
   return s;

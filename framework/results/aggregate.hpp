@@ -27,6 +27,7 @@ struct SettingStats {
 
 struct Cell {
   std::string dataset, label;
+  std::string protocol;  // "holdout" or "transductive": every task of a cell shares it
   double split_value = 0.0;
   std::uint64_t dim = 0;
   std::vector<SettingStats> settings;  // settings with at least one successful task, by name
@@ -93,9 +94,13 @@ struct Aggregate {
   int expected(const std::string& dataset) const;
   const Cell* find(const std::string& dataset, const std::string& label, double split_value,
                    std::uint64_t dim) const;
+  // The distinct protocols of the cells, in order of first appearance; more than one: the tables
+  // carry a protocol column, one: their captions name it.
+  std::vector<std::string> protocols() const;
 };
 
-// Groups the ok rows by (dataset, label, split value, dim, setting); selection is min_mean_error
+// Groups the ok rows by (dataset, label, split value, dim, setting) (a cell's rows share a
+// protocol: labels of different protocols pooled into one are refused); selection is min_mean_error
 // on the first k (the best mean in the metric's direction with --metric). Throws Error when the
 // reference label is not in the file.
 Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt = {});
@@ -129,6 +134,9 @@ struct Table {
   // [row][column], pointing into the Aggregate the table was made from; nullptr when absent.
   std::vector<std::vector<const Cell*>> cells;
   std::vector<std::size_t> failed;  // per row, failed tasks in the table
+  // Per row, its cells' protocol ("holdout+transductive" where cells of one label differ).
+  std::vector<std::string> protocol;
+  bool mixed_protocols() const;
 };
 
 std::vector<Table> make_tables(const Aggregate& a);

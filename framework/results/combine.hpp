@@ -14,7 +14,8 @@ namespace drbench {
 // own file makes. The t-tests against `reference` ("" for none) run on the pooled cells, pairing
 // repeats by partition seed, so a method and its reference may sit in different files. The files
 // must agree on what a cell means: k, kNN metric, split kind, partitions per split value and the
-// selection rule (successive halving or not); otherwise Error names both files and the key. The
+// selection rule (successive halving or not); otherwise Error names both files and the key. Each
+// cell keeps its file's protocol (they may differ: the tables then show a protocol column). The
 // pooled `incomplete` joins every unfinished file's sentence.
 Aggregate combine_aggregates(const std::vector<Aggregate>& parts,
                              const std::vector<std::string>& paths, const std::string& reference);

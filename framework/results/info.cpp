@@ -48,7 +48,9 @@ std::string describe_results(const std::string& path) {
     std::set<std::string> settings;
     std::set<std::uint64_t> dims;
     std::uint64_t peak = 0;  // the largest peak resident memory of its tasks (0: not recorded)
+    std::set<std::string> protocols;
   };
+  std::map<std::string, std::vector<std::string>> by_protocol;  // protocol -> labels
   std::map<std::pair<std::string, std::string>, Cell> cells;
   for (const auto& t : r.tasks) {
     Cell& c = cells[{t.dataset, t.label}];
@@ -57,7 +59,14 @@ std::string describe_results(const std::string& path) {
     c.settings.insert(t.setting);
     c.dims.insert(t.dim);
     c.peak = std::max(c.peak, t.result.peak_rss_bytes);
+    c.protocols.insert(t.protocol);
+    auto& labels = by_protocol[t.protocol];
+    if (std::find(labels.begin(), labels.end(), t.label) == labels.end()) labels.push_back(t.label);
   }
+  std::string protocols;
+  for (const auto& [p, labels] : by_protocol)
+    protocols += (protocols.empty() ? "" : "; ") + p +
+                 (by_protocol.size() > 1 ? " (" + joined(labels) + ")" : " (every method)");
   std::vector<std::string> ks;
   for (int k : r.k) ks.push_back(std::to_string(k));
   const std::size_t done = r.tasks.size();
@@ -79,6 +88,7 @@ std::string describe_results(const std::string& path) {
     << "\n";
   o << "  datasets    " << joined(r.datasets) << "\n";
   o << "  methods     " << joined(r.labels) << "\n";
+  o << "  protocol    " << (protocols.empty() ? "-" : protocols) << "\n";
   o << "  scored by   kNN error (" << r.knn_metric << ", k = " << joined(ks) << ")"
     << (r.quality_names.empty() ? "" : "; " + joined(r.quality_names)) << "\n";
   o << "  tables      " << joined(r.tables, "none stored (a run stores them when it finishes)")
@@ -87,10 +97,13 @@ std::string describe_results(const std::string& path) {
   o << "  traces      kept for " << kept(path, "traces") << " task(s)\n";
   o << "  integrity   every dataset read back, its checksum verified (tasks, embeddings, traces)\n";
   if (!cells.empty()) {
-    o << "\n  dataset / method: tasks with a result, failed, settings, dims, peak memory\n";
+    o << "\n  dataset / method: protocol, tasks with a result, failed, settings, dims, peak "
+         "memory\n";
     for (const auto& [key, c] : cells)
-      o << "    " << key.first << " / " << key.second << ": " << c.done << ", " << c.failed
-        << " failed, " << c.settings.size() << " setting(s), " << c.dims.size() << " dim(s)"
+      o << "    " << key.first << " / " << key.second << ": "
+        << joined(std::vector<std::string>(c.protocols.begin(), c.protocols.end())) << ", "
+        << c.done << ", " << c.failed << " failed, " << c.settings.size() << " setting(s), "
+        << c.dims.size() << " dim(s)"
         << (c.peak > 0 ? ", peak " + format_bytes(double(c.peak)) + " resident" : "") << "\n";
   }
   return o.str();

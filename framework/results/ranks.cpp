@@ -155,6 +155,17 @@ RankTable rank_methods(const Aggregate& a, double alpha) {
         break;
       }
   t.labels = labels;
+  if (a.protocols().size() > 1)
+    for (const auto& p : a.protocols()) {
+      std::string names;
+      for (const auto& l : labels)
+        for (const auto& c : a.cells)
+          if (c.label == l && c.protocol == p) {
+            names += (names.empty() ? "" : ", ") + l;
+            break;
+          }
+      t.protocols += (t.protocols.empty() ? "" : "; ") + p + ": " + names;
+    }
   for (const auto& ds : a.datasets)
     for (double sv : a.split_values) {
       std::vector<double> row;
@@ -195,7 +206,10 @@ std::string rank_markdown(const RankTable& t, double alpha) {
   std::string s =
       "**Ranks by " + t.measure + " over " + std::to_string(t.blocks.size()) + " dataset block" +
       (t.blocks.size() == 1 ? "" : "s") +
-      " (1 = best; each method at its best setting and dim; Demsar 2006)**\n\n| block |";
+      " (1 = best; each method at its best setting and dim; Demsar 2006" +
+      (t.protocols.empty() ? std::string()
+                           : "; methods of different protocols ranked together: " + t.protocols) +
+      ")**\n\n| block |";
   for (const auto& l : t.labels) s += " " + l + " |";
   s += "\n|---|";
   for (std::size_t j = 0; j < t.labels.size(); ++j) s += "---:|";

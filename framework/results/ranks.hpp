@@ -39,6 +39,8 @@ struct RankTable {
   std::string measure;  // "1-NN error" or the metric ("rnx_auc", "trustworthiness@10")
   std::vector<std::string> labels;
   std::vector<std::string> blocks, left_out;
+  // Where the ranked methods ran under different protocols: which ran under which ("" else).
+  std::string protocols;
   std::vector<std::vector<double>> values, ranks;  // [block][method]
   FriedmanResult test;
 };

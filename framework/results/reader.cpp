@@ -1,5 +1,7 @@
 #include "framework/results/reader.hpp"
 
+#include <yaml-cpp/yaml.h>
+
 #include <algorithm>
 
 #include "framework/core/error.hpp"
@@ -133,6 +135,9 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
         if (setting_of_key(key[i]) == setting[i]) key[i] = key_with_setting(key[i], now);
         setting[i] = now;
       }
+  const std::vector<std::string> protocol =
+      h5::exists(g, "protocol") ? strings("protocol")
+                                : std::vector<std::string>(n, config_protocol(r.config));
   auto split_value = reals("split_value"), fit = reals("fit_seconds"),
        transform = reals("transform_seconds"), eval = reals("eval_seconds");
   // Files written before task_seconds existed: 0 (not recorded).
@@ -231,6 +236,7 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
     row.method = method[i];
     row.label = label[i];
     row.setting = setting[i];
+    row.protocol = protocol[i];
     row.split_value = split_value[i];
     row.repeat = static_cast<int>(repeat[i]);
     row.dim = dim[i];
@@ -253,6 +259,18 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
 }
 
 }  // namespace
+
+std::string config_protocol(const std::string& config_text) {
+  try {
+    const YAML::Node root = YAML::Load(config_text);
+    const YAML::Node p =
+        root.IsMap() && root["evaluation"].IsMap() ? root["evaluation"]["protocol"] : YAML::Node();
+    if (p && p.IsScalar() && p.Scalar() == "transductive") return "transductive";
+  } catch (const YAML::Exception&) {
+    // A text that no longer parses was written by a run that parsed it: the default it had.
+  }
+  return "holdout";
+}
 
 ResultsFile read_results(const std::string& path, bool with_arrays) {
   rehearse_in_child(path, "restore it from a copy, or rerun the experiment with --force-new",

@@ -12,6 +12,9 @@ namespace drbench {
 struct TaskRow {
   TaskResult result;  // task_id, key, ok, error, timings, knn_error, quality, sizes, rank
   std::string dataset, split_kind, method, label, setting;
+  // "holdout" or "transductive"; files from before /tasks/protocol read as the config-level
+  // evaluation.protocol they were run with (config_protocol).
+  std::string protocol;
   double split_value = 0.0;
   int repeat = 0;
   std::uint64_t dim = 0, seed = 0, split_seed = 0;
@@ -47,6 +50,10 @@ struct ResultsFile {
   std::vector<TaskRow> tasks;       // finished tasks, sorted by id
   std::vector<std::string> tables;  // names under /tables
 };
+
+// The protocol every task of a file without /tasks/protocol ran under: its config's
+// evaluation.protocol, holdout when the config names none (the only rule before per-method ones).
+std::string config_protocol(const std::string& config_text);
 
 // with_arrays: also load /embeddings and /traces into each row's result (can be large).
 ResultsFile read_results(const std::string& path, bool with_arrays = false);

@@ -64,6 +64,9 @@ void write_tasks(const h5::File& f, const Experiment& ex, const std::vector<Task
                     col([&](std::size_t i) { return ex.methods.at(info[i]->method).label; }));
   h5::write_strings(f, g, "setting",
                     col([&](std::size_t i) { return info[i]->setting.canonical(); }));
+  h5::write_strings(f, g, "protocol", col([&](std::size_t i) {
+                      return std::string(protocol_name(ex.methods.at(info[i]->method).protocol));
+                    }));
   h5::write_u64(f, g, "dim", col([&](std::size_t i) { return std::uint64_t(info[i]->dim); }));
   h5::write_u64(f, g, "seed", col([&](std::size_t i) { return info[i]->seed; }));
   h5::write_u64(f, g, "split_seed", col([&](std::size_t i) { return info[i]->split_seed; }));

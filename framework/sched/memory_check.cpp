@@ -117,7 +117,6 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
   const double resident =
       data + std::max(one_partition, std::min(partitions, double(TaskRunner::kSplitCacheBytes))) +
       count_tasks(ex) * kTaskListBytesPerTask + kProcessBytes;
-  const bool transductive = ex.evaluation.protocol == EvaluationSpec::Protocol::Transductive;
   MemoryPeak peak;
   peak.resident_bytes = resident;
   peak.preprocess_bytes = raw_block;
@@ -155,10 +154,13 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
         "that)");
   }
   std::size_t peak_method = 0;
+  const bool joint_shapes = std::all_of(ex.methods.begin(), ex.methods.end(),
+                                        [](const MethodSpec& m) { return m.transductive(); });
   for (std::size_t mi = 0; mi < ex.methods.size(); ++mi) {
     const MethodSpec& m = ex.methods[mi];
     const MethodInfo& info = Registry::instance().get(m.method);
     const std::vector<ParamSet> settings = expand_grid(m);
+    const bool transductive = m.transductive();
     for (std::size_t di = 0; di < ex.datasets.size(); ++di)
       for (double value : ex.splits.values) {
         DataShape s = scale_to_split(ex.splits, value, shapes[di]);
@@ -167,12 +169,16 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
         if (s.n > full[di].n || transductive)
           s.n = std::min(full[di].n, std::max(s.n, shapes[di].n));
         // Holdout: every point not trained on is mapped and scored, or test_per_class of each
-        // class.
-        if (!transductive) {
-          const arma::uword rest = full[di].n - std::min(s.n, full[di].n);
-          const std::uint64_t per = ex.splits.test_per_class;
-          s.n_test = per > 0 ? std::min<arma::uword>(rest, per * full[di].n_classes) : rest;
-        }
+        // class. Transductive beside holdout methods: `shapes` count the training points only
+        // (check_dataset), so the fit set adds those test points.
+        const arma::uword rest = full[di].n - std::min(s.n, full[di].n);
+        const std::uint64_t per = ex.splits.test_per_class;
+        const arma::uword tested =
+            per > 0 ? std::min<arma::uword>(rest, per * full[di].n_classes) : rest;
+        if (!transductive)
+          s.n_test = tested;
+        else if (!joint_shapes)
+          s.n = std::min(full[di].n, s.n + tested);
         for (const ParamSet& setting : settings)
           for (std::uint64_t dim : m.dims) {
             const double method = info.memory_of(s, setting, dim == 0 ? s.d : dim);

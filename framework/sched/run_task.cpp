@@ -151,7 +151,7 @@ std::shared_ptr<const PreparedSplit> TaskRunner::prepared(const Task& t) {
   if (auto hit = splits_.find(key)) return hit;
 
   const Dataset& ds = dataset(t.dataset);
-  const bool transductive = ex_.evaluation.protocol == EvaluationSpec::Protocol::Transductive;
+  const bool transductive = ex_.methods.at(t.method).transductive();
   const Partition part = make_partition(ds, ex_.splits, t.split_value, t.split_seed);
   PreparedSplit p;
   p.train = part.train;
@@ -194,7 +194,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   const Dataset& ds = dataset(t.dataset);
   const MethodSpec& ms = ex_.methods.at(t.method);
   const MethodInfo& info = Registry::instance().get(ms.method);
-  const bool transductive = ex_.evaluation.protocol == EvaluationSpec::Protocol::Transductive;
+  const bool transductive = ms.transductive();
 
   const std::shared_ptr<const PreparedSplit> prep = prepared(t);
   const arma::mat& Xfit = prep->Xfit;

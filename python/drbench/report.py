@@ -65,6 +65,22 @@ def cell_text(row) -> str:
     return s
 
 
+# The captions' words for each protocol (framework/results/aggregate.cpp says the same).
+PROTOCOL_TEXT = {"holdout": "fitted on the training points, test points mapped",
+                 "transductive": "training and test points embedded together, test labels hidden"}
+
+
+def protocol_caption(protocols) -> str:
+    """One protocol: named in the caption; several: a column, and the caption says so."""
+    ps = [p for p in dict.fromkeys(protocols) if p]
+    if len(ps) == 1:
+        return f"; {ps[0]} protocol ({PROTOCOL_TEXT.get(ps[0], '')})"
+    if len(ps) > 1:
+        return "; protocols differ by row (" + "; ".join(
+            f"{p}: {PROTOCOL_TEXT.get(p, '')}" for p in sorted(ps)) + ")"
+    return ""
+
+
 def tables_html(r: dres.Results) -> str:
     """One table per dataset x k (x dim when several), rows methods, columns split values: the
     layout of `drbench aggregate`."""
@@ -89,7 +105,11 @@ def tables_html(r: dres.Results) -> str:
                 if r.tables_reference:
                     cap += f"; † significantly worse than {r.tables_reference} (paired t-test, " \
                            "p < 0.05)"
-                h = [f"<table><caption>{esc(cap)}</caption><tr><th>method</th>"]
+                protocols = list(dict.fromkeys(t["protocol"])) if "protocol" in t else []
+                mixed = len([p for p in protocols if p]) > 1
+                cap += protocol_caption(protocols)
+                h = [f"<table><caption>{esc(cap)}</caption><tr><th>method</th>"
+                     + ("<th>protocol</th>" if mixed else "")]
                 h += [f"<th>{esc(dplot.fmt_split(kind, s))}</th>" for s in splits]
                 h.append("<th>failed</th><th>best setting</th></tr>")
                 for lb in labels:
@@ -97,6 +117,8 @@ def tables_html(r: dres.Results) -> str:
                     if rows.empty:
                         continue
                     h.append(f"<tr><td>{esc(lb)}</td>")
+                    if mixed:
+                        h.append(f"<td>{esc('+'.join(sorted(set(rows['protocol']))))}</td>")
                     for s in splits:
                         c = rows[rows["split_value"] == s]
                         h.append(f"<td class=num>{esc(cell_text(c.iloc[0]) if len(c) else '-')}"

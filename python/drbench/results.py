@@ -2,8 +2,10 @@
 
     from drbench import results
     r = results.load("results/quickstart.h5")
-    r.tasks        # one row per finished task; knn errors as columns error_k1, error_k3, ...
-    r.tables       # aggregated tables, long format (columns of `drbench aggregate --format csv`)
+    r.tasks        # one row per finished task; knn errors as columns error_k1, error_k3, ...;
+                   # protocol (holdout / transductive) of each
+    r.tables       # aggregated tables, long format (columns of `drbench aggregate --format csv`,
+                   # and the protocol of each row)
     r.traces       # optimiser traces: task_id, iteration, objective, grad_norm, seconds[, step]
     r.embeddings   # every kept embedding: task_id, part, row, index, label, z0, z1, ...
     r.embedding(17)  # one task's embedding
@@ -34,7 +36,7 @@ import numpy as np
 import pandas as pd
 
 TABLE_COLUMNS = ["dataset", "method", "split_kind", "split_value", "dim", "k", "mean_error_pct",
-                 "std_error_pct", "n", "setting", "p_value", "worse", "failed"]
+                 "std_error_pct", "n", "setting", "p_value", "worse", "failed", "protocol"]
 
 # Where a per-point array of an embedding may live, newest spelling first: files written before
 # embeddings carried their point indices and labels have none of these.
@@ -327,8 +329,38 @@ def parse_table_csv(text: str) -> pd.DataFrame:
         "std_error_pct": pd.to_numeric(df["std_error_pct"].replace("", np.nan)),
         "n": df["n"].astype(np.int64), "setting": df["setting"],
         "p_value": pd.to_numeric(df["p_value"].replace("", np.nan)),
-        "worse": df["worse"].astype(np.int64) != 0, "failed": df["failed"].astype(np.int64)})
+        "worse": df["worse"].astype(np.int64) != 0, "failed": df["failed"].astype(np.int64),
+        # Tables of one protocol name it in their captions only: filled in from the tasks.
+        "protocol": df["protocol"] if "protocol" in df else ""})
     return out[TABLE_COLUMNS]
+
+
+def config_protocol(config_text: str) -> str:
+    """The protocol of every task of a file without /tasks/protocol (written before per-method
+    protocols): its config's evaluation.protocol, holdout where it names none."""
+    try:
+        import yaml
+        ev = (yaml.safe_load(config_text) or {}).get("evaluation") or {}
+        return "transductive" if ev.get("protocol") == "transductive" else "holdout"
+    except ImportError:  # no PyYAML: such a config's only protocol key is evaluation's
+        import re
+        text = "\n".join(line.split("#", 1)[0] for line in config_text.splitlines())
+        return "transductive" if re.search(r"\bprotocol\s*:\s*transductive\b", text) \
+            else "holdout"
+    except Exception:  # a text that no longer parses ran under the default
+        return "holdout"
+
+
+def fill_protocols(tasks: pd.DataFrame, tables: pd.DataFrame) -> pd.DataFrame:
+    """Tables rows without a protocol take their label's from the tasks: the csv of a table whose
+    rows share one protocol names it in the caption only, not in a column."""
+    if tables.empty or "protocol" not in tasks or "label" not in tasks:
+        return tables
+    by_label = dict(zip(tasks["label"], tasks["protocol"]))
+    tables = tables.copy()
+    empty = tables["protocol"].isna() | (tables["protocol"] == "")
+    tables.loc[empty, "protocol"] = tables.loc[empty, "method"].map(by_label).fillna("")
+    return tables
 
 
 def rehearse_read(path: str, read, base_seconds: float = 30.0) -> None:
@@ -387,6 +419,8 @@ def _load(path: str, ask_program: bool = True) -> Results:
             v = _text(v)
             attrs[key] = list(v) if isinstance(v, (list, np.ndarray)) else v
         tasks, k, metric, qnames = _read_tasks(f, notes)
+        if "protocol" not in tasks and not tasks.empty:
+            tasks["protocol"] = config_protocol(str(attrs.get("config", "")))
         traces = _read_traces(f)
         stored, text, stored_ref = _read_stored_tables(f)
         if traces.empty:
@@ -438,6 +472,7 @@ def _load(path: str, ask_program: bool = True) -> Results:
                 notes.append("no tables stored in the file (a run still going or stopped, or a "
                              "file from before runs stored their tables): tables computed by "
                              "`drbench aggregate --no-store`")
+    r.tables = fill_protocols(tasks, r.tables)
     return r
 
 
@@ -588,7 +623,8 @@ def aggregate(r, reference: str | None = None) -> pd.DataFrame:
     run = subprocess.run(cmd, capture_output=True, text=True)
     if run.returncode != 0:
         raise ValueError(run.stderr.strip() or f"{' '.join(cmd)} failed ({run.returncode})")
-    return parse_tables_csv(run.stdout)
+    tables = parse_tables_csv(run.stdout)
+    return fill_protocols(r.tasks, tables) if isinstance(r, Results) else tables
 
 
 def long_table(paths, *, all_settings: bool = False, reference: str | None = None,
@@ -620,7 +656,7 @@ def long_table(paths, *, all_settings: bool = False, reference: str | None = Non
         if run.returncode != 0:
             raise ValueError(run.stderr.strip() or f"{' '.join(cmd)} failed ({run.returncode})")
         df = pd.read_csv(out, dtype=str, keep_default_na=False)
-    text = {"dataset", "method", "split_kind", "setting"}
+    text = {"dataset", "method", "split_kind", "setting", "protocol"}
     for c in df.columns:
         if c in text:
             continue

@@ -386,7 +386,7 @@ methods:
 )");
   CHECK_THAT(e, Catch::Contains("cfg/bad.yaml:5: 'methods[1].method': method "
                                 "'test_cfg_transductive' has no out-of-sample map"));
-  CHECK_THAT(e, Catch::Contains("evaluation.protocol: transductive"));
+  CHECK_THAT(e, Catch::Contains("set protocol: transductive (or protocol: auto) on this entry"));
   CHECK_THAT(
       error_of("datasets: [{name: a}]\nsplits: {all: true}\nmethods: [{method: identity}]\n"),
       Catch::Contains("2: 'splits.all': 'all: true' leaves no held-out test points"));

@@ -116,7 +116,7 @@ TEST_CASE("supervised methods are refused where they would see the labels they a
   const std::string e = error_of(config("{train_ratio: [0.5]}", "transductive", "lda"));
   CHECK_THAT(e, Catch::Contains("cfg/p.yaml:4: 'methods[0].method'"));
   CHECK_THAT(e, Catch::Contains("'lda' is supervised and cannot fit partially labelled data"));
-  CHECK_THAT(e, Catch::Contains("evaluation.protocol: holdout"));
+  CHECK_THAT(e, Catch::Contains("set protocol: holdout (or protocol: auto) on this entry"));
   const std::string a = error_of(config("{all: true}", "transductive", "test_partial_labels"));
   CHECK_THAT(a, Catch::Contains("splits: {all: true} scores every point leave-one-out"));
   CHECK_THAT(a, Catch::Contains("'test_partial_labels'"));
