@@ -6,6 +6,7 @@
 
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/core/rng.hpp"
 #include "framework/data/load.hpp"
 #include "framework/data/preprocess.hpp"
 #include "framework/data/split.hpp"
@@ -152,7 +153,13 @@ std::shared_ptr<const PreparedSplit> TaskRunner::prepared(const Task& t) {
 
   const Dataset& ds = dataset(t.dataset);
   const bool transductive = ex_.evaluation.protocol == EvaluationSpec::Protocol::Transductive;
-  const Partition part = make_partition(ds, ex_.splits, t.split_value, t.split_seed);
+  Partition part = make_partition(ds, ex_.splits, t.split_value, t.split_seed);
+  // An inner task sees only its partition's training points: an inner split of them stands in
+  // for the partition, under the same protocol, and the partition's test points stay unseen.
+  if (t.fold >= 0)
+    part = inner_partition(ds, part, ex_.evaluation.validation_folds,
+                           ex_.evaluation.validation_fraction, t.fold,
+                           hash_seed(t.split_seed, "inner"));
   PreparedSplit p;
   p.train = part.train;
   p.test = part.test;
