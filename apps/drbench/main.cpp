@@ -427,7 +427,12 @@ int cmd_validate(int argc, char** argv) {
                  a.pos[0].c_str());
     return 2;
   }
-  std::printf("%s: valid; %zu tasks; results -> %s\n", a.pos[0].c_str(), tasks.size(),
+  const std::size_t planned = planned_tasks(ex, tasks);
+  std::printf("%s: valid; %zu tasks%s; results -> %s\n", a.pos[0].c_str(), tasks.size(),
+              planned == tasks.size() ? ""
+                                      : (" (" + std::to_string(planned) +
+                                         " of them run: the selection rule leaves the others out)")
+                                            .c_str(),
               ex.output.path.c_str());
   print_memory(peak, limit);
   return 0;

@@ -29,9 +29,12 @@ double since(Clock::time_point t0) {
 // The quality measures the config asks for, in its order, on one (input, embedding) pair: one
 // co-ranking pass, its query sample seeded by the task.
 // `labels` are the scored points' classes (the label-based measures use them; no method sees them).
+// An inner validation task (fold >= 0) only chooses a setting by its kNN error: no measures
+// (its quality columns read NaN).
 void quality_scores(const EvaluationSpec& ev, const arma::mat& high, const arma::mat& low,
-                    const arma::uvec& labels, std::uint64_t seed, unsigned threads, TaskResult& r) {
-  if (ev.quality.empty()) return;
+                    const arma::uvec& labels, std::uint64_t seed, unsigned threads, TaskResult& r,
+                    int fold) {
+  if (ev.quality.empty() || fold >= 0) return;
   QualityRequest req{ev.quality,
                      ev.quality_k,
                      arma::uword(ev.quality_sample),
@@ -243,7 +246,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   if (loo) {
     auto t1 = Clock::now();
     r.knn_error = knn_loo_errors(scored(Efit), yfit, ks);
-    quality_scores(ex_.evaluation, Xfit, Efit, yfit, t.seed, in.threads, r);
+    quality_scores(ex_.evaluation, Xfit, Efit, yfit, t.seed, in.threads, r, t.fold);
     r.eval_seconds = since(t1);
   } else if (transductive) {
     auto t1 = Clock::now();
@@ -251,7 +254,8 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
     r.n_test = test_pos.n_elem;
     r.knn_error =
         knn_errors(scored(Etrain), yfit.elem(train_pos), scored(Etest), yfit.elem(test_pos), ks);
-    quality_scores(ex_.evaluation, Xfit, Efit, yfit, t.seed, in.threads, r);  // all embedded points
+    quality_scores(ex_.evaluation, Xfit, Efit, yfit, t.seed, in.threads, r,
+                   t.fold);  // all embedded points
     r.eval_seconds = since(t1);
     r.embedding_test = Etest;
     Efit = Etrain;
@@ -265,7 +269,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
     require_finite(Etest, "the test embedding");
     auto t2 = Clock::now();
     r.knn_error = knn_errors(scored(Efit), yfit, scored(Etest), ytest, ks);
-    quality_scores(ex_.evaluation, Xtest, Etest, ytest, t.seed, in.threads, r);
+    quality_scores(ex_.evaluation, Xtest, Etest, ytest, t.seed, in.threads, r, t.fold);
     r.eval_seconds = since(t2);
     r.embedding_test = std::move(Etest);
   }
