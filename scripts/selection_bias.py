@@ -49,6 +49,7 @@ def main():
     ap.add_argument("--drbench", default="build/drbench")
     ap.add_argument("--out", default="results/selection_bias")
     ap.add_argument("--title", default="What the oracle selection costs")
+    ap.add_argument("--runs", default="", help="how the two files were made (markdown)")
     ap.add_argument("--append", action="store_true",
                     help="add to OUT.md and OUT.csv (another configuration's section)")
     a = ap.parse_args()
@@ -93,7 +94,7 @@ def main():
           "(`selection: validation`). Both files score the same test-point tasks (same keys and "
           "seeds); only the rule differs. Errors are kNN test errors in %, mean ± std over the "
           "partitions; difference = validated - oracle (positive: the oracle looked better than "
-          "a choice that does not see the test points).", ""]
+          "a choice that does not see the test points).", ""] + ([a.runs, ""] if a.runs else [])
     groups = sorted({(l["dataset"], l["split_value"], l["k"]) for l in lines},
                     key=lambda g: ([l["dataset"] for l in lines].index(g[0]), g))
     for g in groups:
@@ -113,7 +114,7 @@ def main():
         md += ["", "Ranking " + ("unchanged" if same else "changes") + ": oracle " +
                " < ".join(l["method"] for l in order_o) + "; validated " +
                " < ".join(l["method"] for l in order_v) + ".", ""]
-    grid = [l for l in lines if l["oracle_setting"] != "" or l["validated_settings"] != ""]
+    grid = [l for l in lines if l["validated_settings"].startswith("per partition: ")]
     if grid:
         diffs = [l["difference_pct"] for l in grid]
         md += ["## Summary", "",
