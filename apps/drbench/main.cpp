@@ -411,6 +411,8 @@ void print_memory(const MemoryPeak& peak, const MemoryLimit& limit) {
 void print_advice(const Experiment& ex, const std::vector<DataShape>& shapes) {
   for (const std::string& remark : setting_advice(ex, shapes))
     std::fprintf(stderr, "[drbench] note: %s\n", remark.c_str());
+  if (const std::string remark = selection_advice(ex); !remark.empty())
+    std::fprintf(stderr, "[drbench] note: %s\n", remark.c_str());
 }
 
 int cmd_validate(int argc, char** argv) {
@@ -427,7 +429,12 @@ int cmd_validate(int argc, char** argv) {
                  a.pos[0].c_str());
     return 2;
   }
-  std::printf("%s: valid; %zu tasks; results -> %s\n", a.pos[0].c_str(), tasks.size(),
+  const std::size_t planned = planned_tasks(ex, tasks);
+  std::printf("%s: valid; %zu tasks%s; results -> %s\n", a.pos[0].c_str(), tasks.size(),
+              planned == tasks.size() ? ""
+                                      : (" (" + std::to_string(planned) +
+                                         " of them run: the selection rule leaves the others out)")
+                                            .c_str(),
               ex.output.path.c_str());
   print_memory(peak, limit);
   return 0;
@@ -638,9 +645,10 @@ int cmd_plan(int argc, char** argv) {
   }
   // Successive halving runs as two stages one after the other; the plan keeps the costliest
   // settings per cell for the second.
+  // Under validation the test-point tasks of a grid come after its inner tasks, each counted as
+  // the costliest setting of its partition.
   std::vector<std::vector<std::uint64_t>> stages(1);
-  for (const auto& t : tasks)
-    if (first_stage(ex, t)) stages[0].push_back(t.id);
+  stages[0] = wanted_tasks(ex, tasks, [](std::uint64_t) { return nullptr; });
   const auto result_of = [&](std::uint64_t id) -> const TaskResult* {
     auto it = done.find(tasks.at(id).key);
     return it == done.end() ? nullptr : &it->second;
@@ -648,9 +656,11 @@ int cmd_plan(int argc, char** argv) {
   const bool first_done = std::all_of(stages[0].begin(), stages[0].end(),
                                       [&](std::uint64_t id) { return result_of(id) != nullptr; });
   // Once the first stage is complete, the second is known: the survivors a resume would run.
-  if (halving_on(ex))
+  if (halving_on(ex) && !ex.evaluation.validated())
     stages.push_back(remaining && first_done ? halving_survivors(ex, tasks, result_of)
                                              : halving_costliest(ex, tasks, seconds));
+  else if (ex.evaluation.validated())
+    stages.push_back(later_costliest(ex, tasks, seconds));
   const std::size_t first_size = stages[0].size(), second_size = stages.back().size();
   std::size_t left = 0, all = 0;
   double done_seconds = 0;

@@ -527,16 +527,42 @@ class Parser {
             "setting");
   }
 
-  // min_mean_error, or {halving: {repeats: R, keep: K}}: successive halving, which still reports
-  // the setting with the lowest mean error, chosen among those run on every repeat.
+  // min_mean_error | validation, or a map {rule, folds | fraction, halving: {repeats, keep}}
+  // (rule defaults to validation; folds and fraction belong to validation).
   void selection(const YAML::Node& n, const std::string& key, EvaluationSpec& e) {
+    const std::vector<std::string> rules{"validation", "min_mean_error"};
+    auto set_rule = [&](const YAML::Node& v, const std::string& k) {
+      e.selection = r_.one_of(v, k, rules) == "validation"
+                        ? EvaluationSpec::Selection::Validation
+                        : EvaluationSpec::Selection::MinMeanError;
+    };
     if (!n.IsMap()) {
-      r_.one_of(n, key, {"min_mean_error"});
+      set_rule(n, key);
       return;
     }
-    r_.check_keys(n, key, {"halving"});
+    r_.check_keys(n, key, {"rule", "folds", "fraction", "halving"});
+    if (n["rule"]) set_rule(n["rule"], join_key(key, "rule"));
+    for (const char* opt : {"folds", "fraction"})
+      if (n[opt] && !e.validated())
+        r_.fail(n[opt], join_key(key, opt),
+                "inner splits belong to rule: validation, but the rule is min_mean_error",
+                "remove it, or set rule: validation");
+    if (n["folds"] && n["fraction"])
+      r_.fail(n["fraction"], join_key(key, "fraction"),
+              "give folds (k-fold inner validation) or fraction (one inner split), not both",
+              "remove one of them");
+    if (n["folds"])
+      e.validation_folds = static_cast<int>(r_.integer(n["folds"], join_key(key, "folds"), 2, 100));
+    if (n["fraction"]) {
+      e.validation_fraction = r_.real(n["fraction"], join_key(key, "fraction"));
+      if (!(e.validation_fraction > 0 && e.validation_fraction < 1))
+        r_.fail(n["fraction"], join_key(key, "fraction"),
+                "must lie in (0, 1): the share of each class's training points held out",
+                "e.g. fraction: 0.25");
+    }
+    if (!n["halving"]) return;
     const std::string hkey = join_key(key, "halving");
-    const YAML::Node h = r_.required(n, key, "halving");
+    const YAML::Node h = n["halving"];
     r_.expect_map(h, hkey);
     r_.check_keys(h, hkey, {"repeats", "keep"});
     e.halving_repeats = static_cast<int>(
@@ -774,9 +800,37 @@ void migrate_grid_keys(YAML::Node root, int version) {
   }
 }
 
+// evaluation.selection as {rule: R, ...}: the rule a text leaves unsaid is `default_rule`.
+void write_out_selection(YAML::Node root, const std::string& default_rule) {
+  if (!root.IsMap()) return;
+  YAML::Node ev = root["evaluation"];
+  if (ev && !ev.IsMap()) return;  // invalid anyway: the text decides
+  YAML::Node full(YAML::NodeType::Map);
+  if (ev && ev["selection"]) {
+    const YAML::Node sel = ev["selection"];
+    if (sel.IsScalar())
+      full["rule"] = sel.Scalar();
+    else if (sel.IsMap())
+      for (const auto& kv : sel)
+        if (kv.first.Scalar() == "rule" && kv.second.IsScalar())
+          full["rule"] = kv.second.Scalar();  // built as the string form is: the two compare equal
+        else
+          full[kv.first.Scalar()] = kv.second;
+    else
+      return;
+  }
+  if (!full["rule"]) full["rule"] = default_rule;
+  root["evaluation"]["selection"] = full;
+}
+
 }  // namespace
 
-std::string normalised_config(const std::string& yaml_text, int settings_version) {
+std::string selection_name(EvaluationSpec::Selection s) {
+  return s == EvaluationSpec::Selection::Validation ? "validation" : "min_mean_error";
+}
+
+std::string normalised_config(const std::string& yaml_text, int settings_version,
+                              const std::string& default_rule) {
   YAML::Node root;
   try {
     root = YAML::Load(yaml_text);
@@ -785,6 +839,7 @@ std::string normalised_config(const std::string& yaml_text, int settings_version
   }
   if (root.IsMap()) root.remove("profiles");
   migrate_grid_keys(root, settings_version);
+  write_out_selection(root, default_rule);
   std::string out;
   canonical(root, out);
   return out;

@@ -46,8 +46,19 @@ struct EvaluationSpec {
   // The protocol of every method entry that names none (MethodSpec::protocol holds each one's).
   // Unset keeps holdout, so configs from before per-method protocols expand to the same tasks.
   enum class Protocol { Holdout, Transductive, Auto } protocol = Protocol::Holdout;
-  // How the reported setting is chosen per (dataset, method, split value, dim) cell.
-  enum class Selection { MinMeanError } selection = Selection::MinMeanError;
+  // How the reported setting is chosen per (dataset, method, split value, dim) cell:
+  // MinMeanError (the oracle of the seed papers: the lowest mean test error over the partitions),
+  // or Validation (per partition, the lowest error on inner splits of its training points; the
+  // chosen setting is refitted on the whole training partition and scored on its test points once).
+  // A config that states no selection gets Validation.
+  enum class Selection { MinMeanError, Validation } selection = Selection::Validation;
+  // Validation's inner splits of each training partition, stratified by class: `validation_folds`
+  // folds (>= 2), or, when 0, one split holding out `validation_fraction` of each class.
+  int validation_folds = 0;
+  double validation_fraction = 0.25;
+  // The inner splits a validated setting is scored on (1 for a fraction split).
+  int inner_splits() const { return validation_folds > 0 ? validation_folds : 1; }
+  bool validated() const { return selection == Selection::Validation; }
   // Successive halving (selection: {halving: {repeats: R, keep: K}}; 0 = off): every setting runs
   // on the first R repeats, and only the K best per cell (lowest mean error there) on the rest.
   int halving_repeats = 0, halving_keep = 0;
@@ -101,8 +112,13 @@ Experiment parse_experiment(const std::string& yaml_text, const std::string& fil
 // that configure the same experiment give the same string (resume compares these). A text
 // written under an earlier settings version has its methods' renamed grid keys under their
 // current names (MethodInfo::migrate_setting), so it matches the renamed config.
-std::string normalised_config(const std::string& yaml_text,
-                              int settings_version = kSettingsVersion);
+// evaluation.selection is written out in full ({rule: ..., ...}), a text stating none taking
+// `default_rule`: a results file written before `selection: validation` existed was run under
+// min_mean_error whatever its text says, later ones under validation.
+std::string normalised_config(const std::string& yaml_text, int settings_version = kSettingsVersion,
+                              const std::string& default_rule = "validation");
+// The name of a selection rule as configs and results files write it.
+std::string selection_name(EvaluationSpec::Selection s);
 
 // Every setting of a method spec: the cartesian product of its grid, completed with defaults.
 std::vector<ParamSet> expand_grid(const MethodSpec& spec);

@@ -76,6 +76,20 @@ std::vector<std::string> setting_advice(const Experiment& ex,
   return out;
 }
 
+std::string selection_advice(const Experiment& ex) {
+  if (ex.evaluation.validated()) return "";
+  std::string grids;
+  for (const MethodSpec& m : ex.methods)
+    if (const std::size_t n = expand_grid(m).size(); n > 1)
+      grids += (grids.empty() ? "" : ", ") + m.label + " (" + std::to_string(n) + " settings)";
+  if (grids.empty()) return "";
+  return "evaluation.selection is min_mean_error: the setting of " + grids +
+         " is chosen on the test error it reports, so those errors are optimistic (fix: "
+         "evaluation: {selection: validation}, which chooses each partition's setting on inner "
+         "splits of its training points; keep min_mean_error only to reproduce a paper that chose "
+         "so)";
+}
+
 void validate_against_data(const Experiment& ex, const std::vector<DataShape>& shapes) {
   if (shapes.size() != ex.datasets.size())
     throw Error("internal: validate_against_data got " + std::to_string(shapes.size()) +

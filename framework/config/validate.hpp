@@ -33,6 +33,11 @@ DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds)
 // first such setting's). Under the holdout protocol the shapes are given test points.
 std::vector<std::string> setting_advice(const Experiment& ex, const std::vector<DataShape>& shapes);
 
+// Under selection: min_mean_error, one remark naming the methods whose grid has more than one
+// setting: their setting is chosen on the test error, so their reported errors are optimistic,
+// and how to change it; empty otherwise.
+std::string selection_advice(const Experiment& ex);
+
 // A data_path that is not a directory, at its line (before any dataset is looked for there).
 void check_data_path(const Experiment& ex);
 

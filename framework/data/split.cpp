@@ -94,4 +94,37 @@ Partition make_partition(const Dataset& ds, const SplitsSpec& spec, double value
   return {sorted(std::move(train)), sorted(std::move(test))};
 }
 
+Partition inner_partition(const Dataset& ds, const Partition& outer, int folds, double fraction,
+                          int fold, std::uint64_t seed) {
+  std::vector<std::vector<arma::uword>> members(ds.n_classes);
+  for (arma::uword j : outer.train) members.at(ds.y(j)).push_back(j);
+  Rng rng(seed);
+  std::vector<arma::uword> train, held;
+  arma::uword dealt =
+      0;  // folds continue across classes, so small classes do not all land in fold 0
+  for (const auto& m : members) {
+    const arma::uword nc = m.size();
+    if (nc == 0) continue;
+    const arma::uvec perm = rng.permutation(nc);
+    const arma::uword nheld =
+        folds > 0 ? 0
+                  : std::min<arma::uword>(
+                        nc - 1, static_cast<arma::uword>(std::llround(fraction * double(nc))));
+    for (arma::uword i = 0; i < nc; ++i) {
+      const bool out =
+          folds > 0 ? (dealt + i) % arma::uword(folds) == arma::uword(fold) : i < nheld;
+      (out ? held : train).push_back(m[perm(i)]);
+    }
+    dealt += nc;
+  }
+  if (train.empty() || held.empty())
+    throw DataError("dataset '" + ds.name + "': evaluation.selection: inner split " +
+                    std::to_string(fold) + " of a training partition of " +
+                    std::to_string(outer.train.n_elem) + " points holds " +
+                    std::to_string(train.size()) + " training and " + std::to_string(held.size()) +
+                    " validation points (fix: more training points per partition, fewer folds or "
+                    "a larger fraction, or selection: min_mean_error)");
+  return {sorted(std::move(train)), sorted(std::move(held))};
+}
+
 }  // namespace drbench

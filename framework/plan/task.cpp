@@ -20,6 +20,35 @@ std::string split_label(const SplitsSpec& splits, double value) {
   return "";
 }
 
+namespace {
+
+// One copy of each task of a method with several settings per inner split, seeded and keyed with
+// "|v<fold>" after the repeat. The inner training part is smaller than the partition's; the cost
+// estimate keeps the partition's (an upper bound).
+void add_inner_tasks(const Experiment& ex, const std::vector<const MethodInfo*>& infos,
+                     const std::vector<std::vector<ParamSet>>& settings, std::vector<Task>& tasks) {
+  const std::size_t outer = tasks.size();
+  for (std::size_t i = 0; i < outer; ++i) {
+    if (settings[tasks[i].method].size() < 2) continue;
+    for (int fold = 0; fold < ex.evaluation.inner_splits(); ++fold) {
+      Task t = tasks[i];
+      const std::string partition = ex.datasets[t.dataset].name + "|" +
+                                    split_label(ex.splits, t.split_value) + "|r" +
+                                    std::to_string(t.repeat);
+      const std::string rest = "|" + ex.methods[t.method].label + "|";
+      const std::string dim = "|d" + std::to_string(t.dim);
+      const std::string inner = partition + "|v" + std::to_string(fold);
+      t.id = tasks.size();
+      t.fold = fold;
+      t.key = inner + rest + t.setting.canonical() + dim;
+      t.seed = hash_seed(ex.seed, inner + rest + infos[t.method]->seed_setting(t.setting) + dim);
+      tasks.push_back(std::move(t));
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<Task> expand_tasks(const Experiment& ex) {
   return expand_tasks(ex, {});
 }
@@ -70,6 +99,7 @@ std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape
       }
     }
   }
+  if (ex.evaluation.validated()) add_inner_tasks(ex, infos, settings, tasks);
   return tasks;
 }
 

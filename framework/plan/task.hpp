@@ -18,6 +18,9 @@ struct Task {
   std::size_t dataset = 0;  // index into Experiment::datasets
   double split_value = 0.0;
   int repeat = 0;
+  // Inner validation (selection: validation): the inner split of the training partition this task
+  // is fitted and scored on; -1 for a task scored on the partition's test points.
+  int fold = -1;
   std::size_t method = 0;  // index into Experiment::methods
   ParamSet setting;        // complete (defaults filled in)
   arma::uword dim = 0;
@@ -32,6 +35,10 @@ struct Task {
 // split_seed = hash_seed(splits.seed, "<dataset>|<split>|r<repeat>") (shared by every method);
 // seed = hash_seed(ex.seed, key with the setting's parameters under their settings-version-1
 // names, MethodInfo::seed_setting): the key itself when no parameter of the method was renamed.
+// Under selection: validation, every method with more than one setting also gets one inner task
+// per (partition, setting, dim, inner split), after all the tasks above (their ids and keys are
+// those of the same config under min_mean_error): key "<dataset>|<split>|r<repeat>|v<fold>|<label>|
+// <setting canonical>|d<dim>", seeded the same way from that key.
 std::vector<Task> expand_tasks(const Experiment& ex);
 // As above, with each dataset's measured training shape at the smallest split value (as for
 // validate_against_data, framework/config/validate.hpp) for the cost estimates, n scaled in

@@ -13,6 +13,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/results/files.hpp"
+#include "framework/results/selection.hpp"
 #include "framework/support/h5.hpp"
 
 namespace drbench {
@@ -74,6 +75,52 @@ const PoolRule* pool_of(const std::vector<PoolRule>& rules, const std::string& n
   for (const auto& r : rules)
     if (pool_matches(r.pattern, name)) return &r;
   return nullptr;
+}
+
+// selection: validation: which setting of each partition was chosen (choose_validated on the
+// inner rows, as the run chose), and per cell the text its chosen settings are reported under.
+std::string cell_group(const TaskRow& r) {
+  return r.dataset + "|" + r.label + "|" + number(r.split_value) + "|" + std::to_string(r.dim);
+}
+std::string partition_group(const TaskRow& r) {
+  return cell_group(r) + "|" + std::to_string(r.repeat);
+}
+
+struct ValidatedChoices {
+  std::set<std::string> groups;               // partitions of cells with inner rows
+  std::map<std::string, std::string> chosen;  // partition -> chosen setting
+  std::map<std::string, std::string> text;    // cell -> "per partition: a=1 in 3; a=2 in 2"
+  // The reported setting text of a test-point row that was chosen, else nullptr.
+  const std::string* reported(const TaskRow& r) const {
+    const auto c = chosen.find(partition_group(r));
+    if (c == chosen.end() || c->second != r.setting) return nullptr;
+    return &text.at(cell_group(r));
+  }
+};
+
+ValidatedChoices validated_choices(const ResultsFile& f) {
+  ValidatedChoices v;
+  std::vector<InnerScore> scores;
+  for (const auto& row : f.tasks)
+    if (row.fold >= 0) {
+      v.groups.insert(partition_group(row));
+      const auto& e = row.result.knn_error;
+      scores.push_back(
+          {partition_group(row), row.setting, row.result.ok && !e.empty(), e.empty() ? 0.0 : e[0]});
+    }
+  v.chosen = choose_validated(scores);
+  std::map<std::string, std::map<std::string, int>> counts;  // cell -> setting -> partitions
+  for (const auto& row : f.tasks)
+    if (row.fold < 0 && v.chosen.count(partition_group(row)) &&
+        v.chosen.at(partition_group(row)) == row.setting)
+      ++counts[cell_group(row)][row.setting];
+  for (const auto& [cell, settings] : counts) {
+    std::string t;
+    for (const auto& [setting, n] : settings)
+      t += (t.empty() ? "" : "; ") + setting + " in " + std::to_string(n);
+    v.text[cell] = "per partition: " + t;
+  }
+  return v;
 }
 
 }  // namespace
@@ -204,6 +251,9 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
   a.reference = opt.reference ? *opt.reference : f.ttest_reference;
   a.halving_repeats = f.halving_repeats;
   a.halving_keep = f.halving_keep;
+  a.selection = f.selection;
+  a.validation_folds = f.validation_folds;
+  a.validation_fraction = f.validation_fraction;
   a.repeats = f.repeats;
   if (a.repeats <= 0)  // a ResultsFile built by hand: the repeats its rows show
     for (const auto& row : f.tasks) a.repeats = std::max(a.repeats, row.repeat + 1);
@@ -249,12 +299,17 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
   using CellKey = std::tuple<std::string, std::string, double, std::uint64_t>;
   std::map<CellKey, std::size_t> index;
   std::map<std::pair<std::size_t, std::string>, std::size_t> setting_index;
+  const ValidatedChoices validated = validated_choices(f);
   for (const auto& row : f.tasks) {
+    if (row.fold >= 0) continue;  // inner validation: chose the setting, never reported
     const PoolRule* dpool = pool_of(opt.pool_datasets, row.dataset);
     const PoolRule* lpool = pool_of(opt.pool_labels, row.label);
     const std::string& dataset = dpool ? dpool->name : row.dataset;
     const std::string& label = lpool ? lpool->name : row.label;
-    const std::string setting = lpool ? row.label + ": " + row.setting : row.setting;
+    const std::string* summary = validated.reported(row);
+    if (validated.groups.count(partition_group(row)) && !summary) continue;  // not chosen
+    const std::string setting =
+        (lpool ? row.label + ": " : std::string()) + (summary ? *summary : row.setting);
     // Draws of different data sets may share a partition seed; t-tests pair a draw with itself.
     const std::uint64_t pair_key = dpool ? hash_seed(row.split_seed, row.dataset) : row.split_seed;
     if (dpool) add_unique(a.pooled[dpool->name], row.dataset);
@@ -388,6 +443,28 @@ std::string protocol_caption(const Table& t, std::size_t ki, const Aggregate& a)
   return s;
 }
 
+// The caption's selection rule: the oracle says it chose on the test error.
+std::string selection_text(const Aggregate& a, int expected) {
+  const std::string halving =
+      a.halving_repeats == 0
+          ? ""
+          : " by successive halving (every setting on " + std::to_string(a.halving_repeats) +
+                " partitions, the best " + std::to_string(a.halving_keep) + " on all)";
+  if (a.selection == "validation") {
+    const std::string inner = a.validation_folds > 0
+                                  ? std::to_string(a.validation_folds) + " inner folds"
+                                  : "an inner split holding out " +
+                                        number(100.0 * a.validation_fraction) + " % of each class";
+    return "setting chosen per partition by the 1st k's kNN error on " + inner +
+           " of its training points (selection: validation" +
+           (halving.empty() ? "" : "," + halving) +
+           "), refitted on all of them and scored on the test points once";
+  }
+  return "best setting per cell" + (a.metric.empty() ? "" : " by " + k_name(a, a.k[0])) +
+         (expected > 1 ? " among those with results on all " + std::to_string(expected) : "") +
+         halving + ", chosen on the test error, as the paper did (selection: min_mean_error)";
+}
+
 }  // namespace
 
 std::vector<Table> make_tables(const Aggregate& a) {
@@ -446,13 +523,7 @@ std::vector<Table> make_tables(const Aggregate& a) {
                                     " test error (%)"
                               : (t.k > 0 ? a.metric + " at K = " + std::to_string(t.k) : a.metric) +
                                     " (" + (a.higher_better ? "higher" : "lower") + " is better)") +
-            ", mean ± std over " + over + ", best setting per cell" +
-            (a.metric.empty() ? "" : " by " + k_name(a, a.k[0])) +
-            (expected > 1 ? " among those with results on all " + R : "") +
-            (a.halving_repeats == 0
-                 ? ""
-                 : " by successive halving (every setting on " + std::to_string(a.halving_repeats) +
-                       " partitions, the best " + std::to_string(a.halving_keep) + " on all)") +
+            ", mean ± std over " + over + ", " + selection_text(a, expected) +
             (!several   ? ""
              : dim == 0 ? ", input space (methods without a latent dimension)"
                         : ", latent dim " + std::to_string(dim));
@@ -595,16 +666,22 @@ std::string to_markdown(const Table& t, const Aggregate& a) {
     s += "| " + t.rows[i] + " |" + (mixed ? " " + t.protocol[i] + " |" : "");
     for (const Cell* c : t.cells[i]) {
       s += " " + cell_text(c, ki, a) + " |";
-      if (c && c->settings.size() > 1) choices = true;
+      if (c && (c->settings.size() > 1 ||
+                (c->chosen() && c->chosen()->setting.rfind("per partition: ", 0) == 0)))
+        choices = true;
     }
     s += " " + std::to_string(t.failed[i]) + " |\n";
   }
   if (choices) {  // which setting won each cell, for methods that had a grid
-    s += "\nBest setting (" +
-         (a.metric.empty() ? "lowest mean " + std::to_string(a.k.empty() ? 1 : a.k[0]) + "-NN error"
-                           : std::string(a.higher_better ? "highest" : "lowest") + " mean " +
-                                 k_name(a, a.k.empty() ? 0 : a.k[0])) +
-         "):\n\n| method |";
+    s += a.selection == "validation"
+             ? "\nSettings chosen (on the inner validation error, partitions per setting):\n\n| "
+               "method |"
+             : "\nBest setting (" +
+                   (a.metric.empty()
+                        ? "lowest mean " + std::to_string(a.k.empty() ? 1 : a.k[0]) + "-NN error"
+                        : std::string(a.higher_better ? "highest" : "lowest") + " mean " +
+                              k_name(a, a.k.empty() ? 0 : a.k[0])) +
+                   "):\n\n| method |";
     for (const auto& col : t.columns) s += " " + col + " |";
     s += "\n|---|";
     for (std::size_t j = 0; j < t.columns.size(); ++j) s += "---|";

@@ -78,7 +78,14 @@ struct Aggregate {
   std::string split_kind;
   std::string reference;                      // "" when no tests were made
   int halving_repeats = 0, halving_keep = 0;  // as in the results file
-  int repeats = 0;                            // configured partitions per split value
+  // The selection rule of the run (ResultsFile::selection): "min_mean_error" (the oracle: each
+  // cell's setting with the lowest mean test error) or "validation" (each partition's setting
+  // chosen by its inner validation error; a cell's SettingStats then gathers the chosen setting's
+  // result of every partition, its `setting` naming the choices and how often each was made).
+  std::string selection = "min_mean_error";
+  int validation_folds = 0;
+  double validation_fraction = 0.0;
+  int repeats = 0;  // configured partitions per split value
   // Set when the run that wrote the file has not finished (stopped, killed or still going): one
   // sentence saying how much is there, printed above the tables; empty for a finished run.
   std::string incomplete;

@@ -62,6 +62,7 @@ Aggregate combine_aggregates(const std::vector<Aggregate>& parts,
     require_same("the tabulated measure", out.metric, p.metric, paths[0], paths[i], separately);
     require_same("the partitions per split value (repeats)", out.repeats, p.repeats, paths[0],
                  paths[i], separately);
+    require_same("the selection rule", out.selection, p.selection, paths[0], paths[i], separately);
     require_same("the successive-halving repeats", out.halving_repeats, p.halving_repeats, paths[0],
                  paths[i], separately);
     require_same("the successive-halving keep", out.halving_keep, p.halving_keep, paths[0],

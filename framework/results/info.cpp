@@ -86,6 +86,13 @@ std::string describe_results(const std::string& path) {
     << " failed), " << (r.n_tasks > done ? r.n_tasks - done : 0) << " without one"
     << (r.halving_keep > 0 ? " (successive halving: not every setting runs on every repeat)" : "")
     << "\n";
+  o << "  selection   " << r.selection
+    << (r.selection == "validation"
+            ? " (each partition's setting chosen on inner splits of its training points)"
+            : " (each cell's setting chosen on the test error" +
+                  std::string(r.selection_recorded ? ")"
+                                                   : "; the file predates the rule's record)"))
+    << "\n";
   o << "  datasets    " << joined(r.datasets) << "\n";
   o << "  methods     " << joined(r.labels) << "\n";
   o << "  protocol    " << (protocols.empty() ? "-" : protocols) << "\n";

@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
@@ -100,6 +101,14 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
     r.halving_repeats = static_cast<int>(h5::read_attr_int(f, f.h, "halving_repeats"));
     r.halving_keep = static_cast<int>(h5::read_attr_int(f, f.h, "halving_keep"));
   }
+  if (h5::has_attr(f.h, "selection")) {
+    r.selection = h5::read_attr_string(f, f.h, "selection");
+    r.selection_recorded = true;
+  }
+  if (h5::has_attr(f.h, "validation_folds")) {
+    r.validation_folds = static_cast<int>(h5::read_attr_int(f, f.h, "validation_folds"));
+    r.validation_fraction = std::atof(h5::read_attr_string(f, f.h, "validation_fraction").c_str());
+  }
   r.ranks = static_cast<int>(h5::read_attr_int(f, f.h, "ranks"));
   r.n_tasks = static_cast<std::uint64_t>(h5::read_attr_int(f, f.h, "n_tasks"));
   if (h5::has_attr(f.h, "repeats"))
@@ -156,6 +165,9 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
   const std::vector<std::string> stop_reason =
       has_end ? strings("stop_reason") : std::vector<std::string>(n);
   auto repeat = ints("repeat"), status = ints("status"), rank = ints("rank");
+  // Files from before inner validation tasks: every row is scored on the test points.
+  const std::vector<std::int64_t> fold =
+      h5::exists(g, "fold") ? ints("fold") : std::vector<std::int64_t>(n, -1);
   auto dim = uints("dim"), seed = uints("seed"), split_seed = uints("split_seed"),
        n_train = uints("n_train"), n_test = uints("n_test"), input_dim = uints("input_dim");
   h5::Matrix knn = h5::read_matrix(f, g, "knn_error");
@@ -239,6 +251,7 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
     row.protocol = protocol[i];
     row.split_value = split_value[i];
     row.repeat = static_cast<int>(repeat[i]);
+    row.fold = static_cast<int>(fold[i]);
     row.dim = dim[i];
     row.seed = seed[i];
     row.split_seed = split_seed[i];

@@ -17,6 +17,7 @@ struct TaskRow {
   std::string protocol;
   double split_value = 0.0;
   int repeat = 0;
+  int fold = -1;  // inner validation split (selection: validation); -1: scored on the test points
   std::uint64_t dim = 0, seed = 0, split_seed = 0;
 };
 
@@ -27,6 +28,12 @@ struct ResultsFile {
   std::string ttest_reference;
   int halving_repeats = 0,
       halving_keep = 0;  // successive halving (0: every setting on every repeat)
+  // The selection rule the run used (root attribute selection; files written before it existed
+  // ran under min_mean_error, and `selection_recorded` is false), and validation's inner splits.
+  std::string selection = "min_mean_error";
+  bool selection_recorded = false;
+  int validation_folds = 0;
+  double validation_fraction = 0.0;
   int ranks = 1;
   // Parameter names of the settings as written (root attribute settings_version; 1 for files
   // from before it). read_results returns every setting and task key under the current names.

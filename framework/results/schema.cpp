@@ -58,6 +58,7 @@ void write_tasks(const h5::File& f, const Experiment& ex, const std::vector<Task
                     col([&](std::size_t) { return split_kind_name(ex.splits.kind); }));
   h5::write_f64(f, g, "split_value", col([&](std::size_t i) { return info[i]->split_value; }));
   h5::write_i32(f, g, "repeat", col([&](std::size_t i) { return std::int32_t(info[i]->repeat); }));
+  h5::write_i32(f, g, "fold", col([&](std::size_t i) { return std::int32_t(info[i]->fold); }));
   h5::write_strings(f, g, "method",
                     col([&](std::size_t i) { return ex.methods.at(info[i]->method).method; }));
   h5::write_strings(f, g, "label",
@@ -215,6 +216,13 @@ void write_results_file(const std::string& file, const Experiment& ex,
   h5::attr_strings(f, f.h, "datasets", datasets);
   h5::attr_strings(f, f.h, "labels", labels);
   h5::attr_string(f, f.h, "ttest_reference", ex.evaluation.ttest_reference);
+  h5::attr_string(f, f.h, "selection", selection_name(ex.evaluation.selection));
+  if (ex.evaluation.validated()) {
+    h5::attr_int(f, f.h, "validation_folds", ex.evaluation.validation_folds);
+    char fraction[32];  // as text: the h5 layer keeps integer and string attributes only
+    std::snprintf(fraction, sizeof fraction, "%.17g", ex.evaluation.validation_fraction);
+    h5::attr_string(f, f.h, "validation_fraction", fraction);
+  }
   if (ex.evaluation.halving_repeats > 0) {
     h5::attr_int(f, f.h, "halving_repeats", ex.evaluation.halving_repeats);
     h5::attr_int(f, f.h, "halving_keep", ex.evaluation.halving_keep);

@@ -202,8 +202,19 @@ void ResultsStore::load_file(bool& have_file) {
   have_file = fs::exists(path_);
   if (!have_file) return;
   ResultsFile old = read_results(path_, true);
-  if (normalised_config(old.config, old.settings_version) != normalised_config(ex_.text))
+  // A file from before the selection attribute ran under min_mean_error whatever its text says.
+  const std::string now = normalised_config(ex_.text);
+  if (normalised_config(old.config, old.settings_version, old.selection) != now) {
+    if (!old.selection_recorded && normalised_config(old.config, old.settings_version) == now)
+      throw Error(path_ +
+                  ": was run under selection: min_mean_error (written before selection: "
+                  "validation existed, it states no rule), and the config, stating none, now "
+                  "means validation (fix: add evaluation: {selection: min_mean_error} to the "
+                  "config to resume this file; or --force-new to start over under validation, the "
+                  "old results moving to " +
+                  path_ + ".bak)");
     refuse(path_, old.config);
+  }
   for (auto& row : old.tasks) adopt(std::move(row.result));
 }
 

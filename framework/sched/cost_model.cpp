@@ -249,7 +249,7 @@ CostEvidence read_cost_evidence(const std::vector<std::string>& paths, const Exp
       ev.samples.insert(ev.samples.end(), more.begin(), more.end());
       // Keys name a task within its config: another config's task of the same key (a generator
       // at another size) is a sample, not this task's time.
-      if (normalised_config(rf.config, rf.settings_version) == config)
+      if (normalised_config(rf.config, rf.settings_version, rf.selection) == config)
         for (const auto& row : rf.tasks) ev.results[row.result.key] = row.result;
     }
     const JournalContents j = read_journal(journal);

@@ -10,14 +10,36 @@
 #include <string>
 #include <vector>
 
-#include "framework/results/task_result.hpp"
 #include "framework/plan/task.hpp"
+#include "framework/results/task_result.hpp"
 
 namespace drbench {
 
 bool halving_on(const Experiment& ex);
 // A first-stage task (every task when halving is off).
 bool first_stage(const Experiment& ex, const Task& t);
+// A task whose error takes part in choosing a setting: every task under min_mean_error, the inner
+// tasks under validation (successive halving then works on the inner error).
+bool selecting(const Experiment& ex, const Task& t);
+
+using ResultOf = std::function<const TaskResult*(std::uint64_t id)>;
+
+// The ids (ascending) the run wants, given the results so far: under min_mean_error every task,
+// or with halving the first stage, then its survivors once it is complete. Under validation the
+// inner tasks (halved the same way) and the test-point tasks of methods with one setting, then,
+// for each partition of a cell whose inner tasks are all done, the test-point task of the setting
+// choose_validated picks. A run dispatches what is wanted and not done until that is nothing.
+std::vector<std::uint64_t> wanted_tasks(const Experiment& ex, const std::vector<Task>& tasks,
+                                        const ResultOf& result);
+
+// How many tasks the run does in all (halving_planned, plus under validation one test-point task
+// per partition of each cell with several settings).
+std::size_t planned_tasks(const Experiment& ex, const std::vector<Task>& tasks);
+
+// For plans, before any result exists: the tasks after wanted_tasks' first answer, each choice
+// taken as the costliest setting (an upper bound on the later work).
+std::vector<std::uint64_t> later_costliest(const Experiment& ex, const std::vector<Task>& tasks,
+                                           const std::vector<double>& seconds);
 
 // Ids of the second-stage tasks to run, given the finished first-stage results (`result` returns
 // nullptr for a task without one).

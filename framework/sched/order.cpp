@@ -11,7 +11,8 @@ const std::vector<PreprocStep>& task_preprocessing(const Experiment& ex, const T
 }
 
 std::string prepared_key(const Experiment& ex, const Task& t) {
-  std::string key = std::to_string(t.dataset) + "|" + std::to_string(t.split_seed) + "|";
+  std::string key = std::to_string(t.dataset) + "|" + std::to_string(t.split_seed) + "|" +
+                    (t.fold >= 0 ? "v" + std::to_string(t.fold) + "|" : "");
   for (const auto& step : task_preprocessing(ex, t)) key += step.describe() + ";";
   // The transductive protocol prepares the joint fit set, holdout the training and test sets.
   if (ex.methods.at(t.method).transductive()) key += "|transductive";

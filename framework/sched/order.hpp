@@ -18,7 +18,8 @@ namespace drbench {
 const std::vector<PreprocStep>& task_preprocessing(const Experiment& ex, const Task& t);
 
 // What a task's prepared partition is cached under: dataset, split seed (which names the split
-// value and repeat), the preprocessing chain the method uses and its protocol.
+// value and repeat), the inner split of an inner task, the preprocessing chain the method uses and
+// its protocol.
 std::string prepared_key(const Experiment& ex, const Task& t);
 
 struct DispatchOrder {

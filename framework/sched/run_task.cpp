@@ -6,6 +6,7 @@
 
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/core/rng.hpp"
 #include "framework/data/load.hpp"
 #include "framework/data/preprocess.hpp"
 #include "framework/data/split.hpp"
@@ -28,9 +29,12 @@ double since(Clock::time_point t0) {
 // The quality measures the config asks for, in its order, on one (input, embedding) pair: one
 // co-ranking pass, its query sample seeded by the task.
 // `labels` are the scored points' classes (the label-based measures use them; no method sees them).
+// An inner validation task (fold >= 0) only chooses a setting by its kNN error: no measures
+// (its quality columns read NaN).
 void quality_scores(const EvaluationSpec& ev, const arma::mat& high, const arma::mat& low,
-                    const arma::uvec& labels, std::uint64_t seed, unsigned threads, TaskResult& r) {
-  if (ev.quality.empty()) return;
+                    const arma::uvec& labels, std::uint64_t seed, unsigned threads, TaskResult& r,
+                    int fold) {
+  if (ev.quality.empty() || fold >= 0) return;
   QualityRequest req{ev.quality,
                      ev.quality_k,
                      arma::uword(ev.quality_sample),
@@ -152,7 +156,13 @@ std::shared_ptr<const PreparedSplit> TaskRunner::prepared(const Task& t) {
 
   const Dataset& ds = dataset(t.dataset);
   const bool transductive = ex_.methods.at(t.method).transductive();
-  const Partition part = make_partition(ds, ex_.splits, t.split_value, t.split_seed);
+  Partition part = make_partition(ds, ex_.splits, t.split_value, t.split_seed);
+  // An inner task sees only its partition's training points: an inner split of them stands in
+  // for the partition, under the same protocol, and the partition's test points stay unseen.
+  if (t.fold >= 0)
+    part = inner_partition(ds, part, ex_.evaluation.validation_folds,
+                           ex_.evaluation.validation_fraction, t.fold,
+                           hash_seed(t.split_seed, "inner"));
   PreparedSplit p;
   p.train = part.train;
   p.test = part.test;
@@ -236,7 +246,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   if (loo) {
     auto t1 = Clock::now();
     r.knn_error = knn_loo_errors(scored(Efit), yfit, ks);
-    quality_scores(ex_.evaluation, Xfit, Efit, yfit, t.seed, in.threads, r);
+    quality_scores(ex_.evaluation, Xfit, Efit, yfit, t.seed, in.threads, r, t.fold);
     r.eval_seconds = since(t1);
   } else if (transductive) {
     auto t1 = Clock::now();
@@ -244,7 +254,8 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
     r.n_test = test_pos.n_elem;
     r.knn_error =
         knn_errors(scored(Etrain), yfit.elem(train_pos), scored(Etest), yfit.elem(test_pos), ks);
-    quality_scores(ex_.evaluation, Xfit, Efit, yfit, t.seed, in.threads, r);  // all embedded points
+    quality_scores(ex_.evaluation, Xfit, Efit, yfit, t.seed, in.threads, r,
+                   t.fold);  // all embedded points
     r.eval_seconds = since(t1);
     r.embedding_test = Etest;
     Efit = Etrain;
@@ -258,7 +269,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
     require_finite(Etest, "the test embedding");
     auto t2 = Clock::now();
     r.knn_error = knn_errors(scored(Efit), yfit, scored(Etest), ytest, ks);
-    quality_scores(ex_.evaluation, Xtest, Etest, ytest, t.seed, in.threads, r);
+    quality_scores(ex_.evaluation, Xtest, Etest, ytest, t.seed, in.threads, r, t.fold);
     r.eval_seconds = since(t2);
     r.embedding_test = std::move(Etest);
   }

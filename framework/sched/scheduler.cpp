@@ -286,11 +286,12 @@ int run_experiment(const RunOptions& opt) {
   DispatchHooks hooks;
   hooks.run = [&](std::uint64_t id) { return runner->run(tasks.at(id), rank).serialize(); };
 
-  // Successive halving runs in two collective rounds: the second stage's tasks are chosen by rank 0
-  // from the first stage's results.
-  const int rounds = halving_on(ex) ? 2 : 1;
+  // Rounds of collective dispatches: successive halving's second stage and validation's
+  // test-point tasks are chosen by rank 0 from the committed results of the rounds before; after
+  // each round rank 0 says whether another follows.
   if (rank != 0) {
-    for (int i = 0; i < rounds; ++i) dispatch({}, {}, hooks);
+    do dispatch({}, {}, hooks);
+    while (broadcast_quietly(0));
     return 0;
   }
 
@@ -303,7 +304,8 @@ int run_experiment(const RunOptions& opt) {
     // The workers are already asking for work: an empty dispatch releases them.
     hooks.record = [](std::string&&) {};
     hooks.commit = [] {};
-    for (int i = 0; i < rounds; ++i) dispatch({}, {}, hooks);
+    dispatch({}, {}, hooks);
+    broadcast_quietly(0);
     return 2;
   }
 
@@ -327,11 +329,13 @@ int run_experiment(const RunOptions& opt) {
       if (!store->done(id) && in_slice(tasks[id])) pending.push_back(id);
     return dispatch_order(ex, tasks, pending, cost, nranks);
   };
-  std::vector<std::uint64_t> stage;
-  for (const auto& t : tasks)
-    if (first_stage(ex, t)) stage.push_back(t.id);
-  const DispatchOrder pending = not_done(stage);
-  const std::size_t planned = halving_planned(ex, tasks);
+  const ResultOf result_of = [&](std::uint64_t id) -> const TaskResult* {
+    auto it = store->results().find(id);
+    return it == store->results().end() ? nullptr : &it->second;
+  };
+  std::vector<std::uint64_t> stage = wanted_tasks(ex, tasks, result_of);
+  DispatchOrder pending = not_done(stage);
+  const std::size_t planned = planned_tasks(ex, tasks);
   if (!opt.quiet) {
     std::fprintf(stderr, "[drbench] %s: %zu tasks, %zu already done, %d rank(s), BLAS: %s\n",
                  opt.config.c_str(), planned, store->n_done(), nranks, info.blas.c_str());
@@ -344,7 +348,13 @@ int run_experiment(const RunOptions& opt) {
         checked->memory_limit.source.c_str());
     for (const std::string& remark : setting_advice(ex, shapes))
       std::fprintf(stderr, "[drbench] note: %s\n", remark.c_str());
-    if (rounds == 2)
+    if (ex.evaluation.validated() && planned < tasks.size())
+      std::fprintf(stderr,
+                   "[drbench] selection: validation: each setting of a grid scored on %d inner "
+                   "split(s) of each training partition, the chosen one refitted and scored on the "
+                   "test points (%zu tasks in all)\n",
+                   ex.evaluation.inner_splits(), planned);
+    if (halving_on(ex))
       std::fprintf(stderr,
                    "[drbench] successive halving: every setting on %d repeats (%zu tasks), the "
                    "best %d per cell on the rest (%zu of %zu expanded tasks run)\n",
@@ -360,19 +370,16 @@ int run_experiment(const RunOptions& opt) {
   Recorder recorder(*store, progress, opt.quiet);
   hooks.record = [&](std::string&& bytes) { recorder.add(TaskResult::deserialize(bytes)); };
   hooks.commit = [&] { recorder.commit(); };
-  DispatchStats stats = dispatch(pending.ids, cost, hooks, {}, pending.group);
-  stats.stopped = stats.stopped || recorder.interrupted() > 0;
-  if (rounds == 2) {
-    // Second stage: chosen from the committed first-stage results (resumed runs choose alike).
-    DispatchOrder next;
-    if (!stats.stopped)
-      next = not_done(halving_survivors(ex, tasks, [&](std::uint64_t id) -> const TaskResult* {
-        auto it = store->results().find(id);
-        return it == store->results().end() ? nullptr : &it->second;
-      }));
-    const DispatchStats second = dispatch(next.ids, cost, hooks, {}, next.group);
-    stats.stopped = stats.stopped || second.stopped;
-    stats.recorded += second.recorded;
+  DispatchStats stats;
+  for (;;) {
+    const DispatchStats round = dispatch(pending.ids, cost, hooks, {}, pending.group);
+    stats.stopped = stats.stopped || round.stopped || recorder.interrupted() > 0;
+    stats.recorded += round.recorded;
+    // The next round: what the committed results now let the rule choose (resumed runs alike).
+    if (!stats.stopped) pending = not_done(wanted_tasks(ex, tasks, result_of));
+    const bool more = !stats.stopped && !pending.ids.empty();
+    broadcast_quietly(more ? 1 : 0);
+    if (!more) break;
   }
   stats.stopped = stats.stopped || recorder.interrupted() > 0;
   const std::size_t store_done = store->n_done();

@@ -4,7 +4,7 @@
 . "$(dirname "$0")/../support/cli_lib.sh"
 {
   iris_sweep halving 5 '{train_ratio: [0.3, 0.6], repeats: 6}'
-  echo 'evaluation: {knn: [1], selection: {halving: {repeats: 2, keep: 2}}}'
+  echo 'evaluation: {knn: [1], selection: {rule: min_mean_error, halving: {repeats: 2, keep: 2}}}'
 } >"$WORK/h.yaml"
 "${MPIRUN[@]}" -np 1 "$DRBENCH" run "$WORK/h.yaml" --output "$WORK/a.h5" --no-table 2>"$WORK/err"
 expect_in "$WORK/err" "successive halving"
@@ -59,7 +59,7 @@ splits: {train_ratio: [0.5], repeats: 3}
 methods:
   - {method: sammon, label: Sammon, dims: [2], grid: {tolerance: [0], iterations: [3000]}}
   - {method: pca, label: PCA, dims: [1, 2]}
-evaluation: {knn: [1], selection: {halving: {repeats: 1, keep: 1}}}
+evaluation: {knn: [1], selection: {rule: min_mean_error, halving: {repeats: 1, keep: 1}}}
 YAML
 "$DRBENCH" run "$WORK/race.yaml" --output "$WORK/r1.h5" --quiet --no-table
 rc=0

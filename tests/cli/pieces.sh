@@ -7,7 +7,7 @@
   iris_sweep pieces 11 '{train_per_class: [3, 6], repeats: 5}'
   cat <<'YAML'
   - {method: identity, label: 1NN}
-evaluation: {knn: [1, 3], ttest_against: LDA, selection: {halving: {repeats: 2, keep: 2}}}
+evaluation: {knn: [1, 3], ttest_against: LDA, selection: {rule: min_mean_error, halving: {repeats: 2, keep: 2}}}
 profiles:
   col3: {splits: {train_per_class: [3]}}
   col6: {splits: {train_per_class: [6]}}

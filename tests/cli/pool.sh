@@ -18,7 +18,7 @@ methods:
   - {method: isomap, label: Isomap, dims: [2], grid: {neighbours: [5, 8]}}
   - {method: kpca, label: KPCA-narrow, dims: [2], grid: {width: absolute, kernel_width: [0.3]}}
   - {method: kpca, label: KPCA-wide, dims: [2], grid: {width: absolute, kernel_width: [3.0]}}
-evaluation: {knn: [1], ttest_against: PCA}
+evaluation: {knn: [1], ttest_against: PCA, selection: min_mean_error}
 YAML
 F="$WORK/p.h5"
 "$DRBENCH" run "$WORK/pool.yaml" --output "$F" --quiet --no-table

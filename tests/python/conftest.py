@@ -33,6 +33,7 @@ methods:
     grid: {iterations: [25], oos_iterations: [10], optimizer: [scg, lbfgs]}
 evaluation:
   knn: [1, 3]
+  selection: min_mean_error
   ttest_against: LDA
 output:
   path: results/pytiny.h5

@@ -486,7 +486,7 @@ TEST_CASE("evaluation and top-level value errors", "[config]") {
           {"evaluation: {quality_k: [5, 10, 5]}\n", "K = 5 appears twice"},
           {"evaluation: {quality_k: {linspace: [1, 2, 3]}}\n", "linspace"},
           {"evaluation: {quality_sample: 3}\n", "out of range"},
-          {"evaluation: {selection: best}\n", "one of min_mean_error"},
+          {"evaluation: {selection: best}\n", "one of validation, min_mean_error"},
           {"evaluation: {ttest_against: supp}\n",
            "4: 'evaluation.ttest_against': no method has the label 'supp' (fix: "
            "did you mean 'sup'? one of the method labels: identity, sup)"},

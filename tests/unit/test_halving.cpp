@@ -20,8 +20,10 @@ const std::string kBase =
 }  // namespace
 
 TEST_CASE("halving keeps the best settings of every cell for the later repeats", "[halving]") {
-  const Experiment ex = parse_experiment(
-      kBase + "evaluation: {knn: [1], selection: {halving: {repeats: 2, keep: 1}}}\n", "h.yaml");
+  const Experiment ex = parse_experiment(kBase +
+                                             "evaluation: {knn: [1], selection: {rule: "
+                                             "min_mean_error, halving: {repeats: 2, keep: 1}}}\n",
+                                         "h.yaml");
   const std::vector<Task> tasks = expand_tasks(ex);
   REQUIRE(tasks.size() == 2 * 5 * (3 * 2 + 1));
   // LDA: reg 10 best everywhere except at ratio 0.6, dim 1, where reg 0.1 is; a failed first-stage
