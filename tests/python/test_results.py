@@ -209,3 +209,17 @@ def test_unfinished_run_warns(raw_results, tmp_path):
     with pytest.warns(UserWarning, match=f"incomplete run: .* holds {n} of {n} tasks"):
         r = dres.load(str(p))
     assert r.notes[0].startswith("incomplete run")
+
+
+def test_config_protocol_of_files_without_the_column(monkeypatch):
+    # Files from before /tasks/protocol read as their config's evaluation.protocol (holdout when
+    # it names none), with PyYAML and, without it, by the one protocol key such a config had.
+    cases = {"evaluation: {knn: [1], protocol: transductive}\n": "transductive",
+             "evaluation:\n  knn: [1]\n  protocol: holdout\n": "holdout",
+             "# protocol: transductive\nevaluation: {knn: [1]}\n": "holdout",
+             "methods: [{method: pca}]\n": "holdout"}
+    for text, want in cases.items():
+        assert dres.config_protocol(text) == want, text
+    monkeypatch.setitem(__import__("sys").modules, "yaml", None)  # import yaml: ImportError
+    for text, want in cases.items():
+        assert dres.config_protocol(text) == want, text
