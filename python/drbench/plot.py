@@ -180,6 +180,8 @@ class Plotter:
         repeat that kept its embedding)."""
         t = self.tasks[(self.tasks["dataset"] == ds) & (self.tasks["label"] == label) &
                        self.tasks["ok"] & self.tasks["id"].isin(self.emb_ids)]
+        if "fold" in t:  # selection: validation's inner tasks embed inner splits, not the test points
+            t = t[t["fold"] < 0]
         if t.empty:
             return None, None
         dims = sorted(t["dim"].unique())

@@ -9,14 +9,16 @@
 #include "framework/config/validate.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/rng.hpp"
-#include "framework/sched/order.hpp"
 #include "framework/plan/task.hpp"
+#include "framework/sched/order.hpp"
 
 using namespace drbench;
 
 namespace {
 
+// min_mean_error: the expansion without inner validation tasks (test_selection.cpp has those).
 const char* kSweep = R"(seed: 11
+evaluation: {selection: min_mean_error}
 datasets:
   - {name: iris, source: bundled}
   - {name: usps}
@@ -34,6 +36,7 @@ methods:
 
 // The same sweep written in another order: methods swapped, grid axes swapped, dims reversed.
 const char* kSweepReordered = R"(seed: 11
+evaluation: {selection: min_mean_error}
 datasets:
   - {name: usps}
   - {name: iris, source: bundled}

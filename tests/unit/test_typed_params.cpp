@@ -176,7 +176,8 @@ TEST_CASE("a journal written under the old names resumes under the new ones", "[
   testing::TempDir dir;
   const std::string yaml =
       "name: j\nseed: 5\ndatasets: [{name: iris, source: bundled}]\n"
-      "splits: {train_ratio: [0.5], repeats: 2}\nevaluation: {knn: [1]}\n"
+      "splits: {train_ratio: [0.5], repeats: 2}\n"
+      "evaluation: {knn: [1], selection: min_mean_error}\n"
       "output: {path: " +
       dir.file("j.h5") +
       "}\nmethods:\n  - {method: lda, dims: [2], grid: {ridge: [1.0e-6, 0.1]}}\n";
