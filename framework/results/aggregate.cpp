@@ -112,33 +112,110 @@ int Aggregate::expected(const std::string& dataset) const {
   return it == pooled.end() ? repeats : repeats * static_cast<int>(it->second.size());
 }
 
-void run_ttests(Aggregate& a) {
-  for (auto& c : a.cells) {
-    c.ttest.assign(a.k.size(), TTestResult{0, std::nan(""), std::nan(""), std::nan("")});
-    c.worse.assign(a.k.size(), false);
-    if (a.reference.empty() || c.label == a.reference || c.best < 0) continue;
-    const Cell* ref = reference_cell(a, c);
-    if (!ref || ref->best < 0) continue;
-    c.reference_dim = ref->dim;
-    const SettingStats& mine = *c.chosen();
-    const SettingStats& theirs = *ref->chosen();
-    // Pair repeats that saw the same partition.
-    std::map<std::uint64_t, std::size_t> at;
-    for (std::size_t i = 0; i < theirs.n(); ++i) at[theirs.split_seeds[i]] = i;
-    for (std::size_t ki = 0; ki < a.k.size(); ++ki) {
-      std::vector<double> x, y;
-      for (std::size_t i = 0; i < mine.n(); ++i) {
-        auto it = at.find(mine.split_seeds[i]);
-        if (it == at.end()) continue;
-        x.push_back(mine.errors[ki][i]);
-        y.push_back(theirs.errors[ki][it->second]);
-      }
-      c.ttest[ki] = paired_ttest(x, y);
-      const double t = c.ttest[ki].t;
-      c.worse[ki] =
-          c.ttest[ki].n >= 2 && c.ttest[ki].p < a.alpha && (a.higher_better ? t < 0 : t > 0);
+void resolve_test_options(Aggregate& a, const AggregateOptions& opt, bool reference_from_file) {
+  if (opt.test != "ttest" && opt.test != "wilcoxon")
+    throw Error("--test " + opt.test + ": no such test (fix: --test ttest or --test wilcoxon)");
+  a.test = opt.test;
+  a.correction = opt.correction.value_or(reference_from_file ? "none" : "holm");
+  if (a.correction != "none" && a.correction != "holm")
+    throw Error("--correction " + a.correction +
+                ": no such correction (fix: --correction holm or --correction none)");
+}
+
+namespace {
+
+// Each cell's partner: the reference label's cell, or with kBestOfColumn the column's best at
+// ki (the first in label order among the bold ones); nullptr when there is none or it is c.
+const Cell* partner(const Aggregate& a, const Cell& c, std::size_t ki,
+                    const std::vector<const Cell*>& column) {
+  if (a.reference != kBestOfColumn) return c.label == a.reference ? nullptr : reference_cell(a, c);
+  const Cell* best = nullptr;
+  for (const Cell* o : column)
+    if (o->column_best[ki]) {
+      best = o;
+      break;
     }
+  return best == &c ? nullptr : best;
+}
+
+// The column's best mean at ki gets its cells marked bold, with every cell that prints the same
+// mean: a table must not bold one of two equal numbers.
+void mark_column_best(const Aggregate& a, const std::vector<Cell*>& column, std::size_t ki) {
+  const Cell* best = nullptr;
+  for (const Cell* o : column)
+    if (o->best >= 0 &&
+        (!best || (a.higher_better ? o->chosen()->mean[ki] > best->chosen()->mean[ki]
+                                   : o->chosen()->mean[ki] < best->chosen()->mean[ki])))
+      best = o;
+  if (!best) return;
+  const auto printed = [&](const Cell* c) {
+    return fmt(value_format(a), scale(a) * c->chosen()->mean[ki]);
+  };
+  for (Cell* o : column) o->column_best[ki] = o->best >= 0 && printed(o) == printed(best);
+}
+
+TTestResult paired_test(const Aggregate& a, const SettingStats& mine, const SettingStats& theirs,
+                        std::size_t ki) {
+  // Pair repeats that saw the same partition.
+  std::map<std::uint64_t, std::size_t> at;
+  for (std::size_t i = 0; i < theirs.n(); ++i) at[theirs.split_seeds[i]] = i;
+  std::vector<double> x, y;
+  for (std::size_t i = 0; i < mine.n(); ++i) {
+    auto it = at.find(mine.split_seeds[i]);
+    if (it == at.end()) continue;
+    x.push_back(mine.errors[ki][i]);
+    y.push_back(theirs.errors[ki][it->second]);
   }
+  return a.test == "wilcoxon" ? wilcoxon_signed_rank(x, y) : paired_ttest(x, y);
+}
+
+}  // namespace
+
+void run_ttests(Aggregate& a) {
+  const double nan = std::nan("");
+  // Columns (dataset, split value, dim) in label order, and tables (dataset, dim).
+  std::map<std::tuple<std::string, double, std::uint64_t>, std::vector<Cell*>> columns;
+  std::map<std::pair<std::string, std::uint64_t>, std::vector<Cell*>> tables;
+  for (const auto& label : a.labels)
+    for (auto& c : a.cells)
+      if (c.label == label) {
+        columns[{c.dataset, c.split_value, c.dim}].push_back(&c);
+        tables[{c.dataset, c.dim}].push_back(&c);
+      }
+  for (auto& c : a.cells) {
+    c.ttest.assign(a.k.size(), TTestResult{0, nan, nan, nan});
+    c.p_adjusted.assign(a.k.size(), nan);
+    c.worse.assign(a.k.size(), false);
+    c.column_best.assign(a.k.size(), false);
+    c.tested_against.assign(a.k.size(), "");
+  }
+  for (auto& [key, column] : columns)
+    for (std::size_t ki = 0; ki < a.k.size(); ++ki) mark_column_best(a, column, ki);
+  if (a.reference.empty()) return;
+  for (auto& [key, column] : columns) {
+    const std::vector<const Cell*> view(column.begin(), column.end());
+    for (Cell* c : column)
+      for (std::size_t ki = 0; ki < a.k.size() && c->best >= 0; ++ki) {
+        const Cell* ref = partner(a, *c, ki, view);
+        if (!ref || ref->best < 0) continue;
+        c->reference_dim = ref->dim;
+        c->tested_against[ki] = ref->label;
+        c->ttest[ki] = paired_test(a, *c->chosen(), *ref->chosen(), ki);
+      }
+  }
+  // The correction runs over one table's comparisons: a dataset and dim at one k.
+  for (auto& [key, cells] : tables)
+    for (std::size_t ki = 0; ki < a.k.size(); ++ki) {
+      std::vector<double> p;
+      for (const Cell* c : cells) p.push_back(c->tested(ki) ? c->ttest[ki].p : nan);
+      if (a.correction == "holm") p = holm_adjust(p);
+      for (std::size_t i = 0; i < cells.size(); ++i) {
+        Cell& c = *cells[i];
+        c.p_adjusted[ki] = p[i];
+        const double d = c.ttest[ki].mean_diff;
+        c.worse[ki] = c.tested(ki) && p[i] < a.alpha && (a.higher_better ? d < 0 : d > 0);
+      }
+    }
 }
 
 const Cell* Aggregate::find(const std::string& dataset, const std::string& label,
@@ -180,6 +257,8 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
   a.knn_metric = f.knn_metric;
   a.alpha = opt.alpha;
   a.reference = opt.reference ? *opt.reference : f.ttest_reference;
+  if (!opt.reference && a.reference.empty()) a.reference = kBestOfColumn;
+  resolve_test_options(a, opt, !opt.reference && !f.ttest_reference.empty());
   a.halving_repeats = f.halving_repeats;
   a.halving_keep = f.halving_keep;
   a.repeats = f.repeats;
@@ -279,7 +358,7 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
   }
   a.split_values.assign(splits.begin(), splits.end());
   a.dims.assign(dims.begin(), dims.end());
-  if (!a.reference.empty() &&
+  if (!a.reference.empty() && a.reference != kBestOfColumn &&
       std::find(a.labels.begin(), a.labels.end(), a.reference) == a.labels.end())
     throw Error(f.path + ": t-test reference '" + a.reference +
                 "' is not a method label in this file (labels: " +
@@ -326,6 +405,52 @@ std::string where_reference(const std::set<std::uint64_t>& dims) {
   for (auto d : dims)
     s += (s.empty() ? "" : ", ") + (d == 0 ? std::string("input space") : std::to_string(d));
   return std::string(" (from its ") + (dims.size() == 1 ? "dim " : "dims ") + s + " table)";
+}
+
+// The caption's account of the marks: bold, and where tests ran, which test against which
+// reference with which correction; rows no test could reach are named.
+std::string test_caption(const Table& t, const Aggregate& a, std::size_t ki) {
+  std::string s;
+  bool any_bold = false;
+  for (const auto& row : t.cells)
+    for (const Cell* c : row)
+      any_bold = any_bold || (c && ki < c->column_best.size() && c->column_best[ki]);
+  if (any_bold) s += "; bold: the best mean of its column";
+  if (a.reference.empty()) return s;
+  const bool best = a.reference == kBestOfColumn;
+  const std::string test = a.test == "wilcoxon" ? "Wilcoxon signed-rank test" : "paired t-test";
+  const std::string against = best ? "the best of its column" : a.reference;
+  // Promise a mark only where a test ran, and say where none could.
+  std::size_t tests = 0;
+  std::set<std::uint64_t> other_dims;  // the reference's dims where it is not this one
+  std::vector<std::string> untested;
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    if (!best && t.rows[i] == a.reference) continue;
+    bool row_tested = false, row_best = false;
+    for (const Cell* c : t.cells[i]) {
+      if (c && ki < c->column_best.size() && c->column_best[ki]) row_best = true;
+      if (c && c->tested(ki)) {
+        row_tested = true;
+        ++tests;
+        if (c->reference_dim != c->dim) other_dims.insert(c->reference_dim);
+      }
+    }
+    if (!row_tested && !(best && row_best)) untested.push_back(t.rows[i]);
+  }
+  if (tests > 0)
+    s += "; † significantly worse than " + against + (best ? "" : where_reference(other_dims)) +
+         " (" + test + ", " +
+         (a.correction == "holm" ? "Holm-corrected over the table's " + std::to_string(tests) +
+                                       " comparison" + (tests == 1 ? "" : "s")
+                                 : std::string("uncorrected")) +
+         ", p < " + number(a.alpha) + ")";
+  if (!untested.empty()) {
+    std::string names;
+    for (const auto& u : untested) names += (names.empty() ? "" : ", ") + u;
+    s += "; no " + std::string(a.test == "wilcoxon" ? "Wilcoxon test" : "t-test") + " against " +
+         against + " for " + names + " (fewer than 2 partitions paired with it)";
+  }
+  return s;
 }
 
 }  // namespace
@@ -403,32 +528,7 @@ std::vector<Table> make_tables(const Aggregate& a) {
         if (short_cell)
           t.caption += "; (n/" + R + "): no setting of the cell has all " + R +
                        ", shown is the one with the most (n)";
-        if (!a.reference.empty()) {
-          // Promise a mark only where a test ran, and say where none could.
-          bool any = false;
-          std::set<std::uint64_t> other_dims;  // the reference's dims where it is not this one
-          std::vector<std::string> untested;
-          for (std::size_t i = 0; i < t.rows.size(); ++i) {
-            if (t.rows[i] == a.reference) continue;
-            bool row_tested = false;
-            for (const Cell* c : t.cells[i])
-              if (c && c->tested(ki)) {
-                row_tested = any = true;
-                if (c->reference_dim != c->dim) other_dims.insert(c->reference_dim);
-              }
-            if (!row_tested) untested.push_back(t.rows[i]);
-          }
-          if (any)
-            t.caption += "; † significantly worse than " + a.reference +
-                         where_reference(other_dims) + " (paired t-test, p < " + number(a.alpha) +
-                         ")";
-          if (!untested.empty()) {
-            std::string names;
-            for (const auto& u : untested) names += (names.empty() ? "" : ", ") + u;
-            t.caption += "; no t-test against " + a.reference + " for " + names +
-                         " (fewer than 2 partitions paired with it)";
-          }
-        }
+        t.caption += test_caption(t, a, ki);
         out.push_back(std::move(t));
       }
   return out;
@@ -500,6 +600,10 @@ std::string cell_text(const Cell* c, std::size_t ki, const Aggregate& a) {
   return s;
 }
 
+static bool column_best(const Cell* c, std::size_t ki) {
+  return c && ki < c->column_best.size() && c->column_best[ki];
+}
+
 std::vector<EarlyStop> early_stops(const Cell& c) {
   std::vector<EarlyStop> out;
   const SettingStats* s = c.chosen();
@@ -531,7 +635,12 @@ std::string to_markdown(const Table& t, const Aggregate& a) {
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     s += "| " + t.rows[i] + " |";
     for (const Cell* c : t.cells[i]) {
-      s += " " + cell_text(c, ki, a) + " |";
+      const std::string text = cell_text(c, ki, a);
+      s += " " +
+           (column_best(c, ki) ? "**" + mean_std(c, ki, " ± ", a) + "**" +
+                                     text.substr(mean_std(c, ki, " ± ", a).size())
+                               : text) +
+           " |";
       if (c && c->settings.size() > 1) choices = true;
     }
     s += " " + std::to_string(t.failed[i]) + " |\n";
@@ -577,7 +686,8 @@ std::string to_csv(const Table& t, const Aggregate& a) {
   std::size_t ki = k_index(t, a);
   std::string s = "dataset,method,split_kind,split_value,dim,k," +
                   std::string(a.metric.empty() ? "mean_error_pct,std_error_pct" : "mean,std") +
-                  ",n,setting,p_value,worse,failed\n";
+                  ",n,setting,p_value,worse,failed,best,reference,test,correction,p_adjusted,"
+                  "mean_diff,ci95_low,ci95_high\n";
   for (std::size_t i = 0; i < t.rows.size(); ++i)
     for (std::size_t j = 0; j < t.columns.size(); ++j) {
       const Cell* c = t.cells[i][j];
@@ -595,8 +705,17 @@ std::string to_csv(const Table& t, const Aggregate& a) {
         s += ",,0,,";
       }
       const TTestResult& tt = c->ttest[ki];
-      s += (tt.n >= 2 && !std::isnan(tt.p) ? fmt("%.6g", tt.p) : "") + "," +
-           (c->worse[ki] ? "1" : "0") + "," + std::to_string(c->failed) + "\n";
+      const bool tested = c->tested(ki) && !std::isnan(tt.p);
+      auto diff = [&](double v) {
+        return tested && !std::isnan(v) ? fmt(a.metric.empty() ? "%.4f" : "%.6g", scale(a) * v)
+                                        : std::string();
+      };
+      s += (tested ? fmt("%.6g", tt.p) : "") + "," + (c->worse[ki] ? "1" : "0") + "," +
+           std::to_string(c->failed) + "," + (column_best(c, ki) ? "1" : "0") + "," +
+           csv_field(tested ? c->tested_against[ki] : "") + "," +
+           (a.reference.empty() ? "" : a.test) + "," + (a.reference.empty() ? "" : a.correction) +
+           "," + (tested ? fmt("%.6g", c->p_adjusted[ki]) : "") + "," + diff(tt.mean_diff) + "," +
+           diff(tt.ci_low) + "," + diff(tt.ci_high) + "\n";
     }
   return s;
 }
@@ -615,6 +734,7 @@ std::string to_latex(const Table& t, const Aggregate& a) {
         s += " & --";
         continue;
       }
+      if (column_best(c, ki)) v = "\\mathbf{" + v + "}";
       s += " & $" + v + (c->worse[ki] ? "^\\dagger" : "") + "$" +
            count_note(c, c ? a.expected(c->dataset) : 0);
     }
@@ -663,6 +783,9 @@ Aggregate filter_aggregate(const Aggregate& a, const AggregateFilter& f) {
     Cell n = c;
     n.ttest = pick(c.ttest);
     n.worse = pick(c.worse);
+    n.p_adjusted = pick(c.p_adjusted);
+    n.column_best = pick(c.column_best);
+    n.tested_against = pick(c.tested_against);
     for (auto& st : n.settings) {
       st.errors = pick(st.errors);
       st.mean = pick(st.mean);
@@ -676,10 +799,11 @@ Aggregate filter_aggregate(const Aggregate& a, const AggregateFilter& f) {
 }
 
 std::string to_long_csv(const Aggregate& a, bool all_settings, bool details) {
-  std::string s = "dataset,method,split_kind,split_value,dim,k," +
-                  std::string(a.metric.empty() ? "mean_error_pct,std_error_pct" : "mean,std") +
-                  ",n,repeats,p_value,worse,setting,chosen,failed" +
-                  (details ? ",pairs,t,mean_diff,fit_seconds\n" : "\n");
+  std::string s =
+      "dataset,method,split_kind,split_value,dim,k," +
+      std::string(a.metric.empty() ? "mean_error_pct,std_error_pct" : "mean,std") +
+      ",n,repeats,p_value,worse,setting,chosen,failed" +
+      (details ? ",pairs,t,mean_diff,fit_seconds,ci95_low,ci95_high,p_adjusted,reference\n" : "\n");
   // Scripts that format the numbers themselves get them whole: rounding twice can move a digit.
   const char* value = details ? "%.17g" : a.metric.empty() ? "%.4f" : "%.6g";
   const char* stat = details ? "%.17g" : "%.6g";
@@ -716,7 +840,11 @@ std::string to_long_csv(const Aggregate& a, bool all_settings, bool details) {
                 const TTestResult& tt = paired ? c->ttest[ki] : none;
                 s += "," + std::to_string(tt.n) + "," + opt_number(stat, tt.t) + "," +
                      opt_number(value, scale(a) * tt.mean_diff) + "," +
-                     (st ? opt_number(stat, mean(st->fit_seconds)) : std::string());
+                     (st ? opt_number(stat, mean(st->fit_seconds)) : std::string()) + "," +
+                     opt_number(value, scale(a) * tt.ci_low) + "," +
+                     opt_number(value, scale(a) * tt.ci_high) + "," +
+                     (paired ? opt_number(stat, c->p_adjusted[ki]) : std::string()) + "," +
+                     csv_field(paired ? c->tested_against[ki] : "");
               }
               s += "\n";
             }
@@ -746,6 +874,8 @@ void write_tables(const std::string& path, const Aggregate& a) {
       h5::write_string(f, g, t.name + ".tex", to_latex(t, a));
     }
     h5::attr_string(f, g, "reference", a.reference);
+    h5::attr_string(f, g, "test", a.test);
+    h5::attr_string(f, g, "correction", a.correction);
     if (f.h.close() < 0) throw Error(path + ": cannot finish writing the tables (disk full?)");
   });
 }
