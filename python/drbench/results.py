@@ -34,7 +34,11 @@ import numpy as np
 import pandas as pd
 
 TABLE_COLUMNS = ["dataset", "method", "split_kind", "split_value", "dim", "k", "mean_error_pct",
-                 "std_error_pct", "n", "setting", "p_value", "worse", "failed"]
+                 "std_error_pct", "n", "setting", "p_value", "worse", "failed", "best", "reference",
+                 "test", "correction", "p_adjusted", "mean_diff", "ci95_low", "ci95_high"]
+# Columns tables stored by older programs lack (docs/results-format.md, "Tables").
+_TEST_COLUMNS = ["best", "reference", "test", "correction", "p_adjusted", "mean_diff", "ci95_low",
+                 "ci95_high"]
 
 # Where a per-point array of an embedding may live, newest spelling first: files written before
 # embeddings carried their point indices and labels have none of these.
@@ -328,6 +332,18 @@ def parse_table_csv(text: str) -> pd.DataFrame:
         "n": df["n"].astype(np.int64), "setting": df["setting"],
         "p_value": pd.to_numeric(df["p_value"].replace("", np.nan)),
         "worse": df["worse"].astype(np.int64) != 0, "failed": df["failed"].astype(np.int64)})
+    if "best" in df:
+        out["best"] = df["best"].astype(np.int64) != 0
+        for c in ("reference", "test", "correction"):
+            out[c] = df[c]
+        for c in ("p_adjusted", "mean_diff", "ci95_low", "ci95_high"):
+            out[c] = pd.to_numeric(df[c].replace("", np.nan))
+    else:  # stored by a program from before these columns: unknown, not false
+        out["best"] = pd.Series([pd.NA] * len(df), dtype="boolean")
+        for c in ("reference", "test", "correction"):
+            out[c] = ""
+        for c in ("p_adjusted", "mean_diff", "ci95_low", "ci95_high"):
+            out[c] = np.nan
     return out[TABLE_COLUMNS]
 
 
@@ -410,6 +426,17 @@ def _load(path: str, ask_program: bool = True) -> Results:
         stored = None
         notes.append("the file's stored tables carry the old parameter names: tables computed "
                      "by `drbench aggregate --no-store` instead")
+    elif stored is not None and stored["best"].isna().all():
+        if ask_program and drbench_program() is not None:
+            stored = None
+            migrated = True  # the note below says why the tables are recomputed
+            notes.append("the file's stored tables predate the columns best, reference, test, "
+                         "correction, p_adjusted, mean_diff and ci95_*: tables computed by "
+                         "`drbench aggregate --no-store` instead")
+        else:
+            notes.append("the file's stored tables predate the columns best, reference, test, "
+                         "correction, p_adjusted, mean_diff and ci95_* (left empty; fix: run "
+                         "`drbench aggregate FILE` to store them anew)")
     r = Results(path=path, attrs=attrs, k=k, knn_metric=metric, quality_names=qnames,
                 tasks=tasks, tables=pd.DataFrame(columns=TABLE_COLUMNS), tables_source="",
                 table_text=text, tables_reference=attrs.get("ttest_reference", ""),
