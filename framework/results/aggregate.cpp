@@ -444,6 +444,15 @@ std::string test_caption(const Table& t, const Aggregate& a, std::size_t ki) {
                                        " comparison" + (tests == 1 ? "" : "s")
                                  : std::string("uncorrected")) +
          ", p < " + number(a.alpha) + ")";
+  // A signed-rank test on n pairs cannot give p below 2 / 2^n: say so rather than let an
+  // absent mark read as no difference.
+  std::size_t most = 0;
+  for (const auto& row : t.cells)
+    for (const Cell* c : row)
+      if (c && c->tested(ki)) most = std::max(most, c->ttest[ki].n);
+  if (tests > 0 && a.test == "wilcoxon" && most < 64 && std::ldexp(2.0, -int(most)) >= a.alpha)
+    s += "; with at most " + std::to_string(most) + " pairs no signed-rank p-value falls below " +
+         number(std::ldexp(2.0, -int(most)));
   if (!untested.empty()) {
     std::string names;
     for (const auto& u : untested) names += (names.empty() ? "" : ", ") + u;

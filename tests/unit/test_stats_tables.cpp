@@ -2,6 +2,7 @@
 // option, the interval of the mean difference, and the bold best cell with a caption that names
 // test, correction and reference. Expected p-values and intervals: scipy.stats 1.10 (ttest_rel,
 // its confidence_interval(), wilcoxon) on the numbers below; Holm's adjustment of those by hand.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <string>
 #include <vector>
@@ -127,6 +128,16 @@ TEST_CASE("Wilcoxon signed-rank tests on request", "[aggregate][stats]") {
   CHECK_THAT(make_tables(a)[0].caption,
              Catch::Contains("(Wilcoxon signed-rank test, Holm-corrected over the table's 4 "
                              "comparisons, p < 0.05)"));
+  CHECK_THAT(make_tables(a)[0].caption, !Catch::Contains("no signed-rank p-value"));
+  // Five partitions: the exact test's smallest p is 2/32 > 0.05, and the caption says so.
+  ResultsFile five = three_methods("");
+  five.repeats = 5;
+  five.tasks.erase(std::remove_if(five.tasks.begin(), five.tasks.end(),
+                                  [](const TaskRow& r) { return r.repeat == 5; }),
+                   five.tasks.end());
+  const Aggregate a5 = aggregate(five, w);
+  CHECK_THAT(make_tables(a5)[0].caption,
+             Catch::Contains("with at most 5 pairs no signed-rank p-value falls below 0.0625"));
 }
 
 TEST_CASE("the best cell of each column is bold; the caption names test, correction, reference",
