@@ -11,7 +11,6 @@ from scipy import stats
 from drbench import report as drep
 from drbench import results as dres
 
-from conftest import drbench
 
 
 def holm(p):
@@ -94,10 +93,8 @@ def test_named_reference_uncorrected_paired_t(results_file):
 
 def test_best_of_column_wilcoxon_holm(results_file, tmp_path):
     path, _ = results_file
-    csv = drbench("aggregate", path, "--no-store", "--format", "csv", "--ttest", "best", "--test",
-                  "wilcoxon").stdout
     r = dres.load(path)
-    r.tables = dres.parse_tables_csv(csv)
+    r.tables = dres.aggregate(path, reference="best", test="wilcoxon")
     assert set(r.tables["correction"]) == {"holm"} and set(r.tables["test"]) == {"wilcoxon"}
     check_tests(r, "wilcoxon")
     for (ds, k, dim), t in r.tables.groupby(["dataset", "k", "dim"]):
