@@ -41,10 +41,10 @@ TTestResult paired_ttest(const std::vector<double>& a, const std::vector<double>
 // defaults (zero_method="wilcox", correction=False): zero differences are dropped; with no zero
 // and no tie among |a - b| and at most 50 pairs the p-value is exact (the distribution of the
 // positive rank sum, counted), otherwise it is the normal approximation with the tie correction
-// of the variance (scipy >= 1.13's "auto"; scipy 1.10's "auto" would use the exact
-// distribution on a truncated rank sum when |a - b| has ties). t holds W = min(R+, R-); n the
-// pairs given; mean_diff and the interval are the paired t interval's. p is NaN when fewer
-// than 2 pairs, and 1 when every difference is zero.
+// of the variance, as method="approx" (scipy 1.10's default does the same for zeros, but for
+// ties without zeros counts the exact distribution on a truncated rank sum). t holds W = min(R+,
+// R-); n the pairs given; mean_diff and the interval are the paired t interval's. p is NaN when
+// fewer than 2 pairs, and 1 when every difference is zero.
 TTestResult wilcoxon_signed_rank(const std::vector<double>& a, const std::vector<double>& b);
 
 // Holm's step-down adjusted p-values (as statsmodels' multipletests(method="holm")): sorted
