@@ -74,12 +74,16 @@ usage:
         limit) divided by the ranks on the node (run: counted by MPI; validate: 1; plan: the
         largest --ranks, at most this machine's cores). docs/cluster.md, "Memory".
         --probe-external also runs each external method once on a tiny generated dataset.
-  drbench aggregate RESULTS.h5 [MORE.h5 ...] [--format md|csv|tex] [--ttest LABEL] [--no-store]
+  drbench aggregate RESULTS.h5 [MORE.h5 ...] [--format md|csv|tex] [--ttest LABEL|best]
+                    [--test ttest|wilcoxon] [--correction holm|none] [--no-store]
                     [--long FILE.csv] [--all-settings] [--dataset NAME] [--dim N] [--k K]
                     [--metric MEASURE] [--ranks] [--pool-datasets PATTERN=NAME[,...]]
                     [--pool-labels PATTERN=NAME[,...]] [--details]
-        Mean +/- std of the kNN error in percent (best setting per cell, paired t-tests against
-        LABEL, default the config's evaluation.ttest_against; --ttest "" for none), printed and
+        Mean +/- std of the kNN error in percent (best setting per cell, the best cell of each
+        column bold, paired tests against LABEL: default the config's evaluation.ttest_against,
+        uncorrected as the papers tested, else the best cell of each column with Holm's
+        correction over each table's comparisons; --ttest best forces the latter, --ttest "" no
+        tests; --test wilcoxon for the signed-rank test; --correction holm|none), printed and
         stored under /tables in the file unless --no-store. --long writes one tidy CSV (one line
         per cell and k) instead of printing; --all-settings lists every setting, not only the
         chosen one (as that CSV, on stdout without --long); --dataset/--dim/--k restrict the
@@ -457,33 +461,46 @@ std::uint64_t whole_number(const std::string& opt, const std::string& v) {
 // A table run in pieces (one profile per column) as one table. The t-test reference is --ttest,
 // else the one every file names.
 Aggregate aggregate_several(const std::vector<std::string>& paths, const AggregateOptions& opt) {
-  std::vector<Aggregate> parts;
+  std::vector<ResultsFile> files;
   std::string reference = opt.reference.value_or("");
-  AggregateOptions untested = opt;
-  untested.reference = "";
   for (std::size_t i = 0; i < paths.size(); ++i) {
-    const ResultsFile f = read_results(paths[i]);
+    files.push_back(read_results(paths[i]));
+    const ResultsFile& f = files.back();
     if (!opt.reference && i == 0) reference = f.ttest_reference;
     if (!opt.reference && f.ttest_reference != reference)
       throw Error("cannot put " + paths[0] + " and " + paths[i] +
                   " in one table: their configs name different t-test references ('" + reference +
                   "' and '" + f.ttest_reference + "') (fix: --ttest LABEL, or --ttest \"\")");
-    parts.push_back(aggregate(f, untested));
   }
+  // The files' own reference keeps their uncorrected tests, as aggregate() does for one file.
+  AggregateOptions untested = opt;
+  untested.reference = "";
+  untested.correction =
+      opt.correction.value_or(!opt.reference && !reference.empty() ? "none" : "holm");
+  if (!opt.reference && reference.empty()) reference = kBestOfColumn;
+  std::vector<Aggregate> parts;
+  for (const auto& f : files) parts.push_back(aggregate(f, untested));
   return combine_aggregates(parts, paths, reference);
 }
 
 int cmd_aggregate(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2,
-                      {"--format", "--ttest", "--long", "--dataset", "--dim", "--k", "--metric",
-                       "--pool-datasets", "--pool-labels"},
+                      {"--format", "--ttest", "--test", "--correction", "--long", "--dataset",
+                       "--dim", "--k", "--metric", "--pool-datasets", "--pool-labels"},
                       {"--no-store", "--all-settings", "--ranks", "--details"});
   if (a.pos.empty()) return usage_error("aggregate needs a RESULTS.h5");
   const std::string fmt = a.value("--format", "md");
   if (fmt != "md" && fmt != "csv" && fmt != "tex")
     return usage_error("--format must be md, csv or tex (got '" + fmt + "')");
   AggregateOptions opt;
-  if (a.flag("--ttest")) opt.reference = a.value("--ttest");
+  if (a.flag("--ttest"))
+    opt.reference = a.value("--ttest") == "best" ? kBestOfColumn : a.value("--ttest");
+  if (a.flag("--test")) opt.test = a.value("--test");
+  if (a.flag("--correction")) opt.correction = a.value("--correction");
+  if (opt.test != "ttest" && opt.test != "wilcoxon")
+    return usage_error("--test must be ttest or wilcoxon (got '" + opt.test + "')");
+  if (opt.correction && *opt.correction != "none" && *opt.correction != "holm")
+    return usage_error("--correction must be holm or none (got '" + *opt.correction + "')");
   if (a.flag("--metric")) {
     opt.metric = a.value("--metric");
     if (opt.metric != "knn_error" && !find_quality_measure(opt.metric)) {

@@ -169,33 +169,110 @@ int Aggregate::expected(const std::string& dataset) const {
   return it == pooled.end() ? repeats : repeats * static_cast<int>(it->second.size());
 }
 
-void run_ttests(Aggregate& a) {
-  for (auto& c : a.cells) {
-    c.ttest.assign(a.k.size(), TTestResult{0, std::nan(""), std::nan(""), std::nan("")});
-    c.worse.assign(a.k.size(), false);
-    if (a.reference.empty() || c.label == a.reference || c.best < 0) continue;
-    const Cell* ref = reference_cell(a, c);
-    if (!ref || ref->best < 0) continue;
-    c.reference_dim = ref->dim;
-    const SettingStats& mine = *c.chosen();
-    const SettingStats& theirs = *ref->chosen();
-    // Pair repeats that saw the same partition.
-    std::map<std::uint64_t, std::size_t> at;
-    for (std::size_t i = 0; i < theirs.n(); ++i) at[theirs.split_seeds[i]] = i;
-    for (std::size_t ki = 0; ki < a.k.size(); ++ki) {
-      std::vector<double> x, y;
-      for (std::size_t i = 0; i < mine.n(); ++i) {
-        auto it = at.find(mine.split_seeds[i]);
-        if (it == at.end()) continue;
-        x.push_back(mine.errors[ki][i]);
-        y.push_back(theirs.errors[ki][it->second]);
-      }
-      c.ttest[ki] = paired_ttest(x, y);
-      const double t = c.ttest[ki].t;
-      c.worse[ki] =
-          c.ttest[ki].n >= 2 && c.ttest[ki].p < a.alpha && (a.higher_better ? t < 0 : t > 0);
+void resolve_test_options(Aggregate& a, const AggregateOptions& opt, bool reference_from_file) {
+  if (opt.test != "ttest" && opt.test != "wilcoxon")
+    throw Error("--test " + opt.test + ": no such test (fix: --test ttest or --test wilcoxon)");
+  a.test = opt.test;
+  a.correction = opt.correction.value_or(reference_from_file ? "none" : "holm");
+  if (a.correction != "none" && a.correction != "holm")
+    throw Error("--correction " + a.correction +
+                ": no such correction (fix: --correction holm or --correction none)");
+}
+
+namespace {
+
+// Each cell's partner: the reference label's cell, or with kBestOfColumn the column's best at
+// ki (the first in label order among the bold ones); nullptr when there is none or it is c.
+const Cell* partner(const Aggregate& a, const Cell& c, std::size_t ki,
+                    const std::vector<const Cell*>& column) {
+  if (a.reference != kBestOfColumn) return c.label == a.reference ? nullptr : reference_cell(a, c);
+  const Cell* best = nullptr;
+  for (const Cell* o : column)
+    if (o->column_best[ki]) {
+      best = o;
+      break;
     }
+  return best == &c ? nullptr : best;
+}
+
+// The column's best mean at ki gets its cells marked bold, with every cell that prints the same
+// mean: a table must not bold one of two equal numbers.
+void mark_column_best(const Aggregate& a, const std::vector<Cell*>& column, std::size_t ki) {
+  const Cell* best = nullptr;
+  for (const Cell* o : column)
+    if (o->best >= 0 &&
+        (!best || (a.higher_better ? o->chosen()->mean[ki] > best->chosen()->mean[ki]
+                                   : o->chosen()->mean[ki] < best->chosen()->mean[ki])))
+      best = o;
+  if (!best) return;
+  const auto printed = [&](const Cell* c) {
+    return fmt(value_format(a), scale(a) * c->chosen()->mean[ki]);
+  };
+  for (Cell* o : column) o->column_best[ki] = o->best >= 0 && printed(o) == printed(best);
+}
+
+TTestResult paired_test(const Aggregate& a, const SettingStats& mine, const SettingStats& theirs,
+                        std::size_t ki) {
+  // Pair repeats that saw the same partition.
+  std::map<std::uint64_t, std::size_t> at;
+  for (std::size_t i = 0; i < theirs.n(); ++i) at[theirs.split_seeds[i]] = i;
+  std::vector<double> x, y;
+  for (std::size_t i = 0; i < mine.n(); ++i) {
+    auto it = at.find(mine.split_seeds[i]);
+    if (it == at.end()) continue;
+    x.push_back(mine.errors[ki][i]);
+    y.push_back(theirs.errors[ki][it->second]);
   }
+  return a.test == "wilcoxon" ? wilcoxon_signed_rank(x, y) : paired_ttest(x, y);
+}
+
+}  // namespace
+
+void run_ttests(Aggregate& a) {
+  const double nan = std::nan("");
+  // Columns (dataset, split value, dim) in label order, and tables (dataset, dim).
+  std::map<std::tuple<std::string, double, std::uint64_t>, std::vector<Cell*>> columns;
+  std::map<std::pair<std::string, std::uint64_t>, std::vector<Cell*>> tables;
+  for (const auto& label : a.labels)
+    for (auto& c : a.cells)
+      if (c.label == label) {
+        columns[{c.dataset, c.split_value, c.dim}].push_back(&c);
+        tables[{c.dataset, c.dim}].push_back(&c);
+      }
+  for (auto& c : a.cells) {
+    c.ttest.assign(a.k.size(), TTestResult{0, nan, nan, nan});
+    c.p_adjusted.assign(a.k.size(), nan);
+    c.worse.assign(a.k.size(), false);
+    c.column_best.assign(a.k.size(), false);
+    c.tested_against.assign(a.k.size(), "");
+  }
+  for (auto& [key, column] : columns)
+    for (std::size_t ki = 0; ki < a.k.size(); ++ki) mark_column_best(a, column, ki);
+  if (a.reference.empty()) return;
+  for (auto& [key, column] : columns) {
+    const std::vector<const Cell*> view(column.begin(), column.end());
+    for (Cell* c : column)
+      for (std::size_t ki = 0; ki < a.k.size() && c->best >= 0; ++ki) {
+        const Cell* ref = partner(a, *c, ki, view);
+        if (!ref || ref->best < 0) continue;
+        c->reference_dim = ref->dim;
+        c->tested_against[ki] = ref->label;
+        c->ttest[ki] = paired_test(a, *c->chosen(), *ref->chosen(), ki);
+      }
+  }
+  // The correction runs over one table's comparisons: a dataset and dim at one k.
+  for (auto& [key, cells] : tables)
+    for (std::size_t ki = 0; ki < a.k.size(); ++ki) {
+      std::vector<double> p;
+      for (const Cell* c : cells) p.push_back(c->tested(ki) ? c->ttest[ki].p : nan);
+      if (a.correction == "holm") p = holm_adjust(p);
+      for (std::size_t i = 0; i < cells.size(); ++i) {
+        Cell& c = *cells[i];
+        c.p_adjusted[ki] = p[i];
+        const double d = c.ttest[ki].mean_diff;
+        c.worse[ki] = c.tested(ki) && p[i] < a.alpha && (a.higher_better ? d < 0 : d > 0);
+      }
+    }
 }
 
 std::vector<std::string> Aggregate::protocols() const {
@@ -249,6 +326,8 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
   a.knn_metric = f.knn_metric;
   a.alpha = opt.alpha;
   a.reference = opt.reference ? *opt.reference : f.ttest_reference;
+  if (!opt.reference && a.reference.empty()) a.reference = kBestOfColumn;
+  resolve_test_options(a, opt, !opt.reference && !f.ttest_reference.empty());
   a.halving_repeats = f.halving_repeats;
   a.halving_keep = f.halving_keep;
   a.selection = f.selection;
@@ -359,7 +438,7 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
   }
   a.split_values.assign(splits.begin(), splits.end());
   a.dims.assign(dims.begin(), dims.end());
-  if (!a.reference.empty() &&
+  if (!a.reference.empty() && a.reference != kBestOfColumn &&
       std::find(a.labels.begin(), a.labels.end(), a.reference) == a.labels.end())
     throw Error(f.path + ": t-test reference '" + a.reference +
                 "' is not a method label in this file (labels: " +
@@ -434,9 +513,13 @@ std::string protocol_caption(const Table& t, std::size_t ki, const Aggregate& a)
   bool across = false;
   for (const auto& row : t.cells)
     for (const Cell* c : row)
-      if (c && c->tested(ki))
-        if (const Cell* ref = reference_cell(a, *c))
-          across = across || ref->protocol != c->protocol;
+      if (c && c->tested(ki)) {
+        // The column's best sits at this cell's dim; a named reference may sit at another.
+        const Cell* ref = a.reference == kBestOfColumn
+                              ? a.find(c->dataset, c->tested_against[ki], c->split_value, c->dim)
+                              : reference_cell(a, *c);
+        if (ref) across = across || ref->protocol != c->protocol;
+      }
   if (across)
     s += "; the t-tests compare rows of different protocols too, paired on the same partitions "
          "and test points";
@@ -463,6 +546,61 @@ std::string selection_text(const Aggregate& a, int expected) {
   return "best setting per cell" + (a.metric.empty() ? "" : " by " + k_name(a, a.k[0])) +
          (expected > 1 ? " among those with results on all " + std::to_string(expected) : "") +
          halving + ", chosen on the test error, as the paper did (selection: min_mean_error)";
+}
+
+// The caption's account of the marks: bold, and where tests ran, which test against which
+// reference with which correction; rows no test could reach are named.
+std::string test_caption(const Table& t, const Aggregate& a, std::size_t ki) {
+  std::string s;
+  bool any_bold = false;
+  for (const auto& row : t.cells)
+    for (const Cell* c : row)
+      any_bold = any_bold || (c && ki < c->column_best.size() && c->column_best[ki]);
+  if (any_bold) s += "; bold: the best mean of its column";
+  if (a.reference.empty()) return s;
+  const bool best = a.reference == kBestOfColumn;
+  const std::string test = a.test == "wilcoxon" ? "Wilcoxon signed-rank test" : "paired t-test";
+  const std::string against = best ? "the best of its column" : a.reference;
+  // Promise a mark only where a test ran, and say where none could.
+  std::size_t tests = 0;
+  std::set<std::uint64_t> other_dims;  // the reference's dims where it is not this one
+  std::vector<std::string> untested;
+  for (std::size_t i = 0; i < t.rows.size(); ++i) {
+    if (!best && t.rows[i] == a.reference) continue;
+    bool row_tested = false, row_best = false;
+    for (const Cell* c : t.cells[i]) {
+      if (c && ki < c->column_best.size() && c->column_best[ki]) row_best = true;
+      if (c && c->tested(ki)) {
+        row_tested = true;
+        ++tests;
+        if (c->reference_dim != c->dim) other_dims.insert(c->reference_dim);
+      }
+    }
+    if (!row_tested && !(best && row_best)) untested.push_back(t.rows[i]);
+  }
+  if (tests > 0)
+    s += "; † significantly worse than " + against + (best ? "" : where_reference(other_dims)) +
+         " (" + test + ", " +
+         (a.correction == "holm" ? "Holm-corrected over the table's " + std::to_string(tests) +
+                                       " comparison" + (tests == 1 ? "" : "s")
+                                 : std::string("uncorrected")) +
+         ", p < " + number(a.alpha) + ")";
+  // A signed-rank test on n pairs cannot give p below 2 / 2^n: say so rather than let an
+  // absent mark read as no difference.
+  std::size_t most = 0;
+  for (const auto& row : t.cells)
+    for (const Cell* c : row)
+      if (c && c->tested(ki)) most = std::max(most, c->ttest[ki].n);
+  if (tests > 0 && a.test == "wilcoxon" && most < 64 && std::ldexp(2.0, -int(most)) >= a.alpha)
+    s += "; with at most " + std::to_string(most) + " pairs no signed-rank p-value falls below " +
+         number(std::ldexp(2.0, -int(most)));
+  if (!untested.empty()) {
+    std::string names;
+    for (const auto& u : untested) names += (names.empty() ? "" : ", ") + u;
+    s += "; no " + std::string(a.test == "wilcoxon" ? "Wilcoxon test" : "t-test") + " against " +
+         against + " for " + names + " (fewer than 2 partitions paired with it)";
+  }
+  return s;
 }
 
 }  // namespace
@@ -535,32 +673,7 @@ std::vector<Table> make_tables(const Aggregate& a) {
         if (short_cell)
           t.caption += "; (n/" + R + "): no setting of the cell has all " + R +
                        ", shown is the one with the most (n)";
-        if (!a.reference.empty()) {
-          // Promise a mark only where a test ran, and say where none could.
-          bool any = false;
-          std::set<std::uint64_t> other_dims;  // the reference's dims where it is not this one
-          std::vector<std::string> untested;
-          for (std::size_t i = 0; i < t.rows.size(); ++i) {
-            if (t.rows[i] == a.reference) continue;
-            bool row_tested = false;
-            for (const Cell* c : t.cells[i])
-              if (c && c->tested(ki)) {
-                row_tested = any = true;
-                if (c->reference_dim != c->dim) other_dims.insert(c->reference_dim);
-              }
-            if (!row_tested) untested.push_back(t.rows[i]);
-          }
-          if (any)
-            t.caption += "; † significantly worse than " + a.reference +
-                         where_reference(other_dims) + " (paired t-test, p < " + number(a.alpha) +
-                         ")";
-          if (!untested.empty()) {
-            std::string names;
-            for (const auto& u : untested) names += (names.empty() ? "" : ", ") + u;
-            t.caption += "; no t-test against " + a.reference + " for " + names +
-                         " (fewer than 2 partitions paired with it)";
-          }
-        }
+        t.caption += test_caption(t, a, ki);
         t.caption += protocol_caption(t, ki, a);
         out.push_back(std::move(t));
       }
@@ -633,6 +746,10 @@ std::string cell_text(const Cell* c, std::size_t ki, const Aggregate& a) {
   return s;
 }
 
+static bool column_best(const Cell* c, std::size_t ki) {
+  return c && ki < c->column_best.size() && c->column_best[ki];
+}
+
 std::vector<EarlyStop> early_stops(const Cell& c) {
   std::vector<EarlyStop> out;
   const SettingStats* s = c.chosen();
@@ -665,7 +782,12 @@ std::string to_markdown(const Table& t, const Aggregate& a) {
   for (std::size_t i = 0; i < t.rows.size(); ++i) {
     s += "| " + t.rows[i] + " |" + (mixed ? " " + t.protocol[i] + " |" : "");
     for (const Cell* c : t.cells[i]) {
-      s += " " + cell_text(c, ki, a) + " |";
+      const std::string text = cell_text(c, ki, a);
+      s += " " +
+           (column_best(c, ki) ? "**" + mean_std(c, ki, " ± ", a) + "**" +
+                                     text.substr(mean_std(c, ki, " ± ", a).size())
+                               : text) +
+           " |";
       if (c && (c->settings.size() > 1 ||
                 (c->chosen() && c->chosen()->setting.rfind("per partition: ", 0) == 0)))
         choices = true;
@@ -719,7 +841,9 @@ std::string to_csv(const Table& t, const Aggregate& a) {
   const bool mixed = a.protocols().size() > 1;
   std::string s = "dataset,method,split_kind,split_value,dim,k," +
                   std::string(a.metric.empty() ? "mean_error_pct,std_error_pct" : "mean,std") +
-                  ",n,setting,p_value,worse,failed" + (mixed ? ",protocol\n" : "\n");
+                  ",n,setting,p_value,worse,failed,best,reference,test,correction,p_adjusted,"
+                  "mean_diff,ci95_low,ci95_high" +
+                  (mixed ? ",protocol\n" : "\n");
   for (std::size_t i = 0; i < t.rows.size(); ++i)
     for (std::size_t j = 0; j < t.columns.size(); ++j) {
       const Cell* c = t.cells[i][j];
@@ -737,9 +861,17 @@ std::string to_csv(const Table& t, const Aggregate& a) {
         s += ",,0,,";
       }
       const TTestResult& tt = c->ttest[ki];
-      s += (tt.n >= 2 && !std::isnan(tt.p) ? fmt("%.6g", tt.p) : "") + "," +
-           (c->worse[ki] ? "1" : "0") + "," + std::to_string(c->failed) +
-           (mixed ? "," + c->protocol : "") + "\n";
+      const bool tested = c->tested(ki) && !std::isnan(tt.p);
+      auto diff = [&](double v) {
+        return tested && !std::isnan(v) ? fmt(a.metric.empty() ? "%.4f" : "%.6g", scale(a) * v)
+                                        : std::string();
+      };
+      s += (tested ? fmt("%.6g", tt.p) : "") + "," + (c->worse[ki] ? "1" : "0") + "," +
+           std::to_string(c->failed) + "," + (column_best(c, ki) ? "1" : "0") + "," +
+           csv_field(tested ? c->tested_against[ki] : "") + "," +
+           (a.reference.empty() ? "" : a.test) + "," + (a.reference.empty() ? "" : a.correction) +
+           "," + (tested ? fmt("%.6g", c->p_adjusted[ki]) : "") + "," + diff(tt.mean_diff) + "," +
+           diff(tt.ci_low) + "," + diff(tt.ci_high) + (mixed ? "," + c->protocol : "") + "\n";
     }
   return s;
 }
@@ -760,6 +892,7 @@ std::string to_latex(const Table& t, const Aggregate& a) {
         s += " & --";
         continue;
       }
+      if (column_best(c, ki)) v = "\\mathbf{" + v + "}";
       s += " & $" + v + (c->worse[ki] ? "^\\dagger" : "") + "$" +
            count_note(c, c ? a.expected(c->dataset) : 0);
     }
@@ -808,6 +941,9 @@ Aggregate filter_aggregate(const Aggregate& a, const AggregateFilter& f) {
     Cell n = c;
     n.ttest = pick(c.ttest);
     n.worse = pick(c.worse);
+    n.p_adjusted = pick(c.p_adjusted);
+    n.column_best = pick(c.column_best);
+    n.tested_against = pick(c.tested_against);
     for (auto& st : n.settings) {
       st.errors = pick(st.errors);
       st.mean = pick(st.mean);
@@ -822,11 +958,11 @@ Aggregate filter_aggregate(const Aggregate& a, const AggregateFilter& f) {
 
 std::string to_long_csv(const Aggregate& a, bool all_settings, bool details) {
   const bool mixed = a.protocols().size() > 1;
-  std::string s = "dataset,method,split_kind,split_value,dim,k," +
-                  std::string(a.metric.empty() ? "mean_error_pct,std_error_pct" : "mean,std") +
-                  ",n,repeats,p_value,worse,setting,chosen,failed" +
-                  (details ? ",pairs,t,mean_diff,fit_seconds" : "") +
-                  (mixed ? ",protocol\n" : "\n");
+  std::string s =
+      "dataset,method,split_kind,split_value,dim,k," +
+      std::string(a.metric.empty() ? "mean_error_pct,std_error_pct" : "mean,std") +
+      ",n,repeats,p_value,worse,setting,chosen,failed" +
+      (details ? ",pairs,t,mean_diff,fit_seconds,ci95_low,ci95_high,p_adjusted,reference\n" : "\n");
   // Scripts that format the numbers themselves get them whole: rounding twice can move a digit.
   const char* value = details ? "%.17g" : a.metric.empty() ? "%.4f" : "%.6g";
   const char* stat = details ? "%.17g" : "%.6g";
@@ -863,7 +999,11 @@ std::string to_long_csv(const Aggregate& a, bool all_settings, bool details) {
                 const TTestResult& tt = paired ? c->ttest[ki] : none;
                 s += "," + std::to_string(tt.n) + "," + opt_number(stat, tt.t) + "," +
                      opt_number(value, scale(a) * tt.mean_diff) + "," +
-                     (st ? opt_number(stat, mean(st->fit_seconds)) : std::string());
+                     (st ? opt_number(stat, mean(st->fit_seconds)) : std::string()) + "," +
+                     opt_number(value, scale(a) * tt.ci_low) + "," +
+                     opt_number(value, scale(a) * tt.ci_high) + "," +
+                     (paired ? opt_number(stat, c->p_adjusted[ki]) : std::string()) + "," +
+                     csv_field(paired ? c->tested_against[ki] : "");
               }
               s += (mixed ? "," + c->protocol : "") + "\n";
             }
@@ -893,6 +1033,8 @@ void write_tables(const std::string& path, const Aggregate& a) {
       h5::write_string(f, g, t.name + ".tex", to_latex(t, a));
     }
     h5::attr_string(f, g, "reference", a.reference);
+    h5::attr_string(f, g, "test", a.test);
+    h5::attr_string(f, g, "correction", a.correction);
     if (f.h.close() < 0) throw Error(path + ": cannot finish writing the tables (disk full?)");
   });
 }

@@ -37,7 +37,10 @@ struct Cell {
   int best = -1;
   std::size_t failed = 0;          // failed tasks in this cell, all settings together
   std::vector<TTestResult> ttest;  // per k: best setting vs the reference's best (n < 2: none)
-  std::vector<bool> worse;         // per k: significantly worse than the reference
+  std::vector<double> p_adjusted;  // per k: ttest's p after the table's correction (NaN: none)
+  std::vector<bool> worse;         // per k: significantly worse than the reference (adjusted p)
+  std::vector<bool> column_best;   // per k: the best mean of its column (printed bold)
+  std::vector<std::string> tested_against;  // per k: the reference's label ("" untested)
   // The reference cell the test used: the same dim, else the reference's only dim for this
   // dataset and split value (e.g. 0, the input-space table).
   std::uint64_t reference_dim = 0;
@@ -58,10 +61,20 @@ struct PoolRule {
 std::vector<PoolRule> parse_pool_rules(const std::string& text, const std::string& option);
 bool pool_matches(const std::string& pattern, const std::string& name);
 
+// The reference that tests each cell against the best cell of its column (the papers' bold),
+// as --ttest best names it.
+inline const std::string kBestOfColumn = "best of column";
+
 struct AggregateOptions {
-  // Label the t-tests compare against. nullopt: the file's ttest_reference; "": no tests.
+  // Label the tests compare against. nullopt: the file's ttest_reference, and when the file
+  // names none, kBestOfColumn; "": no tests.
   std::optional<std::string> reference;
   double alpha = 0.05;
+  std::string test = "ttest";  // "ttest" (paired t-test) or "wilcoxon" (signed-rank)
+  // "none" or "holm" (over the comparisons of each table). nullopt: "none" when the reference is
+  // the file's ttest_against (the seed papers' per-cell tests, so their committed tables
+  // reproduce), else "holm".
+  std::optional<std::string> correction;
   // The measure tabulated: "" for the kNN error, else a quality measure stored in the file
   // (rnx_auc, trustworthiness, ...): its values replace the errors everywhere below, per K where
   // it has one (k then lists the Ks), selection and t-tests following its direction.
@@ -76,8 +89,9 @@ struct Aggregate {
   bool higher_better = false;
   std::string knn_metric = "euclidean";
   std::string split_kind;
-  std::string reference;                      // "" when no tests were made
-  int halving_repeats = 0, halving_keep = 0;  // as in the results file
+  std::string reference;                            // "" when no tests were made, or kBestOfColumn
+  std::string test = "ttest", correction = "holm";  // as AggregateOptions resolved them
+  int halving_repeats = 0, halving_keep = 0;        // as in the results file
   // The selection rule of the run (ResultsFile::selection): "min_mean_error" (the oracle: each
   // cell's setting with the lowest mean test error) or "validation" (each partition's setting
   // chosen by its inner validation error; a cell's SettingStats then gathers the chosen setting's
@@ -112,8 +126,16 @@ struct Aggregate {
 // reference label is not in the file.
 Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt = {});
 
-// (Re)runs the paired t-tests of every cell against a.reference's best setting ("" for none).
+// (Re)runs the paired tests (a.test) of every cell against a.reference's best setting ("" for
+// none; kBestOfColumn: the best cell of the cell's column at each k), corrects their p-values per
+// table (a.correction over the tested cells of one dataset, dim and k) and marks each column's
+// best cell.
 void run_ttests(Aggregate& a);
+
+// The correction a table gets when none is asked for: "none" for the reference a config names
+// (reproducing the papers' uncorrected tests), "holm" otherwise. Throws Error on an unknown
+// test or correction, naming the option.
+void resolve_test_options(Aggregate& a, const AggregateOptions& opt, bool reference_from_file);
 
 // A fit of a cell's chosen setting that stopped by a test other than its iteration budget at
 // under a quarter of the median iterations of the setting's fits. A tolerance test met on a stalled
@@ -169,10 +191,12 @@ Aggregate filter_aggregate(const Aggregate& a, const AggregateFilter& f);
 // One tidy table for pandas/R: a header, then one line per (cell, k) with the chosen setting, or
 // per (cell, setting, k) with all_settings (column `chosen` = 1 on the reported one). Columns:
 // dataset, method, split_kind, split_value, dim, k, mean_error_pct, std_error_pct, n, repeats,
-// p_value, worse, setting, chosen, failed. With details, four more: pairs, t and mean_diff (the
-// paired t-test of a chosen setting against the reference: pairs used, t statistic, mean of
-// this minus the reference over the pairs, in the table's unit) and fit_seconds (mean fit wall
-// time of the setting's successful tasks).
+// p_value, worse, setting, chosen, failed. With details, more: pairs, t and mean_diff (the
+// paired test of a chosen setting against the reference: pairs used, t statistic (Wilcoxon: W),
+// mean of this minus the reference over the pairs, in the table's unit), fit_seconds (mean fit
+// wall time of the setting's successful tasks), then ci95_low, ci95_high (the paired t interval
+// of mean_diff), p_adjusted (after the table's correction) and reference (the label tested
+// against).
 std::string to_long_csv(const Aggregate& a, bool all_settings, bool details = false);
 
 // Stores every table as /tables/<name>.md, .csv and .tex in the results file, replacing earlier

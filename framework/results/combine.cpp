@@ -93,7 +93,7 @@ Aggregate combine_aggregates(const std::vector<Aggregate>& parts,
   out.dims.assign(dims.begin(), dims.end());
   out.reference = reference;
   out.sources = paths;
-  if (!reference.empty() &&
+  if (!reference.empty() && reference != kBestOfColumn &&
       std::find(out.labels.begin(), out.labels.end(), reference) == out.labels.end())
     throw Error("t-test reference '" + reference + "' is not a method label in any of the files " +
                 "(labels: " + text(out.labels) + ") (fix: --ttest <one of those labels>, or " +

@@ -81,6 +81,37 @@ def protocol_caption(protocols) -> str:
     return ""
 
 
+def cell_html(row) -> str:
+    """cell_text, its mean ± std bold where it is the best of its column (as drbench marks it)."""
+    s = esc(cell_text(row))
+    best = row.get("best")
+    if best is not None and not pd.isna(best) and bool(best):
+        mark = s.find(" †")
+        s = f"<b>{s}</b>" if mark < 0 else f"<b>{s[:mark]}</b>{s[mark:]}"
+    return s
+
+
+def test_caption(t: pd.DataFrame, reference: str) -> str:
+    """The caption's account of bold and † from the table's own columns: the test, the
+    correction and the reference drbench used (framework/results/aggregate.cpp)."""
+    cap = ""
+    if "best" in t and t["best"].fillna(False).astype(bool).any():
+        cap += "; bold: the best mean of its column"
+    tested = t[t["p_value"].notna()]
+    if tested.empty:
+        return cap
+    test = "test" in t and next((x for x in tested["test"] if x), "")
+    corr = "correction" in t and next((x for x in tested["correction"] if x), "")
+    if not test:  # tables stored before the test columns: the paired t-test, uncorrected
+        return cap + f"; † significantly worse than {reference} (paired t-test, p < 0.05)"
+    name = "Wilcoxon signed-rank test" if test == "wilcoxon" else "paired t-test"
+    how = (f"Holm-corrected over the table's {len(tested)} comparison"
+           f"{'' if len(tested) == 1 else 's'}" if corr == "holm" else "uncorrected")
+    # A file that names no reference is tested against each column's best.
+    against = "the best of its column" if reference in ("", "best of column") else reference
+    return cap + f"; † significantly worse than {against} ({name}, {how}, p < 0.05)"
+
+
 def tables_html(r: dres.Results) -> str:
     """One table per dataset x k (x dim when several), rows methods, columns split values: the
     layout of `drbench aggregate`."""
@@ -102,9 +133,7 @@ def tables_html(r: dres.Results) -> str:
                 splits = sorted(t["split_value"].unique())
                 cap = f"{ds}: {k}-NN test error (%), mean ± std over repeated partitions, best " \
                       "setting per cell" + (f", latent dim {dim}" if several else "")
-                if r.tables_reference:
-                    cap += f"; † significantly worse than {r.tables_reference} (paired t-test, " \
-                           "p < 0.05)"
+                cap += test_caption(t, r.tables_reference)
                 protocols = list(dict.fromkeys(t["protocol"])) if "protocol" in t else []
                 mixed = len([p for p in protocols if p]) > 1
                 cap += protocol_caption(protocols)
@@ -121,7 +150,7 @@ def tables_html(r: dres.Results) -> str:
                         h.append(f"<td>{esc('+'.join(sorted(set(rows['protocol']))))}</td>")
                     for s in splits:
                         c = rows[rows["split_value"] == s]
-                        h.append(f"<td class=num>{esc(cell_text(c.iloc[0]) if len(c) else '-')}"
+                        h.append(f"<td class=num>{cell_html(c.iloc[0]) if len(c) else '-'}"
                                  "</td>")
                     # The grid axes only (what the tables choose between), once per distinct one.
                     grid = r.tasks[(r.tasks["dataset"] == ds) & (r.tasks["label"] == lb)]

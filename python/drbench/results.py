@@ -36,7 +36,11 @@ import numpy as np
 import pandas as pd
 
 TABLE_COLUMNS = ["dataset", "method", "split_kind", "split_value", "dim", "k", "mean_error_pct",
-                 "std_error_pct", "n", "setting", "p_value", "worse", "failed", "protocol"]
+                 "std_error_pct", "n", "setting", "p_value", "worse", "failed", "best", "reference",
+                 "test", "correction", "p_adjusted", "mean_diff", "ci95_low", "ci95_high", "protocol"]
+# Columns tables stored by older programs lack (docs/results-format.md, "Tables").
+_TEST_COLUMNS = ["best", "reference", "test", "correction", "p_adjusted", "mean_diff", "ci95_low",
+                 "ci95_high"]
 
 # Where a per-point array of an embedding may live, newest spelling first: files written before
 # embeddings carried their point indices and labels have none of these.
@@ -332,6 +336,18 @@ def parse_table_csv(text: str) -> pd.DataFrame:
         "worse": df["worse"].astype(np.int64) != 0, "failed": df["failed"].astype(np.int64),
         # Tables of one protocol name it in their captions only: filled in from the tasks.
         "protocol": df["protocol"] if "protocol" in df else ""})
+    if "best" in df:
+        out["best"] = df["best"].astype(np.int64) != 0
+        for c in ("reference", "test", "correction"):
+            out[c] = df[c]
+        for c in ("p_adjusted", "mean_diff", "ci95_low", "ci95_high"):
+            out[c] = pd.to_numeric(df[c].replace("", np.nan))
+    else:  # stored by a program from before these columns: unknown, not false
+        out["best"] = pd.Series([pd.NA] * len(df), dtype="boolean")
+        for c in ("reference", "test", "correction"):
+            out[c] = ""
+        for c in ("p_adjusted", "mean_diff", "ci95_low", "ci95_high"):
+            out[c] = np.nan
     return out[TABLE_COLUMNS]
 
 
@@ -444,6 +460,17 @@ def _load(path: str, ask_program: bool = True) -> Results:
         stored = None
         notes.append("the file's stored tables carry the old parameter names: tables computed "
                      "by `drbench aggregate --no-store` instead")
+    elif stored is not None and stored["best"].isna().all():
+        if ask_program and drbench_program() is not None:
+            stored = None
+            migrated = True  # the note below says why the tables are recomputed
+            notes.append("the file's stored tables predate the columns best, reference, test, "
+                         "correction, p_adjusted, mean_diff and ci95_*: tables computed by "
+                         "`drbench aggregate --no-store` instead")
+        else:
+            notes.append("the file's stored tables predate the columns best, reference, test, "
+                         "correction, p_adjusted, mean_diff and ci95_* (left empty; fix: run "
+                         "`drbench aggregate FILE` to store them anew)")
     r = Results(path=path, attrs=attrs, k=k, knn_metric=metric, quality_names=qnames,
                 tasks=tasks, tables=pd.DataFrame(columns=TABLE_COLUMNS), tables_source="",
                 table_text=text, tables_reference=attrs.get("ttest_reference", ""),
@@ -603,12 +630,14 @@ def parse_tables_csv(text: str) -> pd.DataFrame:
     return pd.concat([parse_table_csv(b) for b in blocks], ignore_index=True)
 
 
-def aggregate(r, reference: str | None = None) -> pd.DataFrame:
+def aggregate(r, reference: str | None = None, test: str | None = None,
+              correction: str | None = None) -> pd.DataFrame:
     """The tables of `drbench aggregate` as one long frame (columns TABLE_COLUMNS), computed by the
     drbench program without storing them (`--no-store`): the selection rule and the t-tests have
     one implementation, in C++. `r` is a Results or a path, or a list of paths (pooled as
     `drbench aggregate A.h5 B.h5` pools them, with its checks); `reference` overrides the files'
-    t-test reference ("" for none)."""
+    t-test reference ("" for none, "best" for each column's best), `test` ("ttest", "wilcoxon")
+    and `correction` ("holm", "none") the aggregator's defaults."""
     paths = [r.path] if isinstance(r, Results) else [r] if isinstance(r, str) else list(r)
     if not all(paths):
         raise ValueError("aggregate() needs results files on disk (fix: pass their paths)")
@@ -618,8 +647,9 @@ def aggregate(r, reference: str | None = None) -> pd.DataFrame:
             "the drbench program computes tables, and none was found (fix: build it with "
             "scripts/build.sh, put it on PATH, or set DRBENCH_PROGRAM=/path/to/drbench)")
     cmd = [prog, "aggregate", *paths, "--no-store", "--format", "csv"]
-    if reference is not None:
-        cmd += ["--ttest", reference]
+    for opt, v in (("--ttest", reference), ("--test", test), ("--correction", correction)):
+        if v is not None:
+            cmd += [opt, v]
     run = subprocess.run(cmd, capture_output=True, text=True)
     if run.returncode != 0:
         raise ValueError(run.stderr.strip() or f"{' '.join(cmd)} failed ({run.returncode})")
@@ -629,11 +659,14 @@ def aggregate(r, reference: str | None = None) -> pd.DataFrame:
 
 def long_table(paths, *, all_settings: bool = False, reference: str | None = None,
                metric: str | None = None, pool_datasets: str | None = None,
-               pool_labels: str | None = None) -> pd.DataFrame:
+               pool_labels: str | None = None, test: str | None = None,
+               correction: str | None = None) -> pd.DataFrame:
     """`drbench aggregate PATHS --long --details` as a frame: one row per cell and k (every
     setting with all_settings, `chosen` marking the reported one), numbers at full precision,
-    with the paired t-test against `reference` of each chosen setting (pairs, t, p_value,
-    mean_diff) and its mean fit_seconds. pool_datasets / pool_labels are the aggregator's rules
+    with the paired test (`test`: "ttest" or "wilcoxon") against `reference` ("best" for each
+    column's best) of each chosen setting (pairs, t, p_value, mean_diff, ci95_low, ci95_high,
+    p_adjusted after `correction`, "holm" or "none", and the reference's label) and its mean
+    fit_seconds. pool_datasets / pool_labels are the aggregator's rules
     ("oil_*=oil"; docs/results-format.md, "Pooled tables"): the pooling, the selection and the
     tests all happen in the C++ program."""
     paths = [paths] if isinstance(paths, str) else list(paths)
@@ -649,14 +682,15 @@ def long_table(paths, *, all_settings: bool = False, reference: str | None = Non
         if all_settings:
             cmd.append("--all-settings")
         for opt, v in (("--ttest", reference), ("--metric", metric),
-                       ("--pool-datasets", pool_datasets), ("--pool-labels", pool_labels)):
+                       ("--pool-datasets", pool_datasets), ("--pool-labels", pool_labels),
+                       ("--test", test), ("--correction", correction)):
             if v is not None:
                 cmd += [opt, v]
         run = subprocess.run(cmd, capture_output=True, text=True)
         if run.returncode != 0:
             raise ValueError(run.stderr.strip() or f"{' '.join(cmd)} failed ({run.returncode})")
         df = pd.read_csv(out, dtype=str, keep_default_na=False)
-    text = {"dataset", "method", "split_kind", "setting", "protocol"}
+    text = {"dataset", "method", "split_kind", "setting", "protocol", "reference"}
     for c in df.columns:
         if c in text:
             continue

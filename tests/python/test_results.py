@@ -21,7 +21,8 @@ def assert_same_tables(a, b):
         x, y = a[c].to_numpy(), b[c].to_numpy()
         if a[c].dtype.kind == "f":
             # The CLI prints 4 decimals (percent) and 6 significant digits (p).
-            tol = dict(atol=6e-5, rtol=0) if c != "p_value" else dict(atol=1e-12, rtol=1e-5)
+            tol = dict(atol=6e-5, rtol=0) if c not in ("p_value", "p_adjusted") \
+                else dict(atol=1e-12, rtol=1e-5)
             assert np.array_equal(np.isnan(x), np.isnan(y.astype(float))), c
             m = ~np.isnan(x)
             np.testing.assert_allclose(x[m], y[m].astype(float), err_msg=c, **tol)

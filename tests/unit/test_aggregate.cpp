@@ -173,21 +173,28 @@ TEST_CASE("tables: mean ± std in percent, markers, failures, three formats", "[
   CHECK(t.columns == std::vector<std::string>{"per_class=5", "per_class=10"});
   CHECK(t.failed == std::vector<std::size_t>{0, 0, 1});
   std::string md = to_markdown(t, a);
-  CHECK_THAT(md, Catch::Contains("| PCA | 30.00 ± 1.00 † | 45.00 ± 7.07 (2/3) | 0 |"));
-  CHECK_THAT(md, Catch::Contains("| KDA | 12.00 ± 2.00 | - | 0 |"));
+  CHECK_THAT(md, Catch::Contains("| PCA | 30.00 ± 1.00 † | **45.00 ± 7.07** (2/3) | 0 |"));
+  CHECK_THAT(md, Catch::Contains("| KDA | **12.00 ± 2.00** | - | 0 |"));
   CHECK_THAT(md, Catch::Contains("| LDA | 13.00 ± 2.65 | - | 1 |"));
   CHECK_THAT(md, Catch::Contains("| KDA | gamma=0.5 | - |"));  // which setting won
   std::string md3 = to_markdown(tables[1], a);
-  CHECK_THAT(md3, Catch::Contains("| PCA | 13.00 ± 1.00 | 45.00 ± 7.07 (2/3) | 0 |"));
-  CHECK_THAT(md3, Catch::Contains("| KDA | 13.00 ± 2.00 |"));
+  CHECK_THAT(md3, Catch::Contains("| PCA | **13.00 ± 1.00** | **45.00 ± 7.07** (2/3) | 0 |"));
+  CHECK_THAT(md3, Catch::Contains("| KDA | **13.00 ± 2.00** |"));
   std::string csv = to_csv(t, a);
-  CHECK_THAT(csv, Catch::Contains("usps,PCA,per_class,5,2,1,30.0000,1.0000,3,,0.00712477,1,0\n"));
-  CHECK_THAT(csv, Catch::Contains("usps,KDA,per_class,5,2,1,12.0000,2.0000,3,gamma=0.5,,0,0\n"));
-  std::string tex = to_latex(t, a);
   CHECK_THAT(
-      tex, Catch::Contains("PCA & $30.00 \\pm 1.00^\\dagger$ & $45.00 \\pm 7.07$ (2/3) & 0 \\\\"));
+      csv,
+      Catch::Contains(
+          "usps,PCA,per_class,5,2,1,30.0000,1.0000,3,,0.00712477,1,0,0,KDA,ttest,none,0.00712477,"
+          "18.0000,11.4276,24.5724\n"));
+  CHECK_THAT(csv,
+             Catch::Contains(
+                 "usps,KDA,per_class,5,2,1,12.0000,2.0000,3,gamma=0.5,,0,0,1,,ttest,none,,,,\n"));
+  std::string tex = to_latex(t, a);
+  CHECK_THAT(tex,
+             Catch::Contains(
+                 "PCA & $30.00 \\pm 1.00^\\dagger$ & $\\mathbf{45.00 \\pm 7.07}$ (2/3) & 0 \\\\"));
   CHECK_THAT(tex, Catch::Contains("per\\_class=5"));
-  CHECK_THAT(tex, Catch::Contains("KDA & $12.00 \\pm 2.00$ & -- & 0"));
+  CHECK_THAT(tex, Catch::Contains("KDA & $\\mathbf{12.00 \\pm 2.00}$ & -- & 0"));
   CHECK_THAT(t.caption, Catch::StartsWith("usps: 1-NN test error (%)"));
   s.f.knn_metric = "cosine";  // the caption says which distance the classifier used
   CHECK_THAT(make_tables(aggregate(s.f))[0].caption,
@@ -206,7 +213,7 @@ TEST_CASE("tables: one per dim when the experiment has several", "[aggregate]") 
   CHECK(tables[0].rows == std::vector<std::string>{"KDA"});
   CHECK(tables[1].name == "usps_k1_d9");
   CHECK(tables[1].rows == std::vector<std::string>{"PCA", "KDA"});
-  CHECK_THAT(to_markdown(tables[1], a), Catch::Contains("| KDA | 35.00 ± 7.07 |"));
+  CHECK_THAT(to_markdown(tables[1], a), Catch::Contains("| KDA | **35.00 ± 7.07** |"));
   CHECK_THAT(tables[1].caption, Catch::Contains(", latent dim 9"));
   // dim 0 (identity's "no reduction") is named as such, not as a 0-dimensional latent space.
   s.add("1NN", "", {0.05, 0.06}, {0.05, 0.06}, 5, 0);
@@ -235,7 +242,7 @@ TEST_CASE("tables are stored in the results file without touching the rest", "[a
   auto tables = make_tables(a);
   std::string md = read_table(ex.output.path, "usps_k1.md");
   CHECK(md == to_markdown(tables[0], a));
-  CHECK_THAT(md, Catch::Contains("| KDA | 11.00 ± 1.00 | 11.00 ± 1.00 | 0 |"));
+  CHECK_THAT(md, Catch::Contains("| KDA | **11.00 ± 1.00** | **11.00 ± 1.00** | 0 |"));
   CHECK_THAT(md, Catch::Contains("| PCA | 31.00 ± 1.00 † |"));
   CHECK_THAT(read_table(ex.output.path, "wine_k3.tex"), Catch::Contains("\\toprule"));
   CHECK_THROWS_WITH(read_table(ex.output.path, "nope.md"), Catch::Contains("nope.md"));
@@ -286,7 +293,7 @@ TEST_CASE("tables: a dataset's own split is one column", "[aggregate]") {
   auto tables = make_tables(a);
   REQUIRE(!tables.empty());
   CHECK(tables[0].columns == std::vector<std::string>{"own split"});
-  CHECK_THAT(to_markdown(tables[0], a), Catch::Contains("| KDA | 15.00 ± 7.07 | 0 |"));
+  CHECK_THAT(to_markdown(tables[0], a), Catch::Contains("| KDA | **15.00 ± 7.07** | 0 |"));
 }
 
 TEST_CASE("selection: only settings with every repeat compete; short cells show their count",
@@ -305,7 +312,7 @@ TEST_CASE("selection: only settings with every repeat compete; short cells show 
   CHECK(a.find("usps", "PCA", 5, 2)->chosen()->setting == "a=2");
   const auto tables = make_tables(a);
   const std::string md = to_markdown(tables[0], a);
-  CHECK_THAT(md, Catch::Contains("| KDA | 11.50 ± 1.29 |"));
+  CHECK_THAT(md, Catch::Contains("| KDA | **11.50 ± 1.29** |"));
   CHECK_THAT(md, Catch::Contains("| PCA | 30.50 ± 0.71 (2/4) † |"));
   CHECK_THAT(tables[0].caption,
              Catch::Contains("over 4 partitions, best setting per cell among those with results "
@@ -329,7 +336,7 @@ TEST_CASE("t-tests: a reference without dims is compared from the input-space ta
   CHECK(!a.find("usps", "PCA", 5, 9)->worse[0]);
   const auto tables = make_tables(a);  // d0, d2, d9 for k=1, then k=3
   REQUIRE(tables.size() == 6);
-  CHECK_THAT(to_markdown(tables[1], a), Catch::Contains("| PCA | 31.00 ± 1.00 † |"));
+  CHECK_THAT(to_markdown(tables[1], a), Catch::Contains("| PCA | **31.00 ± 1.00** † |"));
   CHECK_THAT(tables[1].caption,
              Catch::Contains("† significantly worse than 1NN (in the input-space table)"));
 }

@@ -149,12 +149,13 @@ TEST_CASE("pooled datasets: a missing draw shows its count; --details columns",
                                       "failed\n"));
   CHECK_THAT(plain, Catch::Contains("oil,PCA,all,0,2,1,20.5000,0.7071,2,3,"));
   const std::string full = to_long_csv(a, false, true);
-  CHECK_THAT(full, Catch::Contains(",chosen,failed,pairs,t,mean_diff,fit_seconds\n"));
+  CHECK_THAT(full, Catch::Contains(",chosen,failed,pairs,t,mean_diff,fit_seconds,ci95_low,"
+                                   "ci95_high,p_adjusted,reference\n"));
   // TPS against GP over three pairs: t = 2.5, mean difference 1.6667 points; fit 1 s.
   CHECK_THAT(full, Catch::Contains("oil,TPS,all,0,2,1,3.3333333333333335,") &&
-                       Catch::Contains(",3,2.5,1.6666666666666667,1\n"));
+                       Catch::Contains(",3,2.5,1.6666666666666667,1,"));
   // GP-B's fits took 1 s, GP-A's 2-4 s: fit_seconds is the chosen setting's.
-  CHECK_THAT(full, Catch::Contains("GP-B: kernel=mlp,1,0,0,,,1\n"));
+  CHECK_THAT(full, Catch::Contains("GP-B: kernel=mlp,1,0,0,,,1,,,,\n"));
 }
 
 TEST_CASE("pooled names may not capture a dataset the rule does not match; pools combine",

@@ -34,9 +34,12 @@ struct Piece {
   }
 };
 
+// As `drbench aggregate A.h5 B.h5` aggregates the pieces: untested, with the correction the
+// files' own reference gets (none, as aggregate() gives one file).
 AggregateOptions untested() {
   AggregateOptions o;
   o.reference = "";
+  o.correction = "none";
   return o;
 }
 
