@@ -89,17 +89,26 @@ std::string partition_group(const TaskRow& r) {
 struct ValidatedChoices {
   std::set<std::string> groups;               // partitions of cells with inner rows
   std::map<std::string, std::string> chosen;  // partition -> chosen setting
-  std::map<std::string, std::string> text;    // cell -> "per partition: a=1 in 3; a=2 in 2"
+  // Table cell (pooled data sets under their pooled name: their partitions make one cell) ->
+  // "per partition: a=1 in 3; a=2 in 2".
+  std::map<std::string, std::string> text;
+  std::vector<PoolRule> pool_datasets;
+  std::string table_cell(const TaskRow& r) const {
+    const PoolRule* p = pool_of(pool_datasets, r.dataset);
+    return (p ? p->name : r.dataset) + "|" + r.label + "|" + number(r.split_value) + "|" +
+           std::to_string(r.dim);
+  }
   // The reported setting text of a test-point row that was chosen, else nullptr.
   const std::string* reported(const TaskRow& r) const {
     const auto c = chosen.find(partition_group(r));
     if (c == chosen.end() || c->second != r.setting) return nullptr;
-    return &text.at(cell_group(r));
+    return &text.at(table_cell(r));
   }
 };
 
-ValidatedChoices validated_choices(const ResultsFile& f) {
+ValidatedChoices validated_choices(const ResultsFile& f, const AggregateOptions& opt) {
   ValidatedChoices v;
+  v.pool_datasets = opt.pool_datasets;
   std::vector<InnerScore> scores;
   for (const auto& row : f.tasks)
     if (row.fold >= 0) {
@@ -113,7 +122,7 @@ ValidatedChoices validated_choices(const ResultsFile& f) {
   for (const auto& row : f.tasks)
     if (row.fold < 0 && v.chosen.count(partition_group(row)) &&
         v.chosen.at(partition_group(row)) == row.setting)
-      ++counts[cell_group(row)][row.setting];
+      ++counts[v.table_cell(row)][row.setting];
   for (const auto& [cell, settings] : counts) {
     std::string t;
     for (const auto& [setting, n] : settings)
@@ -378,7 +387,7 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
   using CellKey = std::tuple<std::string, std::string, double, std::uint64_t>;
   std::map<CellKey, std::size_t> index;
   std::map<std::pair<std::size_t, std::string>, std::size_t> setting_index;
-  const ValidatedChoices validated = validated_choices(f);
+  const ValidatedChoices validated = validated_choices(f, opt);
   for (const auto& row : f.tasks) {
     if (row.fold >= 0) continue;  // inner validation: chose the setting, never reported
     const PoolRule* dpool = pool_of(opt.pool_datasets, row.dataset);
