@@ -227,6 +227,36 @@ std::optional<ManifestRow> manifest_row(const std::string& file) {
   return std::nullopt;
 }
 
+// The formats of other tools (npy/npz, mat, h5ad, mtx): the file and a labels file found like
+// any dataset file, checksummed where a manifest lists them.
+Dataset read_format(const DatasetSpec& spec, const std::vector<std::string>& search_path,
+                    std::vector<std::string>& tried) {
+  const std::string& src = spec.source;
+  const std::string name =
+      spec.path.empty() ? spec.name + (src == "npy" ? ".npz" : "." + src) : spec.path;
+  const std::string file = resolve(name, search_path, tried);
+  if (file.empty()) throw DataError(not_found(spec, name, tried, kPathFix));
+  const std::string sha = spec.verify_checksum ? verify_manifest_checksum(file) : "";
+  DataVars vars{spec.var_x, spec.var_y, spec.matrix, spec.labels, ""};
+  if (!spec.labels_path.empty()) {
+    std::vector<std::string> dirs = search_path;
+    dirs.insert(dirs.begin(), fs::path(file).parent_path().string());  // beside the data first
+    std::vector<std::string> tried_labels;
+    vars.labels_path = resolve(spec.labels_path, dirs, tried_labels);
+    if (vars.labels_path.empty())
+      throw DataError(not_found(spec, spec.labels_path, tried_labels,
+                                "labels_path: a text file with one label per point, beside the "
+                                "data file, on the data path, or absolute"));
+    if (spec.verify_checksum) verify_manifest_checksum(vars.labels_path);
+  }
+  Dataset ds = src == "npy"    ? read_npy_dataset(file, vars)
+               : src == "mat"  ? read_mat_dataset(file, vars)
+               : src == "h5ad" ? read_h5ad_dataset(file, vars)
+                               : read_mtx_dataset(file, vars);
+  ds.sha256 = sha;
+  return ds;
+}
+
 }  // namespace
 
 std::string verify_manifest_checksum(const std::string& file) {
@@ -277,6 +307,8 @@ Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& se
       const std::string sha = spec.verify_checksum ? verify_manifest_checksum(file) : "";
       ds = src == "file" ? read_hdf5_dataset(file) : read_csv_dataset(file);
       ds.sha256 = sha;
+    } else if (src == "npy" || src == "mat" || src == "h5ad" || src == "mtx") {
+      ds = read_format(spec, search_path, tried);
     } else if (src == "idx") {
       // classes and max_points choose from the labels before any image is decoded, so only the
       // kept images are ever held (70,000 Fashion-MNIST images read, 20,000 kept: 120 MiB
@@ -351,7 +383,8 @@ Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& se
       ds = generate_dataset(spec.generator, spec.generator_params, seed);
     } else {
       throw DataError(where("unknown source '" + src +
-                            "' (fix: one of file, csv, idx, bundled, generator, mocap)"));
+                            "' (fix: one of file, csv, npy, mat, h5ad, mtx, idx, bundled, "
+                            "generator, mocap)"));
     }
   } catch (const DataError& e) {
     const std::string m = e.what();
@@ -403,7 +436,7 @@ std::vector<DataPathEntry> list_data_path(const std::vector<std::string>& search
     }
     std::vector<fs::path> files;
     for (const auto& e : fs::directory_iterator(dir, ec))
-      if (e.is_regular_file() && (e.path().extension() == ".h5" || e.path().extension() == ".csv"))
+      if (e.is_regular_file() && !source_of_path(e.path().filename().string()).empty())
         files.push_back(e.path());
     std::sort(files.begin(), files.end());
     for (const auto& f : files) {
