@@ -151,7 +151,7 @@ std::vector<std::string> read_strings(const H5adFile& f, hid_t loc, const std::s
 }
 
 arma::mat read_sparse(const H5adFile& f, hid_t g, const std::string& key, bool csr,
-                      const std::vector<long long>& shape) {
+                      const std::vector<long long>& shape, arma::uword& held) {
   const std::string what = f.path + ": '" + key + "'";
   if (shape.size() != 2 || shape[0] < 0 || shape[1] < 0)
     throw DataError(what +
@@ -171,6 +171,8 @@ arma::mat read_sparse(const H5adFile& f, hid_t g, const std::string& key, bool c
       indptr[outer] != double(data.size()))
     throw DataError(damaged);
   arma::mat X(d, n, arma::fill::zeros);
+  // data, indices and indptr as doubles beside X, in points of d values (see Dataset::n_load_peak)
+  held = n + (2 * data.size() + indptr.size() + d - 1) / std::max<arma::uword>(d, 1);
   for (arma::uword o = 0; o < outer; ++o) {
     if (indptr[o + 1] < indptr[o]) throw DataError(damaged);
     for (auto k = static_cast<std::size_t>(indptr[o]); k < indptr[o + 1]; ++k) {
@@ -185,7 +187,8 @@ arma::mat read_sparse(const H5adFile& f, hid_t g, const std::string& key, bool c
   return X;
 }
 
-arma::mat read_points(const H5adFile& f, const std::string& key) {
+// held: the most points' worth of memory reading held (Dataset::n_load_peak).
+arma::mat read_points(const H5adFile& f, const std::string& key, arma::uword& held) {
   if (!exists(f.id, key))
     throw DataError(f.path + ": no '" + key +
                     "' (fix: matrix: X, or an embedding such as obsm/X_pca, or layers/NAME)");
@@ -201,13 +204,14 @@ arma::mat read_points(const H5adFile& f, const std::string& key) {
       throw DataError(f.path + ": '" + key + "' is a group of encoding '" + enc +
                       "', neither a dense array nor csr_matrix/csc_matrix (fix: " + kWriteFix +
                       ")");
-    return read_sparse(f, g, key, enc == "csr_matrix", shape);
+    return read_sparse(f, g, key, enc == "csr_matrix", shape, held);
   }
   std::vector<hsize_t> dims;
   auto v = read_numbers(f, f.id, key, key, dims);
   if (dims.size() != 2)
     throw DataError(f.path + ": '" + key + "' has " + std::to_string(dims.size()) +
                     " dimensions; expected cells x features (fix: " + kWriteFix + ")");
+  held = 2 * dims[0];                            // the values read, and the matrix copied from them
   return arma::mat(v.data(), dims[1], dims[0]);  // row-major n x d is column-major d x n
 }
 
@@ -279,7 +283,7 @@ Dataset read_h5ad_dataset(const std::string& path, const DataVars& vars) {
   const H5adFile f{path, file.get(), std::filesystem::file_size(path, ec)};
   Dataset ds;
   ds.source = path;
-  ds.X = read_points(f, vars.matrix.empty() ? "X" : vars.matrix);
+  ds.X = read_points(f, vars.matrix.empty() ? "X" : vars.matrix, ds.n_load_peak);
   if (!vars.labels_path.empty()) {
     set_labels(ds, read_labels_file(vars.labels_path), vars.labels_path,
                "labels_path: a file with one label per line, in the order of the cells");

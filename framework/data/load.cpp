@@ -394,6 +394,10 @@ Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& se
   ds.name = spec.name;
   // The memory model's load transient: the source's points, and the kept copy beside them where
   // the reader could not leave the others out.
+  // A reader that held copies of the points at once (the NumPy, MATLAB and AnnData readers: the
+  // format's own layout, then drbench's) leaves that many points' worth in n_load_peak; the
+  // memory model counts the larger of it and the copies made here.
+  const arma::uword reader_peak = ds.n_load_peak;
   arma::uword n_read = ds.n(), n_load_peak = ds.n();
   if (kept) {
     n_read = ds.n_read;
@@ -420,7 +424,7 @@ Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& se
     ds.sequence = ds.y;  // each class one sequence, in file order (COIL-20's poses)
   }
   ds.n_read = n_read;
-  ds.n_load_peak = n_load_peak;
+  ds.n_load_peak = std::max(n_load_peak, reader_peak);
   validate_dataset(ds);
   return ds;
 }

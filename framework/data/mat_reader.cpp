@@ -145,6 +145,7 @@ Dataset read_mat_dataset(const std::string& file, const DataVars& vars) {
   ds.source = file;
   const std::string xwhat = file + ": variable '" + vars.x + "'";
   ds.X = read_matrix(read_var(mat.get(), file, vars.x, "X").get(), xwhat).t();
+  ds.n_load_peak = 3 * ds.n();  // matio's copy, MATLAB's column order as doubles, its transpose
   if (!vars.labels_path.empty()) {
     set_labels(ds, read_labels_file(vars.labels_path), vars.labels_path,
                "labels_path: a file with one label per line, in the order of the points");

@@ -301,6 +301,7 @@ Dataset read_npy_dataset(const std::string& file, const DataVars& names) {
                  "variables: {y: NAME} names the labels array");
     }
   }
+  ds.n_load_peak = 3 * ds.n();  // the file's bytes, their values as doubles, the matrix
   if (!names.labels_path.empty())
     set_labels(ds, read_labels_file(names.labels_path), names.labels_path,
                "labels_path: a file with one label per line, in the order of the points");

@@ -288,3 +288,20 @@ def test_mtx_csv_gz_refusals(tmp_path):
     raw = (tmp_path / "t.csv.gz").read_bytes()
     (tmp_path / "cut.csv.gz").write_bytes(raw[:len(raw) // 2])
     refused(tmp_path, "path: cut.csv.gz", "damaged or truncated")
+
+
+def test_load_transient_is_counted_by_the_memory_model(tmp_path):
+    """An .npz is held three times while read (the file, its values, the matrix): the memory
+    model counts that load before any task runs. 40,000 x 50 float64 is 15 MiB a copy; at 80 MiB
+    a rank holds the kept points (about 65 MiB with the process and a partition) but not the
+    load."""
+    rng = np.random.default_rng(0)
+    n = 40000
+    np.savez(tmp_path / "big.npz", X=rng.normal(size=(n, 50)), y=np.arange(n) % 4)
+    cfg = tmp_path / "big.yaml"
+    cfg.write_text(CONFIG.format(entry="    path: big.npz", out=tmp_path / "big.h5"))
+    p = subprocess.run([BIN, "run", str(cfg), "--memory-per-rank", "80M"], cwd=tmp_path,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode != 0
+    assert "loading dataset toy: 40000 points read in 50-D" in p.stderr, p.stderr
+    assert not (tmp_path / "big.h5").exists()
