@@ -107,7 +107,7 @@ RawLabels read_labels_file(const std::string& file) {
 void check_densify(double n, double d, const std::string& what) {
   const double bytes = 8.0 * n * d, have = node_memory_bytes();
   if (have > 0 && bytes > have)
-    throw DataError(what + ": is sparse, " + std::to_string(std::uint64_t(n)) + " x " +
+    throw DataError(what + ": is " + std::to_string(std::uint64_t(n)) + " x " +
                     std::to_string(std::uint64_t(d)) +
                     "; drbench's methods take dense input, "
                     "and densified it would need " +

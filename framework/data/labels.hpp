@@ -27,7 +27,8 @@ void set_labels(Dataset& ds, const RawLabels& labels, const std::string& what,
 // numbers where every line is one, else names.
 RawLabels read_labels_file(const std::string& file);
 
-// The size of X dense in memory (8 bytes a value) checked before a sparse matrix is densified:
+// The size of X dense in memory (8 bytes a value) checked before a matrix a header claims is
+// allocated (a sparse one densified, or a dense one whose header may be damaged):
 // refused naming `what` and the fix when it exceeds this node's memory.
 void check_densify(double n, double d, const std::string& what);
 

@@ -95,7 +95,7 @@ Dataset read_mtx_dataset(const std::string& path, const DataVars& vars) {
       cols < 0)
     throw DataError(path + ":" + std::to_string(in.number()) + ": bad size line '" + line +
                     "' (fix: " + kMtxFix + ")");
-  if (coordinate) check_densify(rows, cols, path);
+  check_densify(rows, cols, path);
   const auto n = static_cast<arma::uword>(rows), d = static_cast<arma::uword>(cols);
   Dataset ds;
   ds.source = path;

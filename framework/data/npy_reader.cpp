@@ -7,6 +7,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -30,10 +31,16 @@ struct NpArray {
   std::vector<std::uint64_t> shape;
   bool fortran = false;
   RawLabels values;  // numbers in .num, strings in .name
+  // The element count; false when the shape overflows 64 bits (a damaged header).
+  bool count(std::uint64_t& c) const {
+    c = 1;
+    for (auto s : shape)
+      if (__builtin_mul_overflow(c, s, &c)) return false;
+    return true;
+  }
   std::uint64_t count() const {
-    std::uint64_t c = 1;
-    for (auto s : shape) c *= s;
-    return c;
+    std::uint64_t c = 0;
+    return count(c) ? c : 0;
   }
 };
 
@@ -101,7 +108,15 @@ NpArray parse_npy(const std::string& bytes, const std::string& what) {
   for (std::size_t p = 0; p < sh.size();) {
     const auto e = sh.find(',', p);
     const std::string f = sh.substr(p, e == std::string::npos ? std::string::npos : e - p);
-    if (f.find_first_of("0123456789") != std::string::npos) a.shape.push_back(std::stoull(f));
+    const auto b = f.find_first_of("0123456789");
+    if (b != std::string::npos) {
+      std::uint64_t v = 0;
+      const auto r = std::from_chars(f.data() + b, f.data() + f.size(), v);
+      if (r.ec != std::errc())
+        throw DataError(what + ": its header's shape '" + sh + "' is damaged (fix: " + kNpyFix +
+                        ")");
+      a.shape.push_back(v);
+    }
     if (e == std::string::npos) break;
     p = e + 1;
   }
@@ -111,14 +126,18 @@ NpArray parse_npy(const std::string& bytes, const std::string& what) {
                     "array, e.g. X.astype('float64'), and labels as integers or str)");
   const bool swap = descr[0] == '>';
   const char kind = descr[1];
-  const std::size_t size = std::stoull(descr.substr(2));
+  std::size_t size = 0;  // stays 0 for a size that is not a number ('<M8[ns]' reads as 8)
+  std::from_chars(descr.data() + 2, descr.data() + descr.size(), size);
   const std::size_t item = kind == 'U' ? 4 * size : size;
   const Decoder dec = decoder_for(kind, size);
-  if (!dec && kind != 'U' && kind != 'S')
+  if (!dec && ((kind != 'U' && kind != 'S') || size == 0 || size > 4096))
     throw DataError(what + ": dtype '" + descr +
                     "' is not supported (fix: store float64/float32, a signed or unsigned integer, "
                     "bool, or str labels, e.g. X.astype('float64'))");
-  const std::uint64_t count = a.count();
+  std::uint64_t count = 0;
+  if (!a.count(count))
+    throw DataError(what + ": its header claims an impossible shape (damaged; fix: " + kNpyFix +
+                    ")");
   const std::size_t data = start + hlen;
   if (item != 0 && (bytes.size() - data) / item < count)
     throw DataError(what + ": holds " + std::to_string((bytes.size() - data) / item) + " of the " +
@@ -212,7 +231,10 @@ std::map<std::string, std::string> unzip(const std::string& z, const std::string
       p += 46 + nlen + xlen + clen;
       if (z.compare(off, 4, "PK\x03\x04") != 0) throw DataError(bad);
       const std::size_t data = off + 30 + le(z, off + 26, 2) + le(z, off + 28, 2);
-      if (data + csize > z.size()) throw DataError(bad);
+      // Deflate shrinks at most 1032:1, so a larger claim is a damaged directory, refused before
+      // it is allocated.
+      if (data + csize > z.size() || (method == 8 && usize > csize * 1032 + 1024))
+        throw DataError(bad);
       std::string bytes;
       if (method == 0) {
         bytes = z.substr(data, csize);

@@ -226,6 +226,14 @@ def test_npz_npy_refusals(tmp_path):
     (tmp_path / "y.txt").write_text("\n".join(map(str, y)))
     refused(tmp_path, "path: cut.npy\nlabels_path: y.txt", "elements its header promises")
     refused(tmp_path, "path: x.npy", "labels_path")
+    # Damaged headers: a shape past 64 bits, and one whose element count overflows.
+    for shape, words in (("(99999999999999999999999, 6)", "shape '"),
+                         ("(1099511627776, 1099511627776)", "impossible shape")):
+        hdr = "{'descr': '<f8', 'fortran_order': False, 'shape': %s, }" % shape
+        hdr = hdr.ljust(117) + "\n"  # the data start 128 bytes in, as numpy aligns them
+        (tmp_path / "bad.npy").write_bytes(b"\x93NUMPY\x01\x00" + len(hdr).to_bytes(2, "little")
+                                           + hdr.encode() + b"\0" * 64)
+        refused(tmp_path, "path: bad.npy\nlabels_path: y.txt", words)
     refused(tmp_path, "path: x.npy\nlabels_path: nothere.txt", "nothere.txt", "labels_path")
     refused(tmp_path, "path: x.npy\nlabels: cell_type", "'labels' does not apply")
 
