@@ -135,6 +135,10 @@ usage:
   drbench datasets [--data-path DIR]
         What the data path holds (config data_path, then $DRBENCH_DATA, then ../shared/datasets),
         plus the bundled tables and generators.
+  drbench datasets fetch NAME --manifest FILE [--dest DIR] [--timeout S] [--quiet]
+        Downloads NAME's files as the JSON manifest lists them (URL, size, sha256), resuming a
+        partial download, checks each before use, and records it in DIR/MANIFEST.tsv (default
+        $DRBENCH_DATA, else ../shared/datasets). docs/data.md describes the manifest.
   drbench help | --help       This text.
   drbench --version           Version and the BLAS in use.
 
@@ -892,6 +896,8 @@ int cmd_info(int argc, char** argv) {
 }
 
 int cmd_datasets(int argc, char** argv) {
+  // Downloading is Python's urllib (python/drbench/fetch.py): "fetch" becomes the module's argv[1].
+  if (argc > 2 && std::string(argv[2]) == "fetch") return cmd_python("fetch", argc - 1, argv + 1);
   Args a = parse_args(argc, argv, 2, {"--data-path"}, {});
   if (a.flag("--data-path") && !std::filesystem::is_directory(a.value("--data-path")))
     return usage_error("--data-path " + a.value("--data-path") +

@@ -37,7 +37,8 @@ using config::Reader;
 const std::vector<std::string> kTopKeys = {
     "name",     "seed",   "data_path", "threads",    "blas_threads", "max_task_seconds",
     "datasets", "splits", "methods",   "evaluation", "output",       "profiles"};
-const std::vector<std::string> kSources = {"file", "csv", "idx", "bundled", "generator", "mocap"};
+const std::vector<std::string> kSources = {"file", "csv", "npy",     "mat",       "h5ad",
+                                           "mtx",  "idx", "bundled", "generator", "mocap"};
 const std::vector<std::string> kSplitKinds = {"train_per_class", "train_ratio", "own", "all"};
 
 // A list, or a single scalar read as a one-element list (dims: 2 == dims: [2]).
@@ -163,14 +164,20 @@ class Parser {
 
   DatasetSpec dataset(const YAML::Node& n, const std::string& key) {
     r_.expect_map(n, key);
-    r_.check_keys(n, key,
-                  {"name", "source", "path", "generator", "params", "max_points", "verify_checksum",
-                   "preprocess", "sequences", "classes"});
+    r_.check_keys(
+        n, key,
+        {"name", "source", "path", "generator", "params", "max_points", "verify_checksum",
+         "preprocess", "sequences", "classes", "variables", "matrix", "labels", "labels_path"});
     DatasetSpec d;
     d.line = Reader::line(n);
     d.name = r_.str(r_.required(n, key, "name"), join_key(key, "name"));
     no_separator(n["name"], join_key(key, "name"), d.name);
     if (n["source"]) d.source = r_.one_of(n["source"], join_key(key, "source"), kSources);
+    // Without a source, the path's extension names the reader (data.npz -> npy).
+    if (!n["source"] && n["path"] && n["path"].IsScalar()) {
+      const std::string by_ext = source_of_path(n["path"].Scalar());
+      if (!by_ext.empty()) d.source = by_ext;
+    }
 
     // file/csv default to <name>.h5/<name>.csv and bundled to the set called <name>; an IDX pair
     // has no such default.
@@ -193,6 +200,7 @@ class Parser {
           r_.fail(n[k], join_key(key, k), std::string("'") + k + "' only applies to generated data",
                   "set source: generator, or remove it");
     }
+    file_vars(n, key, d);
     if (n["max_points"]) d.max_points = r_.uinteger(n["max_points"], join_key(key, "max_points"));
     if (n["verify_checksum"])
       d.verify_checksum = r_.boolean(n["verify_checksum"], join_key(key, "verify_checksum"));
@@ -205,6 +213,43 @@ class Parser {
         d.classes.push_back(r_.uinteger(n["classes"][i], join_key(key, "classes")));
     }
     return d;
+  }
+
+  // variables (npz, mat), matrix and labels (h5ad), labels_path (npy, npz, mat, h5ad, mtx).
+  void file_vars(const YAML::Node& n, const std::string& key, DatasetSpec& d) {
+    auto only = [&](const char* k, std::initializer_list<const char*> sources, const char* fix) {
+      if (!n[k]) return false;
+      for (const char* s : sources)
+        if (d.source == s) return true;
+      r_.fail(n[k], join_key(key, k),
+              std::string("'") + k + "' does not apply to source: " + d.source, fix);
+      return false;
+    };
+    if (only("variables", {"npy", "mat"},
+             "variables names the arrays of an .npz or .mat file; remove it, or set path: to "
+             "such a file")) {
+      const std::string vkey = join_key(key, "variables");
+      r_.expect_map(n["variables"], vkey);
+      r_.check_keys(n["variables"], vkey, {"X", "y"});
+      if (n["variables"]["X"]) d.var_x = r_.str(n["variables"]["X"], join_key(vkey, "X"));
+      if (n["variables"]["y"]) d.var_y = r_.str(n["variables"]["y"], join_key(vkey, "y"));
+    }
+    if (only("matrix", {"h5ad"}, "matrix names the points of an .h5ad (X, obsm/X_pca); remove it"))
+      d.matrix = r_.str(n["matrix"], join_key(key, "matrix"));
+    if (only("labels", {"h5ad"},
+             "labels names an .h5ad obs column; elsewhere use labels_path or variables: {y: NAME}"))
+      d.labels = r_.str(n["labels"], join_key(key, "labels"));
+    if (only("labels_path", {"npy", "mat", "h5ad", "mtx"},
+             "labels_path gives the labels of an .npy, .npz, .mat, .h5ad or .mtx; CSV and HDF5 "
+             "files carry their own"))
+      d.labels_path = r_.str(n["labels_path"], join_key(key, "labels_path"));
+    if (d.source == "h5ad" && d.labels.empty() && d.labels_path.empty())
+      r_.fail(n, join_key(key, "labels"), "an .h5ad dataset needs its labels named",
+              "labels: the obs column of the classes, e.g. labels: cell_type (or labels_path: a "
+              "text file of labels)");
+    if (d.source == "mtx" && d.labels_path.empty())
+      r_.fail(n, join_key(key, "labels_path"), "a MatrixMarket file carries no labels",
+              "labels_path: a text file with one label per row of the matrix");
   }
 
   void generator(const YAML::Node& n, const std::string& key, DatasetSpec& d) {

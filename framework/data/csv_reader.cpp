@@ -1,11 +1,15 @@
-// Comma-separated (or tab/semicolon) text: one point per line, features then the label. A first
-// line that is not all numbers is taken as a header. Integer labels are kept as they are
-// (validation then insists on 0..C-1); text labels ("setosa") are numbered in sorted order.
+// Comma-separated (or tab/semicolon) text, plain or gzip-compressed: one point per line, features
+// then the label. A first line that is not all numbers is taken as a header. Integer labels are
+// kept as they are (validation then insists on 0..C-1); text labels ("setosa") are numbered in
+// sorted order.
+#include <zlib.h>
+
 #include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -48,8 +52,21 @@ bool parse_double(const std::string& s, double& v) {
 Dataset read_csv_dataset(const std::string& file) {
   if (std::filesystem::is_directory(file))
     throw DataError(file + ": is a directory, not a CSV file (fix: give the .csv file in it)");
-  std::ifstream in(file);
-  if (!in) throw DataError(file + ": cannot open CSV file (fix: check the path)");
+  // gzread passes an uncompressed file through, so .csv and .csv.gz take the same path.
+  gzFile gz = gzopen(file.c_str(), "rb");
+  if (!gz) throw DataError(file + ": cannot open CSV file (fix: check the path)");
+  std::string text;
+  char buf[1 << 16];
+  int got = 0;
+  while ((got = gzread(gz, buf, sizeof buf)) > 0) text.append(buf, static_cast<std::size_t>(got));
+  int err = Z_OK;
+  const char* why = gzerror(gz, &err);
+  const std::string reason = why ? why : "";
+  gzclose(gz);
+  if (got < 0 || (err != Z_OK && err != Z_STREAM_END))
+    throw DataError(file + ": compressed CSV damaged or truncated (" + reason +
+                    ") (fix: compress it again with gzip, or give the plain .csv)");
+  std::istringstream in(text);
   std::vector<double> values;
   std::vector<std::string> labels;
   std::size_t cols = 0, rows = 0;

@@ -133,7 +133,7 @@ Dataset read_hdf5_dataset(const std::string& path) {
     if (H5Lexists(file.get(), key, H5P_DEFAULT) <= 0)
       throw DataError(path + ": no dataset '" + key +
                       "' (fix: the layout is X (n x d samples in rows), y (n labels 0..C-1), "
-                      "optional split)");
+                      "optional split; docs/data.md)");
 
   Dataset ds;
   ds.source = path;

@@ -28,7 +28,19 @@ void rehearse_hdf5_dataset(const std::string& file);
 
 // Individual readers, usable on their own.
 Dataset read_hdf5_dataset(const std::string& file);  // X (n x d), y, optional split
-Dataset read_csv_dataset(const std::string& file);   // last column = label
+Dataset read_csv_dataset(const std::string& file);   // last column = label; plain or .gz
+// Which arrays of a multi-array file hold the points and the labels (DatasetSpec's variables,
+// matrix, labels and labels_path, the last resolved to a file).
+struct DataVars {
+  std::string x = "X", y = "y";  // .npz arrays, .mat variables
+  std::string matrix;            // .h5ad: X (default), obsm/NAME or layers/NAME
+  std::string obs_labels;        // .h5ad: the obs column of the labels
+  std::string labels_path;       // a text file of labels, one per point (replaces y)
+};
+Dataset read_npy_dataset(const std::string& file, const DataVars& vars);         // .npy or .npz
+Dataset read_mat_dataset(const std::string& file, const DataVars& vars);         // .mat v5/v7/v7.3
+Dataset read_h5ad_dataset(const std::string& file, const DataVars& vars);        // AnnData
+Dataset read_mtx_dataset(const std::string& file, const DataVars& vars);         // MatrixMarket
 Dataset read_idx_dataset(const std::string& images, const std::string& labels);  // plain or .gz
 // Several IDX images/labels pairs as one dataset, their points in the order given (an MNIST
 // folder's train and t10k halves), decoded into one matrix allocated once; with more than one

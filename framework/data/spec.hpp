@@ -1,6 +1,7 @@
 #pragma once
 // What a dataset entry and the splits of a config say, as plain values: the data layer reads,
 // preprocesses and splits by them without knowing the config that carried them.
+#include <cctype>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -24,7 +25,11 @@ struct DatasetSpec {
   // Where the points come from: "file" (HDF5 on the data path, by name or path), "csv", "idx"
   // (pair of IDX files, e.g. Fashion-MNIST), "bundled" (iris, wine in datasets/), "generator".
   std::string source = "file";
-  std::string path;       // file name or path for file/csv/idx ("" = <name>.h5 on the data path)
+  // "npy" (.npy/.npz), "mat", "h5ad", "mtx": the formats of numpy, MATLAB, AnnData, MatrixMarket.
+  std::string path;  // file name or path for file/csv/idx ("" = <name>.h5 on the data path)
+  // npz/mat: the arrays of the points and labels; h5ad: the matrix (X, obsm/NAME, layers/NAME)
+  // and the obs column of the labels; labels_path: a text file of labels beside any of them.
+  std::string var_x = "X", var_y = "y", matrix, labels, labels_path;
   std::string generator;  // swiss_roll, s_curve, gaussian_blobs, ...
   std::map<std::string, ParamValue> generator_params;
   std::uint64_t max_points = 0;  // 0 = all; otherwise a stratified, seeded subsample first
@@ -37,6 +42,25 @@ struct DatasetSpec {
   std::vector<std::uint64_t> classes;
   int line = 0;  // where it was declared, for errors raised later
 };
+
+// The source a file's extension names ("" when it names none): .h5/.hdf5 file, .csv[.gz] csv,
+// .npy/.npz npy, .mat mat, .h5ad h5ad, .mtx[.gz] mtx.
+inline std::string source_of_path(const std::string& path) {
+  auto ends = [&](const std::string& e) {
+    if (path.size() < e.size()) return false;
+    for (std::size_t i = 0; i < e.size(); ++i)
+      if (std::tolower(static_cast<unsigned char>(path[path.size() - e.size() + i])) != e[i])
+        return false;
+    return true;
+  };
+  if (ends(".h5") || ends(".hdf5")) return "file";
+  if (ends(".csv") || ends(".csv.gz")) return "csv";
+  if (ends(".npy") || ends(".npz")) return "npy";
+  if (ends(".mat")) return "mat";
+  if (ends(".h5ad")) return "h5ad";
+  if (ends(".mtx") || ends(".mtx.gz")) return "mtx";
+  return "";
+}
 
 struct SplitsSpec {
   enum class Kind { PerClass, Ratio, Own, All } kind = Kind::PerClass;
