@@ -106,15 +106,23 @@ void LocalAlignmentMethod::fit(const FitInput& in) {
   if (k >= n)
     throw MethodError(name_ + ": neighbours=" + std::to_string(k) + " needs more than " +
                       std::to_string(k) + " training points; lower 'neighbours'");
-  const arma::umat nn = knn_graph_indices(in.X, k);
+  arma::umat nn;
+  if (s_.include_self) {
+    nn.set_size(k, n);
+    nn.row(0) = arma::regspace<arma::urowvec>(0, n - 1);
+    if (k > 1) nn.rows(1, k - 1) = knn_graph_indices(in.X, k - 1);
+  } else {
+    nn = knn_graph_indices(in.X, k);
+  }
   const arma::sp_mat M = alignment(in.X, nn, in.dim);
-  // A point in no other point's neighbourhood (its own excludes it, as in scikit-learn) has an
-  // empty row in LTSA's and HLLE's M: nothing places it, and its indicator is a null vector.
+  // With `patch: others`, a point in no other point's patch has an empty row in LTSA's and HLLE's
+  // M: nothing places it, and its indicator is a null vector.
   const arma::uword unplaced = arma::accu(arma::vec(arma::sum(arma::abs(M), 1)) == 0.0);
   if (unplaced > 0)
     throw MethodError(name_ + ": " + std::to_string(unplaced) +
                       " point(s) are among no other point's " + std::to_string(k) +
-                      " nearest neighbours, so nothing places them; raise 'neighbours'");
+                      " nearest neighbours, so nothing places them; raise 'neighbours' or set "
+                      "'patch: self'");
   // Points whose neighbourhoods share no point cannot be placed relative to each other.
   arma::uword components = 0;
   connected_components(arma::sp_mat(arma::abs(M)), components);
@@ -128,13 +136,24 @@ void LocalAlignmentMethod::fit(const FitInput& in) {
   Y_ = std::sqrt(double(n)) * V.t();
 }
 
-LocalAlignmentKeys describe_local_alignment(MethodInfo& m, std::int64_t default_neighbours) {
+LocalAlignmentSetting LocalAlignmentKeys::operator()(const ParamSet& p) const {
+  return LocalAlignmentSetting{arma::uword(neighbours(p)), ridge(p),
+                               has_patch && patch(p) == "self"};
+}
+
+LocalAlignmentKeys describe_local_alignment(MethodInfo& m, std::int64_t default_neighbours,
+                                            bool patch) {
   LocalAlignmentKeys keys{
       keywords::neighbours(default_neighbours, 2, 500, "of every local patch"),
       keywords::ridge(1e-3, 0.0, std::nullopt, true,
                       "on the local Gram matrix, times its trace (reconstruction weights of new "
-                      "points; modified LLE's own weights)")};
+                      "points; modified LLE's own weights)"),
+      ParamSpec::choice("patch", "others", {"others", "self"},
+                        "a point's patch: its neighbours nearest others (scikit-learn), or itself "
+                        "and its neighbours - 1 nearest others (the papers)"),
+      patch};
   m.params = {keys.neighbours, keys.ridge};
+  if (patch) m.params.push_back(keys.patch);
   m.transform_reproduces_embedding = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 1 ? s.n - 2 : 0; };
   const IntKey nb = keys.neighbours;

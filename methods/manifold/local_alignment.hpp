@@ -44,6 +44,9 @@ arma::mat reconstruction_map(const arma::mat& X, const arma::mat& Y, const arma:
 struct LocalAlignmentSetting {
   arma::uword neighbours = 10;
   double reg = 1e-3;  // ridge of the out-of-sample reconstruction weights (and MLLE's own weights)
+  // The patch of x_i is x_i and its k - 1 nearest others (the papers' LTSA and HLLE), rather
+  // than its k nearest others (scikit-learn's), so every point lies in its own patch.
+  bool include_self = false;
 };
 
 // The shared fit of modified LLE, Hessian LLE and LTSA: exact kNN, the method's alignment matrix,
@@ -95,10 +98,16 @@ void local_gram_eigs(const arma::mat& G, arma::vec& values, arma::mat& vectors);
 
 // The descriptor entries the three methods share: `neighbours` and `ridge`, cost, memory,
 // max_dim, and the rule that `neighbours` reaches the method's minimum for `dims` (checked at fit).
+// With `patch`, also the choice `patch` {self, others}: whether a point's patch holds the point
+// itself (LTSA, HLLE; MLLE's construction holds it apart and does not offer the choice).
 struct LocalAlignmentKeys {
   IntKey neighbours;
   RealKey ridge;
+  ChoiceKey patch;
+  bool has_patch = false;
+  LocalAlignmentSetting operator()(const ParamSet& p) const;
 };
-LocalAlignmentKeys describe_local_alignment(MethodInfo& m, std::int64_t default_neighbours);
+LocalAlignmentKeys describe_local_alignment(MethodInfo& m, std::int64_t default_neighbours,
+                                            bool patch);
 
 }  // namespace drbench

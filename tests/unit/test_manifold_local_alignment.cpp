@@ -40,7 +40,9 @@ TEST_CASE("ltsa and modified_lle match scikit-learn", "[manifold][ltsa][modified
   const arma::mat F = fixture();
   const arma::mat X = F.rows(0, 2);
   const double scale = std::sqrt(double(X.n_cols));  // sklearn: unit-norm eigenvectors
-  auto ltsa = fit_method("ltsa", {{"neighbours", std::int64_t(10)}}, X, 2);
+  // scikit-learn's patches are a point's k nearest others.
+  auto ltsa = fit_method(
+      "ltsa", {{"neighbours", std::int64_t(10)}, {"patch", std::string("others")}}, X, 2);
   CHECK(max_diff_up_to_sign(ltsa->embedding() / scale, F.rows(3, 4)) < 1e-8);
   auto mlle = fit_method("modified_lle", {{"neighbours", std::int64_t(10)}}, X, 2);
   CHECK(max_diff_up_to_sign(mlle->embedding() / scale, F.rows(5, 6)) < 1e-8);
@@ -81,6 +83,21 @@ TEST_CASE("hessian_lle recovers the intrinsic coordinates of isometric data",
   CHECK(max_diff_up_to_sign(a, b) > 1e-6);
   // Too few neighbours for the Hessian's dim(dim+1)/2 columns: refused, naming the fix.
   CHECK_THROWS_AS(fit_method("hessian_lle", {{"neighbours", std::int64_t(5)}}, C, 2), MethodError);
+}
+
+TEST_CASE("local alignment patches: the point itself, or only its neighbours", "[manifold][ltsa]") {
+  // A point far off the sheet is in no other point's 5 nearest: with patch: others nothing
+  // places it (refused, naming the fix); with patch: self its own patch does.
+  Rng rng(3);
+  arma::mat X = rng.randu(3, 60);
+  X.row(2) *= 0.01;
+  X.col(0) = arma::vec{0.5, 0.5, 3.0};
+  CHECK_THROWS_AS(
+      fit_method("ltsa", {{"neighbours", std::int64_t(5)}, {"patch", std::string("others")}}, X, 2),
+      MethodError);
+  CHECK(fit_method("ltsa", {{"neighbours", std::int64_t(5)}, {"patch", std::string("self")}}, X, 2)
+            ->embedding()
+            .is_finite());
 }
 
 TEST_CASE("local alignment methods refuse a graph in pieces", "[manifold][ltsa]") {

@@ -57,11 +57,8 @@ MethodInfo hessian_lle_info() {
       describe_method("hessian_lle", "manifold",
                       "Hessian eigenmaps (HLLE); out-of-sample by reconstruction weights",
                       "Donoho & Grimes 2003, PNAS 100(10), HLLE algorithm steps 1-6");
-  const LocalAlignmentKeys keys = describe_local_alignment(m, 12);
-  m.make = [keys](const ParamSet& p) {
-    return std::make_unique<HessianLle>(
-        LocalAlignmentSetting{arma::uword(keys.neighbours(p)), keys.ridge(p)});
-  };
+  const LocalAlignmentKeys keys = describe_local_alignment(m, 12, true);
+  m.make = [keys](const ParamSet& p) { return std::make_unique<HessianLle>(keys(p)); };
   return m;
 }
 

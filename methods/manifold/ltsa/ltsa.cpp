@@ -3,7 +3,9 @@
 // coordinates whose local affine images fit them best are the bottom eigenvectors of
 // M = sum_i S_i (I - G_i G_i') S_i', G_i = [1/sqrt(k), V_i] (V_i the top left singular vectors of
 // the centred neighbourhood), after the constant one. New points map by reconstruction weights
-// (methods/manifold/local_alignment.hpp), as scikit-learn's LocallyLinearEmbedding(method='ltsa').
+// (methods/manifold/local_alignment.hpp). A patch is a point's k nearest others, as in
+// scikit-learn's LocallyLinearEmbedding(method='ltsa') (a point in no other patch then cannot be
+// placed and is refused); `patch: self` takes the point and its k - 1 nearest others, as the paper.
 #include <cmath>
 
 #include "framework/core/error.hpp"
@@ -43,11 +45,8 @@ MethodInfo ltsa_info() {
   MethodInfo m = describe_method(
       "ltsa", "manifold", "local tangent space alignment; out-of-sample by reconstruction weights",
       "Zhang & Zha 2004, SIAM J. Sci. Comput. 26(1), section 4 (scikit-learn's method='ltsa')");
-  const LocalAlignmentKeys keys = describe_local_alignment(m, 10);
-  m.make = [keys](const ParamSet& p) {
-    return std::make_unique<Ltsa>(
-        LocalAlignmentSetting{arma::uword(keys.neighbours(p)), keys.ridge(p)});
-  };
+  const LocalAlignmentKeys keys = describe_local_alignment(m, 10, true);
+  m.make = [keys](const ParamSet& p) { return std::make_unique<Ltsa>(keys(p)); };
   return m;
 }
 

@@ -93,11 +93,8 @@ MethodInfo modified_lle_info() {
       "modified_lle", "manifold",
       "modified LLE (multiple weight vectors); out-of-sample by reconstruction weights",
       "Zhang & Wang 2007, NIPS 19, MLLE algorithm (scikit-learn's method='modified')");
-  const LocalAlignmentKeys keys = describe_local_alignment(m, 10);
-  m.make = [keys](const ParamSet& p) {
-    return std::make_unique<ModifiedLle>(
-        LocalAlignmentSetting{arma::uword(keys.neighbours(p)), keys.ridge(p)});
-  };
+  const LocalAlignmentKeys keys = describe_local_alignment(m, 10, false);
+  m.make = [keys](const ParamSet& p) { return std::make_unique<ModifiedLle>(keys(p)); };
   return m;
 }
 
