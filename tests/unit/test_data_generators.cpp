@@ -46,7 +46,7 @@ TEST_CASE("Generators: shape, labels, determinism", "[data]") {
 }
 
 TEST_CASE("Generator errors name the key and the valid range", "[data]") {
-  CHECK_THROWS_WITH(generate_dataset("helix", {}, 0), Catch::Contains("swiss_roll"));
+  CHECK_THROWS_WITH(generate_dataset("moebius_strip", {}, 0), Catch::Contains("swiss_roll"));
   CHECK_THROWS_WITH(generate_dataset("swiss_roll", {{"noise", -1.0}}, 0),
                     Catch::Contains("'noise'") && Catch::Contains("[0, inf)"));
   CHECK_THROWS_WITH(generate_dataset("swiss_roll", {{"width", 1.0}}, 0),

@@ -16,6 +16,7 @@
 #include "framework/linalg/sparse_eigs.hpp"
 #include "framework/neighbours/graph_memory.hpp"
 #include "framework/support/parallel.hpp"
+#include "methods/manifold/local_alignment.hpp"
 
 namespace drbench {
 
@@ -27,21 +28,6 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 
 }  // namespace
-
-arma::vec reconstruction_weights(const arma::vec& x, const arma::mat& N, double reg) {
-  const arma::mat Z = N.each_col() - x;
-  arma::mat C = Z.t() * Z;
-  const double tr = arma::trace(C);
-  C.diag() += reg * (tr > 0 ? tr : 1.0);
-  arma::vec w;
-  // C is symmetric positive definite with the ridge: plain LU (dgesv) solves it to round-off; the
-  // default refined expert driver (equilibration, iterative refinement, condition estimate) cost
-  // a third of the weights' time at 2,000 points for no visible change.
-  if (!arma::solve(w, C, arma::ones(N.n_cols),
-                   arma::solve_opts::fast + arma::solve_opts::no_approx))
-    throw MethodError("lle: local Gram matrix is singular; increase reg");
-  return w / arma::accu(w);
-}
 
 void LLE::fit(const FitInput& in) {
   X_ = in.X;
@@ -83,42 +69,15 @@ void LLE::fit(const FitInput& in) {
   if (in.trace) in.trace->note("graph_seconds", std::to_string(seconds_since(t0)));
   arma::sp_mat Ms = IW.t() * IW;
   IW.reset();
-  const double trace_m = arma::accu(Ms.diag());
-  EigenPairs e;
-  if (n <= dense_limit_) {
-    // The constant vector is M's null vector (rows of W sum to 1). Lifting it above the spectrum
-    // leaves the wanted eigenvectors exactly orthogonal to it, i.e. Y 1 = 0. Filled as lift + M_ij
-    // in one pass (the same sums as densifying M and adding the lift).
-    auto lifted = [&Ms, n, lift = 2.0 * trace_m / n]() {
-      arma::mat M(n, n, arma::fill::value(lift));
-      for (auto it = Ms.begin(); it != Ms.end(); ++it) M(it.row(), it.col()) += *it;
-      return M;
-    };
-    arma::mat M = lifted();
-    // The lifted M is positive definite when the graph is connected: shift-invert Lanczos on its
-    // Cholesky factor then beats the dense tridiagonal reduction by far at a few thousand points.
-    // The factor overwrites M; the dense fallback builds it again.
-    if (!smallest_eigs_spd_in_place(e.values, e.vectors, M, in.dim)) {
-      M = lifted();
-      e = sym_eigs(M, in.dim, Spectrum::Smallest);
-    }
-    Ms.reset();
-  } else {
-    // Sparse: the constant vector deflated instead of lifted, with the same effect (Y 1 = 0).
-    const arma::mat one(n, 1, arma::fill::value(1.0 / std::sqrt(double(n))));
-    ShiftInvertInfo info;
-    smallest_eigs_shift_invert(e.values, e.vectors, Ms, in.dim, one, "lle", &info);
-    if (in.trace) {
-      in.trace->note("eigen_seconds", std::to_string(seconds_since(t0)));
-      in.trace->note("eigensolver", "shift-invert Lanczos");
-      in.trace->note("lu_nonzeros", std::to_string(info.factor_nonzeros));
-      in.trace->note("lanczos_solves", std::to_string(info.solves));
-    }
+  const bool dense = n <= dense_limit_;
+  ShiftInvertInfo info;
+  const EigenPairs e = bottom_eigs_after_constant(std::move(Ms), in.dim, dense, "lle", &info);
+  if (!dense && in.trace) {
+    in.trace->note("eigen_seconds", std::to_string(seconds_since(t0)));
+    in.trace->note("eigensolver", "shift-invert Lanczos");
+    in.trace->note("lu_nonzeros", std::to_string(info.factor_nonzeros));
+    in.trace->note("lanczos_solves", std::to_string(info.solves));
   }
-  if (in.dim > 1 && e.values(in.dim - 1) < 1e-12 * trace_m / n)
-    throw MethodError(
-        "lle: the neighbour graph falls apart into components (several zero "
-        "eigenvalues); increase neighbours");
   arma::mat V = e.vectors;
   fix_signs(V);
   Y_ = std::sqrt(static_cast<double>(n)) * V.t();
@@ -145,18 +104,7 @@ arma::mat LLE::transform(const arma::mat& Xnew) const {
 
 // The out-of-sample map of the small-problem path, as the committed results computed it.
 arma::mat LLE::transform_small(const arma::mat& Xnew) const {
-  const arma::uword k = s_.neighbours;
-  const QueryNeighbours nb = query_neighbours(X_, Xnew, k);
-  arma::mat Y(Y_.n_rows, Xnew.n_cols);
-  for (arma::uword q = 0; q < Xnew.n_cols; ++q) {
-    if (nb.duplicate[q]) {
-      Y.col(q) = Y_.col(nb.index(0, q));
-      continue;
-    }
-    const arma::uvec idx = nb.index.col(q);
-    Y.col(q) = Y_.cols(idx) * reconstruction_weights(Xnew.col(q), X_.cols(idx), s_.reg);
-  }
-  return Y;
+  return reconstruction_map(X_, Y_, Xnew, s_.neighbours, s_.reg, "lle");
 }
 
 namespace {

@@ -22,6 +22,7 @@
 #include "framework/core/method.hpp"
 
 #include "framework/neighbours/neighbour_graph.hpp"
+#include "methods/manifold/local_alignment.hpp"
 
 namespace drbench {
 
@@ -50,9 +51,5 @@ class LLE final : public Method {
   // neighbours and out-of-sample map of the committed results.
   std::unique_ptr<NeighbourIndex> index_;
 };
-
-// Weights (k) reconstructing x from the columns of N (d x k): min |x - N w|^2, sum w = 1, with
-// reg * trace(C) added to the diagonal of the local Gram matrix C.
-arma::vec reconstruction_weights(const arma::vec& x, const arma::mat& N, double reg);
 
 }  // namespace drbench

@@ -1,0 +1,45 @@
+#include "methods/linear/random_projection/random_projection.hpp"
+
+#include <cmath>
+
+#include "framework/core/registry.hpp"
+
+namespace drbench {
+
+void RandomProjection::fit(const FitInput& in) {
+  const arma::uword d = in.X.n_rows;
+  const arma::mat R = in.rng.randn(d, in.dim) / std::sqrt(double(in.dim));
+  set_projection(in.X, arma::zeros(d), R);
+}
+
+arma::uword johnson_lindenstrauss_min_dim(arma::uword n, double eps) {
+  const double denominator = eps * eps / 2.0 - eps * eps * eps / 3.0;
+  return arma::uword(4.0 * std::log(double(n)) / denominator);
+}
+
+namespace {
+
+MethodInfo random_projection_info() {
+  MethodInfo m = describe_method(
+      "random_projection", "linear",
+      "Gaussian random projection: N(0, 1/dim) matrix from the task's seed, no fitting",
+      "Johnson & Lindenstrauss 1984; Dasgupta & Gupta 2003, Random Struct. Alg. 22; "
+      "scikit-learn's GaussianRandomProjection");
+  m.transform_reproduces_embedding = true;
+  // The projection needs no more points than dimensions (the registry's default min(n - 1, d)
+  // would refuse it on small data); d is where it stops reducing.
+  m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
+  m.cost = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return double(s.n) * s.d * double(dim);
+  };
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    const double n = double(s.n + s.n_test);
+    return 8.0 * (double(s.d) * dim + 2.0 * n * dim);
+  };
+  m.make = [](const ParamSet&) { return std::make_unique<RandomProjection>(); };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(random_projection_info)
+}  // namespace drbench

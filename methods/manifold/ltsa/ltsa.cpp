@@ -1,0 +1,55 @@
+// Local tangent space alignment (Zhang & Zha 2004, SIAM J. Sci. Comput. 26, algorithm LTSA):
+// every neighbourhood's tangent coordinates are its top `dim` principal directions; the global
+// coordinates whose local affine images fit them best are the bottom eigenvectors of
+// M = sum_i S_i (I - G_i G_i') S_i', G_i = [1/sqrt(k), V_i] (V_i the top left singular vectors of
+// the centred neighbourhood), after the constant one. New points map by reconstruction weights
+// (methods/manifold/local_alignment.hpp). A patch is a point's k nearest others, as in
+// scikit-learn's LocallyLinearEmbedding(method='ltsa') (a point in no other patch then cannot be
+// placed and is refused); `patch: self` takes the point and its k - 1 nearest others, as the paper.
+#include <cmath>
+
+#include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
+#include "methods/manifold/local_alignment.hpp"
+
+namespace drbench {
+
+namespace {
+
+class Ltsa final : public LocalAlignmentMethod {
+ public:
+  explicit Ltsa(const LocalAlignmentSetting& s) : LocalAlignmentMethod("ltsa", s) {}
+
+ protected:
+  arma::uword min_neighbours(arma::uword dim) const override { return dim + 1; }
+  arma::sp_mat alignment(const arma::mat& X, const arma::umat& nn, arma::uword dim) const override {
+    const arma::uword n = X.n_cols, k = nn.n_rows;
+    Triplets t;
+    for (arma::uword i = 0; i < n; ++i) {
+      const arma::uvec idx = nn.col(i);
+      arma::mat Z = X.cols(idx);
+      Z.each_col() -= arma::mean(Z, 1);
+      arma::vec ev;
+      arma::mat V;
+      local_gram_eigs(Z.t() * Z, ev, V);
+      arma::mat G(k, dim + 1);
+      G.col(0).fill(1.0 / std::sqrt(double(k)));
+      G.cols(1, dim) = V.head_cols(dim);
+      t.add_block(idx, arma::eye(k, k) - G * G.t());
+    }
+    return t.matrix(n);
+  }
+};
+
+MethodInfo ltsa_info() {
+  MethodInfo m = describe_method(
+      "ltsa", "manifold", "local tangent space alignment; out-of-sample by reconstruction weights",
+      "Zhang & Zha 2004, SIAM J. Sci. Comput. 26(1), section 4 (scikit-learn's method='ltsa')");
+  const LocalAlignmentKeys keys = describe_local_alignment(m, 10, true);
+  m.make = [keys](const ParamSet& p) { return std::make_unique<Ltsa>(keys(p)); };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(ltsa_info)
+}  // namespace drbench

@@ -1,0 +1,161 @@
+#include "methods/manifold/smacof/smacof.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
+#include "framework/core/registry.hpp"
+#include "framework/linalg/distances.hpp"
+#include "framework/linalg/mds_spectrum.hpp"
+
+namespace drbench {
+
+namespace {
+
+arma::mat distances(const arma::mat& Y) {
+  return arma::sqrt(sq_distances(Y));
+}
+
+}  // namespace
+
+double raw_stress(const arma::mat& Y, const arma::mat& Dhat, arma::mat* grad) {
+  const arma::mat D = distances(Y);
+  const double s = 0.5 * arma::accu(arma::square(D - Dhat));
+  if (grad) {
+    // 2 sum_j (1 - dhat_ij/d_ij)(y_i - y_j) = 2 (Y diag(rowsum W) - Y W), W_ij = 1 - dhat/d.
+    arma::mat W = 1.0 - Dhat / D;
+    W.elem(arma::find(D == 0.0)).zeros();
+    *grad = 2.0 * (Y * arma::diagmat(arma::sum(W, 1)) - Y * W);
+  }
+  return s;
+}
+
+arma::mat guttman_transform(const arma::mat& Y, const arma::mat& Dhat) {
+  arma::mat D = distances(Y);
+  D.elem(arma::find(D == 0.0)).fill(1e-5);  // scikit-learn's guard for coinciding points
+  arma::mat B = -Dhat / D;
+  B.diag().zeros();
+  B.diag() = -arma::sum(B, 1);
+  return Y * B / double(Y.n_cols);  // B symmetric: (B Y')' = Y B
+}
+
+arma::vec isotonic_regression(const arma::vec& y) {
+  // Blocks of pooled values: mean and weight; merge while the last two are out of order.
+  std::vector<double> mean, weight;
+  std::vector<arma::uword> count;
+  for (arma::uword i = 0; i < y.n_elem; ++i) {
+    mean.push_back(y(i));
+    weight.push_back(1.0);
+    count.push_back(1);
+    while (mean.size() > 1 && mean[mean.size() - 2] > mean.back()) {
+      const std::size_t b = mean.size() - 1;
+      const double w = weight[b - 1] + weight[b];
+      mean[b - 1] = (weight[b - 1] * mean[b - 1] + weight[b] * mean[b]) / w;
+      weight[b - 1] = w;
+      count[b - 1] += count[b];
+      mean.pop_back();
+      weight.pop_back();
+      count.pop_back();
+    }
+  }
+  arma::vec out(y.n_elem);
+  arma::uword at = 0;
+  for (std::size_t b = 0; b < mean.size(); ++b)
+    for (arma::uword c = 0; c < count[b]; ++c) out(at++) = mean[b];
+  return out;
+}
+
+namespace {
+
+// Kruskal's disparities: the current distances D regressed monotonically on the order of the
+// input distances Delta over the pairs i < j (ties in Delta keep their index order), made
+// symmetric and scaled to sum_{i<j} dhat^2 = n(n-1)/2.
+arma::mat disparities(const arma::mat& D, const arma::uvec& upper, const arma::uvec& order) {
+  const arma::uword n = D.n_rows;
+  const arma::vec d = D.elem(upper);
+  const arma::vec fit = isotonic_regression(d(order));
+  arma::vec dhat(d.n_elem);
+  dhat(order) = fit;
+  arma::mat Dhat(n, n, arma::fill::zeros);
+  Dhat.elem(upper) = dhat;
+  Dhat = Dhat + Dhat.t();
+  const double pairs = 0.5 * double(n) * double(n - 1);
+  return Dhat * std::sqrt(pairs / arma::accu(arma::square(dhat)));
+}
+
+}  // namespace
+
+void Smacof::fit_from(const arma::mat& X, const arma::mat& start, Trace* trace) {
+  const arma::mat Delta = distances(X);
+  arma::uvec upper;
+  arma::uvec order;
+  if (!s_.metric) {
+    upper = arma::trimatu_ind(arma::size(Delta), 1);
+    order = arma::stable_sort_index(arma::vec(Delta.elem(upper)));
+  }
+  arma::mat Y = start;
+  double old = arma::datum::inf;
+  bool first = true;
+  const auto t0 = std::chrono::steady_clock::now();
+  for (arma::uword it = 0; it < s_.iterations; ++it) {
+    const arma::mat Dhat = s_.metric ? Delta : disparities(distances(Y), upper, order);
+    arma::mat g;
+    stress_ = raw_stress(Y, Dhat, trace ? &g : nullptr);
+    if (trace)
+      trace->log(int(it), stress_, arma::norm(g, "fro"),
+                 std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    Y = guttman_transform(Y, Dhat);
+    const double size = arma::accu(arma::sqrt(arma::sum(arma::square(Y), 0)));
+    if (!first && old - stress_ / size < s_.tolerance) break;
+    first = false;
+    old = stress_ / size;
+  }
+  if (!Y.is_finite()) throw MethodError("smacof: the iteration diverged");
+  Y_ = Y;
+}
+
+void Smacof::fit(const FitInput& in) {
+  MdsSpectrum classical;
+  classical.fit(sq_distances(in.X), in.dim, "smacof");
+  fit_from(in.X, classical.embedding(), in.trace);
+}
+
+namespace {
+
+MethodInfo smacof_info() {
+  MethodInfo m = describe_method(
+      "smacof", "manifold",
+      "metric or non-metric MDS: raw stress by SMACOF's Guttman transform; transductive",
+      "de Leeuw 1977; Borg & Groenen 2005, ch. 8 and 9.2; Kruskal 1964 (scikit-learn's MDS)");
+  const BoolKey metric = ParamSpec::boolean(
+      "metric", true, "targets: the input distances, or their monotone regression (Kruskal)");
+  const IntKey iterations =
+      keywords::iterations(300, 100000, "Guttman transforms (scikit-learn: 300)");
+  const RealKey tolerance = keywords::tolerance(
+      1e-3, std::nullopt, "on the decrease of stress / sum_i |y_i| (scikit-learn's eps)");
+  m.params = {metric, iterations, tolerance};
+  m.out_of_sample = false;
+  m.iterative = true;
+  m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 1 ? s.n - 1 : 0; };
+  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n);
+    return n * n * s.d + 5.0 * n * n * n + double(iterations(p)) * n * n * (4.0 + dim);
+  };
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    // Input distances, current distances, targets, B and the classical start's double-centred
+    // matrix with its eigensolver's copy.
+    return memory_dense(s, dim, 6.0, 1.0);
+  };
+  m.make = [=](const ParamSet& p) {
+    return std::make_unique<Smacof>(
+        SmacofSetting{metric(p), arma::uword(iterations(p)), tolerance(p)});
+  };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(smacof_info)
+}  // namespace drbench

@@ -1,0 +1,100 @@
+// SMACOF (metric and non-metric MDS): the stress gradient against finite differences, the
+// Guttman transform as the gradient step it is, scikit-learn's smacof from the same start
+// (scripts/make_smacof_fixture.py), the isotonic regression against hand-checked cases, and
+// non-metric MDS recovering a configuration from distances it sees only through their order.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "framework/core/trace.hpp"
+#include "framework/linalg/distances.hpp"
+#include "framework/optim/grad_check.hpp"
+#include "framework/support/build_info.hpp"
+#include "methods/manifold/smacof/smacof.hpp"
+#include "tests/unit/manifold_helpers.hpp"
+#include "tests/unit/nonlinear_helpers.hpp"
+
+using namespace drbench;
+using drbench::testing::fit_method;
+using drbench::testing::procrustes_residual;
+
+TEST_CASE("smacof stress gradient matches finite differences", "[manifold][smacof]") {
+  Rng rng(8);
+  const arma::mat X = rng.randn(4, 15);
+  const arma::mat Dhat = arma::sqrt(sq_distances(X));
+  for (const double scale : {0.1, 1.0, 10.0}) {
+    INFO("scale " << scale);
+    FunctionObjective obj([&](const arma::vec& v, arma::vec* g) {
+      const arma::mat Y = arma::reshape(v, 2, 15);
+      arma::mat G;
+      const double f = raw_stress(Y, Dhat, g ? &G : nullptr);
+      if (g) *g = arma::vectorise(G);
+      return f;
+    });
+    const arma::vec y0 = arma::vectorise(scale * rng.randn(2, 15));
+    // The step follows the configuration's scale: |y_i - y_j| is not smooth on the scale of a
+    // step comparable to the distances themselves.
+    CHECK(check_gradient(obj, y0, 1e-3 * std::min(scale, 1.0)).max_rel_error < 1e-6);
+    // For a centred configuration the Guttman transform is the gradient step of length 1/(2n)
+    // (de Leeuw 1988), and it does not increase the stress.
+    arma::mat Y = arma::reshape(y0, 2, 15);
+    Y.each_col() -= arma::mean(Y, 1);
+    arma::mat G;
+    const double before = raw_stress(Y, Dhat, &G);
+    const arma::mat Yn = guttman_transform(Y, Dhat);
+    CHECK(arma::abs(Yn - (Y - G / 30.0)).max() < 1e-10 * (1 + arma::abs(Y).max()));
+    CHECK(raw_stress(Yn, Dhat, nullptr) <= before);
+  }
+}
+
+TEST_CASE("smacof matches scikit-learn's smacof from the same start", "[manifold][smacof]") {
+  arma::mat F;
+  REQUIRE(F.load(std::string(drbench::source_dir()) + "/tests/fixtures/smacof_sklearn.txt",
+                 arma::raw_ascii));
+  const arma::mat X = F.rows(0, 4), start = F.rows(5, 6), ref = F.rows(7, 8);
+  Smacof m(SmacofSetting{true, 60, 0.0});
+  m.fit_from(X, start, nullptr);
+  CHECK(arma::abs(m.embedding() - ref).max() < 1e-9);
+  CHECK(std::abs(m.stress() - F(9, 0)) < 1e-9 * F(9, 0));
+  // From the classical start, the default run ends no worse than scikit-learn's best of four
+  // random starts (to 1%).
+  Trace trace;
+  auto fitted = fit_method("smacof", {}, X, 2, nullptr, 0, &trace);
+  const double stress = dynamic_cast<const Smacof&>(*fitted).stress();
+  CHECK(stress < 1.01 * F(9, 1));
+  for (std::size_t r = 1; r < trace.rows.size(); ++r)
+    CHECK(trace.rows[r].objective <= trace.rows[r - 1].objective * (1 + 1e-12));
+}
+
+TEST_CASE("isotonic regression pools adjacent violators", "[manifold][smacof]") {
+  CHECK(arma::approx_equal(isotonic_regression(arma::vec{1, 3, 2, 4}), arma::vec{1, 2.5, 2.5, 4},
+                           "absdiff", 1e-15));
+  CHECK(arma::approx_equal(isotonic_regression(arma::vec{5, 4, 3, 2, 1}),
+                           arma::vec(5, arma::fill::value(3.0)), "absdiff", 1e-15));
+  CHECK(arma::approx_equal(isotonic_regression(arma::vec{1, 2, 3}), arma::vec{1, 2, 3}, "absdiff",
+                           0.0));
+  CHECK(arma::approx_equal(isotonic_regression(arma::vec{2, 1, 4, 3, 5}),
+                           arma::vec{1.5, 1.5, 3.5, 3.5, 5}, "absdiff", 1e-15));
+}
+
+TEST_CASE("non-metric smacof recovers a planar configuration", "[manifold][smacof]") {
+  Rng rng(13);
+  // A 2-D configuration placed linearly (a similarity) in 6-D: its distances' order determines it
+  // up to similarity; non-metric MDS finds it with near-zero stress.
+  const arma::mat T = rng.randn(2, 30);
+  arma::mat Q, R;
+  arma::qr_econ(Q, R, rng.randn(6, 2));
+  const arma::mat X = 3.0 * Q * T;
+  auto m = fit_method(
+      "smacof", {{"metric", false}, {"tolerance", 0.0}, {"iterations", std::int64_t(500)}}, X, 2);
+  arma::mat Y = m->embedding();
+  // Compare shapes: both centred and scaled to unit Frobenius norm.
+  auto normalise = [](arma::mat A) {
+    A.each_col() -= arma::mean(A, 1);
+    return arma::mat(A / arma::norm(A, "fro"));
+  };
+  CHECK(procrustes_residual(normalise(Y), normalise(T)) < 0.02);
+  CHECK(dynamic_cast<const Smacof&>(*m).stress() < 1e-3 * 0.5 * 30 * 29);
+}
