@@ -52,7 +52,8 @@ const char* kUsage = R"(drbench: reproducible benchmarks of dimensionality-reduc
 usage:
   drbench run CONFIG [KEY=VALUE ...] [--profile NAME | --quick] [--output FILE.h5]
                      [--only LABEL[,...]] [--dataset NAME[,...]] [--repeats R[-R],...]
-                     [--force-new] [--quiet] [--no-table] [--memory-per-rank SIZE]
+                     [--force-new | --retry-failed] [--quiet] [--no-table]
+                     [--memory-per-rank SIZE]
         Run (or resume) the sweep a config describes; under mpirun, rank 0 schedules and writes.
         KEY=VALUE overrides a config key after the profile (splits.repeats=2,
         methods[1].grid.neighbours=[5,10], output.path=x.h5; VALUE is YAML, ~ removes the key),
@@ -62,8 +63,12 @@ usage:
         runs only those partitions (numbered from 0; 15-19 or 0,3,5-7), e.g. a table's last
         partitions on another machine; not with successive halving.
         Rerunning the same command after a crash or kill resumes; --force-new starts over.
-        SIGTERM, SIGINT or SIGUSR1 stop it cleanly: running tasks finish, results are saved,
-        exit status 75; the same command resumes.
+        A resume also reruns the tasks that failed because of their environment (out of
+        memory, disk full, a program missing, a rank killed); --retry-failed reruns every
+        failed and timed-out task as well (with --only etc.: those in the slice).
+        SIGINT (Ctrl-C), SIGTERM or SIGUSR1 stop it cleanly: running tasks finish, results
+        are saved, exit status 75; a second signal abandons the running tasks; the same
+        command resumes. Under Open MPI, launch with scripts/drbench-mpirun for this.
   drbench validate CONFIG [KEY=VALUE ...] [--profile NAME | --quick] [--memory-per-rank SIZE]
                           [--probe-external]
         Check the config and its data as `run` would, print the task count and the peak memory
@@ -286,7 +291,7 @@ int cmd_run(int argc, char** argv) {
   Args a =
       parse_args(argc, argv, 2,
                  {"--profile", "--output", "--only", "--dataset", "--repeats", "--memory-per-rank"},
-                 {"--quick", "--force-new", "--quiet", "--no-table"});
+                 {"--quick", "--force-new", "--retry-failed", "--quiet", "--no-table"});
   RunOptions o;
   o.profile = profile_of(a);  // before MPI_Init, so a bad flag is a plain usage error
   o.overrides = overrides_of(a, "run");
@@ -308,6 +313,11 @@ int cmd_run(int argc, char** argv) {
   o.config = a.pos[0];
   o.output = a.value("--output");
   o.force_new = a.flag("--force-new");
+  o.retry_failed = a.flag("--retry-failed");
+  if (o.force_new && o.retry_failed)
+    return usage_error(
+        "--retry-failed reruns the failed tasks of an existing results file; "
+        "--force-new starts over (fix: one of them)");
   o.quiet = a.flag("--quiet");
   o.print_table = !a.flag("--no-table");
   if (a.flag("--memory-per-rank"))
@@ -548,8 +558,15 @@ int cmd_aggregate(int argc, char** argv) {
   // Tables of a quality metric are printed only: /tables keeps the kNN-error tables, and so are
   // tables that pool datasets or labels.
   const bool pooling = !opt.pool_datasets.empty() || !opt.pool_labels.empty();
-  if (!a.flag("--no-store") && a.pos.size() == 1 && opt.metric.empty() && !pooling)
-    write_tables(a.pos[0], full);
+  // An incomplete file (a finished --only slice, a stopped run) gets its tables printed, marked
+  // incomplete, and not stored: stored tables are those of the whole experiment.
+  if (!a.flag("--no-store") && a.pos.size() == 1 && opt.metric.empty() && !pooling) {
+    if (full.incomplete.empty())
+      write_tables(a.pos[0], full);
+    else
+      std::fprintf(stderr, "drbench: tables not stored in %s (%s); they are once every task ran\n",
+                   a.pos[0].c_str(), full.incomplete.c_str());
+  }
   if (!full.incomplete.empty() && (fmt == "csv" || a.flag("--long") || a.flag("--all-settings")))
     std::fprintf(stderr, "drbench: warning: %s\n", full.incomplete.c_str());
   if (a.flag("--long")) {

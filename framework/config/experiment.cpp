@@ -87,7 +87,13 @@ class Parser {
     ex.name = root["name"] ? r_.str(root["name"], "name") : stem;
     if (root["seed"]) ex.seed = r_.uinteger(root["seed"], "seed");
     if (root["data_path"]) {
+      // Relative to the config's directory, as an external method's command is: a config means
+      // the same wherever it is run from.
       ex.data_path = r_.str(root["data_path"], "data_path");
+      const std::filesystem::path given(ex.data_path);
+      if (given.is_relative() && !ex.file.empty())
+        ex.data_path =
+            (std::filesystem::path(ex.file).parent_path() / given).lexically_normal().string();
       ex.data_path_line = Reader::line(root["data_path"]);
     }
     if (root["threads"]) {

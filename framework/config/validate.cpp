@@ -147,12 +147,27 @@ bool is_neighbours_param(const ParamSpec& p) {
 void check_data_path(const Experiment& ex) {
   if (ex.data_path.empty()) return;
   std::error_code ec;
-  if (!std::filesystem::is_directory(ex.data_path, ec))
+  if (!std::filesystem::is_directory(ex.data_path, ec)) {
+    // Configs written when data_path was relative to the current directory: say how to mend.
+    const std::string given =
+        std::filesystem::path(ex.data_path)
+            .lexically_relative(std::filesystem::path(ex.file).parent_path().lexically_normal())
+            .string();
+    const bool old_meaning =
+        !given.empty() && given != ex.data_path && std::filesystem::is_directory(given, ec);
     throw ConfigError(
         ex.file, ex.data_path_line, "data_path",
-        "directory '" + ex.data_path + "' does not exist (relative to the current directory)",
-        "give the directory that holds the datasets, or remove data_path to "
-        "search $DRBENCH_DATA and ../shared/datasets");
+        "directory '" + ex.data_path + "' does not exist (data_path is relative to the config's " +
+            "directory)" +
+            (old_meaning ? "; '" + given +
+                               "' exists relative to the current directory, which earlier "
+                               "drbench versions used"
+                         : std::string()),
+        old_meaning ? "data_path: " + std::filesystem::absolute(given).string() +
+                          " (or a path relative to the config's directory)"
+                    : "give the directory that holds the datasets, or remove data_path to "
+                      "search $DRBENCH_DATA and ../shared/datasets");
+  }
 }
 
 DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds) {

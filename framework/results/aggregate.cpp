@@ -1,6 +1,11 @@
 #include "framework/results/aggregate.hpp"
 
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +19,7 @@
 #include "framework/core/rng.hpp"
 #include "framework/results/files.hpp"
 #include "framework/results/selection.hpp"
+#include "framework/results/store.hpp"
 #include "framework/support/h5.hpp"
 
 namespace drbench {
@@ -1020,11 +1026,32 @@ std::string to_long_csv(const Aggregate& a, bool all_settings, bool details) {
   return s;
 }
 
+namespace {
+// A run holds an exclusive flock on <path>.lock while it writes (store.cpp, lock_output).
+bool run_writing(const std::string& path) {
+  const int fd = ::open((path + ".lock").c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+  ::close(fd);
+  return held;
+}
+}  // namespace
+
 void write_tables(const std::string& path, const Aggregate& a) {
-  if (std::filesystem::exists(path + ".journal"))
+  // A journal stays (as a bare header) after a run that left the file incomplete, such as a
+  // finished --only slice: only a journal with results the file lacks, or a run holding the
+  // lock, means the file is not final.
+  if (run_writing(path))
     throw Error(path + ": a run is still writing this file (" + path +
-                ".journal exists); let it finish, or rerun it to complete it, before storing "
-                "tables (printing them with --no-store works meanwhile)");
+                ".lock is held); let it finish before storing tables (printing them with "
+                "--no-store works meanwhile)");
+  if (std::filesystem::exists(path + ".journal")) {
+    const JournalContents j = read_journal(path + ".journal");
+    if (j.valid > j.base)
+      throw Error(path + ": the run writing this file was interrupted before saving " +
+                  std::to_string(j.results.size()) + " task(s) into it (they are in " + path +
+                  ".journal); rerun the same command to recover them, then aggregate");
+  }
   if (!a.incomplete.empty())
     throw Error(path + ": " + a.incomplete +
                 "; tables are stored only in a finished file (print them with --no-store)");

@@ -27,6 +27,9 @@ void Progress::update(std::size_t done, std::size_t failed, bool force) {
   const double since_last = std::chrono::duration<double>(now - last_).count();
   if (!force && since_last < (tty_ ? 0.2 : 5.0)) return;
   last_ = now;
+  printed_ = true;
+  last_done_ = done;
+  last_failed_ = failed;
   const double elapsed = std::chrono::duration<double>(now - t0_).count();
   const std::size_t new_done = done - start_done_;
   const double eta = new_done ? elapsed / new_done * (total_ - done) : -1.0;
@@ -37,7 +40,8 @@ void Progress::update(std::size_t done, std::size_t failed, bool force) {
 }
 
 void Progress::finish(std::size_t done, std::size_t failed) {
-  update(done, failed, true);
+  // The last line printed may already say this; printed twice it reads as two events.
+  if (!printed_ || done != last_done_ || failed != last_failed_) update(done, failed, true);
   if (!quiet_ && tty_) std::fputc('\n', stderr);
 }
 

@@ -17,6 +17,8 @@ class Progress {
   std::size_t total_, start_done_;
   bool quiet_, tty_;
   std::chrono::steady_clock::time_point t0_, last_;
+  bool printed_ = false;  // what the last printed line said, so finish() does not repeat it
+  std::size_t last_done_ = 0, last_failed_ = 0;
 };
 
 }  // namespace drbench

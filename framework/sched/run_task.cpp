@@ -1,6 +1,8 @@
 #include "framework/sched/run_task.hpp"
 
+#include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <exception>
 #include <new>
 
@@ -15,6 +17,7 @@
 #include "framework/linalg/distances.hpp"
 #include "framework/sched/order.hpp"
 #include "framework/support/memory_size.hpp"
+#include "framework/support/stop_signal.hpp"
 #include "framework/support/time_limit.hpp"
 
 namespace drbench {
@@ -73,6 +76,38 @@ const Dataset& TaskRunner::dataset(std::size_t i) {
       .first->second;
 }
 
+namespace {
+// Errors of the machine rather than of the method, as the C library and the external-command
+// runner word them.
+bool caused_by_environment(const std::string& error) {
+  for (const char* cause : {"No space left on device", "Disk quota exceeded",
+                            "Cannot allocate memory", "could not be executed"})
+    if (error.find(cause) != std::string::npos) return true;
+  return false;
+}
+
+std::atomic<bool> g_iteration_progress{false};
+thread_local const std::string* t_task_key = nullptr;
+thread_local Clock::time_point t_task_start, t_last_shown;
+
+// Each iteration of a fit driven by the shared optimisers (check_task_deadline): on a terminal,
+// where a long fit is, at most every 2 s and only after its first 5 s (short tasks show nothing).
+void on_iteration(int iteration) {
+  if (!g_iteration_progress.load(std::memory_order_relaxed) || !t_task_key) return;
+  const auto now = Clock::now();
+  if (now - t_task_start < std::chrono::seconds(5) || now - t_last_shown < std::chrono::seconds(2))
+    return;
+  t_last_shown = now;
+  std::fprintf(stderr, "\r\033[K[drbench] task %s: iteration %d, %.0f s", t_task_key->c_str(),
+               iteration, since(t_task_start));
+  std::fflush(stderr);
+}
+}  // namespace
+
+void show_iteration_progress(bool on) {
+  g_iteration_progress = on;
+}
+
 TaskResult TaskRunner::run(const Task& t, int rank) {
   TaskResult r;
   r.task_id = t.id;
@@ -87,6 +122,20 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
   set_task_deadline(limit > 0 ? t0 + std::chrono::duration_cast<Clock::duration>(
                                          std::chrono::duration<double>(limit))
                               : Clock::time_point::max());
+  // Counted for the stop message ("N running tasks will be saved").
+  struct Running {
+    explicit Running(const std::string& key) {
+      task_started();
+      set_iteration_observer(on_iteration);
+      t_task_key = &key;
+      t_task_start = t_last_shown = Clock::now();
+    }
+    ~Running() {
+      set_iteration_observer(nullptr);
+      t_task_key = nullptr;
+      task_ended();
+    }
+  } running(t.key);
   try {
     run_inner(t, r);
     if (limit > 0 && since(t0) > limit)
@@ -105,10 +154,11 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
   } catch (const std::bad_alloc&) {
     // What unwinding freed lets the sweep go on; the record says how much the task wanted.
     r.ok = false;
-    r.error = out_of_memory_message(t);
+    r.error = std::string(kEnvironmentFailure) + out_of_memory_message(t);
   } catch (const std::exception& e) {
     r.ok = false;
     r.error = e.what();
+    if (caused_by_environment(r.error)) r.error = kEnvironmentFailure + r.error;
   }
   if (!r.ok) {
     r.knn_error.assign(ex_.evaluation.knn.size(), arma::datum::nan);

@@ -9,11 +9,15 @@
 #include "framework/config/experiment.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/data/dataset.hpp"
+#include "framework/plan/task.hpp"
 #include "framework/results/task_result.hpp"
 #include "framework/sched/split_cache.hpp"
-#include "framework/plan/task.hpp"
 
 namespace drbench {
+
+// On a terminal: a fit running longer than a few seconds shows its iteration and objective (from
+// its trace, core/trace.hpp) every few seconds on the progress line. Off by default.
+void show_iteration_progress(bool on);
 
 class TaskRunner {
  public:

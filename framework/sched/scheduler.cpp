@@ -13,6 +13,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 
 #include "framework/config/validate.hpp"
 #include "framework/config/yaml_reader.hpp"
@@ -63,10 +64,13 @@ long env_count(const char* name) {
 // there instead (a batch system's stop warning).
 class Recorder {
  public:
-  Recorder(ResultsStore& store, Progress& progress, bool quiet)
+  // `retrying`: tasks in the store that this run does again (failed ones, resumed or with
+  // --retry-failed); they count as neither done nor failed until their new result comes.
+  Recorder(ResultsStore& store, Progress& progress, bool quiet, std::set<std::uint64_t> retrying)
       : store_(store),
         progress_(progress),
         quiet_(quiet),
+        retrying_(std::move(retrying)),
         kill_after_(env_count("DRBENCH_FAULT_KILL_AFTER")),
         term_after_(env_count("DRBENCH_FAULT_TERM_AFTER")) {}
   void add(const TaskResult& r) {
@@ -76,8 +80,8 @@ class Recorder {
       return;
     }
     store_.add(r);
+    retrying_.erase(r.task_id);
     if (!r.ok) {
-      ++failed_;
       if (!quiet_)
         std::fprintf(stderr, "\n[drbench] task %s %s: %s\n", r.key.c_str(),
                      r.timed_out ? "timed out" : "failed", r.error.c_str());
@@ -92,9 +96,16 @@ class Recorder {
   // Only what is committed is reported as done.
   void commit() {
     store_.commit();
-    progress_.update(store_.n_done(), failed_);
+    progress_.update(done(), failed());
   }
-  std::size_t failed() const { return failed_; }
+  std::size_t done() const { return store_.n_done() - retrying_.size(); }
+  // Every failed task in the store, whichever run recorded it, so the progress line agrees with
+  // the failure summary at the end.
+  std::size_t failed() const {
+    std::size_t n = 0;
+    for (const auto& [id, r] : store_.results()) n += !r.ok && !retrying_.count(id);
+    return n;
+  }
   // Tasks abandoned at a stop signal: the run did not finish even if every task came back.
   std::size_t interrupted() const { return interrupted_; }
 
@@ -102,8 +113,8 @@ class Recorder {
   ResultsStore& store_;
   Progress& progress_;
   bool quiet_;
+  std::set<std::uint64_t> retrying_;
   long kill_after_, term_after_;
-  std::size_t failed_ = 0;
   std::size_t interrupted_ = 0;
   long recorded_ = 0;
 };
@@ -323,10 +334,19 @@ int run_experiment(const RunOptions& opt) {
   };
   const bool sliced =
       !opt.only_methods.empty() || !opt.only_datasets.empty() || !opt.only_repeats.empty();
-  auto not_done = [&](const std::vector<std::uint64_t>& ids) {
+  // A failure of the environment (out of memory, disk full, a program missing) is retried by any
+  // resume; with --retry-failed every failed or timed-out task is.
+  auto to_retry = [&](const TaskResult& r) {
+    return !r.ok && (opt.retry_failed || r.error.rfind(kEnvironmentFailure, 0) == 0);
+  };
+  // `ran`: the tasks this run has dispatched already; a retried task that fails again is not
+  // retried in a later round of the same run.
+  auto not_done = [&](const std::vector<std::uint64_t>& ids, const std::set<std::uint64_t>& ran) {
     std::vector<std::uint64_t> pending;
     for (std::uint64_t id : ids)
-      if (!store->done(id) && in_slice(tasks[id])) pending.push_back(id);
+      if (in_slice(tasks[id]) && !ran.count(id) &&
+          (!store->done(id) || to_retry(store->results().at(id))))
+        pending.push_back(id);
     return dispatch_order(ex, tasks, pending, cost, nranks);
   };
   const ResultOf result_of = [&](std::uint64_t id) -> const TaskResult* {
@@ -334,11 +354,19 @@ int run_experiment(const RunOptions& opt) {
     return it == store->results().end() ? nullptr : &it->second;
   };
   std::vector<std::uint64_t> stage = wanted_tasks(ex, tasks, result_of);
-  DispatchOrder pending = not_done(stage);
+  std::set<std::uint64_t> ran;
+  DispatchOrder pending = not_done(stage, ran);
+  std::set<std::uint64_t> retrying;
+  for (std::uint64_t id : pending.ids)
+    if (store->done(id)) retrying.insert(id);
+  const std::size_t done_before = store->n_done() - retrying.size();
   const std::size_t planned = planned_tasks(ex, tasks);
   if (!opt.quiet) {
     std::fprintf(stderr, "[drbench] %s: %zu tasks, %zu already done, %d rank(s), BLAS: %s\n",
-                 opt.config.c_str(), planned, store->n_done(), nranks, info.blas.c_str());
+                 opt.config.c_str(), planned, done_before, nranks, info.blas.c_str());
+    if (!retrying.empty())
+      std::fprintf(stderr, "[drbench] retrying %zu failed task(s)%s\n", retrying.size(),
+                   opt.retry_failed ? " (--retry-failed)" : " (failures of the environment)");
     const MemoryPeak& peak = checked->memory_peak;
     std::fprintf(
         stderr, "[drbench] memory per rank: about %s at most (%s%s), limit %s (%s)\n",
@@ -365,24 +393,26 @@ int run_experiment(const RunOptions& opt) {
                    pending.ids.size());
   }
 
-  Progress progress(sliced ? store->n_done() + pending.ids.size() : planned, store->n_done(),
-                    opt.quiet);
-  Recorder recorder(*store, progress, opt.quiet);
+  Progress progress(sliced ? done_before + pending.ids.size() : planned, done_before, opt.quiet);
+  Recorder recorder(*store, progress, opt.quiet, retrying);
+  // Rank 0's worker thread is the one task runner whose stderr can be the user's terminal.
+  show_iteration_progress(!opt.quiet && nranks == 1 && isatty(fileno(stderr)));
   hooks.record = [&](std::string&& bytes) { recorder.add(TaskResult::deserialize(bytes)); };
   hooks.commit = [&] { recorder.commit(); };
   DispatchStats stats;
   for (;;) {
+    ran.insert(pending.ids.begin(), pending.ids.end());
     const DispatchStats round = dispatch(pending.ids, cost, hooks, {}, pending.group);
     stats.stopped = stats.stopped || round.stopped || recorder.interrupted() > 0;
     stats.recorded += round.recorded;
     // The next round: what the committed results now let the rule choose (resumed runs alike).
-    if (!stats.stopped) pending = not_done(wanted_tasks(ex, tasks, result_of));
+    if (!stats.stopped) pending = not_done(wanted_tasks(ex, tasks, result_of), ran);
     const bool more = !stats.stopped && !pending.ids.empty();
     broadcast_quietly(more ? 1 : 0);
     if (!more) break;
   }
   stats.stopped = stats.stopped || recorder.interrupted() > 0;
-  const std::size_t store_done = store->n_done();
+  const std::size_t store_done = recorder.done();
   progress.finish(store_done, recorder.failed());
   // A slice leaves the rest of the experiment to other runs: the file stays incomplete.
   if (!stats.stopped && !sliced) store->mark_planned_done();
@@ -395,10 +425,14 @@ int run_experiment(const RunOptions& opt) {
   store.reset();
 
   if (stats.stopped) {
+    const std::string abandoned =
+        recorder.interrupted() > 0
+            ? " (" + std::to_string(recorder.interrupted()) + " running task(s) abandoned)"
+            : "";
     std::fprintf(stderr,
-                 "[drbench] stopped by a signal: %zu of %zu tasks are saved in %s; rerun the same "
-                 "command to resume\n",
-                 store_done, planned, ex.output.path.c_str());
+                 "[drbench] stopped by a signal: %zu of %zu tasks are saved in %s%s; exit status "
+                 "75; rerun the same command to resume\n",
+                 store_done, planned, ex.output.path.c_str(), abandoned.c_str());
     return kExitStopped;
   }
   // The run stores its own tables (the one place they are computed), so readers of a finished
@@ -415,7 +449,9 @@ int run_experiment(const RunOptions& opt) {
     if (failures.size() > shown)
       std::fprintf(stderr, "  ... and %zu more\n", failures.size() - shown);
   }
-  if (!opt.quiet) std::fprintf(stderr, "[drbench] results: %s\n", ex.output.path.c_str());
+  // Under --quiet too when the path came from the config or its profile, not from --output.
+  if (!opt.quiet || opt.output.empty())
+    std::fprintf(stderr, "[drbench] results: %s\n", ex.output.path.c_str());
   if (!failures.empty()) return kExitTasksFailed;
   return 0;
 }

@@ -39,6 +39,7 @@ struct RunOptions {
   // partitions can be run on their own after its first ones, into the same file.
   std::vector<int> only_repeats;
   bool force_new = false;
+  bool retry_failed = false;  // --retry-failed: failed and timed-out tasks count as not done
   bool quiet = false;
   bool print_table = true;
   std::shared_ptr<CheckedRun> checked;  // made before MPI_Init (one rank): rank 0 skips its check

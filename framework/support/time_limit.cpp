@@ -2,12 +2,15 @@
 
 #include <string>
 
+#include "framework/support/stop_signal.hpp"
+
 namespace drbench {
 
 namespace {
 // Thread-local: rank 0 runs its tasks in a worker thread beside the dispatcher.
 thread_local std::chrono::steady_clock::time_point t_deadline =
     std::chrono::steady_clock::time_point::max();
+thread_local void (*t_observer)(int) = nullptr;
 }  // namespace
 
 void set_task_deadline(std::chrono::steady_clock::time_point deadline) {
@@ -18,7 +21,16 @@ std::chrono::steady_clock::time_point task_deadline() {
   return t_deadline;
 }
 
+void set_iteration_observer(void (*observer)(int)) {
+  t_observer = observer;
+}
+
 void check_task_deadline(int iteration) {
+  if (t_observer) t_observer(iteration);
+  // A second stop signal abandons the running fits here, at their next iteration.
+  if (abandon_requested())
+    throw TaskInterrupted("abandoned at a stop signal (iteration " + std::to_string(iteration) +
+                          ")");
   if (t_deadline != std::chrono::steady_clock::time_point::max() &&
       std::chrono::steady_clock::now() > t_deadline)
     throw TimeLimitExceeded("stopped at iteration " + std::to_string(iteration));

@@ -13,21 +13,29 @@ class TimeLimitExceeded : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// A task abandoned because the run was asked to stop (SIGTERM): not a result. The runner marks
-// it (TaskResult::error starts with kInterrupted) and the recorder leaves it out, so resuming
-// runs it again.
+// A task abandoned because the run was asked to stop (a second stop signal): not a result. The
+// runner marks it (TaskResult::error starts with kInterrupted) and the recorder leaves it out, so
+// resuming runs it again.
 class TaskInterrupted : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };
 inline constexpr const char* kInterrupted = "interrupted: ";
+// A task that failed because of where it ran, not because of the method (out of memory, a full
+// disk or TMPDIR, a program missing): recorded as failed with this prefix, and a resumed run
+// tries it again.
+inline constexpr const char* kEnvironmentFailure = "environment: ";
 
 // The calling thread's deadline; time_point::max() (the default) means none.
 void set_task_deadline(std::chrono::steady_clock::time_point deadline);
 // The calling thread's deadline (time_point::max() when none): for work that waits on something
 // else (an external process) rather than iterating.
 std::chrono::steady_clock::time_point task_deadline();
-// Throws TimeLimitExceeded("stopped at iteration <iteration>") past the calling thread's deadline.
+// Throws TimeLimitExceeded("stopped at iteration <iteration>") past the calling thread's deadline,
+// and TaskInterrupted once the run is asked to abandon its running tasks (stop_signal.hpp).
 void check_task_deadline(int iteration);
+// Called by check_task_deadline with each iteration, on the thread that runs the task (the task
+// runner shows a long fit's progress with it); nullptr: none.
+void set_iteration_observer(void (*observer)(int iteration));
 
 }  // namespace drbench

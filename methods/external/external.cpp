@@ -30,7 +30,8 @@ struct Definition {
   std::vector<std::string> argv;  // argv[0] resolved to an executable path
   bool supervised = false;
   bool out_of_sample = true;
-  double timeout = 0;  // seconds; 0: only the config's max_task_seconds
+  double timeout = 0;    // seconds; 0: only the config's max_task_seconds
+  unsigned threads = 0;  // the command's thread count; 0: the config's threads
 };
 
 // A scratch directory that is removed with everything in it when the run is over.
@@ -56,11 +57,22 @@ class Scratch {
   std::string path_;
 };
 
-std::string one_line(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
-  while (!s.empty() && s.back() == ' ') s.pop_back();
-  return s;
+// The command's stderr tail as indented lines under the error: a Python traceback stays readable
+// (it used to be folded into one line of 2,000 characters).
+std::string indented(const std::string& s) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < s.size()) {
+    std::size_t end = s.find('\n', start);
+    if (end == std::string::npos) end = s.size();
+    std::string line = s.substr(start, end - start);
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ')) line.pop_back();
+    out += "\n    " + line;
+    start = end + 1;
+  }
+  while (out.size() >= 5 && out.compare(out.size() - 5, 5, "\n    ") == 0)
+    out.resize(out.size() - 5);
+  return out;
 }
 
 std::string command_text(const std::vector<std::string>& argv) {
@@ -116,7 +128,7 @@ class External final : public Method {
     in.seed = seed_;
     in.dim = dim_;
     in.n_classes = n_classes_;
-    in.threads = threads_;
+    in.threads = def_->threads > 0 ? def_->threads : threads_;
     in.label = def_->label;
     in.dataset = dataset_;
     in.params = p_;
@@ -127,7 +139,8 @@ class External final : public Method {
     req.argv.push_back(in_file);
     req.argv.push_back(out_file);
     req.workdir = dir.path();
-    const std::string t = std::to_string(std::max(1u, threads_));
+    const unsigned nthreads = def_->threads > 0 ? def_->threads : std::max(1u, threads_);
+    const std::string t = std::to_string(nthreads);
     const std::string sdk = std::string(source_dir()) + "/python";
     const char* old_path = std::getenv("PYTHONPATH");
     req.env = {"OMP_NUM_THREADS=" + t,
@@ -142,19 +155,22 @@ class External final : public Method {
                               std::chrono::steady_clock::now() +
                                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                       std::chrono::duration<double>(def_->timeout)));
-    req.stop = [] { return stop_requested(); };
+    req.stop = [] { return abandon_requested(); };
     const external::RunOutcome r = external::run_command(req);
 
     if (trace) {
       trace->optimizer = "external";
       trace->note("command", command_text(def_->argv));
       trace->note("exit_status", r.describe());
+      // What the command ran with: its thread count changes what some libraries return.
+      trace->note("environment", "OMP_NUM_THREADS=OPENBLAS_NUM_THREADS=MKL_NUM_THREADS=" + t +
+                                     "; the launcher's MPI variables removed");
       if (!r.stderr_tail.empty()) trace->note("stderr_tail", r.stderr_tail);
     }
     const std::string who =
         "external command of '" + def_->label + "' (" + command_text(def_->argv) + ")";
     const std::string tail =
-        r.stderr_tail.empty() ? "" : "; stderr ends: " + one_line(r.stderr_tail);
+        r.stderr_tail.empty() ? "" : "; stderr ends:" + indented(r.stderr_tail);
     if (r.interrupted) throw TaskInterrupted(who + " " + r.describe());
     if (r.timed_out)
       throw TimeLimitExceeded(who + " " + r.describe() +
@@ -289,6 +305,12 @@ MethodInfo configure(const MethodEntry& e) {
              "timeout: 600 (seconds)");
   }
 
+  if (n["threads"]) {
+    // The command's OMP/OPENBLAS/MKL_NUM_THREADS (default: the config's threads).
+    def->threads =
+        static_cast<unsigned>(r.integer(n["threads"], join_key(e.key, "threads"), 1, 4096));
+  }
+
   MethodInfo m =
       describe_method("external:" + e.label, "external",
                       "external command " + command_text(def->argv), "the command's own");
@@ -345,7 +367,7 @@ MethodInfo external_info() {
       "config entry (docs/external-methods.md)",
       "docs/external-methods.md");
   m.config_keys = {"command",   "params",  "supervised", "out_of_sample",
-                   "iterative", "timeout", "cost"};
+                   "iterative", "timeout", "cost",       "threads"};
   m.configure = configure;
   // The SDK's own demo method (PCA by SVD in NumPy), as `python3 -m drbench.external` runs it.
   m.contract_entry =

@@ -107,6 +107,18 @@ std::string resolve_executable(const std::string& name, const std::string& base_
   return "";
 }
 
+// The variables through which mpirun or srun tells a rank who it is (OMPI_*, PMIX_*, PMI_*, ...):
+// a command that is itself an MPI program would take them as its own and fail in MPI_Init
+// (orte_init failed), so a command starts as if from a plain shell. Open MPI's permission to run
+// as root is kept.
+bool mpi_runtime_variable(const std::string& key) {
+  if (key.rfind("OMPI_ALLOW_RUN_AS_ROOT", 0) == 0) return false;
+  for (const char* prefix : {"OMPI_", "PMIX_", "PMI_", "OPAL_", "ORTE_", "PRTE_", "HYDRA_",
+                             "MPI_LOCALNRANKS", "MPI_LOCALRANKID"})
+    if (key.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
 RunOutcome run_command(const RunRequest& req, std::size_t tail_bytes) {
   RunOutcome out;
   // Everything the child needs is built here: between fork and exec it only makes system calls.
@@ -118,7 +130,9 @@ RunOutcome run_command(const RunRequest& req, std::size_t tail_bytes) {
   for (char** e = environ; e && *e; ++e) {
     const std::string s = *e;
     const auto eq = s.find('=');
-    envmap[s.substr(0, eq)] = eq == std::string::npos ? "" : s.substr(eq + 1);
+    const std::string key = s.substr(0, eq);
+    if (mpi_runtime_variable(key)) continue;
+    envmap[key] = eq == std::string::npos ? "" : s.substr(eq + 1);
   }
   for (const auto& e : req.env) {
     const auto eq = e.find('=');

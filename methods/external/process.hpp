@@ -33,6 +33,9 @@ struct RunOutcome {
 };
 
 RunOutcome run_command(const RunRequest& req, std::size_t tail_bytes = 2000);
+// True for the variables of the MPI launcher (OMPI_*, PMIX_*, PMI_*...) that run_command leaves
+// out of the command's environment.
+bool mpi_runtime_variable(const std::string& key);
 
 // argv[0] as exec would find it: a path with '/' as given (relative to `base_dir` when relative),
 // else the first executable of that name on PATH. Empty when there is none.

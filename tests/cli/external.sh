@@ -181,7 +181,7 @@ PY
 [ -f "$WORK/meta.py" ] || fail "the label's 'rm' ran"
 if find "$WORK" /tmp -maxdepth 3 -name 'PWNED_*' 2>/dev/null | grep -q .; then fail "a metacharacter was run by a shell"; fi
 
-# --- SIGTERM: the run stops, the command's whole process group dies, the task is not recorded ---
+# --- SIGTERM twice: the run stops, the command's whole process group dies, the task is not recorded ---
 cat >"$WORK/sleeper.py" <<'PY'
 import subprocess, sys, time
 subprocess.Popen(["sleep", "987654"])  # a grandchild in the command's process group
@@ -200,6 +200,9 @@ job=$!
 # have taken over 30 s.
 for _ in $(seq 3000); do pgrep -f "sleep 987654" >/dev/null && break; sleep 0.1; done
 pgrep -f "sleep 987654" >/dev/null || fail "the command never started its grandchild"
+# The first stop signal lets running tasks finish; the second abandons them.
+kill -TERM $job
+sleep 0.5
 kill -TERM $job
 rc=0
 wait $job || rc=$?

@@ -18,7 +18,13 @@ stopped_then_resumed() {  # stopped_then_resumed NP RC TOTAL: expects a stopped 
   # Its tables say the run is incomplete, and the file does not store them.
   "$DRBENCH" aggregate "$WORK/s.h5" --no-store >"$WORK/table" || fail "aggregate --no-store failed"
   expect_in "$WORK/table" "incomplete run: $WORK/s.h5 holds $n of $total tasks"
-  expect_fail "storing the tables of a stopped run" "$DRBENCH" aggregate "$WORK/s.h5"
+  # Without --no-store alike: printed, marked incomplete, not stored.
+  "$DRBENCH" aggregate "$WORK/s.h5" >"$WORK/table" 2>"$WORK/err3" || fail "aggregate failed"
+  expect_in "$WORK/table" "incomplete run"
+  expect_in "$WORK/err3" "tables not stored in $WORK/s.h5"
+  "$PY" -c "import h5py,sys; sys.exit(len(h5py.File(sys.argv[1]).get('tables', {})) > 0)" \
+    "$WORK/s.h5" ||
+    fail "tables stored in a stopped run's file"
   "${MPIRUN[@]}" -np "$np" "$DRBENCH" run "$CFG" --output "$WORK/s.h5" --no-table 2>"$WORK/err2"
   expect_in "$WORK/err2" "$n already done"
   same_task_tables "$WORK/clean.h5" "$WORK/s.h5"
@@ -84,3 +90,57 @@ expect_in "$WORK/err" "stopped by a signal"
 "${MPIRUN[@]}" -np 2 "$DRBENCH" run "$CFG" --output "$WORK/s.h5" --no-table 2>"$WORK/err2"
 same_task_tables "$WORK/clean.h5" "$WORK/s.h5"
 echo "stop signal ok"
+
+# Ctrl-C as a user presses it: SIGINT to the process group of the command in the foreground, while
+# tasks of a few seconds run. Alone, the first one is announced at once, the running task finishes
+# and is saved; under scripts/drbench-mpirun (mpirun cannot forward SIGINT) alike on 2 ranks, with
+# no Open MPI notice about the exit status; a second Ctrl-C abandons the running tasks.
+# t-SNE: its optimiser checks for a stop at every iteration, so a second Ctrl-C abandons it.
+cat >"$WORK/long.yaml" <<'YAML'
+name: long
+seed: 7
+datasets:
+  - {name: blobs, source: generator, generator: gaussian_blobs, params: {n: 600, classes: 3}}
+splits: {train_ratio: [0.5], repeats: 4}
+methods:
+  - {method: tsne, dims: [2], grid: {iterations: [3000]}}
+evaluation: {protocol: transductive, knn: [1]}
+output: {path: long.h5}
+YAML
+expect_re() { grep -qE -- "$1" "$WORK/err" || { cat "$WORK/err"; fail "expected /$1/ on stderr"; }; }
+set -m
+ctrl_c() {  # ctrl_c TIMES CMD...: Ctrl-C TIMES times once a task is recorded; status in $rc
+  local times=$1
+  shift
+  rm -f "$WORK/c.h5"*
+  "$@" --output "$WORK/c.h5" --no-table >"$WORK/out" 2>"$WORK/err" &
+  local job=$!
+  for _ in $(seq 3000); do [ -s "$WORK/c.h5.journal" ] && break; sleep 0.1; done
+  [ -s "$WORK/c.h5.journal" ] || { cat "$WORK/err"; fail "$*: no task recorded in 300 s"; }
+  for _ in $(seq "$times"); do
+    kill -INT -- -"$job"
+    sleep 0.5
+  done
+  rc=0
+  wait "$job" || rc=$?
+  [ "$rc" -eq 75 ] || { cat "$WORK/err"; fail "$* after $times Ctrl-C: exit status $rc"; }
+  expect_in "$WORK/err" "stopped by a signal"
+  if grep -q "non-zero exit code\|Forwarding signal" "$WORK/err"; then
+    cat "$WORK/err"
+    fail "Open MPI's notices after a stop: $*"
+  fi
+}
+ctrl_c 1 "$DRBENCH" run "$WORK/long.yaml"
+expect_re "stopping: [0-9]+ running task\(s\) will be saved; Ctrl-C again to abandon them"
+[ "$(rows "$WORK/c.h5")" -ge 2 ] || fail "the task running at Ctrl-C was not saved"
+ctrl_c 1 "$SRC/scripts/drbench-mpirun" --oversubscribe -np 2 "$DRBENCH" run "$WORK/long.yaml"
+expect_re "rank 1: stopping: [0-9]+ running task\(s\) will be saved"
+[ "$(rows "$WORK/c.h5")" -ge 3 ] || fail "np 2: the tasks running at Ctrl-C were not saved"
+ctrl_c 2 "$SRC/scripts/drbench-mpirun" --oversubscribe -np 2 "$DRBENCH" run "$WORK/long.yaml"
+expect_re "abandoning [0-9]+ running task\(s\)"
+expect_in "$WORK/err" "running task(s) abandoned)"
+"$SRC/scripts/drbench-mpirun" --oversubscribe -np 2 "$DRBENCH" run "$WORK/long.yaml" \
+  --output "$WORK/c.h5" --no-table 2>"$WORK/err2"
+expect_in "$WORK/err2" "already done"
+set +m
+echo "stop signal (Ctrl-C) ok"

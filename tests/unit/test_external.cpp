@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <thread>
 
 #include "framework/config/experiment.hpp"
@@ -93,6 +94,33 @@ TEST_CASE("run_command passes arguments verbatim, never through a shell", "[exte
   CHECK(s == "$(touch PWNED)|a; touch PWNED2");
   CHECK(!std::filesystem::exists(d.path + "/PWNED"));
   CHECK(!std::filesystem::exists(d.path + "/PWNED2"));
+}
+
+TEST_CASE("a command starts without the MPI launcher's variables of its rank", "[external]") {
+  // What mpirun gives a rank: an MPI program run as a method would take them as its own.
+  ::setenv("OMPI_COMM_WORLD_RANK", "1", 1);
+  ::setenv("PMIX_RANK", "1", 1);
+  ::setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1);
+  ::setenv("DRBENCH_TEST_KEPT", "yes", 1);
+  TempDir d;
+  RunRequest r;
+  r.argv = {resolve_executable("env", ".")};
+  r.workdir = d.path;
+  r.env = {"OMP_NUM_THREADS=3"};
+  const RunOutcome o = run_command(r);
+  ::unsetenv("OMPI_COMM_WORLD_RANK");
+  ::unsetenv("PMIX_RANK");
+  ::unsetenv("DRBENCH_TEST_KEPT");
+  REQUIRE(o.exit_status == 0);
+  std::ifstream out(d.path + "/stdout.txt");
+  const std::string env((std::istreambuf_iterator<char>(out)), std::istreambuf_iterator<char>());
+  CHECK(env.find("OMPI_COMM_WORLD_RANK") == std::string::npos);
+  CHECK(env.find("PMIX_RANK") == std::string::npos);
+  CHECK(env.find("OMPI_ALLOW_RUN_AS_ROOT=1") != std::string::npos);
+  CHECK(env.find("DRBENCH_TEST_KEPT=yes") != std::string::npos);
+  CHECK(env.find("OMP_NUM_THREADS=3") != std::string::npos);
+  CHECK(mpi_runtime_variable("PMI_SIZE"));
+  CHECK(!mpi_runtime_variable("OMP_NUM_THREADS"));
 }
 
 TEST_CASE("run_command kills the whole process group at the deadline and on stop", "[external]") {

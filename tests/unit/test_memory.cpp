@@ -16,6 +16,7 @@
 #include "framework/sched/run_task.hpp"
 #include "framework/sched/scheduler.hpp"
 #include "framework/support/memory_size.hpp"
+#include "framework/support/time_limit.hpp"
 #include "unit/error_message.hpp"
 #include "unit/fake_method.hpp"
 
@@ -250,7 +251,9 @@ TEST_CASE("memory: a task that runs out of memory is a failed task, and the swee
   CHECK_FALSE(greedy.ok);
   CHECK_FALSE(greedy.timed_out);
   // memory_of for the 75 training points in 4-D: 32 * 75^2 bytes = 176 KiB.
-  CHECK(greedy.error.rfind("out of memory (needed about " + format_bytes(32.0 * 75 * 75), 0) == 0);
+  CHECK(greedy.error.rfind(std::string(kEnvironmentFailure) + "out of memory (needed about " +
+                               format_bytes(32.0 * 75 * 75),
+                           0) == 0);
   CHECK(greedy.error.find("greedy on 75 points in 4-D") != std::string::npos);
   const TaskResult after = runner.run(tasks[1], 0);
   CHECK(after.ok);
