@@ -732,9 +732,6 @@ def main(argv=None):
                    help="curves for this k of the kNN error (comma list, or 'all'; default the "
                         "first k of the file)")
     a = p.parse_args(argv)
-    for path in a.results:
-        if not os.path.isfile(path):
-            p.error(f"{path}: no such file")
     try:
         r = dres.load_pieces(a.results)
     except ValueError as e:

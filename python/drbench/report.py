@@ -169,10 +169,11 @@ def main(argv=None):
     p.add_argument("--metric", default="error", choices=["error", "accuracy"])
     p.add_argument("--data-path", action="append", default=[])
     a = p.parse_args(argv)
-    if not os.path.isfile(a.results):
-        p.error(f"{a.results}: no such file")
     out = a.output or os.path.splitext(a.results)[0] + ".html"
-    n = build(a.results, out, a.dpi, a.data_path, a.metric)
+    try:
+        n = build(a.results, out, a.dpi, a.data_path, a.metric)
+    except ValueError as e:
+        p.error(str(e))
     print(f"{out}: report with {n} figures")
     return 0
 

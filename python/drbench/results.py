@@ -370,18 +370,74 @@ def rehearse_read(path: str, read, base_seconds: float = 30.0) -> None:
                          f"{os.WEXITSTATUS(status)}); restore it from a copy or rerun the experiment")
 
 
+_HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
+_JOURNAL_MAGIC = b"DRBJNL01"
+
+
+def journal_tasks(journal: str) -> int | None:
+    """The finished tasks a run's journal (RESULTS.h5.journal) holds, counted as the C++ store
+    reads it (magic, then records of u32 length, u32 CRC-32 and a payload whose first byte is 'C'
+    for the config or 'R' for a task result); None when it is not a drbench journal."""
+    with open(journal, "rb") as fh:
+        b = fh.read()
+    if not b.startswith(_JOURNAL_MAGIC):
+        return None
+    pos, n, first = len(_JOURNAL_MAGIC), 0, True
+    while len(b) - pos >= 8:
+        size, crc = struct.unpack_from("<II", b, pos)
+        payload = b[pos + 8:pos + 8 + size]
+        if size == 0 or len(payload) < size or zlib.crc32(payload) != crc:
+            break  # a tail torn by the kill
+        if first != (payload[:1] == b"C") or payload[:1] not in (b"C", b"R"):
+            break
+        n += not first
+        first = False
+        pos += 8 + size
+    return n
+
+
+def refuse_unreadable(path: str) -> None:
+    """Raises ValueError with the sentence `drbench aggregate` prints for a results file that is
+    missing, interrupted before its first snapshot (only the journal left), a directory, empty or
+    not HDF5 at all, so that every reader refuses as the program does."""
+    journal = path + ".journal"
+    if not os.path.exists(path) and os.path.isfile(journal):
+        n = journal_tasks(journal)
+        held = f"{n} finished task(s)" if n is not None else "its finished tasks"
+        raise ValueError(f"{path}: the run was interrupted before it wrote this file; its journal "
+                         f"{journal} holds {held} (fix: rerun the same `drbench run` command to "
+                         "recover them)")
+    if not os.path.exists(path):
+        raise ValueError(f"{path}: no such file (fix: check the path; drbench run writes "
+                         "results/<config>.h5)")
+    if os.path.isdir(path):
+        raise ValueError(f"{path}: is a directory (fix: name the results file inside it)")
+    if not h5py.is_hdf5(path):
+        raise ValueError(f"{path}: not an HDF5 file (fix: give a results file that drbench run "
+                         "wrote; a truncated or overwritten file cannot be read)")
+
+
 def load(path: str) -> Results:
-    """Reads a results file. Embeddings are read on first use of `.embeddings`/`.embedding()`."""
+    """Reads a results file. Embeddings are read on first use of `.embeddings`/`.embedding()`.
+    A file that cannot be read (missing, damaged, not a results file, written by a newer drbench)
+    raises ValueError with the reason and the fix."""
+    refuse_unreadable(path)
     check_string_heaps(path)
     rehearse_read(path, lambda: _load(path, ask_program=False).embeddings)
-    return _load(path)
+    try:
+        return _load(path)
+    except (OSError, RuntimeError, KeyError) as e:
+        # h5py's own words ("bad symbol table node signature") name the damage, not the fix.
+        raise ValueError(f"{path}: cannot read it: the file is damaged ({e}) (fix: restore the "
+                         "file from a copy, or rerun the experiment with --force-new)") from None
 
 
 def _load(path: str, ask_program: bool = True) -> Results:
     notes = []
     with h5py.File(path, "r") as f:
         if "tasks" not in f:
-            raise ValueError(f"{path}: no /tasks group; is this a drbench results file?")
+            raise ValueError(f"{path}: not a drbench results file (no config attribute or /tasks "
+                             "group) (fix: give a file that drbench run wrote)")
         attrs = {}
         for key, v in f.attrs.items():
             v = _text(v)
@@ -471,6 +527,10 @@ def _migrate_settings(path: str, attrs: dict, tasks: pd.DataFrame, notes: list) 
                          "settings version 2 (no drbench program to migrate them; fix: build it "
                          "or set DRBENCH_PROGRAM)")
         return False
+    if version > current:
+        raise ValueError(f"{path}: written by a newer drbench (settings_version {version}; this "
+                         f"drbench reads up to {current}) (fix: read it with the drbench version "
+                         f"that wrote it, {attrs.get('drbench_version', '?')}, or newer)")
     if version >= current:
         return False
     run = subprocess.run([drbench_program(), "info", path, "--settings"], capture_output=True,
