@@ -78,3 +78,26 @@ cmp -s newer.h5 newer_copy.h5 || fail "resume_newer: the newer file was modified
 # The journal-only run is recovered by rerunning it, as the message says.
 "$DRBENCH" run "$SRC/tests/configs/small.yaml" --output j.h5 --no-table 2>err_j
 expect_in err_j "3 already done"
+
+# ---------------------------------------------------------------- overrides
+for o in splits.repeats= seed= output.path= 'seed= '; do
+  refused "override_empty_${o%%=*}" "${o%%=*}|the value is empty|=~' removes the key" \
+    "$DRBENCH" run ok.yaml "$o" --output o.h5 --quiet
+done
+refused override_huge_index "methods[99999999999999999999].dims|out of range" \
+  "$DRBENCH" run ok.yaml 'methods[99999999999999999999].dims=[2]' --output o.h5 --quiet
+refused override_big_index "methods[99999999]|no such list entry" \
+  "$DRBENCH" run ok.yaml 'methods[99999999].dims=[2]' --output o.h5 --quiet
+[ ! -e o.h5 ] || fail "a refused override wrote a results file"
+
+# ---------------------------------------------------------------- plan options
+for bad in "--latency abc" "--latency -5" "--start -100" "--check -1" "--commit inf" \
+  "--latency 1e999"; do
+  refused "plan_${bad// /_}" "${bad%% *}|got '${bad#* }'" "$DRBENCH" plan ok.yaml --ranks 4 $bad
+done
+for bad in 1e3 99999999999 0 -2 4,x; do
+  refused "plan_ranks_$bad" "--ranks" "$DRBENCH" plan ok.yaml --ranks "$bad"
+done
+[ ! -s "$WORK/out" ] || { cat "$WORK/out"; fail "plan printed part of a plan before refusing"; }
+"$DRBENCH" plan ok.yaml --ranks 4,16 --latency 0.5 --start 0 --check 0 >plan.txt
+expect_in plan.txt "rank 3"
