@@ -45,7 +45,7 @@ _LABEL_NAMES = ("{part}_label", "{part}_labels", "{part}_y", "y_{part}", "labels
 
 def _text(v):
     if isinstance(v, bytes):
-        return v.decode("utf-8")
+        return v.decode("utf-8", "backslashreplace")
     if isinstance(v, np.ndarray) and v.dtype.kind in "OS":
         return [_text(x) for x in v]
     if isinstance(v, np.generic):
@@ -55,17 +55,20 @@ def _text(v):
 
 def _column(d: h5py.Dataset, where: str = ""):
     if d.dtype.kind in "OS" or h5py.check_string_dtype(d.dtype) is not None:
-        v = d.asstr()[:]
+        # Files of drbench before it escaped stored text may hold raw bytes from an external
+        # command's stderr: kept as they are for the checksum, shown escaped (\xNN) below.
+        v = d.asstr(errors="surrogateescape")[:]
         # Strings cannot carry HDF5's Fletcher-32 filter; drbench stores a CRC-32 of them instead
         # (len:text for each, so ["ab", ""] and ["a", "b"] differ), as the C++ reader checks.
+        raw = [x.encode("utf-8", "surrogateescape") for x in v]
         if "crc32" in d.attrs:
-            text = "".join(f"{len(x.encode('utf-8'))}:{x}" for x in v).encode("utf-8")
+            text = b"".join(str(len(x)).encode() + b":" + x for x in raw)
             if int(d.attrs["crc32"]) != zlib.crc32(text):
                 raise ValueError(f"{where}: cannot read dataset '{d.name.split('/')[-1]}': the file "
                                  "is damaged (its CRC-32 does not verify), so none of its numbers "
                                  "can be trusted (fix: restore the file from a copy, or rerun "
                                  "the experiment with --force-new)")
-        return v
+        return np.array([x.decode("utf-8", "backslashreplace") for x in raw], dtype=object)
     return d[:]
 
 
@@ -305,7 +308,7 @@ def _read_stored_tables(f: h5py.File):
         return None, text, None
     for name in sorted(f["tables"].keys()):
         raw = f["tables"][name][()]
-        s = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
+        s = raw.decode("utf-8", "backslashreplace") if isinstance(raw, bytes) else str(raw)
         if name.endswith(".md"):
             text[name[:-3]] = s
         elif name.endswith(".csv"):

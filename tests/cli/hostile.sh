@@ -101,3 +101,60 @@ done
 [ ! -s "$WORK/out" ] || { cat "$WORK/out"; fail "plan printed part of a plan before refusing"; }
 "$DRBENCH" plan ok.yaml --ranks 4,16 --latency 0.5 --start 0 --check 0 >plan.txt
 expect_in plan.txt "rank 3"
+
+# ---------------------------------------------------------------- stored text from outside
+# A failing command writes raw bytes, or 3,001 bytes of a 3-byte character, to stderr: the stored
+# error is valid UTF-8 (bytes as \xNN, the tail cut on a character boundary) and every reader
+# reads it.
+printf '#!/bin/sh\nprintf '"'"'oops \\370\\377\\376 bad\\n'"'"' >&2\nexit 3\n' >garbage.sh
+printf '#!/bin/sh\n%s -c "import sys; sys.stderr.write(\\"x\\" + \\"\\u20ac\\" * 1000)"\nexit 3\n' \
+  "$PY" >euro.sh
+chmod +x garbage.sh euro.sh
+cat >ext.yaml <<'YAML'
+seed: 1
+datasets: [{name: iris, source: bundled}]
+splits: {train_ratio: [0.5]}
+methods:
+  - {method: external, label: garbage, command: [./garbage.sh], dims: [2]}
+  - {method: external, label: euro, command: [./euro.sh], dims: [2]}
+YAML
+set +e
+"$DRBENCH" run ext.yaml --output ext.h5 --quiet --no-table 2>/dev/null
+[ $? -eq 4 ] || fail "the failing external commands should end the run with exit 4"
+set -e
+check_text() {
+  "$PY" - "$1" <<'PY'
+import sys, h5py
+t = h5py.File(sys.argv[1])["tasks"]
+for label, raw in zip(t["label"].asstr()[()], t["error"][()]):
+    text = raw.decode("utf-8")  # strict: raises on anything but UTF-8
+    if label == "garbage":
+        assert "oops \\xf8\\xff\\xfe bad" in text, text
+    else:
+        assert text.endswith("\u20ac" * 20), text[-80:]
+PY
+}
+check_text ext.h5
+"$DRBENCH" aggregate ext.h5 --no-store >/dev/null
+"$DRBENCH" info ext.h5 >/dev/null
+"$DRBENCH" report ext.h5 -o ext.html >/dev/null
+"$DRBENCH" plot ext.h5 -o figs_ext >/dev/null 2>&1
+"$PY" -c "import sys; from drbench import results; r = results.load('ext.h5'); print(list(r.tasks['error']))" >errors.txt
+expect_in errors.txt 'oops \\xf8\\xff\\xfe bad'
+# A file written before stored text was escaped (raw bytes under a matching CRC): every reader
+# still reads it, the Python one showing the bytes escaped.
+"$PY" - <<'PY'
+import shutil, zlib, h5py, numpy as np
+shutil.copy("ext.h5", "old.h5")
+with h5py.File("old.h5", "a") as f:
+    t = f["tasks"]
+    raw = [b"old \xf8\xfe bytes", b"cut \xe2\x82"]
+    crc = t["error"].attrs["crc32"]
+    del t["error"]
+    t.create_dataset("error", data=np.array(raw, dtype=object), dtype=h5py.string_dtype("utf-8"))
+    t["error"].attrs["crc32"] = zlib.crc32(b"".join(b"%d:%s" % (len(x), x) for x in raw))
+PY
+"$DRBENCH" aggregate old.h5 --no-store >/dev/null
+"$DRBENCH" report old.h5 -o old.html >/dev/null
+"$PY" -c "import sys; from drbench import results; r = results.load('old.h5'); print(list(r.tasks['error']))" >errors.txt
+expect_in errors.txt 'old \\xf8\\xfe bytes'
