@@ -41,6 +41,7 @@
 #include "framework/support/blas.hpp"
 #include "framework/support/build_info.hpp"
 #include "framework/support/memory_size.hpp"
+#include "framework/support/time_limit.hpp"
 
 namespace {
 
@@ -355,6 +356,10 @@ int probe_configured(const Experiment& ex) {
     }
     const ParamSet setting = expand_grid(ms).front();
     const auto t0 = std::chrono::steady_clock::now();
+    // The probe is a task: max_task_seconds bounds it (a hanging command is reported, not
+    // waited for), as the command's own timeout does.
+    set_task_deadline(ex.max_task_seconds > 0 ? deadline_after(t0, ex.max_task_seconds)
+                                              : std::chrono::steady_clock::time_point::max());
     try {
       Trace trace;
       FitInput in{X, info.supervised ? &y : nullptr, C, dim, rng, &trace};
@@ -372,8 +377,10 @@ int probe_configured(const Experiment& ex) {
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     } catch (const std::exception& e) {
       ++failed;
-      std::fprintf(stderr, "probe %s: FAILED: %s\n", ms.label.c_str(), e.what());
+      std::fprintf(stderr, "probe %s: FAILED: %s%s\n", ms.label.c_str(), e.what(),
+                   dynamic_cast<const TimeLimitExceeded*>(&e) ? " (max_task_seconds)" : "");
     }
+    set_task_deadline(std::chrono::steady_clock::time_point::max());
   }
   if (probed == 0) std::printf("probe: no external methods in this config\n");
   return failed;
@@ -422,7 +429,9 @@ int cmd_validate(int argc, char** argv) {
   print_advice(ex, shapes);
   const auto tasks = expand_tasks(ex, shapes);
   if (a.flag("--probe-external") && probe_configured(ex) > 0) {
-    std::fprintf(stderr, "%s: an external method failed its probe (see above); nothing was run\n",
+    std::fprintf(stderr,
+                 "%s: an external method failed its probe (see above); nothing was run (fix: "
+                 "correct the command, or raise its timeout or max_task_seconds if it is slow)\n",
                  a.pos[0].c_str());
     return 2;
   }

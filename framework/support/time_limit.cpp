@@ -18,6 +18,14 @@ std::chrono::steady_clock::time_point task_deadline() {
   return t_deadline;
 }
 
+std::chrono::steady_clock::time_point deadline_after(std::chrono::steady_clock::time_point from,
+                                                     double seconds) {
+  using Clock = std::chrono::steady_clock;
+  const double room = std::chrono::duration<double>(Clock::time_point::max() - from).count();
+  if (!(seconds < room)) return Clock::time_point::max();  // NaN too: no limit, not a wrap
+  return from + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
 void check_task_deadline(int iteration) {
   if (t_deadline != std::chrono::steady_clock::time_point::max() &&
       std::chrono::steady_clock::now() > t_deadline)

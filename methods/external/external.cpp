@@ -138,10 +138,8 @@ class External final : public Method {
                "PYTHONPATH=" + sdk + (old_path && *old_path ? ":" + std::string(old_path) : "")};
     req.deadline = task_deadline();
     if (def_->timeout > 0)
-      req.deadline = std::min(req.deadline,
-                              std::chrono::steady_clock::now() +
-                                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                      std::chrono::duration<double>(def_->timeout)));
+      req.deadline =
+          std::min(req.deadline, deadline_after(std::chrono::steady_clock::now(), def_->timeout));
     req.stop = [] { return stop_requested(); };
     const external::RunOutcome r = external::run_command(req);
 

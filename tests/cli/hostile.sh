@@ -158,3 +158,51 @@ PY
 "$DRBENCH" report old.h5 -o old.html >/dev/null
 "$PY" -c "import sys; from drbench import results; r = results.load('old.h5'); print(list(r.tasks['error']))" >errors.txt
 expect_in errors.txt 'old \\xf8\\xfe bytes'
+
+# ---------------------------------------------------------------- huge time limits, probe limit
+# timeout: 1e300 and max_task_seconds 1e10/1e300 mean no practical limit (they overflowed the
+# clock into a deadline in the past: "timed out after 0.2 s", "stopped at iteration 0").
+cat >ok_cmd.py <<'PY'
+from drbench import external
+
+
+@external.method
+def run(task):
+    return task.X_train[:, :task.dim], task.X_test[:, :task.dim]
+
+
+if __name__ == "__main__":
+    run.main()
+PY
+for t in 1e300 1e10; do
+  for m in 1e10 1e300; do
+    cat >big.yaml <<YAML
+seed: 1
+max_task_seconds: $m
+datasets: [{name: iris, source: bundled}]
+splits: {train_ratio: [0.5]}
+methods:
+  - {method: external, label: ok, command: [$PY, $WORK/ok_cmd.py], timeout: $t, dims: [2]}
+YAML
+    rm -f big.h5
+    "$DRBENCH" run big.yaml --output big.h5 --quiet --no-table ||
+      fail "timeout $t, max_task_seconds $m: a correct command did not finish"
+  done
+done
+rm -f big.h5
+"$DRBENCH" run big.yaml max_task_seconds=1e300 --output big.h5 --quiet --no-table ||
+  fail "max_task_seconds=1e300 override: a correct command did not finish"
+# validate --probe-external obeys max_task_seconds on a hanging command.
+printf '#!/bin/sh\nsleep 300\n' >hang.sh
+chmod +x hang.sh
+cat >hang.yaml <<'YAML'
+seed: 1
+max_task_seconds: 2
+datasets: [{name: iris, source: bundled}]
+splits: {train_ratio: [0.5]}
+methods:
+  - {method: external, label: hang, command: [./hang.sh], dims: [2]}
+YAML
+start=$(date +%s)
+refused probe_hang "probe hang: FAILED|max_task_seconds" timeout 60 "$DRBENCH" validate hang.yaml --probe-external
+[ $(($(date +%s) - start)) -lt 30 ] || fail "the probe did not stop at max_task_seconds"
