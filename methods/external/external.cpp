@@ -230,8 +230,16 @@ ParamSpec param_spec(const Reader& r, const YAML::Node& n, const std::string& ke
     const std::string ckey = join_key(key, "choices");
     r.expect_list(cn, ckey);
     std::vector<std::string> choices;
-    for (std::size_t i = 0; i < cn.size(); ++i)
+    for (std::size_t i = 0; i < cn.size(); ++i) {
       choices.push_back(r.str(cn[i], config::index_key(ckey, i)));
+      // A setting is written name=value,name=value inside a task key joined by '|': a value
+      // with one of these would let two settings share a key (and their results be pooled).
+      if (choices.back().find_first_of(",=|") != std::string::npos)
+        r.fail(cn[i], config::index_key(ckey, i),
+               "'" + choices.back() +
+                   "' contains ',', '=' or '|', which separate settings in task keys",
+               "name the choice without them (e.g. 'a_b' for 'a,b') and map it inside the command");
+    }
     s = ParamSpec::choice(name, r.str(def, dkey), choices, doc);
   }
   if (auto problem = s.check(s.default_value); !problem.empty())

@@ -206,3 +206,21 @@ YAML
 start=$(date +%s)
 refused probe_hang "probe hang: FAILED|max_task_seconds" timeout 60 "$DRBENCH" validate hang.yaml --probe-external
 [ $(($(date +%s) - start)) -lt 30 ] || fail "the probe did not stop at max_task_seconds"
+
+# ---------------------------------------------------------------- task keys
+# Choice values with the separators of a setting or a task key are refused: 'a,b=c' and 'a|b'
+# would otherwise give two settings one task key.
+for v in 'a,b' 'k=v' 'x|y'; do
+  cat >key.yaml <<YAML
+seed: 1
+datasets: [{name: iris, source: bundled}]
+splits: {train_ratio: [0.5]}
+methods:
+  - method: external
+    label: ok
+    command: [$PY, $WORK/ok_cmd.py]
+    params: {mode: {type: choice, choices: [plain, '$v'], default: plain}}
+    dims: [2]
+YAML
+  refused "choice_$v" "key.yaml|'$v'|separate settings" "$DRBENCH" validate key.yaml
+done
