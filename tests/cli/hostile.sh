@@ -224,3 +224,35 @@ methods:
 YAML
   refused "choice_$v" "key.yaml|'$v'|separate settings" "$DRBENCH" validate key.yaml
 done
+
+# ---------------------------------------------------------------- IDX files
+# A rank-1 (labels) file given as the images is refused, not read as 1-pixel images; a .gz whose
+# data or CRC was damaged names zlib's error, not "truncated".
+"$PY" - <<'PY'
+import gzip, struct
+import numpy as np
+rng = np.random.default_rng(1)
+y = (np.arange(60) % 3).astype(np.uint8)
+x = rng.integers(0, 255, size=(60, 4, 4), dtype=np.uint8)
+def idx(a):
+    return struct.pack(">BBBB", 0, 0, 8, a.ndim) + struct.pack(">" + "I" * a.ndim, *a.shape) + a.tobytes()
+open("lab-images-idx3-ubyte", "wb").write(idx(y))
+open("lab-labels-idx1-ubyte", "wb").write(idx(y))
+for stem in ("crc", "flip"):
+    open(f"{stem}-labels-idx1-ubyte", "wb").write(idx(y))
+    g = bytearray(gzip.compress(idx(x), mtime=0))
+    if stem == "crc":
+        g[-8] ^= 0xFF  # the stored CRC-32
+    else:
+        g[len(g) // 2] ^= 0x01  # a data byte inside the deflate stream
+    open(f"{stem}-images-idx3-ubyte.gz", "wb").write(bytes(g))
+PY
+idx_yaml() {
+  printf 'seed: 1\ndatasets: [{name: d, source: idx, path: %s}]\nsplits: {train_ratio: [0.5]}\nmethods: [{method: pca, dims: [2]}]\n' "$1"
+}
+idx_yaml "$WORK/lab-images-idx3-ubyte" >lab.yaml
+refused idx_labels_as_images "lab-images-idx3-ubyte|rank-1|given as images" "$DRBENCH" validate lab.yaml
+idx_yaml "$WORK/crc-images-idx3-ubyte.gz" >crc.yaml
+refused idx_gz_crc "crc-images-idx3-ubyte.gz|gzip data is damaged|zlib" "$DRBENCH" validate crc.yaml
+idx_yaml "$WORK/flip-images-idx3-ubyte.gz" >flip.yaml
+refused idx_gz_flip "flip-images-idx3-ubyte.gz|zlib" "$DRBENCH" validate flip.yaml
