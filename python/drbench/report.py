@@ -153,10 +153,10 @@ def build(path: str, out: str, dpi: int = 90, data_dirs=(), metric: str = "error
             f"</pre></details>\n<h2>Tables</h2>\n{tables_html(r)}\n"
             f"<h2>Figures ({len(figs)})</h2>\n" + "\n".join(figs)
             + "\n</body></html>\n")
-    tmp_out = out + ".tmp"
-    with open(tmp_out, "w", encoding="utf-8") as f:
-        f.write(page)
-    os.replace(tmp_out, out)  # never a half-written page
+    def write(tmp):
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(page)
+    dplot.write_whole(out, write)  # never a half-written page
     return len(figs)
 
 

@@ -256,3 +256,22 @@ idx_yaml "$WORK/crc-images-idx3-ubyte.gz" >crc.yaml
 refused idx_gz_crc "crc-images-idx3-ubyte.gz|gzip data is damaged|zlib" "$DRBENCH" validate crc.yaml
 idx_yaml "$WORK/flip-images-idx3-ubyte.gz" >flip.yaml
 refused idx_gz_flip "flip-images-idx3-ubyte.gz|zlib" "$DRBENCH" validate flip.yaml
+
+# ---------------------------------------------------------------- disk full for figures
+# plot -o and report -o onto a full disk: a clear error, no 0-byte figure, no temporary file.
+# Needs a small tmpfs (root); skipped with the reason where it cannot be mounted.
+mkdir -p full
+if mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
+  trap 'umount "$WORK/full" 2>/dev/null; rm -rf "$WORK"' EXIT
+  dd if=/dev/zero of=full/fill bs=4k 2>/dev/null || true
+  refused report_full "full/r.html|No space left on device|free space" \
+    "$DRBENCH" report good.h5 -o full/r.html
+  "$DRBENCH" run "$SRC/tests/configs/small.yaml" --output figs.h5 --quiet --no-table
+  refused plot_full "full/figs|No space left on device|free space" \
+    "$DRBENCH" plot figs.h5 -o full/figs
+  [ "$(find full -type f ! -name fill | wc -l)" = 0 ] || { ls -laR full; fail "disk full: files left"; }
+  umount full
+else
+  echo "SKIP (disk full for figures): cannot mount a tmpfs here (needs root)"
+fi
+echo "hostile ok"
