@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -42,6 +43,7 @@
 #include "framework/support/blas.hpp"
 #include "framework/support/build_info.hpp"
 #include "framework/support/memory_size.hpp"
+#include "framework/support/time_limit.hpp"
 
 namespace {
 
@@ -374,6 +376,10 @@ int probe_configured(const Experiment& ex) {
     }
     const ParamSet setting = expand_grid(ms).front();
     const auto t0 = std::chrono::steady_clock::now();
+    // The probe is a task: max_task_seconds bounds it (a hanging command is reported, not
+    // waited for), as the command's own timeout does.
+    set_task_deadline(ex.max_task_seconds > 0 ? deadline_after(t0, ex.max_task_seconds)
+                                              : std::chrono::steady_clock::time_point::max());
     try {
       Trace trace;
       FitInput in{X, info.supervised ? &y : nullptr, C, dim, rng, &trace};
@@ -391,8 +397,10 @@ int probe_configured(const Experiment& ex) {
                   std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     } catch (const std::exception& e) {
       ++failed;
-      std::fprintf(stderr, "probe %s: FAILED: %s\n", ms.label.c_str(), e.what());
+      std::fprintf(stderr, "probe %s: FAILED: %s%s\n", ms.label.c_str(), e.what(),
+                   dynamic_cast<const TimeLimitExceeded*>(&e) ? " (max_task_seconds)" : "");
     }
+    set_task_deadline(std::chrono::steady_clock::time_point::max());
   }
   if (probed == 0) std::printf("probe: no external methods in this config\n");
   return failed;
@@ -443,7 +451,9 @@ int cmd_validate(int argc, char** argv) {
   print_advice(ex, shapes);
   const auto tasks = expand_tasks(ex, shapes);
   if (a.flag("--probe-external") && probe_configured(ex) > 0) {
-    std::fprintf(stderr, "%s: an external method failed its probe (see above); nothing was run\n",
+    std::fprintf(stderr,
+                 "%s: an external method failed its probe (see above); nothing was run (fix: "
+                 "correct the command, or raise its timeout or max_task_seconds if it is slow)\n",
                  a.pos[0].c_str());
     return 2;
   }
@@ -625,18 +635,48 @@ int cmd_python(const char* module, int argc, char** argv) {
   throw Error("cannot start " + python + ": " + std::strerror(errno));
 }
 
+// A finite, non-negative number of seconds for a plan option (its value when given, else
+// `fallback`), or an Error naming the option and the fix.
+double plan_seconds(const Args& a, const std::string& opt, double fallback) {
+  if (!a.flag(opt)) return fallback;
+  const std::string v = a.value(opt);
+  char* end = nullptr;
+  errno = 0;
+  const double s = std::strtod(v.c_str(), &end);
+  if (v.empty() || *end != '\0' || errno == ERANGE || !std::isfinite(s) || s < 0)
+    throw Error(opt + " needs a number of seconds, 0 or more, got '" + v + "' (fix: e.g. " + opt +
+                " 0.5)");
+  return s;
+}
+
+// The plan's rank counts: whole numbers from 1 to kMaxPlanRanks (the replay keeps a timeline per
+// rank; no machine has more ranks than that, and more would only exhaust memory).
+std::vector<int> plan_ranks(const std::string& text) {
+  constexpr std::uint64_t kMaxPlanRanks = 1u << 20;
+  std::vector<int> ranks;
+  for (const std::string& r : split_list(text)) {
+    const std::uint64_t v = whole_number("--ranks", r);
+    if (v < 1 || v > kMaxPlanRanks)
+      throw Error("--ranks " + r + ": a rank count must be from 1 to " +
+                  std::to_string(kMaxPlanRanks) + " (fix: e.g. --ranks 64,256,1024)");
+    ranks.push_back(static_cast<int>(v));
+  }
+  return ranks;
+}
+
 int cmd_plan(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2,
                       {"--profile", "--ranks", "--costs", "--latency", "--commit", "--start",
                        "--check", "--memory-per-rank"},
                       {"--quick", "--remaining"});
   const auto overrides = overrides_of(a, "plan");
-  std::vector<int> ranks;
-  for (const std::string& r : split_list(a.value("--ranks"))) {
-    const int v = std::atoi(r.c_str());
-    if (v < 1) return usage_error("--ranks takes positive integers, e.g. --ranks 64,256");
-    ranks.push_back(v);
-  }
+  const std::vector<int> ranks = plan_ranks(a.value("--ranks"));
+  // Checked before anything is printed, so a bad value never follows half a plan.
+  PlanParams p;
+  p.latency_seconds = plan_seconds(a, "--latency", p.latency_seconds);
+  p.commit_seconds = plan_seconds(a, "--commit", p.commit_seconds);
+  const double start_given = plan_seconds(a, "--start", kPlanStartSeconds);
+  const double check_given = plan_seconds(a, "--check", 0);
   if (ranks.empty()) return usage_error("plan needs --ranks R (e.g. --ranks 64,256,1024)");
   const std::vector<std::string> costs = split_list(a.value("--costs"));
   if (a.flag("--costs") &&
@@ -742,12 +782,9 @@ int cmd_plan(int argc, char** argv) {
         !halving_on(ex) ? "no successive halving"
         : first_done    ? "the first stage is complete, so the second is its survivors"
                         : "the second stage counted as its costliest settings per cell");
-  PlanParams p;
-  if (a.flag("--latency")) p.latency_seconds = std::atof(a.value("--latency").c_str());
-  if (a.flag("--commit")) p.commit_seconds = std::atof(a.value("--commit").c_str());
   // Start-up is in seconds: it joins the replay only when the task times are seconds too.
-  p.start_seconds = a.flag("--start") ? std::atof(a.value("--start").c_str()) : kPlanStartSeconds;
-  p.check_seconds = a.flag("--check") ? std::atof(a.value("--check").c_str()) : check_measured;
+  p.start_seconds = start_given;
+  p.check_seconds = a.flag("--check") ? check_given : check_measured;
   std::printf("start-up %.3g s: process start %.3g s (%s), rank 0's data check %.3g s (%s)%s\n",
               p.start_seconds + p.check_seconds, p.start_seconds,
               a.flag("--start") ? "--start" : "measured on a 2-core machine; --start S",

@@ -25,7 +25,22 @@ std::vector<ConfigOverride> parse_overrides(const std::vector<std::string>& args
           a, "", "not a config override",
           "write key=value with the key's path, e.g. splits.repeats=2, "
           "methods[1].grid.neighbours=[5,10], output.path=x.h5");
-    out.push_back({path, a, a.substr(eq + 1)});
+    const std::string value = a.substr(eq + 1);
+    // `key=` would parse as null and silently remove the key (repeats 3 -> 1, seed -> 0).
+    if (value.find_first_not_of(" \t") == std::string::npos)
+      throw ConfigError::on_command_line(a, path, "the value is empty",
+                                         "give a value after '=' (e.g. splits.repeats=3); '" +
+                                             path + "=~' removes the key, \"" + path +
+                                             "=''\" sets an empty string");
+    // An index no list can reach (and that would not fit an integer) is refused here by name.
+    static const std::regex index(R"(\[(\d+)\])");
+    for (auto it = std::sregex_iterator(path.begin(), path.end(), index);
+         it != std::sregex_iterator(); ++it)
+      if ((*it)[1].length() > 9)
+        throw ConfigError::on_command_line(a, path,
+                                           "the list index " + (*it)[1].str() + " is out of range",
+                                           "lists are indexed from 0, e.g. methods[1].dims=[2]");
+    out.push_back({path, a, value});
   }
   return out;
 }

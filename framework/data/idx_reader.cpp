@@ -53,6 +53,19 @@ class GzFile {
     }
     return true;
   }
+  // zlib's reason for the last failed read ("incorrect data check" for a CRC mismatch), or ""
+  // when the file simply ended.
+  std::string error() const {
+    int code = Z_OK;
+    const char* what = gzerror(f_, &code);
+    return code == Z_OK || code == Z_STREAM_END || !what ? "" : what;
+  }
+  // After the last element: one more read reaches the gzip trailer, whose CRC-32 and length
+  // zlib checks only there; "" when it verifies (or the file is not compressed).
+  std::string trailer_error() {
+    unsigned char extra = 0;
+    return gzread(f_, &extra, 1) < 0 ? error() : "";
+  }
 
  private:
   gzFile f_;
@@ -85,9 +98,13 @@ class IdxFile {
                       "dataset-fashion-mnist puts it in /usr/share/datasets/fashion-mnist)");
     f_ = std::make_unique<GzFile>(path);
     unsigned char head[4];
-    if (!f_->ok() || !f_->read(head, 4))
-      throw DataError(
-          path + ": cannot read the IDX header (file empty or damaged; fix: re-download the file)");
+    if (!f_->ok() || !f_->read(head, 4)) {
+      const std::string gz = f_->ok() ? f_->error() : "";
+      throw DataError(path +
+                      (gz.empty() ? ": cannot read the IDX header (file empty or damaged"
+                                  : ": the gzip data is damaged (zlib: " + gz + ")") +
+                      "; fix: re-download the file)");
+    }
     if (head[0] != 0 || head[1] != 0 || head[3] == 0)
       throw DataError(path +
                       ": not an IDX file (magic bytes wrong; fix: give the "
@@ -162,11 +179,19 @@ class IdxFile {
     const std::size_t per_chunk = kChunkBytes / size_;
     for (std::size_t at = 0; at < total_; at += per_chunk) {
       const std::size_t n = std::min(per_chunk, total_ - at);
-      if (!f_->read(raw.data(), n * size_))
-        throw DataError(path_ + ": IDX data truncated: header promises " + std::to_string(total_) +
-                        " elements (fix: re-download the file)");
+      if (!f_->read(raw.data(), n * size_)) {
+        const std::string gz = f_->error();
+        throw DataError(path_ +
+                        (gz.empty() ? ": IDX data truncated: header promises " +
+                                          std::to_string(total_) + " elements"
+                                    : ": the gzip data is damaged (zlib: " + gz + ")") +
+                        " (fix: re-download the file)");
+      }
       f(raw.data(), n, at);
     }
+    if (const std::string gz = f_->trailer_error(); !gz.empty())
+      throw DataError(path_ + ": the gzip data is damaged (zlib: " + gz +
+                      ") (fix: re-download the file)");
   }
 
   void decode_chunk(const unsigned char* raw, std::size_t n, double* out) const {
@@ -231,6 +256,12 @@ Dataset read_idx_parts(const std::vector<IdxPart>& parts, const IdxSelect& selec
       c.dims = x.dims();
       total = x.total();
     }
+    // One number a sample is a labels file; read as 1-pixel images its labels become the feature.
+    if (c.dims.size() < 2)
+      throw DataError(part.images + ": a rank-" + std::to_string(c.dims.size()) +
+                      " IDX file (one number per sample, as a labels file holds) given as "
+                      "images (fix: images are the *-images-idx3-ubyte file, labels the "
+                      "*-labels-idx1-ubyte file)");
     IdxFile yf(part.labels);
     const std::vector<double> y = yf.read_all();
     const auto& ydims = yf.dims();

@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/eval/coranking.hpp"
 #include "framework/plan/task.hpp"
+#include "framework/results/store.hpp"
 #include "framework/support/child_rehearsal.hpp"
 #include "framework/support/h5.hpp"
 
@@ -87,6 +89,16 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
     throw Error(path +
                 ": not a drbench results file (no config attribute or /tasks group) (fix: give a "
                 "file that drbench run wrote)");
+  r.settings_version = h5::has_attr(f.h, "settings_version")
+                           ? static_cast<int>(h5::read_attr_int(f, f.h, "settings_version"))
+                           : 1;
+  // Parameter names of a later version cannot be mapped back; reading on would mislabel them.
+  if (r.settings_version > kSettingsVersion || r.settings_version < 1)
+    throw Error(path + ": written by a newer drbench (settings_version " +
+                std::to_string(r.settings_version) + "; this drbench reads up to " +
+                std::to_string(kSettingsVersion) + ") (fix: read it with the drbench version " +
+                "that wrote it, " + h5::read_attr_string(f, f.h, "drbench_version") +
+                ", or newer)");
   r.name = h5::read_attr_string(f, f.h, "name");
   r.config = h5::read_attr_string(f, f.h, "config");
   r.config_hash = h5::read_attr_string(f, f.h, "config_hash");
@@ -133,9 +145,6 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
        error = strings("error");
   // Settings written under earlier parameter names read as today's (MethodInfo::migrate_setting),
   // keys with them, so a resume matches them and every table prints the current names.
-  r.settings_version = h5::has_attr(f.h, "settings_version")
-                           ? static_cast<int>(h5::read_attr_int(f, f.h, "settings_version"))
-                           : 1;
   if (r.settings_version < kSettingsVersion)
     for (std::size_t i = 0; i < n; ++i)
       if (const MethodInfo* info = Registry::instance().find(method[i])) {
@@ -285,7 +294,23 @@ std::string config_protocol(const std::string& config_text) {
   return "holdout";
 }
 
+void refuse_journal_only(const std::string& path) {
+  // A run killed before its first snapshot leaves only the journal; "no such file" would send
+  // the user to look for a file that a rerun recreates from that journal.
+  const std::string journal = path + ".journal";
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) || !std::filesystem::is_regular_file(journal, ec)) return;
+  std::string tasks = "its finished tasks";
+  try {
+    tasks = std::to_string(read_journal(journal).results.size()) + " finished task(s)";
+  } catch (const Error&) {  // a damaged journal: the rerun says what it keeps
+  }
+  throw Error(path + ": the run was interrupted before it wrote this file; its journal " + journal +
+              " holds " + tasks + " (fix: rerun the same `drbench run` command to recover them)");
+}
+
 ResultsFile read_results(const std::string& path, bool with_arrays) {
+  refuse_journal_only(path);
   rehearse_in_child(path, "restore it from a copy, or rerun the experiment with --force-new",
                     [&] { (void)read_in_process(path, with_arrays); });
   return read_in_process(path, with_arrays);

@@ -64,6 +64,9 @@ std::string config_protocol(const std::string& config_text);
 
 // with_arrays: also load /embeddings and /traces into each row's result (can be large).
 ResultsFile read_results(const std::string& path, bool with_arrays = false);
+// Throws "the run was interrupted ... rerun to recover N tasks" when `path` is missing but its
+// journal exists (a run killed before its first snapshot); returns otherwise.
+void refuse_journal_only(const std::string& path);
 
 // The text of /tables/<name>.
 std::string read_table(const std::string& path, const std::string& name);

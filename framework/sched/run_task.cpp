@@ -119,9 +119,7 @@ TaskResult TaskRunner::run(const Task& t, int rank) {
   const bool peak_reset = reset_peak_resident();
   // Fits driven by the shared optimisers stop at their first iteration past the limit
   // (check_task_deadline); the others are judged when they return.
-  set_task_deadline(limit > 0 ? t0 + std::chrono::duration_cast<Clock::duration>(
-                                         std::chrono::duration<double>(limit))
-                              : Clock::time_point::max());
+  set_task_deadline(limit > 0 ? deadline_after(t0, limit) : Clock::time_point::max());
   // Counted for the stop message ("N running tasks will be saved").
   struct Running {
     explicit Running(const std::string& key) {

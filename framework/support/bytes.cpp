@@ -116,4 +116,57 @@ std::uint32_t crc32(std::string_view bytes) {
   return c ^ 0xffffffffu;
 }
 
+namespace {
+
+// Length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong forms, no surrogates,
+// nothing above U+10FFFF), or 0 when the byte there does not start one.
+std::size_t utf8_sequence(std::string_view s, std::size_t i) {
+  const auto at = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = at(i);
+  if (c >= 0x01 && c < 0x80) return 1;
+  std::size_t n = 0;
+  unsigned char lo = 0x80, hi = 0xbf;  // the allowed range of the second byte
+  if (c >= 0xc2 && c <= 0xdf)
+    n = 2;
+  else if (c >= 0xe0 && c <= 0xef)
+    n = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
+  else if (c >= 0xf0 && c <= 0xf4)
+    n = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
+  else
+    return 0;
+  if (s.size() - i < n || at(i + 1) < lo || at(i + 1) > hi) return 0;
+  for (std::size_t k = 2; k < n; ++k)
+    if (at(i + k) < 0x80 || at(i + k) > 0xbf) return 0;
+  return n;
+}
+
+}  // namespace
+
+std::string valid_utf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size();) {
+    if (const std::size_t n = utf8_sequence(s, i)) {
+      out.append(s.substr(i, n));
+      i += n;
+      continue;
+    }
+    static const char hex[] = "0123456789abcdef";
+    const auto b = static_cast<unsigned char>(s[i++]);
+    out += "\\x";
+    out += hex[b >> 4];
+    out += hex[b & 0xf];
+  }
+  return out;
+}
+
+std::size_t utf8_tail_start(std::string_view s, std::size_t max_bytes) {
+  std::size_t i = s.size() > max_bytes ? s.size() - max_bytes : 0;
+  // At most three continuation bytes follow a lead byte; past that the bytes are not UTF-8 and
+  // valid_utf8 escapes them anyway.
+  for (int k = 0; k < 3 && i < s.size() && (static_cast<unsigned char>(s[i]) & 0xc0) == 0x80; ++k)
+    ++i;
+  return i;
+}
+
 }  // namespace drbench

@@ -51,4 +51,13 @@ class ByteReader {
 // CRC-32 (IEEE 802.3, as zlib.crc32 in Python computes it).
 std::uint32_t crc32(std::string_view bytes);
 
+// `s` as valid UTF-8: every byte that does not belong to a well-formed UTF-8 sequence (and NUL,
+// which would end a C string) is written as the four characters \xNN. Text from outside (an
+// external command's stderr) may be anything; results files promise UTF-8 to every reader.
+std::string valid_utf8(std::string_view s);
+
+// Where to cut `s` to keep at most its last `max_bytes` bytes without splitting a character:
+// the first offset at or after s.size() - max_bytes that is not a UTF-8 continuation byte.
+std::size_t utf8_tail_start(std::string_view s, std::size_t max_bytes);
+
 }  // namespace drbench

@@ -240,7 +240,8 @@ std::vector<std::string> children(const File& f, hid_t group) {
   return names;
 }
 
-void attr_string(const File& f, hid_t obj, const std::string& name, const std::string& value) {
+void attr_string(const File& f, hid_t obj, const std::string& name, const std::string& text) {
+  const std::string value = valid_utf8(text);  // the type says UTF-8: make it so
   Handle type = utf8_type();
   Handle space(H5Screate(H5S_SCALAR), H5Sclose);
   Handle a = create_attr(f, obj, name, type, space);
@@ -249,7 +250,9 @@ void attr_string(const File& f, hid_t obj, const std::string& name, const std::s
 }
 
 void attr_strings(const File& f, hid_t obj, const std::string& name,
-                  const std::vector<std::string>& values) {
+                  const std::vector<std::string>& texts) {
+  std::vector<std::string> values;
+  for (const auto& t : texts) values.push_back(valid_utf8(t));
   Handle type = utf8_type();
   hsize_t n = values.size();
   Handle space = simple_space(f, 1, &n);
@@ -322,7 +325,12 @@ void write_i8(const File& f, hid_t g, const std::string& name, const std::vector
 }
 
 void write_strings(const File& f, hid_t g, const std::string& name,
-                   const std::vector<std::string>& v) {
+                   const std::vector<std::string>& texts) {
+  // Stored text is UTF-8 whatever a method or an external command said; the CRC covers what is
+  // stored, so a reader verifies the escaped text.
+  std::vector<std::string> v;
+  v.reserve(texts.size());
+  for (const auto& t : texts) v.push_back(valid_utf8(t));
   Handle type = utf8_type();
   std::vector<const char*> ptrs;
   for (const auto& s : v) ptrs.push_back(s.c_str());
@@ -331,7 +339,8 @@ void write_strings(const File& f, hid_t g, const std::string& name,
   attr_int(f, d, "crc32", strings_crc(v));
 }
 
-void write_string(const File& f, hid_t g, const std::string& name, const std::string& v) {
+void write_string(const File& f, hid_t g, const std::string& name, const std::string& text) {
+  const std::string v = valid_utf8(text);
   Handle type = utf8_type();
   Handle space(H5Screate(H5S_SCALAR), H5Sclose);
   Handle d =

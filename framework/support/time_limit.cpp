@@ -25,6 +25,14 @@ void set_iteration_observer(void (*observer)(int)) {
   t_observer = observer;
 }
 
+std::chrono::steady_clock::time_point deadline_after(std::chrono::steady_clock::time_point from,
+                                                     double seconds) {
+  using Clock = std::chrono::steady_clock;
+  const double room = std::chrono::duration<double>(Clock::time_point::max() - from).count();
+  if (!(seconds < room)) return Clock::time_point::max();  // NaN too: no limit, not a wrap
+  return from + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+}
+
 void check_task_deadline(int iteration) {
   if (t_observer) t_observer(iteration);
   // A second stop signal abandons the running fits here, at their next iteration.

@@ -31,6 +31,11 @@ void set_task_deadline(std::chrono::steady_clock::time_point deadline);
 // The calling thread's deadline (time_point::max() when none): for work that waits on something
 // else (an external process) rather than iterating.
 std::chrono::steady_clock::time_point task_deadline();
+// `seconds` after `from`, saturated to time_point::max() (no limit) where the sum would not fit
+// the clock (about 292 years from boot: max_task_seconds: 1e10 or 1e300 means no practical
+// limit, never a deadline that wrapped into the past).
+std::chrono::steady_clock::time_point deadline_after(std::chrono::steady_clock::time_point from,
+                                                     double seconds);
 // Throws TimeLimitExceeded("stopped at iteration <iteration>") past the calling thread's deadline,
 // and TaskInterrupted once the run is asked to abandon its running tasks (stop_signal.hpp).
 void check_task_deadline(int iteration);

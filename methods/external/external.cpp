@@ -151,10 +151,8 @@ class External final : public Method {
                "PYTHONPATH=" + sdk + (old_path && *old_path ? ":" + std::string(old_path) : "")};
     req.deadline = task_deadline();
     if (def_->timeout > 0)
-      req.deadline = std::min(req.deadline,
-                              std::chrono::steady_clock::now() +
-                                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                      std::chrono::duration<double>(def_->timeout)));
+      req.deadline =
+          std::min(req.deadline, deadline_after(std::chrono::steady_clock::now(), def_->timeout));
     req.stop = [] { return abandon_requested(); };
     const external::RunOutcome r = external::run_command(req);
 
@@ -248,8 +246,16 @@ ParamSpec param_spec(const Reader& r, const YAML::Node& n, const std::string& ke
     const std::string ckey = join_key(key, "choices");
     r.expect_list(cn, ckey);
     std::vector<std::string> choices;
-    for (std::size_t i = 0; i < cn.size(); ++i)
+    for (std::size_t i = 0; i < cn.size(); ++i) {
       choices.push_back(r.str(cn[i], config::index_key(ckey, i)));
+      // A setting is written name=value,name=value inside a task key joined by '|': a value
+      // with one of these would let two settings share a key (and their results be pooled).
+      if (choices.back().find_first_of(",=|") != std::string::npos)
+        r.fail(cn[i], config::index_key(ckey, i),
+               "'" + choices.back() +
+                   "' contains ',', '=' or '|', which separate settings in task keys",
+               "name the choice without them (e.g. 'a_b' for 'a,b') and map it inside the command");
+    }
     s = ParamSpec::choice(name, r.str(def, dkey), choices, doc);
   }
   if (auto problem = s.check(s.default_value); !problem.empty())

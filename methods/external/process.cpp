@@ -15,6 +15,8 @@
 #include <map>
 #include <thread>
 
+#include "framework/support/bytes.hpp"
+
 extern char** environ;
 
 namespace drbench::external {
@@ -33,11 +35,13 @@ std::string tail_of(const std::string& file, std::size_t bytes) {
   if (!in) return "";
   in.seekg(0, std::ios::end);
   const std::streamoff size = in.tellg();
-  const std::streamoff from = size > std::streamoff(bytes) ? size - std::streamoff(bytes) : 0;
+  // Three bytes more than asked, so the cut can move to the next character boundary.
+  const std::streamoff want = std::streamoff(bytes) + 3;
+  const std::streamoff from = size > want ? size - want : 0;
   in.seekg(from);
   std::string s(static_cast<std::size_t>(size - from), '\0');
   in.read(s.data(), std::streamsize(s.size()));
-  return s;
+  return valid_utf8(s.substr(utf8_tail_start(s, bytes)));
 }
 
 // Waits for pid, polling so that the deadline and stop requests are seen; true when it ended.

@@ -145,21 +145,28 @@ class Plotter:
         meta = {"png": {"Software": None}, "pdf": {"CreationDate": None, "Producer": None},
                 "svg": {"Date": None}}.get(self.fmt, {})
         path = os.path.join(self.out, fname)
-        fig.savefig(path, dpi=self.dpi, metadata=meta, bbox_inches="tight")
-        plt.close(fig)
-        if self.fmt == "png":
-            _palette_png(path)
+
+        def draw(tmp):
+            fig.savefig(tmp, format=self.fmt, dpi=self.dpi, metadata=meta, bbox_inches="tight")
+            if self.fmt == "png":
+                _palette_png(tmp)
+        try:
+            write_whole(path, draw)
+        finally:
+            plt.close(fig)
         self.manifest.append((fname, kind, dataset, method,
                               ",".join(str(int(i)) for i in tasks), what))
 
     def write_manifest(self):
         path = os.path.join(self.out, "manifest.tsv")
         os.makedirs(self.out, exist_ok=True)
-        with open(path, "w") as f:
-            f.write("file\tkind\tdataset\tmethod\ttasks\twhat\n")
-            for row in self.manifest:
-                f.write("\t".join(str(x).replace("\t", " ").replace("\n", " ") for x in row)
-                        + "\n")
+        def write(tmp):
+            with open(tmp, "w") as f:
+                f.write("file\tkind\tdataset\tmethod\ttasks\twhat\n")
+                for row in self.manifest:
+                    f.write("\t".join(str(x).replace("\t", " ").replace("\n", " ") for x in row)
+                            + "\n")
+        write_whole(path, write)
         return path
 
     def y_of(self, mean_pct, std_pct):
@@ -710,6 +717,23 @@ class Plotter:
         return why
 
 
+def write_whole(path, write):
+    """Calls write(tmp) on a temporary name beside `path` and renames it to `path`: never a half-written file. A
+    failure (a full disk) removes the temporary file and raises ValueError naming the path."""
+    base, ext = os.path.splitext(path)
+    tmp = f"{base}.tmp{ext}"  # the extension kept: image writers choose the format by it
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    except OSError as e:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise ValueError(f"{path}: cannot write it ({e.strerror or e}) (fix: free space on that "
+                         "disk, or write elsewhere with -o)") from None
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(
         prog="drbench plot", description="Figures of a drbench results file (docs/figures.md).")
@@ -734,9 +758,6 @@ def main(argv=None):
                    help="curves for this k of the kNN error (comma list, or 'all'; default the "
                         "first k of the file)")
     a = p.parse_args(argv)
-    for path in a.results:
-        if not os.path.isfile(path):
-            p.error(f"{path}: no such file")
     try:
         r = dres.load_pieces(a.results)
     except ValueError as e:
@@ -775,7 +796,10 @@ def main(argv=None):
             p.error(f"--paper {a.paper}: {e.strerror}")
     pl = Plotter(r, out, a.format, a.dpi, a.dataset, a.method, a.data_path, a.metric, ks=ks,
                  paper=paper)
-    manifest = pl.all()
+    try:
+        manifest = pl.all()
+    except ValueError as e:
+        p.error(str(e))
     for n in r.notes:
         print(f"note: {n}", file=sys.stderr)
     for n in pl.missing():

@@ -204,10 +204,10 @@ def build(path: str, out: str, dpi: int = 90, data_dirs=(), metric: str = "error
             f"</pre></details>\n<h2>Tables</h2>\n{tables_html(r)}\n"
             f"<h2>Figures ({len(figs)})</h2>\n" + "\n".join(figs)
             + "\n</body></html>\n")
-    tmp_out = out + ".tmp"
-    with open(tmp_out, "w", encoding="utf-8") as f:
-        f.write(page)
-    os.replace(tmp_out, out)  # never a half-written page
+    def write(tmp):
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(page)
+    dplot.write_whole(out, write)  # never a half-written page
     return len(figs)
 
 
@@ -220,10 +220,11 @@ def main(argv=None):
     p.add_argument("--metric", default="error", choices=["error", "accuracy"])
     p.add_argument("--data-path", action="append", default=[])
     a = p.parse_args(argv)
-    if not os.path.isfile(a.results):
-        p.error(f"{a.results}: no such file")
     out = a.output or os.path.splitext(a.results)[0] + ".html"
-    n = build(a.results, out, a.dpi, a.data_path, a.metric)
+    try:
+        n = build(a.results, out, a.dpi, a.data_path, a.metric)
+    except ValueError as e:
+        p.error(str(e))
     print(f"{out}: report with {n} figures")
     return 0
 

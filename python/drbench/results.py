@@ -51,7 +51,7 @@ _LABEL_NAMES = ("{part}_label", "{part}_labels", "{part}_y", "y_{part}", "labels
 
 def _text(v):
     if isinstance(v, bytes):
-        return v.decode("utf-8")
+        return v.decode("utf-8", "backslashreplace")
     if isinstance(v, np.ndarray) and v.dtype.kind in "OS":
         return [_text(x) for x in v]
     if isinstance(v, np.generic):
@@ -61,17 +61,20 @@ def _text(v):
 
 def _column(d: h5py.Dataset, where: str = ""):
     if d.dtype.kind in "OS" or h5py.check_string_dtype(d.dtype) is not None:
-        v = d.asstr()[:]
+        # Files of drbench before it escaped stored text may hold raw bytes from an external
+        # command's stderr: kept as they are for the checksum, shown escaped (\xNN) below.
+        v = d.asstr(errors="surrogateescape")[:]
         # Strings cannot carry HDF5's Fletcher-32 filter; drbench stores a CRC-32 of them instead
         # (len:text for each, so ["ab", ""] and ["a", "b"] differ), as the C++ reader checks.
+        raw = [x.encode("utf-8", "surrogateescape") for x in v]
         if "crc32" in d.attrs:
-            text = "".join(f"{len(x.encode('utf-8'))}:{x}" for x in v).encode("utf-8")
+            text = b"".join(str(len(x)).encode() + b":" + x for x in raw)
             if int(d.attrs["crc32"]) != zlib.crc32(text):
                 raise ValueError(f"{where}: cannot read dataset '{d.name.split('/')[-1]}': the file "
                                  "is damaged (its CRC-32 does not verify), so none of its numbers "
                                  "can be trusted (fix: restore the file from a copy, or rerun "
                                  "the experiment with --force-new)")
-        return v
+        return np.array([x.decode("utf-8", "backslashreplace") for x in raw], dtype=object)
     return d[:]
 
 
@@ -311,7 +314,7 @@ def _read_stored_tables(f: h5py.File):
         return None, text, None
     for name in sorted(f["tables"].keys()):
         raw = f["tables"][name][()]
-        s = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw)
+        s = raw.decode("utf-8", "backslashreplace") if isinstance(raw, bytes) else str(raw)
         if name.endswith(".md"):
             text[name[:-3]] = s
         elif name.endswith(".csv"):
@@ -418,18 +421,74 @@ def rehearse_read(path: str, read, base_seconds: float = 30.0) -> None:
                          f"{os.WEXITSTATUS(status)}); restore it from a copy or rerun the experiment")
 
 
+_HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
+_JOURNAL_MAGIC = b"DRBJNL01"
+
+
+def journal_tasks(journal: str) -> int | None:
+    """The finished tasks a run's journal (RESULTS.h5.journal) holds, counted as the C++ store
+    reads it (magic, then records of u32 length, u32 CRC-32 and a payload whose first byte is 'C'
+    for the config or 'R' for a task result); None when it is not a drbench journal."""
+    with open(journal, "rb") as fh:
+        b = fh.read()
+    if not b.startswith(_JOURNAL_MAGIC):
+        return None
+    pos, n, first = len(_JOURNAL_MAGIC), 0, True
+    while len(b) - pos >= 8:
+        size, crc = struct.unpack_from("<II", b, pos)
+        payload = b[pos + 8:pos + 8 + size]
+        if size == 0 or len(payload) < size or zlib.crc32(payload) != crc:
+            break  # a tail torn by the kill
+        if first != (payload[:1] == b"C") or payload[:1] not in (b"C", b"R"):
+            break
+        n += not first
+        first = False
+        pos += 8 + size
+    return n
+
+
+def refuse_unreadable(path: str) -> None:
+    """Raises ValueError with the sentence `drbench aggregate` prints for a results file that is
+    missing, interrupted before its first snapshot (only the journal left), a directory, empty or
+    not HDF5 at all, so that every reader refuses as the program does."""
+    journal = path + ".journal"
+    if not os.path.exists(path) and os.path.isfile(journal):
+        n = journal_tasks(journal)
+        held = f"{n} finished task(s)" if n is not None else "its finished tasks"
+        raise ValueError(f"{path}: the run was interrupted before it wrote this file; its journal "
+                         f"{journal} holds {held} (fix: rerun the same `drbench run` command to "
+                         "recover them)")
+    if not os.path.exists(path):
+        raise ValueError(f"{path}: no such file (fix: check the path; drbench run writes "
+                         "results/<config>.h5)")
+    if os.path.isdir(path):
+        raise ValueError(f"{path}: is a directory (fix: name the results file inside it)")
+    if not h5py.is_hdf5(path):
+        raise ValueError(f"{path}: not an HDF5 file (fix: give a results file that drbench run "
+                         "wrote; a truncated or overwritten file cannot be read)")
+
+
 def load(path: str) -> Results:
-    """Reads a results file. Embeddings are read on first use of `.embeddings`/`.embedding()`."""
+    """Reads a results file. Embeddings are read on first use of `.embeddings`/`.embedding()`.
+    A file that cannot be read (missing, damaged, not a results file, written by a newer drbench)
+    raises ValueError with the reason and the fix."""
+    refuse_unreadable(path)
     check_string_heaps(path)
     rehearse_read(path, lambda: _load(path, ask_program=False).embeddings)
-    return _load(path)
+    try:
+        return _load(path)
+    except (OSError, RuntimeError, KeyError) as e:
+        # h5py's own words ("bad symbol table node signature") name the damage, not the fix.
+        raise ValueError(f"{path}: cannot read it: the file is damaged ({e}) (fix: restore the "
+                         "file from a copy, or rerun the experiment with --force-new)") from None
 
 
 def _load(path: str, ask_program: bool = True) -> Results:
     notes = []
     with h5py.File(path, "r") as f:
         if "tasks" not in f:
-            raise ValueError(f"{path}: no /tasks group; is this a drbench results file?")
+            raise ValueError(f"{path}: not a drbench results file (no config attribute or /tasks "
+                             "group) (fix: give a file that drbench run wrote)")
         attrs = {}
         for key, v in f.attrs.items():
             v = _text(v)
@@ -533,6 +592,10 @@ def _migrate_settings(path: str, attrs: dict, tasks: pd.DataFrame, notes: list) 
                          "settings version 2 (no drbench program to migrate them; fix: build it "
                          "or set DRBENCH_PROGRAM)")
         return False
+    if version > current:
+        raise ValueError(f"{path}: written by a newer drbench (settings_version {version}; this "
+                         f"drbench reads up to {current}) (fix: read it with the drbench version "
+                         f"that wrote it, {attrs.get('drbench_version', '?')}, or newer)")
     if version >= current:
         return False
     run = subprocess.run([drbench_program(), "info", path, "--settings"], capture_output=True,
