@@ -125,16 +125,20 @@ class KdTree {
     std::size_t box = 0;            // offset of the children's boxes (lo, then hi) in boxes_
   };
 
-  // Point by point, so each point's coordinates are read contiguously.
+  // Coordinate by coordinate, so the running minimum and maximum stay in registers rather than
+  // waiting on a store to lo and hi per point (the build's main cost when the tree is only probed).
   void bounds(std::uint32_t begin, std::uint32_t end, double* lo, double* hi) const {
-    std::copy_n(X_.colptr(idx_[begin]), dim_, lo);
-    std::copy_n(X_.colptr(idx_[begin]), dim_, hi);
-    for (std::uint32_t t = begin + 1; t < end; ++t) {
-      const double* x = X_.colptr(idx_[t]);
-      for (arma::uword r = 0; r < dim_; ++r) {
-        lo[r] = std::min(lo[r], x[r]);
-        hi[r] = std::max(hi[r], x[r]);
+    const double* X = X_.memptr();
+    const std::uint32_t* idx = idx_.data();
+    for (arma::uword r = 0; r < dim_; ++r) {
+      double l = X[idx[begin] * dim_ + r], h = l;
+      for (std::uint32_t t = begin + 1; t < end; ++t) {
+        const double x = X[idx[t] * dim_ + r];
+        l = std::min(l, x);
+        h = std::max(h, x);
       }
+      lo[r] = l;
+      hi[r] = h;
     }
   }
 
@@ -153,9 +157,15 @@ class KdTree {
       if (hi[r] - lo[r] > hi[widest] - lo[widest]) widest = r;
     const std::uint32_t leaves = (end - begin + kLeaf - 1) / kLeaf;
     const std::uint32_t mid = begin + (leaves / 2) * kLeaf;
-    std::nth_element(
-        idx_.begin() + begin, idx_.begin() + mid, idx_.begin() + end,
-        [&](std::uint32_t a, std::uint32_t b) { return X_.at(widest, a) < X_.at(widest, b); });
+    // The split coordinate copied beside each index: the selection then reads one contiguous
+    // array instead of a column per comparison. Any median split serves, since the search is
+    // exact whatever the tree's shape.
+    keyed_.resize(end - begin);
+    for (std::uint32_t t = begin; t < end; ++t)
+      keyed_[t - begin] = {X_.at(widest, idx_[t]), idx_[t]};
+    std::nth_element(keyed_.begin(), keyed_.begin() + (mid - begin), keyed_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (std::uint32_t t = begin; t < end; ++t) idx_[t] = keyed_[t - begin].second;
     split(begin, mid, levels - 1, parts);
     split(mid, end, levels - 1, parts);
   }
@@ -240,6 +250,7 @@ class KdTree {
   std::vector<Node> nodes_;
   std::vector<double> boxes_, pts_;
   std::vector<std::uint32_t> idx_;
+  std::vector<std::pair<double, std::uint32_t>> keyed_;  // split's scratch
 };
 
 // The k smallest (distance, index) pairs, lower index first among equal distances: the order of

@@ -298,9 +298,10 @@ TEST_CASE("t-SNE gradient choice: auto keeps Barnes-Hut at small sizes, fft fits
           "[neighbour][tsne][fft]") {
   Rng rng(17);
   const auto [X, y] = labelled_blobs(rng, 10, 4, 50, 8.0);
-  CHECK(tsne_gradient_for("auto", 9999, 2) == "barnes_hut");
-  CHECK(tsne_gradient_for("auto", 10000, 2) == "fft");
-  CHECK(tsne_gradient_for("auto", 10000, 1) == "fft");
+  CHECK(tsne_gradient_for("auto", 59999, 2) == "barnes_hut");
+  CHECK(tsne_gradient_for("auto", 60000, 2) == "fft");
+  CHECK(tsne_gradient_for("auto", 4999, 1) == "barnes_hut");
+  CHECK(tsne_gradient_for("auto", 5000, 1) == "fft");
   CHECK(tsne_gradient_for("auto", 60000, 3) == "barnes_hut");
   CHECK(tsne_gradient_for("exact", 60000, 2) == "exact");
   const std::map<std::string, ParamValue> base = {{"perplexity", 10.0},

@@ -53,7 +53,8 @@ class KlObjective final : public Objective {
 
 std::string tsne_gradient_for(const std::string& choice, arma::uword n, arma::uword dim) {
   if (choice != "auto") return choice;
-  return dim <= 2 && n >= kTsneFftFrom ? "fft" : "barnes_hut";
+  const bool fft = (dim == 1 && n >= kTsneFftFrom1d) || (dim == 2 && n >= kTsneFftFrom2d);
+  return fft ? "fft" : "barnes_hut";
 }
 
 void Tsne::fit(const FitInput& in) {
@@ -167,8 +168,8 @@ MethodInfo tsne_info() {
       keywords::gradient("auto", {"auto", "barnes_hut", "exact", "fft"},
                          "exact O(n^2) with a dense P, or over a sparse P on 3 x perplexity "
                          "neighbours: Barnes-Hut (dims <= 3) or FFT-accelerated interpolation "
-                         "(dims <= 2); auto = fft from 10,000 points in dims <= 2, else "
-                         "barnes_hut");
+                         "(dims <= 2); auto = fft from 5,000 points in 1-D and 60,000 in 2-D, "
+                         "else barnes_hut");
   const RealKey theta = keywords::theta(0.5);
   const IntKey iterations =
       keywords::iterations(1000, 1000000, "gradient-descent iterations in all");

@@ -24,9 +24,14 @@
 
 namespace drbench {
 
-// `gradient: auto` takes the FFT gradient from this many points in 1-D and 2-D (openTSNE's
-// threshold), Barnes-Hut below it and in 3-D.
-inline constexpr arma::uword kTsneFftFrom = 10000;
+// `gradient: auto` takes the FFT gradient from these many points in 1-D and in 2-D, Barnes-Hut
+// below them and in 3-D: where FFT's CPU time per iteration (one thread, Fashion-MNIST PCA-50,
+// benchmarks/tsne_auto.sh) falls below Barnes-Hut's (docs/benchmarks.md, "t-SNE gradient: auto").
+// In 1-D FFT is the faster from 5,000 points, the smallest size measured; in 2-D its fixed grid
+// cost keeps it slower through 40,000 points (2.4x Barnes-Hut there); it was about twice as
+// fast at 60,000 in the fmnist_tsne config (an older Barnes-Hut figure).
+inline constexpr arma::uword kTsneFftFrom1d = 5000;
+inline constexpr arma::uword kTsneFftFrom2d = 60000;
 // The gradient a setting's choice runs for n points in dim dimensions (auto resolved).
 std::string tsne_gradient_for(const std::string& choice, arma::uword n, arma::uword dim);
 
