@@ -156,14 +156,20 @@ TEST_CASE("tables show each row's protocol: a column where they mix, the caption
   CHECK_THAT(rank_markdown(rank_methods(b)), !Catch::Contains("different protocols"));
 }
 
+// Aggregate options with the tests off.
+static AggregateOptions no_tests() {
+  AggregateOptions o;
+  o.reference = std::string();
+  return o;
+}
+
 TEST_CASE("files of different protocols combine into one table that says so",
           "[protocol][aggregate]") {
   ResultsFile hold = mixed_file(), trans = mixed_file();
   hold.tasks.resize(3);                                             // PCA, holdout
   trans.tasks.erase(trans.tasks.begin(), trans.tasks.begin() + 3);  // t-SNE, transductive
-  const Aggregate a =
-      combine_aggregates({aggregate(hold, {std::string()}), aggregate(trans, {std::string()})},
-                         {"hold.h5", "trans.h5"}, "PCA");
+  const Aggregate a = combine_aggregates(
+      {aggregate(hold, no_tests()), aggregate(trans, no_tests())}, {"hold.h5", "trans.h5"}, "PCA");
   const Table t = make_tables(a).at(0);
   CHECK(t.protocol == std::vector<std::string>{"holdout", "transductive"});
   CHECK_THAT(t.caption, Catch::Contains("the t-tests compare rows of different protocols too"));
