@@ -977,7 +977,8 @@ std::string to_long_csv(const Aggregate& a, bool all_settings, bool details) {
       "dataset,method,split_kind,split_value,dim,k," +
       std::string(a.metric.empty() ? "mean_error_pct,std_error_pct" : "mean,std") +
       ",n,repeats,p_value,worse,setting,chosen,failed" +
-      (details ? ",pairs,t,mean_diff,fit_seconds,ci95_low,ci95_high,p_adjusted,reference\n" : "\n");
+      (details ? ",pairs,t,mean_diff,fit_seconds,ci95_low,ci95_high,p_adjusted,reference" : "") +
+      (mixed ? ",protocol\n" : "\n");
   // Scripts that format the numbers themselves get them whole: rounding twice can move a digit.
   const char* value = details ? "%.17g" : a.metric.empty() ? "%.4f" : "%.6g";
   const char* stat = details ? "%.17g" : "%.6g";

@@ -37,7 +37,7 @@ expect_in "$WORK/err" "slice (--only/--dataset/--repeats): 4 task(s) to run now"
 "$DRBENCH" info "$S" >"$WORK/info"
 expect_in "$WORK/info" "4 of 16 have a result"
 expect_in "$WORK/info" "finished    no"
-expect_in "$WORK/info" "iris / pca: 4, 0 failed, 1 setting(s), 2 dim(s)"
+expect_in "$WORK/info" "iris / pca: holdout, 4, 0 failed, 1 setting(s), 2 dim(s)"
 expect_in "$WORK/info" "tables      none stored"
 [ ! -e "$S.lock" ] || fail "the slice left $S.lock behind"
 "$DRBENCH" run "$CFG" splits.repeats=1 --output "$S" --quiet >/dev/null

@@ -37,7 +37,7 @@ done
 expect_in "$WORK/mixed.md" "protocols differ by row (holdout: fitted on the training points"
 expect_in "$WORK/mixed.md" "the t-tests compare rows of different protocols too"
 "$DRBENCH" aggregate "$WORK/mixed.h5" --no-store --format csv >"$WORK/mixed.csv"
-expect_in "$WORK/mixed.csv" ",failed,protocol"
+expect_in "$WORK/mixed.csv" ",ci95_high,protocol"
 expect_in "$WORK/mixed.csv" "iris,LDA,ratio,0.5,2,1,"
 grep -q '^iris,t-SNE,.*,transductive$' "$WORK/mixed.csv" || fail "csv: t-SNE row lacks its protocol"
 grep -q '^iris,LDA,.*,holdout$' "$WORK/mixed.csv" || fail "csv: LDA row lacks its protocol"
@@ -45,7 +45,7 @@ grep -q '^iris,LDA,.*,holdout$' "$WORK/mixed.csv" || fail "csv: LDA row lacks it
 expect_in "$WORK/mixed.tex" "Method & Protocol & ratio=0.5"
 expect_in "$WORK/mixed.tex" "UMAP & transductive & "
 "$DRBENCH" aggregate "$WORK/mixed.h5" --no-store --long "$WORK/long.csv" --details
-head -1 "$WORK/long.csv" | grep -q ',fit_seconds,protocol$' || fail "long csv: no protocol column"
+head -1 "$WORK/long.csv" | grep -q ',reference,protocol$' || fail "long csv: no protocol column"
 "$DRBENCH" aggregate "$WORK/mixed.h5" --no-store --ranks >"$WORK/ranks.md"
 expect_in "$WORK/ranks.md" "methods of different protocols ranked together: holdout: PCA, LDA; transductive: t-SNE, UMAP, PaCMAP"
 "$DRBENCH" info "$WORK/mixed.h5" >"$WORK/info.txt"

@@ -132,12 +132,16 @@ TEST_CASE("tables show each row's protocol: a column where they mix, the caption
   CHECK_THAT(t.caption, Catch::Contains("the t-tests compare rows of different protocols too"));
   const std::string md = to_markdown(t, a);
   CHECK_THAT(md, Catch::Contains("| method | protocol | per_class=5 | failed |\n|---|---|---:|"));
-  CHECK_THAT(md, Catch::Contains("| t-SNE | transductive | 11.00 ± 1.00 |"));
+  CHECK_THAT(md, Catch::Contains("| t-SNE | transductive | **11.00 ± 1.00** |"));
   const std::string csv = to_csv(t, a);
-  CHECK_THAT(csv, Catch::StartsWith("dataset,method,split_kind,split_value,dim,k,mean_error_pct,"
-                                    "std_error_pct,n,setting,p_value,worse,failed,protocol\n"));
-  CHECK_THAT(csv, Catch::Contains("usps,PCA,per_class,5,2,1,31.0000,1.0000,3,,,0,0,holdout\n"));
-  CHECK_THAT(to_latex(t, a), Catch::Contains("t-SNE & transductive & $11.00 \\pm 1.00$"));
+  CHECK_THAT(csv,
+             Catch::StartsWith("dataset,method,split_kind,split_value,dim,k,mean_error_pct,"
+                               "std_error_pct,n,setting,p_value,worse,failed,best,reference,test,"
+                               "correction,p_adjusted,mean_diff,ci95_low,ci95_high,protocol\n"));
+  CHECK_THAT(csv,
+             Catch::Contains(
+                 "usps,PCA,per_class,5,2,1,31.0000,1.0000,3,,,0,0,0,,ttest,none,,,,,holdout\n"));
+  CHECK_THAT(to_latex(t, a), Catch::Contains("t-SNE & transductive & $\\mathbf{11.00 \\pm 1.00}$"));
   CHECK_THAT(to_long_csv(a, false), Catch::Contains(",failed,protocol\n"));
   CHECK_THAT(rank_markdown(rank_methods(a)),
              Catch::Contains("methods of different protocols ranked together: holdout: PCA; "
@@ -152,7 +156,7 @@ TEST_CASE("tables show each row's protocol: a column where they mix, the caption
   CHECK_THAT(u.caption, Catch::EndsWith("; transductive protocol (training and test points "
                                         "embedded together, test labels hidden)"));
   CHECK_THAT(to_markdown(u, b), Catch::Contains("| method | per_class=5 | failed |"));
-  CHECK_THAT(to_csv(u, b), Catch::Contains(",failed\n"));
+  CHECK_THAT(to_csv(u, b), Catch::Contains(",ci95_low,ci95_high\n"));
   CHECK_THAT(rank_markdown(rank_methods(b)), !Catch::Contains("different protocols"));
 }
 
