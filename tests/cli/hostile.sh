@@ -271,7 +271,9 @@ if mount -t tmpfs -o size=64k tmpfs full 2>/dev/null; then
     "$DRBENCH" plot figs.h5 -o full/figs
   [ "$(find full -type f ! -name fill | wc -l)" = 0 ] || { ls -laR full; fail "disk full: files left"; }
   umount full
+  trap 'rm -rf "$WORK"' EXIT
 else
   echo "SKIP (disk full for figures): cannot mount a tmpfs here (needs root)"
 fi
 echo "hostile ok"
+exit 0

@@ -180,7 +180,7 @@ TEST_CASE("files of different protocols combine into one table that says so",
   CHECK_THAT(to_markdown(t, a), Catch::Contains("| PCA | holdout | 31.00 ± 1.00 |"));
 }
 
-TEST_CASE("--pool-labels never chooses a setting across protocols", "[protocol][aggregate]") {
+TEST_CASE("pooled labels (--pool-labels) never choose a setting across protocols", "[protocol][aggregate]") {
   AggregateOptions opt;
   opt.pool_labels = {{"*", "any"}};
   CHECK_THROWS_WITH(aggregate(mixed_file(), opt),
