@@ -48,6 +48,7 @@ ParamSet small_setting(const MethodInfo& m) {
   ParamSet p;
   if (m.param("iterations")) p.set("iterations", std::int64_t(5));
   if (m.param("oos_iterations")) p.set("oos_iterations", std::int64_t(5));
+  if (m.name == "nmf") p.set("negative", std::string("shift"));  // the blobs are centred
   return m.complete(p);
 }
 
