@@ -97,6 +97,33 @@ void local_gram_eigs(const arma::mat& G, arma::vec& values, arma::mat& vectors) 
   vectors = arma::fliplr(V);
 }
 
+arma::umat patch_neighbours(const arma::mat& X, arma::uword k, bool include_self) {
+  if (!include_self) return knn_graph_indices(X, k);
+  const arma::uword n = X.n_cols;
+  arma::umat nn(k, n);
+  nn.row(0) = arma::regspace<arma::urowvec>(0, n - 1);
+  if (k > 1) nn.rows(1, k - 1) = knn_graph_indices(X, k - 1);
+  return nn;
+}
+
+arma::sp_mat ltsa_alignment(const arma::mat& X, const arma::umat& nn, arma::uword dim) {
+  const arma::uword n = X.n_cols, k = nn.n_rows;
+  Triplets t;
+  for (arma::uword i = 0; i < n; ++i) {
+    const arma::uvec idx = nn.col(i);
+    arma::mat Z = X.cols(idx);
+    Z.each_col() -= arma::mean(Z, 1);
+    arma::vec ev;
+    arma::mat V;
+    local_gram_eigs(Z.t() * Z, ev, V);
+    arma::mat G(k, dim + 1);
+    G.col(0).fill(1.0 / std::sqrt(double(k)));
+    G.cols(1, dim) = V.head_cols(dim);
+    t.add_block(idx, arma::eye(k, k) - G * G.t());
+  }
+  return t.matrix(n);
+}
+
 void LocalAlignmentMethod::fit(const FitInput& in) {
   X_ = in.X;
   const arma::uword n = in.X.n_cols, k = s_.neighbours;
@@ -106,15 +133,7 @@ void LocalAlignmentMethod::fit(const FitInput& in) {
   if (k >= n)
     throw MethodError(name_ + ": neighbours=" + std::to_string(k) + " needs more than " +
                       std::to_string(k) + " training points; lower 'neighbours'");
-  arma::umat nn;
-  if (s_.include_self) {
-    nn.set_size(k, n);
-    nn.row(0) = arma::regspace<arma::urowvec>(0, n - 1);
-    if (k > 1) nn.rows(1, k - 1) = knn_graph_indices(in.X, k - 1);
-  } else {
-    nn = knn_graph_indices(in.X, k);
-  }
-  const arma::sp_mat M = alignment(in.X, nn, in.dim);
+  const arma::sp_mat M = alignment(in.X, patch_neighbours(in.X, k, s_.include_self), in.dim);
   // With `patch: others`, a point in no other point's patch has an empty row in LTSA's and HLLE's
   // M: nothing places it, and its indicator is a null vector.
   const arma::uword unplaced = arma::accu(arma::vec(arma::sum(arma::abs(M), 1)) == 0.0);

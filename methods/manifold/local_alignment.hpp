@@ -75,6 +75,15 @@ class LocalAlignmentMethod : public Method {
   arma::mat X_, Y_;
 };
 
+// The patches of the training points X: column i holds x_i's k nearest others (nearest first), or,
+// with include_self, i itself and its k - 1 nearest others.
+arma::umat patch_neighbours(const arma::mat& X, arma::uword k, bool include_self);
+
+// LTSA's alignment matrix (Zhang & Zha 2004): sum_i S_i (I - G_i G_i') S_i' with
+// G_i = [1/sqrt(k), V_i], V_i the top `dim` right singular vectors of patch i centred. Shared by
+// LTSA and its linear form LLTSA.
+arma::sp_mat ltsa_alignment(const arma::mat& X, const arma::umat& nn, arma::uword dim);
+
 // Triplets of a sparse matrix that several local blocks add into (duplicates summed).
 struct Triplets {
   std::vector<arma::uword> rows, cols;

@@ -6,8 +6,6 @@
 // (methods/manifold/local_alignment.hpp). A patch is a point's k nearest others, as in
 // scikit-learn's LocallyLinearEmbedding(method='ltsa') (a point in no other patch then cannot be
 // placed and is refused); `patch: self` takes the point and its k - 1 nearest others, as the paper.
-#include <cmath>
-
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
 #include "methods/manifold/local_alignment.hpp"
@@ -23,21 +21,7 @@ class Ltsa final : public LocalAlignmentMethod {
  protected:
   arma::uword min_neighbours(arma::uword dim) const override { return dim + 1; }
   arma::sp_mat alignment(const arma::mat& X, const arma::umat& nn, arma::uword dim) const override {
-    const arma::uword n = X.n_cols, k = nn.n_rows;
-    Triplets t;
-    for (arma::uword i = 0; i < n; ++i) {
-      const arma::uvec idx = nn.col(i);
-      arma::mat Z = X.cols(idx);
-      Z.each_col() -= arma::mean(Z, 1);
-      arma::vec ev;
-      arma::mat V;
-      local_gram_eigs(Z.t() * Z, ev, V);
-      arma::mat G(k, dim + 1);
-      G.col(0).fill(1.0 / std::sqrt(double(k)));
-      G.cols(1, dim) = V.head_cols(dim);
-      t.add_block(idx, arma::eye(k, k) - G * G.t());
-    }
-    return t.matrix(n);
+    return ltsa_alignment(X, nn, dim);
   }
 };
 

@@ -1,0 +1,70 @@
+#include "methods/manifold/lltsa/lltsa.hpp"
+
+#include <string>
+
+#include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
+#include "framework/core/registry.hpp"
+#include "methods/common/graph_projection.hpp"
+#include "methods/manifold/local_alignment.hpp"
+
+namespace drbench {
+
+namespace {
+
+// Ridge of the constraint Z Z' (definite after the PCA pre-step), relative to its trace/dim.
+constexpr double kConstraintRidge = 1e-10;
+
+}  // namespace
+
+void Lltsa::fit(const FitInput& in) {
+  const arma::uword n = in.X.n_cols, k = s_.neighbours;
+  if (k < in.dim + 1)
+    throw MethodError("lltsa: dims=" + std::to_string(in.dim) + " needs neighbours >= " +
+                      std::to_string(in.dim + 1) + "; raise 'neighbours'");
+  if (k > n)
+    throw MethodError("lltsa: neighbours=" + std::to_string(k) + " needs at least " +
+                      std::to_string(k) + " training points; lower 'neighbours'");
+  const PcaReduced pre = pca_reduce(in.X, s_.pca_ratio, in.dim, "lltsa");
+  const arma::mat& Z = pre.Z;
+  const arma::sp_mat B = ltsa_alignment(Z, patch_neighbours(Z, k, true), in.dim);
+  const arma::mat ZB = Z * B;  // r x n: the sparse product, no dense n x n matrix
+  GraphProjection g = solve_lpp_quadratics(pre, ZB * Z.t(), Z * Z.t(), in.dim, kConstraintRidge);
+  values_ = g.values;
+  set_projection(in.X, std::move(g.mean), std::move(g.A));
+}
+
+namespace {
+
+MethodInfo lltsa_info() {
+  MethodInfo m = describe_method(
+      "lltsa", "linear",
+      "linear local tangent space alignment: X B X' a = l X X' a on LTSA's alignment matrix",
+      "Zhang, Yang, Zhao & Zhou, Linear local tangent space alignment and application to face "
+      "recognition, Neurocomputing 70 (2007), section 3");
+  const IntKey neighbours =
+      keywords::neighbours(12, 2, 1000, "of every local patch (the point itself included)");
+  const RealKey pca_ratio = ParamSpec::real(
+      "pca_ratio", 1.0, 0.0, 1.0, "variance kept by the PCA pre-step (1 = full rank)", true);
+  m.params = {neighbours, pca_ratio};
+  m.transform_reproduces_embedding = true;
+  // kNN distances (n^2 d), a k x k eigenproblem per point, the scatter matrices and a d x d
+  // generalized eigenproblem.
+  m.cost = [neighbours](const DataShape& s, const ParamSet& p, arma::uword) {
+    const double n = double(s.n), d = double(s.d), k = double(neighbours(p));
+    return n * n * d + n * k * k * (d + k) + n * d * d + d * d * d;
+  };
+  // The kNN search's n x n distances, B's triplets (k^2 a point) and its sparse form, Z B.
+  m.memory = [neighbours](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n), k = double(neighbours(p));
+    return memory_linear(s, dim) + 8.0 * n * n + 40.0 * k * k * n + 16.0 * n * double(s.d);
+  };
+  m.make = [=](const ParamSet& p) {
+    return std::make_unique<Lltsa>(LltsaSetting{arma::uword(neighbours(p)), pca_ratio(p)});
+  };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(lltsa_info)
+}  // namespace drbench

@@ -1,0 +1,75 @@
+#include "methods/manifold/npe/npe.hpp"
+
+#include <string>
+
+#include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
+#include "framework/core/registry.hpp"
+#include "framework/linalg/distances.hpp"
+#include "methods/common/graph_projection.hpp"
+#include "methods/manifold/local_alignment.hpp"
+
+namespace drbench {
+
+namespace {
+
+// The generalized eigenproblem's ridge, relative to the trace of Z Z'/dim: Z Z' is definite after
+// the PCA pre-step, so this only guards rounding.
+constexpr double kConstraintRidge = 1e-10;
+
+}  // namespace
+
+void Npe::fit(const FitInput& in) {
+  const arma::uword n = in.X.n_cols, k = s_.neighbours;
+  if (k >= n)
+    throw MethodError("npe: neighbours=" + std::to_string(k) + " needs more than " +
+                      std::to_string(k) + " training points; lower 'neighbours'");
+  const PcaReduced pre = pca_reduce(in.X, s_.pca_ratio, in.dim, "npe");
+  const arma::mat& Z = pre.Z;
+  const arma::umat nn = knn_graph_indices(Z, k);
+  // E = Z (I - W)': each column the point minus its reconstruction, so Z M Z' = E E' without the
+  // n x n matrix M.
+  arma::mat E = Z;
+  for (arma::uword i = 0; i < n; ++i) {
+    const arma::mat N = Z.cols(nn.col(i));
+    E.col(i) -= N * reconstruction_weights(Z.col(i), N, s_.ridge);
+  }
+  GraphProjection g = solve_lpp_quadratics(pre, E * E.t(), Z * Z.t(), in.dim, kConstraintRidge);
+  values_ = g.values;
+  set_projection(in.X, std::move(g.mean), std::move(g.A));
+}
+
+namespace {
+
+MethodInfo npe_info() {
+  MethodInfo m = describe_method(
+      "npe", "linear",
+      "neighbourhood preserving embedding: linear LLE, X M X' a = l X X' a on LLE's weights",
+      "He, Cai, Yan & Zhang, Neighborhood Preserving Embedding, ICCV 2005, section 2");
+  const IntKey neighbours = keywords::neighbours(12, 1, 1000, "of the LLE reconstruction");
+  const RealKey ridge = keywords::ridge(1e-3, 0.0, std::nullopt, true,
+                                        "on the local Gram matrix, times its trace (as lle)");
+  const RealKey pca_ratio = ParamSpec::real(
+      "pca_ratio", 1.0, 0.0, 1.0, "variance kept by the PCA pre-step (1 = full rank)", true);
+  m.params = {neighbours, ridge, pca_ratio};
+  m.transform_reproduces_embedding = true;
+  // kNN distances (n^2 d), a k x k solve per point, the reduced scatter matrices (n d^2) and a
+  // d x d generalized eigenproblem.
+  m.cost = [neighbours](const DataShape& s, const ParamSet& p, arma::uword) {
+    const double n = double(s.n), d = double(s.d), k = double(neighbours(p));
+    return n * n * d + n * k * k * (d + k) + n * d * d + d * d * d;
+  };
+  // The kNN search's n x n distances, the reduced data and its residuals (two n x d arrays).
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    const double n = double(s.n);
+    return memory_linear(s, dim) + 8.0 * n * n + 16.0 * n * double(s.d);
+  };
+  m.make = [=](const ParamSet& p) {
+    return std::make_unique<Npe>(NpeSetting{arma::uword(neighbours(p)), ridge(p), pca_ratio(p)});
+  };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(npe_info)
+}  // namespace drbench
