@@ -1,0 +1,137 @@
+// Landmark MDS (de Silva & Tenenbaum, "Sparse multidimensional scaling using landmark points",
+// 2004, section 3): classical MDS of the squared Euclidean distances among m landmarks only, then
+// every point, training or new, placed by distance-based triangulation from its squared distances
+// to the landmarks, y = -1/2 L# (delta_x - delta_mean) with L# = diag(1/sqrt(lambda)) V'. That is
+// Gower's formula on the landmarks, so with every point a landmark it is classical MDS (`mds`).
+// Memory and time are O(n m) instead of O(n^2). Landmarks are drawn at random (the paper's first
+// choice) or by MaxMin (its second: each next landmark the point farthest from those chosen, the
+// first at random). The optional PCA re-alignment of the paper's step 4 is left out: it rotates
+// the embedding, which no distance-based score sees.
+#include <algorithm>
+#include <string>
+
+#include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
+#include "framework/core/registry.hpp"
+#include "framework/linalg/distances.hpp"
+#include "framework/linalg/mds_spectrum.hpp"
+#include "framework/neighbours/graph_memory.hpp"
+
+namespace drbench {
+
+namespace {
+
+// Points placed per block, so the squared distances to the landmarks stay m x block.
+constexpr arma::uword kPlaceBlock = 4096;
+
+arma::uvec maxmin_landmarks(const arma::mat& X, arma::uword m, Rng& rng) {
+  const arma::uword n = X.n_cols;
+  arma::uvec chosen(m);
+  chosen(0) = std::min<arma::uword>(n - 1, arma::uword(rng.uniform() * n));
+  arma::vec nearest = arma::sum(arma::square(X.each_col() - X.col(chosen(0))), 0).t();
+  for (arma::uword j = 1; j < m; ++j) {
+    chosen(j) = arma::index_max(nearest);
+    nearest = arma::min(nearest, arma::sum(arma::square(X.each_col() - X.col(chosen(j))), 0).t());
+  }
+  return chosen;
+}
+
+class LandmarkMds final : public Method {
+ public:
+  LandmarkMds(arma::uword landmarks, bool maxmin) : m_(landmarks), maxmin_(maxmin) {}
+
+  void fit(const FitInput& in) override {
+    const arma::uword n = in.X.n_cols, m = m_ == 0 ? n : std::min(m_, n);
+    if (in.trace && m < m_) in.trace->note("landmarks_used", std::to_string(m));
+    if (in.dim >= m)
+      throw MethodError("landmark_mds: dims=" + std::to_string(in.dim) + " needs more than " +
+                        std::to_string(in.dim) + " landmarks; raise 'landmarks'");
+    // Ascending, so that m = n takes the points in their own order (classical MDS exactly).
+    arma::uvec idx;
+    if (m == n)
+      idx = arma::regspace<arma::uvec>(0, n - 1);
+    else if (maxmin_)
+      idx = arma::sort(maxmin_landmarks(in.X, m, in.rng));
+    else
+      idx = arma::sort(arma::uvec(in.rng.permutation(n).head(m)));
+    L_ = in.X.cols(idx);
+    arma::mat Dm = sq_distances(L_);
+    Dm = 0.5 * (Dm + Dm.t());
+    delta_mean_ = arma::vec(arma::mean(Dm, 1));
+    MdsSpectrum lmds;
+    lmds.fit(Dm, in.dim, "landmark_mds");
+    // L# = diag(1/sqrt(lambda)) V' = diag(1/lambda) Y_m.
+    Lsharp_ = lmds.embedding();
+    Lsharp_.each_col() /= lmds.eigenvalues();
+    Y_ = place(in.X);
+  }
+  arma::mat embedding() const override { return Y_; }
+  arma::mat transform(const arma::mat& Xnew) const override {
+    if (Xnew.n_rows != L_.n_rows)
+      throw MethodError("landmark_mds transform: new points have " + std::to_string(Xnew.n_rows) +
+                        " features, the training data " + std::to_string(L_.n_rows));
+    return place(Xnew);
+  }
+
+ private:
+  // Triangulation: y = -1/2 L# (delta_x - delta_mean), block by block.
+  arma::mat place(const arma::mat& X) const {
+    arma::mat Y(Lsharp_.n_rows, X.n_cols);
+    for (arma::uword s = 0; s < X.n_cols; s += kPlaceBlock) {
+      const arma::uword e = std::min<arma::uword>(X.n_cols, s + kPlaceBlock);
+      arma::mat D2 = sq_distances(L_, X.cols(s, e - 1));
+      D2.each_col() -= delta_mean_;
+      Y.cols(s, e - 1) = -0.5 * (Lsharp_ * D2);
+    }
+    return Y;
+  }
+  arma::uword m_;
+  bool maxmin_;
+  arma::mat L_;  // d x m landmarks
+  arma::vec delta_mean_;
+  arma::mat Lsharp_;
+  arma::mat Y_;
+};
+
+MethodInfo landmark_mds_info() {
+  MethodInfo m = describe_method(
+      "landmark_mds", "manifold",
+      "landmark MDS: classical MDS on landmarks, every point placed by triangulation",
+      "de Silva & Tenenbaum, Sparse multidimensional scaling using landmark points (2004), "
+      "section 3");
+  const IntKey landmarks = keywords::landmarks(
+      100,
+      "drawn from the training points (all of them when fewer; 0 = every point, classical MDS)");
+  const ChoiceKey choice = ParamSpec::choice("landmark_choice", "random", {"random", "maxmin"},
+                                             "landmarks drawn at random, or by MaxMin (each next "
+                                             "one the point farthest from those chosen)");
+  m.params = {landmarks, choice};
+  m.transform_reproduces_embedding = true;
+  m.max_dim = [](const DataShape& s, const ParamSet&) {
+    return std::min<arma::uword>(s.n > 0 ? s.n - 1 : 0, s.d);
+  };
+  const auto used = [landmarks](const DataShape& s, const ParamSet& p) {
+    const double m = double(landmarks(p));
+    return m == 0 ? double(s.n) : std::min(m, double(s.n));
+  };
+  // The landmarks' m x m eigenproblem and the n x m distances of the triangulation (MaxMin: m
+  // passes over the data).
+  m.cost = [used](const DataShape& s, const ParamSet& p, arma::uword) {
+    const double lm = used(s, p), n = double(s.n + s.n_test);
+    return lm * lm * (s.d + 10.0 * lm) + 2.0 * n * lm * s.d;
+  };
+  m.memory = [used](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double lm = used(s, p),
+                 block = double(std::min<arma::uword>(std::max(s.n, s.n_test), kPlaceBlock));
+    return kProcessBaseBytes + 8.0 * (3.0 * lm * lm + lm * s.d + 2.0 * lm * block) +
+           8.0 * dim * double(s.n + s.n_test) * 2.0;
+  };
+  m.make = [=](const ParamSet& p) {
+    return std::make_unique<LandmarkMds>(arma::uword(landmarks(p)), choice(p) == "maxmin");
+  };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(landmark_mds_info)
+}  // namespace drbench
