@@ -1,0 +1,113 @@
+#include "methods/linear/nca/nca.hpp"
+
+#include <string>
+
+#include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
+#include "framework/core/registry.hpp"
+#include "framework/linalg/distances.hpp"
+#include "framework/linalg/pca.hpp"
+#include "framework/optim/optimizer.hpp"
+
+namespace drbench {
+
+NcaObjective::NcaObjective(const arma::mat& X, const arma::uvec& labels, arma::uword dim)
+    : X_(X), dim_(dim) {
+  const arma::uword n = labels.n_elem;
+  same_.set_size(n, n);
+  for (arma::uword j = 0; j < n; ++j)
+    for (arma::uword i = 0; i < n; ++i) same_(i, j) = labels(i) == labels(j) ? 1.0 : 0.0;
+}
+
+double NcaObjective::evaluate(const arma::vec& x, arma::vec* grad) {
+  const arma::uword d = X_.n_rows, n = X_.n_cols;
+  const arma::mat L = arma::reshape(x, dim_, d);
+  const arma::mat Y = L * X_;  // dim x n
+  // Column i holds p_{i.}: a softmax over j != i of the negated squared distances, shifted by its
+  // largest exponent (the nearest other point) so nothing underflows to 0/0.
+  arma::mat P = sq_distances(Y);
+  for (arma::uword i = 0; i < n; ++i) {
+    P(i, i) = arma::datum::inf;
+    arma::vec c = P.col(i);
+    c = arma::exp(c.min() - c);
+    P.col(i) = c / arma::accu(c);
+  }
+  const arma::mat masked = P % same_;
+  const arma::rowvec p = arma::sum(masked, 0);  // p_i
+  const double loss = arma::accu(p);
+  if (grad) {
+    arma::mat W = masked - P.each_row() % p;  // column i: p_ij (same_ij - p_i)
+    arma::mat S = W + W.t();
+    S.diag() = -arma::sum(W, 1);
+    *grad = -arma::vectorise(2.0 * Y * S * X_.t());
+  }
+  return -loss;
+}
+
+void Nca::fit(const FitInput& in) {
+  const arma::uvec& y = require_labels(in);
+  const arma::uword d = in.X.n_rows, k = in.dim;
+  arma::mat L;
+  if (s_.init == "pca") {
+    L = pca_basis(in.X, k).W.t();
+  } else if (s_.init == "identity") {
+    L = arma::eye(k, d);
+  } else {
+    L = in.rng.randn(k, d);
+  }
+  NcaObjective obj(in.X, y, k);
+  OptimOptions opt;
+  opt.max_iterations = int(s_.iterations);
+  // scipy's L-BFGS-B with tol: stop on the largest gradient component or on a relative decrease
+  // of the objective over one iteration below it.
+  opt.x_tol = 0;
+  opt.f_tol = 0;
+  opt.g_tol = s_.tolerance;
+  opt.rel_f_tol = s_.tolerance;
+  opt.f_window = 1;
+  opt.trace = in.trace;
+  const OptimResult r = minimize("lbfgs", obj, arma::vectorise(L), opt);
+  objective_ = r.f;
+  const arma::mat Lfit = arma::reshape(r.x, k, d);
+  set_projection(in.X, arma::vec(arma::mean(in.X, 1)), Lfit.t());
+}
+
+namespace {
+
+MethodInfo nca_info() {
+  MethodInfo m = describe_method(
+      "nca", "linear",
+      "neighbourhood components analysis: the linear map maximising leave-one-out stochastic 1-NN",
+      "Goldberger, Roweis, Hinton & Salakhutdinov, NIPS 2004, section 2 (scikit-learn's "
+      "NeighborhoodComponentsAnalysis)");
+  const IntKey iterations = keywords::iterations(50, 100000, "of L-BFGS (scikit-learn: 50)");
+  const RealKey tolerance = keywords::tolerance(
+      1e-5, std::nullopt,
+      "stop when the gradient's largest component, or the objective's relative decrease over "
+      "one iteration, falls below this (scikit-learn: 1e-5)");
+  const ChoiceKey init =
+      keywords::init("pca", {"pca", "identity", "random"},
+                     "the top principal directions, the identity's first rows, or N(0, 1) entries");
+  m.params = {iterations, tolerance, init};
+  m.supervised = true;
+  m.iterative = true;
+  m.transform_reproduces_embedding = true;
+  // Every evaluation forms the n x n softmax and two products with it.
+  m.cost = [iterations](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n);
+    return double(iterations(p)) * 1.5 * (n * n * (dim + 10.0) + 2.0 * n * s.d * dim);
+  };
+  // The label mask, P, its masked copy, the weights and their symmetric sum: five n x n arrays.
+  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    const double n = double(s.n);
+    return memory_linear(s, dim) + 8.0 * 5.0 * n * n;
+  };
+  m.make = [=](const ParamSet& p) {
+    return std::make_unique<Nca>(NcaSetting{arma::uword(iterations(p)), tolerance(p), init(p)});
+  };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(nca_info)
+}  // namespace drbench
