@@ -28,6 +28,7 @@
 #include "framework/data/generators.hpp"
 #include "framework/data/load.hpp"
 #include "framework/eval/coranking.hpp"
+#include "framework/eval/intrinsic_dim.hpp"
 #include "framework/plan/task.hpp"
 #include "framework/results/aggregate.hpp"
 #include "framework/results/combine.hpp"
@@ -39,6 +40,7 @@
 #include "framework/sched/halving.hpp"
 #include "framework/sched/order.hpp"
 #include "framework/sched/plan.hpp"
+#include "framework/sched/run_task.hpp"
 #include "framework/sched/scheduler.hpp"
 #include "framework/support/blas.hpp"
 #include "framework/support/build_info.hpp"
@@ -142,6 +144,10 @@ usage:
   drbench datasets [--data-path DIR]
         What the data path holds (config data_path, then $DRBENCH_DATA, then ../shared/datasets),
         plus the bundled tables and generators.
+  drbench datasets --intrinsic-dim CONFIG [--profile NAME]
+        The Levina-Bickel maximum-likelihood intrinsic dimension (k = 6..12) of every training
+        partition of CONFIG, preprocessed as its tasks see it, and per dataset the rounded mean:
+        the target dimension of the 2009 review's protocol, to write as that dataset's dims.
   drbench datasets fetch NAME --manifest FILE [--dest DIR] [--timeout S] [--quiet]
         Downloads NAME's files as the JSON manifest lists them (URL, size, sha256), resuming a
         partial download, checks each before use, and records it in DIR/MANIFEST.tsv (default
@@ -949,10 +955,53 @@ int cmd_info(int argc, char** argv) {
   return 0;
 }
 
+// The Levina-Bickel estimate (k = 6..12, the 2009 review's) of every training partition a
+// config's tasks are fitted on, preprocessed as its tasks see them, and per dataset the rounded
+// mean: the `dims` the review's protocol would set. One process, the plan's own partitions, so
+// the numbers do not depend on ranks.
+int cmd_intrinsic_dim(const Args& a) {
+  const Experiment ex = load_experiment(a.value("--intrinsic-dim"), profile_of(a), {});
+  TaskRunner runner(ex, data_search_path(ex.data_path));
+  std::set<std::string> seen;
+  std::map<std::size_t, std::vector<double>> per_dataset;
+  std::printf("dataset\tsplit\trepeat\tn\td\tmle\n");
+  for (const Task& t : expand_tasks(ex)) {
+    const std::string group = prepared_key(ex, t);
+    if (t.fold >= 0 || !seen.insert(group).second) continue;
+    const auto prep = runner.prepared(t);
+    const arma::mat X = prep->Xfit.cols(prep->train_pos);
+    const std::string& name = ex.datasets.at(t.dataset).name;
+    std::printf("%s\t%s\t%d\t%llu\t%llu\t", name.c_str(),
+                split_label(ex.splits, t.split_value).c_str(), t.repeat,
+                static_cast<unsigned long long>(X.n_cols),
+                static_cast<unsigned long long>(X.n_rows));
+    if (X.n_cols <= 12) {
+      std::printf("n/a (needs more than 12 training points)\n");
+      continue;
+    }
+    const double m = mle_intrinsic_dimension(X, 6, 12);
+    per_dataset[t.dataset].push_back(m);
+    std::printf("%.3f\n", m);
+  }
+  std::printf("\ndataset\tpartitions\tmean\tmin\tmax\tdims\n");
+  for (const auto& [i, v] : per_dataset) {
+    const arma::vec e(v);
+    std::printf("%s\t%zu\t%.3f\t%.3f\t%.3f\t%lld\n", ex.datasets.at(i).name.c_str(), v.size(),
+                arma::mean(e), e.min(), e.max(),
+                static_cast<long long>(std::max(1.0, std::round(arma::mean(e)))));
+  }
+  return 0;
+}
+
 int cmd_datasets(int argc, char** argv) {
   // Downloading is Python's urllib (python/drbench/fetch.py): "fetch" becomes the module's argv[1].
   if (argc > 2 && std::string(argv[2]) == "fetch") return cmd_python("fetch", argc - 1, argv + 1);
-  Args a = parse_args(argc, argv, 2, {"--data-path"}, {});
+  Args a = parse_args(argc, argv, 2, {"--data-path", "--intrinsic-dim", "--profile"}, {});
+  if (a.flag("--intrinsic-dim")) {
+    if (a.flag("--data-path"))
+      return usage_error("--intrinsic-dim reads the data path from its config; drop --data-path");
+    return cmd_intrinsic_dim(a);
+  }
   if (a.flag("--data-path") && !std::filesystem::is_directory(a.value("--data-path")))
     return usage_error("--data-path " + a.value("--data-path") +
                        ": no such directory (fix: give the folder that holds the datasets, e.g. "
