@@ -99,7 +99,8 @@ usage:
         --metric tabulates a stored quality measure instead (rnx_auc, trustworthiness, ...; per
         K where it has one, --k then picking a K): best setting and t-tests in its direction;
         printed only. --ranks prints each method's rank per dataset block and the mean rank,
-        the Friedman test and the Nemenyi critical difference (Demsar 2006) for that measure.
+        the Friedman test and the Nemenyi critical difference (Demsar 2006) for that measure
+        (with --format csv: one row per method for programs).
         --pool-datasets 'oil_*=oil' tabulates the datasets a pattern matches ('*': any
         characters) as one (subsamples of one data set: mean +/- std over every draw's
         partitions, t-tests paired by draw and partition); --pool-labels 'GPLVM-*=GPLVM' makes
@@ -598,7 +599,8 @@ int cmd_aggregate(int argc, char** argv) {
     return 0;
   }
   if (a.flag("--ranks")) {
-    std::cout << rank_markdown(rank_methods(agg, agg.alpha), agg.alpha);
+    const RankTable t = rank_methods(agg, agg.alpha);
+    std::cout << (fmt == "csv" ? rank_csv(t, agg.alpha) : rank_markdown(t, agg.alpha));
     return 0;
   }
   std::cout << render_tables(agg, fmt);
