@@ -114,8 +114,10 @@ usage:
         Figures (latent spaces, error against split and dimension, optimiser traces) and a
         manifest.tsv; drawn by python/drbench (Python 3 with h5py, pandas, matplotlib).
         Several files of a table run in pieces draw its curves as one table.
-  drbench report RESULTS.h5 [-o REPORT.html]
-        One self-contained HTML page: provenance, tables and every figure inline.
+  drbench report RESULTS.h5 [MORE.h5 ...] [-o REPORT.html] [--watch SECONDS] [--max-points N]
+        One self-contained interactive HTML page of one or more files (no network needed to
+        view it): selectors, sortable tables, zoomable latent spaces with hover, curves, ranks,
+        provenance; a run still writing shows what is finished, --watch rewrites the page.
   drbench plan CONFIG [KEY=VALUE ...] --ranks R[,R...] [--costs RESULTS.h5[,...]] [--profile NAME | --quick]
                       [--latency S] [--commit S] [--start S] [--check S] [--remaining]
                       [--memory-per-rank SIZE]
