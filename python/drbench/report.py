@@ -193,7 +193,7 @@ body{max-width:1400px}
 .bar label{margin-right:1em;font-size:.9em}.bar select{margin-left:.3em}
 .tag{font-weight:400;background:#eef;border-radius:3px;padding:0 .3em;margin-right:.3em}
 th{cursor:pointer;user-select:none}th:hover{background:#e4e4f4}
-.plot{width:100%}.fignote{font-size:.85em;color:#555;margin:.2em 0 1.5em}
+.plot{width:100%}table.res{min-width:min(100%,56em)}table.res caption{font-weight:400}.fignote{font-size:.85em;color:#555;margin:.2em 0 1.5em}
 .progress{background:#fff4d6;border:1px solid #e0b050;padding:.5em .8em;margin:.5em 0}
 table.fail td{font-size:.85em;vertical-align:top}td.msg{white-space:pre-wrap;max-width:50em}
 .grid{display:flex;flex-wrap:wrap;gap:12px}.panel{position:relative}

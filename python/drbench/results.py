@@ -788,7 +788,8 @@ def _md_blocks(text: str) -> list:
 
 
 def captioned_tables(path: str, metric: str | None = None) -> list:
-    """Every table of one results file as (caption, frame of its csv), in the order `drbench
+    """Every table of one results file as (caption, markdown table, frame of its csv), in the
+    order `drbench
     aggregate` prints them. The k-NN error tables (metric None) are the stored ones
     (/tables/<name>.md and .csv, written together by the program) where the file has them; other
     measures' tables, and files without stored tables, are printed by `drbench aggregate
@@ -805,8 +806,8 @@ def captioned_tables(path: str, metric: str | None = None) -> list:
                 pairs.setdefault(stem, {})[ext] = s
         got = [(_md_blocks(p["md"]), p["csv"]) for p in pairs.values() if "md" in p and "csv" in p]
         if got and all(len(md) == 1 for md, _ in got):
-            return [(md[0][0], pd.read_csv(io.StringIO(c), keep_default_na=False, dtype=str))
-                    for md, c in got]
+            return [(md[0][0], md[0][1], pd.read_csv(io.StringIO(c), keep_default_na=False,
+                                                     dtype=str)) for md, c in got]
     prog = drbench_program()
     if prog is None:
         raise FileNotFoundError("the drbench program prints tables, and none was found (fix: "
@@ -834,11 +835,11 @@ def captioned_tables(path: str, metric: str | None = None) -> list:
     if len(md) != len(tables):
         raise ValueError(f"{path}: drbench aggregate printed {len(md)} captions for "
                          f"{len(tables)} csv tables")
-    return [(cap, t) for (cap, _), t in zip(md, tables)]
+    return [(cap, body, t) for (cap, body), t in zip(md, tables)]
 
 
-def ranks(paths, metric: str | None = None) -> pd.DataFrame:
-    """`drbench aggregate PATHS --ranks --format csv [--metric M]`: each method's mean rank over
+def ranks(paths, metric: str | None = None, k: int | None = None) -> pd.DataFrame:
+    """`drbench aggregate PATHS --ranks --format csv [--metric M] [--k K]`: each method's mean rank over
     the (dataset, split value) blocks, with the Friedman test and the Nemenyi critical difference
     on every row (framework/results/ranks.cpp owns them; columns label, mean_rank, measure,
     blocks, methods, chi2, p, iman_davenport, p_f, alpha, q_alpha, cd, protocols, left_out)."""
@@ -850,6 +851,8 @@ def ranks(paths, metric: str | None = None) -> pd.DataFrame:
     cmd = [prog, "aggregate", *paths, "--no-store", "--ranks", "--format", "csv"]
     if metric:
         cmd += ["--metric", metric]
+    if k is not None:
+        cmd += ["--k", str(k)]
     run = subprocess.run(cmd, capture_output=True, text=True)
     if run.returncode != 0:
         raise ValueError(run.stderr.strip() or f"{' '.join(cmd)} failed ({run.returncode})")

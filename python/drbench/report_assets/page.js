@@ -316,7 +316,7 @@
         line: {color: methodColor(g[0].method)},
         text: g.map(function (c) { return c.text + (c.setting ? '<br>' + c.setting : ''); }), hoverinfo: 'x+text+name'};
     });
-    Plotly.react(div, traces, {height: 420, margin: {l: 60, r: 10, t: 10, b: 50}, hovermode: 'closest',
+    Plotly.react(div, traces, {height: 420, margin: {l: 60, r: 10, t: 30, b: 50}, hovermode: 'closest', legend: {x: 1.02, xanchor: 'left', y: 1},
       xaxis: {title: {text: xtitle}, type: logx ? 'log' : 'linear'}, yaxis: {title: {text: yTitle()}}}, CFG);
     return traces.length;
   }
@@ -337,10 +337,10 @@
         (S.dim === 'all' ? true : String(r.dim) === S.dim);
     });
     var traces = cs.map(function (r) {
-      return {type: 'scatter', mode: 'lines', name: label(r.file, r.method) + (S.dim === 'all' ? ' (dim ' + r.dim + ')' : '') + ' AUC ' + r.auc.toFixed(3),
+      return {type: 'scatter', mode: 'lines', name: label(r.file, r.method) + (S.dim === 'all' ? ' (dim ' + r.dim + ')' : '') + (r.auc === null ? '' : ' AUC ' + r.auc.toFixed(3)),
         x: r.K, y: r.rnx, line: {color: methodColor(r.method)}};
     });
-    Plotly.react($('rnx'), traces, {height: 420, margin: {l: 60, r: 10, t: 10, b: 50}, hovermode: 'closest',
+    Plotly.react($('rnx'), traces, {height: 420, margin: {l: 60, r: 10, t: 30, b: 50}, hovermode: 'closest', legend: {x: 1.02, xanchor: 'left', y: 1},
       xaxis: {title: {text: 'K (neighbourhood size)'}, type: 'log'}, yaxis: {title: {text: 'R_NX(K)'}}}, CFG);
     note('rnx', traces.length ? 'One task per method: the tables\' chosen setting on the first partition; AUC_logK as stored by the run.' : 'No R_NX curves stored for this selection (quality: [rnx_auc] stores them).');
   }
@@ -378,7 +378,7 @@
         }
       }
       var title = D.files[r.file].tag + ': mean rank by ' + r.measure + ' over ' + r.blocks + ' block' + (r.blocks === 1 ? '' : 's') +
-        (cdok ? '; Friedman p = ' + r.p.toPrecision(3) + ', Iman-Davenport p = ' + r.p_f.toPrecision(3) + ', alpha = ' + r.alpha : '; too few blocks for the Friedman test and CD') +
+        (cdok ? '; Friedman p = ' + (r.p === null ? '?' : r.p.toPrecision(3)) + ', Iman-Davenport p = ' + (r.p_f === null ? '?' : r.p_f.toPrecision(3)) + ', alpha = ' + r.alpha : '; too few blocks for the Friedman test and CD') +
         (r.left_out ? '; left out: ' + r.left_out : '');
       Plotly.react(div, traces, {height: 140 + 26 * k, margin: {l: 20, r: 20, t: 50, b: 30}, showlegend: false,
         title: {text: title, font: {size: 12}}, shapes: shapes, annotations: ann,
@@ -393,7 +393,7 @@
       return {type: 'scatter', mode: 'lines', name: label(t.file, t.method) + ' (dim ' + t.dim + ', ' + t.optimizer + ')',
         x: t.iteration, y: t.objective, line: {color: methodColor(t.method)}};
     });
-    Plotly.react($('traces'), traces, {height: 420, margin: {l: 70, r: 10, t: 10, b: 50}, hovermode: 'closest',
+    Plotly.react($('traces'), traces, {height: 420, margin: {l: 70, r: 10, t: 30, b: 50}, hovermode: 'closest', legend: {x: 1.02, xanchor: 'left', y: 1},
       xaxis: {title: {text: 'iteration'}}, yaxis: {title: {text: 'objective'}}}, CFG);
     note('traces', traces.length ? 'The objective of each method\'s shown task (the chosen setting, first partition), as logged by its optimiser.' : 'No optimiser traces for this selection (keep_traces: true stores them).');
   }
