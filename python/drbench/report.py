@@ -527,7 +527,7 @@ def progress(r: dres.Results, path: str) -> dict:
             + (" (its journal is present: still running, or stopped)" if jn is not None else
                " (stopped or killed; rerun the same `drbench run` command to complete it)")
             + f": the file holds {done} of {total} tasks"
-            + (f", the journal {jn}" if jn is not None else "")
+            + (f" (its journal {jn})" if jn is not None and jn > done else "")
             + (f"; {left} left" if left is not None else "; successive halving runs only part "
                "of the expanded tasks")
             + ". The page shows what is finished.")

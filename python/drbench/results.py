@@ -858,7 +858,8 @@ def ranks(paths, metric: str | None = None, k: int | None = None) -> pd.DataFram
         raise ValueError(run.stderr.strip() or f"{' '.join(cmd)} failed ({run.returncode})")
     df = pd.read_csv(io.StringIO(run.stdout), keep_default_na=False, dtype=str)
     for c in ("mean_rank", "chi2", "p", "iman_davenport", "p_f", "alpha", "q_alpha", "cd"):
-        df[c] = pd.to_numeric(df[c].replace("", np.nan))
+        # One block has no test: printf's "nan" / "-nan", read as NaN.
+        df[c] = pd.to_numeric(df[c].replace("", np.nan), errors="coerce")
     for c in ("blocks", "methods"):
         df[c] = df[c].astype(np.int64)
     return df

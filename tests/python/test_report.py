@@ -224,7 +224,7 @@ def test_unfinished_run_and_watch(results_file, tmp_path):
     while not out.exists() and time.time() < deadline and proc.poll() is None:
         time.sleep(0.1)
     text = out.read_text()
-    assert f"the file holds {n} of {n + 5} tasks, the journal {n + 2}; 3 left" in text
+    assert f"the file holds {n} of {n + 5} tasks (its journal {n + 2}); 3 left" in text
     # The run finishes: the page is written once more and the watch stops.
     with h5py.File(run, "r+") as f:
         f.attrs["finished"] = "2026-01-01T00:00:00Z"
