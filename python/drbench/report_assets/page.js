@@ -188,12 +188,12 @@
     var x = coords(e, 0), y = e.axes.length > 1 ? coords(e, 1) : new Float32Array(x.length);
     var n = x.length, lab = e.labels ? bytes(e.labels) : null, idx = e.index ? bytes(e.index) : null;
     var root = el('div', {'class': 'panel'});
-    var title = label(e.file, e.method) + (e.dim !== 2 ? ' (dim ' + e.dim + ', axes 1-2)' : '') + ' · ' +
+    var title = label(e.file, e.method) + (e.dim === 0 ? ' (input space, axes 1-2)' : e.dim !== 2 ? ' (dim ' + e.dim + ', axes 1-2)' : '') + ' · ' +
       (e.shown < e.total ? e.shown.toLocaleString('en') + ' of ' + e.total.toLocaleString('en') + ' points' : e.total.toLocaleString('en') + ' points');
     root.appendChild(el('div', {'class': 'ptitle'}, title));
     var cv = el('canvas'), tip = el('div', {'class': 'tip'});
     root.appendChild(cv); root.appendChild(tip);
-    var W = 420, H = 360, dpr = window.devicePixelRatio || 1;
+    var W = 400, H = 340, dpr = window.devicePixelRatio || 1;
     cv.width = W * dpr; cv.height = H * dpr; cv.style.width = W + 'px'; cv.style.height = H + 'px';
     var ctx = cv.getContext('2d');
     var x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
@@ -216,29 +216,41 @@
       return gx * G + gy;
     }
     var T1 = performance.now();
-    var size = n > 20000 ? 1.6 : n > 2000 ? 2.5 : 4;
+    var size = n > 20000 ? 2 : n > 2000 ? 3 : 4;
     var info = {method: e.method, file: e.file, task: e.task, shown: e.shown, total: e.total, drawn: 0};
     window.drbench.scatter.push(info);
     function px(i) { return (x[i] - v[0]) / (v[1] - v[0]) * W; }
     function py(i) { return H - (y[i] - v[2]) / (v[3] - v[2]) * H; }
     var pending = false;
+    // Points written straight into the pixels (no path per point): a filled square for a
+    // training point, an outlined one for a test point, in device pixels.
+    var img = ctx.createImageData(cv.width, cv.height), pix = new Uint32Array(img.data.buffer);
+    var rgba = PAL.map(function (h) {
+      var r = parseInt(h.substr(1, 2), 16), g = parseInt(h.substr(3, 2), 16), b = parseInt(h.substr(5, 2), 16);
+      return (255 << 24 | b << 16 | g << 8 | r) >>> 0;  // little-endian RGBA
+    });
     function draw() {
       var T2 = performance.now();
-      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-      ctx.clearRect(0, 0, W, H);
-      ctx.strokeStyle = '#ccc'; ctx.strokeRect(0.5, 0.5, W - 1, H - 1);
-      var drawn = 0, cur = -2, h = size / 2;
+      pix.fill(0);
+      var CW = cv.width, CH = cv.height, sz = Math.max(1, Math.round(size * dpr)), h = sz >> 1;
+      var drawn = 0, ax = CW / (v[1] - v[0]), ay = CH / (v[3] - v[2]);
       for (var k = 0; k < n; k++) {
         var i = order[k], c = lab ? lab[i] : 0;
         if (hidden[c]) continue;
-        var X = px(i), Y = py(i);
-        if (X < -2 || X > W + 2 || Y < -2 || Y > H + 2) continue;
-        var test = i >= e.n_train;
-        if (c !== cur || test) { cur = test ? -2 : c; ctx.fillStyle = PAL[c % PAL.length]; ctx.strokeStyle = PAL[c % PAL.length]; }
-        if (test) ctx.strokeRect(X - h - 0.5, Y - h - 0.5, size + 1, size + 1);
-        else ctx.fillRect(X - h, Y - h, size, size);
+        var X = Math.round((x[i] - v[0]) * ax) - h, Y = Math.round(CH - (y[i] - v[2]) * ay) - h;
+        if (X < -sz || X >= CW || Y < -sz || Y >= CH) continue;
+        var col = rgba[c % rgba.length], test = i >= e.n_train;
+        var s0 = test ? sz + 2 : sz, X0 = test ? X - 1 : X, Y0 = test ? Y - 1 : Y;
+        for (var yy = Math.max(0, Y0); yy < Math.min(CH, Y0 + s0); yy++) {
+          var row = yy * CW, edge = yy === Y0 || yy === Y0 + s0 - 1;
+          for (var xx = Math.max(0, X0); xx < Math.min(CW, X0 + s0); xx++)
+            if (!test || edge || xx === X0 || xx === X0 + s0 - 1) pix[row + xx] = col;
+        }
         drawn++;
       }
+      ctx.putImageData(img, 0, 0);
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.strokeStyle = '#ccc'; ctx.strokeRect(0.5, 0.5, W - 1, H - 1);
       info.drawn = drawn;
       info.ms = [Math.round(T1 - T0), Math.round(performance.now() - T2)];
       pending = false;
@@ -278,7 +290,8 @@
       var c = lab ? lab[i] : -1;
       tip.textContent = (c >= 0 ? (names[c] !== undefined ? names[c] : 'class ' + c) : 'no label') +
         ' · index ' + (idx ? idx[i] : '?') + ' · ' + (i < e.n_train ? 'train' : 'test');
-      tip.style.left = (px(i) + 8) + 'px'; tip.style.top = (py(i) + 22) + 'px';
+      tip.style.display = 'block';
+      tip.style.left = (px(i) > W * 0.6 ? px(i) - 8 - tip.offsetWidth : px(i) + 8) + 'px'; tip.style.top = (py(i) + 22) + 'px';
       tip.style.display = 'block';
     });
     cv.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
@@ -321,6 +334,11 @@
     return traces.length;
   }
   function drawSplitCurve() {
+    if ((D.splits[S.dataset] || []).length < 2) {
+      Plotly.purge($('split-curve'));
+      note('split-curve', 'One split value only: nothing to draw against it (the tables hold the numbers).');
+      return;
+    }
     var cells = cellsOf(S.measure).filter(function (c) { return S.dim === 'all' || String(c.dim) === S.dim; });
     var n = lines($('split-curve'), cells, 'split', function (c) { return label(c.file, c.method) + (S.dim === 'all' && c.dim ? ' (dim ' + c.dim + ')' : ''); },
       (D.split_kind[S.dataset] || 'split') + ' (training-set size)', false);
@@ -328,6 +346,11 @@
   }
   function drawDimCurve() {
     var cells = cellsOf(S.measure).filter(function (c) { return String(c.split) === S.split && c.dim > 0; });
+    if (uniq(cells.map(function (c) { return c.dim; })).length < 2) {
+      Plotly.purge($('dim-curve'));
+      note('dim-curve', 'One latent dimension only: nothing to draw against it.');
+      return;
+    }
     var n = lines($('dim-curve'), cells, 'dim', function (c) { return label(c.file, c.method); }, 'latent dimension', false);
     note('dim-curve', n ? 'At the selected split value; methods without a latent dimension are left out.' : 'Nothing to draw.');
   }
