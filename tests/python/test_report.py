@@ -67,7 +67,7 @@ def chromium():
         msg = "chromium not installed (Debian: apt-get install chromium; scripts/install-deps.sh --test)"
     else:
         try:
-            import websocket  # noqa: F401
+            import websocket  # noqa: F401 (the DevTools client)
         except ImportError:
             msg = ("python3-websocket not installed (drives chromium; apt-get install "
                    "python3-websocket; scripts/install-deps.sh --test)")

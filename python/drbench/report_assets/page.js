@@ -363,7 +363,8 @@
       return {type: 'scatter', mode: 'lines', name: label(r.file, r.method) + (S.dim === 'all' ? ' (dim ' + r.dim + ')' : '') + (r.auc === null ? '' : ' AUC ' + r.auc.toFixed(3)),
         x: r.K, y: r.rnx, line: {color: methodColor(r.method)}};
     });
-    Plotly.react($('rnx'), traces, {height: 420, margin: {l: 60, r: 10, t: 30, b: 50}, hovermode: 'closest', legend: {x: 1.02, xanchor: 'left', y: 1},
+    if (!traces.length) Plotly.purge($('rnx'));
+    else Plotly.react($('rnx'), traces, {height: 420, margin: {l: 60, r: 10, t: 30, b: 50}, hovermode: 'closest', legend: {x: 1.02, xanchor: 'left', y: 1},
       xaxis: {title: {text: 'K (neighbourhood size)'}, type: 'log'}, yaxis: {title: {text: 'R_NX(K)'}}}, CFG);
     note('rnx', traces.length ? 'One task per method: the tables\' chosen setting on the first partition; AUC_logK as stored by the run.' : 'No R_NX curves stored for this selection (quality: [rnx_auc] stores them).');
   }
@@ -387,25 +388,30 @@
         shapes.push({type: 'line', x0: o.m, x1: o.m, y0: 0, y1: y, line: {color: methodColor(o.l), width: 1}});
       });
       var cdok = r.blocks >= 2 && isFinite(r.cd) && r.cd > 0;
+      var top = 0.6;
       if (cdok) {
-        shapes.push({type: 'line', x0: 1, x1: 1 + r.cd, y0: 0.7, y1: 0.7, line: {color: 'black', width: 3}});
-        ann.push({x: 1 + r.cd / 2, y: 0.9, text: 'CD = ' + r.cd.toFixed(2), showarrow: false});
-        var g = 0;
+        // Methods closer than CD: each maximal run joined by a line above the axis, one row each.
+        var groups = [];
         for (var i = 0; i < k; i++) {
           var j = i;
           while (j + 1 < k && order[j + 1].m - order[i].m <= r.cd + 1e-12) j++;
-          if (j > i && !(i > 0 && order[j].m - order[i - 1].m <= r.cd + 1e-12)) {
-            shapes.push({type: 'line', x0: order[i].m - 0.03, x1: order[j].m + 0.03, y0: 0.25 + 0.12 * g, y1: 0.25 + 0.12 * g, line: {color: 'black', width: 4}});
-            g++;
-          }
+          if (j > i && !(i > 0 && order[j].m - order[i - 1].m <= r.cd + 1e-12)) groups.push([i, j]);
         }
+        groups.forEach(function (gr, g) {
+          var y = 0.35 + 0.35 * g;
+          shapes.push({type: 'line', x0: order[gr[0]].m - 0.03, x1: order[gr[1]].m + 0.03, y0: y, y1: y, line: {color: 'black', width: 4}});
+        });
+        top = 0.35 + 0.35 * groups.length + 0.2;
+        shapes.push({type: 'line', x0: 1, x1: 1 + r.cd, y0: top, y1: top, line: {color: 'black', width: 2}});
+        ann.push({x: 1 + r.cd / 2, y: top, yanchor: 'bottom', text: 'CD = ' + r.cd.toFixed(2), showarrow: false});
+        top += 0.6;
       }
       var title = D.files[r.file].tag + ': mean rank by ' + r.measure + ' over ' + r.blocks + ' block' + (r.blocks === 1 ? '' : 's') +
         (cdok ? '; Friedman p = ' + (r.p === null ? '?' : r.p.toPrecision(3)) + ', Iman-Davenport p = ' + (r.p_f === null ? '?' : r.p_f.toPrecision(3)) + ', alpha = ' + r.alpha : '; too few blocks for the Friedman test and CD') +
         (r.left_out ? '; left out: ' + r.left_out : '');
-      Plotly.react(div, traces, {height: 140 + 26 * k, margin: {l: 20, r: 20, t: 50, b: 30}, showlegend: false,
+      Plotly.react(div, traces, {height: 110 + 30 * (k + top), margin: {l: 20, r: 20, t: 50, b: 30}, showlegend: false,
         title: {text: title, font: {size: 12}}, shapes: shapes, annotations: ann,
-        xaxis: {range: [0.5, k + 1.5], title: {text: 'mean rank (1 = best)'}, dtick: 1}, yaxis: {visible: false, range: [-k - 0.5, 1.2]}}, CFG);
+        xaxis: {range: [0.5, k + 1.5], title: {text: 'mean rank (1 = best)'}, dtick: 1}, yaxis: {visible: false, range: [-k - 0.5, top]}}, CFG);
     });
   }
   function drawTraces() {
@@ -416,7 +422,8 @@
       return {type: 'scatter', mode: 'lines', name: label(t.file, t.method) + ' (dim ' + t.dim + ', ' + t.optimizer + ')',
         x: t.iteration, y: t.objective, line: {color: methodColor(t.method)}};
     });
-    Plotly.react($('traces'), traces, {height: 420, margin: {l: 70, r: 10, t: 30, b: 50}, hovermode: 'closest', legend: {x: 1.02, xanchor: 'left', y: 1},
+    if (!traces.length) Plotly.purge($('traces'));
+    else Plotly.react($('traces'), traces, {height: 420, margin: {l: 70, r: 10, t: 30, b: 50}, hovermode: 'closest', legend: {x: 1.02, xanchor: 'left', y: 1},
       xaxis: {title: {text: 'iteration'}}, yaxis: {title: {text: 'objective'}}}, CFG);
     note('traces', traces.length ? 'The objective of each method\'s shown task (the chosen setting, first partition), as logged by its optimiser.' : 'No optimiser traces for this selection (keep_traces: true stores them).');
   }
