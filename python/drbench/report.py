@@ -657,11 +657,22 @@ def main(argv=None):
     if a.watch is not None and a.watch <= 0:
         p.error("--watch needs a positive number of seconds (e.g. --watch 30)")
     out = a.output or os.path.splitext(a.results[0])[0] + ".html"
+    first = True
     while True:
         try:
             s = build(a.results, out, a.data_path, a.max_points)
         except ValueError as e:
-            p.error(str(e))
+            if first or a.watch is None:
+                p.error(str(e))
+            # A file caught mid-snapshot by the running program: the page stays as it was.
+            print(f"drbench report: {e}; trying again in {a.watch:g} s", file=sys.stderr,
+                  flush=True)
+            try:
+                time.sleep(a.watch)
+            except KeyboardInterrupt:
+                return 0
+            continue
+        first = False
         print(f"{out}: {s['files']} file(s), {s['tables']} tables, {s['embeddings']} latent "
               f"spaces ({s['points']:,} points), {s['bytes'] / 1e6:.1f} MB"
               + ("; run unfinished" if s["running"] else ""), flush=True)
