@@ -168,6 +168,15 @@ def test_selector_redraws_and_sort(page, chrome):
     chrome.eval("document.querySelector('table.res th[data-col=\"1\"]').click()")
     down = [float(v.split()[0]) for v in chrome.eval(column) if v.strip() not in ("-", "")]
     assert down == sorted(down, reverse=True), down
+    # The protocol selector keeps one protocol's tables and latent spaces.
+    chrome.eval("(() => { const s = document.getElementById('sel-protocol');"
+                " s.value = 'transductive'; s.dispatchEvent(new Event('change')); })()")
+    tags = chrome.eval("Array.from(document.querySelectorAll('table.res caption .tag'))"
+                       ".map(t => t.textContent)")
+    assert tags and all("transductive" in t for t in tags), tags
+    assert {s for s in chrome.eval("window.drbench.scatter.map(s => s.file)")} == {1}
+    chrome.eval("(() => { const s = document.getElementById('sel-protocol');"
+                " s.value = 'all'; s.dispatchEvent(new Event('change')); })()")
     # Bold and marks come from the program's own table text.
     assert chrome.eval("document.querySelectorAll('table.res td b').length") > 0
     assert chrome.eval("document.querySelector('table.res td[title]').title").startswith(
