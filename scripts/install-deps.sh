@@ -7,10 +7,11 @@ pkgs=(build-essential cmake pkg-config libarmadillo-dev libopenblas-dev liblapac
       libopenmpi-dev openmpi-bin libyaml-cpp-dev libhdf5-dev catch2 libbenchmark-dev
       libhnswlib-dev libfftw3-dev libsuperlu-dev libmatio-dev
       python3 python3-numpy python3-h5py python3-pandas python3-matplotlib python3-pytest)
-# --test (scripts/test.sh): also what only the tests use; chromium renders the HTML report
+# --test (scripts/test.sh): also what only the tests use; chromium renders the HTML report, driven
+# over the DevTools protocol by python3-websocket
 # (tests/python/test_report.py); scikit-learn and Octave run the external methods of
 # tests/cli/external.sh and examples/external/ (scipy.io moves the data to Octave).
-[ "${1:-}" = "--test" ] && pkgs+=(chromium python3-sklearn python3-scipy octave)
+[ "${1:-}" = "--test" ] && pkgs+=(chromium python3-websocket python3-sklearn python3-scipy octave)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

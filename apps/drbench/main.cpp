@@ -101,7 +101,8 @@ usage:
         --metric tabulates a stored quality measure instead (rnx_auc, trustworthiness, ...; per
         K where it has one, --k then picking a K): best setting and t-tests in its direction;
         printed only. --ranks prints each method's rank per dataset block and the mean rank,
-        the Friedman test and the Nemenyi critical difference (Demsar 2006) for that measure.
+        the Friedman test and the Nemenyi critical difference (Demsar 2006) for that measure
+        (with --format csv: one row per method for programs).
         --pool-datasets 'oil_*=oil' tabulates the datasets a pattern matches ('*': any
         characters) as one (subsamples of one data set: mean +/- std over every draw's
         partitions, t-tests paired by draw and partition); --pool-labels 'GPLVM-*=GPLVM' makes
@@ -115,8 +116,10 @@ usage:
         Figures (latent spaces, error against split and dimension, optimiser traces) and a
         manifest.tsv; drawn by python/drbench (Python 3 with h5py, pandas, matplotlib).
         Several files of a table run in pieces draw its curves as one table.
-  drbench report RESULTS.h5 [-o REPORT.html]
-        One self-contained HTML page: provenance, tables and every figure inline.
+  drbench report RESULTS.h5 [MORE.h5 ...] [-o REPORT.html] [--watch SECONDS] [--max-points N]
+        One self-contained interactive HTML page of one or more files (no network needed to
+        view it): selectors, sortable tables, zoomable latent spaces with hover, curves, ranks,
+        provenance; a run still writing shows what is finished, --watch rewrites the page.
   drbench plan CONFIG [KEY=VALUE ...] --ranks R[,R...] [--costs RESULTS.h5[,...]] [--profile NAME | --quick]
                       [--latency S] [--commit S] [--start S] [--check S] [--remaining]
                       [--memory-per-rank SIZE]
@@ -604,7 +607,8 @@ int cmd_aggregate(int argc, char** argv) {
     return 0;
   }
   if (a.flag("--ranks")) {
-    std::cout << rank_markdown(rank_methods(agg, agg.alpha), agg.alpha);
+    const RankTable t = rank_methods(agg, agg.alpha);
+    std::cout << (fmt == "csv" ? rank_csv(t, agg.alpha) : rank_markdown(t, agg.alpha));
     return 0;
   }
   std::cout << render_tables(agg, fmt);

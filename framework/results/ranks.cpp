@@ -240,4 +240,32 @@ std::string rank_markdown(const RankTable& t, double alpha) {
   return s;
 }
 
+std::string rank_csv(const RankTable& t, double alpha) {
+  auto q = [](const std::string& v) {
+    if (v.find_first_of(",\"\n") == std::string::npos) return v;
+    std::string o = "\"";
+    for (char ch : v) o += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return o + "\"";
+  };
+  auto g = [](double v) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.17g", v);
+    return std::string(b);
+  };
+  std::string left;
+  for (const auto& l : t.left_out) left += (left.empty() ? "" : "; ") + l;
+  const FriedmanResult& r = t.test;
+  const std::string tail = "," + q(t.measure) + "," + std::to_string(t.blocks.size()) + "," +
+                           std::to_string(t.labels.size()) + "," + g(r.chi2) + "," + g(r.p) + "," +
+                           g(r.iman_davenport) + "," + g(r.p_f) + "," + g(alpha) + "," +
+                           g(r.q_alpha) + "," + g(r.cd) + "," + q(t.protocols) + "," + q(left);
+  std::string s =
+      "label,mean_rank,measure,blocks,methods,chi2,p,iman_davenport,p_f,alpha,q_alpha,cd,"
+      "protocols,left_out\n";
+  for (std::size_t j = 0; j < t.labels.size(); ++j)
+    s += q(t.labels[j]) + "," + g(j < r.mean_rank.size() ? r.mean_rank[j] : std::nan("")) + tail +
+         "\n";
+  return s;
+}
+
 }  // namespace drbench

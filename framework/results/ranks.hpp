@@ -46,5 +46,9 @@ struct RankTable {
 };
 RankTable rank_methods(const Aggregate& a, double alpha = 0.05);
 std::string rank_markdown(const RankTable& t, double alpha = 0.05);
+// The same as CSV for programs (the report page, `drbench plot`'s CD diagram): one row per method,
+// label and mean_rank, then the test's numbers repeated on every row (measure, blocks, methods,
+// chi2, p, iman_davenport, p_f, alpha, q_alpha, cd, protocols, left_out joined by "; ").
+std::string rank_csv(const RankTable& t, double alpha = 0.05);
 
 }  // namespace drbench

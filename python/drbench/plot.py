@@ -635,24 +635,25 @@ class Plotter:
     # ---- critical-difference diagram (Demsar 2006) ----
     def cd_diagram(self, measure="rnx_auc", alpha=0.05):
         """Mean rank of each method over the (dataset, split value) blocks by one stored
-        measure (each method at its best setting and dim, as `drbench aggregate --ranks`), the
-        Nemenyi critical difference as a bar, methods closer than it joined by a line."""
+        measure and the Nemenyi critical difference, as `drbench aggregate --ranks` computes them
+        (framework/results/ranks.cpp; nothing is ranked here): the CD as a bar, methods closer
+        than it joined by a line."""
         t = self.tasks[self.tasks["ok"]] if "ok" in self.tasks else self.tasks
         if measure not in t or t["dataset"].nunique() < 2:
             return
-        higher = measure.partition("@")[0] not in dres.LOWER_IS_BETTER
-        cell = t.groupby(["dataset", "split_value", "label", "dim", "setting"])[measure].mean()
-        best = (cell.groupby(level=[0, 1, 2]).max() if higher
-                else cell.groupby(level=[0, 1, 2]).min()).unstack("label").dropna()
-        labels = [lb for lb in self.labels if lb in best.columns]
-        if len(best) < 2 or len(labels) < 2:
+        paths = [self.r.path] if self.r.path else list(dict.fromkeys(self.r.tasks["source"]))
+        m, _, kk = measure.partition("@")
+        try:
+            rk = dres.ranks(paths, m, int(kk) if kk else None)
+        except (ValueError, FileNotFoundError) as e:
+            print(f"drbench plot: no critical-difference diagram ({e})", file=sys.stderr)
             return
-        ranks = best[labels].rank(axis=1, ascending=not higher, method="average")
-        mean = ranks.mean()
-        n, k = len(ranks), len(labels)
-        from scipy.stats import studentized_range
-        q = studentized_range.ppf(1 - alpha, k, np.inf) / np.sqrt(2)
-        cd = q * np.sqrt(k * (k + 1) / (6 * n))
+        rk = rk[rk["label"].isin(self.labels)]
+        if rk.empty or int(rk["blocks"].iloc[0]) < 2 or len(rk) < 2:
+            return
+        mean = pd.Series(rk["mean_rank"].to_numpy(), index=rk["label"])
+        n, k = int(rk["blocks"].iloc[0]), len(rk)
+        cd, alpha = float(rk["cd"].iloc[0]), float(rk["alpha"].iloc[0])
         order = mean.sort_values()
         fig, ax = plt.subplots(figsize=(7, 1.4 + 0.4 * k))
         ax.set_xlim(0.5, k + 0.9)

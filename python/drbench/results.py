@@ -767,3 +767,99 @@ def best_rows(r: Results, k: int | None = None) -> pd.DataFrame:
     """Tables rows at one k (default the first): one line per (dataset, method, split, dim)."""
     kk = r.k[0] if k is None else k
     return r.tables[r.tables["k"] == kk].reset_index(drop=True)
+
+
+# ---- tables with their captions, and the ranks: as the drbench program writes them ----
+
+def _md_blocks(text: str) -> list:
+    """`drbench aggregate --format md` output split into (caption, table text) per table; the
+    caption is the bold line above each table (notes such as an incomplete run's come before)."""
+    out, cap, body = [], None, []
+    for line in text.splitlines():
+        if line.startswith("**") and line.rstrip().endswith("**"):
+            if cap is not None:
+                out.append((cap, "\n".join(body)))
+            cap, body = line.strip()[2:-2], []
+        elif cap is not None:
+            body.append(line)
+    if cap is not None:
+        out.append((cap, "\n".join(body)))
+    return out
+
+
+def captioned_tables(path: str, metric: str | None = None) -> list:
+    """Every table of one results file as (caption, markdown table, frame of its csv), in the
+    order `drbench
+    aggregate` prints them. The k-NN error tables (metric None) are the stored ones
+    (/tables/<name>.md and .csv, written together by the program) where the file has them; other
+    measures' tables, and files without stored tables, are printed by `drbench aggregate
+    --no-store` in md and csv, paired in order. The frames keep the csv's columns (mean_error_pct
+    or, for a quality measure, mean and std)."""
+    if metric is None:
+        with h5py.File(path, "r") as f:
+            names = sorted(f["tables"].keys()) if "tables" in f else []
+            pairs = {}
+            for n in names:
+                stem, _, ext = n.rpartition(".")
+                raw = f["tables"][n][()]
+                s = raw.decode("utf-8", "backslashreplace") if isinstance(raw, bytes) else str(raw)
+                pairs.setdefault(stem, {})[ext] = s
+        got = [(_md_blocks(p["md"]), p["csv"]) for p in pairs.values() if "md" in p and "csv" in p]
+        if got and all(len(md) == 1 for md, _ in got):
+            return [(md[0][0], md[0][1], pd.read_csv(io.StringIO(c), keep_default_na=False,
+                                                     dtype=str)) for md, c in got]
+    prog = drbench_program()
+    if prog is None:
+        raise FileNotFoundError("the drbench program prints tables, and none was found (fix: "
+                                "build it, or set DRBENCH_PROGRAM=/path/to/drbench)")
+    out = {}
+    for fmt in ("md", "csv"):
+        cmd = [prog, "aggregate", path, "--no-store", "--format", fmt]
+        if metric:
+            cmd += ["--metric", metric]
+        run = subprocess.run(cmd, capture_output=True, text=True)
+        if run.returncode != 0:
+            raise ValueError(run.stderr.strip() or f"{' '.join(cmd)} failed ({run.returncode})")
+        out[fmt] = run.stdout
+    md = _md_blocks(out["md"])
+    # The csv may print one header for all tables: a table is a run of rows of one dataset, k
+    # and dim (framework/results/aggregate.cpp, make_tables), in the order of the md captions.
+    frames = [pd.read_csv(io.StringIO(c), keep_default_na=False, dtype=str)
+              for c in split_tables_csv(out["csv"])]
+    rows = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+    tables = []
+    if not rows.empty:
+        key = rows["dataset"] + "\t" + rows["k"] + "\t" + rows["dim"]
+        run = (key != key.shift()).cumsum()
+        tables = [g.reset_index(drop=True) for _, g in rows.groupby(run, sort=True)]
+    if len(md) != len(tables):
+        raise ValueError(f"{path}: drbench aggregate printed {len(md)} captions for "
+                         f"{len(tables)} csv tables")
+    return [(cap, body, t) for (cap, body), t in zip(md, tables)]
+
+
+def ranks(paths, metric: str | None = None, k: int | None = None) -> pd.DataFrame:
+    """`drbench aggregate PATHS --ranks --format csv [--metric M] [--k K]`: each method's mean rank over
+    the (dataset, split value) blocks, with the Friedman test and the Nemenyi critical difference
+    on every row (framework/results/ranks.cpp owns them; columns label, mean_rank, measure,
+    blocks, methods, chi2, p, iman_davenport, p_f, alpha, q_alpha, cd, protocols, left_out)."""
+    paths = [paths] if isinstance(paths, str) else list(paths)
+    prog = drbench_program()
+    if prog is None:
+        raise FileNotFoundError("the drbench program ranks methods, and none was found (fix: "
+                                "build it, or set DRBENCH_PROGRAM=/path/to/drbench)")
+    cmd = [prog, "aggregate", *paths, "--no-store", "--ranks", "--format", "csv"]
+    if metric:
+        cmd += ["--metric", metric]
+    if k is not None:
+        cmd += ["--k", str(k)]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise ValueError(run.stderr.strip() or f"{' '.join(cmd)} failed ({run.returncode})")
+    df = pd.read_csv(io.StringIO(run.stdout), keep_default_na=False, dtype=str)
+    for c in ("mean_rank", "chi2", "p", "iman_davenport", "p_f", "alpha", "q_alpha", "cd"):
+        # One block has no test: printf's "nan" / "-nan", read as NaN.
+        df[c] = pd.to_numeric(df[c].replace("", np.nan), errors="coerce")
+    for c in ("blocks", "methods"):
+        df[c] = df[c].astype(np.int64)
+    return df

@@ -133,3 +133,45 @@ def test_plot_pieces_of_one_table(tmp_path):
     assert p.returncode == 2 and "in one table: both hold" in p.stderr
     p = drbench("plot", paths["col1"], paths["k3"], "-o", str(out), check=False)
     assert p.returncode == 2 and "the evaluated k differs" in p.stderr
+
+
+TWO_DATASETS = """
+name: pyranks
+seed: 4
+datasets:
+  - {name: iris, source: bundled, preprocess: [standardize]}
+  - {name: wine, source: bundled, preprocess: [standardize]}
+splits: {train_ratio: [0.3, 0.6], repeats: 2}
+methods:
+  - {method: pca, label: PCA, dims: [2]}
+  - {method: lda, label: LDA, dims: [2]}
+  - {method: identity, label: input}
+evaluation:
+  knn: [1]
+  quality: [rnx_auc]
+output: {path: results/pyranks.h5}
+"""
+
+
+def test_cd_diagram_draws_the_stored_ranks(tmp_path):
+    """The CD diagram and the ranks csv carry the mean ranks and CD `drbench aggregate --ranks`
+    prints (one owner: framework/results/ranks.cpp)."""
+    import re
+    from conftest import run_config
+    from drbench import plot as dplot
+    from drbench import results as dres
+    h5 = run_config(tmp_path, "pyranks", TWO_DATASETS)
+    md = drbench("aggregate", str(h5), "--no-store", "--ranks", "--metric", "rnx_auc").stdout
+    row = next(line for line in md.splitlines() if line.startswith("| **mean rank**"))
+    want = [float(x) for x in re.findall(r"\*\*([0-9.]+)\*\*", row)]
+    cd = float(re.search(r"CD = ([0-9.]+)", md).group(1))
+    rk = dres.ranks(str(h5), "rnx_auc")
+    assert list(rk["label"]) == ["PCA", "LDA", "input"]
+    np.testing.assert_allclose(rk["mean_rank"], want, atol=5e-4)
+    np.testing.assert_allclose(rk["cd"], cd, atol=5e-4)
+    assert (rk["blocks"] == 4).all() and (rk["measure"] == "rnx_auc").all()
+    r = dres.load(str(h5))
+    pl = dplot.Plotter(r, str(tmp_path / "fig"), "png", 50)
+    os.makedirs(tmp_path / "fig", exist_ok=True)
+    pl.cd_diagram("rnx_auc")
+    assert [m[1] for m in pl.manifest] == ["cd"]

@@ -1,67 +1,251 @@
-"""`drbench report`: one self-contained page, checked in headless Chromium."""
+"""`drbench report`: one self-contained interactive page of several files, checked in headless
+Chromium driven over the DevTools protocol (tests/python/browser.py) with the network off."""
 import os
 import re
-import shutil
+import struct
 import subprocess
+import sys
+import time
+import zlib
 
-import matplotlib.image as mpimg
+import h5py
 import pytest
 
-from conftest import drbench
+from conftest import drbench, run_config
 
-CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
-                  "--no-first-run", "--disable-background-networking",
-                  "--disable-component-update", "--disable-sync", "--hide-scrollbars"]
+import browser
+
+# A second file of another protocol, as a profile of a sweep would write it.
+TRANSDUCTIVE = """
+name: pytrans
+seed: 3
+datasets:
+  - name: iris
+    source: bundled
+    preprocess: [standardize]
+splits:
+  train_ratio: [0.3, 0.6]
+  repeats: 2
+methods:
+  - {method: pca, label: PCA transductive, dims: [2]}
+evaluation:
+  protocol: transductive
+  knn: [1, 3]
+  quality: [trustworthiness, rnx_auc]
+  quality_k: [5]
+output:
+  path: results/pytrans.h5
+  keep_embeddings: true
+"""
+
+# 70,000 points, the size of Fashion-MNIST, for the load time and the point count.
+BIG = """
+name: pybig
+seed: 5
+datasets:
+  - name: blobs70k
+    source: generator
+    generator: gaussian_blobs
+    params: {n: 70000}
+splits:
+  train_ratio: [0.857]
+  repeats: 1
+methods:
+  - {method: pca, label: PCA, dims: [2]}
+evaluation:
+  knn: [1]
+output:
+  path: results/pybig.h5
+  keep_embeddings: true
+"""
 
 
 def chromium():
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        p = shutil.which(name)
-        if p:
-            return p
-    msg = "chromium not installed (Debian: apt-get install chromium; scripts/install-deps.sh)"
-    if os.environ.get("CI") == "true":
-        pytest.fail(msg)
-    pytest.skip(msg)
+    exe = browser.find_chromium()
+    msg = None
+    if exe is None:
+        msg = "chromium not installed (Debian: apt-get install chromium; scripts/install-deps.sh --test)"
+    else:
+        try:
+            import websocket  # noqa: F401 (the DevTools client)
+        except ImportError:
+            msg = ("python3-websocket not installed (drives chromium; apt-get install "
+                   "python3-websocket; scripts/install-deps.sh --test)")
+    if msg:
+        if os.environ.get("CI") == "true":
+            pytest.fail(msg)
+        pytest.skip(msg)
+    return exe
 
 
 @pytest.fixture(scope="module")
-def report(results_file, tmp_path_factory):
+def files(results_file, tmp_path_factory):
     path, _ = results_file
+    trans = run_config(tmp_path_factory.mktemp("trans"), "pytrans", TRANSDUCTIVE)
+    return [path, str(trans)]
+
+
+@pytest.fixture(scope="module")
+def page(files, tmp_path_factory):
     out = tmp_path_factory.mktemp("report") / "report.html"
-    p = drbench("report", path, "-o", str(out))
-    assert out.exists() and "report with" in p.stdout
+    p = drbench("report", *files, "-o", str(out))
+    assert out.exists() and "2 file(s)" in p.stdout, p.stdout
     return out
 
 
-def test_report_is_self_contained(report):
-    page = report.read_text()
-    n_img = page.count("<img ")
-    assert n_img >= 8
-    assert page.count('src="data:image/png;base64,') == n_img
-    assert not re.search(r'(src|href)="(https?:|file:|/)', page)  # nothing fetched from outside
-    for must in ("pytiny", "OpenBLAS", "MPI ranks", "drbench version", "keep_traces: true",
-                 "± ", "†", "GPLVM"):
-        assert must in page, must
+@pytest.fixture(scope="module")
+def chrome():
+    b = browser.Browser(chromium())
+    yield b
+    b.close()
 
 
-def test_report_renders_in_chromium(report, tmp_path):
-    exe = chromium()
-    profile = tmp_path / "profile"
-    n_img = report.read_text().count("<img ")
-    url = report.resolve().as_uri()
-    dom = subprocess.run([exe, *CHROMIUM_FLAGS, f"--user-data-dir={profile}",
-                          "--virtual-time-budget=10000", "--dump-dom", url],
-                         capture_output=True, text=True, timeout=120)
-    m = re.search(r'data-images-ok="(\d+)/(\d+)"', dom.stdout)
-    assert m, f"page script did not run:\n{dom.stderr[-2000:]}"
-    assert int(m.group(1)) == int(m.group(2)) == n_img  # every image decoded
-    shot = tmp_path / "shot.png"
-    subprocess.run([exe, *CHROMIUM_FLAGS, f"--user-data-dir={tmp_path / 'profile2'}",
-                    "--window-size=1200,1600", f"--screenshot={shot}", url],
-                   capture_output=True, text=True, timeout=120)
-    img = mpimg.imread(shot)[..., :3]
-    assert img.shape[:2] == (1600, 1200)
-    dark = (img.min(axis=2) < 0.5).mean()
-    assert dark > 0.005, "screenshot is (nearly) blank"
-    assert img.std() > 0.05
+def test_page_is_self_contained(page):
+    text = page.read_text()
+    # Nothing fetched from outside (the browser test watches the requests too); the inlined
+    # library's own strings aside.
+    markup = re.sub(r"<script>.*?</script>", "", text, flags=re.S)
+    assert not re.search(r'(src|href)="(https?:|file:|//)', markup)
+    assert "<script src" not in markup
+    assert "plotly.js (gl2d - minified) v3.7.0" in text  # the vendored, pinned library
+    for must in ("pytiny", "pytrans", "OpenBLAS", "MPI ranks", "drbench version",
+                 "keep_traces: true", "protocol: transductive", "No failed tasks"):
+        assert must in text, must
+
+
+def test_page_in_the_browser(page, files, chrome):
+    t0 = time.time()
+    chrome.load(page.resolve().as_uri())
+    ready = chrome.eval("window.drbench.readyMs")
+    print(f"small page: ready {ready:.0f} ms after navigation ({time.time() - t0:.2f} s wall); "
+          f"drawing (ms): {chrome.eval('JSON.stringify(window.drbench.timings)')}")
+    assert chrome.errors == [], chrome.errors
+    assert chrome.requests == [], chrome.requests  # the network is off, and nothing asked
+    # Both files' tables, each labelled by its protocol.
+    tags = chrome.eval("Array.from(document.querySelectorAll('table.res caption .tag'))"
+                       ".map(t => t.textContent)")
+    assert any("holdout" in t for t in tags) and any("transductive" in t for t in tags), tags
+    # Each scatter draws every point of the embedding it shows, as the file holds it.
+    shown = chrome.eval("window.drbench.scatter.map(s => [s.file, s.task, s.shown, s.drawn])")
+    assert len(shown) >= 3
+    for fi, task, n_shown, n_drawn in shown:
+        with h5py.File(files[fi], "r") as f:
+            g = f[f"embeddings/{task}"]
+            n = sum(g[p].shape[0] for p in ("train", "test") if p in g)
+        assert n_shown == n_drawn == n, (fi, task, n_shown, n_drawn, n)
+    # Hover: the point under the mouse names its class, index and part.
+    chrome.eval("document.querySelector('#scatter canvas').scrollIntoView({block: 'center'})")
+    x, y = chrome.eval("window.drbench.scatter[0].pointAt(0)")
+    chrome.mouse(x, y)
+    tip = chrome.eval("Array.from(document.querySelectorAll('.tip'))"
+                      ".filter(t => t.style.display === 'block').map(t => t.textContent)")
+    assert len(tip) == 1 and re.search(r"index \d+ · (train|test)", tip[0]), tip
+
+
+def test_selector_redraws_and_sort(page, chrome):
+    chrome.load(page.resolve().as_uri())
+    caps = "Array.from(document.querySelectorAll('table.res caption')).map(c => c.textContent)"
+    before = chrome.eval(caps)
+    assert before and all("1-NN test error" in c for c in before), before
+    redraws = chrome.eval("window.drbench.redraws")
+    chrome.eval("(() => { const s = document.getElementById('sel-k'); s.value = '3';"
+                " s.dispatchEvent(new Event('change')); })()")
+    after = chrome.eval(caps)
+    assert chrome.eval("window.drbench.redraws") == redraws + 1
+    assert after and all("3-NN test error" in c for c in after), after
+    # Another measure: the program's rnx_auc tables of the transductive file.
+    chrome.eval("(() => { const s = document.getElementById('sel-measure'); s.value = 'rnx_auc';"
+                " s.dispatchEvent(new Event('change')); })()")
+    assert all("rnx_auc" in c for c in chrome.eval(caps))
+    chrome.eval("(() => { const s = document.getElementById('sel-measure');"
+                " s.value = 'knn_error'; s.dispatchEvent(new Event('change')); })()")
+    # Sorting: a click on a split column's head orders the rows by its stored means.
+    column = """(() => { const t = document.querySelector('table.res');
+        return Array.from(t.tBodies[0].rows).map(r => r.cells[1].textContent); })()"""
+    chrome.eval("document.querySelector('table.res th[data-col=\"1\"]').click()")
+    up = [float(v.split()[0]) for v in chrome.eval(column) if v.strip() not in ("-", "")]
+    assert up == sorted(up) and len(up) >= 2, up
+    chrome.eval("document.querySelector('table.res th[data-col=\"1\"]').click()")
+    down = [float(v.split()[0]) for v in chrome.eval(column) if v.strip() not in ("-", "")]
+    assert down == sorted(down, reverse=True), down
+    # The protocol selector keeps one protocol's tables and latent spaces.
+    chrome.eval("(() => { const s = document.getElementById('sel-protocol');"
+                " s.value = 'transductive'; s.dispatchEvent(new Event('change')); })()")
+    tags = chrome.eval("Array.from(document.querySelectorAll('table.res caption .tag'))"
+                       ".map(t => t.textContent)")
+    assert tags and all("transductive" in t for t in tags), tags
+    assert {s for s in chrome.eval("window.drbench.scatter.map(s => s.file)")} == {1}
+    chrome.eval("(() => { const s = document.getElementById('sel-protocol');"
+                " s.value = 'all'; s.dispatchEvent(new Event('change')); })()")
+    # Bold and marks come from the program's own table text.
+    assert chrome.eval("document.querySelectorAll('table.res td b').length") > 0
+    assert chrome.eval("document.querySelector('table.res td[title]').title").startswith(
+        "setting:")
+    assert chrome.errors == [], chrome.errors
+
+
+def test_70k_points_load_fast(tmp_path, chrome):
+    h5 = run_config(tmp_path, "pybig", BIG)
+    out = tmp_path / "big.html"
+    p = drbench("report", str(h5), "-o", str(out))
+    assert "70,000 points" in p.stdout, p.stdout
+    times = []
+    # The first load compiles the inlined plotly (V8 caches the code for the next): both printed,
+    # the better one held to 3 s, so that a machine busy with other work does not fail it.
+    for _ in range(2):
+        chrome.load(out.resolve().as_uri())
+        times.append(chrome.eval("window.drbench.readyMs"))
+        assert chrome.eval("window.drbench.scatter.map(s => s.drawn)") == [70000]
+    print(f"70,000-point page ({out.stat().st_size / 1e6:.1f} MB): ready after "
+          f"{', '.join(f'{t:.0f}' for t in times)} ms (first, second load); drawing (ms): "
+          f"{chrome.eval('JSON.stringify(window.drbench.timings)')}; load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    # 3 s on a machine with a core to spare; where other work oversubscribes the cores (the
+    # suite runs tests in parallel) every step is slower by about load/cores, and so is the limit.
+    busy = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    assert min(times) < 3000 * busy, (times, busy)
+    assert chrome.errors == [], chrome.errors
+
+
+def _journal(path, n):
+    """A drbench journal holding the config record and n task records (framework/results/store:
+    magic, then u32 length, u32 CRC-32, payload starting 'C' or 'R')."""
+    recs = [b"Cconfig"] + [b"R" + bytes([i]) * 8 for i in range(n)]
+    with open(path, "wb") as f:
+        f.write(b"DRBJNL01")
+        for r in recs:
+            f.write(struct.pack("<II", len(r), zlib.crc32(r)) + r)
+
+
+def test_unfinished_run_and_watch(results_file, tmp_path):
+    path, _ = results_file
+    run = tmp_path / "running.h5"
+    run.write_bytes(open(path, "rb").read())
+    with h5py.File(run, "r+") as f:
+        n = len(f["tasks/id"])
+        f.attrs["finished"] = ""
+        f.attrs["n_tasks"] = n + 5
+    _journal(str(run) + ".journal", n + 2)
+    out = tmp_path / "watch.html"
+    env = dict(os.environ, PYTHONPATH=os.path.join(os.path.dirname(__file__), "..", "..",
+                                                    "python"))
+    proc = subprocess.Popen([sys.executable, "-m", "drbench.report", str(run), "-o", str(out),
+                             "--watch", "0.5"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+    deadline = time.time() + 120
+    while not out.exists() and time.time() < deadline and proc.poll() is None:
+        time.sleep(0.1)
+    text = out.read_text()
+    assert f"the file holds {n} of {n + 5} tasks (its journal {n + 2}); 3 left" in text
+    # The run finishes: the page is written once more and the watch stops.
+    with h5py.File(run, "r+") as f:
+        f.attrs["finished"] = "2026-01-01T00:00:00Z"
+        f.attrs["n_tasks"] = n
+    os.remove(str(run) + ".journal")
+    stdout, stderr = proc.communicate(timeout=120)
+    assert proc.returncode == 0, stderr
+    lines = stdout.strip().splitlines()
+    assert len(lines) >= 2 and lines[0].endswith("; run unfinished") and not lines[-1].endswith(
+        "unfinished"), \
+        stdout
+    assert "run not finished" not in out.read_text()

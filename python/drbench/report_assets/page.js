@@ -1,0 +1,450 @@
+(function () {
+  'use strict';
+  var D = JSON.parse(document.getElementById('drbench-data').textContent);
+  var PAL = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2',
+    '#7f7f7f', '#bcbd22', '#17becf', '#393b79', '#637939', '#8c6d31', '#843c39', '#7b4173',
+    '#3182bd', '#e6550d', '#31a354', '#756bb1', '#636363'];
+  var S = {dataset: '', dim: 'all', split: '', k: '', measure: 'knn_error', protocol: 'all'};
+  var sortState = {};
+  var decoded = {};
+  function $(id) { return document.getElementById(id); }
+  function el(tag, attrs, text) {
+    var e = document.createElement(tag);
+    for (var a in attrs || {}) e.setAttribute(a, attrs[a]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  function uniq(a) { var s = {}, o = []; a.forEach(function (x) { var k = String(x); if (!s[k]) { s[k] = 1; o.push(x); } }); return o; }
+  function methodColor(m) { var i = D.methods.indexOf(m); return PAL[(i < 0 ? 0 : i) % PAL.length]; }
+  function fileOk(fi) { return S.protocol === 'all' || D.files[fi].protocols.indexOf(S.protocol) >= 0; }
+  function protoOk(p) { return S.protocol === 'all' || !p || p === S.protocol; }
+  function bytes(id) {
+    if (decoded[id]) return decoded[id];
+    var a = D.arrays[id], s = atob(a.b64), u = new Uint8Array(s.length);
+    for (var i = 0; i < s.length; i++) u[i] = s.charCodeAt(i);
+    var T = {u8: Uint8Array, u16: Uint16Array, i16: Int16Array, i32: Int32Array}[a.dtype];
+    decoded[id] = new T(u.buffer);
+    return decoded[id];
+  }
+  function coords(e, axis) {
+    var q = bytes(e.axes[axis].id), lo = e.axes[axis].lo, step = (e.axes[axis].hi - lo) / 65535;
+    var out = new Float32Array(q.length);
+    for (var i = 0; i < q.length; i++) out[i] = lo + q[i] * step;
+    return out;
+  }
+  function label(fi, m) { return D.files.length > 1 ? m + ' [' + D.files[fi].tag + ']' : m; }
+
+  // ---- selectors ----
+  function options(sel, values, names, keep) {
+    var s = $(sel), cur = keep;
+    s.innerHTML = '';
+    values.forEach(function (v, i) { var o = el('option', {value: String(v)}, names ? names[i] : String(v)); s.appendChild(o); });
+    if (values.map(String).indexOf(String(cur)) < 0) cur = values.length ? String(values[0]) : '';
+    s.value = String(cur);
+    return s.value;
+  }
+  function refreshSelectors() {
+    S.dataset = options('sel-dataset', D.datasets, null, S.dataset);
+    var tabs = D.tables.filter(function (t) { return t.dataset === S.dataset; });
+    var dims = uniq(tabs.map(function (t) { return t.dim; })).sort(function (a, b) { return a - b; });
+    S.dim = options('sel-dim', ['all'].concat(dims), ['all'].concat(dims.map(function (d) { return d === 0 ? 'input space' : d; })), S.dim);
+    var splits = D.splits[S.dataset] || [];
+    S.split = options('sel-split', splits.map(function (s) { return s.value; }), splits.map(function (s) { return s.name; }), S.split);
+    S.measure = options('sel-measure', D.measures.map(function (m) { return m.key; }), D.measures.map(function (m) { return m.name; }), S.measure);
+    var ks = uniq(D.tables.filter(function (t) { return t.measure === 'knn_error'; }).map(function (t) { return t.k; })).sort(function (a, b) { return a - b; });
+    S.k = options('sel-k', ks, null, S.k);
+    $('sel-k').disabled = S.measure !== 'knn_error';
+    S.protocol = options('sel-protocol', ['all'].concat(D.protocols), null, S.protocol);
+  }
+  function bindSelectors() {
+    ['dataset', 'dim', 'split', 'k', 'measure', 'protocol'].forEach(function (n) {
+      $('sel-' + n).addEventListener('change', function () {
+        S[n] = this.value;
+        drawAll();
+      });
+    });
+  }
+
+  // ---- tables ----
+  function drawTables() {
+    var box = $('tables');
+    box.innerHTML = '';
+    var shown = D.tables.filter(function (t) {
+      return t.dataset === S.dataset && t.measure === S.measure && fileOk(t.file) &&
+        (S.measure !== 'knn_error' || String(t.k) === S.k) && (S.dim === 'all' || String(t.dim) === S.dim);
+    });
+    if (!shown.length) box.appendChild(el('p', {'class': 'note'}, 'No table for this selection.'));
+    shown.forEach(function (t, ti) { box.appendChild(tableEl(t)); });
+  }
+  function tableEl(t) {
+    var id = t.id, tab = el('table', {'class': 'res', 'data-table': id});
+    var cap = el('caption');
+    cap.appendChild(el('span', {'class': 'tag'}, D.files[t.file].tag + ' · ' + (t.protocol || 'protocol per row')));
+    cap.appendChild(document.createTextNode(' ' + t.caption));
+    tab.appendChild(cap);
+    var head = el('tr');
+    t.columns.forEach(function (c, j) {
+      var th = el('th', {'data-col': j, title: 'click to sort'}, c);
+      var st = sortState[id];
+      if (st && st.col === j) th.textContent += st.dir > 0 ? ' ▲' : ' ▼';
+      th.addEventListener('click', function () {
+        var s = sortState[id];
+        sortState[id] = {col: j, dir: s && s.col === j ? -s.dir : 1};
+        drawTables();
+      });
+      head.appendChild(th);
+    });
+    var thead = el('thead'); thead.appendChild(head); tab.appendChild(thead);
+    var rows = t.rows.filter(function (r) { return protoOk(r.protocol); });
+    var st = sortState[id];
+    if (st) {
+      rows = rows.slice().sort(function (a, b) {
+        var x = a.sort[st.col], y = b.sort[st.col];
+        if (x === null && y === null) return 0;
+        if (x === null) return 1;
+        if (y === null) return -1;
+        return (x < y ? -1 : x > y ? 1 : 0) * st.dir;
+      });
+    }
+    var body = el('tbody');
+    rows.forEach(function (r) {
+      var tr = el('tr');
+      r.cells.forEach(function (c, j) {
+        var td = el('td', {'class': t.numeric[j] ? 'num' : ''});
+        if (c.title) td.title = c.title;
+        if (c.bold) { td.appendChild(el('b', {}, c.text)); if (c.mark) td.appendChild(document.createTextNode(c.mark)); }
+        else td.textContent = c.text + (c.mark || '');
+        tr.appendChild(td);
+      });
+      body.appendChild(tr);
+    });
+    tab.appendChild(body);
+    return tab;
+  }
+
+  // ---- figures ----
+  var CFG = {responsive: true, displaylogo: false, scrollZoom: true};
+  function note(id, text) { $(id + '-note').textContent = text || ''; }
+  function embFor() {
+    var out = [];
+    D.methods.forEach(function (m) {
+      D.files.forEach(function (f, fi) {
+        if (!fileOk(fi)) return;
+        var c = D.embeddings.filter(function (e) {
+          return e.file === fi && e.method === m && e.dataset === S.dataset && String(e.split) === S.split && protoOk(e.protocol);
+        });
+        if (S.dim !== 'all') c = c.filter(function (e) { return String(e.dim) === S.dim; });
+        c.sort(function (a, b) { return (a.dim === 2 ? 0 : 1) - (b.dim === 2 ? 0 : 1) || a.dim - b.dim; });
+        if (c.length) out.push(c[0]);
+      });
+    });
+    return out;
+  }
+  // Latent spaces: canvas 2D, one canvas per panel, points batched by class. Plotly's WebGL
+  // scatter took seconds to set up 70,000 points in a software-rendered browser; this draws them
+  // in tens of milliseconds and needs no GPU.
+  function drawScatter() {
+    var embs = embFor(), box = $('scatter');
+    box.innerHTML = '';
+    window.drbench.scatter = [];
+    if (!embs.length) { note('scatter', 'No stored embedding for this selection (keep_embeddings: true stores them).'); return; }
+    var names = D.classes[S.dataset] || [], ncls = 0;
+    embs.forEach(function (e) { if (e.labels) { var l = bytes(e.labels); for (var i = 0; i < l.length; i++) ncls = Math.max(ncls, l[i] + 1); } });
+    var hidden = {};
+    var legend = el('div', {'class': 'legend'});
+    var panels = [];
+    for (var c = 0; c < ncls; c++) (function (c) {
+      var item = el('span', {'class': 'key', title: 'click to hide or show this class'});
+      var sw = el('i'); sw.style.background = PAL[c % PAL.length]; item.appendChild(sw);
+      item.appendChild(document.createTextNode(names[c] !== undefined ? names[c] : 'class ' + c));
+      item.addEventListener('click', function () { hidden[c] = !hidden[c]; item.classList.toggle('off'); panels.forEach(function (p) { p.draw(); }); });
+      legend.appendChild(item);
+    })(c);
+    box.appendChild(legend);
+    var grid = el('div', {'class': 'grid'});
+    box.appendChild(grid);
+    var warned = [];
+    embs.forEach(function (e) {
+      var p = panel(e, names, hidden);
+      grid.appendChild(p.root);
+      panels.push(p);
+      if (e.shown < e.total) warned.push(label(e.file, e.method));
+    });
+    panels.forEach(function (p) { p.draw(); });
+    note('scatter', (warned.length ? 'Subsampled (above the ' + D.max_points.toLocaleString('en') + '-point limit, uniformly at random, seed 0): ' + warned.join(', ') + '. ' : 'Every stored point is drawn. ') +
+      'Drag to pan, scroll to zoom, double-click to reset; hover a point for its class, index and part; train points are dots, test points outlined squares; click a class to hide it.');
+  }
+  // Indices 0..n-1 ordered by key(i) in [0, m); with starts, also where each key's run begins.
+  function countingSort(n, m, key, starts) {
+    var k = new Uint32Array(n), count = new Uint32Array(m + 1), order = new Uint32Array(n), i;
+    for (i = 0; i < n; i++) { k[i] = key(i); count[k[i] + 1]++; }
+    for (i = 0; i < m; i++) count[i + 1] += count[i];
+    var start = count.slice();
+    for (i = 0; i < n; i++) order[count[k[i]]++] = i;
+    return starts ? {order: order, start: start} : order;
+  }
+  function panel(e, names, hidden) {
+    var T0 = performance.now();
+    var x = coords(e, 0), y = e.axes.length > 1 ? coords(e, 1) : new Float32Array(x.length);
+    var n = x.length, lab = e.labels ? bytes(e.labels) : null, idx = e.index ? bytes(e.index) : null;
+    var root = el('div', {'class': 'panel'});
+    var title = label(e.file, e.method) + (e.dim === 0 ? ' (input space, axes 1-2)' : e.dim !== 2 ? ' (dim ' + e.dim + ', axes 1-2)' : '') + ' · ' +
+      (e.shown < e.total ? e.shown.toLocaleString('en') + ' of ' + e.total.toLocaleString('en') + ' points' : e.total.toLocaleString('en') + ' points');
+    root.appendChild(el('div', {'class': 'ptitle'}, title));
+    var cv = el('canvas'), tip = el('div', {'class': 'tip'});
+    root.appendChild(cv); root.appendChild(tip);
+    var W = 400, H = 340, dpr = window.devicePixelRatio || 1;
+    cv.width = W * dpr; cv.height = H * dpr; cv.style.width = W + 'px'; cv.style.height = H + 'px';
+    var ctx = cv.getContext('2d');
+    var x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+    for (var i = 0; i < n; i++) { if (x[i] < x0) x0 = x[i]; if (x[i] > x1) x1 = x[i]; if (y[i] < y0) y0 = y[i]; if (y[i] > y1) y1 = y[i]; }
+    if (!(x1 > x0)) { x0 -= 1; x1 += 1; }
+    if (!(y1 > y0)) { y0 -= 1; y1 += 1; }
+    var padx = (x1 - x0) * 0.03, pady = (y1 - y0) * 0.03, home = [x0 - padx, x1 + padx, y0 - pady, y1 + pady];
+    var v = home.slice();
+    // Points in class order, train before test (a counting sort), so that each colour is set
+    // once a draw.
+    var nc = 1;
+    if (lab) for (i = 0; i < n; i++) if (lab[i] + 1 > nc) nc = lab[i] + 1;
+    var key = function (i) { return 2 * (lab ? lab[i] : 0) + (i >= e.n_train ? 1 : 0); };
+    var order = countingSort(n, 2 * nc, key);
+    // A grid over the whole extent for hover, built on the first hover: the points of each cell.
+    var G = 128, grid = null;
+    function cellOf(i) {
+      var gx = Math.min(G - 1, Math.floor((x[i] - home[0]) / (home[1] - home[0]) * G));
+      var gy = Math.min(G - 1, Math.floor((y[i] - home[2]) / (home[3] - home[2]) * G));
+      return gx * G + gy;
+    }
+    var T1 = performance.now();
+    var size = n > 20000 ? 2 : n > 2000 ? 3 : 4;
+    var info = {method: e.method, file: e.file, task: e.task, shown: e.shown, total: e.total, drawn: 0};
+    window.drbench.scatter.push(info);
+    function px(i) { return (x[i] - v[0]) / (v[1] - v[0]) * W; }
+    function py(i) { return H - (y[i] - v[2]) / (v[3] - v[2]) * H; }
+    var pending = false;
+    // Points written straight into the pixels (no path per point): a filled square for a
+    // training point, an outlined one for a test point, in device pixels.
+    var img = ctx.createImageData(cv.width, cv.height), pix = new Uint32Array(img.data.buffer);
+    var rgba = PAL.map(function (h) {
+      var r = parseInt(h.substr(1, 2), 16), g = parseInt(h.substr(3, 2), 16), b = parseInt(h.substr(5, 2), 16);
+      return (255 << 24 | b << 16 | g << 8 | r) >>> 0;  // little-endian RGBA
+    });
+    function draw() {
+      var T2 = performance.now();
+      pix.fill(0);
+      var CW = cv.width, CH = cv.height, sz = Math.max(1, Math.round(size * dpr)), h = sz >> 1;
+      var drawn = 0, ax = CW / (v[1] - v[0]), ay = CH / (v[3] - v[2]);
+      for (var k = 0; k < n; k++) {
+        var i = order[k], c = lab ? lab[i] : 0;
+        if (hidden[c]) continue;
+        var X = Math.round((x[i] - v[0]) * ax) - h, Y = Math.round(CH - (y[i] - v[2]) * ay) - h;
+        if (X < -sz || X >= CW || Y < -sz || Y >= CH) continue;
+        var col = rgba[c % rgba.length], test = i >= e.n_train;
+        var s0 = test ? sz + 2 : sz, X0 = test ? X - 1 : X, Y0 = test ? Y - 1 : Y;
+        for (var yy = Math.max(0, Y0); yy < Math.min(CH, Y0 + s0); yy++) {
+          var row = yy * CW, edge = yy === Y0 || yy === Y0 + s0 - 1;
+          for (var xx = Math.max(0, X0); xx < Math.min(CW, X0 + s0); xx++)
+            if (!test || edge || xx === X0 || xx === X0 + s0 - 1) pix[row + xx] = col;
+        }
+        drawn++;
+      }
+      ctx.putImageData(img, 0, 0);
+      ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+      ctx.strokeStyle = '#ccc'; ctx.strokeRect(0.5, 0.5, W - 1, H - 1);
+      info.drawn = drawn;
+      info.ms = [Math.round(T1 - T0), Math.round(performance.now() - T2)];
+      pending = false;
+    }
+    function later() { if (!pending) { pending = true; requestAnimationFrame(draw); } }
+    function nearest(mx, my) {
+      var dx = (mx / W) * (v[1] - v[0]) + v[0], dy = ((H - my) / H) * (v[3] - v[2]) + v[2];
+      var gx = Math.floor((dx - home[0]) / (home[1] - home[0]) * G), gy = Math.floor((dy - home[2]) / (home[3] - home[2]) * G);
+      var rx = Math.ceil(8 / W * (v[1] - v[0]) / (home[1] - home[0]) * G), ry = Math.ceil(8 / H * (v[3] - v[2]) / (home[3] - home[2]) * G);
+      var best = -1, bd = 64;
+      if (!grid) grid = countingSort(n, G * G, cellOf, true);
+      for (var a = Math.max(0, gx - rx); a <= Math.min(G - 1, gx + rx); a++) for (var b = Math.max(0, gy - ry); b <= Math.min(G - 1, gy + ry); b++) {
+        var cell = a * G + b;
+        for (var j = grid.start[cell]; j < grid.start[cell + 1]; j++) {
+          var i = grid.order[j];
+          if (lab && hidden[lab[i]]) continue;
+          var d = (px(i) - mx) * (px(i) - mx) + (py(i) - my) * (py(i) - my);
+          if (d < bd) { bd = d; best = i; }
+        }
+      }
+      return best;
+    }
+    var drag = null;
+    cv.addEventListener('mousedown', function (ev) { drag = [ev.clientX, ev.clientY, v.slice()]; });
+    window.addEventListener('mouseup', function () { drag = null; });
+    cv.addEventListener('mousemove', function (ev) {
+      var r = cv.getBoundingClientRect(), mx = ev.clientX - r.left, my = ev.clientY - r.top;
+      if (drag) {
+        var sx = (ev.clientX - drag[0]) / W * (drag[2][1] - drag[2][0]), sy = (ev.clientY - drag[1]) / H * (drag[2][3] - drag[2][2]);
+        v = [drag[2][0] - sx, drag[2][1] - sx, drag[2][2] + sy, drag[2][3] + sy];
+        tip.style.display = 'none';
+        later();
+        return;
+      }
+      var i = nearest(mx, my);
+      if (i < 0) { tip.style.display = 'none'; return; }
+      var c = lab ? lab[i] : -1;
+      tip.textContent = (c >= 0 ? (names[c] !== undefined ? names[c] : 'class ' + c) : 'no label') +
+        ' · index ' + (idx ? idx[i] : '?') + ' · ' + (i < e.n_train ? 'train' : 'test');
+      tip.style.display = 'block';
+      tip.style.left = (px(i) > W * 0.6 ? px(i) - 8 - tip.offsetWidth : px(i) + 8) + 'px'; tip.style.top = (py(i) + 22) + 'px';
+      tip.style.display = 'block';
+    });
+    cv.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
+    cv.addEventListener('wheel', function (ev) {
+      ev.preventDefault();
+      var r = cv.getBoundingClientRect(), fx = (ev.clientX - r.left) / W, fy = 1 - (ev.clientY - r.top) / H;
+      var z = Math.exp(ev.deltaY * 0.0015), cx = v[0] + fx * (v[1] - v[0]), cy = v[2] + fy * (v[3] - v[2]);
+      v = [cx - (cx - v[0]) * z, cx + (v[1] - cx) * z, cy - (cy - v[2]) * z, cy + (v[3] - cy) * z];
+      later();
+    }, {passive: false});
+    cv.addEventListener('dblclick', function () { v = home.slice(); later(); });
+    // For tests and for linking: where point i is on the screen now.
+    info.pointAt = function (i) { var r = cv.getBoundingClientRect(); return [r.left + px(i), r.top + py(i)]; };
+    return {root: root, draw: draw};
+  }
+  function cellsOf(measure, k) {
+    return D.cells.filter(function (c) {
+      return c.measure === measure && c.dataset === S.dataset && fileOk(c.file) && protoOk(c.protocol) &&
+        (measure !== 'knn_error' || String(c.k) === S.k);
+    });
+  }
+  function yTitle() { var m = D.measures.filter(function (m) { return m.key === S.measure; })[0]; return m ? m.name : S.measure; }
+  function lines(div, cells, xkey, series, xtitle, logx) {
+    var groups = {}, order = [];
+    cells.forEach(function (c) {
+      var key = series(c);
+      if (!groups[key]) { groups[key] = []; order.push(key); }
+      groups[key].push(c);
+    });
+    var traces = order.map(function (key) {
+      var g = groups[key].slice().sort(function (a, b) { return a[xkey] - b[xkey]; });
+      return {type: 'scatter', mode: 'lines+markers', name: key, x: g.map(function (c) { return c[xkey]; }),
+        y: g.map(function (c) { return c.mean; }),
+        error_y: {type: 'data', array: g.map(function (c) { return c.std === null ? 0 : c.std; }), visible: true, thickness: 1},
+        line: {color: methodColor(g[0].method)},
+        text: g.map(function (c) { return c.text + (c.setting ? '<br>' + c.setting : ''); }), hoverinfo: 'x+text+name'};
+    });
+    Plotly.react(div, traces, {height: 420, margin: {l: 60, r: 10, t: 30, b: 50}, hovermode: 'closest', legend: {x: 1.02, xanchor: 'left', y: 1},
+      xaxis: {title: {text: xtitle}, type: logx ? 'log' : 'linear'}, yaxis: {title: {text: yTitle()}}}, CFG);
+    return traces.length;
+  }
+  function drawSplitCurve() {
+    if ((D.splits[S.dataset] || []).length < 2) {
+      Plotly.purge($('split-curve'));
+      note('split-curve', 'One split value only: nothing to draw against it (the tables hold the numbers).');
+      return;
+    }
+    var cells = cellsOf(S.measure).filter(function (c) { return S.dim === 'all' || String(c.dim) === S.dim; });
+    var n = lines($('split-curve'), cells, 'split', function (c) { return label(c.file, c.method) + (S.dim === 'all' && c.dim ? ' (dim ' + c.dim + ')' : ''); },
+      (D.split_kind[S.dataset] || 'split') + ' (training-set size)', false);
+    note('split-curve', n ? 'Cell means ± std as the tables store them; click a legend entry to hide a method, double-click to show it alone.' : 'Nothing to draw.');
+  }
+  function drawDimCurve() {
+    var cells = cellsOf(S.measure).filter(function (c) { return String(c.split) === S.split && c.dim > 0; });
+    if (uniq(cells.map(function (c) { return c.dim; })).length < 2) {
+      Plotly.purge($('dim-curve'));
+      note('dim-curve', 'One latent dimension only: nothing to draw against it.');
+      return;
+    }
+    var n = lines($('dim-curve'), cells, 'dim', function (c) { return label(c.file, c.method); }, 'latent dimension', false);
+    note('dim-curve', n ? 'At the selected split value; methods without a latent dimension are left out.' : 'Nothing to draw.');
+  }
+  function drawRnx() {
+    var cs = D.rnx.filter(function (r) {
+      return r.dataset === S.dataset && String(r.split) === S.split && fileOk(r.file) && protoOk(r.protocol) &&
+        (S.dim === 'all' ? true : String(r.dim) === S.dim);
+    });
+    var traces = cs.map(function (r) {
+      return {type: 'scatter', mode: 'lines', name: label(r.file, r.method) + (S.dim === 'all' ? ' (dim ' + r.dim + ')' : '') + (r.auc === null ? '' : ' AUC ' + r.auc.toFixed(3)),
+        x: r.K, y: r.rnx, line: {color: methodColor(r.method)}};
+    });
+    if (!traces.length) Plotly.purge($('rnx'));
+    else Plotly.react($('rnx'), traces, {height: 420, margin: {l: 60, r: 10, t: 30, b: 50}, hovermode: 'closest', legend: {x: 1.02, xanchor: 'left', y: 1},
+      xaxis: {title: {text: 'K (neighbourhood size)'}, type: 'log'}, yaxis: {title: {text: 'R_NX(K)'}}}, CFG);
+    note('rnx', traces.length ? 'One task per method: the tables\' chosen setting on the first partition; AUC_logK as stored by the run.' : 'No R_NX curves stored for this selection (quality: [rnx_auc] stores them).');
+  }
+  function drawCd() {
+    var box = $('cd');
+    box.innerHTML = '';
+    var rs = D.ranks.filter(function (r) { return r.measure_key === S.measure && fileOk(r.file) &&
+      (S.measure !== 'knn_error' || String(r.k) === String(D.rank_k)); });
+    if (!rs.length) { note('cd', 'No ranks for this measure.'); return; }
+    note('cd', 'Mean ranks and the Nemenyi critical difference as `drbench aggregate --ranks` computes them; a thick line joins methods closer than CD.');
+    rs.forEach(function (r) {
+      var div = el('div', {'class': 'plot'});
+      box.appendChild(div);
+      var order = r.labels.map(function (l, i) { return {l: l, m: r.mean_rank[i]}; }).sort(function (a, b) { return a.m - b.m; });
+      var k = order.length, traces = [], shapes = [], ann = [];
+      order.forEach(function (o, i) {
+        var y = -1 - i;
+        traces.push({type: 'scatter', mode: 'markers+text', x: [o.m], y: [y], text: [o.l + ' (' + o.m.toFixed(2) + ')'],
+          textposition: 'middle right', name: o.l, marker: {size: 10, color: methodColor(o.l)}, hoverinfo: 'text+name',
+          hovertext: [o.l + ': mean rank ' + o.m.toFixed(3)]});
+        shapes.push({type: 'line', x0: o.m, x1: o.m, y0: 0, y1: y, line: {color: methodColor(o.l), width: 1}});
+      });
+      var cdok = r.blocks >= 2 && isFinite(r.cd) && r.cd > 0;
+      var top = 0.6;
+      if (cdok) {
+        // Methods closer than CD: each maximal run joined by a line above the axis, one row each.
+        var groups = [];
+        for (var i = 0; i < k; i++) {
+          var j = i;
+          while (j + 1 < k && order[j + 1].m - order[i].m <= r.cd + 1e-12) j++;
+          if (j > i && !(i > 0 && order[j].m - order[i - 1].m <= r.cd + 1e-12)) groups.push([i, j]);
+        }
+        groups.forEach(function (gr, g) {
+          var y = 0.35 + 0.35 * g;
+          shapes.push({type: 'line', x0: order[gr[0]].m - 0.03, x1: order[gr[1]].m + 0.03, y0: y, y1: y, line: {color: 'black', width: 4}});
+        });
+        top = 0.35 + 0.35 * groups.length + 0.2;
+        shapes.push({type: 'line', x0: 1, x1: 1 + r.cd, y0: top, y1: top, line: {color: 'black', width: 2}});
+        ann.push({x: 1 + r.cd / 2, y: top, yanchor: 'bottom', text: 'CD = ' + r.cd.toFixed(2), showarrow: false});
+        top += 0.6;
+      }
+      var title = D.files[r.file].tag + ': mean rank by ' + r.measure + ' over ' + r.blocks + ' block' + (r.blocks === 1 ? '' : 's') +
+        (cdok ? '; Friedman p = ' + (r.p === null ? '?' : r.p.toPrecision(3)) + ', Iman-Davenport p = ' + (r.p_f === null ? '?' : r.p_f.toPrecision(3)) + ', alpha = ' + r.alpha : '; too few blocks for the Friedman test and CD') +
+        (r.left_out ? '; left out: ' + r.left_out : '');
+      Plotly.react(div, traces, {height: 110 + 30 * (k + top), margin: {l: 20, r: 20, t: 50, b: 30}, showlegend: false,
+        title: {text: title, font: {size: 12}}, shapes: shapes, annotations: ann,
+        xaxis: {range: [0.5, k + 1.5], title: {text: 'mean rank (1 = best)'}, dtick: 1}, yaxis: {visible: false, range: [-k - 0.5, top]}}, CFG);
+    });
+  }
+  function drawTraces() {
+    var ts = D.traces.filter(function (t) {
+      return t.dataset === S.dataset && String(t.split) === S.split && fileOk(t.file) && (S.dim === 'all' || String(t.dim) === S.dim);
+    });
+    var traces = ts.map(function (t) {
+      return {type: 'scatter', mode: 'lines', name: label(t.file, t.method) + ' (dim ' + t.dim + ', ' + t.optimizer + ')',
+        x: t.iteration, y: t.objective, line: {color: methodColor(t.method)}};
+    });
+    if (!traces.length) Plotly.purge($('traces'));
+    else Plotly.react($('traces'), traces, {height: 420, margin: {l: 70, r: 10, t: 30, b: 50}, hovermode: 'closest', legend: {x: 1.02, xanchor: 'left', y: 1},
+      xaxis: {title: {text: 'iteration'}}, yaxis: {title: {text: 'objective'}}}, CFG);
+    note('traces', traces.length ? 'The objective of each method\'s shown task (the chosen setting, first partition), as logged by its optimiser.' : 'No optimiser traces for this selection (keep_traces: true stores them).');
+  }
+  function drawAll() {
+    var t0 = performance.now();
+    var tm = window.drbench.timings = {};
+    [refreshSelectors, drawTables, drawScatter, drawSplitCurve, drawDimCurve, drawRnx, drawCd,
+      drawTraces].forEach(function (f) {
+      var t = performance.now();
+      f();
+      tm[f.name] = Math.round(performance.now() - t);
+    });
+    window.drbench.redraws++;
+    window.drbench.lastDrawMs = performance.now() - t0;
+    document.documentElement.setAttribute('data-redraws', String(window.drbench.redraws));
+  }
+  window.drbench = {state: S, redraws: 0, data: D};
+  window.addEventListener('DOMContentLoaded', function () {
+    bindSelectors();
+    drawAll();
+    window.drbench.readyMs = performance.now();
+    document.documentElement.setAttribute('data-ready', '1');
+  });
+})();
