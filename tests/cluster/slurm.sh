@@ -1,0 +1,191 @@
+#!/usr/bin/env bash
+# examples/slurm/drbench.sbatch on a real Slurm: munged, slurmctld and slurmd of Debian's
+# slurm-wlm started here on loopback (one node, 2 CPUs, every file in a scratch directory), the
+# example submitted unchanged but for sbatch options and environment variables, and every
+# resulting table compared with a plain `mpirun` run's. Needs root (slurmd runs jobs as root here)
+# and `scripts/install-deps.sh --test`; skips with the reason otherwise, fails under CI=true.
+. "$(dirname "$0")/../support/cli_lib.sh"
+SBATCH_FILE="$SRC/examples/slurm/drbench.sbatch"
+
+skip() {
+  [ "${CI:-}" = "true" ] && fail "$1"
+  echo "SKIP: $1"
+  exit 0
+}
+for c in munged mungekey slurmctld slurmd sbatch sinfo squeue scontrol scancel srun; do
+  command -v "$c" >/dev/null || skip "$c not found (scripts/install-deps.sh --test installs Slurm)"
+done
+[ "$(id -u)" -eq 0 ] || skip "slurmd must run as root to start jobs"
+
+# ---- a one-node Slurm in $WORK/slurm ----
+S=$WORK/slurm
+mkdir -p "$S/state" "$S/spool" "$S/munge"
+chmod 700 "$S/munge"
+stop_slurm() {
+  local ids
+  if [ -n "${SLURM_CONF:-}" ] && ids=$(squeue -h -o %i 2>/dev/null) && [ -n "$ids" ]; then
+    scancel $ids 2>/dev/null
+    for _ in $(seq 40); do [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break; sleep 0.5; done
+  fi
+  for f in "$S/slurmd.pid" "$S/slurmctld.pid" "$S/munge/pid"; do
+    [ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+  done
+  for f in "$S/slurmd.pid" "$S/slurmctld.pid" "$S/munge/pid"; do
+    for _ in $(seq 50); do
+      [ -s "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null || break
+      sleep 0.1
+    done
+  done
+}
+# Keep the logs of a failed run where they can be read.
+trap 'rc=$?; stop_slurm; [ $rc -ne 0 ] && { tail -n 30 "$S"/*.log "$WORK"/job-*.log 2>/dev/null || true; }
+      rm -rf "$WORK"; exit $rc' EXIT
+
+read -r ctld_port slurmd_port < <("$PY" -c '
+import socket
+s = [socket.socket() for _ in range(2)]
+for x in s: x.bind(("127.0.0.1", 0))
+print(*[x.getsockname()[1] for x in s])')
+mungekey --create --force --keyfile "$S/munge/key" >/dev/null
+munged --force --socket "$S/munge/sock" --key-file "$S/munge/key" --pid-file "$S/munge/pid" \
+  --log-file "$S/munge/log" --seed-file "$S/munge/seed" || fail "munged did not start"
+host=$(hostname -s)
+# proctrack/linuxproc and task/none: no cgroups needed (containers rarely delegate them).
+# cred_expire: a requeued job waits this long before it may start again (default 120 s).
+cat >"$S/slurm.conf" <<CONF
+ClusterName=drbenchtest
+SlurmctldHost=$host(127.0.0.1)
+SlurmUser=root
+SlurmdUser=root
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
+AuthType=auth/munge
+CredType=cred/munge
+AuthInfo=socket=$S/munge/sock,cred_expire=5
+StateSaveLocation=$S/state
+SlurmdSpoolDir=$S/spool
+SlurmctldPidFile=$S/slurmctld.pid
+SlurmdPidFile=$S/slurmd.pid
+SlurmctldLogFile=$S/slurmctld.log
+SlurmdLogFile=$S/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_CPU
+AccountingStorageType=accounting_storage/none
+JobAcctGatherType=jobacct_gather/none
+JobCompType=jobcomp/none
+MpiDefault=none
+ReturnToService=2
+SchedulerParameters=sched_interval=1
+KillWait=10
+MinJobAge=3600
+NodeName=$host NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN
+PartitionName=test Nodes=$host Default=YES MaxTime=INFINITE State=UP
+CONF
+export SLURM_CONF=$S/slurm.conf
+slurmctld || fail "slurmctld did not start ($S/slurmctld.log)"
+slurmd || fail "slurmd did not start ($S/slurmd.log)"
+for _ in $(seq 120); do
+  [ "$(sinfo -h -o %t 2>/dev/null)" = "idle" ] && break
+  sleep 0.5
+done
+[ "$(sinfo -h -o %t)" = "idle" ] || fail "the node is not idle after 60 s: $(sinfo)"
+echo "slurm up: $(sinfo -h -o '%P %D %c %t')"
+
+# ---- the sweep: built-in methods beside a traced external PCA that logs each of its runs ----
+cat >"$WORK/traced_pca.py" <<'PY'
+import os, sys, time
+import numpy as np
+from drbench.external import read_task, write_output
+task = read_task(sys.argv[1])
+with open(os.environ["TRACE_LOG"], "a") as log:  # one line per run of a task: reruns show
+    log.write(f"{task.dataset} {task.seed} {task.dim}\n")
+time.sleep(float(os.environ.get("TRACE_SLEEP", "0")))  # a task of known length, no CPU
+X = task.X_train
+mean = X.mean(axis=0)
+W = np.linalg.svd(X - mean, full_matrices=False)[2][:task.dim].T
+W = W * np.sign(W[np.abs(W).argmax(axis=0), np.arange(W.shape[1])])
+write_output(sys.argv[2], (X - mean) @ W,
+             None if task.X_test is None else (task.X_test - mean) @ W)
+PY
+sweep() {  # sweep NAME REPEATS
+  cat <<YAML
+name: $1
+seed: 11
+datasets:
+  - {name: iris, source: bundled, preprocess: [standardize]}
+  - name: blobs
+    source: generator
+    generator: gaussian_blobs
+    params: {n: 150, classes: 3}
+    preprocess: [center]
+splits: {train_ratio: [0.5], repeats: $2}
+methods:
+  - {method: pca, label: PCA, dims: [1, 2]}
+  - {method: lda, label: LDA, dims: [2]}
+  - {method: external, label: traced PCA, command: [/usr/bin/python3, ./traced_pca.py], dims: [2]}
+evaluation: {knn: [1, 3]}
+output: {path: $1.h5}
+YAML
+}
+sweep small 4 >"$WORK/small.yaml"  # 32 tasks, 8 traced
+sweep long 16 >"$WORK/long.yaml"   # 128 tasks, 32 traced
+export TRACE_LOG=$WORK/trace.log TRACE_SLEEP=0 DRBENCH
+cd "$WORK"
+for c in small long; do
+  "${MPIRUN[@]}" -np 2 "$DRBENCH" run "$c.yaml" --output "ref-$c.h5" --quiet --no-table
+  "$DRBENCH" aggregate "ref-$c.h5" --no-store --long "ref-$c.csv"
+done
+
+# ---- helpers ----
+submit() {  # submit [SBATCH OPTION...] -- [DRBENCH RUN ARG...]: prints the job id
+  local opts=()
+  while [ "$1" != "--" ]; do
+    opts+=("$1")
+    shift
+  done
+  shift
+  sbatch --parsable --nodes=1 --ntasks-per-node=2 --time=10 --output="$WORK/job-%j.log" \
+    "${opts[@]}" "$SBATCH_FILE" "$@"
+}
+field() { scontrol show job -o "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
+wait_job() {  # wait_job ID SECONDS: until the job has ended; its state in $state
+  local t0=$SECONDS
+  while :; do
+    state=$(field "$1" JobState)
+    case "$state" in
+      COMPLETED | FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY | BOOT_FAIL | DEADLINE)
+        return 0 ;;
+    esac
+    [ $((SECONDS - t0)) -lt "$2" ] || fail "job $1 still $state after $2 s"
+    sleep 0.5
+  done
+}
+same_table() {  # same_table RESULTS... REF.csv: the pooled --long table equals the reference's
+  local ref=${*: -1}
+  "$DRBENCH" aggregate "${@:1:$#-1}" --no-store --long "$WORK/got.csv"
+  cmp -s "$WORK/got.csv" "$ref" || { diff "$WORK/got.csv" "$ref" | head; fail "$* table differs"; }
+}
+once_each() {  # once_each N: the trace log holds N runs, no task run twice
+  local runs distinct
+  runs=$(wc -l <"$TRACE_LOG")
+  distinct=$(sort -u "$TRACE_LOG" | wc -l)
+  [ "$runs" -eq "$1" ] && [ "$distinct" -eq "$1" ] ||
+    fail "traced tasks: $runs runs of $distinct distinct tasks, expected $1 runs of $1"
+}
+ranks_of() { "$PY" -c "import h5py,sys; print(h5py.File(sys.argv[1]).attrs['ranks'])" "$1"; }
+new_trace() { : >"$TRACE_LOG"; }
+
+# ---- 1. a job that finishes, mpirun inside the allocation ----
+new_trace
+export TRACE_SLEEP=0.2
+job=$(DRBENCH_LAUNCH=mpirun submit -- small.yaml --output "$WORK/one.h5")
+wait_job "$job" 120
+[ "$state" = COMPLETED ] || fail "job $job ended $state, expected COMPLETED"
+expect_in "$WORK/job-$job.log" "drbench exited with status 0"
+same_table one.h5 ref-small.csv
+same_task_tables ref-small.h5 one.h5
+once_each 8
+[ "$(ranks_of one.h5)" = 2 ] || fail "mpirun in the job ran $(ranks_of one.h5) rank(s), not 2"
+echo "case 1 ok: sbatch + mpirun, same table as plain mpirun"
