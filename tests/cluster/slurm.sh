@@ -37,9 +37,11 @@ stop_slurm() {
     done
   done
 }
-# Keep the logs of a failed run where they can be read.
+# The logs of a failed run are printed; SLURM_TEST_KEEP=DIR keeps the whole scratch dir there.
 trap 'rc=$?; stop_slurm; [ $rc -ne 0 ] && { tail -n 30 "$S"/*.log "$WORK"/job-*.log 2>/dev/null || true; }
-      rm -rf "$WORK"; exit $rc' EXIT
+      [ -n "${SLURM_TEST_KEEP:-}" ] && cp -r "$WORK" "$SLURM_TEST_KEEP"; rm -rf "$WORK"; exit $rc' EXIT
+# SLURM_TEST_CASES="1 3": run only those cases (while working on one).
+want() { [ -z "${SLURM_TEST_CASES:-}" ] || [[ " $SLURM_TEST_CASES " == *" $1 "* ]]; }
 
 read -r ctld_port slurmd_port < <("$PY" -c '
 import socket
@@ -101,7 +103,13 @@ from drbench.external import read_task, write_output
 task = read_task(sys.argv[1])
 with open(os.environ["TRACE_LOG"], "a") as log:  # one line per run of a task: reruns show
     log.write(f"{task.dataset} {task.seed} {task.dim}\n")
-time.sleep(float(os.environ.get("TRACE_SLEEP", "0")))  # a task of known length, no CPU
+# A task of known length that uses no CPU; TRACE_SLEEP_REQUEUED once the job log TRACE_JOB_LOG
+# says the job was requeued.
+requeued = False
+if os.environ.get("TRACE_JOB_LOG"):
+    with open(os.environ["TRACE_JOB_LOG"], errors="replace") as f:
+        requeued = "requeueing" in f.read()
+time.sleep(float(os.environ.get("TRACE_SLEEP_REQUEUED" if requeued else "TRACE_SLEEP", "0")))
 X = task.X_train
 mean = X.mean(axis=0)
 W = np.linalg.svd(X - mean, full_matrices=False)[2][:task.dim].T
@@ -146,7 +154,8 @@ submit() {  # submit [SBATCH OPTION...] -- [DRBENCH RUN ARG...]: prints the job 
     shift
   done
   shift
-  sbatch --parsable --nodes=1 --ntasks-per-node=2 --time=10 --output="$WORK/job-%j.log" \
+  # 30 minutes: the example's own --signal=B:USR1@600 comes 20 minutes in, after every job here.
+  sbatch --parsable --nodes=1 --ntasks-per-node=2 --time=30 --output="$WORK/job-%j.log" \
     "${opts[@]}" "$SBATCH_FILE" "$@"
 }
 field() { scontrol show job -o "$1" | tr ' ' '\n' | sed -n "s/^$2=//p" | head -n 1; }
@@ -177,15 +186,105 @@ once_each() {  # once_each N: the trace log holds N runs, no task run twice
 ranks_of() { "$PY" -c "import h5py,sys; print(h5py.File(sys.argv[1]).attrs['ranks'])" "$1"; }
 new_trace() { : >"$TRACE_LOG"; }
 
+# srun launches Debian's Open MPI through PMIx only (srun --mpi=pmix); with PMI-2 its ranks stop
+# in MPI_Init ("OMPI was not built with SLURM's PMI support"). MpiDefault is none here, as on
+# clusters that leave the choice to the job: SLURM_MPI_TYPE reaches srun inside the job.
+if srun --mpi=list 2>&1 | grep -qw pmix; then
+  export SLURM_MPI_TYPE=pmix
+  LAUNCH=srun
+else
+  echo "no srun case: this Slurm has no PMIx (srun --mpi=list: $(srun --mpi=list 2>&1 | tr '\n' ' '))"
+  LAUNCH=mpirun
+fi
+
 # ---- 1. a job that finishes, mpirun inside the allocation ----
-new_trace
-export TRACE_SLEEP=0.2
-job=$(DRBENCH_LAUNCH=mpirun submit -- small.yaml --output "$WORK/one.h5")
-wait_job "$job" 120
-[ "$state" = COMPLETED ] || fail "job $job ended $state, expected COMPLETED"
-expect_in "$WORK/job-$job.log" "drbench exited with status 0"
-same_table one.h5 ref-small.csv
-same_task_tables ref-small.h5 one.h5
-once_each 8
-[ "$(ranks_of one.h5)" = 2 ] || fail "mpirun in the job ran $(ranks_of one.h5) rank(s), not 2"
-echo "case 1 ok: sbatch + mpirun, same table as plain mpirun"
+case1() {
+  new_trace
+  export TRACE_SLEEP=0.2
+  job=$(DRBENCH_LAUNCH=mpirun submit -- small.yaml --output "$WORK/one.h5")
+  wait_job "$job" 120
+  [ "$state" = COMPLETED ] || fail "job $job ended $state, expected COMPLETED"
+  expect_in "$WORK/job-$job.log" "drbench exited with status 0"
+  same_table one.h5 ref-small.csv
+  same_task_tables ref-small.h5 one.h5
+  once_each 8
+  [ "$(ranks_of one.h5)" = 2 ] || fail "mpirun in the job ran $(ranks_of one.h5) rank(s), not 2"
+  echo "case 1 ok: sbatch + mpirun, same table as plain mpirun"
+}
+if want 1; then case1; fi
+
+# ---- 2. srun as the launcher (the example's default) ----
+case2() {
+  new_trace
+  export TRACE_SLEEP=0.2
+  job=$(DRBENCH_LAUNCH=srun submit -- small.yaml --output "$WORK/srun.h5")
+  wait_job "$job" 120
+  [ "$state" = COMPLETED ] || fail "srun job $job ended $state, expected COMPLETED"
+  same_table srun.h5 ref-small.csv
+  once_each 8
+  # Two singletons would each run the whole sweep; one MPI world of 2 ranks shares it.
+  [ "$(ranks_of srun.h5)" = 2 ] || fail "srun started $(ranks_of srun.h5) rank(s) per world, not 2"
+  echo "case 2 ok: sbatch + srun --mpi=pmix, same table"
+}
+if want 2 && [ "$LAUNCH" = srun ]; then case2; fi
+
+# ---- 3. the time limit: SIGUSR1 before it, a clean stop, requeue, resume, until done ----
+# Slurm checks time limits every 30 s and sends the signal at the first check that is within
+# 30 s of the lead time: with --time=1 and @45, at the first check of the allocation (0-30 s in),
+# and the kill 30 s or more later. 32 traced tasks of 3 s (48 s on 2 ranks) cannot finish in the
+# first allocation; once requeued they take 0.2 s, so the run ends after one or two requeues.
+case3() {
+  new_trace
+  local log=$WORK/job-limit.log
+  export TRACE_SLEEP=3 TRACE_SLEEP_REQUEUED=0.2 TRACE_JOB_LOG=$log
+  t0=$SECONDS
+  job=$(DRBENCH_LAUNCH=$LAUNCH submit --time=1 --signal=B:USR1@45 --output="$log" -- long.yaml \
+    --output "$WORK/limit.h5")
+  wait_job "$job" 600
+  unset TRACE_JOB_LOG
+  [ "$state" = COMPLETED ] || fail "time-limited job $job ended $state, expected COMPLETED"
+  restarts=$(field "$job" Restarts)
+  [ "$restarts" -ge 1 ] || fail "job $job was never requeued (Restarts=$restarts)"
+  [ "$(grep -c 'stopped cleanly; requeueing' "$log")" -eq "$restarts" ] ||
+    fail "$restarts requeues but $(grep -c 'stopped cleanly' "$log") clean stops in $log"
+  [ "$(grep -c 'stopped by a signal' "$log")" -eq "$restarts" ] || fail "drbench's stops in $log"
+  expect_in "$log" "drbench exited with status 0"
+  same_table limit.h5 ref-long.csv
+  same_task_tables ref-long.h5 limit.h5
+  once_each 32
+  # Seconds from the signal to the requeue, per stop.
+  stops=$(awk '/time limit near/ {split($2, t, "T"); s = t[2]}
+               /stopped cleanly/ {split($2, u, "T"); print s, u[2]}' "$log" |
+          while read -r a b; do
+            echo $(($(date -ud "$b" +%s) - $(date -ud "$a" +%s)))
+          done | tr '\n' ' ')
+  echo "case 3 ok: time limit ($LAUNCH): $restarts requeue(s), signal to requeue: ${stops}s," \
+    "$((SECONDS - t0)) s from submission to completion, each of 32 traced tasks run once"
+}
+if want 3; then case3; fi
+
+# ---- 4. scancel mid-run, then the same sbatch again resumes ----
+case4() {
+  new_trace
+  export TRACE_SLEEP=0.5
+  job=$(DRBENCH_LAUNCH=mpirun submit -- long.yaml --output "$WORK/cancel.h5")
+  for _ in $(seq 1200); do [ -s cancel.h5.journal ] && break; sleep 0.1; done
+  [ -s cancel.h5.journal ] || fail "no task recorded by job $job in 120 s"
+  sleep 2
+  scancel "$job"
+  wait_job "$job" 60
+  [ "$state" = CANCELLED ] || fail "cancelled job $job ended $state"
+  job=$(DRBENCH_LAUNCH=mpirun submit -- long.yaml --output "$WORK/cancel.h5")
+  wait_job "$job" 300
+  [ "$state" = COMPLETED ] || fail "resubmitted job $job ended $state, expected COMPLETED"
+  done_before=$(sed -n 's/.* tasks, \([0-9]*\) already done.*/\1/p' "$WORK/job-$job.log" | head -n 1)
+  [ -n "$done_before" ] && [ "$done_before" -gt 0 ] && [ "$done_before" -lt 128 ] ||
+    fail "the resubmitted job did not resume (already done: '$done_before')"
+  same_table cancel.h5 ref-long.csv
+  same_task_tables ref-long.h5 cancel.h5
+  distinct=$(sort -u "$TRACE_LOG" | wc -l)
+  [ "$distinct" -eq 32 ] || fail "$distinct of 32 traced tasks ran"
+  echo "case 4 ok: scancel (mpirun) after $done_before of 128 tasks, resubmitted, resumed," \
+    "$(($(wc -l <"$TRACE_LOG") - 32)) traced task(s) run again"
+}
+if want 4; then case4; fi
