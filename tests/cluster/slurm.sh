@@ -288,3 +288,25 @@ case4() {
     "$(($(wc -l <"$TRACE_LOG") - 32)) traced task(s) run again"
 }
 if want 4; then case4; fi
+
+# ---- 5. a job array of slices, one partition per array task and file, joined into one table ----
+case5() {
+  new_trace
+  export TRACE_SLEEP=0.2
+  job=$(DRBENCH_LAUNCH=$LAUNCH submit --array=0-3 --ntasks-per-node=1 -- small.yaml \
+    --repeats %a --output "$WORK/arr-r%a.h5")
+  local t0=$SECONDS
+  while [ -n "$(squeue -h -j "$job" -o %i 2>/dev/null)" ]; do
+    [ $((SECONDS - t0)) -lt 300 ] || fail "array job $job still queued after 300 s"
+    sleep 0.5
+  done
+  states=$(scontrol show job -o "$job" | tr ' ' '\n' | sed -n 's/^JobState=//p' | sort | uniq -c)
+  [ "$(echo "$states" | tr -s ' ')" = " 4 COMPLETED" ] || fail "array job $job: $states"
+  same_table arr-r0.h5 arr-r1.h5 arr-r2.h5 arr-r3.h5 ref-small.csv
+  "$DRBENCH" aggregate arr-r{0,1,2,3}.h5 >"$WORK/arr.md"
+  "$DRBENCH" aggregate ref-small.h5 --no-store >"$WORK/ref.md"
+  cmp -s "$WORK/arr.md" "$WORK/ref.md" || fail "the array's markdown table differs"
+  once_each 8
+  echo "case 5 ok: job array of 4 slices (--repeats %a), one table equal to the single run's"
+}
+if want 5; then case5; fi
