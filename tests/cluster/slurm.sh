@@ -27,15 +27,19 @@ stop_slurm() {
     scancel $ids 2>/dev/null
     for _ in $(seq 40); do [ -z "$(squeue -h -o %i 2>/dev/null)" ] && break; sleep 0.5; done
   fi
+  # The daemons remove their pid files as they exit.
+  local f pids=()
   for f in "$S/slurmd.pid" "$S/slurmctld.pid" "$S/munge/pid"; do
-    [ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null || true
+    pids+=("$(cat "$f" 2>/dev/null)")
   done
-  for f in "$S/slurmd.pid" "$S/slurmctld.pid" "$S/munge/pid"; do
+  for p in "${pids[@]}"; do [ -n "$p" ] && kill "$p" 2>/dev/null; done
+  for p in "${pids[@]}"; do
     for _ in $(seq 50); do
-      [ -s "$f" ] && kill -0 "$(cat "$f")" 2>/dev/null || break
+      [ -n "$p" ] && kill -0 "$p" 2>/dev/null || break
       sleep 0.1
     done
   done
+  return 0
 }
 # The logs of a failed run are printed; SLURM_TEST_KEEP=DIR keeps the whole scratch dir there.
 trap 'rc=$?; stop_slurm; [ $rc -ne 0 ] && { tail -n 30 "$S"/*.log "$WORK"/job-*.log 2>/dev/null || true; }
