@@ -10,8 +10,10 @@ pkgs=(build-essential cmake pkg-config libarmadillo-dev libopenblas-dev liblapac
 # --test (scripts/test.sh): also what only the tests use; chromium renders the HTML report, driven
 # over the DevTools protocol by python3-websocket
 # (tests/python/test_report.py); scikit-learn and Octave run the external methods of
-# tests/cli/external.sh and examples/external/ (scipy.io moves the data to Octave).
-[ "${1:-}" = "--test" ] && pkgs+=(chromium python3-websocket python3-sklearn python3-scipy octave)
+# tests/cli/external.sh and examples/external/ (scipy.io moves the data to Octave); Slurm and
+# munge run examples/slurm/drbench.sbatch in tests/cluster/slurm.sh.
+[ "${1:-}" = "--test" ] &&
+  pkgs+=(chromium python3-websocket python3-sklearn python3-scipy octave slurmctld slurmd slurm-client munge)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -97,7 +97,9 @@ usage:
         per cell and k) instead of printing; --all-settings lists every setting, not only the
         chosen one (as that CSV, on stdout without --long); --dataset/--dim/--k restrict the
         output. Several files (a table run in pieces, e.g. one profile per column) make one
-        table when no cell is in two of them; printed only, each file keeps its own tables.
+        table when no cell is in two of them; files of one experiment (run --repeats, --only,
+        --dataset slices, each with its own --output) are joined task by task first, as the
+        whole run's file. Printed only, each file keeps its own tables.
         --metric tabulates a stored quality measure instead (rnx_auc, trustworthiness, ...; per
         K where it has one, --k then picking a K): best setting and t-tests in its direction;
         printed only. --ranks prints each method's rank per dataset block and the mean rank,
@@ -491,14 +493,19 @@ std::uint64_t whole_number(const std::string& opt, const std::string& v) {
   return n;
 }
 
-// A table run in pieces (one profile per column) as one table. The t-test reference is --ttest,
-// else the one every file names.
-Aggregate aggregate_several(const std::vector<std::string>& paths, const AggregateOptions& opt) {
-  std::vector<ResultsFile> files;
+// A table run in pieces (one profile per column, or slices of one experiment) as one table. The
+// t-test reference is --ttest, else the one every file names.
+Aggregate aggregate_several(const std::vector<std::string>& all_paths,
+                            const AggregateOptions& opt) {
+  std::vector<ResultsFile> read;
+  for (const auto& p : all_paths) read.push_back(read_results(p));
+  std::vector<ResultsFile> files = join_slices(std::move(read));
+  if (files.size() == 1) return aggregate(files[0], opt);  // as the whole run's file
+  std::vector<std::string> paths;
+  for (const auto& f : files) paths.push_back(f.path);
   std::string reference = opt.reference.value_or("");
   for (std::size_t i = 0; i < paths.size(); ++i) {
-    files.push_back(read_results(paths[i]));
-    const ResultsFile& f = files.back();
+    const ResultsFile& f = files[i];
     if (!opt.reference && i == 0) reference = f.ttest_reference;
     if (!opt.reference && f.ttest_reference != reference)
       throw Error("cannot put " + paths[0] + " and " + paths[i] +

@@ -43,6 +43,46 @@ void require_same(const std::string& what, const T& first, const T& other,
 
 }  // namespace
 
+std::vector<ResultsFile> join_slices(std::vector<ResultsFile> files) {
+  std::vector<ResultsFile> out;
+  std::vector<std::size_t> slices;                                    // per joined file
+  std::map<std::pair<std::string, std::string>, std::size_t> group;   // (hash, profile) -> out
+  std::map<std::pair<std::size_t, std::string>, std::string> holder;  // (group, key) -> path
+  for (auto& f : files) {
+    const auto [at, fresh] = group.emplace(std::make_pair(f.config_hash, f.profile), out.size());
+    const std::size_t g = at->second;
+    for (const auto& row : f.tasks) {
+      const auto [h, first] = holder.emplace(std::make_pair(g, row.result.key), f.path);
+      if (!first)
+        throw Error("cannot join " + h->second + " and " + f.path + ": both hold task " +
+                    row.result.key + " of experiment " + f.name + " (fix: give each slice its " +
+                    "own tasks, e.g. --repeats 0-4 and --repeats 5-9, or aggregate them one at " +
+                    "a time)");
+    }
+    if (fresh) {
+      out.push_back(std::move(f));
+      slices.push_back(1);
+      continue;
+    }
+    ResultsFile& j = out[g];
+    j.tasks.insert(j.tasks.end(), f.tasks.begin(), f.tasks.end());
+    j.path += ", " + f.path;
+    // A slice is never stamped finished (its run did only part of the tasks); the stamp of the
+    // last one to end marks the whole when every task is there.
+    j.finished = std::max({j.finished, j.started, f.finished, f.started});
+    ++slices[g];
+  }
+  for (std::size_t g = 0; g < out.size(); ++g) {
+    ResultsFile& j = out[g];
+    if (slices[g] == 1) continue;
+    std::sort(j.tasks.begin(), j.tasks.end(), [](const TaskRow& a, const TaskRow& b) {
+      return a.result.task_id < b.result.task_id;
+    });
+    if (j.halving_repeats > 0 || j.tasks.size() < j.n_tasks) j.finished.clear();
+  }
+  return out;
+}
+
 Aggregate combine_aggregates(const std::vector<Aggregate>& parts,
                              const std::vector<std::string>& paths, const std::string& reference) {
   if (parts.empty() || parts.size() != paths.size())

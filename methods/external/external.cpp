@@ -5,10 +5,13 @@
 // scores them like any built-in method's (docs/external-methods.md).
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <memory>
 #include <regex>
+#include <thread>
 
 #include "framework/config/method_entry.hpp"
 #include "framework/core/error.hpp"
@@ -79,6 +82,18 @@ std::string command_text(const std::vector<std::string>& argv) {
   std::string s;
   for (const auto& a : argv) s += (s.empty() ? "" : " ") + ("'" + a + "'");
   return s;
+}
+
+// scancel, and a time limit without --signal, send SIGTERM to every process of the job, the
+// command included, and drbench's own handler makes that a stop. A command ended by a stop signal
+// while the run stops is therefore no verdict on the method. Both get the signal at about the
+// same moment, in either order: give drbench's handler a moment to see it.
+bool ended_with_the_run(int signal) {
+  if (signal != SIGTERM && signal != SIGINT && signal != SIGUSR1 && signal != SIGUSR2) return false;
+  const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (!stop_requested() && std::chrono::steady_clock::now() < until)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  return stop_requested();
 }
 
 class External final : public Method {
@@ -177,6 +192,10 @@ class External final : public Method {
                                          " s, or max_task_seconds)"
                                    : "") +
                               tail);
+    if (ended_with_the_run(r.signal))
+      throw TaskInterrupted(who + " " + r.describe() +
+                            " as the run was stopped (the batch system signalled every process "
+                            "of the job): not a result, run again on resume");
     if (!r.started || r.signal != 0 || r.exit_status != 0)
       throw MethodError(who + " failed: " + r.describe() + tail);
     try {

@@ -158,10 +158,12 @@ RunOutcome run_command(const RunRequest& req, std::size_t tail_bytes) {
     ::setpgid(0, 0);
     ::prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (::getppid() != parent) ::_exit(127);  // the parent died before prctl took effect
-    // The stop handlers of the parent must not outlive exec as ignored signals.
+    // The stop handlers of the parent must not outlive exec as ignored signals. SIGUSR1 is
+    // drbench's "stop after the running tasks", and srun passes it to every process of the job
+    // step, this command included: ignored, the command finishes as a first stop promises.
     ::signal(SIGTERM, SIG_DFL);
     ::signal(SIGINT, SIG_DFL);
-    ::signal(SIGUSR1, SIG_DFL);
+    ::signal(SIGUSR1, SIG_IGN);
     ::signal(SIGPIPE, SIG_DFL);
     if (::chdir(req.workdir.c_str()) != 0) ::_exit(127);
     const int fo = ::open(out_file.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);

@@ -211,4 +211,36 @@ expect_in "$WORK/err" "stopped by a signal: 0 of 1 tasks are saved"
 sleep 0.5
 if orphans=$(pgrep -f "sleep 987654"); then kill $orphans; fail "an orphan of the command outlived drbench"; fi
 if pgrep -f "$WORK/sleeper.py" >/dev/null; then fail "the command outlived drbench"; fi
+
+# scancel signals every process of the job: drbench and its command get SIGTERM together (here
+# the command sends it to both), and srun delivers SIGUSR1 to all of them. The task is then no
+# failure: SIGUSR1 leaves the command running, a command ended by SIGTERM as the run stops is not
+# recorded, and the resumed run does it.
+cat >"$WORK/job_signal.py" <<'PY'
+import os, signal, sys
+from drbench.external import read_task, write_output
+marker, task = sys.argv[1], read_task(sys.argv[2])
+os.kill(os.getpid(), signal.SIGUSR1)  # ignored: the command goes on
+if not os.path.exists(marker):
+    open(marker, "w").close()
+    os.kill(os.getppid(), signal.SIGTERM)
+    os.kill(os.getpid(), signal.SIGTERM)
+write_output(sys.argv[3], task.X_train[:, :task.dim],
+             None if task.X_test is None else task.X_test[:, :task.dim])
+PY
+cat >"$WORK/jobsig.yaml" <<YAML
+seed: 1
+datasets: [{name: iris, source: bundled}]
+splits: {train_ratio: [0.5], repeats: 1}
+methods:
+  - {method: external, label: signalled, command: [$PY, $WORK/job_signal.py, $WORK/marker], dims: [2]}
+YAML
+rc=0
+"$DRBENCH" run "$WORK/jobsig.yaml" --output "$WORK/jobsig.h5" --no-table >"$WORK/out" 2>"$WORK/err" || rc=$?
+[ $rc -eq 75 ] || { cat "$WORK/err"; fail "exit status $rc when the job's SIGTERM ended the command, expected 75"; }
+expect_in "$WORK/err" "stopped by a signal: 0 of 1 tasks are saved"
+"$DRBENCH" run "$WORK/jobsig.yaml" --output "$WORK/jobsig.h5" --no-table >"$WORK/out" 2>"$WORK/err" ||
+  { cat "$WORK/err"; fail "the resumed run failed"; }
+expect_in "$WORK/err" "0 already done"
+expect_in "$WORK/err" "1/1 tasks done, 0 failed"
 echo "external ok"

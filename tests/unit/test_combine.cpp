@@ -144,3 +144,41 @@ TEST_CASE("combine: an unfinished piece makes the pooled table say so", "[aggreg
   CHECK_THAT(pooled.incomplete, Catch::StartsWith("incomplete run: b.h5 holds 1 of 3 tasks"));
   CHECK_THAT(render_tables(pooled, "md"), Catch::StartsWith("> **Warning:** incomplete run: b.h5"));
 }
+
+TEST_CASE("combine: slices of one experiment in files of their own join into the whole run",
+          "[aggregate][combine]") {
+  Piece whole("whole.h5");
+  whole.add("GPLRF", "alpha=1", {0.10, 0.11, 0.12}, 10);
+  whole.add("PCA", "", {0.30, 0.33, 0.31}, 10);
+  for (auto& row : whole.f.tasks) row.result.key = "task" + std::to_string(row.result.task_id);
+  whole.f.config_hash = "h1";
+  whole.f.n_tasks = whole.f.tasks.size();
+  whole.f.finished = "2026-11-29T07:00:00Z";
+  // Partition 0 in one file, 1 and 2 in another, as `--repeats %a` of a job array writes them;
+  // neither slice is stamped finished.
+  ResultsFile r0 = whole.f, r12 = whole.f;
+  r0.path = "r0.h5";
+  r12.path = "r12.h5";
+  r0.finished = r12.finished = "";
+  r0.started = "2026-11-29T06:00:00Z";
+  r12.started = "2026-11-29T06:00:05Z";
+  r0.tasks.clear();
+  r12.tasks.clear();
+  for (const auto& row : whole.f.tasks) (row.repeat == 0 ? r0 : r12).tasks.push_back(row);
+  const std::vector<ResultsFile> joined = join_slices({r12, r0});
+  REQUIRE(joined.size() == 1);
+  CHECK(joined[0].path == "r12.h5, r0.h5");
+  CHECK(!joined[0].finished.empty());
+  for (std::size_t i = 0; i < joined[0].tasks.size(); ++i)
+    CHECK(joined[0].tasks[i].result.task_id == i);
+  CHECK(render_tables(aggregate(joined[0], {}), "md") ==
+        render_tables(aggregate(whole.f, {}), "md"));
+  // One slice alone is an incomplete run; a file of another experiment stays apart; a task in two
+  // files is refused.
+  CHECK(join_slices({r12})[0].finished.empty());
+  ResultsFile other = r0;
+  other.config_hash = "h2";
+  CHECK(join_slices({r12, other}).size() == 2);
+  CHECK_THROWS_WITH(join_slices({r12, r0, r0}),
+                    Catch::Contains("cannot join r0.h5 and r0.h5: both hold task"));
+}

@@ -70,6 +70,9 @@ TEST_CASE("run_command reports exit status, signal and the stderr tail", "[exter
   RunOutcome seg = run_command(sh("kill -SEGV $$", d.path));
   CHECK(seg.signal == SIGSEGV);
   CHECK_THAT(seg.describe(), Catch::Contains("killed by signal 11"));
+  // srun passes drbench's stop signal (SIGUSR1) to every process of the job step: the command
+  // lets it pass and finishes.
+  CHECK(run_command(sh("kill -USR1 $$; exit 0", d.path)).exit_status == 0);
   // The working directory is the one asked for, and the environment additions arrive.
   RunRequest env = sh("pwd > where.txt; printf %s \"$DRBENCH_X\" > env.txt", d.path);
   env.env = {"DRBENCH_X=a b;$(c)"};
