@@ -11,6 +11,8 @@ pkgs=(build-essential cmake pkg-config libarmadillo-dev libopenblas-dev liblapac
 # (tests/python/test_report.py); scikit-learn and Octave run the external methods of
 # tests/cli/external.sh and examples/external/ (scipy.io moves the data to Octave).
 [ "${1:-}" = "--test" ] && pkgs+=(chromium python3-sklearn python3-scipy octave)
+# tests/cli/nodes.sh makes "nodes" of network namespaces (ip netns, nsenter, unshare).
+[ "${1:-}" = "--test" ] && pkgs+=(iproute2 util-linux)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
