@@ -55,7 +55,7 @@ usage:
   drbench run CONFIG [KEY=VALUE ...] [--profile NAME | --quick] [--output FILE.h5]
                      [--only LABEL[,...]] [--dataset NAME[,...]] [--repeats R[-R],...]
                      [--force-new | --retry-failed] [--quiet] [--no-table]
-                     [--memory-per-rank SIZE]
+                     [--memory-per-rank SIZE | --node-memory SIZE]
         Run (or resume) the sweep a config describes; under mpirun, rank 0 schedules and writes.
         KEY=VALUE overrides a config key after the profile (splits.repeats=2,
         methods[1].grid.neighbours=[5,10], output.path=x.h5; VALUE is YAML, ~ removes the key),
@@ -71,8 +71,8 @@ usage:
         SIGINT (Ctrl-C), SIGTERM or SIGUSR1 stop it cleanly: running tasks finish, results
         are saved, exit status 75; a second signal abandons the running tasks; the same
         command resumes. Under Open MPI, launch with scripts/drbench-mpirun for this.
-  drbench validate CONFIG [KEY=VALUE ...] [--profile NAME | --quick] [--memory-per-rank SIZE]
-                          [--probe-external]
+  drbench validate CONFIG [KEY=VALUE ...] [--profile NAME | --quick] [--memory-per-rank SIZE |
+                          --node-memory SIZE] [--ranks-per-node N] [--probe-external]
         Check the config and its data as `run` would, print the task count and the peak memory
         per rank, write nothing.
         --memory-per-rank SIZE (run, validate, plan; e.g. 4G, 1500M, 2GiB): what one rank may
@@ -80,6 +80,13 @@ usage:
         refused before anything runs. Default: the node's physical memory (or its cgroup
         limit) divided by the ranks on the node (run: counted by MPI; validate: 1; plan: the
         largest --ranks, at most this machine's cores). docs/cluster.md, "Memory".
+        --node-memory SIZE (run, validate, plan; instead of --memory-per-rank): what one node
+        offers the ranks on it together (default: its memory or cgroup limit); one rank's share
+        is that over the ranks on the node. A task above the share runs on one rank while
+        other ranks of its node take no task and lend it their cores; only a task no node can
+        hold is refused. --ranks-per-node N (validate: default 1; plan: default the largest
+        --ranks, at most this machine's cores): validate and plan list such tasks.
+        docs/cluster.md, "Several nodes and memory placement".
         --probe-external also runs each external method once on a tiny generated dataset.
   drbench aggregate RESULTS.h5 [MORE.h5 ...] [--format md|csv|tex] [--ttest LABEL|best]
                     [--test ttest|wilcoxon] [--correction holm|none] [--no-store]
@@ -117,7 +124,7 @@ usage:
         One self-contained HTML page: provenance, tables and every figure inline.
   drbench plan CONFIG [KEY=VALUE ...] --ranks R[,R...] [--costs RESULTS.h5[,...]] [--profile NAME | --quick]
                       [--latency S] [--commit S] [--start S] [--check S] [--remaining]
-                      [--memory-per-rank SIZE]
+                      [--memory-per-rank SIZE | --node-memory SIZE] [--ranks-per-node N]
         Predicted wall time, efficiency and load per rank on R ranks: a replay of the scheduler
         on task times fitted from finished results (--costs; several files pool their
         tasks, e.g. a table's columns at different sizes), else on the methods' relative
@@ -126,7 +133,8 @@ usage:
         check (default: the plan times the same check on this machine). --remaining: only
         the tasks without a result in a --costs file of this config (what a resume runs).
         Also prints the peak memory per rank (the largest task's estimate) and refuses a
-        config whose tasks exceed --memory-per-rank.
+        config with a task no node holds; tasks placed by memory run in a round of their own
+        first, replayed on nodes of --ranks-per-node ranks, with the round's cost.
   drbench info RESULTS.h5 [MORE.h5 ...] [--settings] | --settings-version
         What a results file holds: config name and hash, overrides, datasets, methods, tasks
         with a result, failed and missing, tables, embeddings and traces kept, version and BLAS.

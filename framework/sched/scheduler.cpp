@@ -443,9 +443,16 @@ int run_experiment(const RunOptions& opt) {
       share_placement(rank, rank == 0 ? checked.get() : nullptr, ex, tasks, shapes, layout);
   const std::map<std::uint64_t, double>& big = placed_tasks.big;
   const double resident = placed_tasks.resident;
+  // drbench's own loops give the same bits for any thread count; a command's libraries may not
+  // (docs/external-methods.md), so a configured method keeps the config's threads.
+  auto threads_of = [&](const Task& t) {
+    const bool own = Registry::instance().get(ex.methods[t.method].method).configured_from.empty();
+    return (own ? placed_tasks.slots_here(t.id) : 1) * ex.threads;
+  };
   DispatchHooks hooks;
   hooks.run = [&](std::uint64_t id) {
-    return runner->run(tasks.at(id), rank, placed_tasks.slots_here(id) * ex.threads).serialize();
+    const Task& t = tasks.at(id);
+    return runner->run(t, rank, threads_of(t)).serialize();
   };
 
   // Rounds of collective dispatches: successive halving's second stage and validation's
