@@ -106,7 +106,7 @@ print("placed tasks ran on ranks", [int(ranks[i]) for i in big], "with", [int(th
 PY
 
 # 3. A node lost mid-run: once results are being committed, every process of node 2 (its daemon
-# and both ranks) is killed.
+# and both ranks) is frozen and then killed.
 "${MPI[@]}" "$DRBENCH" run "$WORK/sweep.yaml" --output "$WORK/lost.h5" --no-table \
   >"$WORK/lost.out" 2>"$WORK/lost.err" &
 job=$!
@@ -115,6 +115,10 @@ for _ in $(seq 400); do
   sleep 0.05
 done
 [ -s "$WORK/lost.h5.journal" ] || fail "no result was committed before the node was to be lost"
+# Frozen first, so the tasks its ranks hold stay unfinished however fast node 1 goes on; then
+# lost.
+for p in $(node_pids 1); do kill -STOP "$p" 2>/dev/null || true; done
+sleep 1
 for p in $(node_pids 1); do kill -9 "$p" 2>/dev/null || true; done
 rc=0
 wait "$job" || rc=$?
