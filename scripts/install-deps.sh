@@ -14,6 +14,8 @@ pkgs=(build-essential cmake pkg-config libarmadillo-dev libopenblas-dev liblapac
 # munge run examples/slurm/drbench.sbatch in tests/cluster/slurm.sh.
 [ "${1:-}" = "--test" ] &&
   pkgs+=(chromium python3-websocket python3-sklearn python3-scipy octave slurmctld slurmd slurm-client munge)
+# tests/cli/nodes.sh makes "nodes" of network namespaces (ip netns, nsenter, unshare).
+[ "${1:-}" = "--test" ] && pkgs+=(iproute2 util-linux)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

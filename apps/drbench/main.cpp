@@ -57,7 +57,7 @@ usage:
   drbench run CONFIG [KEY=VALUE ...] [--profile NAME | --quick] [--output FILE.h5]
                      [--only LABEL[,...]] [--dataset NAME[,...]] [--repeats R[-R],...]
                      [--force-new | --retry-failed] [--quiet] [--no-table]
-                     [--memory-per-rank SIZE]
+                     [--memory-per-rank SIZE | --node-memory SIZE]
         Run (or resume) the sweep a config describes; under mpirun, rank 0 schedules and writes.
         KEY=VALUE overrides a config key after the profile (splits.repeats=2,
         methods[1].grid.neighbours=[5,10], output.path=x.h5; VALUE is YAML, ~ removes the key),
@@ -73,8 +73,8 @@ usage:
         SIGINT (Ctrl-C), SIGTERM or SIGUSR1 stop it cleanly: running tasks finish, results
         are saved, exit status 75; a second signal abandons the running tasks; the same
         command resumes. Under Open MPI, launch with scripts/drbench-mpirun for this.
-  drbench validate CONFIG [KEY=VALUE ...] [--profile NAME | --quick] [--memory-per-rank SIZE]
-                          [--probe-external]
+  drbench validate CONFIG [KEY=VALUE ...] [--profile NAME | --quick] [--memory-per-rank SIZE |
+                          --node-memory SIZE] [--ranks-per-node N] [--probe-external]
         Check the config and its data as `run` would, print the task count and the peak memory
         per rank, write nothing.
         --memory-per-rank SIZE (run, validate, plan; e.g. 4G, 1500M, 2GiB): what one rank may
@@ -82,6 +82,13 @@ usage:
         refused before anything runs. Default: the node's physical memory (or its cgroup
         limit) divided by the ranks on the node (run: counted by MPI; validate: 1; plan: the
         largest --ranks, at most this machine's cores). docs/cluster.md, "Memory".
+        --node-memory SIZE (run, validate, plan; instead of --memory-per-rank): what one node
+        offers the ranks on it together (default: its memory or cgroup limit); one rank's share
+        is that over the ranks on the node. A task above the share runs on one rank while
+        other ranks of its node take no task and lend it their cores; only a task no node can
+        hold is refused. --ranks-per-node N (validate: default 1; plan: default the largest
+        --ranks, at most this machine's cores): validate and plan list such tasks.
+        docs/cluster.md, "Several nodes and memory placement".
         --probe-external also runs each external method once on a tiny generated dataset.
   drbench aggregate RESULTS.h5 [MORE.h5 ...] [--format md|csv|tex] [--ttest LABEL|best]
                     [--test ttest|wilcoxon] [--correction holm|none] [--no-store]
@@ -124,7 +131,7 @@ usage:
         provenance; a run still writing shows what is finished, --watch rewrites the page.
   drbench plan CONFIG [KEY=VALUE ...] --ranks R[,R...] [--costs RESULTS.h5[,...]] [--profile NAME | --quick]
                       [--latency S] [--commit S] [--start S] [--check S] [--remaining]
-                      [--memory-per-rank SIZE]
+                      [--memory-per-rank SIZE | --node-memory SIZE] [--ranks-per-node N]
         Predicted wall time, efficiency and load per rank on R ranks: a replay of the scheduler
         on task times fitted from finished results (--costs; several files pool their
         tasks, e.g. a table's columns at different sizes), else on the methods' relative
@@ -133,7 +140,8 @@ usage:
         check (default: the plan times the same check on this machine). --remaining: only
         the tasks without a result in a --costs file of this config (what a resume runs).
         Also prints the peak memory per rank (the largest task's estimate) and refuses a
-        config whose tasks exceed --memory-per-rank.
+        config with a task no node holds; tasks placed by memory run in a round of their own
+        first, replayed on nodes of --ranks-per-node ranks, with the round's cost.
   drbench info RESULTS.h5 [MORE.h5 ...] [--settings] | --settings-version
         What a results file holds: config name and hash, overrides, datasets, methods, tasks
         with a result, failed and missing, tables, embeddings and traces kept, version and BLAS.
@@ -292,6 +300,19 @@ std::string profile_of(const Args& a) {
   return a.value("--profile");
 }
 
+// --memory-per-rank (returned) and --node-memory (into `node`): one of them at most, since each
+// says what the other follows from.
+MemoryLimit memory_flags(const Args& a, MemoryLimit& node) {
+  if (a.flag("--memory-per-rank") && a.flag("--node-memory"))
+    throw Error(
+        "--memory-per-rank and --node-memory both say how much memory a rank has (fix: one of "
+        "them: --node-memory for the whole node, which its ranks share)");
+  if (a.flag("--node-memory")) node = memory_limit_given("--node-memory", a.value("--node-memory"));
+  if (a.flag("--memory-per-rank"))
+    return memory_limit_given("--memory-per-rank", a.value("--memory-per-rank"));
+  return {};
+}
+
 // Open MPI's mpirun, PMIx and PMI launchers (srun) all leave one of these in each rank's
 // environment.
 bool launched_by_mpi() {
@@ -301,10 +322,10 @@ bool launched_by_mpi() {
 }
 
 int cmd_run(int argc, char** argv) {
-  Args a =
-      parse_args(argc, argv, 2,
-                 {"--profile", "--output", "--only", "--dataset", "--repeats", "--memory-per-rank"},
-                 {"--quick", "--force-new", "--retry-failed", "--quiet", "--no-table"});
+  Args a = parse_args(argc, argv, 2,
+                      {"--profile", "--output", "--only", "--dataset", "--repeats",
+                       "--memory-per-rank", "--node-memory"},
+                      {"--quick", "--force-new", "--retry-failed", "--quiet", "--no-table"});
   RunOptions o;
   o.profile = profile_of(a);  // before MPI_Init, so a bad flag is a plain usage error
   o.overrides = overrides_of(a, "run");
@@ -333,8 +354,11 @@ int cmd_run(int argc, char** argv) {
         "--force-new starts over (fix: one of them)");
   o.quiet = a.flag("--quiet");
   o.print_table = !a.flag("--no-table");
-  if (a.flag("--memory-per-rank"))
-    o.memory = memory_limit_given("--memory-per-rank", a.value("--memory-per-rank"));
+  try {
+    o.memory = memory_flags(a, o.node_memory);
+  } catch (const Error& e) {
+    return usage_error(e.what());
+  }
   // Started without a launcher, this process is the only rank: rank 0's check (config and data)
   // runs before MPI_Init, whose singleton start binds to each core in turn and can take seconds on
   // a busy machine, so bad input is refused at once. Under mpirun/srun rank 0 alone checks and
@@ -417,11 +441,47 @@ int probe_configured(const Experiment& ex) {
   return failed;
 }
 
-// --memory-per-rank, else the default for `ranks_on_node` ranks sharing this node's memory.
-MemoryLimit memory_option(const Args& a, int ranks_on_node) {
-  if (a.flag("--memory-per-rank"))
-    return memory_limit_given("--memory-per-rank", a.value("--memory-per-rank"));
-  return memory_limit_default(node_memory_bytes(), ranks_on_node);
+// The memory of a node shared by `ranks_on_node` ranks: one rank's share and the nodes' budgets
+// (--memory-per-rank, --node-memory, else this node's memory) for validate and plan.
+struct MemoryOptions {
+  MemoryLimit share;
+  NodeMemory node;
+};
+MemoryOptions memory_option(const Args& a, int ranks_on_node) {
+  MemoryLimit node_memory;
+  const MemoryLimit per_rank = memory_flags(a, node_memory);
+  const double measured = per_rank.bytes > 0 || node_memory.bytes > 0 ? 0 : node_memory_bytes();
+  return {rank_share(node_memory, per_rank, ranks_on_node, measured),
+          {node_budget(node_memory, per_rank, ranks_on_node, measured), ranks_on_node}};
+}
+
+std::uint64_t whole_number(const std::string& opt, const std::string& v);
+
+// --ranks-per-node N of validate and plan: whole number >= 1, or `fallback`.
+int ranks_per_node(const Args& a, int fallback) {
+  if (!a.flag("--ranks-per-node")) return fallback;
+  const std::uint64_t v = whole_number("--ranks-per-node", a.value("--ranks-per-node"));
+  if (v < 1 || v > (1u << 20))
+    throw Error("--ranks-per-node " + a.value("--ranks-per-node") +
+                ": from 1 to 1048576 ranks (fix: e.g. --ranks-per-node 32)");
+  return static_cast<int>(v);
+}
+
+// Tasks placed by memory: which run with other ranks of their node held back, and how many.
+void print_placement(const MemoryPeak& peak, const NodeMemory& node) {
+  if (peak.big.empty()) return;
+  std::printf(
+      "placed by memory: %zu task(s) above one rank's share run first, each on one rank while "
+      "other ranks of its node take no task and lend it their cores (node %s, %d ranks):\n",
+      peak.big_tasks, format_bytes(node.budget).c_str(), node.ranks);
+  const std::size_t shown = std::min<std::size_t>(peak.big.size(), 10);
+  for (std::size_t i = 0; i < shown; ++i)
+    std::printf("  %s: %s beyond what every rank holds, %d rank(s) held back\n",
+                peak.big[i].task.c_str(), format_bytes(peak.big[i].bytes).c_str(),
+                peak.big[i].slots - 1);
+  if (peak.big.size() > shown)
+    std::printf("  ... and %zu more (dataset, split, setting, dim) combinations\n",
+                peak.big.size() - shown);
 }
 
 void print_memory(const MemoryPeak& peak, const MemoryLimit& limit) {
@@ -453,12 +513,14 @@ void print_advice(const Experiment& ex, const std::vector<DataShape>& shapes) {
 }
 
 int cmd_validate(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, {"--profile", "--memory-per-rank"},
+  Args a = parse_args(argc, argv, 2,
+                      {"--profile", "--memory-per-rank", "--node-memory", "--ranks-per-node"},
                       {"--quick", "--probe-external"});
-  const MemoryLimit limit = memory_option(a, 1);
+  const MemoryOptions mem = memory_option(a, ranks_per_node(a, 1));
+  const MemoryLimit& limit = mem.share;
   const Experiment ex = load_experiment(a.pos[0], profile_of(a), overrides_of(a, "validate"));
   MemoryPeak peak;
-  const auto shapes = check_data_and_memory(ex, limit, peak);
+  const auto shapes = check_data_and_memory(ex, limit, peak, nullptr, {mem.node});
   print_advice(ex, shapes);
   const auto tasks = expand_tasks(ex, shapes);
   if (a.flag("--probe-external") && probe_configured(ex) > 0) {
@@ -476,6 +538,7 @@ int cmd_validate(int argc, char** argv) {
                                             .c_str(),
               ex.output.path.c_str());
   print_memory(peak, limit);
+  print_placement(peak, mem.node);
   return 0;
 }
 
@@ -681,10 +744,105 @@ std::vector<int> plan_ranks(const std::string& text) {
   return ranks;
 }
 
+// One stage's replay as run_experiment runs it: the tasks placed by memory (those taking more than
+// one slot on some node, `bytes` beyond `resident`) in a round of their own first, then the rest.
+struct StagePlan {
+  PlanResult res;
+  PlacedRound placed;
+  std::size_t n_placed = 0;
+};
+StagePlan plan_stage(const Experiment& ex, const std::vector<Task>& tasks,
+                     const std::vector<std::uint64_t>& order, const std::vector<double>& seconds,
+                     const PlanParams& ps, const std::vector<double>& bytes, double resident,
+                     const std::vector<NodeMemory>& nodes) {
+  StagePlan sp;
+  std::vector<std::uint64_t> rest;
+  std::vector<std::vector<int>> slots;
+  std::vector<double> big_seconds;
+  for (std::uint64_t id : order) {
+    std::vector<int> s;
+    bool one = true;
+    for (const NodeMemory& n : nodes) {
+      s.push_back(bytes.empty() ? 1 : slots_on_node(bytes[id], resident, n));
+      one = one && s.back() == 1;
+    }
+    if (one) {
+      rest.push_back(id);
+      continue;
+    }
+    slots.push_back(std::move(s));
+    big_seconds.push_back(seconds[id]);
+  }
+  // In dispatch order, longest first, as the run hands them out.
+  const DispatchOrder d = dispatch_order(ex, tasks, rest, seconds, ps.ranks);
+  sp.res = simulate_schedule(d.ids, seconds, ps, d.group);
+  sp.n_placed = slots.size();
+  if (slots.empty()) return sp;
+  std::vector<std::size_t> by_time(slots.size());
+  for (std::size_t i = 0; i < by_time.size(); ++i) by_time[i] = i;
+  std::stable_sort(by_time.begin(), by_time.end(),
+                   [&](std::size_t x, std::size_t y) { return big_seconds[x] > big_seconds[y]; });
+  std::vector<std::vector<int>> s2;
+  std::vector<double> t2;
+  for (std::size_t i : by_time) s2.push_back(slots[i]), t2.push_back(big_seconds[i]);
+  sp.placed = simulate_placed(s2, t2, nodes);
+  sp.res.wall_seconds += sp.placed.wall_seconds;
+  for (double t : t2) sp.res.work_seconds += t;
+  return sp;
+}
+
+// Every stage of the plan on p.ranks ranks (stage one pays the start-up), with the tasks placed by
+// memory and, for their cost, the wall time had every rank been able to take them.
+struct RankPlan {
+  PlanResult res;
+  PlacedRound placed;
+  std::size_t n_placed = 0;
+  double unplaced_wall = 0;
+};
+RankPlan plan_rank_count(const Experiment& ex, const std::vector<Task>& tasks,
+                         const std::vector<std::vector<std::uint64_t>>& stages,
+                         const std::vector<double>& seconds, const PlanParams& p,
+                         const std::vector<double>& bytes, double resident,
+                         const std::vector<NodeMemory>& nodes) {
+  RankPlan rp;
+  PlanResult& res = rp.res;
+  PlacedRound& placed = rp.placed;
+  std::size_t& n_placed = rp.n_placed;
+  double& unplaced_wall = rp.unplaced_wall;
+  for (const auto& order : stages) {
+    PlanParams ps = p;
+    if (!res.busy.empty()) ps.start_seconds = ps.check_seconds = 0;  // once, before stage one
+    const StagePlan sp = plan_stage(ex, tasks, order, seconds, ps, bytes, resident, nodes);
+    const PlanResult& s = sp.res;
+    n_placed += sp.n_placed;
+    placed.wall_seconds += sp.placed.wall_seconds;
+    placed.held_seconds += sp.placed.held_seconds;
+    placed.idle_seconds += sp.placed.idle_seconds;
+    if (sp.n_placed > 0) {  // the cost: the same tasks handed out as if each fitted any rank
+      const DispatchOrder d = dispatch_order(ex, tasks, order, seconds, p.ranks);
+      unplaced_wall += simulate_schedule(d.ids, seconds, ps, d.group).wall_seconds;
+    } else {
+      unplaced_wall += s.wall_seconds;
+    }
+    if (res.busy.empty()) {
+      res = s;
+      continue;
+    }
+    res.wall_seconds += s.wall_seconds;
+    res.work_seconds += s.work_seconds;
+    res.messages += s.messages;
+    for (std::size_t k = 0; k < res.busy.size(); ++k) {
+      res.busy[k] += s.busy[k];
+      res.tasks[k] += s.tasks[k];
+    }
+  }
+  return rp;
+}
+
 int cmd_plan(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2,
                       {"--profile", "--ranks", "--costs", "--latency", "--commit", "--start",
-                       "--check", "--memory-per-rank"},
+                       "--check", "--memory-per-rank", "--node-memory", "--ranks-per-node"},
                       {"--quick", "--remaining"});
   const auto overrides = overrides_of(a, "plan");
   const std::vector<int> ranks = plan_ranks(a.value("--ranks"));
@@ -708,12 +866,15 @@ int cmd_plan(int argc, char** argv) {
   // of the planned wall time (on the cluster's file system it may differ: --check overrides).
   // Without --memory-per-rank, as if the largest rank count filled this machine's cores.
   const long cores = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
-  const MemoryLimit limit = memory_option(
+  const int per_node = ranks_per_node(
       a, static_cast<int>(std::min<long>(cores, *std::max_element(ranks.begin(), ranks.end()))));
+  const MemoryOptions mem = memory_option(a, per_node);
+  const MemoryLimit& limit = mem.share;
   const auto check_t0 = std::chrono::steady_clock::now();
   const Experiment ex = load_experiment(a.pos[0], profile_of(a), overrides);
   MemoryPeak peak;
-  const auto shapes = check_data_and_memory(ex, limit, peak);
+  std::vector<DataShape> full;
+  const auto shapes = check_data_and_memory(ex, limit, peak, nullptr, {mem.node}, &full);
   print_advice(ex, shapes);
   const double check_measured =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - check_t0).count();
@@ -820,35 +981,33 @@ int cmd_plan(int argc, char** argv) {
     }
   std::printf("work %.4g %s, longest task %.4g %s\n", total, unit, longest, unit);
   print_memory(peak, limit);
+  print_placement(peak, mem.node);
+  const std::vector<double> bytes =
+      peak.big.empty() ? std::vector<double>{} : task_memory(ex, tasks, shapes, full);
   std::printf("\n");
   std::printf("%8s %12s %10s %10s %12s %12s %12s\n", "ranks", "wall", "efficiency", "messages",
               "load min", "load median", "load max");
   for (int r : ranks) {
     p.ranks = r;
-    PlanResult res;
-    for (const auto& order : stages) {
-      PlanParams ps = p;
-      if (!res.busy.empty()) ps.start_seconds = ps.check_seconds = 0;  // once, before stage one
-      const DispatchOrder d = dispatch_order(ex, tasks, order, seconds, r);
-      const PlanResult s = simulate_schedule(d.ids, seconds, ps, d.group);
-      if (res.busy.empty()) {
-        res = s;
-        continue;
-      }
-      res.wall_seconds += s.wall_seconds;
-      res.work_seconds += s.work_seconds;
-      res.messages += s.messages;
-      for (std::size_t k = 0; k < res.busy.size(); ++k) {
-        res.busy[k] += s.busy[k];
-        res.tasks[k] += s.tasks[k];
-      }
-    }
+    const std::vector<NodeMemory> nodes = planned_nodes(r, per_node, mem.node.budget);
+    RankPlan rp = plan_rank_count(ex, tasks, stages, seconds, p, bytes, peak.resident_bytes, nodes);
+    PlanResult& res = rp.res;
+    const PlacedRound& placed = rp.placed;
+    const std::size_t n_placed = rp.n_placed;
+    const double unplaced_wall = rp.unplaced_wall;
     res.efficiency = res.wall_seconds > 0 ? res.work_seconds / (r * res.wall_seconds) : 1.0;
     std::vector<double> busy = res.busy;
     std::sort(busy.begin(), busy.end());
     std::printf("%8d %12.4g %9.1f%% %10zu %12.4g %12.4g %12.4g\n", r, res.wall_seconds,
                 100 * res.efficiency, res.messages, busy.front(), busy[busy.size() / 2],
                 busy.back());
+    if (n_placed > 0)
+      std::printf(
+          "         placed by memory: %zu task(s) first, in %.4g %s on %zu node(s) of up to %d "
+          "ranks; ranks held back %.4g and idle %.4g rank-%s; %.4g %s more wall than if every "
+          "rank could take them\n",
+          n_placed, placed.wall_seconds, unit, nodes.size(), per_node, placed.held_seconds,
+          placed.idle_seconds, unit, res.wall_seconds - unplaced_wall, unit);
     if (r <= 8)
       for (int k = 0; k < r; ++k)
         std::printf("         rank %d: %zu tasks, busy %.4g %s\n", k, res.tasks[k], res.busy[k],

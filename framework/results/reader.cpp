@@ -174,6 +174,9 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
   const std::vector<std::string> stop_reason =
       has_end ? strings("stop_reason") : std::vector<std::string>(n);
   auto repeat = ints("repeat"), status = ints("status"), rank = ints("rank");
+  // Files written before the thread count was recorded: 0 (not recorded).
+  const std::vector<std::int64_t> threads =
+      h5::exists(g, "threads") ? ints("threads") : std::vector<std::int64_t>(n, 0);
   // Files from before inner validation tasks: every row is scored on the test points.
   const std::vector<std::int64_t> fold =
       h5::exists(g, "fold") ? ints("fold") : std::vector<std::int64_t>(n, -1);
@@ -251,6 +254,7 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
     t.n_test = n_test[i];
     t.input_dim = input_dim[i];
     t.rank = static_cast<int>(rank[i]);
+    t.threads = static_cast<int>(threads[i]);
     t.fit_end = {iterations[i], final_objective[i], final_grad_norm[i], stop_reason[i]};
     row.dataset = dataset[i];
     row.split_kind = split_kind[i];

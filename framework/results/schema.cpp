@@ -88,6 +88,8 @@ void write_tasks(const h5::File& f, const Experiment& ex, const std::vector<Task
   h5::write_u64(f, g, "input_dim",
                 col([&](std::size_t i) { return std::uint64_t(rows[i]->input_dim); }));
   h5::write_i32(f, g, "rank", col([&](std::size_t i) { return std::int32_t(rows[i]->rank); }));
+  h5::write_i32(f, g, "threads",
+                col([&](std::size_t i) { return std::int32_t(rows[i]->threads); }));
   h5::write_u64(f, g, "iterations",
                 col([&](std::size_t i) { return rows[i]->fit_end.iterations; }));
   h5::write_f64(f, g, "final_objective",

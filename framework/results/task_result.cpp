@@ -11,7 +11,7 @@ namespace {
 // 3: task_seconds at the end; 4: point indices and labels after it; 5: where the trace ended;
 // 6: quality standard errors, query count and R_NX curve; 7: the task's peak resident memory.
 // Records of formats 2-6 are still read (without what they lack).
-constexpr std::uint8_t kFormat = 7;
+constexpr std::uint8_t kFormat = 8;
 constexpr std::uint8_t kOldest = 2;  // 2: trace rows carry a step
 
 void put_mat(ByteWriter& w, const arma::mat& m) {
@@ -86,6 +86,7 @@ std::string TaskResult::serialize() const {
   w.f64s(rnx_curve_k);
   w.f64s(rnx_curve);
   w.u64(peak_rss_bytes);
+  w.i32(threads);
   return w.take();
 }
 
@@ -149,6 +150,7 @@ TaskResult TaskResult::deserialize(const std::string& bytes) {
     t.rnx_curve = r.f64s();
   }
   if (format >= 7) t.peak_rss_bytes = r.u64();
+  if (format >= 8) t.threads = r.i32();
   if (r.left() != 0)
     throw Error("task result record: " + std::to_string(r.left()) + " unexpected trailing bytes");
   return t;

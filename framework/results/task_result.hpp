@@ -37,6 +37,10 @@ struct TaskResult {
   std::vector<double> rnx_curve_k, rnx_curve;
   arma::uword n_train = 0, n_test = 0, input_dim = 0;  // after preprocessing
   int rank = 0;
+  // Threads the task's fit and scoring ran on (FitInput::threads): the config's `threads`, or
+  // more for a task placed on a node with other ranks held back (docs/cluster.md). 0: not
+  // recorded (files written before it was).
+  int threads = 0;
   arma::mat embedding_train;  // kept only when output.keep_embeddings
   arma::mat embedding_test;
   // With the embeddings: the dataset columns (point indices, after any max_points subsampling)

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "framework/core/error.hpp"
+#include "framework/sched/placement.hpp"
 #include "framework/support/bytes.hpp"
 
 namespace drbench {
@@ -148,6 +149,9 @@ void remote_worker(const DispatchHooks& hooks, const DispatchOptions& opt, const
     if (quit) break;
     if (queue.empty()) {
       if (no_more) break;
+      // Results do not wait while the rank idles: rank 0 may be waiting on them (a node's slots
+      // are freed by its running task's result, SlotTable).
+      if (chunk_req != MPI_REQUEST_NULL && !done.empty()) send_update(0);
       if (chunk_req == MPI_REQUEST_NULL) send_update(kWantMore);
       idle.sleep();
       continue;
@@ -204,6 +208,15 @@ class Rank0 {
     for (std::uint64_t id : order_) cost_left_ += cost_.at(id);
     local_ = opt_.rank0_computes || nranks_ == 1;
     workers_ = (nranks_ - 1) + (local_ ? 1 : 0);
+    if (opt_.slots) {
+      if (opt_.slots->node_of.size() != static_cast<std::size_t>(nranks_))
+        throw Error("internal: dispatch got the nodes of " +
+                    std::to_string(opt_.slots->node_of.size()) + " ranks for " +
+                    std::to_string(nranks_));
+      left_ = order_;
+      used_.assign(opt_.slots->node_ranks.size(), 0);
+      inflight_.assign(static_cast<std::size_t>(nranks_), 0);
+    }
   }
 
   DispatchStats run() {
@@ -235,6 +248,7 @@ class Rank0 {
   // Takes chunks as a remote rank does, so its tasks share partitions too (one preparation each);
   // what is left of a chunk at a stop is simply not run, as on a remote rank.
   void local_worker() {
+    if (opt_.slots) return local_placed();
     std::deque<std::uint64_t> mine;
     for (;;) {
       std::uint64_t id;
@@ -261,6 +275,78 @@ class Rank0 {
     std::lock_guard<std::mutex> lock(m_);
     local_finished_ = true;
     cv_.notify_one();
+  }
+
+  // The local worker under a SlotTable: one task at a time, each when rank 0's node has its slots.
+  void local_placed() {
+    const int node = opt_.slots->node_of.at(0);
+    std::unique_lock<std::mutex> lock(m_);
+    for (;;) {
+      taken_.wait(lock, [this] { return local_done_.size() < kLocalAhead || stop_requested(); });
+      if (stop_requested()) break;
+      const std::ptrdiff_t p = pick_locked(node);
+      if (p == kNothingFits) break;
+      if (p == kWaitForSlots) {
+        freed_.wait_for(lock, std::chrono::milliseconds(20));  // also sees a stop in time
+        continue;
+      }
+      const std::uint64_t id = start_locked(0, p);
+      lock.unlock();
+      std::string r = hooks_.run(id);
+      lock.lock();
+      release_locked(0);
+      local_done_.push_back(std::move(r));
+      cv_.notify_one();
+    }
+    local_finished_ = true;
+    cv_.notify_one();
+  }
+
+  // The first waiting task that fits `node` now (placement.hpp's pick_task). Holds m_.
+  std::ptrdiff_t pick_locked(int node) const {
+    std::vector<int> need;
+    need.reserve(left_.size());
+    for (std::uint64_t id : left_) need.push_back(opt_.slots->slots_of(id, node));
+    const int ranks = opt_.slots->node_ranks.at(static_cast<std::size_t>(node));
+    return pick_task(need, ranks - used_[static_cast<std::size_t>(node)]);
+  }
+  std::uint64_t start_locked(int rank, std::ptrdiff_t p) {
+    const std::uint64_t id = left_.at(static_cast<std::size_t>(p));
+    left_.erase(left_.begin() + p);
+    const int node = opt_.slots->node_of[static_cast<std::size_t>(rank)];
+    const int m = opt_.slots->slots_of(id, node);
+    used_[static_cast<std::size_t>(node)] += m;
+    inflight_[static_cast<std::size_t>(rank)] = m;
+    return id;
+  }
+  void release_locked(int rank) {
+    int& m = inflight_[static_cast<std::size_t>(rank)];
+    used_[static_cast<std::size_t>(opt_.slots->node_of[static_cast<std::size_t>(rank)])] -= m;
+    m = 0;
+    freed_.notify_all();
+  }
+
+  // A remote rank's request under a SlotTable: one task that fits its node now, none (it is
+  // released) when nothing waiting ever fits there, else later (it holds back). False: later.
+  bool answer_placed(int rank) {
+    std::vector<std::uint64_t> ids;
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      if (inflight_[static_cast<std::size_t>(rank)] > 0) return false;  // asked ahead
+      if (!stop_requested()) {
+        const std::ptrdiff_t p = pick_locked(opt_.slots->node_of[static_cast<std::size_t>(rank)]);
+        if (p == kWaitForSlots) return false;
+        if (p >= 0) ids.push_back(start_locked(rank, p));
+      }
+    }
+    Outgoing& o = out_.add();
+    o.ids = std::move(ids);
+    MPI_Isend(o.ids.data(), static_cast<int>(o.ids.size()), MPI_UINT64_T, rank, tag_.chunk,
+              MPI_COMM_WORLD, &o.req);
+    return true;
+  }
+  void answer_waiting() {
+    std::erase_if(waiting_, [this](int r) { return answer_placed(r); });
   }
 
   std::vector<std::uint64_t> take_chunk() {
@@ -303,7 +389,13 @@ class Rank0 {
       const std::uint64_t n = r.count(8);
       for (std::uint64_t i = 0; i < n; ++i) record(r.str());
       if (flags & kSignalled) request_stop();
-      if (flags & kWantMore) {
+      if (opt_.slots && n > 0) {
+        std::lock_guard<std::mutex> lock(m_);
+        release_locked(st.MPI_SOURCE);  // one task at a time: this was its result
+      }
+      if (opt_.slots && (flags & kWantMore)) {
+        if (!answer_placed(st.MPI_SOURCE)) waiting_.push_back(st.MPI_SOURCE);
+      } else if (flags & kWantMore) {
         Outgoing& o = out_.add();
         o.ids = take_chunk();
         MPI_Isend(o.ids.data(), static_cast<int>(o.ids.size()), MPI_UINT64_T, st.MPI_SOURCE,
@@ -338,6 +430,7 @@ class Rank0 {
       if (!mine.empty()) taken_.notify_one();
       for (auto& r : mine) record(std::move(r));
       busy = busy || !mine.empty();
+      if (opt_.slots && !waiting_.empty()) answer_waiting();
       if (stop_requested() && !quit_sent) {
         for (int r = 1; r < nranks_; ++r)
           if (!bye_[r]) send_empty(out_, r, tag_.quit);
@@ -382,6 +475,12 @@ class Rank0 {
   double cost_left_ = 0.0;
   std::vector<std::string> local_done_;
   bool local_finished_ = false;
+  // Under a SlotTable (also guarded by m_): tasks not started, in order; slots taken per node;
+  // slots of each rank's running task (0: idle).
+  std::vector<std::uint64_t> left_;
+  std::vector<int> used_, inflight_;
+  std::condition_variable freed_;  // slots were freed
+  std::vector<int> waiting_;       // ranks whose request waits for slots (loop thread only)
 
   Outbox out_;
   std::vector<bool> bye_;
@@ -474,6 +573,18 @@ int broadcast_quietly(int v) {
   MPI_Ibcast(&v, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
   wait_quietly(req);
   return v;
+}
+
+std::string broadcast_bytes_quietly(std::string bytes) {
+  std::uint64_t size = bytes.size();
+  MPI_Request req;
+  MPI_Ibcast(&size, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &req);
+  wait_quietly(req);
+  bytes.resize(static_cast<std::size_t>(size));
+  if (size == 0) return bytes;
+  MPI_Ibcast(bytes.data(), static_cast<int>(size), MPI_BYTE, 0, MPI_COMM_WORLD, &req);
+  wait_quietly(req);
+  return bytes;
 }
 
 void barrier_quietly() {

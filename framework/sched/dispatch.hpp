@@ -10,6 +10,7 @@
 // Rank 0 makes results durable in groups (one commit per interval, not per task).
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,23 @@ struct DispatchHooks {
   std::function<void()> commit;
 };
 
+// Tasks placed by memory (framework/sched/placement.hpp). With a table, rank 0 hands out one task
+// at a time, each to an idle rank whose node has the task's slots free (a task of m slots counts
+// its own rank and m - 1 others of the node, which take nothing while it runs), and a rank whose
+// request no waiting task fits now is answered once one does (it holds back). A request that
+// arrives while the rank still runs its task waits for that task's result, so only idle ranks are
+// counted free.
+struct SlotTable {
+  std::vector<int> node_of;     // per rank: its node
+  std::vector<int> node_ranks;  // per node: its ranks
+  // Per task: its slots on each node (0: it does not fit there). A task not listed takes one.
+  std::map<std::uint64_t, std::vector<int>> slots;
+  int slots_of(std::uint64_t id, int node) const {
+    auto it = slots.find(id);
+    return it == slots.end() ? 1 : it->second.at(static_cast<std::size_t>(node));
+  }
+};
+
 struct DispatchOptions {
   double commit_seconds = 0.25;       // rank 0 commits at least this often while results arrive
   double flush_seconds = 1.0;         // a remote rank holds a finished result at most this long ...
@@ -33,7 +51,8 @@ struct DispatchOptions {
   std::size_t max_chunk = 256;        // tasks in one message (keeps it an eager-sized message)
   // Guided self-scheduling factor: a chunk carries about 1/(factor x workers) of the cost left.
   double factor = 2.0;
-  bool rank0_computes = true;  // false: rank 0 only dispatches (benchmarks of its throughput)
+  bool rank0_computes = true;        // false: rank 0 only dispatches (benchmarks of its throughput)
+  const SlotTable* slots = nullptr;  // rank 0: place by memory (see SlotTable)
 };
 
 struct DispatchStats {
@@ -63,6 +82,8 @@ DispatchStats dispatch(const std::vector<std::uint64_t>& order, const std::vecto
 // and while rank 0 checks the config and data a spinning rank took the core share rank 0 needed
 // (on a node shared with another job, minutes before the first task).
 int broadcast_quietly(int v);
+// Rank 0's bytes on every rank, waiting the same way.
+std::string broadcast_bytes_quietly(std::string bytes);
 // Collective: returns once every rank has called it, waiting the same way. Before MPI_Finalize,
 // whose own barrier spins, so ranks that finish early do not slow the ones still writing.
 void barrier_quietly();

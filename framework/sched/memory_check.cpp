@@ -35,6 +35,59 @@ std::string method_fixes(const MethodInfo& info) {
   return s.empty() ? "" : s + " for " + info.name + ", ";
 }
 
+// The shape a method's task on dataset di at split value `value` fits, maps and scores.
+DataShape fit_shape(const Experiment& ex, const std::vector<DataShape>& shapes,
+                    const std::vector<DataShape>& full, bool joint_shapes, std::size_t mi,
+                    std::size_t di, double value) {
+  const bool transductive = ex.methods[mi].transductive();
+  DataShape s = scale_to_split(ex.splits, value, shapes[di]);
+  // Training points cannot outnumber the dataset; the transductive fit is (nearly) all of it at
+  // every split value.
+  if (s.n > full[di].n || transductive) s.n = std::min(full[di].n, std::max(s.n, shapes[di].n));
+  // Holdout: every point not trained on is mapped and scored, or test_per_class of each class.
+  // Transductive beside holdout methods: `shapes` count the training points only
+  // (check_dataset), so the fit set adds those test points.
+  const arma::uword rest = full[di].n - std::min(s.n, full[di].n);
+  const std::uint64_t per = ex.splits.test_per_class;
+  const arma::uword tested = per > 0 ? std::min<arma::uword>(rest, per * full[di].n_classes) : rest;
+  if (!transductive)
+    s.n_test = tested;
+  else if (!joint_shapes)
+    s.n = std::min(full[di].n, s.n + tested);
+  return s;
+}
+
+// The raw-dimension block a dimension-lowering preprocessing transforms first (the largest).
+double raw_block_of(const std::vector<DataShape>& shapes, const std::vector<DataShape>& full) {
+  double raw_block = 0;
+  for (std::size_t i = 0; i < full.size(); ++i)
+    if (shapes[i].d != full[i].d)
+      raw_block = std::max(raw_block, 8.0 * double(full[i].n) * double(full[i].d));
+  return raw_block;
+}
+
+// The fewest slots a task takes on any of `nodes` (0: it fits none, or there are none).
+int fewest_slots(double bytes, double resident, const std::vector<NodeMemory>& nodes) {
+  int best = 0;
+  for (const NodeMemory& n : nodes) {
+    const int m = slots_on_node(bytes, resident, n);
+    if (m > 0 && (best == 0 || m < best)) best = m;
+  }
+  return best;
+}
+
+// Why a task that fits no rank's share fits no node either: the most any node gives one task.
+std::string nodes_text(const std::vector<NodeMemory>& nodes, double resident) {
+  if (nodes.empty()) return "";
+  double most = 0;
+  const NodeMemory* at = &nodes.front();
+  for (const NodeMemory& n : nodes)
+    if (n.budget - n.ranks * resident > most) most = n.budget - n.ranks * resident, at = &n;
+  return ", and no node has room for it even with its other ranks held back (at most " +
+         format_bytes(std::max(most, 0.0)) + " for one task on a node of " +
+         format_bytes(at->budget) + " and " + std::to_string(at->ranks) + " rank(s))";
+}
+
 }  // namespace
 
 double count_tasks(const Experiment& ex) {
@@ -90,7 +143,7 @@ void check_memory_before_data(const Experiment& ex, const MemoryLimit& limit) {
 
 MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shapes,
                         const std::vector<DataShape>& full, const MemoryLimit& limit,
-                        const std::vector<LoadShape>& loads) {
+                        const std::vector<LoadShape>& loads, const std::vector<NodeMemory>& nodes) {
   if (shapes.size() != ex.datasets.size() || full.size() != ex.datasets.size() ||
       (!loads.empty() && loads.size() != ex.datasets.size()))
     throw Error("internal: check_memory got shapes for " + std::to_string(shapes.size()) + "/" +
@@ -103,7 +156,8 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
   // raw dimension before the partition shrinks to its own: one such block (at most all points, the
   // transductive fit set), freed before the method starts, so a task needs the larger of the two.
   // Fashion-MNIST, 784-D to 50-D: 419 MiB, against 24 MiB for the partition it becomes.
-  double data = 0, partitions = 0, one_partition = 0, raw_block = 0;
+  double data = 0, partitions = 0, one_partition = 0;
+  const double raw_block = raw_block_of(shapes, full);
   const double groups =
       double(std::max<std::size_t>(1, ex.splits.values.size())) * double(ex.splits.repeats);
   for (std::size_t i = 0; i < full.size(); ++i) {
@@ -111,8 +165,6 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
     const double partition = 8.0 * double(full[i].n) * double(shapes[i].d);
     partitions += groups * partition;
     one_partition = std::max(one_partition, partition);
-    if (shapes[i].d != full[i].d)
-      raw_block = std::max(raw_block, 8.0 * double(full[i].n) * double(full[i].d));
   }
   const double resident =
       data + std::max(one_partition, std::min(partitions, double(TaskRunner::kSplitCacheBytes))) +
@@ -160,42 +212,38 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
     const MethodSpec& m = ex.methods[mi];
     const MethodInfo& info = Registry::instance().get(m.method);
     const std::vector<ParamSet> settings = expand_grid(m);
-    const bool transductive = m.transductive();
     for (std::size_t di = 0; di < ex.datasets.size(); ++di)
       for (double value : ex.splits.values) {
-        DataShape s = scale_to_split(ex.splits, value, shapes[di]);
-        // Training points cannot outnumber the dataset; the transductive fit is (nearly) all
-        // of it at every split value.
-        if (s.n > full[di].n || transductive)
-          s.n = std::min(full[di].n, std::max(s.n, shapes[di].n));
-        // Holdout: every point not trained on is mapped and scored, or test_per_class of each
-        // class. Transductive beside holdout methods: `shapes` count the training points only
-        // (check_dataset), so the fit set adds those test points.
-        const arma::uword rest = full[di].n - std::min(s.n, full[di].n);
-        const std::uint64_t per = ex.splits.test_per_class;
-        const arma::uword tested =
-            per > 0 ? std::min<arma::uword>(rest, per * full[di].n_classes) : rest;
-        if (!transductive)
-          s.n_test = tested;
-        else if (!joint_shapes)
-          s.n = std::min(full[di].n, s.n + tested);
+        const DataShape s = fit_shape(ex, shapes, full, joint_shapes, mi, di, value);
         for (const ParamSet& setting : settings)
           for (std::uint64_t dim : m.dims) {
             const double method = info.memory_of(s, setting, dim == 0 ? s.d : dim);
             const double need = std::max(method, raw_block);
-            if (need + resident > limit.bytes) ++peak.over;
+            const std::string task = "dataset " + ex.datasets[di].name + ", split " +
+                                     split_label(ex.splits, value) + " (" + std::to_string(s.n) +
+                                     " points in " + std::to_string(s.d) + "-D), " + m.label +
+                                     (m.label != m.method ? " (" + m.method + ")" : "") + " {" +
+                                     setting.canonical() + "}, dim " + std::to_string(dim);
+            if (need + resident > limit.bytes) {
+              const int slots = fewest_slots(need, resident, nodes);
+              if (slots > 1) {
+                peak.big.push_back({task, need, slots});
+                peak.big_tasks += std::size_t(ex.splits.repeats);
+              } else {
+                ++peak.over;
+              }
+            }
             if (need + resident <= peak.bytes) continue;
             peak.bytes = need + resident;
             peak.method_bytes = method;
             peak_method = mi;
-            peak.task = "dataset " + ex.datasets[di].name + ", split " +
-                        split_label(ex.splits, value) + " (" + std::to_string(s.n) + " points in " +
-                        std::to_string(s.d) + "-D), " + m.label +
-                        (m.label != m.method ? " (" + m.method + ")" : "") + " {" +
-                        setting.canonical() + "}, dim " + std::to_string(dim);
+            peak.task = task;
           }
       }
   }
+  std::stable_sort(
+      peak.big.begin(), peak.big.end(),
+      [](const MemoryPeak::Big& a, const MemoryPeak::Big& b) { return a.bytes > b.bytes; });
   if (peak.over == 0) {
     peak.bytes = std::max(peak.bytes, peak.load_bytes);
     return peak;
@@ -212,14 +260,34 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
                : "") +
           " + " + format_bytes(peak.resident_bytes) +
           " every rank holds: process, data, partitions, task list), but one rank may use " +
-          format_bytes(limit.bytes) + " (" + limit.source + ")" +
+          format_bytes(limit.bytes) + " (" + limit.source + ")" + nodes_text(nodes, resident) +
           (peak.over > 1 ? "; " + std::to_string(peak.over) +
                                " such (dataset, split, setting, "
                                "dim) combinations in all"
                          : ""),
       method_fixes(info) + "fewer training points (splits, max_points), fewer ranks per node " +
-          "with --memory-per-rank raised to match, or --memory-per-rank SIZE if each rank has " +
-          "more memory than the default assumes");
+          "with --memory-per-rank raised to match, or --memory-per-rank SIZE (--node-memory " +
+          "SIZE for a whole node) if each rank has more memory than the default assumes");
+}
+
+}  // namespace drbench
+
+namespace drbench {
+
+std::vector<double> task_memory(const Experiment& ex, const std::vector<Task>& tasks,
+                                const std::vector<DataShape>& shapes,
+                                const std::vector<DataShape>& full) {
+  const bool joint_shapes = std::all_of(ex.methods.begin(), ex.methods.end(),
+                                        [](const MethodSpec& m) { return m.transductive(); });
+  const double raw_block = raw_block_of(shapes, full);
+  std::vector<double> bytes(tasks.size(), 0.0);
+  for (const Task& t : tasks) {
+    const DataShape s =
+        fit_shape(ex, shapes, full, joint_shapes, t.method, t.dataset, t.split_value);
+    const MethodInfo& info = Registry::instance().get(ex.methods[t.method].method);
+    bytes.at(t.id) = std::max(info.memory_of(s, t.setting, t.dim == 0 ? s.d : t.dim), raw_block);
+  }
+  return bytes;
 }
 
 }  // namespace drbench

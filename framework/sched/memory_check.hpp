@@ -10,6 +10,8 @@
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/plan/task.hpp"
+#include "framework/sched/placement.hpp"
 #include "framework/support/memory_size.hpp"
 
 namespace drbench {
@@ -58,6 +60,16 @@ struct MemoryPeak {
   double load_bytes = 0;
   std::string load;  // "dataset fashion-mnist: 70000 points read in 784-D, 20000 kept"
   bool load_dominates() const { return load_bytes > 0 && load_bytes >= bytes; }
+  // Tasks above one rank's share that a node takes with some of its other ranks held back
+  // (framework/sched/placement.hpp), one entry per (dataset, split, setting, dim), largest first:
+  // `bytes` beyond what every rank holds, `slots` on the node where it takes fewest.
+  struct Big {
+    std::string task;
+    double bytes = 0;
+    int slots = 0;
+  };
+  std::vector<Big> big;
+  std::size_t big_tasks = 0;  // such tasks with repeats counted
 };
 
 // After the data check: loading each dataset and every task (repeats aside, which do not change
@@ -65,9 +77,19 @@ struct MemoryPeak {
 // every point kept, d before preprocessing); `loads[i]`: what loading it held (empty: nothing
 // beyond full). A load that does not fit is refused at the dataset's line, naming the read and the
 // fixes; a task at the method's line naming the task, the estimate, the limit and the fixes.
+// With `nodes`, a task above the limit is refused only when it fits no node with the node's other
+// ranks held back; those that fit one are listed in MemoryPeak::big.
 // Returns the peak when everything fits.
 MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shapes,
                         const std::vector<DataShape>& full, const MemoryLimit& limit,
-                        const std::vector<LoadShape>& loads = {});
+                        const std::vector<LoadShape>& loads = {},
+                        const std::vector<NodeMemory>& nodes = {});
+
+// Each task's own bytes beyond what every rank holds (the method's estimate, or the raw block of
+// a dimension-lowering preprocessing where larger), indexed by id: what the placement weighs.
+// `shapes` and `full` as for check_memory.
+std::vector<double> task_memory(const Experiment& ex, const std::vector<Task>& tasks,
+                                const std::vector<DataShape>& shapes,
+                                const std::vector<DataShape>& full);
 
 }  // namespace drbench

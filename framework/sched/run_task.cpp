@@ -1,5 +1,6 @@
 #include "framework/sched/run_task.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -108,11 +109,12 @@ void show_iteration_progress(bool on) {
   g_iteration_progress = on;
 }
 
-TaskResult TaskRunner::run(const Task& t, int rank) {
+TaskResult TaskRunner::run(const Task& t, int rank, int threads) {
   TaskResult r;
   r.task_id = t.id;
   r.key = t.key;
   r.rank = rank;
+  r.threads = threads > 0 ? threads : ex_.threads;
   const double limit = ex_.max_task_seconds;
   const auto t0 = Clock::now();
   fit_shape_ = DataShape{};
@@ -276,7 +278,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   FitInput in{Xfit, info.supervised ? &prep->yseen : nullptr, ds.n_classes, t.dim, rng, &r.trace};
   if (!prep->seqfit.is_empty()) in.sequence = &prep->seqfit;
   in.dataset = ds.name;
-  in.threads = static_cast<unsigned>(ex_.threads);
+  in.threads = static_cast<unsigned>(std::max(1, r.threads));
   if (!transductive) in.Xnew = &prep->Xtest;
   // The checked door the contract test certifies (finite input, labels, dims), not make + fit.
   auto t0 = Clock::now();

@@ -25,7 +25,9 @@ class TaskRunner {
       : ex_(ex), search_path_(std::move(search_path)) {}
 
   // Never throws for a problem of the task itself: the error is recorded in the result.
-  TaskResult run(const Task& t, int rank);
+  // `threads`: the fit's and scoring's threads (0: the config's `threads`); a task placed with
+  // other ranks of its node held back gets their cores too (framework/sched/placement.hpp).
+  TaskResult run(const Task& t, int rank, int threads = 0);
 
   const Dataset& dataset(std::size_t i);
   // The partition of t's group, preprocessed by t's method's chain (fitted on the training part).

@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -31,6 +32,7 @@
 #include "framework/sched/progress.hpp"
 #include "framework/sched/run_task.hpp"
 #include "framework/support/blas.hpp"
+#include "framework/support/bytes.hpp"
 #include "framework/support/time_limit.hpp"
 
 namespace drbench {
@@ -137,35 +139,166 @@ std::vector<double> expected_costs(const Experiment& ex, const std::vector<Task>
   return cost;
 }
 
-// The default limit under MPI: each node's memory shared by the ranks on it, the least over the
-// nodes (any rank may be handed any task). Collective.
-MemoryLimit default_memory_per_rank() {
+// The nodes of the run: ranks grouped by MPI's shared-memory split, each node's budget (its
+// memory, --node-memory, or --memory-per-rank times its ranks) and one rank's share, the least over
+// the nodes (any rank may be handed any task of one slot). Collective.
+struct NodeLayout {
+  MemoryLimit share;
+  std::vector<NodeMemory> nodes;
+  std::vector<int> node_of;  // per rank
+};
+NodeLayout node_layout(const RunOptions& opt) {
   MPI_Comm node;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int local = 1;
+  int local = 1, rank = 0, nranks = 1, leader = 0;
   MPI_Comm_size(node, &local);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  MPI_Allreduce(&rank, &leader, 1, MPI_INT, MPI_MIN, node);
   MPI_Comm_free(&node);
   double mine = 0;
-  try {
-    mine = node_memory_bytes();
-  } catch (const std::exception&) {
-    mine = 0;  // unknown here: no limit from this node, the others still count
+  if (opt.node_memory.bytes <= 0 && opt.memory.bytes <= 0) try {
+      mine = node_memory_bytes();
+    } catch (const std::exception&) {
+      mine = 0;  // unknown here: no limit from this node, the others still count
+    }
+  const double budget = node_budget(opt.node_memory, opt.memory, local, mine);
+  const double own[3] = {double(leader), budget > 0 ? budget : HUGE_VAL, double(local)};
+  std::vector<double> all(3 * static_cast<std::size_t>(nranks));
+  MPI_Allgather(own, 3, MPI_DOUBLE, all.data(), 3, MPI_DOUBLE, MPI_COMM_WORLD);
+  NodeLayout l;
+  std::map<int, int> index;  // leader -> node
+  for (int r = 0; r < nranks; ++r) {
+    const int lead = static_cast<int>(all[3 * r]);
+    auto [it, fresh] = index.emplace(lead, static_cast<int>(l.nodes.size()));
+    if (fresh) l.nodes.push_back({all[3 * r + 1], static_cast<int>(all[3 * r + 2])});
+    l.node_of.push_back(it->second);
   }
-  const double per_rank = mine > 0 ? mine / local : HUGE_VAL;
-  double least = per_rank;
-  MPI_Allreduce(&per_rank, &least, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
-  if (!std::isfinite(least)) return {};  // rank 0's check reports it via node_memory_bytes()
-  MemoryLimit l = memory_limit_default(mine, local);
-  if (least < per_rank) {
-    l.bytes = least;
-    l.source =
-        "default: the least over the nodes of each node's memory / the ranks on it; "
-        "--memory-per-rank SIZE to change it";
+  double least = HUGE_VAL;
+  for (const NodeMemory& n : l.nodes) least = std::min(least, n.budget / n.ranks);
+  if (!std::isfinite(least)) return {{}, {}, l.node_of};  // rank 0's check reports it
+  l.share = rank_share(opt.node_memory, opt.memory, local, mine);
+  if (least < l.share.bytes) {
+    l.share.bytes = least;
+    l.share.source =
+        "the least over the nodes of each node's memory / the ranks on it; "
+        "--memory-per-rank SIZE or --node-memory SIZE to change it";
   }
   return l;
 }
 
+// The tasks that take more than one slot on some node, and what every rank holds: rank 0's
+// bytes for every rank, which each turns into its own node's slots.
+std::string encode_big(const std::map<std::uint64_t, double>& big, double resident) {
+  ByteWriter w;
+  w.f64(resident);
+  w.u64(big.size());
+  for (const auto& [id, bytes] : big) {
+    w.u64(id);
+    w.f64(bytes);
+  }
+  return w.take();
+}
+std::map<std::uint64_t, double> decode_big(const std::string& s, double& resident) {
+  std::map<std::uint64_t, double> big;
+  ByteReader r(s, "big tasks from rank 0");
+  resident = r.f64();
+  for (std::uint64_t n = r.count(16); n > 0; --n) {
+    const std::uint64_t id = r.u64();
+    big[id] = r.f64();
+  }
+  return big;
+}
+
+// Tasks above one rank's share (framework/sched/placement.hpp): rank 0 tells every rank their
+// bytes, each rank works out their slots on its own node, and such a task runs on the threads of
+// its slots: the cores of the ranks held back for it. Collective.
+struct PlacedTasks {
+  double resident = 0;
+  std::map<std::uint64_t, double> big;  // id -> bytes beyond resident
+  NodeMemory node;                      // this rank's
+  int slots_here(std::uint64_t id) const {
+    auto it = big.find(id);
+    return std::max(1, it == big.end() ? 1 : slots_on_node(it->second, resident, node));
+  }
+};
+PlacedTasks share_placement(int rank, const CheckedRun* checked, const Experiment& ex,
+                            const std::vector<Task>& tasks, const std::vector<DataShape>& shapes,
+                            const NodeLayout& layout) {
+  PlacedTasks p;
+  if (checked && !checked->memory_peak.big.empty()) {
+    p.resident = checked->memory_peak.resident_bytes;
+    const std::vector<double> bytes = task_memory(ex, tasks, shapes, checked->full);
+    for (const Task& t : tasks)
+      for (const NodeMemory& n : layout.nodes)
+        if (slots_on_node(bytes[t.id], p.resident, n) != 1) p.big[t.id] = bytes[t.id];
+  }
+  p.big =
+      decode_big(broadcast_bytes_quietly(checked ? encode_big(p.big, p.resident) : ""), p.resident);
+  if (!layout.nodes.empty())
+    p.node = layout.nodes.at(static_cast<std::size_t>(layout.node_of[rank]));
+  return p;
+}
+
+// Every rank's node and, for each task placed by memory, its slots on every node.
+SlotTable slot_table(const std::map<std::uint64_t, double>& big, double resident,
+                     const NodeLayout& layout) {
+  SlotTable t;
+  t.node_of = layout.node_of;
+  for (const NodeMemory& n : layout.nodes) t.node_ranks.push_back(n.ranks);
+  for (const auto& [id, bytes] : big) {
+    std::vector<int>& s = t.slots[id];
+    for (const NodeMemory& n : layout.nodes) s.push_back(slots_on_node(bytes, resident, n));
+  }
+  return t;
+}
+
+// The run header's line on the tasks placed by memory.
+std::string placement_line(const SlotTable& t, const std::map<std::uint64_t, double>& big) {
+  int least = 0, most = 0;
+  for (const auto& [id, s] : t.slots)
+    for (int m : s)
+      if (m > 0) least = least == 0 ? m : std::min(least, m), most = std::max(most, m);
+  const std::string held = least == most
+                               ? std::to_string(least - 1)
+                               : std::to_string(least - 1) + "-" + std::to_string(most - 1);
+  return "placed by memory: " + std::to_string(big.size()) +
+         " task(s) above one rank's share run first, each on one rank while " + held +
+         " other rank(s) of its node take no task and lend it their cores (threads recorded "
+         "per task), on " +
+         std::to_string(t.node_ranks.size()) + " node(s)";
+}
+
+// The tasks placed by memory, in their order, and the rest.
+std::pair<DispatchOrder, DispatchOrder> split_big(const DispatchOrder& d,
+                                                  const std::map<std::uint64_t, double>& big) {
+  std::pair<DispatchOrder, DispatchOrder> parts;
+  for (std::size_t i = 0; i < d.ids.size(); ++i) {
+    DispatchOrder& to = big.count(d.ids[i]) ? parts.first : parts.second;
+    to.ids.push_back(d.ids[i]);
+    if (!d.group.empty()) to.group.push_back(d.group[i]);
+  }
+  return parts;
+}
+
 }  // namespace
+
+double node_budget(const MemoryLimit& node_memory, const MemoryLimit& per_rank, int ranks,
+                   double measured) {
+  if (node_memory.bytes > 0) return node_memory.bytes;
+  if (per_rank.bytes > 0) return per_rank.bytes * std::max(1, ranks);
+  return measured;
+}
+
+MemoryLimit rank_share(const MemoryLimit& node_memory, const MemoryLimit& per_rank, int ranks,
+                       double measured) {
+  if (per_rank.bytes > 0) return per_rank;
+  const int r = std::max(1, ranks);
+  if (node_memory.bytes > 0)
+    return {node_memory.bytes / r, node_memory.source + " / " + std::to_string(r) +
+                                       (r == 1 ? " rank" : " ranks") + " on the node"};
+  return memory_limit_default(measured, r);
+}
 
 std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runner,
                                           std::vector<DataShape>* full,
@@ -188,12 +321,15 @@ std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runn
 }
 
 std::vector<DataShape> check_data_and_memory(const Experiment& ex, const MemoryLimit& limit,
-                                             MemoryPeak& peak, TaskRunner* runner) {
+                                             MemoryPeak& peak, TaskRunner* runner,
+                                             const std::vector<NodeMemory>& nodes,
+                                             std::vector<DataShape>* full_out) {
   check_memory_before_data(ex, limit);
   std::vector<DataShape> full;
   std::vector<LoadShape> loads;
   std::vector<DataShape> shapes = check_against_data(ex, runner, &full, &loads);
-  peak = check_memory(ex, shapes, full, limit, loads);
+  peak = check_memory(ex, shapes, full, limit, loads, nodes);
+  if (full_out) *full_out = std::move(full);
   return shapes;
 }
 
@@ -240,8 +376,12 @@ std::shared_ptr<CheckedRun> check_run(const RunOptions& opt) {
   c->ex = load_for_run(opt);
   set_blas_threads(c->ex.blas_threads);
   c->runner = std::make_unique<TaskRunner>(c->ex, data_search_path(c->ex.data_path));
+  const bool measure = opt.memory.bytes <= 0 && opt.node_memory.bytes <= 0;
+  const double measured = measure ? node_memory_bytes() : 0;
   c->memory_limit =
-      opt.memory.bytes > 0 ? opt.memory : memory_limit_default(node_memory_bytes(), 1);
+      opt.memory.bytes > 0 ? opt.memory : rank_share(opt.node_memory, opt.memory, 1, measured);
+  c->nodes = opt.nodes;
+  if (c->nodes.empty()) c->nodes = {{node_budget(opt.node_memory, opt.memory, 1, measured), 1}};
   // A slice (--only) is checked on its own methods: one left out may need more than a rank has,
   // which is often why the slice was asked for.
   Experiment part = c->ex;
@@ -250,7 +390,8 @@ std::shared_ptr<CheckedRun> check_run(const RunOptions& opt) {
       return std::find(opt.only_methods.begin(), opt.only_methods.end(), m.label) ==
              opt.only_methods.end();
     });
-  c->shapes = check_data_and_memory(part, c->memory_limit, c->memory_peak, c->runner.get());
+  c->shapes = check_data_and_memory(part, c->memory_limit, c->memory_peak, c->runner.get(),
+                                    c->nodes, &c->full);
   return c;
 }
 
@@ -268,7 +409,11 @@ int run_experiment(const RunOptions& opt) {
   int ok = 1;
   std::string problem;
   RunOptions with_limit = opt;
-  if (!checked && opt.memory.bytes <= 0) with_limit.memory = default_memory_per_rank();
+  const NodeLayout layout = node_layout(opt);
+  if (!checked) {
+    with_limit.memory = layout.share;
+    with_limit.nodes = layout.nodes;
+  }
   if (rank == 0 && !checked) {
     try {
       checked = check_run(with_limit);
@@ -294,15 +439,31 @@ int run_experiment(const RunOptions& opt) {
   // It holds a reference to `ex`.
   std::unique_ptr<TaskRunner> runner = rank == 0 ? std::move(checked->runner) : nullptr;
   if (!runner) runner = std::make_unique<TaskRunner>(ex, data_search_path(ex.data_path));
+  const PlacedTasks placed_tasks =
+      share_placement(rank, rank == 0 ? checked.get() : nullptr, ex, tasks, shapes, layout);
+  const std::map<std::uint64_t, double>& big = placed_tasks.big;
+  const double resident = placed_tasks.resident;
+  // drbench's own loops give the same bits for any thread count; a command's libraries may not
+  // (docs/external-methods.md), so a configured method keeps the config's threads.
+  auto threads_of = [&](const Task& t) {
+    const bool own = Registry::instance().get(ex.methods[t.method].method).configured_from.empty();
+    return (own ? placed_tasks.slots_here(t.id) : 1) * ex.threads;
+  };
   DispatchHooks hooks;
-  hooks.run = [&](std::uint64_t id) { return runner->run(tasks.at(id), rank).serialize(); };
+  hooks.run = [&](std::uint64_t id) {
+    const Task& t = tasks.at(id);
+    return runner->run(t, rank, threads_of(t)).serialize();
+  };
 
   // Rounds of collective dispatches: successive halving's second stage and validation's
   // test-point tasks are chosen by rank 0 from the committed results of the rounds before; after
-  // each round rank 0 says whether another follows.
+  // each round rank 0 says whether another follows. Where tasks are placed by memory, each round
+  // runs them first, on their own, then the rest.
   if (rank != 0) {
-    do dispatch({}, {}, hooks);
-    while (broadcast_quietly(0));
+    do {
+      if (!big.empty()) dispatch({}, {}, hooks);
+      dispatch({}, {}, hooks);
+    } while (broadcast_quietly(0));
     return 0;
   }
 
@@ -360,6 +521,7 @@ int run_experiment(const RunOptions& opt) {
   for (std::uint64_t id : pending.ids)
     if (store->done(id)) retrying.insert(id);
   const std::size_t done_before = store->n_done() - retrying.size();
+  const SlotTable slots = slot_table(big, resident, layout);
   const std::size_t planned = planned_tasks(ex, tasks);
   if (!opt.quiet) {
     std::fprintf(stderr, "[drbench] %s: %zu tasks, %zu already done, %d rank(s), BLAS: %s\n",
@@ -374,6 +536,7 @@ int run_experiment(const RunOptions& opt) {
         peak.load_dominates() ? ("while loading " + peak.load + "; largest task: ").c_str() : "",
         peak.task.c_str(), format_bytes(checked->memory_limit.bytes).c_str(),
         checked->memory_limit.source.c_str());
+    if (!big.empty()) std::fprintf(stderr, "[drbench] %s\n", placement_line(slots, big).c_str());
     for (const std::string& remark : setting_advice(ex, shapes))
       std::fprintf(stderr, "[drbench] note: %s\n", remark.c_str());
     if (ex.evaluation.validated() && planned < tasks.size())
@@ -400,8 +563,17 @@ int run_experiment(const RunOptions& opt) {
   hooks.record = [&](std::string&& bytes) { recorder.add(TaskResult::deserialize(bytes)); };
   hooks.commit = [&] { recorder.commit(); };
   DispatchStats stats;
+  DispatchOptions placed;
+  placed.slots = &slots;
   for (;;) {
     ran.insert(pending.ids.begin(), pending.ids.end());
+    if (!big.empty()) {
+      auto [first, rest] = split_big(pending, big);
+      const DispatchStats round = dispatch(first.ids, cost, hooks, placed, first.group);
+      stats.stopped = stats.stopped || round.stopped;
+      stats.recorded += round.recorded;
+      pending = std::move(rest);
+    }
     const DispatchStats round = dispatch(pending.ids, cost, hooks, {}, pending.group);
     stats.stopped = stats.stopped || round.stopped || recorder.interrupted() > 0;
     stats.recorded += round.recorded;

@@ -23,8 +23,10 @@ struct CheckedRun {
   Experiment ex;
   std::vector<DataShape> shapes;
   std::unique_ptr<TaskRunner> runner;
-  MemoryLimit memory_limit;  // what each task was held to
-  MemoryPeak memory_peak;    // the largest task's need
+  MemoryLimit memory_limit;       // what each task was held to
+  MemoryPeak memory_peak;         // the largest task's need
+  std::vector<DataShape> full;    // each dataset as loaded (the memory model's resident data)
+  std::vector<NodeMemory> nodes;  // what the tasks were placed against
 };
 
 struct RunOptions {
@@ -46,7 +48,22 @@ struct RunOptions {
   // --memory-per-rank; bytes 0: the default, the node's memory over the ranks on it (one rank
   // when checked before MPI_Init; run_experiment asks MPI how many share each node).
   MemoryLimit memory;
+  // --node-memory: what each node offers the ranks on it together (bytes 0: its physical memory
+  // or cgroup limit, or --memory-per-rank times its ranks). A task above one rank's share runs
+  // with other ranks of its node held back (framework/sched/placement.hpp).
+  MemoryLimit node_memory;
+  // The nodes of this run (run_experiment fills them from MPI); empty: one node of one rank.
+  std::vector<NodeMemory> nodes;
 };
+
+// What one node of `ranks` ranks offers them together: --node-memory, else --memory-per-rank
+// times its ranks, else `measured` (its memory).
+double node_budget(const MemoryLimit& node_memory, const MemoryLimit& per_rank, int ranks,
+                   double measured);
+// One rank's share on a node of `ranks` ranks: --memory-per-rank, else the node's budget over
+// its ranks, saying where it came from.
+MemoryLimit rank_share(const MemoryLimit& node_memory, const MemoryLimit& per_rank, int ranks,
+                       double measured);
 
 // Exit status of a run in which some task failed (its error is recorded in the results file).
 inline constexpr int kExitTasksFailed = 4;
@@ -77,7 +94,11 @@ std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runn
 // The memory checks of `drbench validate`, `run` and `plan` in the order they must run: the task
 // list and generated datasets before any data is read, then check_against_data, then every task.
 // Returns the shapes; throws ConfigError naming the key, the task and the fix.
+// With `nodes`, a task above `limit` fits when some node takes it with other ranks held back
+// (MemoryPeak::big lists them); `full`, when given, receives each dataset's shape as loaded.
 std::vector<DataShape> check_data_and_memory(const Experiment& ex, const MemoryLimit& limit,
-                                             MemoryPeak& peak, TaskRunner* runner = nullptr);
+                                             MemoryPeak& peak, TaskRunner* runner = nullptr,
+                                             const std::vector<NodeMemory>& nodes = {},
+                                             std::vector<DataShape>* full = nullptr);
 
 }  // namespace drbench

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 
 #include "framework/core/error.hpp"
 
@@ -71,11 +72,43 @@ double cgroup_limit(const char* path) {
 
 }  // namespace
 
+double cgroup_memory_limit(const std::string& proc_cgroup, const std::string& root) {
+  double least = HUGE_VAL;
+  std::istringstream in(proc_cgroup);
+  std::string line;
+  while (std::getline(in, line)) {
+    // "4:memory:/slurm/uid_0/job_7" (v1, controllers comma-separated) or "0::/user.slice" (v2).
+    const std::size_t a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
+    if (b == std::string::npos) continue;
+    const std::string controllers = "," + line.substr(a + 1, b - a - 1) + ",";
+    std::string path = line.substr(b + 1), dir, file;
+    if (controllers == ",,")
+      dir = root, file = "memory.max";
+    else if (controllers.find(",memory,") != std::string::npos)
+      dir = root + "/memory", file = "memory.limit_in_bytes";
+    else
+      continue;
+    // The limit of every cgroup from the process's own up to the mount's root applies.
+    for (;;) {
+      least = std::min(least, cgroup_limit((dir + path + "/" + file).c_str()));
+      if (path.empty() || path == "/") break;
+      path = path.substr(0, path.find_last_of('/'));
+    }
+  }
+  return least;
+}
+
 double node_memory_bytes() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   double bytes = pages > 0 && page > 0 ? double(pages) * double(page) : HUGE_VAL;
+  std::ifstream self("/proc/self/cgroup");
+  std::stringstream own;
+  own << self.rdbuf();
+  // The mount's root (a container's own cgroup) and the process's own cgroup below it, where a
+  // batch system's job (Slurm's task/cgroup) or a test's node sits.
   bytes = std::min({bytes, cgroup_limit("/sys/fs/cgroup/memory.max"),
-                    cgroup_limit("/sys/fs/cgroup/memory/memory.limit_in_bytes")});
+                    cgroup_limit("/sys/fs/cgroup/memory/memory.limit_in_bytes"),
+                    cgroup_memory_limit(own.str(), "/sys/fs/cgroup")});
   // Neither source answered: say so rather than invent a size.
   if (!std::isfinite(bytes))
     throw Error(

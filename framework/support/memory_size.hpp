@@ -18,8 +18,11 @@ std::string format_bytes(double bytes);
 
 // What this process may use on its node: the physical memory (sysconf), or the cgroup's memory
 // limit (v2 memory.max, v1 memory.limit_in_bytes) where a batch system or container set a lower
-// one.
+// one: of the process's own cgroup and every one above it (/proc/self/cgroup).
 double node_memory_bytes();
+// The least memory limit of the cgroups `proc_cgroup` (the text of /proc/self/cgroup) names and
+// their ancestors, under the cgroup mount `root`; +inf where none is set.
+double cgroup_memory_limit(const std::string& proc_cgroup, const std::string& root);
 
 // This process's peak resident memory so far (Linux VmHWM), 0 where the system does not say; and
 // a reset of that peak to the current resident size (false where the system refuses), so the peak

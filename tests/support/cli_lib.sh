@@ -43,12 +43,13 @@ methods:
 YAML
 }
 # Task tables of two results files, minus the columns that may differ between runs (timings, rank,
+# threads lent to a task placed by memory,
 # peak memory).
 same_task_tables() {
   "$PY" - "$1" "$2" <<'PY'
 import sys, h5py, numpy as np
 a, b = h5py.File(sys.argv[1], "r"), h5py.File(sys.argv[2], "r")
-skip = {"fit_seconds", "transform_seconds", "eval_seconds", "task_seconds", "rank",
+skip = {"fit_seconds", "transform_seconds", "eval_seconds", "task_seconds", "rank", "threads",
         "peak_rss_bytes"}
 ta, tb = a["tasks"], b["tasks"]
 assert set(ta.keys()) == set(tb.keys()), (sorted(ta.keys()), sorted(tb.keys()))

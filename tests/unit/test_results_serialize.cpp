@@ -39,6 +39,7 @@ TaskResult full_result() {
   r.trace.note("stop", "gradient tolerance");
   r.fit_end = {1, 9.5, 1.25, "x_and_f_tolerance"};
   r.peak_rss_bytes = 123456789;
+  r.threads = 3;
   return r;
 }
 
@@ -86,6 +87,12 @@ TEST_CASE("TaskResult serialize/deserialize round trip keeps every field", "[res
   CHECK(b.fit_end.grad_norm == 1.25);
   CHECK(b.fit_end.stop_reason == "x_and_f_tolerance");
   CHECK(b.peak_rss_bytes == 123456789);
+  CHECK(b.threads == 3);
+  // A format-7 record (before threads were recorded) reads as 0, not recorded.
+  std::string seven = bytes.substr(0, bytes.size() - 4);
+  seven[0] = 7;
+  CHECK(TaskResult::deserialize(seven).threads == 0);
+  CHECK(TaskResult::deserialize(seven).peak_rss_bytes == 123456789);
   // Deterministic encoding: the same result gives the same bytes.
   CHECK(b.serialize() == bytes);
 }
@@ -106,10 +113,10 @@ TEST_CASE("TaskResult reads records of format 2 (journals written before task_se
   r.rnx_curve.clear();
   r.peak_rss_bytes = 0;
   std::string bytes = r.serialize();
-  // Format 7's peak memory, format 6's quality fields (three empty vectors and a count), the
-  // trace's end (iterations, two reals, an empty string's length), four empty vectors (a count
-  // each), seconds.
-  bytes = bytes.substr(0, bytes.size() - 8 - 4 * 8 - 4 * 8 - 4 * 8 - 8);
+  // Format 8's threads, format 7's peak memory, format 6's quality fields (three empty vectors
+  // and a count), the trace's end (iterations, two reals, an empty string's length), four empty
+  // vectors (a count each), seconds.
+  bytes = bytes.substr(0, bytes.size() - 4 - 8 - 4 * 8 - 4 * 8 - 4 * 8 - 8);
   bytes[0] = 2;
   const TaskResult old = TaskResult::deserialize(bytes);
   CHECK(old.task_seconds == 0.0);
@@ -127,9 +134,9 @@ TEST_CASE("TaskResult encoding is little-endian with a version byte", "[results]
   r.task_id = 0x0102030405060708ULL;
   std::string bytes = r.serialize();
   REQUIRE(bytes.size() > 9);
-  // format 7: task_seconds (3), point indices and labels (4), trace end (5), quality errors (6),
-  // peak memory (7)
-  CHECK(bytes[0] == 7);
+  // format 8: task_seconds (3), point indices and labels (4), trace end (5), quality errors (6),
+  // peak memory (7), threads (8)
+  CHECK(bytes[0] == 8);
   CHECK(bytes[1] == 0x08);
   CHECK(bytes[8] == 0x01);
   TaskResult empty = TaskResult::deserialize(bytes);
