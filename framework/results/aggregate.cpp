@@ -85,29 +85,37 @@ const PoolRule* pool_of(const std::vector<PoolRule>& rules, const std::string& n
 
 // selection: validation: which setting of each partition was chosen (choose_validated on the
 // inner rows, as the run chose), and per cell the text its chosen settings are reported under.
-std::string cell_group(const TaskRow& r) {
-  return r.dataset + "|" + r.label + "|" + number(r.split_value) + "|" + std::to_string(r.dim);
-}
-std::string partition_group(const TaskRow& r) {
-  return cell_group(r) + "|" + std::to_string(r.repeat);
-}
 
+// Pooled labels (--pool-labels) make one choice per partition among every label's settings, on
+// the inner errors as each label's own choice was made, so the row's label is never picked on
+// the test points; their settings read "<label>: <setting>".
 struct ValidatedChoices {
   std::set<std::string> groups;               // partitions of cells with inner rows
   std::map<std::string, std::string> chosen;  // partition -> chosen setting
   // Table cell (pooled data sets under their pooled name: their partitions make one cell) ->
   // "per partition: a=1 in 3; a=2 in 2".
   std::map<std::string, std::string> text;
-  std::vector<PoolRule> pool_datasets;
+  std::vector<PoolRule> pool_datasets, pool_labels;
+  std::string label(const TaskRow& r) const {
+    const PoolRule* p = pool_of(pool_labels, r.label);
+    return p ? p->name : r.label;
+  }
+  std::string setting(const TaskRow& r) const {
+    return (pool_of(pool_labels, r.label) ? r.label + ": " : std::string()) + r.setting;
+  }
+  std::string group(const TaskRow& r) const {
+    return r.dataset + "|" + label(r) + "|" + number(r.split_value) + "|" + std::to_string(r.dim) +
+           "|" + std::to_string(r.repeat);
+  }
   std::string table_cell(const TaskRow& r) const {
     const PoolRule* p = pool_of(pool_datasets, r.dataset);
-    return (p ? p->name : r.dataset) + "|" + r.label + "|" + number(r.split_value) + "|" +
+    return (p ? p->name : r.dataset) + "|" + label(r) + "|" + number(r.split_value) + "|" +
            std::to_string(r.dim);
   }
   // The reported setting text of a test-point row that was chosen, else nullptr.
   const std::string* reported(const TaskRow& r) const {
-    const auto c = chosen.find(partition_group(r));
-    if (c == chosen.end() || c->second != r.setting) return nullptr;
+    const auto c = chosen.find(group(r));
+    if (c == chosen.end() || c->second != setting(r)) return nullptr;
     return &text.at(table_cell(r));
   }
 };
@@ -115,20 +123,20 @@ struct ValidatedChoices {
 ValidatedChoices validated_choices(const ResultsFile& f, const AggregateOptions& opt) {
   ValidatedChoices v;
   v.pool_datasets = opt.pool_datasets;
+  v.pool_labels = opt.pool_labels;
   std::vector<InnerScore> scores;
   for (const auto& row : f.tasks)
     if (row.fold >= 0) {
-      v.groups.insert(partition_group(row));
+      v.groups.insert(v.group(row));
       const auto& e = row.result.knn_error;
       scores.push_back(
-          {partition_group(row), row.setting, row.result.ok && !e.empty(), e.empty() ? 0.0 : e[0]});
+          {v.group(row), v.setting(row), row.result.ok && !e.empty(), e.empty() ? 0.0 : e[0]});
     }
   v.chosen = choose_validated(scores);
   std::map<std::string, std::map<std::string, int>> counts;  // cell -> setting -> partitions
   for (const auto& row : f.tasks)
-    if (row.fold < 0 && v.chosen.count(partition_group(row)) &&
-        v.chosen.at(partition_group(row)) == row.setting)
-      ++counts[v.table_cell(row)][row.setting];
+    if (row.fold < 0 && v.chosen.count(v.group(row)) && v.chosen.at(v.group(row)) == v.setting(row))
+      ++counts[v.table_cell(row)][v.setting(row)];
   for (const auto& [cell, settings] : counts) {
     std::string t;
     for (const auto& [setting, n] : settings)
@@ -409,9 +417,9 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
     const std::string& dataset = dpool ? dpool->name : row.dataset;
     const std::string& label = lpool ? lpool->name : row.label;
     const std::string* summary = validated.reported(row);
-    if (validated.groups.count(partition_group(row)) && !summary) continue;  // not chosen
+    if (validated.groups.count(validated.group(row)) && !summary) continue;  // not chosen
     const std::string setting =
-        (lpool ? row.label + ": " : std::string()) + (summary ? *summary : row.setting);
+        summary ? *summary : (lpool ? row.label + ": " : std::string()) + row.setting;
     // Draws of different data sets may share a partition seed; t-tests pair a draw with itself.
     const std::uint64_t pair_key = dpool ? hash_seed(row.split_seed, row.dataset) : row.split_seed;
     if (dpool) add_unique(a.pooled[dpool->name], row.dataset);
