@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -117,6 +118,88 @@ class Recorder {
   long kill_after_, term_after_;
   std::size_t interrupted_ = 0;
   long recorded_ = 0;
+};
+
+// The tasks rank 0 has sent to the other ranks and not yet received back, kept in <output>.running
+// while the run goes on. A rank that dies (killed, out of memory, its node lost) takes them with
+// it, and mpirun then ends the whole job: the next run of the same file reads what was left here,
+// names the tasks lost and why, and stores each rank's oldest unreturned task (the one it was
+// most likely running; tasks finished within the last flush_seconds had not been sent yet) as a
+// failure of the environment, which that run retries by itself.
+class HandedOut {
+ public:
+  HandedOut(const std::string& output, const std::vector<Task>& tasks)
+      : path_(output + ".running"), tasks_(tasks) {}
+  void sent(int rank, const std::vector<std::uint64_t>& ids) {
+    for (std::uint64_t id : ids) held_[rank].push_back(id);
+    changed_ = true;
+    save();  // before the chunk can be lost with its rank
+  }
+  void returned(std::uint64_t id) { changed_ = out_.insert(id).second || changed_; }
+  void save() {
+    if (!changed_) return;
+    changed_ = false;
+    std::string text;
+    for (const auto& [rank, ids] : held_)
+      for (std::uint64_t id : ids)
+        if (!out_.count(id)) text += std::to_string(rank) + "\t" + tasks_[id].key + "\n";
+    const std::string tmp = path_ + ".tmp";
+    if (FILE* f = std::fopen(tmp.c_str(), "w")) {
+      const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+      if (std::fclose(f) == 0 && ok) std::rename(tmp.c_str(), path_.c_str());
+    }
+  }
+  // Every task came back or the run ended in order (stopped or abandoned tasks are not lost).
+  void clear() const { std::remove(path_.c_str()); }
+
+  // What a run that ended without clear() left: reported, and each rank's first task stored as
+  // an environment failure (only tasks of this experiment not in the store since).
+  void recover(ResultsStore& store, const Experiment& ex, bool force_new) const {
+    if (force_new) clear();  // the tasks of a file moved aside
+    FILE* f = std::fopen(path_.c_str(), "r");
+    if (!f) return;
+    std::map<std::string, std::uint64_t> id_of;
+    for (const Task& t : tasks_) id_of[t.key] = t.id;
+    std::map<int, std::vector<std::uint64_t>> lost;
+    char line[4096];
+    while (std::fgets(line, sizeof line, f)) {
+      std::string s(line);
+      if (!s.empty() && s.back() == '\n') s.pop_back();
+      const auto tab = s.find('\t');
+      const auto it = tab == std::string::npos ? id_of.end() : id_of.find(s.substr(tab + 1));
+      if (it != id_of.end() && !store.done(it->second))
+        lost[std::atoi(s.c_str())].push_back(it->second);
+    }
+    std::fclose(f);
+    for (const auto& [rank, ids] : lost) {
+      const std::string why = "rank " + std::to_string(rank) +
+                              " ended before returning it (its process was killed, ran out of "
+                              "memory, or lost its node; mpirun then ended the run)";
+      store.add(failed_result(ex, tasks_[ids[0]], kEnvironmentFailure + why));
+      std::fprintf(stderr,
+                   "[drbench] the last run lost %zu task(s) with rank %d, which ended before "
+                   "returning them (killed, out of memory, or its node lost); stored as a failure "
+                   "of the environment: %s (the task it was most likely running); not started or "
+                   "not sent back:%s; all are run again now\n",
+                   ids.size(), rank, tasks_[ids[0]].key.c_str(),
+                   [&] {
+                     std::string rest;
+                     for (std::size_t i = 1; i < ids.size() && i <= 5; ++i)
+                       rest += " " + tasks_[ids[i]].key;
+                     if (ids.size() > 6) rest += " ... and " + std::to_string(ids.size() - 6);
+                     return rest.empty() ? std::string(" none") : rest;
+                   }()
+                       .c_str());
+    }
+    if (!lost.empty()) store.commit();
+  }
+
+ private:
+  std::string path_;
+  const std::vector<Task>& tasks_;
+  std::map<int, std::vector<std::uint64_t>> held_;
+  std::set<std::uint64_t> out_;  // returned
+  bool changed_ = false;
 };
 
 // Each task's expected cost: the descriptors' estimates, or seconds from a cost model fitted to
@@ -295,7 +378,14 @@ int run_experiment(const RunOptions& opt) {
   std::unique_ptr<TaskRunner> runner = rank == 0 ? std::move(checked->runner) : nullptr;
   if (!runner) runner = std::make_unique<TaskRunner>(ex, data_search_path(ex.data_path));
   DispatchHooks hooks;
-  hooks.run = [&](std::uint64_t id) { return runner->run(tasks.at(id), rank).serialize(); };
+  // Fault injection for the tests: DRBENCH_FAULT_RANK_DIES_AT=N makes every rank but 0 SIGKILL
+  // itself when it starts its N-th task (a rank lost under mpirun).
+  const long dies_at = rank == 0 ? 0 : env_count("DRBENCH_FAULT_RANK_DIES_AT");
+  long started = 0;
+  hooks.run = [&](std::uint64_t id) {
+    if (++started == dies_at) std::raise(SIGKILL);
+    return runner->run(tasks.at(id), rank).serialize();
+  };
 
   // Rounds of collective dispatches: successive halving's second stage and validation's
   // test-point tasks are chosen by rank 0 from the committed results of the rounds before; after
@@ -319,6 +409,9 @@ int run_experiment(const RunOptions& opt) {
     broadcast_quietly(0);
     return 2;
   }
+
+  HandedOut handed(ex.output.path, tasks);
+  handed.recover(*store, ex, opt.force_new);
 
   // Long tasks first, the rest partition by partition (framework/sched/order.hpp). A resumed run
   // predicts seconds from the tasks already finished (framework/sched/cost_model.hpp).
@@ -395,10 +488,18 @@ int run_experiment(const RunOptions& opt) {
 
   Progress progress(sliced ? done_before + pending.ids.size() : planned, done_before, opt.quiet);
   Recorder recorder(*store, progress, opt.quiet, retrying);
+  hooks.sent = [&](int r, const std::vector<std::uint64_t>& ids) { handed.sent(r, ids); };
   // Rank 0's worker thread is the one task runner whose stderr can be the user's terminal.
   show_iteration_progress(!opt.quiet && nranks == 1 && isatty(fileno(stderr)));
-  hooks.record = [&](std::string&& bytes) { recorder.add(TaskResult::deserialize(bytes)); };
-  hooks.commit = [&] { recorder.commit(); };
+  hooks.record = [&](std::string&& bytes) {
+    const TaskResult r = TaskResult::deserialize(bytes);
+    handed.returned(r.task_id);
+    recorder.add(r);
+  };
+  hooks.commit = [&] {
+    recorder.commit();
+    handed.save();
+  };
   DispatchStats stats;
   for (;;) {
     ran.insert(pending.ids.begin(), pending.ids.end());
@@ -412,6 +513,7 @@ int run_experiment(const RunOptions& opt) {
     if (!more) break;
   }
   stats.stopped = stats.stopped || recorder.interrupted() > 0;
+  handed.clear();
   const std::size_t store_done = recorder.done();
   progress.finish(store_done, recorder.failed());
   // A slice leaves the rest of the experiment to other runs: the file stays incomplete.
