@@ -1,5 +1,6 @@
 #include "framework/support/memory_size.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <string>
 
 #include "framework/core/error.hpp"
 
@@ -57,7 +59,7 @@ std::string format_bytes(double bytes) {
 namespace {
 
 // A cgroup limit file's number, or +inf for "max", an unlimited v1 value or no file.
-double cgroup_limit(const char* path) {
+double cgroup_limit(const std::string& path) {
   std::ifstream in(path);
   std::string s;
   if (!(in >> s) || s == "max") return HUGE_VAL;
@@ -69,13 +71,47 @@ double cgroup_limit(const char* path) {
   }
 }
 
+// The least memory limit of the cgroups that hold this process: its own and every parent up to
+// the root (a batch system such as Slurm nests a job's limit below the node's), cgroup v2
+// ("0::/path", memory.max) and v1 (the "memory" controller's line, memory.limit_in_bytes).
+double cgroup_memory_limit() {
+  double least = std::min(cgroup_limit("/sys/fs/cgroup/memory.max"),
+                          cgroup_limit("/sys/fs/cgroup/memory/memory.limit_in_bytes"));
+  std::ifstream in("/proc/self/cgroup");
+  for (std::string line; std::getline(in, line);) {
+    const auto a = line.find(':'), b = a == std::string::npos ? a : line.find(':', a + 1);
+    if (b == std::string::npos) continue;
+    const std::string controllers = "," + line.substr(a + 1, b - a - 1) + ",";
+    std::string dir = line.substr(b + 1), root, file;
+    if (line.compare(0, a, "0") == 0 && controllers == ",,") {
+      root = "/sys/fs/cgroup";
+      file = "/memory.max";
+    } else if (controllers.find(",memory,") != std::string::npos) {
+      root = "/sys/fs/cgroup/memory";
+      file = "/memory.limit_in_bytes";
+    } else {
+      continue;
+    }
+    for (;;) {
+      while (!dir.empty() && dir.back() == '/') dir.pop_back();
+      least = std::min(least, cgroup_limit(root + dir + file));
+      if (dir.empty()) break;
+      dir.erase(dir.rfind('/'));
+    }
+  }
+  return least;
+}
+
 }  // namespace
 
 double node_memory_bytes() {
   const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
   double bytes = pages > 0 && page > 0 ? double(pages) * double(page) : HUGE_VAL;
-  bytes = std::min({bytes, cgroup_limit("/sys/fs/cgroup/memory.max"),
-                    cgroup_limit("/sys/fs/cgroup/memory/memory.limit_in_bytes")});
+  bytes = std::min(bytes, cgroup_memory_limit());
+  // An address-space limit (ulimit -v, prlimit --as) bounds what one process can allocate.
+  struct rlimit as {};
+  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+    bytes = std::min(bytes, double(as.rlim_cur));
   // Neither source answered: say so rather than invent a size.
   if (!std::isfinite(bytes))
     throw Error(

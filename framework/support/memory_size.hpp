@@ -16,9 +16,10 @@ double parse_memory_size(const std::string& option, const std::string& text);
 // least 1 (1000 MiB and more are written in GiB).
 std::string format_bytes(double bytes);
 
-// What this process may use on its node: the physical memory (sysconf), or the cgroup's memory
-// limit (v2 memory.max, v1 memory.limit_in_bytes) where a batch system or container set a lower
-// one.
+// What this process may use on its node: the physical memory (sysconf), or less where a limit
+// says so: the memory limit of the cgroup that holds the process or of any cgroup above it (v2
+// memory.max, v1 memory.limit_in_bytes; a batch system's job cgroup, a container's), or the
+// process's address-space limit (RLIMIT_AS: ulimit -v, prlimit --as).
 double node_memory_bytes();
 
 // This process's peak resident memory so far (Linux VmHWM), 0 where the system does not say; and
