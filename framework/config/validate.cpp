@@ -6,6 +6,9 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
+#include <string_view>
+#include <unordered_set>
 
 #include "framework/core/error.hpp"
 #include "framework/core/rng.hpp"
@@ -170,6 +173,43 @@ void check_data_path(const Experiment& ex) {
   }
 }
 
+// Data that carry little or no information: every point the same, constant features, many
+// duplicate points. Their tables are tie-breaking artefacts (a kNN vote among equal distances),
+// so validate and run say so; the run still goes ahead.
+static void warn_uninformative(const std::string& on, const arma::mat& X) {
+  if (X.n_cols < 2 || X.n_rows == 0) return;
+  const arma::uvec constant = arma::find(arma::max(X, 1) == arma::min(X, 1));
+  if (constant.n_elem == X.n_rows) {
+    std::fprintf(stderr,
+                 "[drbench] warning: %s has no information: its %llu points are identical (every "
+                 "feature is constant%s), so every distance is 0 and each kNN error only shows "
+                 "how ties are broken (fix: check the file and its columns)\n",
+                 on.c_str(), static_cast<unsigned long long>(X.n_cols),
+                 arma::all(arma::vectorise(X) == 0) ? ", all zero" : "");
+    return;
+  }
+  if (constant.n_elem > 0)
+    std::fprintf(stderr,
+                 "[drbench] note: %s has %llu constant feature(s) of %llu; they carry no "
+                 "information (standardize leaves them at 0)\n",
+                 on.c_str(), static_cast<unsigned long long>(constant.n_elem),
+                 static_cast<unsigned long long>(X.n_rows));
+  // By a hash of each point's bytes (a collision only adds a false duplicate to a warning).
+  std::unordered_set<std::size_t> seen;
+  std::size_t duplicates = 0;
+  for (arma::uword j = 0; j < X.n_cols; ++j)
+    duplicates +=
+        !seen.insert(std::hash<std::string_view>{}(std::string_view(
+                         reinterpret_cast<const char*>(X.colptr(j)), X.n_rows * sizeof(double))))
+             .second;
+  if (10 * duplicates > X.n_cols)
+    std::fprintf(stderr,
+                 "[drbench] warning: %s: %zu of its %llu points repeat another point exactly; "
+                 "kNN votes among equal distances are ties, broken by the order of the points "
+                 "(fix: check the file, or remove the duplicates)\n",
+                 on.c_str(), duplicates, static_cast<unsigned long long>(X.n_cols));
+}
+
 DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds) {
   const DatasetSpec& spec = ex.datasets.at(di);
   const SplitsSpec& sp = ex.splits;
@@ -183,6 +223,7 @@ DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds)
                  "[drbench] warning: %s is one class (a single sequence): its kNN errors are 0 "
                  "by construction; run it for its embeddings, not its table\n",
                  on.c_str());
+  warn_uninformative(on, ds.X);
   DataShape smallest{};
   bool first = true;
   const std::vector<double> values = sp.values.empty() ? std::vector<double>{0.0} : sp.values;

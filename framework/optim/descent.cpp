@@ -143,7 +143,7 @@ OptimResult line_search_loop(Rule rule, Objective& obj, const arma::vec& x0,
     const double gn = arma::norm(g), t = seconds();
     if (opt.trace) opt.trace->log(k, f, gn, t, acc.a);
     if (opt.callback && !opt.callback({k, f, gn, acc.a, t, x, g})) return finish("callback");
-    check_task_deadline(k);
+    check_task_deadline(k, f, opt.max_iterations);
     if (arma::abs(g).max() == 0) return finish("gradient_zero");
     if (opt.g_tol > 0 && arma::abs(g).max() < opt.g_tol) return finish("gradient_tolerance");
     if (opt.rel_x_tol > 0 && arma::norm(s) <= opt.rel_x_tol * x_norm)

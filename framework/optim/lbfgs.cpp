@@ -74,7 +74,7 @@ OptimResult lbfgs(Objective& obj, const arma::vec& x0, const OptimOptions& opt, 
     if (opt.trace) opt.trace->log(k, f, arma::norm(g), seconds(), acc.a);
     if (opt.callback && !opt.callback({k, f, arma::norm(g), acc.a, seconds(), x, g}))
       return finish("callback");
-    check_task_deadline(k);
+    check_task_deadline(k, f, opt.max_iterations);
 
     const double sy = arma::dot(s, y);
     if (sy > 1e-10 * arma::norm(s) * arma::norm(y)) {  // keep H positive definite

@@ -74,7 +74,7 @@ OptimResult momentum_descent(Objective& obj, const arma::vec& x0, const OptimOpt
       res.stop_reason = "callback";
       break;
     }
-    check_task_deadline(it);
+    check_task_deadline(it, f, total);
   }
   if (opt.trace) opt.trace->note("stop_reason", res.stop_reason);
   res.x = std::move(x);

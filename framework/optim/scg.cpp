@@ -91,7 +91,7 @@ OptimResult scg(Objective& obj, const arma::vec& x0, const OptimOptions& opt) {
     if (success && opt.callback &&
         !opt.callback({j, f_now, arma::norm(grad_x_new), alpha, seconds_since(t0), x, grad_x_new}))
       return finish("callback", f_now);
-    check_task_deadline(j);
+    check_task_deadline(j, f_now, opt.max_iterations);
 
     if (success) {
       if (arma::abs(alpha * d).max() < opt.x_tol && std::abs(f_new - f_old) < opt.f_tol)

@@ -1,5 +1,9 @@
 #include "framework/plan/task.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
 #include "framework/config/validate.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/rng.hpp"
@@ -22,11 +26,26 @@ std::string split_label(const SplitsSpec& splits, double value) {
 
 namespace {
 
+// The shape an inner split's fit sees: a holdout method is fitted on the inner training part
+// ((k-1)/k of the partition's training points for k folds, else 1 - validation_fraction). A
+// transductive one keeps the partition's estimate (an upper bound: its shape may count the test
+// points too, check_dataset).
+DataShape inner_shape(const Experiment& ex, const MethodSpec& m, DataShape train) {
+  if (m.transductive()) return train;
+  const EvaluationSpec& ev = ex.evaluation;
+  const double kept = ev.validation_folds > 0
+                          ? double(ev.validation_folds - 1) / ev.validation_folds
+                          : 1.0 - ev.validation_fraction;
+  train.n = std::max<arma::uword>(1, arma::uword(std::llround(kept * double(train.n))));
+  return train;
+}
+
 // One copy of each task of a method with several settings per inner split, seeded and keyed with
-// "|v<fold>" after the repeat. The inner training part is smaller than the partition's; the cost
-// estimate keeps the partition's (an upper bound).
+// "|v<fold>" after the repeat, its cost estimated on the inner split's shape (inner_shape).
 void add_inner_tasks(const Experiment& ex, const std::vector<const MethodInfo*>& infos,
-                     const std::vector<std::vector<ParamSet>>& settings, std::vector<Task>& tasks) {
+                     const std::vector<std::vector<ParamSet>>& settings,
+                     const std::function<DataShape(const Task&)>& train_of,
+                     std::vector<Task>& tasks) {
   const std::size_t outer = tasks.size();
   for (std::size_t i = 0; i < outer; ++i) {
     if (settings[tasks[i].method].size() < 2) continue;
@@ -42,6 +61,8 @@ void add_inner_tasks(const Experiment& ex, const std::vector<const MethodInfo*>&
       t.fold = fold;
       t.key = inner + rest + t.setting.canonical() + dim;
       t.seed = hash_seed(ex.seed, inner + rest + infos[t.method]->seed_setting(t.setting) + dim);
+      const DataShape s = inner_shape(ex, ex.methods[t.method], train_of(t));
+      t.cost = infos[t.method]->cost_of(s, t.setting, t.dim == 0 ? s.d : t.dim);
       tasks.push_back(std::move(t));
     }
   }
@@ -64,13 +85,16 @@ std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape
     settings.push_back(expand_grid(m));
   }
   std::vector<Task> tasks;
-  for (std::size_t di = 0; di < ex.datasets.size(); ++di) {
-    // Without measurements, guess a 1000-point, 100-feature, 10-class dataset.
+  // Without measurements, guess a 1000-point, 100-feature, 10-class dataset.
+  const auto train_of = [&](std::size_t di, double value) {
     const DataShape guess{1000, 100, 10};
+    return shapes.empty() ? train_shape(ex.splits, value, guess)
+                          : scale_to_split(ex.splits, value, shapes[di]);
+  };
+  for (std::size_t di = 0; di < ex.datasets.size(); ++di) {
     for (double value : ex.splits.values) {
       const std::string split = ex.datasets[di].name + "|" + split_label(ex.splits, value);
-      const DataShape train = shapes.empty() ? train_shape(ex.splits, value, guess)
-                                             : scale_to_split(ex.splits, value, shapes[di]);
+      const DataShape train = train_of(di, value);
       for (int r = 0; r < ex.splits.repeats; ++r) {
         const std::string partition = split + "|r" + std::to_string(r);
         const std::uint64_t split_seed = hash_seed(ex.splits.seed, partition);
@@ -99,7 +123,10 @@ std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape
       }
     }
   }
-  if (ex.evaluation.validated()) add_inner_tasks(ex, infos, settings, tasks);
+  if (ex.evaluation.validated())
+    add_inner_tasks(
+        ex, infos, settings, [&](const Task& t) { return train_of(t.dataset, t.split_value); },
+        tasks);
   return tasks;
 }
 

@@ -85,29 +85,37 @@ const PoolRule* pool_of(const std::vector<PoolRule>& rules, const std::string& n
 
 // selection: validation: which setting of each partition was chosen (choose_validated on the
 // inner rows, as the run chose), and per cell the text its chosen settings are reported under.
-std::string cell_group(const TaskRow& r) {
-  return r.dataset + "|" + r.label + "|" + number(r.split_value) + "|" + std::to_string(r.dim);
-}
-std::string partition_group(const TaskRow& r) {
-  return cell_group(r) + "|" + std::to_string(r.repeat);
-}
 
+// Pooled labels (--pool-labels) make one choice per partition among every label's settings, on
+// the inner errors as each label's own choice was made, so the row's label is never picked on
+// the test points; their settings read "<label>: <setting>".
 struct ValidatedChoices {
   std::set<std::string> groups;               // partitions of cells with inner rows
   std::map<std::string, std::string> chosen;  // partition -> chosen setting
   // Table cell (pooled data sets under their pooled name: their partitions make one cell) ->
   // "per partition: a=1 in 3; a=2 in 2".
   std::map<std::string, std::string> text;
-  std::vector<PoolRule> pool_datasets;
+  std::vector<PoolRule> pool_datasets, pool_labels;
+  std::string label(const TaskRow& r) const {
+    const PoolRule* p = pool_of(pool_labels, r.label);
+    return p ? p->name : r.label;
+  }
+  std::string setting(const TaskRow& r) const {
+    return (pool_of(pool_labels, r.label) ? r.label + ": " : std::string()) + r.setting;
+  }
+  std::string group(const TaskRow& r) const {
+    return r.dataset + "|" + label(r) + "|" + number(r.split_value) + "|" + std::to_string(r.dim) +
+           "|" + std::to_string(r.repeat);
+  }
   std::string table_cell(const TaskRow& r) const {
     const PoolRule* p = pool_of(pool_datasets, r.dataset);
-    return (p ? p->name : r.dataset) + "|" + r.label + "|" + number(r.split_value) + "|" +
+    return (p ? p->name : r.dataset) + "|" + label(r) + "|" + number(r.split_value) + "|" +
            std::to_string(r.dim);
   }
   // The reported setting text of a test-point row that was chosen, else nullptr.
   const std::string* reported(const TaskRow& r) const {
-    const auto c = chosen.find(partition_group(r));
-    if (c == chosen.end() || c->second != r.setting) return nullptr;
+    const auto c = chosen.find(group(r));
+    if (c == chosen.end() || c->second != setting(r)) return nullptr;
     return &text.at(table_cell(r));
   }
 };
@@ -115,20 +123,20 @@ struct ValidatedChoices {
 ValidatedChoices validated_choices(const ResultsFile& f, const AggregateOptions& opt) {
   ValidatedChoices v;
   v.pool_datasets = opt.pool_datasets;
+  v.pool_labels = opt.pool_labels;
   std::vector<InnerScore> scores;
   for (const auto& row : f.tasks)
     if (row.fold >= 0) {
-      v.groups.insert(partition_group(row));
+      v.groups.insert(v.group(row));
       const auto& e = row.result.knn_error;
       scores.push_back(
-          {partition_group(row), row.setting, row.result.ok && !e.empty(), e.empty() ? 0.0 : e[0]});
+          {v.group(row), v.setting(row), row.result.ok && !e.empty(), e.empty() ? 0.0 : e[0]});
     }
   v.chosen = choose_validated(scores);
   std::map<std::string, std::map<std::string, int>> counts;  // cell -> setting -> partitions
   for (const auto& row : f.tasks)
-    if (row.fold < 0 && v.chosen.count(partition_group(row)) &&
-        v.chosen.at(partition_group(row)) == row.setting)
-      ++counts[v.table_cell(row)][row.setting];
+    if (row.fold < 0 && v.chosen.count(v.group(row)) && v.chosen.at(v.group(row)) == v.setting(row))
+      ++counts[v.table_cell(row)][v.setting(row)];
   for (const auto& [cell, settings] : counts) {
     std::string t;
     for (const auto& [setting, n] : settings)
@@ -394,6 +402,14 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
   std::map<CellKey, std::size_t> index;
   std::map<std::pair<std::size_t, std::string>, std::size_t> setting_index;
   const ValidatedChoices validated = validated_choices(f, opt);
+  std::map<CellKey, std::set<std::string>> grids;  // every setting run, inner and failed too
+  for (const auto& row : f.tasks) {
+    const PoolRule* dpool = pool_of(opt.pool_datasets, row.dataset);
+    const PoolRule* lpool = pool_of(opt.pool_labels, row.label);
+    const std::string& label = lpool ? lpool->name : row.label;
+    grids[{dpool ? dpool->name : row.dataset, label, row.split_value, row.dim}].insert(
+        (lpool ? row.label + ": " : std::string()) + row.setting);
+  }
   for (const auto& row : f.tasks) {
     if (row.fold >= 0) continue;  // inner validation: chose the setting, never reported
     const PoolRule* dpool = pool_of(opt.pool_datasets, row.dataset);
@@ -401,9 +417,9 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
     const std::string& dataset = dpool ? dpool->name : row.dataset;
     const std::string& label = lpool ? lpool->name : row.label;
     const std::string* summary = validated.reported(row);
-    if (validated.groups.count(partition_group(row)) && !summary) continue;  // not chosen
+    if (validated.groups.count(validated.group(row)) && !summary) continue;  // not chosen
     const std::string setting =
-        (lpool ? row.label + ": " : std::string()) + (summary ? *summary : row.setting);
+        summary ? *summary : (lpool ? row.label + ": " : std::string()) + row.setting;
     // Draws of different data sets may share a partition seed; t-tests pair a draw with itself.
     const std::uint64_t pair_key = dpool ? hash_seed(row.split_seed, row.dataset) : row.split_seed;
     if (dpool) add_unique(a.pooled[dpool->name], row.dataset);
@@ -422,6 +438,8 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
       c.label = label;
       c.split_value = row.split_value;
       c.dim = row.dim;
+      const std::set<std::string>& g = grids.at(key);
+      c.grid.assign(g.begin(), g.end());
       a.cells.push_back(c);
     }
     Cell& c = a.cells[it->second];
@@ -785,6 +803,77 @@ std::vector<EarlyStop> early_stops(const Cell& c) {
   return out;
 }
 
+namespace {
+
+const std::string kPerPartition = "per partition: ";
+
+// "<label>: " of a pooled row or "per partition: " of a validated cell (whose parts may carry
+// labels of their own), split off the setting.
+std::string setting_prefix(std::string& rest) {
+  std::string prefix;
+  for (std::size_t pos; (pos = rest.find(": ")) != std::string::npos &&
+                        rest.substr(0, pos).find('=') == std::string::npos;) {
+    prefix += rest.substr(0, pos + 2);
+    rest.erase(0, pos + 2);
+    if (prefix == kPerPartition) break;
+  }
+  return prefix;
+}
+
+std::map<std::string, std::string> setting_values(const std::string& setting) {
+  std::map<std::string, std::string> out;
+  std::stringstream in(setting);
+  for (std::string kv; std::getline(in, kv, ',');) {
+    const auto eq = kv.find('=');
+    if (eq != std::string::npos) out[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string shown_setting(const Cell& c, const std::string& setting) {
+  std::vector<std::map<std::string, std::string>> grid;
+  for (std::string g : c.grid) {
+    setting_prefix(g);
+    grid.push_back(setting_values(g));
+  }
+  // Only the keys of `one` whose value (or absence) is not the same in every grid setting.
+  auto varied = [&](const std::string& one) {
+    std::string out;
+    std::stringstream in(one);
+    for (std::string kv; std::getline(in, kv, ',');) {
+      const std::string key = kv.substr(0, kv.find('='));
+      std::set<std::string> values;
+      for (const auto& g : grid) {
+        const auto v = g.find(key);
+        values.insert(v == g.end() ? std::string(1, '\0') : v->second);
+      }
+      if (values.size() > 1) out += (out.empty() ? "" : ",") + kv;
+    }
+    return out.empty() ? std::string(grid.size() > 1 ? "(defaults)" : "(one setting)") : out;
+  };
+  // A pooled label alone names a setting of a label without a grid of its own.
+  auto labelled = [&](std::string body) {
+    const std::string label = setting_prefix(body);
+    const std::string shown = varied(body);
+    return label.empty() || shown[0] != '(' ? label + shown : label.substr(0, label.size() - 2);
+  };
+  if (setting.rfind(kPerPartition, 0) != 0) return labelled(setting);
+  const std::string rest = setting.substr(kPerPartition.size());
+  std::string out;  // "a=1,b=2 in 3; a=1,b=3 in 2": each chosen setting with its partitions
+  for (std::size_t from = 0; from <= rest.size();) {
+    std::size_t to = rest.find("; ", from);
+    if (to == std::string::npos) to = rest.size();
+    const std::string part = rest.substr(from, to - from);
+    const std::size_t in = part.rfind(" in ");
+    out += (out.empty() ? "" : "; ") + labelled(part.substr(0, in)) +
+           (in == std::string::npos ? "" : part.substr(in));
+    from = to + 2;
+  }
+  return kPerPartition + out;
+}
+
 std::string to_markdown(const Table& t, const Aggregate& a) {
   std::size_t ki = k_index(t, a);
   const bool mixed = t.mixed_protocols();
@@ -827,7 +916,7 @@ std::string to_markdown(const Table& t, const Aggregate& a) {
       s += "| " + t.rows[i] + " |";
       for (const Cell* c : t.cells[i]) {
         const SettingStats* ch = c ? c->chosen() : nullptr;
-        s += " " + (ch ? (ch->setting.empty() ? "(defaults)" : ch->setting) : "-") + " |";
+        s += " " + (ch ? shown_setting(*c, ch->setting) : "-") + " |";
       }
       s += "\n";
     }

@@ -31,6 +31,9 @@ struct Cell {
   double split_value = 0.0;
   std::uint64_t dim = 0;
   std::vector<SettingStats> settings;  // settings with at least one successful task, by name
+  // Every setting the cell's grid ran (failed and inner validation tasks too), for the list under
+  // the .md table that shows only the parameters the grid varied (shown_setting).
+  std::vector<std::string> grid;
   // Index of the chosen setting; -1 when every task failed. Only settings with a result on every
   // configured repeat compete; when none has, those with the most repeats do (and the cell shows
   // its count).
@@ -47,6 +50,11 @@ struct Cell {
   bool tested(std::size_t ki) const { return ki < ttest.size() && ttest[ki].n >= 2; }
   const SettingStats* chosen() const { return best < 0 ? nullptr : &settings[best]; }
 };
+
+// `setting` (a chosen setting's text: "a=1,b=2", "<label>: a=1", "per partition: a=1 in 3; a=2
+// in 2") with only the parameters whose value differs between the settings of c.grid (the grid
+// axes; the rest every task shared). "(one setting)" when the grid varied nothing.
+std::string shown_setting(const Cell& c, const std::string& setting);
 
 // A pooling rule: every dataset (or method label) whose name matches `pattern` ('*' matches any
 // run of characters, e.g. "oil_*") is tabulated under `name`. Pooled datasets make one cell of

@@ -398,6 +398,7 @@ class Rank0 {
       } else if (flags & kWantMore) {
         Outgoing& o = out_.add();
         o.ids = take_chunk();
+        if (hooks_.sent && !o.ids.empty()) hooks_.sent(st.MPI_SOURCE, o.ids);
         MPI_Isend(o.ids.data(), static_cast<int>(o.ids.size()), MPI_UINT64_T, st.MPI_SOURCE,
                   tag_.chunk, MPI_COMM_WORLD, &o.req);
       }

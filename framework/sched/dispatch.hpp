@@ -25,6 +25,9 @@ struct DispatchHooks {
   std::function<void(std::string&& bytes)> record;
   // Rank 0, dispatcher thread: makes everything recorded so far durable and reports it.
   std::function<void()> commit;
+  // Rank 0, dispatcher thread: a chunk of tasks just sent to another rank (optional). The run
+  // keeps what each rank holds, so tasks lost with a rank that dies can be named.
+  std::function<void(int rank, const std::vector<std::uint64_t>& ids)> sent;
 };
 
 // Tasks placed by memory (framework/sched/placement.hpp). With a table, rank 0 hands out one task

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <new>
+#include <string>
 
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
@@ -89,21 +91,68 @@ bool caused_by_environment(const std::string& error) {
 
 std::atomic<bool> g_iteration_progress{false};
 thread_local const std::string* t_task_key = nullptr;
-thread_local Clock::time_point t_task_start, t_last_shown;
+thread_local Clock::time_point t_task_start, t_last_shown, t_loop_start;
+// The loop being watched: where its iterations were first seen (an iteration number lower than
+// the last one starts another loop or phase), and its last evaluated objective.
+thread_local int t_loop_first = 0, t_last_iteration = 0;
+thread_local double t_objective = std::nan("");
 
-// Each iteration of a fit driven by the shared optimisers (check_task_deadline): on a terminal,
-// where a long fit is, at most every 2 s and only after its first 5 s (short tasks show nothing).
-void on_iteration(int iteration) {
+std::string duration_text(double seconds) {
+  char buf[32];
+  if (seconds < 60)
+    std::snprintf(buf, sizeof buf, "%.0f s", seconds);
+  else if (seconds < 3600)
+    std::snprintf(buf, sizeof buf, "%dm%02ds", int(seconds) / 60, int(seconds) % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%dh%02dm", int(seconds) / 3600, int(seconds) / 60 % 60);
+  return buf;
+}
+
+// Each iteration of a fit (check_task_deadline): on a terminal, where a long fit is, at most
+// every 2 s and only after its first 5 s (short tasks show nothing). The ETA is the time left to
+// the loop's iteration cap at its rate so far: an upper bound where a tolerance stops it sooner.
+void on_iteration(const IterationState& st) {
   if (!g_iteration_progress.load(std::memory_order_relaxed) || !t_task_key) return;
   const auto now = Clock::now();
+  if (st.iteration < t_last_iteration || t_loop_start == Clock::time_point{}) {
+    t_loop_start = now;
+    t_loop_first = st.iteration;
+  }
+  t_last_iteration = st.iteration;
+  if (std::isfinite(st.objective)) t_objective = st.objective;
   if (now - t_task_start < std::chrono::seconds(5) || now - t_last_shown < std::chrono::seconds(2))
     return;
   t_last_shown = now;
-  std::fprintf(stderr, "\r\033[K[drbench] task %s: iteration %d, %.0f s", t_task_key->c_str(),
-               iteration, since(t_task_start));
+  std::string line = "iteration " + std::to_string(st.iteration);
+  if (st.max_iterations > 0) line += "/" + std::to_string(st.max_iterations);
+  if (std::isfinite(t_objective)) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, ", objective %.6g", t_objective);
+    line += buf;
+  }
+  line += ", " + duration_text(since(t_task_start));
+  const int done = st.iteration - t_loop_first;
+  if (st.max_iterations > st.iteration && done > 0)
+    line += ", ETA " +
+            duration_text(std::chrono::duration<double>(now - t_loop_start).count() / done *
+                          (st.max_iterations - st.iteration)) +
+            " at most";
+  std::fprintf(stderr, "\r\033[K[drbench] task %s: %s", t_task_key->c_str(), line.c_str());
   std::fflush(stderr);
 }
 }  // namespace
+
+TaskResult failed_result(const Experiment& ex, const Task& t, std::string error) {
+  TaskResult r;
+  r.task_id = t.id;
+  r.key = t.key;
+  r.error = std::move(error);
+  r.knn_error.assign(ex.evaluation.knn.size(), arma::datum::nan);
+  r.quality.assign(quality_labels(ex.evaluation.quality, ex.evaluation.quality_k).size(),
+                   arma::datum::nan);
+  r.quality_se = r.quality;
+  return r;
+}
 
 void show_iteration_progress(bool on) {
   g_iteration_progress = on;
@@ -129,6 +178,9 @@ TaskResult TaskRunner::run(const Task& t, int rank, int threads) {
       set_iteration_observer(on_iteration);
       t_task_key = &key;
       t_task_start = t_last_shown = Clock::now();
+      t_loop_start = Clock::time_point{};
+      t_last_iteration = 0;
+      t_objective = std::nan("");
     }
     ~Running() {
       set_iteration_observer(nullptr);

@@ -15,9 +15,14 @@
 
 namespace drbench {
 
-// On a terminal: a fit running longer than a few seconds shows its iteration and objective (from
-// its trace, core/trace.hpp) every few seconds on the progress line. Off by default.
+// On a terminal: a fit running longer than a few seconds shows its iteration (of its loop's cap),
+// objective and an ETA (check_task_deadline, support/time_limit.hpp) every few seconds on the
+// progress line. Off by default.
 void show_iteration_progress(bool on);
+
+// A failed result of `t` with `error`, shaped as TaskRunner::run shapes its failures (NaN scores),
+// for a task whose rank never returned it.
+TaskResult failed_result(const Experiment& ex, const Task& t, std::string error);
 
 class TaskRunner {
  public:

@@ -121,6 +121,88 @@ class Recorder {
   long recorded_ = 0;
 };
 
+// The tasks rank 0 has sent to the other ranks and not yet received back, kept in <output>.running
+// while the run goes on. A rank that dies (killed, out of memory, its node lost) takes them with
+// it, and mpirun then ends the whole job: the next run of the same file reads what was left here,
+// names the tasks lost and why, and stores each rank's oldest unreturned task (the one it was
+// most likely running; tasks finished within the last flush_seconds had not been sent yet) as a
+// failure of the environment, which that run retries by itself.
+class HandedOut {
+ public:
+  HandedOut(const std::string& output, const std::vector<Task>& tasks)
+      : path_(output + ".running"), tasks_(tasks) {}
+  void sent(int rank, const std::vector<std::uint64_t>& ids) {
+    for (std::uint64_t id : ids) held_[rank].push_back(id);
+    changed_ = true;
+    save();  // before the chunk can be lost with its rank
+  }
+  void returned(std::uint64_t id) { changed_ = out_.insert(id).second || changed_; }
+  void save() {
+    if (!changed_) return;
+    changed_ = false;
+    std::string text;
+    for (const auto& [rank, ids] : held_)
+      for (std::uint64_t id : ids)
+        if (!out_.count(id)) text += std::to_string(rank) + "\t" + tasks_[id].key + "\n";
+    const std::string tmp = path_ + ".tmp";
+    if (FILE* f = std::fopen(tmp.c_str(), "w")) {
+      const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+      if (std::fclose(f) == 0 && ok) std::rename(tmp.c_str(), path_.c_str());
+    }
+  }
+  // Every task came back or the run ended in order (stopped or abandoned tasks are not lost).
+  void clear() const { std::remove(path_.c_str()); }
+
+  // What a run that ended without clear() left: reported, and each rank's first task stored as
+  // an environment failure (only tasks of this experiment not in the store since).
+  void recover(ResultsStore& store, const Experiment& ex, bool force_new) const {
+    if (force_new) clear();  // the tasks of a file moved aside
+    FILE* f = std::fopen(path_.c_str(), "r");
+    if (!f) return;
+    std::map<std::string, std::uint64_t> id_of;
+    for (const Task& t : tasks_) id_of[t.key] = t.id;
+    std::map<int, std::vector<std::uint64_t>> lost;
+    char line[4096];
+    while (std::fgets(line, sizeof line, f)) {
+      std::string s(line);
+      if (!s.empty() && s.back() == '\n') s.pop_back();
+      const auto tab = s.find('\t');
+      const auto it = tab == std::string::npos ? id_of.end() : id_of.find(s.substr(tab + 1));
+      if (it != id_of.end() && !store.done(it->second))
+        lost[std::atoi(s.c_str())].push_back(it->second);
+    }
+    std::fclose(f);
+    for (const auto& [rank, ids] : lost) {
+      const std::string why = "rank " + std::to_string(rank) +
+                              " ended before returning it (its process was killed, ran out of "
+                              "memory, or lost its node; mpirun then ended the run)";
+      store.add(failed_result(ex, tasks_[ids[0]], kEnvironmentFailure + why));
+      std::fprintf(stderr,
+                   "[drbench] the last run lost %zu task(s) with rank %d, which ended before "
+                   "returning them (killed, out of memory, or its node lost); stored as a failure "
+                   "of the environment: %s (the task it was most likely running); not started or "
+                   "not sent back:%s; all are run again now\n",
+                   ids.size(), rank, tasks_[ids[0]].key.c_str(),
+                   [&] {
+                     std::string rest;
+                     for (std::size_t i = 1; i < ids.size() && i <= 5; ++i)
+                       rest += " " + tasks_[ids[i]].key;
+                     if (ids.size() > 6) rest += " ... and " + std::to_string(ids.size() - 6);
+                     return rest.empty() ? std::string(" none") : rest;
+                   }()
+                       .c_str());
+    }
+    if (!lost.empty()) store.commit();
+  }
+
+ private:
+  std::string path_;
+  const std::vector<Task>& tasks_;
+  std::map<int, std::vector<std::uint64_t>> held_;
+  std::set<std::uint64_t> out_;  // returned
+  bool changed_ = false;
+};
+
 // Each task's expected cost: the descriptors' estimates, or seconds from a cost model fitted to
 // the finished tasks of this experiment once there are any.
 std::vector<double> expected_costs(const Experiment& ex, const std::vector<Task>& tasks,
@@ -395,21 +477,19 @@ std::shared_ptr<CheckedRun> check_run(const RunOptions& opt) {
   return c;
 }
 
-int run_experiment(const RunOptions& opt) {
-  install_stop_handlers();  // again after MPI_Init, in case the MPI library replaced them
-  int rank = 0, nranks = 1;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+namespace {
 
-  // Rank 0 validates config and data first (unless it did before MPI_Init); the others wait for
-  // its verdict so that an invalid input ends every rank cleanly with one message and no file
-  // written. Rank 0 runs tasks too (a worker thread beside its dispatcher), so the data it checks
-  // stay loaded for them rather than being read a second time.
-  std::shared_ptr<CheckedRun> checked = opt.checked;
+// Rank 0 validates config and data first (unless it did before MPI_Init); the others wait for
+// its verdict so that an invalid input ends every rank cleanly with one message and no file
+// written. Rank 0 runs tasks too (a worker thread beside its dispatcher), so the data it checks
+// stay loaded for them rather than being read a second time. False on every rank when rank 0
+// refused (it said why).
+bool checked_by_rank0(const RunOptions& opt, int rank, const NodeLayout& layout,
+                      std::shared_ptr<CheckedRun>& checked) {
+  checked = opt.checked;
   int ok = 1;
   std::string problem;
   RunOptions with_limit = opt;
-  const NodeLayout layout = node_layout(opt);
   if (!checked) {
     with_limit.memory = layout.share;
     with_limit.nodes = layout.nodes;
@@ -423,50 +503,149 @@ int run_experiment(const RunOptions& opt) {
     }
   }
   ok = broadcast_quietly(ok);
-  if (!ok) {
-    if (rank == 0)
-      std::fprintf(stderr, "drbench: %s\nNothing was run or written.\n", problem.c_str());
-    return 2;
-  }
-  Experiment others_ex;
-  if (rank != 0) {
-    others_ex = load_experiment(opt.config, opt.profile, opt.overrides);
-    set_blas_threads(others_ex.blas_threads);
-  }
-  const Experiment& ex = rank == 0 ? checked->ex : others_ex;
-  const std::vector<DataShape> shapes = rank == 0 ? checked->shapes : std::vector<DataShape>{};
-  const std::vector<Task> tasks = rank == 0 ? expand_tasks(ex, shapes) : expand_tasks(ex);
-  // It holds a reference to `ex`.
-  std::unique_ptr<TaskRunner> runner = rank == 0 ? std::move(checked->runner) : nullptr;
-  if (!runner) runner = std::make_unique<TaskRunner>(ex, data_search_path(ex.data_path));
-  const PlacedTasks placed_tasks =
-      share_placement(rank, rank == 0 ? checked.get() : nullptr, ex, tasks, shapes, layout);
-  const std::map<std::uint64_t, double>& big = placed_tasks.big;
-  const double resident = placed_tasks.resident;
-  // drbench's own loops give the same bits for any thread count; a command's libraries may not
-  // (docs/external-methods.md), so a configured method keeps the config's threads.
-  auto threads_of = [&](const Task& t) {
-    const bool own = Registry::instance().get(ex.methods[t.method].method).configured_from.empty();
-    return (own ? placed_tasks.slots_here(t.id) : 1) * ex.threads;
-  };
-  DispatchHooks hooks;
-  hooks.run = [&](std::uint64_t id) {
-    const Task& t = tasks.at(id);
-    return runner->run(t, rank, threads_of(t)).serialize();
-  };
+  if (!ok && rank == 0)
+    std::fprintf(stderr, "drbench: %s\nNothing was run or written.\n", problem.c_str());
+  return ok != 0;
+}
 
-  // Rounds of collective dispatches: successive halving's second stage and validation's
-  // test-point tasks are chosen by rank 0 from the committed results of the rounds before; after
-  // each round rank 0 says whether another follows. Where tasks are placed by memory, each round
-  // runs them first, on their own, then the rest.
-  if (rank != 0) {
-    do {
-      if (!big.empty()) dispatch({}, {}, hooks);
-      dispatch({}, {}, hooks);
-    } while (broadcast_quietly(0));
-    return 0;
+// Which tasks a round of rank 0's dispatch runs: those of the slice (--only, --dataset,
+// --repeats) without a result, and the failures to retry. A failure of the environment (out of
+// memory, disk full, a program missing) is retried by any resume; with --retry-failed every
+// failed or timed-out task is.
+class Selection {
+ public:
+  Selection(const RunOptions& opt, const Experiment& ex, const std::vector<Task>& tasks,
+            const ResultsStore& store, const std::vector<double>& cost, int nranks)
+      : opt_(opt), ex_(ex), tasks_(tasks), store_(store), cost_(cost), nranks_(nranks) {}
+  bool sliced() const {
+    return !opt_.only_methods.empty() || !opt_.only_datasets.empty() || !opt_.only_repeats.empty();
+  }
+  // `ran`: the tasks this run has dispatched already; a retried task that fails again is not
+  // retried in a later round of the same run.
+  DispatchOrder not_done(const std::vector<std::uint64_t>& ids,
+                         const std::set<std::uint64_t>& ran) const {
+    std::vector<std::uint64_t> pending;
+    for (std::uint64_t id : ids)
+      if (in_slice(tasks_[id]) && !ran.count(id) &&
+          (!store_.done(id) || to_retry(store_.results().at(id))))
+        pending.push_back(id);
+    return dispatch_order(ex_, tasks_, pending, cost_, nranks_);
+  }
+  const TaskResult* result_of(std::uint64_t id) const {
+    auto it = store_.results().find(id);
+    return it == store_.results().end() ? nullptr : &it->second;
   }
 
+ private:
+  bool in_slice(const Task& t) const {
+    auto has = [](const std::vector<std::string>& v, const std::string& x) {
+      return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
+    };
+    return has(opt_.only_methods, ex_.methods[t.method].label) &&
+           has(opt_.only_datasets, ex_.datasets[t.dataset].name) &&
+           (opt_.only_repeats.empty() ||
+            std::find(opt_.only_repeats.begin(), opt_.only_repeats.end(), t.repeat) !=
+                opt_.only_repeats.end());
+  }
+  bool to_retry(const TaskResult& r) const {
+    return !r.ok && (opt_.retry_failed || r.error.rfind(kEnvironmentFailure, 0) == 0);
+  }
+  const RunOptions& opt_;
+  const Experiment& ex_;
+  const std::vector<Task>& tasks_;
+  const ResultsStore& store_;
+  const std::vector<double>& cost_;
+  int nranks_;
+};
+
+// What a run is about to do, on stderr (not under --quiet).
+struct RunStart {
+  std::size_t planned = 0, done_before = 0, retrying = 0, first_stage = 0, pending = 0;
+  bool sliced = false;
+  std::string placement;  // the line on tasks placed by memory, empty where none is
+};
+void print_run_start(const RunOptions& opt, const CheckedRun& checked,
+                     const std::vector<Task>& tasks, const RunStart& s, int nranks,
+                     const std::string& blas) {
+  const Experiment& ex = checked.ex;
+  std::fprintf(stderr, "[drbench] %s: %zu tasks, %zu already done, %d rank(s), BLAS: %s\n",
+               opt.config.c_str(), s.planned, s.done_before, nranks, blas.c_str());
+  if (s.retrying > 0)
+    std::fprintf(stderr, "[drbench] retrying %zu failed task(s)%s\n", s.retrying,
+                 opt.retry_failed ? " (--retry-failed)" : " (failures of the environment)");
+  const MemoryPeak& peak = checked.memory_peak;
+  std::fprintf(
+      stderr, "[drbench] memory per rank: about %s at most (%s%s), limit %s (%s)\n",
+      format_bytes(peak.bytes).c_str(),
+      peak.load_dominates() ? ("while loading " + peak.load + "; largest task: ").c_str() : "",
+      peak.task.c_str(), format_bytes(checked.memory_limit.bytes).c_str(),
+      checked.memory_limit.source.c_str());
+  if (!s.placement.empty()) std::fprintf(stderr, "[drbench] %s\n", s.placement.c_str());
+  for (const std::string& remark : setting_advice(ex, checked.shapes))
+    std::fprintf(stderr, "[drbench] note: %s\n", remark.c_str());
+  if (ex.evaluation.validated() && s.planned < tasks.size())
+    std::fprintf(stderr,
+                 "[drbench] selection: validation: each setting of a grid scored on %d inner "
+                 "split(s) of each training partition, the chosen one refitted and scored on the "
+                 "test points (%zu tasks in all)\n",
+                 ex.evaluation.inner_splits(), s.planned);
+  if (halving_on(ex))
+    std::fprintf(stderr,
+                 "[drbench] successive halving: every setting on %d repeats (%zu tasks), the "
+                 "best %d per cell on the rest (%zu of %zu expanded tasks run)\n",
+                 ex.evaluation.halving_repeats, s.first_stage, ex.evaluation.halving_keep,
+                 s.planned, tasks.size());
+  if (s.sliced)
+    std::fprintf(stderr, "[drbench] slice (--only/--dataset/--repeats): %zu task(s) to run now\n",
+                 s.pending);
+}
+
+// How a run ended, in its last lines, and its exit status. `failures`: key and error of every
+// failed task in the file, including those a resumed run found already recorded.
+struct RunEnd {
+  bool stopped = false;
+  std::size_t saved = 0, planned = 0, abandoned = 0;
+  std::vector<std::pair<std::string, std::string>> failures;
+};
+int report_run_end(const RunOptions& opt, const Experiment& ex, std::size_t n_tasks,
+                   const RunEnd& end) {
+  if (end.stopped) {
+    const std::string abandoned =
+        end.abandoned > 0 ? " (" + std::to_string(end.abandoned) + " running task(s) abandoned)"
+                          : "";
+    std::fprintf(stderr,
+                 "[drbench] stopped by a signal: %zu of %zu tasks are saved in %s%s; exit status "
+                 "75; rerun the same command to resume\n",
+                 end.saved, end.planned, ex.output.path.c_str(), abandoned.c_str());
+    return kExitStopped;
+  }
+  // The run stores its own tables (the one place they are computed), so readers of a finished
+  // file never recompute them; a slice or a halving run still missing tasks stores none.
+  const Aggregate tables = aggregate(read_results(ex.output.path));
+  if (tables.incomplete.empty()) write_tables(ex.output.path, tables);
+  if (opt.print_table) std::cout << render_tables(tables, "md");
+  const auto& failures = end.failures;
+  if (!failures.empty()) {  // printed even with --quiet: a run with failures must not look clean
+    std::fprintf(stderr, "[drbench] %zu of %zu task(s) failed (errors in /tasks/error of %s):\n",
+                 failures.size(), n_tasks, ex.output.path.c_str());
+    const std::size_t shown = std::min<std::size_t>(failures.size(), 5);
+    for (std::size_t i = 0; i < shown; ++i)
+      std::fprintf(stderr, "  %s: %s\n", failures[i].first.c_str(), failures[i].second.c_str());
+    if (failures.size() > shown)
+      std::fprintf(stderr, "  ... and %zu more\n", failures.size() - shown);
+  }
+  // Under --quiet too when the path came from the config or its profile, not from --output.
+  if (!opt.quiet || opt.output.empty())
+    std::fprintf(stderr, "[drbench] results: %s\n", ex.output.path.c_str());
+  return failures.empty() ? 0 : kExitTasksFailed;
+}
+
+// Rank 0: opens the results file, dispatches rounds of tasks to every rank (itself included)
+// until the rule has chosen all it needs or a stop signal came, and reports.
+int run_rank0(const RunOptions& opt, const CheckedRun& checked, const std::vector<Task>& tasks,
+              DispatchHooks& hooks, int nranks, const PlacedTasks& placed_tasks,
+              const NodeLayout& layout) {
+  const Experiment& ex = checked.ex;
   RunInfo info{drbench::version(), blas_description(), host_name(), now_iso(), nranks};
   std::unique_ptr<ResultsStore> store;
   try {
@@ -480,152 +659,132 @@ int run_experiment(const RunOptions& opt) {
     broadcast_quietly(0);
     return 2;
   }
+  HandedOut handed(ex.output.path, tasks);
+  handed.recover(*store, ex, opt.force_new);
 
   // Long tasks first, the rest partition by partition (framework/sched/order.hpp). A resumed run
   // predicts seconds from the tasks already finished (framework/sched/cost_model.hpp).
-  const std::vector<double> cost = expected_costs(ex, tasks, shapes, *store);
-  auto in_slice = [&](const Task& t) {
-    auto has = [](const std::vector<std::string>& v, const std::string& x) {
-      return v.empty() || std::find(v.begin(), v.end(), x) != v.end();
-    };
-    return has(opt.only_methods, ex.methods[t.method].label) &&
-           has(opt.only_datasets, ex.datasets[t.dataset].name) &&
-           (opt.only_repeats.empty() || std::find(opt.only_repeats.begin(), opt.only_repeats.end(),
-                                                  t.repeat) != opt.only_repeats.end());
-  };
-  const bool sliced =
-      !opt.only_methods.empty() || !opt.only_datasets.empty() || !opt.only_repeats.empty();
-  // A failure of the environment (out of memory, disk full, a program missing) is retried by any
-  // resume; with --retry-failed every failed or timed-out task is.
-  auto to_retry = [&](const TaskResult& r) {
-    return !r.ok && (opt.retry_failed || r.error.rfind(kEnvironmentFailure, 0) == 0);
-  };
-  // `ran`: the tasks this run has dispatched already; a retried task that fails again is not
-  // retried in a later round of the same run.
-  auto not_done = [&](const std::vector<std::uint64_t>& ids, const std::set<std::uint64_t>& ran) {
-    std::vector<std::uint64_t> pending;
-    for (std::uint64_t id : ids)
-      if (in_slice(tasks[id]) && !ran.count(id) &&
-          (!store->done(id) || to_retry(store->results().at(id))))
-        pending.push_back(id);
-    return dispatch_order(ex, tasks, pending, cost, nranks);
-  };
-  const ResultOf result_of = [&](std::uint64_t id) -> const TaskResult* {
-    auto it = store->results().find(id);
-    return it == store->results().end() ? nullptr : &it->second;
-  };
+  const std::vector<double> cost = expected_costs(ex, tasks, checked.shapes, *store);
+  const Selection select(opt, ex, tasks, *store, cost, nranks);
+  const ResultOf result_of = [&](std::uint64_t id) { return select.result_of(id); };
   std::vector<std::uint64_t> stage = wanted_tasks(ex, tasks, result_of);
   std::set<std::uint64_t> ran;
-  DispatchOrder pending = not_done(stage, ran);
+  DispatchOrder pending = select.not_done(stage, ran);
   std::set<std::uint64_t> retrying;
   for (std::uint64_t id : pending.ids)
     if (store->done(id)) retrying.insert(id);
-  const std::size_t done_before = store->n_done() - retrying.size();
-  const SlotTable slots = slot_table(big, resident, layout);
-  const std::size_t planned = planned_tasks(ex, tasks);
-  if (!opt.quiet) {
-    std::fprintf(stderr, "[drbench] %s: %zu tasks, %zu already done, %d rank(s), BLAS: %s\n",
-                 opt.config.c_str(), planned, done_before, nranks, info.blas.c_str());
-    if (!retrying.empty())
-      std::fprintf(stderr, "[drbench] retrying %zu failed task(s)%s\n", retrying.size(),
-                   opt.retry_failed ? " (--retry-failed)" : " (failures of the environment)");
-    const MemoryPeak& peak = checked->memory_peak;
-    std::fprintf(
-        stderr, "[drbench] memory per rank: about %s at most (%s%s), limit %s (%s)\n",
-        format_bytes(peak.bytes).c_str(),
-        peak.load_dominates() ? ("while loading " + peak.load + "; largest task: ").c_str() : "",
-        peak.task.c_str(), format_bytes(checked->memory_limit.bytes).c_str(),
-        checked->memory_limit.source.c_str());
-    if (!big.empty()) std::fprintf(stderr, "[drbench] %s\n", placement_line(slots, big).c_str());
-    for (const std::string& remark : setting_advice(ex, shapes))
-      std::fprintf(stderr, "[drbench] note: %s\n", remark.c_str());
-    if (ex.evaluation.validated() && planned < tasks.size())
-      std::fprintf(stderr,
-                   "[drbench] selection: validation: each setting of a grid scored on %d inner "
-                   "split(s) of each training partition, the chosen one refitted and scored on the "
-                   "test points (%zu tasks in all)\n",
-                   ex.evaluation.inner_splits(), planned);
-    if (halving_on(ex))
-      std::fprintf(stderr,
-                   "[drbench] successive halving: every setting on %d repeats (%zu tasks), the "
-                   "best %d per cell on the rest (%zu of %zu expanded tasks run)\n",
-                   ex.evaluation.halving_repeats, stage.size(), ex.evaluation.halving_keep, planned,
-                   tasks.size());
-    if (sliced)
-      std::fprintf(stderr, "[drbench] slice (--only/--dataset/--repeats): %zu task(s) to run now\n",
-                   pending.ids.size());
-  }
+  RunStart start{planned_tasks(ex, tasks), store->n_done() - retrying.size(),
+                 retrying.size(),          stage.size(),
+                 pending.ids.size(),       select.sliced(),
+                 {}};
+  const std::map<std::uint64_t, double>& big = placed_tasks.big;
+  const SlotTable slots = slot_table(big, placed_tasks.resident, layout);
+  if (!big.empty()) start.placement = placement_line(slots, big);
+  if (!opt.quiet) print_run_start(opt, checked, tasks, start, nranks, info.blas);
 
-  Progress progress(sliced ? done_before + pending.ids.size() : planned, done_before, opt.quiet);
+  Progress progress(start.sliced ? start.done_before + start.pending : start.planned,
+                    start.done_before, opt.quiet);
   Recorder recorder(*store, progress, opt.quiet, retrying);
+  hooks.sent = [&](int r, const std::vector<std::uint64_t>& ids) { handed.sent(r, ids); };
   // Rank 0's worker thread is the one task runner whose stderr can be the user's terminal.
   show_iteration_progress(!opt.quiet && nranks == 1 && isatty(fileno(stderr)));
-  hooks.record = [&](std::string&& bytes) { recorder.add(TaskResult::deserialize(bytes)); };
-  hooks.commit = [&] { recorder.commit(); };
-  DispatchStats stats;
+  hooks.record = [&](std::string&& bytes) {
+    const TaskResult r = TaskResult::deserialize(bytes);
+    handed.returned(r.task_id);
+    recorder.add(r);
+  };
+  hooks.commit = [&] {
+    recorder.commit();
+    handed.save();
+  };
+  bool stopped = false;
   DispatchOptions placed;
   placed.slots = &slots;
   for (;;) {
     ran.insert(pending.ids.begin(), pending.ids.end());
+    // Tasks placed by memory run first, on their own, then the rest.
     if (!big.empty()) {
       auto [first, rest] = split_big(pending, big);
-      const DispatchStats round = dispatch(first.ids, cost, hooks, placed, first.group);
-      stats.stopped = stats.stopped || round.stopped;
-      stats.recorded += round.recorded;
+      stopped = dispatch(first.ids, cost, hooks, placed, first.group).stopped || stopped;
       pending = std::move(rest);
     }
     const DispatchStats round = dispatch(pending.ids, cost, hooks, {}, pending.group);
-    stats.stopped = stats.stopped || round.stopped || recorder.interrupted() > 0;
-    stats.recorded += round.recorded;
+    stopped = stopped || round.stopped || recorder.interrupted() > 0;
     // The next round: what the committed results now let the rule choose (resumed runs alike).
-    if (!stats.stopped) pending = not_done(wanted_tasks(ex, tasks, result_of), ran);
-    const bool more = !stats.stopped && !pending.ids.empty();
+    if (!stopped) pending = select.not_done(wanted_tasks(ex, tasks, result_of), ran);
+    const bool more = !stopped && !pending.ids.empty();
     broadcast_quietly(more ? 1 : 0);
     if (!more) break;
   }
-  stats.stopped = stats.stopped || recorder.interrupted() > 0;
-  const std::size_t store_done = recorder.done();
-  progress.finish(store_done, recorder.failed());
+  RunEnd end{stopped || recorder.interrupted() > 0,
+             recorder.done(),
+             start.planned,
+             recorder.interrupted(),
+             {}};
+  handed.clear();
+  progress.finish(end.saved, recorder.failed());
   // A slice leaves the rest of the experiment to other runs: the file stays incomplete.
-  if (!stats.stopped && !sliced) store->mark_planned_done();
+  if (!end.stopped && !start.sliced) store->mark_planned_done();
   store->write_hdf5();
-  // Every failed task in the file counts, including those a resumed run found already recorded.
   // Copies: the store (and its results) is gone before they are printed.
-  std::vector<std::pair<std::string, std::string>> failures;  // key, error
   for (const auto& [id, r] : store->results())
-    if (!r.ok) failures.emplace_back(r.key, r.error);
+    if (!r.ok) end.failures.emplace_back(r.key, r.error);
   store.reset();
+  return report_run_end(opt, ex, tasks.size(), end);
+}
 
-  if (stats.stopped) {
-    const std::string abandoned =
-        recorder.interrupted() > 0
-            ? " (" + std::to_string(recorder.interrupted()) + " running task(s) abandoned)"
-            : "";
-    std::fprintf(stderr,
-                 "[drbench] stopped by a signal: %zu of %zu tasks are saved in %s%s; exit status "
-                 "75; rerun the same command to resume\n",
-                 store_done, planned, ex.output.path.c_str(), abandoned.c_str());
-    return kExitStopped;
+}  // namespace
+
+int run_experiment(const RunOptions& opt) {
+  install_stop_handlers();  // again after MPI_Init, in case the MPI library replaced them
+  int rank = 0, nranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+  std::shared_ptr<CheckedRun> checked;
+  const NodeLayout layout = node_layout(opt);
+  if (!checked_by_rank0(opt, rank, layout, checked)) return 2;
+  Experiment others_ex;
+  if (rank != 0) {
+    others_ex = load_experiment(opt.config, opt.profile, opt.overrides);
+    set_blas_threads(others_ex.blas_threads);
   }
-  // The run stores its own tables (the one place they are computed), so readers of a finished
-  // file never recompute them; a slice or a halving run still missing tasks stores none.
-  const Aggregate tables = aggregate(read_results(ex.output.path));
-  if (tables.incomplete.empty()) write_tables(ex.output.path, tables);
-  if (opt.print_table) std::cout << render_tables(tables, "md");
-  if (!failures.empty()) {  // printed even with --quiet: a run with failures must not look clean
-    std::fprintf(stderr, "[drbench] %zu of %zu task(s) failed (errors in /tasks/error of %s):\n",
-                 failures.size(), tasks.size(), ex.output.path.c_str());
-    const std::size_t shown = std::min<std::size_t>(failures.size(), 5);
-    for (std::size_t i = 0; i < shown; ++i)
-      std::fprintf(stderr, "  %s: %s\n", failures[i].first.c_str(), failures[i].second.c_str());
-    if (failures.size() > shown)
-      std::fprintf(stderr, "  ... and %zu more\n", failures.size() - shown);
+  const Experiment& ex = rank == 0 ? checked->ex : others_ex;
+  const std::vector<DataShape> shapes = rank == 0 ? checked->shapes : std::vector<DataShape>{};
+  const std::vector<Task> tasks = rank == 0 ? expand_tasks(ex, shapes) : expand_tasks(ex);
+  // It holds a reference to `ex`.
+  std::unique_ptr<TaskRunner> runner = rank == 0 ? std::move(checked->runner) : nullptr;
+  if (!runner) runner = std::make_unique<TaskRunner>(ex, data_search_path(ex.data_path));
+  const PlacedTasks placed_tasks =
+      share_placement(rank, rank == 0 ? checked.get() : nullptr, ex, tasks, shapes, layout);
+  // drbench's own loops give the same bits for any thread count; a command's libraries may not
+  // (docs/external-methods.md), so a configured method keeps the config's threads.
+  auto threads_of = [&](const Task& t) {
+    const bool own = Registry::instance().get(ex.methods[t.method].method).configured_from.empty();
+    return (own ? placed_tasks.slots_here(t.id) : 1) * ex.threads;
+  };
+  DispatchHooks hooks;
+  // Fault injection for the tests: DRBENCH_FAULT_RANK_DIES_AT=N makes every rank but 0 SIGKILL
+  // itself when it starts its N-th task (a rank lost under mpirun).
+  const long dies_at = rank == 0 ? 0 : env_count("DRBENCH_FAULT_RANK_DIES_AT");
+  long started = 0;
+  hooks.run = [&](std::uint64_t id) {
+    if (++started == dies_at) std::raise(SIGKILL);
+    const Task& t = tasks.at(id);
+    return runner->run(t, rank, threads_of(t)).serialize();
+  };
+
+  // Rounds of collective dispatches: successive halving's second stage and validation's
+  // test-point tasks are chosen by rank 0 from the committed results of the rounds before; after
+  // each round rank 0 says whether another follows. Where tasks are placed by memory, each round
+  // runs them first, on their own, then the rest.
+  if (rank != 0) {
+    do {
+      if (!placed_tasks.big.empty()) dispatch({}, {}, hooks);
+      dispatch({}, {}, hooks);
+    } while (broadcast_quietly(0));
+    return 0;
   }
-  // Under --quiet too when the path came from the config or its profile, not from --output.
-  if (!opt.quiet || opt.output.empty())
-    std::fprintf(stderr, "[drbench] results: %s\n", ex.output.path.c_str());
-  if (!failures.empty()) return kExitTasksFailed;
-  return 0;
+  return run_rank0(opt, *checked, tasks, hooks, nranks, placed_tasks, layout);
 }
 
 }  // namespace drbench

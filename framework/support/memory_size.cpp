@@ -1,5 +1,6 @@
 #include "framework/support/memory_size.hpp"
 
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <sstream>
+#include <string>
 
 #include "framework/core/error.hpp"
 
@@ -58,7 +60,7 @@ std::string format_bytes(double bytes) {
 namespace {
 
 // A cgroup limit file's number, or +inf for "max", an unlimited v1 value or no file.
-double cgroup_limit(const char* path) {
+double cgroup_limit(const std::string& path) {
   std::ifstream in(path);
   std::string s;
   if (!(in >> s) || s == "max") return HUGE_VAL;
@@ -109,6 +111,10 @@ double node_memory_bytes() {
   bytes = std::min({bytes, cgroup_limit("/sys/fs/cgroup/memory.max"),
                     cgroup_limit("/sys/fs/cgroup/memory/memory.limit_in_bytes"),
                     cgroup_memory_limit(own.str(), "/sys/fs/cgroup")});
+  // An address-space limit (ulimit -v, prlimit --as) bounds what one process can allocate.
+  struct rlimit as {};
+  if (getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY)
+    bytes = std::min(bytes, double(as.rlim_cur));
   // Neither source answered: say so rather than invent a size.
   if (!std::isfinite(bytes))
     throw Error(

@@ -16,9 +16,10 @@ double parse_memory_size(const std::string& option, const std::string& text);
 // least 1 (1000 MiB and more are written in GiB).
 std::string format_bytes(double bytes);
 
-// What this process may use on its node: the physical memory (sysconf), or the cgroup's memory
-// limit (v2 memory.max, v1 memory.limit_in_bytes) where a batch system or container set a lower
-// one: of the process's own cgroup and every one above it (/proc/self/cgroup).
+// What this process may use on its node: the physical memory (sysconf), or less where a limit
+// says so: the memory limit of the cgroup that holds the process or of any cgroup above it (v2
+// memory.max, v1 memory.limit_in_bytes; a batch system's job cgroup, a container's), or the
+// process's address-space limit (RLIMIT_AS: ulimit -v, prlimit --as).
 double node_memory_bytes();
 // The least memory limit of the cgroups `proc_cgroup` (the text of /proc/self/cgroup) names and
 // their ancestors, under the cgroup mount `root`; +inf where none is set.

@@ -10,7 +10,7 @@ namespace {
 // Thread-local: rank 0 runs its tasks in a worker thread beside the dispatcher.
 thread_local std::chrono::steady_clock::time_point t_deadline =
     std::chrono::steady_clock::time_point::max();
-thread_local void (*t_observer)(int) = nullptr;
+thread_local void (*t_observer)(const IterationState&) = nullptr;
 }  // namespace
 
 void set_task_deadline(std::chrono::steady_clock::time_point deadline) {
@@ -21,7 +21,7 @@ std::chrono::steady_clock::time_point task_deadline() {
   return t_deadline;
 }
 
-void set_iteration_observer(void (*observer)(int)) {
+void set_iteration_observer(void (*observer)(const IterationState&)) {
   t_observer = observer;
 }
 
@@ -33,8 +33,8 @@ std::chrono::steady_clock::time_point deadline_after(std::chrono::steady_clock::
   return from + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
 }
 
-void check_task_deadline(int iteration) {
-  if (t_observer) t_observer(iteration);
+void check_task_deadline(int iteration, double objective, int max_iterations) {
+  if (t_observer) t_observer({iteration, objective, max_iterations});
   // A second stop signal abandons the running fits here, at their next iteration.
   if (abandon_requested())
     throw TaskInterrupted("abandoned at a stop signal (iteration " + std::to_string(iteration) +

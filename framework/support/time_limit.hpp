@@ -4,6 +4,7 @@
 // stops at its next iteration past the limit. The runner catches TimeLimitExceeded and records the
 // task with status `timeout`.
 #include <chrono>
+#include <limits>
 #include <stdexcept>
 
 namespace drbench {
@@ -36,11 +37,20 @@ std::chrono::steady_clock::time_point task_deadline();
 // limit, never a deadline that wrapped into the past).
 std::chrono::steady_clock::time_point deadline_after(std::chrono::steady_clock::time_point from,
                                                      double seconds);
+// Where a fit is, as its loop reports it to check_task_deadline.
+struct IterationState {
+  int iteration = 0;
+  double objective = std::numeric_limits<double>::quiet_NaN();  // NaN: not evaluated this time
+  int max_iterations = 0;  // the loop's iteration cap (the budget an ETA is read from); 0: none
+};
 // Throws TimeLimitExceeded("stopped at iteration <iteration>") past the calling thread's deadline,
-// and TaskInterrupted once the run is asked to abandon its running tasks (stop_signal.hpp).
-void check_task_deadline(int iteration);
+// and TaskInterrupted once the run is asked to abandon its running tasks (stop_signal.hpp). Every
+// iterative loop of a method calls it once per iteration (the shared optimisers do, and the
+// methods with loops of their own), so limits, stop signals and the progress line reach them all.
+void check_task_deadline(int iteration, double objective = std::numeric_limits<double>::quiet_NaN(),
+                         int max_iterations = 0);
 // Called by check_task_deadline with each iteration, on the thread that runs the task (the task
 // runner shows a long fit's progress with it); nullptr: none.
-void set_iteration_observer(void (*observer)(int iteration));
+void set_iteration_observer(void (*observer)(const IterationState& state));
 
 }  // namespace drbench

@@ -66,11 +66,30 @@ void write_input(const std::string& file, const Input& in) {
   if (f.h.close() < 0) throw Error(file + ": could not be written completely (disk full?)");
 }
 
+namespace {
+// A reader's error without its fix, which is for drbench's own results files; kCommandFix is the
+// one for the command that wrote this file.
+std::string without_fix(std::string why) {
+  const auto fix = why.rfind(" (fix: ");
+  if (fix != std::string::npos) why.erase(fix);
+  return why;
+}
+const char* const kCommandFix =
+    " (fix: the command must write Z_train (and Z_test) as float64 datasets of one row per point "
+    "and one column per dim; check what it writes to its last argument)";
+}  // namespace
+
 Output read_output(const std::string& file, arma::uword n, arma::uword m, arma::uword dim,
                    bool want_test) {
-  if (!std::filesystem::exists(file))
+  std::error_code ec;
+  if (!std::filesystem::exists(file, ec))
     throw MethodError("the command wrote no output file (expected " + file +
                       ", the last argument it was given)");
+  // Opening a FIFO (or a device) would wait for a writer forever, past every time limit.
+  if (!std::filesystem::is_regular_file(file, ec))
+    throw MethodError("the output " + file +
+                      " is not a regular file (a FIFO, device or directory) (fix: the command "
+                      "must write an HDF5 file at the last argument it is given)");
   h5::Quiet quiet;
   if (!h5::is_hdf5(file)) throw MethodError("the output file " + file + " is not an HDF5 file");
   Output out;
@@ -85,7 +104,8 @@ Output read_output(const std::string& file, arma::uword n, arma::uword m, arma::
         z = h5::read_matrix(f, f.h, name);
       } catch (const Error& e) {
         throw MethodError(std::string("dataset '") + name + "' cannot be read as a matrix (" +
-                          e.what() + "); expected " + shape_text(rows, dim));
+                          without_fix(e.what()) + "); expected " + shape_text(rows, dim) +
+                          kCommandFix);
       }
       if (z.rows != rows || z.cols != dim)
         throw MethodError(std::string("dataset '") + name + "' is " + shape_text(z.rows, z.cols) +
@@ -120,7 +140,7 @@ Output read_output(const std::string& file, arma::uword n, arma::uword m, arma::
   } catch (const MethodError&) {
     throw;
   } catch (const Error& e) {
-    throw MethodError(std::string("the output file cannot be read: ") + e.what());
+    throw MethodError("the output file cannot be read: " + without_fix(e.what()) + kCommandFix);
   }
   return out;
 }

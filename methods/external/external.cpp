@@ -5,11 +5,16 @@
 // scores them like any built-in method's (docs/external-methods.md).
 #include <unistd.h>
 
+#include <sys/statvfs.h>
+
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <memory>
+#include <mutex>
 #include <regex>
 #include <thread>
 
@@ -37,16 +42,62 @@ struct Definition {
   unsigned threads = 0;  // the command's thread count; 0: the config's threads
 };
 
-// A scratch directory that is removed with everything in it when the run is over.
+std::string host() {
+  char buf[256] = {0};
+  ::gethostname(buf, sizeof buf - 1);
+  return buf;
+}
+
+// The marker every process of a command run in scratch folder `dir` inherits (RunRequest::marker).
+std::string marker_of(const std::string& dir) {
+  return "DRBENCH_OUTPUT=" + dir + "/output.h5";
+}
+
+// Scratch folders under `tmp` that a drbench killed on this host left behind (its `owner` file
+// names a process that is gone, or another process now under its pid): removed, with whatever
+// their commands left running. Said once on stderr, as nothing else would say it.
+void remove_stale_scratch(const std::string& tmp) {
+  std::size_t folders = 0, processes = 0;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(tmp, ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.rfind("drbench-external-", 0) != 0 || !e.is_directory(ec)) continue;
+    std::ifstream owner(e.path() / "owner");
+    std::string h, started;
+    long pid = 0;
+    if (!(owner >> h >> pid >> started) || h != host() || pid <= 0 ||
+        external::process_start_time(pid) == started)
+      continue;  // another host's, a live drbench's, or one written before owners were
+    processes += external::kill_strays(marker_of(e.path().string())).size();
+    if (std::filesystem::remove_all(e.path(), ec) > 0) ++folders;
+  }
+  if (folders > 0)
+    std::fprintf(stderr,
+                 "[drbench] removed %zu scratch folder(s) drbench-external-* under %s left by a "
+                 "drbench that was killed%s\n",
+                 folders, tmp.c_str(),
+                 processes > 0 ? (", and killed " + std::to_string(processes) +
+                                  " process(es) their commands had left running")
+                                     .c_str()
+                               : "");
+}
+
+// A scratch directory that is removed with everything in it when the run is over. Its `owner`
+// file (host, pid, process start time) lets a later run tell that a killed drbench left it.
 class Scratch {
  public:
   Scratch() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/drbench-external-XXXXXX";
+    const char* env = std::getenv("TMPDIR");
+    const std::string tmp = env && *env ? env : "/tmp";
+    static std::once_flag cleaned;
+    std::call_once(cleaned, [&] { remove_stale_scratch(tmp); });
+    std::string templ = tmp + "/drbench-external-XXXXXX";
     if (!::mkdtemp(templ.data()))
       throw Error("cannot create a scratch directory under " + templ +
                   " (fix: set TMPDIR to a writable directory)");
     path_ = templ;
+    std::ofstream(path_ + "/owner")
+        << host() << " " << ::getpid() << " " << external::process_start_time(::getpid()) << "\n";
   }
   ~Scratch() {
     std::error_code ec;
@@ -94,6 +145,27 @@ bool ended_with_the_run(int signal) {
   while (!stop_requested() && std::chrono::steady_clock::now() < until)
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   return stop_requested();
+}
+
+// The command's input, or on a full TMPDIR an error that says so (recorded as a failure of the
+// environment, which a resumed run retries) rather than HDF5's.
+void write_input(const std::string& dir, const std::string& file, const external::Input& in) {
+  try {
+    external::write_input(file, in);
+  } catch (const std::exception&) {
+    struct statvfs fs {};
+    const double need = 8.0 * double(in.Xtrain->n_elem + (in.Xtest ? in.Xtest->n_elem : 0));
+    // Under the points' bytes and 1 MiB for HDF5's own structures left: the write failed for want
+    // of space, whatever HDF5's message says.
+    if (::statvfs(dir.c_str(), &fs) == 0 &&
+        double(fs.f_bavail) * double(fs.f_frsize) < need + double(1 << 20))
+      throw Error("No space left on device: the external command's input (" +
+                  std::to_string(std::llround(need / 1024)) + " KiB) does not fit under TMPDIR (" +
+                  std::filesystem::path(dir).parent_path().string() +
+                  ") (fix: free space there or set TMPDIR to a larger directory; rerunning the "
+                  "same command retries the task)");
+    throw;
+  }
 }
 
 class External final : public Method {
@@ -147,7 +219,7 @@ class External final : public Method {
     in.label = def_->label;
     in.dataset = dataset_;
     in.params = p_;
-    external::write_input(in_file, in);
+    write_input(dir.path(), in_file, in);
 
     external::RunRequest req;
     req.argv = def_->argv;
@@ -169,6 +241,7 @@ class External final : public Method {
       req.deadline =
           std::min(req.deadline, deadline_after(std::chrono::steady_clock::now(), def_->timeout));
     req.stop = [] { return abandon_requested(); };
+    req.marker = marker_of(dir.path());
     const external::RunOutcome r = external::run_command(req);
 
     if (trace) {
@@ -179,6 +252,11 @@ class External final : public Method {
       trace->note("environment", "OMP_NUM_THREADS=OPENBLAS_NUM_THREADS=MKL_NUM_THREADS=" + t +
                                      "; the launcher's MPI variables removed");
       if (!r.stderr_tail.empty()) trace->note("stderr_tail", r.stderr_tail);
+    }
+    if (trace && !r.killed_strays.empty()) {
+      std::string list;
+      for (const auto& s : r.killed_strays) list += (list.empty() ? "" : ", ") + s;
+      trace->note("killed_left_running", list);
     }
     const std::string who =
         "external command of '" + def_->label + "' (" + command_text(def_->argv) + ")";

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <sstream>
 #include <thread>
 
 #include "framework/support/bytes.hpp"
@@ -31,6 +32,9 @@ bool executable_file(const std::string& p) {
 }
 
 std::string tail_of(const std::string& file, std::size_t bytes) {
+  // Opening a FIFO the command put in its place would wait for a writer forever.
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) return "";
   std::ifstream in(file, std::ios::binary);
   if (!in) return "";
   in.seekg(0, std::ios::end);
@@ -75,6 +79,41 @@ void kill_group(pid_t pid, int& status) {
 }
 
 }  // namespace
+
+std::vector<std::string> kill_strays(const std::string& marker) {
+  std::vector<std::string> killed;
+  const pid_t self = ::getpid();
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const pid_t pid = static_cast<pid_t>(std::atol(name.c_str()));
+    if (pid == self) continue;
+    std::ifstream env(e.path() / "environ", std::ios::binary);
+    bool found = false;
+    for (std::string entry; !found && std::getline(env, entry, '\0');) found = entry == marker;
+    if (!found || ::kill(pid, SIGKILL) != 0) continue;
+    std::ifstream comm(e.path() / "comm");
+    std::string what;
+    std::getline(comm, what);
+    killed.push_back(name + " (" + what + ")");
+  }
+  return killed;
+}
+
+std::string process_start_time(long pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string s;
+  if (!std::getline(in, s)) return "";
+  // Field 2 (the name, in parentheses) may hold spaces: count fields after its last ')'.
+  std::size_t at = s.rfind(')');
+  if (at == std::string::npos) return "";
+  std::istringstream rest(s.substr(at + 1));
+  std::string field;
+  for (int i = 3; i <= 22 && rest >> field; ++i) {
+  }
+  return field;
+}
 
 std::string RunOutcome::describe() const {
   char buf[64];
@@ -192,6 +231,7 @@ RunOutcome run_command(const RunRequest& req, std::size_t tail_bytes) {
   } else {
     ::kill(-pid, SIGKILL);
   }
+  if (!req.marker.empty()) out.killed_strays = kill_strays(req.marker);
   out.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
   if (WIFEXITED(status)) out.exit_status = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) out.signal = WTERMSIG(status);

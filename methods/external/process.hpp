@@ -18,6 +18,9 @@ struct RunRequest {
   std::vector<std::string> env;   // "NAME=value" entries added to (or replacing) the environment
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
   std::function<bool()> stop;  // polled while it runs; true: kill the group and give up
+  // An env entry ("NAME=value") unique to this run: every process the command starts inherits it,
+  // so what outlives the command in a session of its own is found by it (kill_strays) and killed.
+  std::string marker;
 };
 
 struct RunOutcome {
@@ -28,11 +31,20 @@ struct RunOutcome {
   int signal = 0;            // when a signal ended it (timed_out/interrupted: ours)
   double seconds = 0.0;
   std::string stderr_tail;  // the last bytes it wrote to stderr
+  // Processes the command left running outside its group (a setsid child, a daemon), found by
+  // RunRequest::marker in their environment and killed: "1234 (sleep)" each.
+  std::vector<std::string> killed_strays;
   // "exit status 3", "killed by signal 11 (Segmentation fault)", "timed out after 2.0 s", ...
   std::string describe() const;
 };
 
 RunOutcome run_command(const RunRequest& req, std::size_t tail_bytes = 2000);
+// Kills (SIGKILL) this user's processes whose environment holds `marker` exactly, other than the
+// caller; returns "pid (name)" of each. Processes of other users cannot be read, and are not ours.
+std::vector<std::string> kill_strays(const std::string& marker);
+// The start time of process `pid` (/proc/<pid>/stat field 22, clock ticks since boot), "" when
+// there is no such process: a pid with the same start time is the same process.
+std::string process_start_time(long pid);
 // True for the variables of the MPI launcher (OMPI_*, PMIX_*, PMI_*...) that run_command leaves
 // out of the command's environment.
 bool mpi_runtime_variable(const std::string& key);

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "framework/core/error.hpp"
 #include "framework/linalg/eigen.hpp"
 #include "framework/linalg/pca.hpp"
 #include "framework/neighbours/graph_weights.hpp"
+#include "framework/support/time_limit.hpp"
 #include "methods/common/graph_projection.hpp"
 
 namespace drbench {
@@ -71,6 +73,7 @@ arma::mat kmeans_centres(const arma::mat& X, arma::uword m, Rng& rng, int iterat
   }
   arma::uvec owner(n, arma::fill::value(m));
   for (int it = 0; it < iterations; ++it) {
+    check_task_deadline(it, std::numeric_limits<double>::quiet_NaN(), iterations);
     // |x - c|^2 = |x|^2 - 2 x.c + |c|^2; |x|^2 does not change the nearest centre.
     const arma::rowvec cc = arma::sum(arma::square(C), 0);
     arma::mat S(X.n_rows, m, arma::fill::zeros);

@@ -177,6 +177,7 @@ TEST_CASE("tables: mean ± std in percent, markers, failures, three formats", "[
   CHECK_THAT(md, Catch::Contains("| KDA | **12.00 ± 2.00** | - | 0 |"));
   CHECK_THAT(md, Catch::Contains("| LDA | 13.00 ± 2.65 | - | 1 |"));
   CHECK_THAT(md, Catch::Contains("| KDA | gamma=0.5 | - |"));  // which setting won
+  CHECK_THAT(md, Catch::Contains("| PCA | (one setting) | (one setting) |"));
   std::string md3 = to_markdown(tables[1], a);
   CHECK_THAT(md3, Catch::Contains("| PCA | **13.00 ± 1.00** | **45.00 ± 7.07** (2/3) | 0 |"));
   CHECK_THAT(md3, Catch::Contains("| KDA | **13.00 ± 2.00** |"));
@@ -199,6 +200,35 @@ TEST_CASE("tables: mean ± std in percent, markers, failures, three formats", "[
   s.f.knn_metric = "cosine";  // the caption says which distance the classifier used
   CHECK_THAT(make_tables(aggregate(s.f))[0].caption,
              Catch::StartsWith("usps: 1-NN (cosine) test error (%)"));
+}
+
+TEST_CASE("tables: the list of chosen settings shows what the grid varied, csv all of it",
+          "[aggregate]") {
+  Synthetic s(3, "");
+  s.add("KDA", "gamma=0.5,iterations=100,kernel=rbf", {0.10, 0.12, 0.14}, {0.1, 0.1, 0.1});
+  s.add("KDA", "gamma=2,iterations=100,kernel=rbf", {0.20, 0.22, 0.24}, {0.1, 0.1, 0.1});
+  s.fail("KDA", "gamma=8,iterations=100,kernel=poly", 0);  // a failed grid point varied kernel
+  s.add("PCA", "center=true", {0.30, 0.31, 0.29}, {0.1, 0.1, 0.1});
+  Aggregate a = aggregate(s.f);
+  const auto tables = make_tables(a);
+  const Table& t = tables[0];
+  const std::string md = to_markdown(t, a);
+  CHECK_THAT(md, Catch::Contains("| KDA | gamma=0.5,kernel=rbf |"));
+  CHECK_THAT(md, Catch::Contains("| PCA | (one setting) |"));
+  CHECK_THAT(md, !Catch::Contains("iterations=100"));
+  CHECK_THAT(to_csv(t, a), Catch::Contains(",\"gamma=0.5,iterations=100,kernel=rbf\","));
+  const Cell& kda = *a.find("usps", "KDA", 5, 2);
+  // Validated cells list each partition's setting, pooled labels keep the label.
+  CHECK(shown_setting(kda,
+                      "per partition: gamma=0.5,iterations=100,kernel=rbf in 2; "
+                      "gamma=2,iterations=100,kernel=rbf in 1") ==
+        "per partition: gamma=0.5,kernel=rbf in 2; gamma=2,kernel=rbf in 1");
+  Cell pooled;
+  pooled.grid = {"GP-lin: a=1,b=2", "GP-rbf: a=1,b=2,w=1", "GP-rbf: a=1,b=2,w=3"};
+  CHECK(shown_setting(pooled, "GP-rbf: a=1,b=2,w=3") == "GP-rbf: w=3");
+  CHECK(shown_setting(pooled, "GP-lin: a=1,b=2") == "GP-lin");
+  CHECK(shown_setting(pooled, "per partition: GP-lin: a=1,b=2 in 2; GP-rbf: a=1,b=2,w=3 in 1") ==
+        "per partition: GP-lin in 2; GP-rbf: w=3 in 1");
 }
 
 TEST_CASE("tables: one per dim when the experiment has several", "[aggregate]") {

@@ -173,3 +173,38 @@ TEST_CASE("pooled names may not capture a dataset the rule does not match; pools
       combine_aggregates({aggregate(d.f, p), aggregate(other.f, p)}, {"draws.h5", "other.h5"}, ""),
       Catch::Contains("both hold oil"));
 }
+
+// Under selection: validation a pooled row's label is chosen per partition on the inner errors,
+// as each label's setting was: GP-A wins every inner split and loses every test, so the row
+// reports GP-A's test errors (choosing on the test error would report GP-B's).
+TEST_CASE("pooled labels under validation: the label chosen on the inner errors",
+          "[aggregate][pool]") {
+  ResultsFile f;
+  f.path = "validated.h5";
+  f.k = {1};
+  f.repeats = 2;
+  f.datasets = {"usps"};
+  f.labels = {"GP-A", "GP-B"};
+  f.selection = "validation";
+  std::uint64_t id = 0;
+  for (int r = 0; r < 2; ++r)
+    for (const auto& [label, inner, test] :
+         {std::tuple{"GP-A", 0.10, 0.30}, std::tuple{"GP-B", 0.20, 0.05}}) {
+      TaskRow in = usps_row(id++, true, {inner}, label, "w=1", 5, r, 2);
+      in.fold = 0;
+      f.tasks.push_back(in);
+      TaskRow out = usps_row(id++, true, {test}, label, "w=1", 5, r, 2);
+      out.split_seed = 100 + r;
+      f.tasks.push_back(out);
+    }
+  AggregateOptions o;
+  o.reference = "";
+  o.pool_labels = parse_pool_rules("GP-*=GP", "--pool-labels");
+  const Aggregate a = aggregate(f, o);
+  const Cell* gp = a.find("usps", "GP", 5, 2);
+  REQUIRE(gp);
+  REQUIRE(gp->chosen());
+  CHECK(gp->chosen()->mean[0] == Approx(0.30));
+  CHECK(gp->chosen()->setting == "per partition: GP-A: w=1 in 2");
+  CHECK(gp->chosen()->n() == 2);
+}

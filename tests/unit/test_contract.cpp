@@ -18,6 +18,7 @@
 #include "framework/config/method_entry.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/support/time_limit.hpp"
 #include "nonlinear_helpers.hpp"
 
 using namespace drbench;
@@ -126,6 +127,36 @@ TEST_CASE("every registered method keeps the method contract", "[contract]") {
 
     if (!ignores_dims)
       CHECK_THROWS_WITH(fit_once(m, p, d.X, limit + 1), Catch::Contains("lower 'dims'"));
+  }
+}
+
+namespace {
+int g_reports = 0, g_budget = 0;
+void count_report(const IterationState& st) {
+  ++g_reports;
+  g_budget = std::max(g_budget, st.max_iterations);
+}
+}  // namespace
+
+// Every iterative method's loop (a shared optimiser's or its own) reports each iteration to
+// check_task_deadline, so max_task_seconds, the second stop signal (abandon) and the progress
+// line (iteration, objective, ETA from the budget) reach it.
+TEST_CASE("every iterative method stops at a passed task deadline and reports its iterations",
+          "[contract][sched]") {
+  const Data& d = data();
+  for (const MethodInfo& m : Registry::instance().all()) {
+    if (m.name.rfind("test_", 0) == 0 || m.configure || !m.param("iterations")) continue;
+    INFO("method " << m.name);
+    const ParamSet p = small_setting(m);
+    g_reports = g_budget = 0;
+    set_iteration_observer(count_report);
+    CHECK_NOTHROW(fit_once(m, p, d.X));
+    set_iteration_observer(nullptr);
+    CHECK(g_reports > 0);
+    CHECK(g_budget > 0);
+    set_task_deadline(std::chrono::steady_clock::now() - std::chrono::seconds(1));
+    CHECK_THROWS_AS(fit_once(m, p, d.X), TimeLimitExceeded);
+    set_task_deadline(std::chrono::steady_clock::time_point::max());
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include "framework/config/experiment.hpp"
 #include "framework/core/error.hpp"
+#include "framework/core/registry.hpp"
 #include "framework/data/split.hpp"
 #include "framework/results/selection.hpp"
 #include "framework/sched/halving.hpp"
@@ -168,4 +169,34 @@ TEST_CASE("normalised configs spell the selection rule out", "[selection][config
   // A file written before the rule was recorded ran under min_mean_error.
   CHECK(normalised_config(none, kSettingsVersion, "min_mean_error") == normalised_config(oracle));
   CHECK(normalised_config("seed: 1\n") == normalised_config("seed: 1\nevaluation: {}\n"));
+}
+
+// The plan and the dispatcher's order read these costs: an inner fit of a holdout method sees the
+// inner training part; a transductive one keeps the partition's estimate.
+TEST_CASE("task costs: inner fits at the inner split's size", "[selection][tasks]") {
+  const Experiment ex = parse_experiment(
+      "datasets: [{name: iris, source: bundled}]\n"
+      "splits: {train_ratio: [0.3], repeats: 1}\n"
+      "methods:\n"
+      "  - {method: lda, label: LDA, dims: [2], grid: {ridge: [1.0e-6, 0.1]}}\n"
+      "  - {method: umap, label: UMAP, dims: [2], protocol: transductive,\n"
+      "     grid: {neighbours: [5, 10]}}\n"
+      "evaluation: {selection: {folds: 3}}\n",
+      "c.yaml");
+  const DataShape train{450, 4, 3};
+  const auto tasks = expand_tasks(ex, {train});
+  const MethodInfo& lda = Registry::instance().get("lda");
+  const MethodInfo& umap = Registry::instance().get("umap");
+  DataShape inner = train;
+  inner.n = 300;  // 2/3 of the partition's training points with 3 folds
+  std::size_t inner_lda = 0;
+  for (const Task& t : tasks) {
+    INFO(t.key);
+    const bool is_lda = t.method == 0;
+    const DataShape& want = t.fold >= 0 && is_lda ? inner : train;
+    CHECK(t.cost == Approx((is_lda ? lda : umap).cost_of(want, t.setting, 2)));
+    inner_lda += t.fold >= 0 && is_lda;
+  }
+  CHECK(inner_lda == 2 * 3);
+  CHECK(lda.cost_of(inner, tasks[0].setting, 2) < lda.cost_of(train, tasks[0].setting, 2));
 }

@@ -8,6 +8,7 @@
 
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/support/time_limit.hpp"
 
 namespace drbench {
 
@@ -76,6 +77,7 @@ void FactorAnalysis::fit(const FitInput& in) {
     if (in.trace)
       in.trace->log(int(it), -ll_, 0.0,
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    check_task_deadline(int(it), -ll_, int(s_.iterations));
     if (ll_ - old_ll < s_.tolerance) {
       converged = true;
       break;

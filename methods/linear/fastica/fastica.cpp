@@ -9,6 +9,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/support/time_limit.hpp"
 
 namespace drbench {
 
@@ -86,6 +87,7 @@ void FastIca::fit(const FitInput& in) {
       const arma::mat W1 = symmetric_decorrelation(G * Z.t() / double(n) - arma::diagmat(mdg) * W);
       lim = arma::abs(arma::abs(arma::sum(W1 % W, 1)) - 1.0).max();
       W = W1;
+      check_task_deadline(int(it), lim, int(s_.iterations));
       if (in.trace)
         in.trace->log(int(it), lim, 0.0,
                       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
@@ -106,6 +108,7 @@ void FastIca::fit(const FitInput& in) {
         w1 /= arma::norm(w1);
         lim = std::abs(std::abs(arma::dot(w1, w)) - 1.0);
         w = w1;
+        check_task_deadline(int(it), lim, int(s_.iterations));
       }
       W_.row(j) = w;
       worst_iterations = std::max(worst_iterations, it);

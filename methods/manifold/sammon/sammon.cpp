@@ -14,6 +14,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/linalg/mds_spectrum.hpp"
+#include "framework/support/time_limit.hpp"
 
 namespace drbench {
 
@@ -272,6 +273,7 @@ void Sammon::fit(const FitInput& in) {
     Y = Ynew;
     E = sammon_stress(D, Y, &g, &h);
     if (in.trace) in.trace->log(it, E, arma::norm(g, "fro"), seconds());
+    check_task_deadline(it, E, max_iter);
     if (rel < tol) break;
   }
   if (in.trace && halvings_failed) in.trace->note("stopped", "step halving found no decrease");
@@ -342,6 +344,7 @@ arma::mat Sammon::transform(const arma::mat& Xnew) const {
       const double rel = (E - Enew) / E;
       y = ynew;
       E = stress(y, &g, &h);
+      check_task_deadline(it, E, max_iter);  // each new point's loop is a fit of its own
       if (rel < tol) break;
     }
     Yn.col(q) = y;

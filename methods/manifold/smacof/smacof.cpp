@@ -10,6 +10,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/linalg/mds_spectrum.hpp"
+#include "framework/support/time_limit.hpp"
 
 namespace drbench {
 
@@ -107,6 +108,7 @@ void Smacof::fit_from(const arma::mat& X, const arma::mat& start, Trace* trace) 
     if (trace)
       trace->log(int(it), stress_, arma::norm(g, "fro"),
                  std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    check_task_deadline(int(it), stress_, int(s_.iterations));
     Y = guttman_transform(Y, Dhat);
     const double size = arma::accu(arma::sqrt(arma::sum(arma::square(Y), 0)));
     if (!first && old - stress_ / size < s_.tolerance) break;

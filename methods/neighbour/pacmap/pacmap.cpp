@@ -196,7 +196,7 @@ void Pacmap::fit(const FitInput& in) {
     m += (1.0 - beta1) * (G - m);
     v += (1.0 - beta2) * (arma::square(G) - v);
     Y_ -= lr_t * m / (arma::sqrt(v) + 1e-7);
-    end_layout_iteration(in, "pacmap", itr, f, G, t0, lr_t);
+    end_layout_iteration(in, "pacmap", itr, iterations, f, G, t0, lr_t);
   }
   if (in.trace) {
     in.trace->optimizer = "adam";

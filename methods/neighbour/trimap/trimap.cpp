@@ -172,7 +172,7 @@ void Trimap::fit(const FitInput& in) {
       vel(e) = gamma * vel(e) - step * gain(e) * g2;
       Y_(e) += vel(e);
     }
-    end_layout_iteration(in, "trimap", itr, f, G, t0, step);
+    end_layout_iteration(in, "trimap", itr, iterations, f, G, t0, step);
   }
   if (in.trace) {
     in.trace->optimizer = "delta_bar_delta";

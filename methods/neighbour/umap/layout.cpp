@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <vector>
 
 #include "framework/core/rng.hpp"
 #include "framework/support/parallel.hpp"
+#include "framework/support/time_limit.hpp"
 
 namespace drbench::umap {
 
@@ -239,6 +241,11 @@ void fit_epochs(arma::mat& Y, const Edges& e, const LayoutOptions& o) {
       o.trace->log(epoch, st.positives ? st.objective() / double(st.positives) : 0.0,
                    st.samples ? std::sqrt(st.grad_sq / double(st.samples)) : 0.0, secs, alpha);
     }
+    // The objective is summed only when traced.
+    check_task_deadline(epoch,
+                        o.trace && st.positives ? st.objective() / double(st.positives)
+                                                : std::numeric_limits<double>::quiet_NaN(),
+                        o.epochs);
   }
 }
 
