@@ -11,6 +11,10 @@ pkgs=(build-essential cmake pkg-config libarmadillo-dev libopenblas-dev liblapac
 # (tests/python/test_report.py); scikit-learn and Octave run the external methods of
 # tests/cli/external.sh and examples/external/ (scipy.io moves the data to Octave).
 [ "${1:-}" = "--test" ] && pkgs+=(chromium python3-sklearn python3-scipy octave)
+# --references: what scripts/get_references.sh builds openTSNE, umap-learn, pacmap and trimap
+# with (python -m drbench.references, docs/external-methods.md); the tests skip without them.
+[ "${1:-}" = "--references" ] && pkgs+=(python3-sklearn python3-scipy python3-numba
+  python3-pynndescent python3-tqdm cython3 python3-threadpoolctl)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
