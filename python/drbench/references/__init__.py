@@ -239,30 +239,78 @@ def _exact_knn(X, k, threads):
     return idx, dist
 
 
-class _MissingBackend(types.ModuleType):
-    """Stands in for an approximate-kNN module that Debian lacks (annoy, faiss) when the
-    adapter hands the package an exact kNN instead; any use of it is an error, not a silent
-    fallback."""
+class _ExactAnnoyIndex:
+    """The part of annoy.AnnoyIndex that TriMap uses, answered by an exact search: Debian has no
+    annoy, and the exact neighbours are what Annoy's 20 trees approximate."""
 
-    def __getattr__(self, name):
-        if name.startswith("__"):
-            raise AttributeError(name)
-        backend = self.__name__
+    def __init__(self, dim, metric="euclidean"):
+        if metric != "euclidean":
+            raise ImportError(f"annoy is not installed; the exact stand-in of drbench.references "
+                              f"has the euclidean metric only, not {metric!r}")
+        self._rows, self._X, self._nbrs = {}, None, {}
 
-        def missing(*args, **kwargs):
-            raise ImportError(f"{backend} is not installed; drbench.references passes an exact "
-                              f"kNN instead, so {backend}.{name} should never be called")
-        return missing
+    def add_item(self, i, v):
+        self._rows[i] = np.asarray(v, dtype=np.float32)
+
+    def build(self, n_trees, n_jobs=-1):
+        self._X = np.vstack([self._rows[i] for i in range(len(self._rows))])
+
+    def get_nns_by_item(self, i, n, search_k=-1, include_distances=False):
+        if n not in self._nbrs:
+            self._nbrs[n] = _exact_knn(self._X, n, _ExactAnnoyIndex.threads)[0]
+        return list(self._nbrs[n][i])
+
+    def get_distance(self, i, j):
+        return float(np.sqrt(np.sum((self._X[i] - self._X[j]) ** 2)))
+
+
+_ExactAnnoyIndex.threads = 1
+
+
+class _ExactFaissIndex:
+    """The part of faiss.IndexHNSWFlat (METRIC_L2) that PaCMAP uses, answered by an exact search
+    (squared distances, the point itself first, as faiss returns them)."""
+
+    def __init__(self, dim, links, metric):
+        if metric != "L2":
+            raise ImportError("faiss is not installed; the exact stand-in of drbench.references "
+                              "has the euclidean metric only")
+        self._X = None
+
+    def add(self, X):
+        self._X = np.asarray(X, dtype=np.float32)
+
+    def search(self, Q, k):
+        from sklearn.neighbors import NearestNeighbors
+        nn = NearestNeighbors(n_neighbors=k, n_jobs=_ExactAnnoyIndex.threads).fit(self._X)
+        dist, idx = nn.kneighbors(np.asarray(Q, dtype=np.float32))
+        return (dist ** 2).astype(np.float32), idx
+
+
+def _exact_backend(name):
+    """A module named like the missing backend, whose index is the exact stand-in above."""
+    mod = types.ModuleType(name)
+    mod.__doc__ = f"drbench.references' exact-kNN stand-in for {name} (not installed)"
+    mod.EXACT_STAND_IN = True
+    if name == "annoy":
+        mod.AnnoyIndex = _ExactAnnoyIndex
+    else:
+        mod.IndexHNSWFlat = _ExactFaissIndex
+        mod.Index = _ExactFaissIndex
+        mod.METRIC_L2, mod.METRIC_INNER_PRODUCT, mod.METRIC_L1 = "L2", "IP", "L1"
+        mod.omp_set_num_threads = lambda k: None
+        mod.normalize_L2 = lambda X: None
+    return mod
 
 
 def _import_without(package, backend):
-    """Import package; where backend is missing, import it with a _MissingBackend in place."""
+    """Import package; where its kNN backend is missing, with the exact stand-in in its place."""
     try:
         return importlib.import_module(package)
     except ImportError as e:
         if getattr(e, "name", None) != backend:
             raise
-    sys.modules[backend] = _MissingBackend(backend)
+    sys.modules[backend] = _exact_backend(backend)
     return importlib.import_module(package)
 
 
@@ -275,53 +323,38 @@ def _seed_numba(seed):
     seed_numba(seed)
 
 
+def _knn_note(backend):
+    """How the package's kNN was found, for the trace's optimiser name."""
+    mod = sys.modules.get(backend)
+    return " (exact kNN in place of " + backend + ")" if getattr(mod, "EXACT_STAND_IN", 0) else ""
+
+
 def _pacmap(task):
     _numba_threads(task)
+    _ExactAnnoyIndex.threads = task.threads
     pacmap = _import_without("pacmap", "faiss")
     p = task.params
     est = pacmap.PaCMAP(n_components=task.dim, n_neighbors=p["neighbours"],
                         MN_ratio=p["mn_ratio"], FP_ratio=p["fp_ratio"], num_iters=p["iterations"],
                         random_state=task.seed, apply_pca=True)
-    if not hasattr(sys.modules.get("faiss"), "Index"):
-        # Without faiss, the neighbour pairs come from an exact kNN on the data exactly as the
-        # package preprocesses it (its own preprocess_X), scaled by its own rule.
-        X, _, _, _, _, _ = pacmap.preprocess_X(np.array(task.X_train, dtype=np.float32),
-                                               "euclidean", True, False, task.seed,
-                                               task.X_train.shape[1], task.dim)
-        k_extra = min(p["neighbours"] + 50, X.shape[0] - 1)
-        nbrs, dist = _exact_knn(X, k_extra + 1, task.threads)
-        nbrs, dist = nbrs[:, 1:].astype(np.int32), dist[:, 1:].astype(np.float32)
-        sig = np.maximum(np.mean(dist[:, 3:6], axis=1), 1e-10)
-        scaled = pacmap.scale_dist(dist, sig, nbrs)
-        est.pair_neighbors = pacmap.sample_neighbors_pair(X, scaled, nbrs, p["neighbours"])
-    _pacmap.optimizer = f"pacmap {_version(pacmap)}"
+    _pacmap.optimizer = f"pacmap {_version(pacmap)}{_knn_note('faiss')}"
     with _limits(task):
-        return est.fit_transform(task.X_train, init="pca"), None
+        return est.fit_transform(np.array(task.X_train, dtype=np.float32), init="pca"), None
 
 
 def _trimap(task):
     _numba_threads(task)
+    _ExactAnnoyIndex.threads = task.threads
     trimap = _import_without("trimap", "annoy")
-    np.random.seed(task.seed)
+    np.random.seed(task.seed)  # TriMap has no random_state: both generators it draws from
     _seed_numba(task.seed)
     p = task.params
-    X = np.array(task.X_train, dtype=np.float32)
-    # TriMap's own preprocessing for its Annoy path (trimap_.trimap), so that the exact kNN
-    # below sees the same data as Annoy would: PCA to 100-D above 100-D, else min/max + centring.
-    if X.shape[1] > 100:
-        from sklearn.decomposition import TruncatedSVD
-        X = TruncatedSVD(n_components=100, random_state=0).fit_transform(X - X.mean(axis=0))
-    else:
-        X = (X - X.min()) / (X.max() - X.min())
-        X -= X.mean(axis=0)
-    k_extra = min(p["inliers"] + 50, X.shape[0])
-    nbrs, dist = _exact_knn(X, k_extra, task.threads)
     est = trimap.TRIMAP(n_dims=task.dim, n_inliers=p["inliers"], n_outliers=p["outliers"],
                         n_random=p["random"], lr=p["learning_rate"], n_iters=p["iterations"],
-                        knn_tuple=(nbrs, dist), verbose=False)
-    _trimap.optimizer = f"trimap {_version(trimap)}"
+                        verbose=False)
+    _trimap.optimizer = f"trimap {_version(trimap)}{_knn_note('annoy')}"
     with _limits(task):
-        return est.fit_transform(X, init=None), None
+        return est.fit_transform(np.array(task.X_train, dtype=np.float32)), None
 
 
 REFERENCES = {r.name: r for r in [
