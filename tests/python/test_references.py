@@ -165,3 +165,21 @@ def test_yaml_entry_is_valid_yaml_with_the_schema(name):
     assert entry["method"] == "external" and entry["command"][-1] == name
     assert entry["out_of_sample"] == ref.out_of_sample
     assert entry["params"] == ref.params
+
+
+def test_every_yaml_entry_passes_drbench_validate(tmp_path):
+    """The entries that --yaml prints are configs drbench accepts as they are."""
+    binary = os.environ.get("DRBENCH_BIN")
+    if not binary or not os.path.exists(binary):
+        pytest.skip("DRBENCH_BIN (the drbench binary) is not set")
+    text = ("name: refs_all\nseed: 1\ndatasets:\n  - {name: roll, source: generator, "
+            "generator: swiss_roll, params: {n: 300, noise: 0.05}}\n"
+            "splits: {train_ratio: [0.5], repeats: 1}\nevaluation: {protocol: auto, knn: [1]}\n"
+            "methods:\n")
+    for name in REFERENCES:
+        text += references.config_entry(name) + "    dims: [2]\n"
+    (tmp_path / "refs.yaml").write_text(text)
+    r = subprocess.run([binary, "validate", str(tmp_path / "refs.yaml")], capture_output=True,
+                       text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert f"{len(REFERENCES)} tasks" in r.stdout

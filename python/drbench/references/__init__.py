@@ -381,7 +381,7 @@ REFERENCES = {r.name: r for r in [
         "variant": _choice("standard", ["standard", "modified", "hessian", "ltsa"], "method")},
         _sk(_lle), {"n": 1.5, "d": 1}, "scikit-learn's LLE; new points by its transform"),
     Reference("sklearn_spectral", "sklearn", "sklearn SpectralEmbedding", False, {
-        "neighbours": _int(10, 1, 1000, "kNN graph size (0: the package's n/10)")},
+        "neighbours": _int(10, 1, 1000, "kNN graph size")},
         _sk(_spectral), {"n": 1.5, "d": 1},
         "scikit-learn's Laplacian eigenmaps (normalised Laplacian of the kNN graph); "
         "transductive"),
