@@ -16,6 +16,10 @@ pkgs=(build-essential cmake pkg-config libarmadillo-dev libopenblas-dev liblapac
   pkgs+=(chromium python3-websocket python3-sklearn python3-scipy octave slurmctld slurmd slurm-client munge)
 # tests/cli/nodes.sh makes "nodes" of network namespaces (ip netns, nsenter, unshare).
 [ "${1:-}" = "--test" ] && pkgs+=(iproute2 util-linux)
+# --references: what scripts/get_references.sh builds openTSNE, umap-learn, pacmap and trimap
+# with (python -m drbench.references, docs/external-methods.md); the tests skip without them.
+[ "${1:-}" = "--references" ] && pkgs+=(python3-sklearn python3-scipy python3-numba
+  python3-pynndescent python3-tqdm cython3 python3-threadpoolctl)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

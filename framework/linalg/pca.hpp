@@ -51,7 +51,7 @@ enum class PcaSigns { Directions, Scores };
 enum class PcaStartScale {
   None,         // the scores as they are
   Factor,       // scores x size
-  FirstAxisSd,  // the first coordinate's standard deviation is size (openTSNE, the pacmap package)
+  FirstAxisSd,  // the first coordinate's standard deviation is size (openTSNE)
   RmsRadius,    // the points' root-mean-square distance to their mean is size
 };
 

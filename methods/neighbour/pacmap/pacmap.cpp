@@ -180,7 +180,11 @@ void Pacmap::fit(const FitInput& in) {
   pairs_.fp = pacmap::further_pairs(n, pairs_.nb, n_nb, n_fp, in.rng);
 
   if (s_.pca_init) {
-    Y_ = pca_start(in.X, in.dim, {PcaSigns::Directions, PcaStartScale::FirstAxisSd, 0.01}).Y;
+    // The package's start: 0.01 x the PCA scores of the data as it preprocesses them, which is
+    // centred above 100 dimensions and otherwise first divided by its range as a whole.
+    double size = 0.01;
+    if (in.X.n_rows <= 100 && in.X.max() > in.X.min()) size /= in.X.max() - in.X.min();
+    Y_ = pca_start(in.X, in.dim, {PcaSigns::Directions, PcaStartScale::Factor, size}).Y;
   } else {
     Y_ = 1e-4 * in.rng.randn(in.dim, n);
   }
@@ -225,9 +229,9 @@ MethodInfo pacmap_info() {
   const IntKey iterations =
       keywords::iterations(450, 1000000, "Adam iterations; the weight phases end at 100 and 200");
   const RealKey learning_rate = keywords::learning_rate(1.0, "Adam's step");
-  const ChoiceKey init =
-      keywords::init("pca", {"pca", "random"},
-                     "PCA scaled to std 0.01 on the first component, or Gaussian std 1e-4");
+  const ChoiceKey init = keywords::init(
+      "pca", {"pca", "random"},
+      "0.01 x the PCA scores (of the data divided by its range up to 100-D), or Gaussian std 1e-4");
   m.params = {neighbours, neighbour_graph, mn_ratio, fp_ratio, iterations, learning_rate, init};
   const auto pairs_per_point = [=](const ParamSet& p) {
     return double(neighbours(p)) * (1.0 + mn_ratio(p) + fp_ratio(p));

@@ -82,14 +82,17 @@ void Trimap::fit(const FitInput& in) {
   const auto n_random = s_.random_triplets;
   const int iterations = s_.iterations;
 
-  // The package's preprocessing: [0, 1] as a whole, centred, at most 100 PCA dimensions.
+  // The package's preprocessing: above 100 dimensions centred and reduced to 100 by PCA, else
+  // [0, 1] as a whole and centred. The triplets do not depend on it (their similarities are
+  // scale-free); the PCA start, 0.01 x these coordinates, does.
   arma::mat Z = in.X;
-  const double lo = Z.min(), hi = Z.max();
-  if (hi > lo) Z = (Z - lo) / (hi - lo);
-  Z.each_col() -= arma::mean(Z, 1);
   if (Z.n_rows > 100) {
     const PcaBasis pb = pca_basis(Z, 100);
     Z = pb.W.t() * (Z.each_col() - pb.mean);
+  } else {
+    const double lo = Z.min(), hi = Z.max();
+    if (hi > lo) Z = (Z - lo) / (hi - lo);
+    Z.each_col() -= arma::mean(Z, 1);
   }
 
   GraphOptions go = fit_graph_options(s_.neighbour_graph, std::max(1u, in.threads), in.rng);
@@ -155,20 +158,21 @@ void Trimap::fit(const FitInput& in) {
     Y_ = 1e-4 * in.rng.randn(in.dim, n);
   }
 
-  // Delta-bar-delta: the package's step is lr n / (number of triplets) on half the gradient.
-  const double step = s_.learning_rate * double(n) / double(m);
+  // Delta-bar-delta as TriMap 1.1.x runs it: the gradient (the package's is half the true one)
+  // at the momentum look-ahead Y + gamma vel, each coordinate's gain up by 0.2 where the
+  // velocity and the gradient differ in sign, else damped by 0.8 (at least 0.01), and
+  // `learning_rate` the step itself (TriMap 1.0.x scaled it by n / number of triplets).
+  const double step = s_.learning_rate;
+  const auto sign = [](double x) { return (x > 0.0) - (x < 0.0); };
   arma::mat vel(arma::size(Y_), arma::fill::zeros), gain(arma::size(Y_), arma::fill::ones), G;
   const auto t0 = std::chrono::steady_clock::now();
   double violated = 0.0;
   for (int itr = 0; itr < iterations; ++itr) {
-    const double f = trimap::loss(Y_, triplets_, &G, &violated);
     const double gamma = itr > 250 ? 0.8 : 0.5;
+    const double f = trimap::loss(Y_ + gamma * vel, triplets_, &G, &violated);
     for (arma::uword e = 0; e < Y_.n_elem; ++e) {
       const double g2 = 0.5 * G(e);
-      if ((vel(e) > 0) != (g2 > 0) || vel(e) == 0.0 || g2 == 0.0)
-        gain(e) += 0.2;
-      else
-        gain(e) = std::max(gain(e) * 0.8, 0.01);
+      gain(e) = sign(vel(e)) != sign(g2) ? gain(e) + 0.2 : std::max(gain(e) * 0.8, 0.01);
       vel(e) = gamma * vel(e) - step * gain(e) * g2;
       Y_(e) += vel(e);
     }
@@ -188,7 +192,7 @@ MethodInfo trimap_info() {
   MethodInfo m =
       describe_method("trimap", "neighbour",
                       "TriMap: weighted kNN and random triplets, delta-bar-delta (transductive)",
-                      "Amid & Warmuth 2019, arXiv:1910.00204 (sec. 3-4); trimap package 1.0");
+                      "Amid & Warmuth 2019, arXiv:1910.00204 (sec. 3-4); trimap package 1.1.4");
   const IntKey neighbours = keywords::neighbours(12, 1, 1000000,
                                                  "inliers per point (the j of a triplet), by "
                                                  "scaled similarity among the neighbours + 50 "
@@ -203,7 +207,8 @@ MethodInfo trimap_info() {
                       "temperature t of the tempered log of the weights (1: natural log)");
   const IntKey iterations =
       keywords::iterations(400, 1000000, "delta-bar-delta iterations; momentum 0.8 after 250");
-  const RealKey learning_rate = keywords::learning_rate(0.1, "times n / (number of triplets)");
+  const RealKey learning_rate =
+      keywords::learning_rate(0.1, "the delta-bar-delta step (TriMap 1.1.x)");
   const ChoiceKey init =
       keywords::init("pca", {"pca", "random"}, "PCA x 0.01, or Gaussian std 1e-4");
   m.params = {neighbours,  neighbour_graph, outliers,      random_triplets,
