@@ -138,17 +138,22 @@ std::vector<std::uint64_t> wanted_tasks(const Experiment& ex, const std::vector<
                                         const ResultOf& result) {
   const std::vector<bool> chosen_later = validated_methods(ex, tasks);
   std::vector<std::uint64_t> want;
-  bool first_complete = true;
+  // A cell's second stage needs only its own first stage: a slice (--only, --dataset) completes
+  // its cells although the rest of the config's first stage never runs in it.
+  std::set<CellKey> first_incomplete;
   for (const auto& t : tasks) {
     if (selecting(ex, t) ? first_stage(ex, t) : !chosen_later[t.method]) {
       want.push_back(t.id);
-      if (selecting(ex, t) && !result(t.id)) first_complete = false;
+      if (selecting(ex, t) && !result(t.id))
+        first_incomplete.insert(CellKey{t.dataset, t.split_value, t.method, t.dim});
     }
   }
-  if (halving_on(ex) && first_complete) {
-    const auto later = halving_survivors(ex, tasks, result);
-    want.insert(want.end(), later.begin(), later.end());
-  }
+  if (halving_on(ex))
+    for (std::uint64_t id : halving_survivors(ex, tasks, result)) {
+      const Task& t = tasks[id];
+      if (!first_incomplete.count(CellKey{t.dataset, t.split_value, t.method, t.dim}))
+        want.push_back(id);
+    }
   if (ex.evaluation.validated()) {
     std::map<PartitionCell, bool> complete;  // every wanted inner task of it has a result
     std::vector<InnerScore> scores;

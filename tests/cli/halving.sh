@@ -67,4 +67,9 @@ timeout 300 "${MPIRUN[@]}" -np 2 "$DRBENCH" run "$WORK/race.yaml" --output "$WOR
   --no-table || rc=$?
 [ "$rc" -eq 0 ] || fail "halving on 2 ranks with a slow first-stage task on rank 0: exit $rc (124: hung)"
 same_task_tables "$WORK/r1.h5" "$WORK/r2.h5"
+# A slice completes its own cells: LDA alone, then PCA, into one file, gives the whole run's tasks
+# (the second stage of LDA's cells waits only for their own first stage).
+"$DRBENCH" run "$WORK/h.yaml" --output "$WORK/s.h5" --only LDA --quiet --no-table
+"$DRBENCH" run "$WORK/h.yaml" --output "$WORK/s.h5" --only PCA --quiet --no-table
+same_task_tables "$WORK/a.h5" "$WORK/s.h5"
 echo "halving ok"
