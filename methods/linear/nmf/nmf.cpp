@@ -9,6 +9,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/support/time_limit.hpp"
 
 namespace drbench {
 
@@ -122,6 +123,7 @@ void Nmf::fit(const FitInput& in) {
   bool converged = false;
   arma::uword it = 1;
   for (; it <= s_.iterations; ++it) {
+    check_task_deadline(int(it), std::numeric_limits<double>::quiet_NaN(), int(s_.iterations));
     if (s_.solver == "cd") {
       arma::mat Ht = H_.t();
       double violation = nmf_cd_sweep(W_, H_ * H_.t(), X * Ht);
@@ -172,6 +174,7 @@ arma::mat Nmf::transform(const arma::mat& Xnew) const {
     W.zeros(X.n_rows, k);
     double violation0 = 0;
     for (arma::uword it = 1; it <= s_.iterations; ++it) {
+      check_task_deadline(int(it), std::numeric_limits<double>::quiet_NaN(), int(s_.iterations));
       const double violation = nmf_cd_sweep(W, HHt, XHt);
       if (it == 1) violation0 = violation;
       if (violation0 == 0 || violation / violation0 <= s_.tolerance) break;
@@ -184,6 +187,7 @@ arma::mat Nmf::transform(const arma::mat& Xnew) const {
     const double err0 = frobenius(X, W, H_);
     double previous = err0;
     for (arma::uword it = 1; it <= s_.iterations; ++it) {
+      check_task_deadline(int(it), std::numeric_limits<double>::quiet_NaN(), int(s_.iterations));
       mu_update_w(W, XHt, HHt);
       if (s_.tolerance > 0 && it % 10 == 0) {
         const double err = frobenius(X, W, H_);

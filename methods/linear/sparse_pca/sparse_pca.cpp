@@ -8,6 +8,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/support/time_limit.hpp"
 
 namespace drbench {
 
@@ -92,6 +93,7 @@ void SparsePca::fit(const FitInput& in) {
   bool converged = false;
   arma::uword it = 0;
   for (; it < s_.iterations; ++it) {
+    check_task_deadline(int(it), it > 0 ? previous : std::nan(""), int(s_.iterations));
     const arma::mat G = D * D.t(), B = D * Y.t();  // k x k, k x d
     for (arma::uword j = 0; j < Y.n_rows; ++j) {
       arma::vec c = C.row(j).t();

@@ -8,6 +8,7 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/neighbours/graph_memory.hpp"
+#include "framework/support/time_limit.hpp"
 
 namespace drbench {
 
@@ -60,6 +61,7 @@ void Spe::fit(const FitInput& in) {
   const double lambda_end = 0.01 * s_.learning_rate;
   const auto t0 = std::chrono::steady_clock::now();
   for (arma::uword cycle = 0; cycle < s_.iterations; ++cycle) {
+    check_task_deadline(int(cycle), std::nan(""), int(s_.iterations));
     const double lambda = s_.iterations > 1
                               ? s_.learning_rate + (lambda_end - s_.learning_rate) * double(cycle) /
                                                        double(s_.iterations - 1)
