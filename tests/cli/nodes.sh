@@ -67,19 +67,7 @@ PY
 # 2. Tasks placed by memory: 202 small tasks and two KPCA fits on 1001 of 2000 points that need
 # 54 MiB (19.3 MiB beyond the 34.7 MiB every rank holds), 60 % of a node stated at 90 MiB, above
 # one rank's 45 MiB.
-cat >"$WORK/big.yaml" <<YAML
-name: placement
-seed: 11
-datasets:
-  - {name: iris, source: bundled, preprocess: [standardize]}
-  - {name: blobs, source: generator, generator: gaussian_blobs, params: {n: 2000, dim: 10, classes: 3}, preprocess: [center]}
-splits: {train_ratio: [0.5], repeats: 2}
-methods:
-  - {method: lda, label: LDA, dims: [1, 2], grid: {ridge: {logspace: [-6, 3, 25]}}}
-  - {method: kpca, label: KPCA, dims: [2]}
-evaluation: {knn: [1], selection: min_mean_error}
-output: {path: $WORK/unused.h5}
-YAML
+cp "$SRC/tests/configs/placement.yaml" "$WORK/big.yaml"
 "$DRBENCH" run "$WORK/big.yaml" --output "$WORK/big1.h5" --quiet --no-table
 # Where every task must fit one rank's share it is refused, as every run was before placement.
 expect_fail "per-rank limit" "$DRBENCH" validate "$WORK/big.yaml" --memory-per-rank 45M

@@ -6,19 +6,7 @@
 # holds the other rank back while each runs, lends it that rank's core (2 threads, recorded), and
 # its table equals the 1-rank run's. A task that fits no node is refused naming the node's room.
 . "$(dirname "$0")/../support/cli_lib.sh"
-cat >"$WORK/big.yaml" <<YAML
-name: placement
-seed: 11
-datasets:
-  - {name: iris, source: bundled, preprocess: [standardize]}
-  - {name: blobs, source: generator, generator: gaussian_blobs, params: {n: 2000, dim: 10, classes: 3}, preprocess: [center]}
-splits: {train_ratio: [0.5], repeats: 2}
-methods:
-  - {method: lda, label: LDA, dims: [1, 2], grid: {ridge: {logspace: [-6, 3, 25]}}}
-  - {method: kpca, label: KPCA, dims: [2]}
-evaluation: {knn: [1], selection: min_mean_error}
-output: {path: $WORK/unused.h5}
-YAML
+cp "$SRC/tests/configs/placement.yaml" "$WORK/big.yaml"
 
 expect_fail "one rank's share" "$DRBENCH" validate "$WORK/big.yaml" --memory-per-rank 45M
 expect_in "$WORK/err" "'methods[1]'"
