@@ -857,35 +857,163 @@ RankPlan plan_rank_count(const Experiment& ex, const std::vector<Task>& tasks,
   return rp;
 }
 
+// The options of `plan`, checked before anything is printed, so a bad value never follows half a
+// plan. `status` is non-zero (a usage error already reported) when they cannot be used.
+struct PlanOptions {
+  std::vector<int> ranks;
+  std::vector<std::string> costs;
+  bool with_costs = false, remaining = false;
+  double start_given = kPlanStartSeconds, check_given = 0;
+  PlanParams p;
+  int status = 0;
+};
+PlanOptions plan_options(const Args& a) {
+  PlanOptions o;
+  o.ranks = plan_ranks(a.value("--ranks"));
+  o.p.latency_seconds = plan_seconds(a, "--latency", o.p.latency_seconds);
+  o.p.commit_seconds = plan_seconds(a, "--commit", o.p.commit_seconds);
+  o.start_given = plan_seconds(a, "--start", kPlanStartSeconds);
+  o.check_given = plan_seconds(a, "--check", 0);
+  if (o.ranks.empty()) {
+    o.status = usage_error("plan needs --ranks R (e.g. --ranks 64,256,1024)");
+    return o;
+  }
+  o.costs = split_list(a.value("--costs"));
+  o.with_costs = a.flag("--costs");
+  if (o.with_costs &&
+      (o.costs.empty() || std::find(o.costs.begin(), o.costs.end(), "") != o.costs.end())) {
+    o.status =
+        usage_error("--costs needs a results file (fix: --costs results/x.h5[,results/y.h5])");
+    return o;
+  }
+  o.remaining = a.flag("--remaining");
+  if (o.remaining && !o.with_costs)
+    o.status = usage_error(
+        "--remaining plans what a resume would still run, so it needs the run's results file "
+        "(fix: --costs results/x.h5; of a live run, a copy of it and its .journal)");
+  return o;
+}
+
+// Every task's time: with --costs, its own recorded time where the files have it, else the cost
+// model's prediction; without, the method's relative cost estimate.
+struct TaskTimes {
+  std::vector<double> seconds;
+  std::size_t measured = 0;
+  CostModel model;
+  std::map<std::string, TaskResult> done;  // this experiment's results, failed ones too
+};
+TaskTimes task_times(const Experiment& ex, const std::vector<Task>& tasks,
+                     const std::vector<CostFeatures>& features, const PlanOptions& o) {
+  TaskTimes tt;
+  tt.seconds.resize(tasks.size());
+  if (!o.with_costs) {
+    for (const auto& t : tasks) tt.seconds[t.id] = t.cost;
+    return tt;
+  }
+  // Several files (comma-separated) pool their samples: runs of one config at different sizes
+  // (a table's columns) are what lets the model learn how time grows with n.
+  CostEvidence ev = read_cost_evidence(o.costs, ex, tasks, features);
+  tt.done = std::move(ev.results);
+  tt.model = CostModel::fit(ev.samples);
+  for (const auto& t : tasks) {
+    auto it = tt.done.find(t.key);
+    const bool own = it != tt.done.end() && it->second.ok;  // this very task's recorded time
+    tt.seconds[t.id] =
+        own ? (++tt.measured, it->second.total_seconds()) : tt.model.predict(features[t.id]);
+  }
+  return tt;
+}
+
+// --remaining: each stage keeps only the tasks without a result, as a resume would run them.
+struct RemainingWork {
+  std::size_t left = 0, all = 0;
+  double done_seconds = 0;
+};
+RemainingWork drop_done(std::vector<std::vector<std::uint64_t>>& stages, const ResultOf& result_of,
+                        bool remaining) {
+  RemainingWork w;
+  for (auto& order : stages) {
+    w.all += order.size();
+    if (!remaining) continue;
+    std::vector<std::uint64_t> pending;
+    for (std::uint64_t id : order) {
+      const TaskResult* r = result_of(id);
+      if (r)
+        w.done_seconds += r->total_seconds();
+      else
+        pending.push_back(id);
+    }
+    order.swap(pending);
+    w.left += order.size();
+  }
+  return w;
+}
+
+void print_plan_sources(const Args& a, const Experiment& ex, const RunStages& st,
+                        std::size_t n_tasks, const TaskTimes& tt, const PlanOptions& o,
+                        const RemainingWork& w) {
+  std::printf("%s: %zu tasks\n", a.pos[0].c_str(), n_tasks);
+  const bool survivors = o.remaining && st.first_done;
+  if (halving_on(ex))
+    std::printf(
+        "successive halving: %zu first-stage tasks, then %zu (the %d %s settings per cell on "
+        "the other repeats)\n",
+        st.stages[0].size(), st.stages.back().size(), ex.evaluation.halving_keep,
+        survivors ? "best" : "costliest");
+  if (o.with_costs)
+    std::printf("task times from %s: %zu measured, the rest predicted by\n%s",
+                a.value("--costs").c_str(), tt.measured, tt.model.describe().c_str());
+  else
+    std::printf("no --costs: times are the methods' relative cost estimates, not seconds\n");
+  if (o.remaining)
+    std::printf(
+        "remaining: %zu of %zu planned tasks have no result yet (%zu done, %.4g s of "
+        "work); %s; the replay below is what a resume runs\n",
+        w.left, w.all, w.all - w.left, w.done_seconds,
+        !halving_on(ex) ? "no successive halving"
+        : survivors     ? "the first stage is complete, so the second is its survivors"
+                        : "the second stage counted as its costliest settings per cell");
+}
+
+// One line of the plan's table: the replay on r ranks, its placement by memory, and per rank
+// when there are few.
+void print_rank_plan(int r, const RankPlan& rp, const std::vector<NodeMemory>& nodes, int per_node,
+                     const char* unit) {
+  PlanResult res = rp.res;
+  res.efficiency = res.wall_seconds > 0 ? res.work_seconds / (r * res.wall_seconds) : 1.0;
+  std::vector<double> busy = res.busy;
+  std::sort(busy.begin(), busy.end());
+  std::printf("%8d %12.4g %9.1f%% %10zu %12.4g %12.4g %12.4g\n", r, res.wall_seconds,
+              100 * res.efficiency, res.messages, busy.front(), busy[busy.size() / 2], busy.back());
+  if (rp.n_placed > 0)
+    std::printf(
+        "         placed by memory: %zu task(s) first, in %.4g %s on %zu node(s) of up to %d "
+        "ranks; ranks held back %.4g and idle %.4g rank-%s; %.4g %s more wall than if every "
+        "rank could take them\n",
+        rp.n_placed, rp.placed.wall_seconds, unit, nodes.size(), per_node, rp.placed.held_seconds,
+        rp.placed.idle_seconds, unit, res.wall_seconds - rp.unplaced_wall, unit);
+  if (r <= 8)
+    for (int k = 0; k < r; ++k)
+      std::printf("         rank %d: %zu tasks, busy %.4g %s\n", k, res.tasks[k], res.busy[k],
+                  unit);
+}
+
 int cmd_plan(int argc, char** argv) {
   Args a = parse_args(argc, argv, 2,
                       {"--profile", "--ranks", "--costs", "--latency", "--commit", "--start",
                        "--check", "--memory-per-rank", "--node-memory", "--ranks-per-node"},
                       {"--quick", "--remaining"});
   const auto overrides = overrides_of(a, "plan");
-  const std::vector<int> ranks = plan_ranks(a.value("--ranks"));
-  // Checked before anything is printed, so a bad value never follows half a plan.
-  PlanParams p;
-  p.latency_seconds = plan_seconds(a, "--latency", p.latency_seconds);
-  p.commit_seconds = plan_seconds(a, "--commit", p.commit_seconds);
-  const double start_given = plan_seconds(a, "--start", kPlanStartSeconds);
-  const double check_given = plan_seconds(a, "--check", 0);
-  if (ranks.empty()) return usage_error("plan needs --ranks R (e.g. --ranks 64,256,1024)");
-  const std::vector<std::string> costs = split_list(a.value("--costs"));
-  if (a.flag("--costs") &&
-      (costs.empty() || std::find(costs.begin(), costs.end(), "") != costs.end()))
-    return usage_error("--costs needs a results file (fix: --costs results/x.h5[,results/y.h5])");
-  const bool remaining = a.flag("--remaining");
-  if (remaining && !a.flag("--costs"))
-    return usage_error(
-        "--remaining plans what a resume would still run, so it needs the run's results file "
-        "(fix: --costs results/x.h5; of a live run, a copy of it and its .journal)");
+  PlanOptions o = plan_options(a);
+  if (o.status != 0) return o.status;
+  PlanParams& p = o.p;
   // The same up-front check rank 0 makes before any rank gets work, timed: its duration is part
   // of the planned wall time (on the cluster's file system it may differ: --check overrides).
   // Without --memory-per-rank, as if the largest rank count filled this machine's cores.
   const long cores = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
   const int per_node = ranks_per_node(
-      a, static_cast<int>(std::min<long>(cores, *std::max_element(ranks.begin(), ranks.end()))));
+      a,
+      static_cast<int>(std::min<long>(cores, *std::max_element(o.ranks.begin(), o.ranks.end()))));
   const MemoryOptions mem = memory_option(a, per_node);
   const MemoryLimit& limit = mem.share;
   const auto check_t0 = std::chrono::steady_clock::now();
@@ -898,101 +1026,40 @@ int cmd_plan(int argc, char** argv) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - check_t0).count();
   const auto tasks = expand_tasks(ex, shapes);
   const auto features = task_features(ex, tasks, shapes);
-  std::vector<double> seconds(tasks.size());
-  std::size_t measured = 0;
-  CostModel model;
-  std::map<std::string, TaskResult> done;  // this experiment's results, failed ones too
-  if (a.flag("--costs")) {
-    // Several files (comma-separated) pool their samples: runs of one config at different sizes
-    // (a table's columns) are what lets the model learn how time grows with n.
-    CostEvidence ev = read_cost_evidence(costs, ex, tasks, features);
-    done = std::move(ev.results);
-    model = CostModel::fit(ev.samples);
-    for (const auto& t : tasks) {
-      auto it = done.find(t.key);
-      const bool own = it != done.end() && it->second.ok;  // this very task's recorded time
-      seconds[t.id] =
-          own ? (++measured, it->second.total_seconds()) : model.predict(features[t.id]);
-    }
-  } else {
-    for (const auto& t : tasks) seconds[t.id] = t.cost;
-  }
-  // Successive halving runs as two stages one after the other; the plan keeps the costliest
-  // settings per cell for the second.
-  // Under validation the test-point tasks of a grid come after its inner tasks, each counted as
-  // the costliest setting of its partition.
-  std::vector<std::vector<std::uint64_t>> stages(1);
-  stages[0] = wanted_tasks(ex, tasks, [](std::uint64_t) { return nullptr; });
-  const auto result_of = [&](std::uint64_t id) -> const TaskResult* {
-    auto it = done.find(tasks.at(id).key);
-    return it == done.end() ? nullptr : &it->second;
+  const TaskTimes tt = task_times(ex, tasks, features, o);
+  const std::vector<double>& seconds = tt.seconds;
+  const ResultOf result_of = [&](std::uint64_t id) -> const TaskResult* {
+    auto it = tt.done.find(tasks.at(id).key);
+    return it == tt.done.end() ? nullptr : &it->second;
   };
-  const bool first_done = std::all_of(stages[0].begin(), stages[0].end(),
-                                      [&](std::uint64_t id) { return result_of(id) != nullptr; });
-  // Once the first stage is complete, the second is known: the survivors a resume would run.
-  if (halving_on(ex) && !ex.evaluation.validated())
-    stages.push_back(remaining && first_done ? halving_survivors(ex, tasks, result_of)
-                                             : halving_costliest(ex, tasks, seconds));
-  else if (ex.evaluation.validated())
-    stages.push_back(later_costliest(ex, tasks, seconds));
-  const std::size_t first_size = stages[0].size(), second_size = stages.back().size();
-  std::size_t left = 0, all = 0;
-  double done_seconds = 0;
-  for (auto& order : stages) {
-    all += order.size();
-    if (!remaining) continue;
-    std::vector<std::uint64_t> pending;
-    for (std::uint64_t id : order) {
-      const TaskResult* r = result_of(id);
-      if (r)
-        done_seconds += r->total_seconds();
-      else
-        pending.push_back(id);
-    }
-    order.swap(pending);
-    left += order.size();
-  }
+  // The run's own stages (successive halving, validation's test-point tasks); a later stage is
+  // the survivors a resume would run only when --remaining finds the first one complete.
+  const ResultOf no_results = [](std::uint64_t) -> const TaskResult* { return nullptr; };
+  RunStages st = run_stages(ex, tasks, seconds, o.remaining ? result_of : no_results);
+  const RunStages sizes = st;  // before --remaining drops what is done
+  const RemainingWork w = drop_done(st.stages, result_of, o.remaining);
   const bool all_fitted = std::all_of(features.begin(), features.end(), [&](const CostFeatures& x) {
-    return model.fitted(x.method);
+    return tt.model.fitted(x.method);
   });
   const bool in_seconds =
-      a.flag("--costs") && (model.calibrated() || all_fitted || measured == tasks.size());
+      o.with_costs && (tt.model.calibrated() || all_fitted || tt.measured == tasks.size());
   const char* unit = in_seconds ? "s" : "cost units";
-  std::printf("%s: %zu tasks\n", a.pos[0].c_str(), tasks.size());
-  if (halving_on(ex))
-    std::printf(
-        "successive halving: %zu first-stage tasks, then %zu (the %d %s settings per cell on "
-        "the other repeats)\n",
-        first_size, second_size, ex.evaluation.halving_keep,
-        remaining && first_done ? "best" : "costliest");
-  if (a.flag("--costs"))
-    std::printf("task times from %s: %zu measured, the rest predicted by\n%s",
-                a.value("--costs").c_str(), measured, model.describe().c_str());
-  else
-    std::printf("no --costs: times are the methods' relative cost estimates, not seconds\n");
-  if (remaining)
-    std::printf(
-        "remaining: %zu of %zu planned tasks have no result yet (%zu done, %.4g s of "
-        "work); %s; the replay below is what a resume runs\n",
-        left, all, all - left, done_seconds,
-        !halving_on(ex) ? "no successive halving"
-        : first_done    ? "the first stage is complete, so the second is its survivors"
-                        : "the second stage counted as its costliest settings per cell");
+  print_plan_sources(a, ex, sizes, tasks.size(), tt, o, w);
   // Start-up is in seconds: it joins the replay only when the task times are seconds too.
-  p.start_seconds = start_given;
-  p.check_seconds = a.flag("--check") ? check_given : check_measured;
+  p.start_seconds = o.start_given;
+  p.check_seconds = a.flag("--check") ? o.check_given : check_measured;
   std::printf("start-up %.3g s: process start %.3g s (%s), rank 0's data check %.3g s (%s)%s\n",
               p.start_seconds + p.check_seconds, p.start_seconds,
               a.flag("--start") ? "--start" : "measured on a 2-core machine; --start S",
               p.check_seconds, a.flag("--check") ? "--check" : "timed just now; --check S",
               in_seconds ? "" : ", left out of the cost-unit replay");
   if (!in_seconds) p.start_seconds = p.check_seconds = 0;
-  if (remaining && left == 0) {
+  if (o.remaining && w.left == 0) {
     std::printf("nothing remains: a resume would only stamp the file finished\n");
     return 0;
   }
   double total = 0, longest = 0;
-  for (const auto& order : stages)
+  for (const auto& order : st.stages)
     for (std::uint64_t id : order) {
       total += seconds[id];
       longest = std::max(longest, seconds[id]);
@@ -1005,31 +1072,12 @@ int cmd_plan(int argc, char** argv) {
   std::printf("\n");
   std::printf("%8s %12s %10s %10s %12s %12s %12s\n", "ranks", "wall", "efficiency", "messages",
               "load min", "load median", "load max");
-  for (int r : ranks) {
+  for (int r : o.ranks) {
     p.ranks = r;
     const std::vector<NodeMemory> nodes = planned_nodes(r, per_node, mem.node.budget);
-    RankPlan rp = plan_rank_count(ex, tasks, stages, seconds, p, bytes, peak.resident_bytes, nodes);
-    PlanResult& res = rp.res;
-    const PlacedRound& placed = rp.placed;
-    const std::size_t n_placed = rp.n_placed;
-    const double unplaced_wall = rp.unplaced_wall;
-    res.efficiency = res.wall_seconds > 0 ? res.work_seconds / (r * res.wall_seconds) : 1.0;
-    std::vector<double> busy = res.busy;
-    std::sort(busy.begin(), busy.end());
-    std::printf("%8d %12.4g %9.1f%% %10zu %12.4g %12.4g %12.4g\n", r, res.wall_seconds,
-                100 * res.efficiency, res.messages, busy.front(), busy[busy.size() / 2],
-                busy.back());
-    if (n_placed > 0)
-      std::printf(
-          "         placed by memory: %zu task(s) first, in %.4g %s on %zu node(s) of up to %d "
-          "ranks; ranks held back %.4g and idle %.4g rank-%s; %.4g %s more wall than if every "
-          "rank could take them\n",
-          n_placed, placed.wall_seconds, unit, nodes.size(), per_node, placed.held_seconds,
-          placed.idle_seconds, unit, res.wall_seconds - unplaced_wall, unit);
-    if (r <= 8)
-      for (int k = 0; k < r; ++k)
-        std::printf("         rank %d: %zu tasks, busy %.4g %s\n", k, res.tasks[k], res.busy[k],
-                    unit);
+    const RankPlan rp =
+        plan_rank_count(ex, tasks, st.stages, seconds, p, bytes, peak.resident_bytes, nodes);
+    print_rank_plan(r, rp, nodes, per_node, unit);
   }
   return 0;
 }

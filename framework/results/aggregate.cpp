@@ -318,34 +318,37 @@ const Cell* Aggregate::find(const std::string& dataset, const std::string& label
   return nullptr;
 }
 
-Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
-  if (f.k.empty())
-    throw Error(f.path +
-                ": /tasks/knn_error has no columns (the run evaluated no k), nothing to "
-                "aggregate");
-  Aggregate a;
-  a.k = f.k;
-  // The columns the table reads: the kNN errors, or the metric's quality columns (one per K).
+namespace {
+
+// The columns the table reads: the kNN errors, or the metric's quality columns (one per K).
+// For a quality metric, a's k, metric and direction become the metric's.
+std::vector<std::size_t> measure_columns(const ResultsFile& f, const AggregateOptions& opt,
+                                         Aggregate& a) {
   std::vector<std::size_t> columns;
   const bool quality = !opt.metric.empty() && opt.metric != "knn_error";
-  if (quality) {
-    for (std::size_t j = 0; j < f.quality_measure.size(); ++j)
-      if (f.quality_measure[j] == opt.metric) columns.push_back(j);
-    if (columns.empty()) {
-      std::string stored;
-      for (const auto& m : f.quality_measure)
-        if (stored.find(m) == std::string::npos) stored += (stored.empty() ? "" : ", ") + m;
-      throw Error(f.path + ": --metric " + opt.metric + " is not stored in this file (stored: " +
-                  (stored.empty() ? "only knn_error" : "knn_error, " + stored) +
-                  ") (fix: one of those, or add it to evaluation.quality and rerun)");
-    }
-    a.k.clear();
-    for (std::size_t j : columns) a.k.push_back(f.quality_k[j]);
-    a.metric = opt.metric;
-    a.higher_better = f.quality_higher_better(columns[0]);
-  } else {
+  if (!quality) {
     for (std::size_t j = 0; j < f.k.size(); ++j) columns.push_back(j);
+    return columns;
   }
+  for (std::size_t j = 0; j < f.quality_measure.size(); ++j)
+    if (f.quality_measure[j] == opt.metric) columns.push_back(j);
+  if (columns.empty()) {
+    std::string stored;
+    for (const auto& m : f.quality_measure)
+      if (stored.find(m) == std::string::npos) stored += (stored.empty() ? "" : ", ") + m;
+    throw Error(f.path + ": --metric " + opt.metric + " is not stored in this file (stored: " +
+                (stored.empty() ? "only knn_error" : "knn_error, " + stored) +
+                ") (fix: one of those, or add it to evaluation.quality and rerun)");
+  }
+  a.k.clear();
+  for (std::size_t j : columns) a.k.push_back(f.quality_k[j]);
+  a.metric = opt.metric;
+  a.higher_better = f.quality_higher_better(columns[0]);
+  return columns;
+}
+
+// What the captions say about the run: the test, the selection rule, the partitions.
+void copy_run_attributes(const ResultsFile& f, const AggregateOptions& opt, Aggregate& a) {
   a.knn_metric = f.knn_metric;
   a.alpha = opt.alpha;
   a.reference = opt.reference ? *opt.reference : f.ttest_reference;
@@ -359,50 +362,51 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
   a.repeats = f.repeats;
   if (a.repeats <= 0)  // a ResultsFile built by hand: the repeats its rows show
     for (const auto& row : f.tasks) a.repeats = std::max(a.repeats, row.repeat + 1);
-  // Pooling renames datasets and labels before anything is grouped; a pooled name sits where
-  // its first member was in the config order.
-  auto pooled_list = [](const std::vector<std::string>& names, const std::vector<PoolRule>& rules,
-                        const std::string& what, const std::string& path) {
-    std::vector<std::string> out;
-    for (const auto& n : names)
-      if (!pool_of(rules, n)) add_unique(out, n);
-    for (const auto& r : rules)
-      if (std::find(out.begin(), out.end(), r.name) != out.end())
-        throw Error(path + ": cannot pool " + what + "s matching '" + r.pattern + "' as '" +
-                    r.name + "': the file has a " + what + " of that name which the pattern " +
-                    "does not match (fix: pool under another name)");
-    out.clear();
-    for (const auto& n : names) {
-      const PoolRule* r = pool_of(rules, n);
-      add_unique(out, r ? r->name : n);
-    }
-    return out;
-  };
-  a.datasets = pooled_list(f.datasets, opt.pool_datasets, "dataset", f.path);
-  a.labels = pooled_list(f.labels, opt.pool_labels, "method label", f.path);
-  for (const auto& d : f.datasets)
-    if (const PoolRule* r = pool_of(opt.pool_datasets, d)) add_unique(a.pooled[r->name], d);
-  // A file is stamped finished only when its run did every task it planned; a table from an
-  // unstamped one may lack methods and partitions, and must say so rather than look final.
-  if (f.finished.empty() && f.n_tasks > 0) {
-    const std::string done =
-        f.halving_repeats > 0
-            ? std::to_string(f.tasks.size()) +
-                  " task results (successive halving runs only part of the " +
-                  std::to_string(f.n_tasks) + " expanded tasks)"
-            : std::to_string(f.tasks.size()) + " of " + std::to_string(f.n_tasks) + " tasks";
-    a.incomplete = "incomplete run: " + f.path + " holds " + done +
-                   " and its run has not finished (stopped, killed or still running), so cells may "
-                   "rest on fewer partitions and methods may be missing; rerun the same `drbench "
-                   "run` command to complete it";
+}
+
+// Pooling renames datasets and labels before anything is grouped; a pooled name sits where its
+// first member was in the config order.
+std::vector<std::string> pooled_list(const std::vector<std::string>& names,
+                                     const std::vector<PoolRule>& rules, const std::string& what,
+                                     const std::string& path) {
+  std::vector<std::string> out;
+  for (const auto& n : names)
+    if (!pool_of(rules, n)) add_unique(out, n);
+  for (const auto& r : rules)
+    if (std::find(out.begin(), out.end(), r.name) != out.end())
+      throw Error(path + ": cannot pool " + what + "s matching '" + r.pattern + "' as '" + r.name +
+                  "': the file has a " + what + " of that name which the pattern " +
+                  "does not match (fix: pool under another name)");
+  out.clear();
+  for (const auto& n : names) {
+    const PoolRule* r = pool_of(rules, n);
+    add_unique(out, r ? r->name : n);
   }
-  std::set<double> splits;
-  std::set<std::uint64_t> dims;
-  using CellKey = std::tuple<std::string, std::string, double, std::uint64_t>;
-  std::map<CellKey, std::size_t> index;
-  std::map<std::pair<std::size_t, std::string>, std::size_t> setting_index;
-  const ValidatedChoices validated = validated_choices(f, opt);
-  std::map<CellKey, std::set<std::string>> grids;  // every setting run, inner and failed too
+  return out;
+}
+
+// A file is stamped finished only when its run did every task it planned; a table from an
+// unstamped one may lack methods and partitions, and must say so rather than look final.
+std::string incomplete_note(const ResultsFile& f) {
+  if (!f.finished.empty() || f.n_tasks == 0) return "";
+  const std::string done =
+      f.halving_repeats > 0
+          ? std::to_string(f.tasks.size()) +
+                " task results (successive halving runs only part of the " +
+                std::to_string(f.n_tasks) + " expanded tasks)"
+          : std::to_string(f.tasks.size()) + " of " + std::to_string(f.n_tasks) + " tasks";
+  return "incomplete run: " + f.path + " holds " + done +
+         " and its run has not finished (stopped, killed or still running), so cells may "
+         "rest on fewer partitions and methods may be missing; rerun the same `drbench "
+         "run` command to complete it";
+}
+
+using CellKey = std::tuple<std::string, std::string, double, std::uint64_t>;
+
+// Every setting run in each cell, inner and failed tasks too: the grid a caption reports.
+std::map<CellKey, std::set<std::string>> setting_grids(const ResultsFile& f,
+                                                       const AggregateOptions& opt) {
+  std::map<CellKey, std::set<std::string>> grids;
   for (const auto& row : f.tasks) {
     const PoolRule* dpool = pool_of(opt.pool_datasets, row.dataset);
     const PoolRule* lpool = pool_of(opt.pool_labels, row.label);
@@ -410,6 +414,20 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
     grids[{dpool ? dpool->name : row.dataset, label, row.split_value, row.dim}].insert(
         (lpool ? row.label + ": " : std::string()) + row.setting);
   }
+  return grids;
+}
+
+// Groups the reported rows into cells (dataset, label, split value, dim) and each cell's
+// settings, collecting the values of the given columns per partition.
+void collect_cells(const ResultsFile& f, const AggregateOptions& opt,
+                   const std::vector<std::size_t>& columns, Aggregate& a) {
+  const bool quality = !a.metric.empty();
+  std::set<double> splits;
+  std::set<std::uint64_t> dims;
+  std::map<CellKey, std::size_t> index;
+  std::map<std::pair<std::size_t, std::string>, std::size_t> setting_index;
+  const ValidatedChoices validated = validated_choices(f, opt);
+  const std::map<CellKey, std::set<std::string>> grids = setting_grids(f, opt);
   for (const auto& row : f.tasks) {
     if (row.fold >= 0) continue;  // inner validation: chose the setting, never reported
     const PoolRule* dpool = pool_of(opt.pool_datasets, row.dataset);
@@ -471,38 +489,61 @@ Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
   }
   a.split_values.assign(splits.begin(), splits.end());
   a.dims.assign(dims.begin(), dims.end());
-  if (!a.reference.empty() && a.reference != kBestOfColumn &&
-      std::find(a.labels.begin(), a.labels.end(), a.reference) == a.labels.end())
-    throw Error(f.path + ": t-test reference '" + a.reference +
-                "' is not a method label in this file (labels: " +
-                [&] {
-                  std::string s;
-                  for (const auto& l : a.labels) s += (s.empty() ? "" : ", ") + l;
-                  return s;
-                }() +
-                ") (fix: --ttest <one of those labels>, or --ttest \"\" for no tests)");
+}
 
-  for (auto& c : a.cells) {
-    std::sort(c.settings.begin(), c.settings.end(),
-              [](const SettingStats& x, const SettingStats& y) { return x.setting < y.setting; });
-    for (auto& s : c.settings) {
-      for (const auto& e : s.errors) {
-        s.mean.push_back(mean(e));
-        s.std.push_back(sample_std(e));
-      }
+void require_reference_label(const ResultsFile& f, const Aggregate& a) {
+  if (a.reference.empty() || a.reference == kBestOfColumn ||
+      std::find(a.labels.begin(), a.labels.end(), a.reference) != a.labels.end())
+    return;
+  std::string labels;
+  for (const auto& l : a.labels) labels += (labels.empty() ? "" : ", ") + l;
+  throw Error(f.path + ": t-test reference '" + a.reference +
+              "' is not a method label in this file (labels: " + labels +
+              ") (fix: --ttest <one of those labels>, or --ttest \"\" for no tests)");
+}
+
+// Each setting's mean and standard deviation per k, and the cell's min_mean_error setting.
+void summarise_cell(Cell& c, bool higher_better) {
+  std::sort(c.settings.begin(), c.settings.end(),
+            [](const SettingStats& x, const SettingStats& y) { return x.setting < y.setting; });
+  for (auto& s : c.settings) {
+    for (const auto& e : s.errors) {
+      s.mean.push_back(mean(e));
+      s.std.push_back(sample_std(e));
     }
-    // min_mean_error on the first k among the settings with the most repeats (all of them when
-    // any setting is complete), so a setting that failed on some partitions cannot win with the
-    // lucky rest; ties go to the first setting by name. After successive halving this is the
-    // settings that went on past the first stage.
-    std::size_t most = 0;
-    for (const auto& st : c.settings) most = std::max(most, st.n());
-    for (std::size_t i = 0; i < c.settings.size(); ++i)
-      if (c.settings[i].n() == most &&
-          (c.best < 0 || (a.higher_better ? c.settings[i].mean[0] > c.settings[c.best].mean[0]
-                                          : c.settings[i].mean[0] < c.settings[c.best].mean[0])))
-        c.best = static_cast<int>(i);
   }
+  // min_mean_error on the first k among the settings with the most repeats (all of them when
+  // any setting is complete), so a setting that failed on some partitions cannot win with the
+  // lucky rest; ties go to the first setting by name. After successive halving this is the
+  // settings that went on past the first stage.
+  std::size_t most = 0;
+  for (const auto& st : c.settings) most = std::max(most, st.n());
+  for (std::size_t i = 0; i < c.settings.size(); ++i)
+    if (c.settings[i].n() == most &&
+        (c.best < 0 || (higher_better ? c.settings[i].mean[0] > c.settings[c.best].mean[0]
+                                      : c.settings[i].mean[0] < c.settings[c.best].mean[0])))
+      c.best = static_cast<int>(i);
+}
+
+}  // namespace
+
+Aggregate aggregate(const ResultsFile& f, const AggregateOptions& opt) {
+  if (f.k.empty())
+    throw Error(f.path +
+                ": /tasks/knn_error has no columns (the run evaluated no k), nothing to "
+                "aggregate");
+  Aggregate a;
+  a.k = f.k;
+  const std::vector<std::size_t> columns = measure_columns(f, opt, a);
+  copy_run_attributes(f, opt, a);
+  a.datasets = pooled_list(f.datasets, opt.pool_datasets, "dataset", f.path);
+  a.labels = pooled_list(f.labels, opt.pool_labels, "method label", f.path);
+  for (const auto& d : f.datasets)
+    if (const PoolRule* r = pool_of(opt.pool_datasets, d)) add_unique(a.pooled[r->name], d);
+  a.incomplete = incomplete_note(f);
+  collect_cells(f, opt, columns, a);
+  require_reference_label(f, a);
+  for (auto& c : a.cells) summarise_cell(c, a.higher_better);
   run_ttests(a);
   return a;
 }

@@ -80,11 +80,8 @@ void read_arrays(const h5::File& f, std::vector<TaskRow>& rows) {
 
 namespace {
 
-ResultsFile read_in_process(const std::string& path, bool with_arrays) {
-  h5::Quiet quiet;
-  h5::File f = h5::open_file(path, false);
-  ResultsFile r;
-  r.path = path;
+// The file's attributes: what ran, where, and under which selection rule.
+void read_file_attributes(const h5::File& f, const std::string& path, ResultsFile& r) {
   if (!h5::has_attr(f.h, "config") || !h5::exists(f.h, "tasks"))
     throw Error(path +
                 ": not a drbench results file (no config attribute or /tasks group) (fix: give a "
@@ -127,10 +124,74 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
     r.repeats = static_cast<int>(h5::read_attr_int(f, f.h, "repeats"));
   r.datasets = h5::read_attr_strings(f, f.h, "datasets");
   r.labels = h5::read_attr_strings(f, f.h, "labels");
+}
 
-  h5::Handle g = h5::open_group(f, f.h, "tasks");
-  auto id = h5::read_u64(f, g, "id");
-  std::size_t n = id.size();
+// The k of the kNN columns, the metric, and what each quality column measures (name, K, which
+// direction is better), with the defaults of files written before each attribute existed.
+void read_measure_attributes(const h5::File& f, hid_t g, const std::string& path, ResultsFile& r) {
+  h5::Handle d(H5Dopen2(g, "knn_error", H5P_DEFAULT), H5Dclose);
+  for (auto k : h5::read_attr_ints(f, d, "k")) r.k.push_back(static_cast<int>(k));
+  // Files written before the metric was configurable used the Euclidean distance.
+  if (h5::has_attr(d, "metric")) r.knn_metric = h5::read_attr_string(f, d, "metric");
+  h5::Handle q(H5Dopen2(g, "quality", H5P_DEFAULT), H5Dclose);
+  r.quality_names = h5::read_attr_strings(f, q, "names");
+  if (h5::has_attr(q, "measure")) {
+    r.quality_measure = h5::read_attr_strings(f, q, "measure");
+    for (auto k : h5::read_attr_ints(f, q, "k")) r.quality_k.push_back(static_cast<int>(k));
+  } else {  // files from before the co-ranking pass: every measure at the one K
+    const int k = h5::has_attr(q, "k") ? static_cast<int>(h5::read_attr_int(f, q, "k")) : 0;
+    r.quality_measure = r.quality_names;
+    r.quality_k.assign(r.quality_names.size(), k);
+    for (auto& name : r.quality_names) name += "@" + std::to_string(k);
+  }
+  if (h5::has_attr(q, "better")) {
+    for (const auto& b : h5::read_attr_strings(f, q, "better"))
+      r.quality_higher.push_back(b == "higher");
+  } else {
+    for (const auto& m : r.quality_measure) {
+      const QualityMeasureInfo* info = find_quality_measure(m);
+      r.quality_higher.push_back(info && info->higher_better);
+    }
+  }
+  if (r.quality_higher.size() != r.quality_names.size() ||
+      r.quality_measure.size() != r.quality_names.size() ||
+      r.quality_k.size() != r.quality_names.size())
+    throw Error(path + ": /tasks/quality's attributes names, measure and k differ in length");
+}
+
+// The columns of /tasks, one entry a task, as read from the file.
+struct TaskColumns {
+  std::size_t n = 0;
+  std::vector<std::uint64_t> id;
+  std::vector<std::string> key, dataset, split_kind, method, label, setting, error, protocol,
+      stop_reason;
+  std::vector<double> split_value, fit, transform, eval, task_seconds, final_objective,
+      final_grad_norm;
+  std::vector<std::uint64_t> peak_rss, iterations, dim, seed, split_seed, n_train, n_test,
+      input_dim, quality_queries;
+  std::vector<std::int64_t> repeat, status, rank, threads, fold;
+  bool has_end = false, has_se = false;
+  h5::Matrix knn, quality, quality_se;
+};
+
+// Settings written under earlier parameter names read as today's (MethodInfo::migrate_setting),
+// keys with them, so a resume matches them and every table prints the current names.
+void migrate_settings(int settings_version, TaskColumns& c) {
+  if (settings_version >= kSettingsVersion) return;
+  for (std::size_t i = 0; i < c.n; ++i)
+    if (const MethodInfo* info = Registry::instance().find(c.method[i])) {
+      const std::string now = info->migrate_setting(c.setting[i], settings_version);
+      if (now == c.setting[i]) continue;
+      if (setting_of_key(c.key[i]) == c.setting[i]) c.key[i] = key_with_setting(c.key[i], now);
+      c.setting[i] = now;
+    }
+}
+
+TaskColumns read_task_columns(const h5::File& f, hid_t g, const std::string& path,
+                              const ResultsFile& r) {
+  TaskColumns c;
+  c.id = h5::read_u64(f, g, "id");
+  const std::size_t n = c.n = c.id.size();
   // Every column of /tasks has one entry a task.
   auto per_task = [&](const char* name, auto v) {
     if (v.size() != n) throw Error(path + ": /tasks/" + name + " has a different length than id");
@@ -140,142 +201,123 @@ ResultsFile read_in_process(const std::string& path, bool with_arrays) {
   auto reals = [&](const char* name) { return per_task(name, h5::read_f64(f, g, name)); };
   auto ints = [&](const char* name) { return per_task(name, h5::read_i64(f, g, name)); };
   auto uints = [&](const char* name) { return per_task(name, h5::read_u64(f, g, name)); };
-  auto key = strings("key"), dataset = strings("dataset"), split_kind = strings("split_kind"),
-       method = strings("method"), label = strings("label"), setting = strings("setting"),
-       error = strings("error");
-  // Settings written under earlier parameter names read as today's (MethodInfo::migrate_setting),
-  // keys with them, so a resume matches them and every table prints the current names.
-  if (r.settings_version < kSettingsVersion)
-    for (std::size_t i = 0; i < n; ++i)
-      if (const MethodInfo* info = Registry::instance().find(method[i])) {
-        const std::string now = info->migrate_setting(setting[i], r.settings_version);
-        if (now == setting[i]) continue;
-        if (setting_of_key(key[i]) == setting[i]) key[i] = key_with_setting(key[i], now);
-        setting[i] = now;
-      }
-  const std::vector<std::string> protocol =
-      h5::exists(g, "protocol") ? strings("protocol")
-                                : std::vector<std::string>(n, config_protocol(r.config));
-  auto split_value = reals("split_value"), fit = reals("fit_seconds"),
-       transform = reals("transform_seconds"), eval = reals("eval_seconds");
+  c.key = strings("key");
+  c.dataset = strings("dataset");
+  c.split_kind = strings("split_kind");
+  c.method = strings("method");
+  c.label = strings("label");
+  c.setting = strings("setting");
+  c.error = strings("error");
+  c.protocol = h5::exists(g, "protocol") ? strings("protocol")
+                                         : std::vector<std::string>(n, config_protocol(r.config));
+  c.split_value = reals("split_value");
+  c.fit = reals("fit_seconds");
+  c.transform = reals("transform_seconds");
+  c.eval = reals("eval_seconds");
   // Files written before task_seconds existed: 0 (not recorded).
-  const std::vector<double> task_seconds =
+  c.task_seconds =
       h5::exists(g, "task_seconds") ? reals("task_seconds") : std::vector<double>(n, 0.0);
-  const std::vector<std::uint64_t> peak_rss =
+  c.peak_rss =
       h5::exists(g, "peak_rss_bytes") ? uints("peak_rss_bytes") : std::vector<std::uint64_t>(n, 0);
   // Files written before the trace's end was kept for every task: read from the traces, if any.
-  const bool has_end = h5::exists(g, "iterations");
-  const std::vector<std::uint64_t> iterations =
-      has_end ? uints("iterations") : std::vector<std::uint64_t>(n, 0);
-  const std::vector<double> final_objective =
-      has_end ? reals("final_objective") : std::vector<double>(n, arma::datum::nan);
-  const std::vector<double> final_grad_norm =
-      has_end ? reals("final_grad_norm") : std::vector<double>(n, arma::datum::nan);
-  const std::vector<std::string> stop_reason =
-      has_end ? strings("stop_reason") : std::vector<std::string>(n);
-  auto repeat = ints("repeat"), status = ints("status"), rank = ints("rank");
+  c.has_end = h5::exists(g, "iterations");
+  c.iterations = c.has_end ? uints("iterations") : std::vector<std::uint64_t>(n, 0);
+  c.final_objective =
+      c.has_end ? reals("final_objective") : std::vector<double>(n, arma::datum::nan);
+  c.final_grad_norm =
+      c.has_end ? reals("final_grad_norm") : std::vector<double>(n, arma::datum::nan);
+  c.stop_reason = c.has_end ? strings("stop_reason") : std::vector<std::string>(n);
+  c.repeat = ints("repeat");
+  c.status = ints("status");
+  c.rank = ints("rank");
   // Files written before the thread count was recorded: 0 (not recorded).
-  const std::vector<std::int64_t> threads =
-      h5::exists(g, "threads") ? ints("threads") : std::vector<std::int64_t>(n, 0);
+  c.threads = h5::exists(g, "threads") ? ints("threads") : std::vector<std::int64_t>(n, 0);
   // Files from before inner validation tasks: every row is scored on the test points.
-  const std::vector<std::int64_t> fold =
-      h5::exists(g, "fold") ? ints("fold") : std::vector<std::int64_t>(n, -1);
-  auto dim = uints("dim"), seed = uints("seed"), split_seed = uints("split_seed"),
-       n_train = uints("n_train"), n_test = uints("n_test"), input_dim = uints("input_dim");
-  h5::Matrix knn = h5::read_matrix(f, g, "knn_error");
-  h5::Matrix quality = h5::read_matrix(f, g, "quality");
-  if (knn.rows != n || quality.rows != n)
+  c.fold = h5::exists(g, "fold") ? ints("fold") : std::vector<std::int64_t>(n, -1);
+  c.dim = uints("dim");
+  c.seed = uints("seed");
+  c.split_seed = uints("split_seed");
+  c.n_train = uints("n_train");
+  c.n_test = uints("n_test");
+  c.input_dim = uints("input_dim");
+  c.knn = h5::read_matrix(f, g, "knn_error");
+  c.quality = h5::read_matrix(f, g, "quality");
+  if (c.knn.rows != n || c.quality.rows != n)
     throw Error(path + ": /tasks/knn_error or /tasks/quality has a different row count than id");
-  {
-    h5::Handle d(H5Dopen2(g, "knn_error", H5P_DEFAULT), H5Dclose);
-    for (auto k : h5::read_attr_ints(f, d, "k")) r.k.push_back(static_cast<int>(k));
-    // Files written before the metric was configurable used the Euclidean distance.
-    if (h5::has_attr(d, "metric")) r.knn_metric = h5::read_attr_string(f, d, "metric");
-    h5::Handle q(H5Dopen2(g, "quality", H5P_DEFAULT), H5Dclose);
-    r.quality_names = h5::read_attr_strings(f, q, "names");
-    if (h5::has_attr(q, "measure")) {
-      r.quality_measure = h5::read_attr_strings(f, q, "measure");
-      for (auto k : h5::read_attr_ints(f, q, "k")) r.quality_k.push_back(static_cast<int>(k));
-    } else {  // files from before the co-ranking pass: every measure at the one K
-      const int k = h5::has_attr(q, "k") ? static_cast<int>(h5::read_attr_int(f, q, "k")) : 0;
-      r.quality_measure = r.quality_names;
-      r.quality_k.assign(r.quality_names.size(), k);
-      for (auto& name : r.quality_names) name += "@" + std::to_string(k);
-    }
-    if (h5::has_attr(q, "better")) {
-      for (const auto& b : h5::read_attr_strings(f, q, "better"))
-        r.quality_higher.push_back(b == "higher");
-    } else {
-      for (const auto& m : r.quality_measure) {
-        const QualityMeasureInfo* info = find_quality_measure(m);
-        r.quality_higher.push_back(info && info->higher_better);
-      }
-    }
-    if (r.quality_higher.size() != r.quality_names.size() ||
-        r.quality_measure.size() != r.quality_names.size() ||
-        r.quality_k.size() != r.quality_names.size())
-      throw Error(path + ": /tasks/quality's attributes names, measure and k differ in length");
-  }
-  const bool has_se = h5::exists(g, "quality_se");
-  h5::Matrix quality_se = has_se ? h5::read_matrix(f, g, "quality_se") : h5::Matrix{};
-  if (has_se && (quality_se.rows != n || quality_se.cols != quality.cols))
+  c.has_se = h5::exists(g, "quality_se");
+  c.quality_se = c.has_se ? h5::read_matrix(f, g, "quality_se") : h5::Matrix{};
+  if (c.has_se && (c.quality_se.rows != n || c.quality_se.cols != c.quality.cols))
     throw Error(path + ": /tasks/quality_se does not match /tasks/quality's shape");
-  const std::vector<std::uint64_t> quality_queries = h5::exists(g, "quality_queries")
-                                                         ? uints("quality_queries")
-                                                         : std::vector<std::uint64_t>(n, 0);
-  if (r.k.size() != knn.cols)
-    throw Error(path + ": /tasks/knn_error has " + std::to_string(knn.cols) +
-                " columns but its attribute k lists " + std::to_string(r.k.size()));
+  c.quality_queries = h5::exists(g, "quality_queries") ? uints("quality_queries")
+                                                       : std::vector<std::uint64_t>(n, 0);
+  return c;
+}
 
-  r.tasks.resize(n);
-  for (std::size_t i = 0; i < n; ++i) {
-    TaskRow& row = r.tasks[i];
-    TaskResult& t = row.result;
-    t.task_id = id[i];
-    t.key = key[i];
-    t.ok = status[i] == 0;
-    t.timed_out = status[i] == 2;
-    t.error = error[i];
-    t.fit_seconds = fit[i];
-    t.transform_seconds = transform[i];
-    t.task_seconds = task_seconds[i];
-    t.peak_rss_bytes = peak_rss[i];
-    t.eval_seconds = eval[i];
-    if (t.ok) {  // failed rows hold NaN padding, not values
-      t.knn_error.assign(knn.data.begin() + i * knn.cols, knn.data.begin() + (i + 1) * knn.cols);
-      t.quality.assign(quality.data.begin() + i * quality.cols,
-                       quality.data.begin() + (i + 1) * quality.cols);
-      if (has_se)
-        t.quality_se.assign(quality_se.data.begin() + i * quality.cols,
-                            quality_se.data.begin() + (i + 1) * quality.cols);
-      t.quality_queries = quality_queries[i];
-    }
-    t.n_train = n_train[i];
-    t.n_test = n_test[i];
-    t.input_dim = input_dim[i];
-    t.rank = static_cast<int>(rank[i]);
-    t.threads = static_cast<int>(threads[i]);
-    t.fit_end = {iterations[i], final_objective[i], final_grad_norm[i], stop_reason[i]};
-    row.dataset = dataset[i];
-    row.split_kind = split_kind[i];
-    row.method = method[i];
-    row.label = label[i];
-    row.setting = setting[i];
-    row.protocol = protocol[i];
-    row.split_value = split_value[i];
-    row.repeat = static_cast<int>(repeat[i]);
-    row.fold = static_cast<int>(fold[i]);
-    row.dim = dim[i];
-    row.seed = seed[i];
-    row.split_seed = split_seed[i];
+TaskRow task_row(const TaskColumns& c, std::size_t i) {
+  TaskRow row;
+  TaskResult& t = row.result;
+  t.task_id = c.id[i];
+  t.key = c.key[i];
+  t.ok = c.status[i] == 0;
+  t.timed_out = c.status[i] == 2;
+  t.error = c.error[i];
+  t.fit_seconds = c.fit[i];
+  t.transform_seconds = c.transform[i];
+  t.task_seconds = c.task_seconds[i];
+  t.peak_rss_bytes = c.peak_rss[i];
+  t.eval_seconds = c.eval[i];
+  if (t.ok) {  // failed rows hold NaN padding, not values
+    const std::size_t kc = c.knn.cols, qc = c.quality.cols;
+    t.knn_error.assign(c.knn.data.begin() + i * kc, c.knn.data.begin() + (i + 1) * kc);
+    t.quality.assign(c.quality.data.begin() + i * qc, c.quality.data.begin() + (i + 1) * qc);
+    if (c.has_se)
+      t.quality_se.assign(c.quality_se.data.begin() + i * qc,
+                          c.quality_se.data.begin() + (i + 1) * qc);
+    t.quality_queries = c.quality_queries[i];
   }
+  t.n_train = c.n_train[i];
+  t.n_test = c.n_test[i];
+  t.input_dim = c.input_dim[i];
+  t.rank = static_cast<int>(c.rank[i]);
+  t.threads = static_cast<int>(c.threads[i]);
+  t.fit_end = {c.iterations[i], c.final_objective[i], c.final_grad_norm[i], c.stop_reason[i]};
+  row.dataset = c.dataset[i];
+  row.split_kind = c.split_kind[i];
+  row.method = c.method[i];
+  row.label = c.label[i];
+  row.setting = c.setting[i];
+  row.protocol = c.protocol[i];
+  row.split_value = c.split_value[i];
+  row.repeat = static_cast<int>(c.repeat[i]);
+  row.fold = static_cast<int>(c.fold[i]);
+  row.dim = c.dim[i];
+  row.seed = c.seed[i];
+  row.split_seed = c.split_seed[i];
+  return row;
+}
+
+ResultsFile read_in_process(const std::string& path, bool with_arrays) {
+  h5::Quiet quiet;
+  h5::File f = h5::open_file(path, false);
+  ResultsFile r;
+  r.path = path;
+  read_file_attributes(f, path, r);
+  h5::Handle g = h5::open_group(f, f.h, "tasks");
+  TaskColumns c = read_task_columns(f, g, path, r);
+  migrate_settings(r.settings_version, c);
+  read_measure_attributes(f, g, path, r);
+  if (r.k.size() != c.knn.cols)
+    throw Error(path + ": /tasks/knn_error has " + std::to_string(c.knn.cols) +
+                " columns but its attribute k lists " + std::to_string(r.k.size()));
+  r.tasks.reserve(c.n);
+  for (std::size_t i = 0; i < c.n; ++i) r.tasks.push_back(task_row(c, i));
   if (!h5::has_attr(f.h, "repeats"))
     for (const auto& row : r.tasks) r.repeats = std::max(r.repeats, row.repeat + 1);
   std::stable_sort(r.tasks.begin(), r.tasks.end(), [](const TaskRow& a, const TaskRow& b) {
     return a.result.task_id < b.result.task_id;
   });
   if (with_arrays) read_arrays(f, r.tasks);
-  if (with_arrays && !has_end)
+  if (with_arrays && !c.has_end)
     for (auto& row : r.tasks) row.result.fit_end = trace_end(row.result.trace);
   if (h5::exists(f.h, "tables")) {
     h5::Handle t = h5::open_group(f, f.h, "tables");

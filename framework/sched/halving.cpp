@@ -3,6 +3,7 @@
 #include "framework/results/selection.hpp"
 
 #include <algorithm>
+#include <iterator>
 #include <limits>
 #include <map>
 #include <set>
@@ -216,6 +217,28 @@ std::vector<std::uint64_t> later_costliest(const Experiment& ex, const std::vect
   }
   std::sort(later.begin(), later.end());
   return later;
+}
+
+RunStages run_stages(const Experiment& ex, const std::vector<Task>& tasks,
+                     const std::vector<double>& seconds, const ResultOf& result) {
+  RunStages out;
+  out.stages.push_back(wanted_tasks(ex, tasks, [](std::uint64_t) { return nullptr; }));
+  const std::vector<std::uint64_t>& first = out.stages[0];
+  out.first_done = std::all_of(first.begin(), first.end(),
+                               [&](std::uint64_t id) { return result(id) != nullptr; });
+  if (halving_on(ex) && !ex.evaluation.validated() && out.first_done) {
+    // Both lists are ascending: the difference is the survivors a resume runs.
+    const std::vector<std::uint64_t> wanted = wanted_tasks(ex, tasks, result);
+    std::vector<std::uint64_t> later;
+    std::set_difference(wanted.begin(), wanted.end(), first.begin(), first.end(),
+                        std::back_inserter(later));
+    out.stages.push_back(std::move(later));
+  } else if (halving_on(ex) && !ex.evaluation.validated()) {
+    out.stages.push_back(halving_costliest(ex, tasks, seconds));
+  } else if (ex.evaluation.validated()) {
+    out.stages.push_back(later_costliest(ex, tasks, seconds));
+  }
+  return out;
 }
 
 }  // namespace drbench

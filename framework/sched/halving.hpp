@@ -56,4 +56,16 @@ std::size_t halving_planned(const Experiment& ex, const std::vector<Task>& tasks
 std::vector<std::uint64_t> halving_costliest(const Experiment& ex, const std::vector<Task>& tasks,
                                              const std::vector<double>& seconds);
 
+// The stages a run goes through, in order, for plans: the first is what the run wants before any
+// result (wanted_tasks with none); under halving or validation a later stage follows. When
+// `result` has every first-stage task and only halving chooses, the later stage is what the run
+// itself would want next (wanted_tasks with those results, less the first stage); otherwise each
+// later choice is taken as its costliest setting (an upper bound on the later work).
+struct RunStages {
+  std::vector<std::vector<std::uint64_t>> stages;
+  bool first_done = false;  // every first-stage task has a result
+};
+RunStages run_stages(const Experiment& ex, const std::vector<Task>& tasks,
+                     const std::vector<double>& seconds, const ResultOf& result);
+
 }  // namespace drbench
