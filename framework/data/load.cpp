@@ -303,112 +303,114 @@ void rehearse_dataset_read(const DatasetSpec& spec, const std::vector<std::strin
   rehearse_hdf5_dataset(file);
 }
 
-Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& search_path,
-                     std::uint64_t seed) {
-  Dataset ds;
+namespace {
+
+using Where = std::function<std::string(const std::string&)>;
+
+// An IDX images file, or a folder of an MNIST-style set. classes and max_points choose from the
+// labels before any image is decoded, so only the kept images are ever held (70,000
+// Fashion-MNIST images read, 20,000 kept: 120 MiB instead of 420); `kept` says which.
+Dataset read_idx_source(const DatasetSpec& spec, const std::vector<std::string>& search_path,
+                        std::uint64_t seed, const Where& where, std::vector<std::string>& tried,
+                        std::optional<Kept>& kept) {
+  const auto select_idx = [&](const arma::uvec& y, std::size_t n_classes) {
+    kept = select_points(y, n_classes, spec, seed, where);
+    return kept->ids;
+  };
+  if (spec.path.empty())
+    throw DataError(where("source idx needs path: the images file (fix: e.g. path: " +
+                          std::string(kDebianFashionMnist) + "/train-images-idx3-ubyte.gz)"));
+  std::vector<std::string> dirs = search_path;
+  dirs.push_back(kDebianFashionMnist);
+  std::string images = resolve(spec.path, dirs, tried);
+  if (images.empty() && fs::path(spec.path).extension() != ".gz")
+    images = resolve(spec.path + ".gz", dirs, tried);
+  if (images.empty())
+    throw DataError(not_found(spec, spec.path, tried,
+                              kPathFix + "; Fashion-MNIST: apt-get install dataset-fashion-mnist"));
+  if (!fs::is_directory(images)) {
+    const std::string labels = idx_labels_file(images);
+    if (labels.empty())
+      throw DataError(where("cannot tell the labels file for '" + images +
+                            "' (fix: name the pair *-images-idx3-ubyte / *-labels-idx1-ubyte)"));
+    return read_idx_parts({IdxPart{"", images, labels}}, select_idx);
+  }
+  // A folder of an MNIST-style set: both halves as one dataset whose own split is the published
+  // one (0 train, 1 test), for `splits: {own: true}`.
+  auto half = [&](const std::string& part) {
+    for (const char* ext : {".gz", ""}) {
+      const fs::path img = fs::path(images) / (part + "-images-idx3-ubyte" + ext);
+      const fs::path lab = fs::path(images) / (part + "-labels-idx1-ubyte" + ext);
+      if (fs::is_regular_file(img) && fs::is_regular_file(lab))
+        return IdxPart{part, img.string(), lab.string()};
+    }
+    throw DataError(where("'" + images + "' is a folder without " + part +
+                          "-images-idx3-ubyte[.gz] and its labels (fix: give the folder "
+                          "holding train-* and t10k-* IDX files, or one images file)"));
+  };
+  // Read into one matrix: joining two afterwards held both halves and their join at once.
+  Dataset ds = read_idx_parts({half("train"), half("t10k")}, select_idx);
+  ds.source = images + " (train + t10k)";
+  return ds;
+}
+
+Dataset read_bundled(const DatasetSpec& spec, std::vector<std::string>& tried) {
+  const std::string name = spec.path.empty() ? spec.name : spec.path;
+  std::string file;
+  for (const auto& dir : bundled_dirs()) {
+    const fs::path cand = fs::path(dir) / (name + ".csv");
+    tried.push_back(cand.string());
+    if (fs::exists(cand)) {
+      file = cand.string();
+      break;
+    }
+  }
+  if (file.empty())
+    throw DataError(not_found(spec, name + ".csv", tried,
+                              "bundled datasets are iris and wine (datasets/data/ in the source "
+                              "tree); use source: file for others"));
+  return read_csv_dataset(file);
+}
+
+// The dataset as its source holds it (IDX: only the points `kept` chose while reading).
+Dataset read_source(const DatasetSpec& spec, const std::vector<std::string>& search_path,
+                    std::uint64_t seed, const Where& where, std::optional<Kept>& kept) {
   const std::string& src = spec.source;
   std::vector<std::string> tried;
-  const std::function<std::string(const std::string&)> where = [&](const std::string& msg) {
-    return "dataset '" + spec.name + "'" +
-           (spec.line > 0 ? " (config line " + std::to_string(spec.line) + ")" : "") + ": " + msg;
-  };
-  std::optional<Kept> kept;  // chosen while reading (IDX), else below
-  try {
-    if (src == "file" || src == "csv") {
-      const std::string name =
-          spec.path.empty() ? spec.name + (src == "file" ? ".h5" : ".csv") : spec.path;
-      const std::string file = resolve(name, search_path, tried);
-      if (file.empty()) throw DataError(not_found(spec, name, tried, kPathFix));
-      const std::string sha = spec.verify_checksum ? verify_manifest_checksum(file) : "";
-      ds = src == "file" ? read_hdf5_dataset(file) : read_csv_dataset(file);
-      ds.sha256 = sha;
-    } else if (src == "npy" || src == "mat" || src == "h5ad" || src == "mtx") {
-      ds = read_format(spec, search_path, tried);
-    } else if (src == "idx") {
-      // classes and max_points choose from the labels before any image is decoded, so only the
-      // kept images are ever held (70,000 Fashion-MNIST images read, 20,000 kept: 120 MiB
-      // instead of 420).
-      const auto select_idx = [&](const arma::uvec& y, std::size_t n_classes) {
-        kept = select_points(y, n_classes, spec, seed, where);
-        return kept->ids;
-      };
-      if (spec.path.empty())
-        throw DataError(where("source idx needs path: the images file (fix: e.g. path: " +
-                              std::string(kDebianFashionMnist) + "/train-images-idx3-ubyte.gz)"));
-      std::vector<std::string> dirs = search_path;
-      dirs.push_back(kDebianFashionMnist);
-      std::string images = resolve(spec.path, dirs, tried);
-      if (images.empty() && fs::path(spec.path).extension() != ".gz")
-        images = resolve(spec.path + ".gz", dirs, tried);
-      if (images.empty())
-        throw DataError(
-            not_found(spec, spec.path, tried,
-                      kPathFix + "; Fashion-MNIST: apt-get install dataset-fashion-mnist"));
-      if (fs::is_directory(images)) {
-        // A folder of an MNIST-style set: both halves as one dataset whose own split is the
-        // published one (0 train, 1 test), for `splits: {own: true}`.
-        auto half = [&](const std::string& part) {
-          for (const char* ext : {".gz", ""}) {
-            const fs::path img = fs::path(images) / (part + "-images-idx3-ubyte" + ext);
-            const fs::path lab = fs::path(images) / (part + "-labels-idx1-ubyte" + ext);
-            if (fs::is_regular_file(img) && fs::is_regular_file(lab))
-              return IdxPart{part, img.string(), lab.string()};
-          }
-          throw DataError(where("'" + images + "' is a folder without " + part +
-                                "-images-idx3-ubyte[.gz] and its labels (fix: give the folder "
-                                "holding train-* and t10k-* IDX files, or one images file)"));
-        };
-        // Read into one matrix: joining two afterwards held both halves and their join at once.
-        ds = read_idx_parts({half("train"), half("t10k")}, select_idx);
-        ds.source = images + " (train + t10k)";
-      } else {
-        const std::string labels = idx_labels_file(images);
-        if (labels.empty())
-          throw DataError(
-              where("cannot tell the labels file for '" + images +
-                    "' (fix: name the pair *-images-idx3-ubyte / *-labels-idx1-ubyte)"));
-        ds = read_idx_parts({IdxPart{"", images, labels}}, select_idx);
-      }
-    } else if (src == "mocap") {
-      const std::string name = spec.path.empty() ? spec.name + ".tsv" : spec.path;
-      const std::string list = resolve(name, search_path, tried);
-      if (list.empty())
-        throw DataError(not_found(spec, name, tried,
-                                  kPathFix + "; a mocap list names one CMU sequence per line "
-                                             "(docs/config.md, source: mocap)"));
-      ds = read_mocap_list(list);
-    } else if (src == "bundled") {
-      const std::string name = spec.path.empty() ? spec.name : spec.path;
-      std::string file;
-      for (const auto& dir : bundled_dirs()) {
-        const fs::path cand = fs::path(dir) / (name + ".csv");
-        tried.push_back(cand.string());
-        if (fs::exists(cand)) {
-          file = cand.string();
-          break;
-        }
-      }
-      if (file.empty())
-        throw DataError(
-            not_found(spec, name + ".csv", tried,
-                      "bundled datasets are iris and wine (datasets/data/ in the source "
-                      "tree); use source: file for others"));
-      ds = read_csv_dataset(file);
-    } else if (src == "generator") {
-      ds = generate_dataset(spec.generator, spec.generator_params, seed);
-    } else {
-      throw DataError(where("unknown source '" + src +
-                            "' (fix: one of file, csv, npy, mat, h5ad, mtx, idx, bundled, "
-                            "generator, mocap)"));
-    }
-  } catch (const DataError& e) {
-    const std::string m = e.what();
-    if (m.rfind("dataset '", 0) == 0) throw;
-    throw DataError(where(m));
+  if (src == "file" || src == "csv") {
+    const std::string name =
+        spec.path.empty() ? spec.name + (src == "file" ? ".h5" : ".csv") : spec.path;
+    const std::string file = resolve(name, search_path, tried);
+    if (file.empty()) throw DataError(not_found(spec, name, tried, kPathFix));
+    const std::string sha = spec.verify_checksum ? verify_manifest_checksum(file) : "";
+    Dataset ds = src == "file" ? read_hdf5_dataset(file) : read_csv_dataset(file);
+    ds.sha256 = sha;
+    return ds;
   }
-  ds.name = spec.name;
-  // The memory model's load transient: the source's points, and the kept copy beside them where
-  // the reader could not leave the others out.
+  if (src == "npy" || src == "mat" || src == "h5ad" || src == "mtx")
+    return read_format(spec, search_path, tried);
+  if (src == "idx") return read_idx_source(spec, search_path, seed, where, tried, kept);
+  if (src == "mocap") {
+    const std::string name = spec.path.empty() ? spec.name + ".tsv" : spec.path;
+    const std::string list = resolve(name, search_path, tried);
+    if (list.empty())
+      throw DataError(not_found(spec, name, tried,
+                                kPathFix + "; a mocap list names one CMU sequence per line "
+                                           "(docs/config.md, source: mocap)"));
+    return read_mocap_list(list);
+  }
+  if (src == "bundled") return read_bundled(spec, tried);
+  if (src == "generator") return generate_dataset(spec.generator, spec.generator_params, seed);
+  throw DataError(where("unknown source '" + src +
+                        "' (fix: one of file, csv, npy, mat, h5ad, mtx, idx, bundled, "
+                        "generator, mocap)"));
+}
+
+// classes and max_points applied to what was read (unless the IDX reader chose already), and
+// the memory model's load transient: the source's points, and the kept copy beside them where
+// the reader could not leave the others out.
+void keep_chosen_points(Dataset& ds, const DatasetSpec& spec, std::uint64_t seed,
+                        const Where& where, std::optional<Kept>& kept) {
   // A reader that held copies of the points at once (the NumPy, MATLAB and AnnData readers: the
   // format's own layout, then drbench's) leaves that many points' worth in n_load_peak; the
   // memory model counts the larger of it and the copies made here.
@@ -433,13 +435,34 @@ Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& se
     ds.n_classes = kept->n_classes;
     ds.source += kept->suffix;
   }
+  ds.n_read = n_read;
+  ds.n_load_peak = std::max(n_load_peak, reader_peak);
+}
+
+}  // namespace
+
+Dataset load_dataset(const DatasetSpec& spec, const std::vector<std::string>& search_path,
+                     std::uint64_t seed) {
+  Dataset ds;
+  const Where where = [&](const std::string& msg) {
+    return "dataset '" + spec.name + "'" +
+           (spec.line > 0 ? " (config line " + std::to_string(spec.line) + ")" : "") + ": " + msg;
+  };
+  std::optional<Kept> kept;  // chosen while reading (IDX), else below
+  try {
+    ds = read_source(spec, search_path, seed, where, kept);
+  } catch (const DataError& e) {
+    const std::string m = e.what();
+    if (m.rfind("dataset '", 0) == 0) throw;
+    throw DataError(where(m));
+  }
+  ds.name = spec.name;
+  keep_chosen_points(ds, spec, seed, where, kept);
   if (spec.sequences == "classes") {
     if (ds.y.n_elem != ds.n())
       throw DataError(where("sequences: classes needs labels (fix: remove sequences)"));
     ds.sequence = ds.y;  // each class one sequence, in file order (COIL-20's poses)
   }
-  ds.n_read = n_read;
-  ds.n_load_peak = std::max(n_load_peak, reader_peak);
   validate_dataset(ds);
   return ds;
 }

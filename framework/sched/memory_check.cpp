@@ -141,23 +141,14 @@ void check_memory_before_data(const Experiment& ex, const MemoryLimit& limit) {
                     "its best setting), or fewer dims, split values or repeats");
 }
 
-MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shapes,
-                        const std::vector<DataShape>& full, const MemoryLimit& limit,
-                        const std::vector<LoadShape>& loads, const std::vector<NodeMemory>& nodes) {
-  if (shapes.size() != ex.datasets.size() || full.size() != ex.datasets.size() ||
-      (!loads.empty() && loads.size() != ex.datasets.size()))
-    throw Error("internal: check_memory got shapes for " + std::to_string(shapes.size()) + "/" +
-                std::to_string(full.size()) + " of " + std::to_string(ex.datasets.size()) +
-                " datasets");
-  // Held by a rank whatever it runs: the process itself, every dataset it may get a task of stays
-  // loaded, partitions (training and test points, preprocessed) are cached up to the cache's
-  // budget, which always keeps the one in use, and the task list.
-  // A preprocessing chain that lowers the dimension (PCA) transforms a copy of the points in their
-  // raw dimension before the partition shrinks to its own: one such block (at most all points, the
-  // transductive fit set), freed before the method starts, so a task needs the larger of the two.
-  // Fashion-MNIST, 784-D to 50-D: 419 MiB, against 24 MiB for the partition it becomes.
+namespace {
+
+// Held by a rank whatever it runs: the process itself, every dataset it may get a task of stays
+// loaded, partitions (training and test points, preprocessed) are cached up to the cache's
+// budget, which always keeps the one in use, and the task list.
+double resident_bytes(const Experiment& ex, const std::vector<DataShape>& shapes,
+                      const std::vector<DataShape>& full) {
   double data = 0, partitions = 0, one_partition = 0;
-  const double raw_block = raw_block_of(shapes, full);
   const double groups =
       double(std::max<std::size_t>(1, ex.splits.values.size())) * double(ex.splits.repeats);
   for (std::size_t i = 0; i < full.size(); ++i) {
@@ -166,23 +157,25 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
     partitions += groups * partition;
     one_partition = std::max(one_partition, partition);
   }
-  const double resident =
-      data + std::max(one_partition, std::min(partitions, double(TaskRunner::kSplitCacheBytes))) +
-      count_tasks(ex) * kTaskListBytesPerTask + kProcessBytes;
-  MemoryPeak peak;
-  peak.resident_bytes = resident;
-  peak.preprocess_bytes = raw_block;
-  // Loading dataset i holds the source's points in full (n_read) and, while classes or max_points
-  // copy out the points kept, those too (n_peak counts both; the IDX reader decodes only the kept
-  // images, so its n_peak is their number, plus a chunk of 2.3 MiB within kProcessBytes' slack). A
-  // worker rank loads a dataset when its first task arrives, in no fixed order, so every other
-  // dataset and the partition cache may be resident then: the load needs the rank's resident size
-  // with dataset i at its load peak instead of its kept size. Fewer kept points (max_points) do not
-  // lower it.
+  return data +
+         std::max(one_partition, std::min(partitions, double(TaskRunner::kSplitCacheBytes))) +
+         count_tasks(ex) * kTaskListBytesPerTask + kProcessBytes;
+}
+
+// Loading dataset i holds the source's points in full (n_read) and, while classes or max_points
+// copy out the points kept, those too (n_peak counts both; the IDX reader decodes only the kept
+// images, so its n_peak is their number, plus a chunk of 2.3 MiB within kProcessBytes' slack). A
+// worker rank loads a dataset when its first task arrives, in no fixed order, so every other
+// dataset and the partition cache may be resident then: the load needs the rank's resident size
+// with dataset i at its load peak instead of its kept size. Fewer kept points (max_points) do not
+// lower it. Sets peak.load_bytes and peak.load; throws when one rank cannot hold the load.
+void check_load_peak(const Experiment& ex, const std::vector<DataShape>& full,
+                     const std::vector<LoadShape>& loads, const MemoryLimit& limit,
+                     MemoryPeak& peak) {
   std::size_t load_at = 0;
   for (std::size_t i = 0; i < loads.size(); ++i) {
     const arma::uword n_peak = std::max(loads[i].n_peak, full[i].n);
-    const double need = resident - bytes_of_dataset(full[i]) +
+    const double need = peak.resident_bytes - bytes_of_dataset(full[i]) +
                         bytes_of_dataset(DataShape{n_peak, full[i].d, full[i].n_classes});
     if (n_peak == full[i].n || need <= peak.load_bytes) continue;
     peak.load_bytes = need;
@@ -191,20 +184,28 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
                 " points read in " + std::to_string(full[i].d) + "-D, " +
                 std::to_string(full[i].n) + " kept";
   }
-  if (peak.load_bytes > limit.bytes) {
-    const DatasetSpec& d = ex.datasets.at(load_at);
-    throw ConfigError(
-        ex.file, d.line, "datasets[" + std::to_string(load_at) + "]",
-        "loading " + peak.load + ", needs about " + format_bytes(peak.load_bytes) +
-            " (every point of the source is read before classes and max_points keep their " +
-            "share, and the kept copy is made beside them; with what the rank holds: process, " +
-            "other data, partitions, task list), but one rank may use " +
-            format_bytes(limit.bytes) + " (" + limit.source + ")",
-        "a lower max_points does not lower the load; raise --memory-per-rank if each rank has "
-        "more memory than that, or run fewer ranks per node with --memory-per-rank raised to "
-        "match, or pre-subsample the file (write the kept points to their own file and load "
-        "that)");
-  }
+  if (peak.load_bytes <= limit.bytes) return;
+  const DatasetSpec& d = ex.datasets.at(load_at);
+  throw ConfigError(
+      ex.file, d.line, "datasets[" + std::to_string(load_at) + "]",
+      "loading " + peak.load + ", needs about " + format_bytes(peak.load_bytes) +
+          " (every point of the source is read before classes and max_points keep their " +
+          "share, and the kept copy is made beside them; with what the rank holds: process, " +
+          "other data, partitions, task list), but one rank may use " + format_bytes(limit.bytes) +
+          " (" + limit.source + ")",
+      "a lower max_points does not lower the load; raise --memory-per-rank if each rank has "
+      "more memory than that, or run fewer ranks per node with --memory-per-rank raised to "
+      "match, or pre-subsample the file (write the kept points to their own file and load "
+      "that)");
+}
+
+// Every (method, dataset, split value, setting, dim) against the rank's share: the largest one
+// (peak.bytes, .task, .method_bytes), the tasks that must be placed on a node's several slots
+// (peak.big) and those no node holds (peak.over). Returns the method of the largest.
+std::size_t method_peaks(const Experiment& ex, const std::vector<DataShape>& shapes,
+                         const std::vector<DataShape>& full, const MemoryLimit& limit,
+                         const std::vector<NodeMemory>& nodes, MemoryPeak& peak) {
+  const double resident = peak.resident_bytes, raw_block = peak.preprocess_bytes;
   std::size_t peak_method = 0;
   const bool joint_shapes = std::all_of(ex.methods.begin(), ex.methods.end(),
                                         [](const MethodSpec& m) { return m.transductive(); });
@@ -241,13 +242,12 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
           }
       }
   }
-  std::stable_sort(
-      peak.big.begin(), peak.big.end(),
-      [](const MemoryPeak::Big& a, const MemoryPeak::Big& b) { return a.bytes > b.bytes; });
-  if (peak.over == 0) {
-    peak.bytes = std::max(peak.bytes, peak.load_bytes);
-    return peak;
-  }
+  return peak_method;
+}
+
+[[noreturn]] void throw_over_memory(const Experiment& ex, std::size_t peak_method,
+                                    const MemoryPeak& peak, const MemoryLimit& limit,
+                                    const std::vector<NodeMemory>& nodes) {
   const MethodSpec& m = ex.methods.at(peak_method);
   const MethodInfo& info = Registry::instance().get(m.method);
   throw ConfigError(
@@ -260,7 +260,8 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
                : "") +
           " + " + format_bytes(peak.resident_bytes) +
           " every rank holds: process, data, partitions, task list), but one rank may use " +
-          format_bytes(limit.bytes) + " (" + limit.source + ")" + nodes_text(nodes, resident) +
+          format_bytes(limit.bytes) + " (" + limit.source + ")" +
+          nodes_text(nodes, peak.resident_bytes) +
           (peak.over > 1 ? "; " + std::to_string(peak.over) +
                                " such (dataset, split, setting, "
                                "dim) combinations in all"
@@ -268,6 +269,33 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
       method_fixes(info) + "fewer training points (splits, max_points), fewer ranks per node " +
           "with --memory-per-rank raised to match, or --memory-per-rank SIZE (--node-memory " +
           "SIZE for a whole node) if each rank has more memory than the default assumes");
+}
+
+}  // namespace
+
+MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shapes,
+                        const std::vector<DataShape>& full, const MemoryLimit& limit,
+                        const std::vector<LoadShape>& loads, const std::vector<NodeMemory>& nodes) {
+  if (shapes.size() != ex.datasets.size() || full.size() != ex.datasets.size() ||
+      (!loads.empty() && loads.size() != ex.datasets.size()))
+    throw Error("internal: check_memory got shapes for " + std::to_string(shapes.size()) + "/" +
+                std::to_string(full.size()) + " of " + std::to_string(ex.datasets.size()) +
+                " datasets");
+  MemoryPeak peak;
+  peak.resident_bytes = resident_bytes(ex, shapes, full);
+  // A preprocessing chain that lowers the dimension (PCA) transforms a copy of the points in their
+  // raw dimension before the partition shrinks to its own: one such block (at most all points, the
+  // transductive fit set), freed before the method starts, so a task needs the larger of the two.
+  // Fashion-MNIST, 784-D to 50-D: 419 MiB, against 24 MiB for the partition it becomes.
+  peak.preprocess_bytes = raw_block_of(shapes, full);
+  check_load_peak(ex, full, loads, limit, peak);
+  const std::size_t peak_method = method_peaks(ex, shapes, full, limit, nodes, peak);
+  std::stable_sort(
+      peak.big.begin(), peak.big.end(),
+      [](const MemoryPeak::Big& a, const MemoryPeak::Big& b) { return a.bytes > b.bytes; });
+  if (peak.over > 0) throw_over_memory(ex, peak_method, peak, limit, nodes);
+  peak.bytes = std::max(peak.bytes, peak.load_bytes);
+  return peak;
 }
 
 }  // namespace drbench
