@@ -210,10 +210,114 @@ static void warn_uninformative(const std::string& on, const arma::mat& X) {
                  on.c_str(), duplicates, static_cast<unsigned long long>(X.n_cols));
 }
 
+namespace {
+
+// A per-class or ratio split must leave every class test points.
+void check_test_classes(const Experiment& ex, const std::string& on, const Dataset& ds,
+                        const Partition& p, double v) {
+  const SplitsSpec& sp = ex.splits;
+  if (sp.kind != SplitsSpec::Kind::PerClass && sp.kind != SplitsSpec::Kind::Ratio) return;
+  arma::uvec test_count(ds.n_classes, arma::fill::zeros);
+  for (arma::uword j : p.test) ++test_count(ds.y(j));
+  for (arma::uword c = 0; c < ds.n_classes; ++c)
+    if (test_count(c) == 0)
+      throw ConfigError(ex.file, sp.line, split_key(sp),
+                        on + ": split value" + value_text(sp, v) + " puts every point of class " +
+                            std::to_string(c) + " into the training set, leaving it no test points",
+                        "lower the split value so each class keeps test points");
+}
+
+// The kNN k and the quality measures' K against the points they vote and rank among.
+void check_scored_points(const Experiment& ex, const std::string& on, const Dataset& ds,
+                         const Partition& p, double v, bool transductive) {
+  const SplitsSpec& sp = ex.splits;
+  const EvaluationSpec& ev = ex.evaluation;
+  const bool loo = sp.kind == SplitsSpec::Kind::All;
+  // The points kNN votes among: the training points, or all others for leave-one-out.
+  const arma::uword voters = loo ? ds.n() - 1 : p.train.n_elem;
+  const int kmax = *std::max_element(ev.knn.begin(), ev.knn.end());
+  if (arma::uword(kmax) > voters)
+    throw ConfigError(ex.file, ev.knn_line, "evaluation.knn",
+                      "k = " + std::to_string(kmax) + " exceeds the " + std::to_string(voters) +
+                          (loo ? " other points of " : " training points of ") + on +
+                          " at split value" + value_text(sp, v),
+                      "use k <= " + std::to_string(voters) + ", or a larger training set");
+  // The quality measures rank among the test points (holdout) or among all embedded points
+  // (transductive, leave-one-out).
+  const arma::uword scored =
+      loo ? ds.n() : (transductive ? p.train.n_elem + p.test.n_elem : p.test.n_elem);
+  const std::string among = loo || transductive ? " embedded points" : " test points";
+  bool per_k = false;
+  for (const auto& q : ev.quality) per_k = per_k || find_quality_measure(q)->per_k;
+  const int qk = ev.quality_k.empty() ? 0 : ev.quality_k.back();
+  if (per_k && 2 * arma::uword(qk) >= scored)
+    throw ConfigError(ex.file, ev.quality_k_line, "evaluation.quality_k",
+                      "K = " + std::to_string(qk) + " needs more than " + std::to_string(2 * qk) +
+                          among + ", but " + on + " has " + std::to_string(scored) + among +
+                          " at split value" + value_text(sp, v),
+                      "use K < " + std::to_string((scored + 1) / 2));
+  if (!ev.quality.empty() && scored < 4)
+    throw ConfigError(ex.file, ev.line, "evaluation.quality",
+                      "the quality measures need at least 4" + among + ", but " + on + " has " +
+                          std::to_string(scored) + " at split value" + value_text(sp, v),
+                      "use a larger test set, or drop evaluation.quality");
+}
+
+// The line of a method's grid axis for `param`, else the method's own line.
+int grid_line(const MethodSpec& m, const std::string& param) {
+  int line = m.line;
+  for (const auto& axis : m.grid)
+    if (axis.param == param) line = axis.line;
+  return line;
+}
+
+// Every method's neighbour counts stay below, and a landmark count (landmark Isomap) may reach
+// but not pass, the points it is fitted on.
+void check_fit_sizes(const Experiment& ex, const std::string& on, const Partition& p, double v) {
+  const SplitsSpec& sp = ex.splits;
+  const arma::uvec joint = arma::join_cols(p.train, p.test);
+  for (std::size_t mi = 0; mi < ex.methods.size(); ++mi) {
+    const MethodSpec& m = ex.methods[mi];
+    const MethodInfo& info = Registry::instance().get(m.method);
+    const arma::uvec& fit = m.transductive() ? joint : p.train;
+    for (const auto& ps : info.params) {
+      if (!is_neighbours_param(ps)) continue;
+      for (const auto& setting : expand_grid(m)) {
+        const std::int64_t nb = setting.integer(ps.name);
+        if (nb < std::int64_t(fit.n_elem)) continue;
+        throw ConfigError(
+            ex.file, grid_line(m, ps.name), "methods[" + std::to_string(mi) + "].grid." + ps.name,
+            m.label + ": " + ps.name + " = " + std::to_string(nb) + " is not below the " +
+                std::to_string(fit.n_elem) + " points it is fitted on (" + on + ", split value" +
+                value_text(sp, v) + ")",
+            "use " + ps.name + " < " + std::to_string(fit.n_elem));
+      }
+    }
+  }
+  for (std::size_t mi = 0; mi < ex.methods.size(); ++mi) {
+    const MethodSpec& m = ex.methods[mi];
+    const MethodInfo& info = Registry::instance().get(m.method);
+    static const IntKey landmarks = keywords::landmarks(0, "");  // read by name and type only
+    if (!info.param(landmarks.name())) continue;
+    const arma::uvec& fit = m.transductive() ? joint : p.train;
+    for (const auto& setting : expand_grid(m)) {
+      const std::int64_t l = landmarks(setting);
+      if (l <= std::int64_t(fit.n_elem)) continue;
+      throw ConfigError(ex.file, grid_line(m, "landmarks"),
+                        "methods[" + std::to_string(mi) + "].grid.landmarks",
+                        m.label + ": landmarks = " + std::to_string(l) + " exceeds the " +
+                            std::to_string(fit.n_elem) + " points it is fitted on (" + on +
+                            ", split value" + value_text(sp, v) + ")",
+                        "use landmarks <= " + std::to_string(fit.n_elem) + " (0 = full Isomap)");
+    }
+  }
+}
+
+}  // namespace
+
 DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds) {
   const DatasetSpec& spec = ex.datasets.at(di);
   const SplitsSpec& sp = ex.splits;
-  const EvaluationSpec& ev = ex.evaluation;
   // The quality measures rank among the fewest points any method's protocol scores.
   const bool transductive = std::all_of(ex.methods.begin(), ex.methods.end(),
                                         [](const MethodSpec& m) { return m.transductive(); });
@@ -228,99 +332,20 @@ DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds)
   bool first = true;
   const std::vector<double> values = sp.values.empty() ? std::vector<double>{0.0} : sp.values;
   for (double v : values) {
-    const std::string skey = split_key(sp);
     Partition p;
     try {
       p = make_partition(ds, sp, v, hash_seed(sp.seed, "check"));
     } catch (const DataError& e) {
-      throw ConfigError(ex.file, sp.line, skey, e.what(),
+      throw ConfigError(ex.file, sp.line, split_key(sp), e.what(),
                         "choose split values every class of " + spec.name + " can satisfy");
     }
-    const bool loo = sp.kind == SplitsSpec::Kind::All;
-    if (!loo && (sp.kind == SplitsSpec::Kind::PerClass || sp.kind == SplitsSpec::Kind::Ratio)) {
-      arma::uvec test_count(ds.n_classes, arma::fill::zeros);
-      for (arma::uword j : p.test) ++test_count(ds.y(j));
-      for (arma::uword c = 0; c < ds.n_classes; ++c)
-        if (test_count(c) == 0)
-          throw ConfigError(ex.file, sp.line, skey,
-                            on + ": split value" + value_text(sp, v) +
-                                " puts every point of class " + std::to_string(c) +
-                                " into the training set, leaving it no test points",
-                            "lower the split value so each class keeps test points");
-    }
-    // The points kNN votes among: the training points, or all others for leave-one-out.
-    const arma::uword voters = loo ? ds.n() - 1 : p.train.n_elem;
-    const int kmax = *std::max_element(ev.knn.begin(), ev.knn.end());
-    if (arma::uword(kmax) > voters)
-      throw ConfigError(ex.file, ev.knn_line, "evaluation.knn",
-                        "k = " + std::to_string(kmax) + " exceeds the " + std::to_string(voters) +
-                            (loo ? " other points of " : " training points of ") + on +
-                            " at split value" + value_text(sp, v),
-                        "use k <= " + std::to_string(voters) + ", or a larger training set");
-    // The quality measures rank among the test points (holdout) or among all embedded points
-    // (transductive, leave-one-out).
-    const arma::uword scored =
-        loo ? ds.n() : (transductive ? p.train.n_elem + p.test.n_elem : p.test.n_elem);
-    const std::string among = loo || transductive ? " embedded points" : " test points";
-    bool per_k = false;
-    for (const auto& q : ev.quality) per_k = per_k || find_quality_measure(q)->per_k;
-    const int qk = ev.quality_k.empty() ? 0 : ev.quality_k.back();
-    if (per_k && 2 * arma::uword(qk) >= scored)
-      throw ConfigError(ex.file, ev.quality_k_line, "evaluation.quality_k",
-                        "K = " + std::to_string(qk) + " needs more than " + std::to_string(2 * qk) +
-                            among + ", but " + on + " has " + std::to_string(scored) + among +
-                            " at split value" + value_text(sp, v),
-                        "use K < " + std::to_string((scored + 1) / 2));
-    if (!ev.quality.empty() && scored < 4)
-      throw ConfigError(ex.file, ev.line, "evaluation.quality",
-                        "the quality measures need at least 4" + among + ", but " + on + " has " +
-                            std::to_string(scored) + " at split value" + value_text(sp, v),
-                        "use a larger test set, or drop evaluation.quality");
-    const arma::uvec joint = arma::join_cols(p.train, p.test);
-    for (std::size_t mi = 0; mi < ex.methods.size(); ++mi) {
-      const MethodSpec& m = ex.methods[mi];
-      const MethodInfo& info = Registry::instance().get(m.method);
-      const arma::uvec& fit = m.transductive() ? joint : p.train;
-      for (const auto& ps : info.params) {
-        if (!is_neighbours_param(ps)) continue;
-        for (const auto& setting : expand_grid(m)) {
-          const std::int64_t nb = setting.integer(ps.name);
-          if (nb < std::int64_t(fit.n_elem)) continue;
-          int line = m.line;
-          for (const auto& axis : m.grid)
-            if (axis.param == ps.name) line = axis.line;
-          throw ConfigError(ex.file, line, "methods[" + std::to_string(mi) + "].grid." + ps.name,
-                            m.label + ": " + ps.name + " = " + std::to_string(nb) +
-                                " is not below the " + std::to_string(fit.n_elem) +
-                                " points it is fitted on (" + on + ", split value" +
-                                value_text(sp, v) + ")",
-                            "use " + ps.name + " < " + std::to_string(fit.n_elem));
-        }
-      }
-    }
-    // A landmark count (landmark Isomap) may reach the points a method is fitted on, not pass it.
-    for (std::size_t mi = 0; mi < ex.methods.size(); ++mi) {
-      const MethodSpec& m = ex.methods[mi];
-      const MethodInfo& info = Registry::instance().get(m.method);
-      static const IntKey landmarks = keywords::landmarks(0, "");  // read by name and type only
-      if (!info.param(landmarks.name())) continue;
-      const arma::uvec& fit = m.transductive() ? joint : p.train;
-      for (const auto& setting : expand_grid(m)) {
-        const std::int64_t l = landmarks(setting);
-        if (l <= std::int64_t(fit.n_elem)) continue;
-        int line = m.line;
-        for (const auto& axis : m.grid)
-          if (axis.param == "landmarks") line = axis.line;
-        throw ConfigError(ex.file, line, "methods[" + std::to_string(mi) + "].grid.landmarks",
-                          m.label + ": landmarks = " + std::to_string(l) + " exceeds the " +
-                              std::to_string(fit.n_elem) + " points it is fitted on (" + on +
-                              ", split value" + value_text(sp, v) + ")",
-                          "use landmarks <= " + std::to_string(fit.n_elem) + " (0 = full Isomap)");
-      }
-    }
+    check_test_classes(ex, on, ds, p, v);
+    check_scored_points(ex, on, ds, p, v, transductive);
+    check_fit_sizes(ex, on, p, v);
     Pipeline pipe(spec.preprocess);
     const arma::uword d = pipe.fit_apply(ds.X.cols(p.train)).n_rows;
     // The fewest points a method is fitted on: the training points where any method holds out.
+    const arma::uvec joint = arma::join_cols(p.train, p.test);
     const arma::uvec& fit = transductive ? joint : p.train;
     if (first || fit.n_elem < smallest.n) smallest = DataShape{fit.n_elem, d, ds.n_classes};
     first = false;

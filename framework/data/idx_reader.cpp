@@ -235,58 +235,104 @@ std::string idx_labels_file(const std::string& images) {
   return (p.parent_path() / name).string();
 }
 
+namespace {
+
+// A part's header, element count and labels, checked before anything is allocated for its images.
+struct IdxChecked {
+  std::vector<std::uint32_t> dims;
+  std::size_t n = 0, d = 0;
+  arma::uvec y;
+  std::size_t n_classes = 0;
+};
+
+IdxChecked check_idx_part(const IdxPart& part) {
+  IdxChecked c;
+  std::size_t total = 0;
+  {
+    IdxFile x(part.images);
+    x.verify();
+    c.dims = x.dims();
+    total = x.total();
+  }
+  // One number a sample is a labels file; read as 1-pixel images its labels become the feature.
+  if (c.dims.size() < 2)
+    throw DataError(part.images + ": a rank-" + std::to_string(c.dims.size()) +
+                    " IDX file (one number per sample, as a labels file holds) given as "
+                    "images (fix: images are the *-images-idx3-ubyte file, labels the "
+                    "*-labels-idx1-ubyte file)");
+  IdxFile yf(part.labels);
+  const std::vector<double> y = yf.read_all();
+  const auto& ydims = yf.dims();
+  if (c.dims.empty() || c.dims[0] == 0)
+    throw DataError(part.images + ": IDX images file holds no samples (fix: re-download the file)");
+  if (ydims.size() != 1 || ydims[0] != c.dims[0])
+    throw DataError(part.labels + ": " + (ydims.empty() ? "0" : std::to_string(ydims[0])) +
+                    " labels for " + std::to_string(c.dims[0]) + " images in " + part.images +
+                    " (fix: pair train-images with train-labels, t10k-images with t10k-labels)");
+  c.n = c.dims[0];
+  c.d = total / c.n;
+  c.y.set_size(c.n);
+  double ymax = 0;
+  for (std::size_t j = 0; j < c.n; ++j) {
+    if (y[j] < 0 || y[j] != std::floor(y[j]))
+      throw DataError(
+          part.labels + ": label " + std::to_string(j) +
+          " is not a class number 0..C-1 (fix: give the matching *-labels-idx1-ubyte file)");
+    c.y(j) = static_cast<arma::uword>(y[j]);
+    ymax = std::max(ymax, y[j]);
+  }
+  c.n_classes = static_cast<std::size_t>(ymax) + 1;
+  return c;
+}
+
+constexpr arma::uword kDropped = arma::uword(-1);
+
+// Where each point goes: its column among the kept, or kDropped.
+std::vector<arma::uword> kept_columns(const arma::uvec& keep, std::size_t n_all) {
+  std::vector<arma::uword> column(n_all, kDropped);
+  for (arma::uword i = 0; i < keep.n_elem; ++i) {
+    if (keep(i) >= n_all || (i > 0 && keep(i) <= keep(i - 1)))
+      throw Error("internal: read_idx_parts' selection is not ascending indices of its points");
+    column[keep(i)] = i;
+  }
+  return column;
+}
+
+// Each image's pixels row by row become one column of X, the parts' columns one after another.
+void decode_kept(const std::vector<IdxPart>& parts, const std::vector<IdxChecked>& checked,
+                 const std::vector<arma::uword>& column, arma::mat& X) {
+  const std::size_t d = checked[0].d;
+  for (std::size_t k = 0, first = 0; k < parts.size(); first += checked[k].n, ++k) {
+    IdxFile x(parts[k].images);
+    // The file was read once already; one that changed since must not write past its columns.
+    if (x.dims() != checked[k].dims)
+      throw DataError(parts[k].images +
+                      ": IDX header changed while the file was read (fix: load it again once "
+                      "nothing writes to it)");
+    x.decode_each([&](const double* v, std::size_t n, std::size_t at) {
+      // Elements at..at+n of this part: whole or partial images, copied where they are kept.
+      for (std::size_t e = 0; e < n;) {
+        const std::size_t point = (at + e) / d, row = (at + e) % d;
+        const std::size_t len = std::min(n - e, d - row);
+        const arma::uword col = column[first + point];
+        if (col != kDropped) std::copy(v + e, v + e + len, X.colptr(col) + row);
+        e += len;
+      }
+    });
+  }
+}
+
+}  // namespace
+
 Dataset read_idx_parts(const std::vector<IdxPart>& parts, const IdxSelect& select) {
   if (parts.empty()) throw Error("internal: read_idx_parts without a part");
   // First every part's header, elements and labels, so that nothing is allocated for the images
   // before every size is known to be true.
-  struct Checked {
-    std::vector<std::uint32_t> dims;
-    std::size_t n = 0, d = 0;
-    arma::uvec y;
-    std::size_t n_classes = 0;
-  };
-  std::vector<Checked> checked;
+  std::vector<IdxChecked> checked;
   std::size_t n_all = 0;
   for (const IdxPart& part : parts) {
-    Checked c;
-    std::size_t total = 0;
-    {
-      IdxFile x(part.images);
-      x.verify();
-      c.dims = x.dims();
-      total = x.total();
-    }
-    // One number a sample is a labels file; read as 1-pixel images its labels become the feature.
-    if (c.dims.size() < 2)
-      throw DataError(part.images + ": a rank-" + std::to_string(c.dims.size()) +
-                      " IDX file (one number per sample, as a labels file holds) given as "
-                      "images (fix: images are the *-images-idx3-ubyte file, labels the "
-                      "*-labels-idx1-ubyte file)");
-    IdxFile yf(part.labels);
-    const std::vector<double> y = yf.read_all();
-    const auto& ydims = yf.dims();
-    if (c.dims.empty() || c.dims[0] == 0)
-      throw DataError(part.images +
-                      ": IDX images file holds no samples (fix: re-download the file)");
-    if (ydims.size() != 1 || ydims[0] != c.dims[0])
-      throw DataError(part.labels + ": " + (ydims.empty() ? "0" : std::to_string(ydims[0])) +
-                      " labels for " + std::to_string(c.dims[0]) + " images in " + part.images +
-                      " (fix: pair train-images with train-labels, t10k-images with t10k-labels)");
-    c.n = c.dims[0];
-    c.d = total / c.n;
-    c.y.set_size(c.n);
-    double ymax = 0;
-    for (std::size_t j = 0; j < c.n; ++j) {
-      if (y[j] < 0 || y[j] != std::floor(y[j]))
-        throw DataError(
-            part.labels + ": label " + std::to_string(j) +
-            " is not a class number 0..C-1 (fix: give the matching *-labels-idx1-ubyte file)");
-      c.y(j) = static_cast<arma::uword>(y[j]);
-      ymax = std::max(ymax, y[j]);
-    }
-    c.n_classes = static_cast<std::size_t>(ymax) + 1;
-    n_all += c.n;
-    checked.push_back(std::move(c));
+    checked.push_back(check_idx_part(part));
+    n_all += checked.back().n;
   }
   for (std::size_t k = 1; k < parts.size(); ++k)
     if (checked[k].d != checked[0].d)
@@ -309,41 +355,15 @@ Dataset read_idx_parts(const std::vector<IdxPart>& parts, const IdxSelect& selec
     keep.set_size(n_all);
     std::iota(keep.begin(), keep.end(), arma::uword(0));
   }
-  // Where each point goes: its column among the kept, or none.
-  constexpr arma::uword kDropped = arma::uword(-1);
-  std::vector<arma::uword> column(n_all, kDropped);
-  for (arma::uword i = 0; i < keep.n_elem; ++i) {
-    if (keep(i) >= n_all || (i > 0 && keep(i) <= keep(i - 1)))
-      throw Error("internal: read_idx_parts' selection is not ascending indices of its points");
-    column[keep(i)] = i;
-  }
-  const std::size_t d = checked[0].d;
+  const std::vector<arma::uword> column = kept_columns(keep, n_all);
   Dataset ds;
   ds.source = parts[0].images;
   ds.n_read = n_all;
   ds.n_classes = n_classes;
   ds.y = y(keep);
   if (parts.size() > 1) ds.split = part_of(keep);
-  // Each image's pixels row by row become one column, the parts' columns one after another.
-  ds.X.set_size(d, keep.n_elem);
-  for (std::size_t k = 0, first = 0; k < parts.size(); first += checked[k].n, ++k) {
-    IdxFile x(parts[k].images);
-    // The file was read once already; one that changed since must not write past its columns.
-    if (x.dims() != checked[k].dims)
-      throw DataError(parts[k].images +
-                      ": IDX header changed while the file was read (fix: load it again once "
-                      "nothing writes to it)");
-    x.decode_each([&](const double* v, std::size_t n, std::size_t at) {
-      // Elements at..at+n of this part: whole or partial images, copied where they are kept.
-      for (std::size_t e = 0; e < n;) {
-        const std::size_t point = (at + e) / d, row = (at + e) % d;
-        const std::size_t len = std::min(n - e, d - row);
-        const arma::uword col = column[first + point];
-        if (col != kDropped) std::copy(v + e, v + e + len, ds.X.colptr(col) + row);
-        e += len;
-      }
-    });
-  }
+  ds.X.set_size(checked[0].d, keep.n_elem);
+  decode_kept(parts, checked, column, ds.X);
   return ds;
 }
 

@@ -84,109 +84,87 @@ int Skeleton::find(const std::string& name) const {
   return -1;
 }
 
-Skeleton read_asf(const std::string& file) {
-  LineReader r(file);
-  Skeleton sk;
-  sk.file = file;
-  bool degrees = true;
-  std::string section, s;
-  std::vector<std::pair<std::string, std::vector<std::string>>> hierarchy;
-  AsfBone* bone = nullptr;
-  std::vector<double> root_axis_angles(3, 0.0);
-  std::vector<int> root_axis = {0, 1, 2};
-  auto angles = [&](double a, double b, double c) {
-    const double k = degrees ? arma::datum::pi / 180.0 : 1.0;
-    return std::vector<double>{a * k, b * k, c * k};
-  };
-  while (r.next(s)) {
-    std::istringstream ls(s);
-    std::string w;
-    ls >> w;
-    if (w[0] == ':') {
-      section = w;
-      if (w == ":version" || w == ":name" || w == ":documentation") continue;
-      if (w == ":units" || w == ":root" || w == ":bonedata" || w == ":hierarchy") continue;
-      continue;  // other sections are skipped word by word below
+namespace {
+
+// Three angles about x, y, z in radians, from the file's unit.
+std::vector<double> to_radians(double a, double b, double c, bool degrees) {
+  const double k = degrees ? arma::datum::pi / 180.0 : 1.0;
+  return std::vector<double>{a * k, b * k, c * k};
+}
+
+// The root's orientation as read: its channel order, axis order and angles (unit not yet known).
+struct AsfRoot {
+  std::vector<double> axis_angles = std::vector<double>(3, 0.0);
+  std::vector<int> axis = {0, 1, 2};
+};
+
+// One line of the :root section.
+void read_root_line(const std::string& w, std::istringstream& ls, LineReader& r, Skeleton& sk,
+                    AsfRoot& root) {
+  if (w == "order") {
+    std::string c;
+    while (ls >> c) {
+      const int code = channel_code(c);
+      if (code < 0) r.fail("root order: unknown channel '" + c + "'");
+      sk.root_order.push_back(code);
     }
-    if (section == ":units") {
-      std::string unit;
-      if (w == "angle") {
-        ls >> unit;
-        degrees = lower(unit) != "rad";
-      }
-    } else if (section == ":root") {
-      if (w == "order") {
-        std::string c;
-        while (ls >> c) {
-          const int code = channel_code(c);
-          if (code < 0) r.fail("root order: unknown channel '" + c + "'");
-          sk.root_order.push_back(code);
-        }
-      } else if (w == "axis") {
-        std::string o;
-        ls >> o;
-        root_axis = axis_order(o);
-        if (root_axis.empty()) r.fail("root axis: '" + o + "' is not an order of x, y, z");
-      } else if (w == "orientation") {
-        double a = 0, b = 0, c = 0;
-        if (!(ls >> a >> b >> c)) r.fail("root orientation needs three angles");
-        root_axis_angles = {a, b, c};
-      }
-    } else if (section == ":bonedata") {
-      if (w == "begin") {
-        sk.bones.emplace_back();
-        bone = &sk.bones.back();
-      } else if (w == "end") {
-        if (!bone || bone->name.empty()) r.fail("a bone without a name");
-        bone = nullptr;
-      } else if (!bone) {
-        r.fail("'" + w + "' outside a begin/end block");
-      } else if (w == "name") {
-        ls >> bone->name;
-      } else if (w == "direction") {
-        double a = 0, b = 0, c = 0;
-        if (!(ls >> a >> b >> c)) r.fail("direction needs three numbers");
-        bone->direction = {a, b, c};
-        const double nrm = arma::norm(bone->direction);
-        if (nrm > 0) bone->direction /= nrm;
-      } else if (w == "length") {
-        if (!(ls >> bone->length) || bone->length < 0) r.fail("length must be >= 0");
-      } else if (w == "axis") {
-        double a = 0, b = 0, c = 0;
-        std::string o;
-        if (!(ls >> a >> b >> c >> o)) r.fail("axis needs three angles and an order such as XYZ");
-        const std::vector<int> order = axis_order(o);
-        if (order.empty()) r.fail("axis order '" + o + "' is not an order of x, y, z");
-        const std::vector<double> rad = angles(a, b, c);
-        // The angles are given about x, y, z; `order` says in which order they apply.
-        std::vector<double> in_order;
-        for (int ax : order) in_order.push_back(rad[ax]);
-        bone->C = ordered_rotation(order, in_order);
-      } else if (w == "dof") {
-        std::string c;
-        while (ls >> c) {
-          const int code = channel_code(c);
-          if (code < 0) r.fail("dof: channel '" + c + "' is not supported (rx ry rz tx ty tz)");
-          bone->dof.push_back(code);
-        }
-      }
-    } else if (section == ":hierarchy") {
-      if (w == "begin" || w == "end") continue;
-      std::vector<std::string> children;
-      std::string c;
-      while (ls >> c) children.push_back(c);
-      hierarchy.emplace_back(w, children);
-    }
+  } else if (w == "axis") {
+    std::string o;
+    ls >> o;
+    root.axis = axis_order(o);
+    if (root.axis.empty()) r.fail("root axis: '" + o + "' is not an order of x, y, z");
+  } else if (w == "orientation") {
+    double a = 0, b = 0, c = 0;
+    if (!(ls >> a >> b >> c)) r.fail("root orientation needs three angles");
+    root.axis_angles = {a, b, c};
   }
-  if (sk.bones.empty()) r.fail("no :bonedata bones");
-  if (sk.root_order.empty()) sk.root_order = {3, 4, 5, 0, 1, 2};
-  {
-    const std::vector<double> rad =
-        angles(root_axis_angles[0], root_axis_angles[1], root_axis_angles[2]);
+}
+
+// One line of the :bonedata section; `bone` is the bone between begin and end, else nullptr.
+void read_bone_line(const std::string& w, std::istringstream& ls, LineReader& r, Skeleton& sk,
+                    AsfBone*& bone, bool degrees) {
+  if (w == "begin") {
+    sk.bones.emplace_back();
+    bone = &sk.bones.back();
+  } else if (w == "end") {
+    if (!bone || bone->name.empty()) r.fail("a bone without a name");
+    bone = nullptr;
+  } else if (!bone) {
+    r.fail("'" + w + "' outside a begin/end block");
+  } else if (w == "name") {
+    ls >> bone->name;
+  } else if (w == "direction") {
+    double a = 0, b = 0, c = 0;
+    if (!(ls >> a >> b >> c)) r.fail("direction needs three numbers");
+    bone->direction = {a, b, c};
+    const double nrm = arma::norm(bone->direction);
+    if (nrm > 0) bone->direction /= nrm;
+  } else if (w == "length") {
+    if (!(ls >> bone->length) || bone->length < 0) r.fail("length must be >= 0");
+  } else if (w == "axis") {
+    double a = 0, b = 0, c = 0;
+    std::string o;
+    if (!(ls >> a >> b >> c >> o)) r.fail("axis needs three angles and an order such as XYZ");
+    const std::vector<int> order = axis_order(o);
+    if (order.empty()) r.fail("axis order '" + o + "' is not an order of x, y, z");
+    const std::vector<double> rad = to_radians(a, b, c, degrees);
+    // The angles are given about x, y, z; `order` says in which order they apply.
     std::vector<double> in_order;
-    for (int ax : root_axis) in_order.push_back(rad[ax]);
-    sk.root_C = ordered_rotation(root_axis, in_order);
+    for (int ax : order) in_order.push_back(rad[ax]);
+    bone->C = ordered_rotation(order, in_order);
+  } else if (w == "dof") {
+    std::string c;
+    while (ls >> c) {
+      const int code = channel_code(c);
+      if (code < 0) r.fail("dof: channel '" + c + "' is not supported (rx ry rz tx ty tz)");
+      bone->dof.push_back(code);
+    }
   }
+}
+
+// Each bone's parent from the :hierarchy lines; every bone needs one, listed before it.
+void place_bones(const std::vector<std::pair<std::string, std::vector<std::string>>>& hierarchy,
+                 LineReader& r, Skeleton& sk) {
   std::vector<bool> placed(sk.bones.size(), false);
   for (const auto& [parent, children] : hierarchy) {
     const int p = parent == "root" ? -1 : sk.find(parent);
@@ -205,6 +183,54 @@ Skeleton read_asf(const std::string& file) {
     if (sk.bones[i].parent >= int(i))
       r.fail("hierarchy: bone '" + sk.bones[i].name + "' is listed before its parent '" +
              sk.bones[sk.bones[i].parent].name + "' in :bonedata");
+}
+
+}  // namespace
+
+Skeleton read_asf(const std::string& file) {
+  LineReader r(file);
+  Skeleton sk;
+  sk.file = file;
+  bool degrees = true;
+  std::string section, s;
+  std::vector<std::pair<std::string, std::vector<std::string>>> hierarchy;
+  AsfBone* bone = nullptr;
+  AsfRoot root;
+  while (r.next(s)) {
+    std::istringstream ls(s);
+    std::string w;
+    ls >> w;
+    if (w[0] == ':') {
+      section = w;  // sections other than these four are skipped line by line
+      continue;
+    }
+    if (section == ":units") {
+      std::string unit;
+      if (w == "angle") {
+        ls >> unit;
+        degrees = lower(unit) != "rad";
+      }
+    } else if (section == ":root") {
+      read_root_line(w, ls, r, sk, root);
+    } else if (section == ":bonedata") {
+      read_bone_line(w, ls, r, sk, bone, degrees);
+    } else if (section == ":hierarchy") {
+      if (w == "begin" || w == "end") continue;
+      std::vector<std::string> children;
+      std::string c;
+      while (ls >> c) children.push_back(c);
+      hierarchy.emplace_back(w, children);
+    }
+  }
+  if (sk.bones.empty()) r.fail("no :bonedata bones");
+  if (sk.root_order.empty()) sk.root_order = {3, 4, 5, 0, 1, 2};
+  // The root's angles in the unit the whole file declares (:units may come after :root).
+  const std::vector<double> rad =
+      to_radians(root.axis_angles[0], root.axis_angles[1], root.axis_angles[2], degrees);
+  std::vector<double> in_order;
+  for (int ax : root.axis) in_order.push_back(rad[ax]);
+  sk.root_C = ordered_rotation(root.axis, in_order);
+  place_bones(hierarchy, r, sk);
   sk.degrees = degrees;
   return sk;
 }

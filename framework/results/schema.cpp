@@ -31,6 +31,51 @@ std::vector<double> padded(const std::vector<const TaskResult*>& rows,
   return out;
 }
 
+// The measures of every task: its kNN errors (one column per k) and quality values (one column
+// per measure and K), padded with NaN where a task has none (failed rows).
+void write_measures(const h5::File& f, hid_t g, const Experiment& ex,
+                    const std::vector<const TaskResult*>& rows) {
+  std::size_t K = ex.evaluation.knn.size();
+  std::vector<std::int64_t> ks(ex.evaluation.knn.begin(), ex.evaluation.knn.end());
+  auto knn = padded(rows, &TaskResult::knn_error, K);
+  h5::Handle dk = h5::write_matrix(f, g, "knn_error", rows.size(), K, knn.data());
+  h5::attr_ints(f, dk, "k", ks);
+  h5::attr_string(f, dk, "metric", ex.evaluation.knn_metric);
+  // Quality: one column per measure and K (names "rnx@10", "stress"), with each column's
+  // measure and K (0 for measures without one) and the standard errors beside.
+  const std::vector<std::string> qnames =
+      quality_labels(ex.evaluation.quality, ex.evaluation.quality_k);
+  std::vector<std::string> qmeasure;
+  std::vector<std::int64_t> qk;
+  for (const auto& m : ex.evaluation.quality) {
+    if (!find_quality_measure(m)->per_k) {
+      qmeasure.push_back(m);
+      qk.push_back(0);
+    } else {
+      for (int k : ex.evaluation.quality_k) {
+        qmeasure.push_back(m);
+        qk.push_back(k);
+      }
+    }
+  }
+  const std::size_t Q = qnames.size();
+  auto quality = padded(rows, &TaskResult::quality, Q);
+  h5::Handle dq = h5::write_matrix(f, g, "quality", rows.size(), Q, quality.data());
+  h5::attr_strings(f, dq, "names", qnames);
+  h5::attr_strings(f, dq, "measure", qmeasure);
+  h5::attr_ints(f, dq, "k", qk);
+  std::vector<std::string> higher;
+  for (const auto& m : qmeasure)
+    higher.push_back(find_quality_measure(m)->higher_better ? "higher" : "lower");
+  h5::attr_strings(f, dq, "better", higher);
+  auto quality_se = padded(rows, &TaskResult::quality_se, Q);
+  h5::write_matrix(f, g, "quality_se", rows.size(), Q, quality_se.data());
+  std::vector<std::uint64_t> queries;
+  for (const TaskResult* r : rows) queries.push_back(std::uint64_t(r->quality_queries));
+  h5::write_u64(f, g, "quality_queries", queries);
+  h5::attr_int(f, dq, "sample", ex.evaluation.quality_sample);
+}
+
 void write_tasks(const h5::File& f, const Experiment& ex, const std::vector<Task>& tasks,
                  const std::map<std::uint64_t, TaskResult>& results) {
   std::vector<const TaskResult*> rows;
@@ -99,44 +144,7 @@ void write_tasks(const h5::File& f, const Experiment& ex, const std::vector<Task
   h5::write_strings(f, g, "stop_reason",
                     col([&](std::size_t i) { return rows[i]->fit_end.stop_reason; }));
 
-  std::size_t K = ex.evaluation.knn.size();
-  std::vector<std::int64_t> ks(ex.evaluation.knn.begin(), ex.evaluation.knn.end());
-  auto knn = padded(rows, &TaskResult::knn_error, K);
-  h5::Handle dk = h5::write_matrix(f, g, "knn_error", rows.size(), K, knn.data());
-  h5::attr_ints(f, dk, "k", ks);
-  h5::attr_string(f, dk, "metric", ex.evaluation.knn_metric);
-  // Quality: one column per measure and K (names "rnx@10", "stress"), with each column's
-  // measure and K (0 for measures without one) and the standard errors beside.
-  const std::vector<std::string> qnames =
-      quality_labels(ex.evaluation.quality, ex.evaluation.quality_k);
-  std::vector<std::string> qmeasure;
-  std::vector<std::int64_t> qk;
-  for (const auto& m : ex.evaluation.quality) {
-    if (!find_quality_measure(m)->per_k) {
-      qmeasure.push_back(m);
-      qk.push_back(0);
-    } else {
-      for (int k : ex.evaluation.quality_k) {
-        qmeasure.push_back(m);
-        qk.push_back(k);
-      }
-    }
-  }
-  const std::size_t Q = qnames.size();
-  auto quality = padded(rows, &TaskResult::quality, Q);
-  h5::Handle dq = h5::write_matrix(f, g, "quality", rows.size(), Q, quality.data());
-  h5::attr_strings(f, dq, "names", qnames);
-  h5::attr_strings(f, dq, "measure", qmeasure);
-  h5::attr_ints(f, dq, "k", qk);
-  std::vector<std::string> higher;
-  for (const auto& m : qmeasure)
-    higher.push_back(find_quality_measure(m)->higher_better ? "higher" : "lower");
-  h5::attr_strings(f, dq, "better", higher);
-  auto quality_se = padded(rows, &TaskResult::quality_se, Q);
-  h5::write_matrix(f, g, "quality_se", rows.size(), Q, quality_se.data());
-  h5::write_u64(f, g, "quality_queries",
-                col([&](std::size_t i) { return std::uint64_t(rows[i]->quality_queries); }));
-  h5::attr_int(f, dq, "sample", ex.evaluation.quality_sample);
+  write_measures(f, g, ex, rows);
 }
 
 void write_arrays(const h5::File& f, const std::map<std::uint64_t, TaskResult>& results) {
