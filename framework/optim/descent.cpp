@@ -29,6 +29,66 @@ const char* rule_name(Rule r) {
   return "";
 }
 
+// The search direction by the rule (conjugate gradients: Polak-Ribiere+ on the preconditioned
+// gradient z, restarted every n iterations); one that is not downhill (or broken) falls back to
+// steepest descent for this iteration.
+void search_direction(Rule rule, const OptimOptions& opt, bool precondition, const arma::vec& x,
+                      const arma::vec& g, const arma::vec& g_prev, const arma::vec& z_prev,
+                      arma::vec& p, arma::vec& z, int& since_restart, int& fallbacks) {
+  switch (rule) {
+    case Rule::Gradient:
+      p = -g;
+      break;
+    case Rule::Supplied:
+      p = opt.direction(x, g);
+      break;
+    case Rule::ConjugateGradient: {
+      z = precondition ? arma::vec(-opt.direction(x, g)) : g;
+      double beta = 0.0;
+      if (!z_prev.is_empty() && since_restart < int(x.n_elem))
+        beta = std::max(0.0, arma::dot(z, g - g_prev) / arma::dot(z_prev, g_prev));
+      if (!std::isfinite(beta)) beta = 0.0;
+      p = beta > 0 ? arma::vec(beta * p - z) : arma::vec(-z);
+      since_restart = beta > 0 ? since_restart + 1 : 0;
+      if (!(arma::dot(g, p) < 0)) {
+        p = -z;
+        since_restart = 0;
+      }
+      break;
+    }
+  }
+  if (p.n_elem != x.n_elem || !p.is_finite() || !(arma::dot(g, p) < 0)) {
+    // Not downhill (or broken): fall back to steepest descent for this iteration.
+    p = -g;
+    ++fallbacks;
+    since_restart = 0;
+  }
+}
+
+double first_trial_step(Rule rule, bool precondition, double a_prev, double d_prev,
+                        const LinePoint& p0, const arma::vec& p) {
+  // First trial step: 1 for a supplied (Newton-like, naturally scaled) direction; otherwise the
+  // previous step scaled by the ratio of slopes (N&W eq. 3.60), 1/||p|| at the start.
+  double a1 = 1.0;
+  if (rule != Rule::Supplied || precondition) {
+    a1 = a_prev > 0 ? a_prev * d_prev / p0.d : 1.0 / arma::norm(p);
+    if (!(a1 > 0) || !std::isfinite(a1)) a1 = 1.0 / arma::norm(p);
+  }
+  return a1;
+}
+
+// Why the loop stops after an accepted step s, or nullptr to go on.
+const char* converged(const OptimOptions& opt, const arma::vec& g, const arma::vec& s,
+                      double x_norm, double f, double f_prev) {
+  if (arma::abs(g).max() == 0) return "gradient_zero";
+  if (opt.g_tol > 0 && arma::abs(g).max() < opt.g_tol) return "gradient_tolerance";
+  if (opt.rel_x_tol > 0 && arma::norm(s) <= opt.rel_x_tol * x_norm) return "relative_change";
+  if (opt.x_tol > 0 && opt.f_tol > 0 && arma::abs(s).max() < opt.x_tol &&
+      std::abs(f - f_prev) < opt.f_tol)
+    return "x_and_f_tolerance";
+  return nullptr;
+}
+
 OptimResult line_search_loop(Rule rule, Objective& obj, const arma::vec& x0,
                              const OptimOptions& opt) {
   if (rule == Rule::Supplied && !opt.direction)
@@ -81,45 +141,11 @@ OptimResult line_search_loop(Rule rule, Objective& obj, const arma::vec& x0,
       z_prev.reset();
     }
 
-    // Search direction.
-    switch (rule) {
-      case Rule::Gradient:
-        p = -g;
-        break;
-      case Rule::Supplied:
-        p = opt.direction(x, g);
-        break;
-      case Rule::ConjugateGradient: {
-        z = precondition ? arma::vec(-opt.direction(x, g)) : g;
-        double beta = 0.0;
-        if (!z_prev.is_empty() && since_restart < int(x.n_elem))
-          beta = std::max(0.0, arma::dot(z, g - g_prev) / arma::dot(z_prev, g_prev));
-        if (!std::isfinite(beta)) beta = 0.0;
-        p = beta > 0 ? arma::vec(beta * p - z) : arma::vec(-z);
-        since_restart = beta > 0 ? since_restart + 1 : 0;
-        if (!(arma::dot(g, p) < 0)) {
-          p = -z;
-          since_restart = 0;
-        }
-        break;
-      }
-    }
-    if (p.n_elem != x.n_elem || !p.is_finite() || !(arma::dot(g, p) < 0)) {
-      // Not downhill (or broken): fall back to steepest descent for this iteration.
-      p = -g;
-      ++fallbacks;
-      since_restart = 0;
-    }
+    search_direction(rule, opt, precondition, x, g, g_prev, z_prev, p, z, since_restart, fallbacks);
 
     LineFunction phi(obj, x, p, res.evaluations);
     const LinePoint p0 = phi.origin(f, g);
-    // First trial step: 1 for a supplied (Newton-like, naturally scaled) direction; otherwise the
-    // previous step scaled by the ratio of slopes (N&W eq. 3.60), 1/||p|| at the start.
-    double a1 = 1.0;
-    if (rule != Rule::Supplied || precondition) {
-      a1 = a_prev > 0 ? a_prev * d_prev / p0.d : 1.0 / arma::norm(p);
-      if (!(a1 > 0) || !std::isfinite(a1)) a1 = 1.0 / arma::norm(p);
-    }
+    const double a1 = first_trial_step(rule, precondition, a_prev, d_prev, p0, p);
     LinePoint acc;
     bool ok;
     if (opt.line_search == LineSearchKind::Armijo) {
@@ -144,13 +170,7 @@ OptimResult line_search_loop(Rule rule, Objective& obj, const arma::vec& x0,
     if (opt.trace) opt.trace->log(k, f, gn, t, acc.a);
     if (opt.callback && !opt.callback({k, f, gn, acc.a, t, x, g})) return finish("callback");
     check_task_deadline(k, f, opt.max_iterations);
-    if (arma::abs(g).max() == 0) return finish("gradient_zero");
-    if (opt.g_tol > 0 && arma::abs(g).max() < opt.g_tol) return finish("gradient_tolerance");
-    if (opt.rel_x_tol > 0 && arma::norm(s) <= opt.rel_x_tol * x_norm)
-      return finish("relative_change");
-    if (opt.x_tol > 0 && opt.f_tol > 0 && arma::abs(s).max() < opt.x_tol &&
-        std::abs(f - f_prev) < opt.f_tol)
-      return finish("x_and_f_tolerance");
+    if (const char* why = converged(opt, g, s, x_norm, f, f_prev)) return finish(why);
   }
   return finish("max_iterations");
 }

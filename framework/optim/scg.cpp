@@ -16,6 +16,17 @@ namespace {
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
+
+// Levenberg-Marquardt style scaling keeps the local quadratic model positive definite: the
+// curvature along d plus beta times its squared length, beta raised where that is not positive.
+double scaled_curvature(double theta, double kappa, double& beta) {
+  double delta = theta + beta * kappa;
+  if (delta <= 0) {
+    delta = beta * kappa;
+    beta = beta - theta / kappa;
+  }
+  return delta;
+}
 }  // namespace
 
 OptimResult scg(Objective& obj, const arma::vec& x0, const OptimOptions& opt) {
@@ -63,12 +74,7 @@ OptimResult scg(Objective& obj, const arma::vec& x0, const OptimOptions& opt) {
       ++res.evaluations;
       theta = arma::dot(d, grad_plus - grad_new) / sigma;
     }
-    // Levenberg-Marquardt style scaling keeps the local quadratic model positive definite.
-    double delta = theta + beta * kappa;
-    if (delta <= 0) {
-      delta = beta * kappa;
-      beta = beta - theta / kappa;
-    }
+    const double delta = scaled_curvature(theta, kappa, beta);
     const double alpha = -mu / delta;
     const arma::vec x_new = x + alpha * d;
     // Netlab evaluates f and the gradient separately; one combined call is cheaper for the
