@@ -66,6 +66,31 @@ TEST_CASE("halving keeps the best settings of every cell for the later repeats",
   // Without a result the first stage counts as failed: nothing is chosen over a complete setting.
   const auto none = halving_survivors(ex, tasks, [](std::uint64_t) { return nullptr; });
   CHECK(none.size() == kept.size());
+
+  // The plan's stages (`drbench plan`): the run's own first stage, then its survivors once the
+  // first stage has results, else each cell's costliest settings.
+  const ResultOf result_of = [&](std::uint64_t id) -> const TaskResult* {
+    auto it = results.find(id);
+    return it == results.end() ? nullptr : &it->second;
+  };
+  std::vector<double> seconds(tasks.size(), 1.0);
+  for (const auto& t : tasks)
+    if (t.setting.has("ridge") && to_string(t.setting.values().at("ridge")) == "1e-06")
+      seconds[t.id] = 5.0;
+  const RunStages done = run_stages(ex, tasks, seconds, result_of);
+  REQUIRE(done.stages.size() == 2);
+  CHECK(done.first_done);
+  CHECK(done.stages[0] == wanted_tasks(ex, tasks, [](std::uint64_t) { return nullptr; }));
+  CHECK(done.stages[0].size() == 2 * 2 * (3 * 2 + 1));
+  CHECK(done.stages[1] == kept);
+  const RunStages before = run_stages(ex, tasks, seconds, [](std::uint64_t) { return nullptr; });
+  REQUIRE(before.stages.size() == 2);
+  CHECK_FALSE(before.first_done);
+  CHECK(before.stages[0] == done.stages[0]);
+  CHECK(before.stages[1] == halving_costliest(ex, tasks, seconds));
+  for (std::uint64_t id : before.stages[1])
+    if (tasks[id].setting.has("ridge"))
+      CHECK(to_string(tasks[id].setting.values().at("ridge")) == "1e-06");
 }
 
 TEST_CASE("halving is off by default and checked in the config", "[halving][config]") {
