@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import faulthandler
 import io
-import mmap
 import os
 import shutil
 import signal
@@ -59,74 +58,37 @@ def _text(v):
     return v
 
 
-def _column(d: h5py.Dataset, where: str = ""):
+def _column(d: h5py.Dataset):
     if d.dtype.kind in "OS" or h5py.check_string_dtype(d.dtype) is not None:
         # Files of drbench before it escaped stored text may hold raw bytes from an external
-        # command's stderr: kept as they are for the checksum, shown escaped (\xNN) below.
+        # command's stderr: shown escaped (\xNN). Their CRC-32 is the program's to verify
+        # (verify_with_program).
         v = d.asstr(errors="surrogateescape")[:]
-        # Strings cannot carry HDF5's Fletcher-32 filter; drbench stores a CRC-32 of them instead
-        # (len:text for each, so ["ab", ""] and ["a", "b"] differ), as the C++ reader checks.
-        raw = [x.encode("utf-8", "surrogateescape") for x in v]
-        if "crc32" in d.attrs:
-            text = b"".join(str(len(x)).encode() + b":" + x for x in raw)
-            if int(d.attrs["crc32"]) != zlib.crc32(text):
-                raise ValueError(f"{where}: cannot read dataset '{d.name.split('/')[-1]}': the file "
-                                 "is damaged (its CRC-32 does not verify), so none of its numbers "
-                                 "can be trusted (fix: restore the file from a copy, or rerun "
-                                 "the experiment with --force-new)")
-        return np.array([x.decode("utf-8", "backslashreplace") for x in raw], dtype=object)
+        return np.array([x.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+                         for x in v], dtype=object)
     return d[:]
 
 
-def check_string_heaps(path: str) -> None:
-    """Refuses a file whose HDF5 string heaps ("GCOL" collections, the one structure of the format
-    without a checksum) do not parse. libhdf5 1.10, under h5py as under drbench, loops forever on
-    a free-space record of size 0; this walks every collection first, as the C++ reader does."""
-    with open(path, "rb") as fh:
-        if os.fstat(fh.fileno()).st_size == 0:
-            return
-        with mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) as b:
-            length = _length_size(b)
-            if length == 0:
-                return
-            fmt = {2: "<H", 4: "<I", 8: "<Q"}[length]
-            at = b.find(b"GCOL\x01")
-            while at >= 0:
-                _walk_collection(path, b, at, length, fmt)
-                at = b.find(b"GCOL\x01", at + 1)
-
-
-def _length_size(b) -> int:
-    base = 0
-    while base + 16 <= len(b):
-        if b[base:base + 8] == b"\x89HDF\r\n\x1a\n":
-            size = b[base + 14] if b[base + 8] < 2 else b[base + 10]
-            return size if size in (2, 4, 8) else 0
-        base = base * 2 if base else 512
-    return 0
-
-
-def _walk_collection(path: str, b, at: int, length: int, fmt: str) -> None:
-    def damaged(why):
-        raise ValueError(f"{path}: the file is damaged: the string heap at byte {at} {why}, so "
-                         "none of its strings can be trusted (fix: restore the file from a copy, "
-                         "or rerun the experiment with --force-new)")
-    header = 8 + length
-    if len(b) - at < header:
-        damaged("is cut short")
-    size = struct.unpack_from(fmt, b, at + 8)[0]
-    if size < 4096 or size > len(b) - at:
-        damaged(f"claims {size} bytes")
-    p = header
-    while p < size:
-        if size - p < header:
-            break  # a tail too small for a record is free space
-        index = struct.unpack_from("<H", b, at + p)[0]
-        nbytes = struct.unpack_from(fmt, b, at + p + 8)[0]
-        need = header + (nbytes + 7) // 8 * 8 if index > 0 else nbytes
-        if need == 0 or need > size - p:
-            damaged(f"holds a record of {nbytes} bytes at offset {p} that does not fit")
-        p += need
+def verify_with_program(path: str) -> bool:
+    """Has the drbench program read the file as every C++ reader does (`drbench info`,
+    framework/results/reader.cpp): it walks the HDF5 string heaps before libhdf5 touches them
+    (libhdf5 1.10 loops forever on a free-space record of size 0), checks the CRC-32 drbench
+    stores beside every string column, and rehearses the whole read in a child process, so a file
+    that would crash the library is refused. Raises ValueError with the program's sentence when
+    it finds the file damaged. False when there is no program to ask, or when the program refuses
+    the file's layout rather than its bytes (a hand-made file in the documented layout, which this
+    reader takes as far as it goes): the caller then rehearses its own read."""
+    prog = drbench_program()
+    if prog is None:
+        return False
+    run = subprocess.run([prog, "info", path], capture_output=True, text=True,
+                         errors="backslashreplace")
+    if run.returncode == 0:
+        return True
+    said = [x[len("drbench: "):] for x in run.stderr.splitlines() if x.startswith("drbench: ")]
+    if said and "damaged" in said[-1]:
+        raise ValueError(said[-1])
+    return False
 
 
 def _first(group: h5py.Group, patterns, part):
@@ -271,7 +233,7 @@ def _read_tasks(f: h5py.File, notes: list):
             for j, qn in enumerate(_text(t["quality"].attrs.get("names", []))):
                 cols[f"{qn}_se"] = se[:, j] if se.ndim == 2 else np.full(len(se), np.nan)
         elif d.ndim == 1:
-            cols[name] = _column(d, f.filename)
+            cols[name] = _column(d)
         else:
             notes.append(f"/tasks/{name} has shape {d.shape}: not read (unknown 2-D column)")
     df = pd.DataFrame(cols)
@@ -473,8 +435,10 @@ def load(path: str) -> Results:
     A file that cannot be read (missing, damaged, not a results file, written by a newer drbench)
     raises ValueError with the reason and the fix."""
     refuse_unreadable(path)
-    check_string_heaps(path)
-    rehearse_read(path, lambda: _load(path, ask_program=False).embeddings)
+    # The program's reader verifies the file (heaps, checksums, a rehearsed read); without one,
+    # the read is rehearsed here, so a damaged file at least raises instead of crashing Python.
+    if not verify_with_program(path):
+        rehearse_read(path, lambda: _load(path, ask_program=False).embeddings)
     try:
         return _load(path)
     except (OSError, RuntimeError, KeyError) as e:

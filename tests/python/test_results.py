@@ -179,7 +179,7 @@ def test_string_column_with_wrong_crc_is_refused(raw_results, tmp_path):
     bad.write_bytes(open(raw_results, "rb").read())
     with h5py.File(bad, "r+") as f:
         f["tasks/method"].attrs["crc32"] = np.int64(f["tasks/method"].attrs["crc32"]) ^ 1
-    with pytest.raises(ValueError, match="'method'.*CRC-32"):
+    with pytest.raises(ValueError, match="'method'.*damaged"):
         dres.load(str(bad))
     # and the undamaged file verifies
     assert len(dres.load(raw_results).tasks) > 0
