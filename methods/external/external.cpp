@@ -111,8 +111,8 @@ class Scratch {
   std::string path_;
 };
 
-// The command's stderr tail as indented lines under the error: a Python traceback stays readable
-// (it used to be folded into one line of 2,000 characters).
+// The command's stderr tail as indented lines under the error, so that a Python traceback stays
+// readable rather than one line of 2,000 characters.
 std::string indented(const std::string& s) {
   std::string out;
   std::size_t start = 0;

@@ -572,10 +572,35 @@ class Plotter:
                           "optimizer, setting, total seconds")
 
     # ---- R_NX(K) ----
+    def rnx_settings(self) -> pd.DataFrame:
+        """The tables by rnx_auc, as the program chooses each cell's setting for them (its
+        selection rule in the measure's direction, framework/results/aggregate.cpp); the kNN
+        tables where the program cannot be asked (no file on disk, no program)."""
+        if not self.r.path:
+            return self.tables
+        try:
+            return dres.long_table(self.r.path, metric="rnx_auc")
+        except (ValueError, FileNotFoundError):
+            return self.tables
+
+    @staticmethod
+    def reported_tasks(tl, tables, ds, label, split_value, dim):
+        """The tasks of one cell whose results `tables` report: those of its setting, or, when the
+        setting is none (one setting) or chosen per partition (selection: validation), every
+        test-point task of the cell, which are the chosen ones."""
+        if "fold" in tl:  # validation's inner tasks embed inner splits, not the test points
+            tl = tl[tl["fold"] < 0]
+        row = tables[(tables["dataset"] == ds) & (tables["method"] == label) &
+                     (tables["split_value"] == split_value) & (tables["dim"] == dim)]
+        if row.empty:
+            return tl
+        picked = tl[tl["setting"] == row.iloc[0]["setting"]]
+        return picked if not picked.empty else tl
+
     def rnx_curves(self):
         """Per dataset (and latent dim, when several): the mean R_NX(K) over the partitions of
-        the first split value, one line per method at its setting with the highest mean
-        rnx_auc (else its first), log K axis, the mean AUC in the legend."""
+        the first split value, one line per method at the setting `drbench aggregate --metric
+        rnx_auc` reports (else the kNN table's), log K axis, the mean AUC in the legend."""
         curves = self.r.rnx_curves()
         if curves.empty:
             return
@@ -583,6 +608,7 @@ class Plotter:
         if "ok" in t:
             t = t[t["ok"]]
         has_auc = "rnx_auc" in t
+        chosen = self.rnx_settings() if has_auc else self.tables
         for ds in self.datasets:
             td = t[t["dataset"] == ds]
             if td.empty:
@@ -598,11 +624,7 @@ class Plotter:
                             ((td["dim"] == dim) | (label in self.input_space_labels))]
                     if tl.empty:
                         continue
-                    if has_auc:
-                        best = tl.groupby("setting")["rnx_auc"].mean().idxmax()
-                    else:
-                        best = tl["setting"].iloc[0]
-                    tl = tl[tl["setting"] == best]
+                    tl = self.reported_tasks(tl, chosen, ds, label, sv, dim)
                     c = curves[curves["task_id"].isin(set(tl["id"]))]
                     mean = c.groupby("K")["rnx"].mean()
                     if mean.empty:
@@ -629,7 +651,7 @@ class Plotter:
                 ax.legend(fontsize=8, frameon=False)
                 suffix = f"_d{dim}" if len(latent) > 1 else ""
                 self.save(fig, f"rnx_{slug(ds)}{suffix}", "rnx", ds, "", used,
-                          "R_NX(K) against log K, one line per method at its best rnx_auc "
+                          "R_NX(K) against log K, one line per method at the rnx_auc table's "
                           "setting; legend: AUC_logK(R_NX)")
 
     # ---- critical-difference diagram (Demsar 2006) ----

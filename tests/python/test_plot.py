@@ -175,3 +175,50 @@ def test_cd_diagram_draws_the_stored_ranks(tmp_path):
     os.makedirs(tmp_path / "fig", exist_ok=True)
     pl.cd_diagram("rnx_auc")
     assert [m[1] for m in pl.manifest] == ["cd"]
+
+
+RNX_GRID = """
+name: pyrnx
+seed: 6
+datasets:
+  - {name: iris, source: bundled, preprocess: [standardize]}
+splits: {train_ratio: [0.5], repeats: 3}
+methods:
+  - {method: pca, label: PCA, dims: [2]}
+  - {method: lle, label: LLE, dims: [2], grid: {neighbours: [4, 8, 16]}}
+evaluation:
+  knn: [1]
+  selection: {rule: validation, fraction: 0.3}
+  quality: [rnx_auc]
+output: {path: results/pyrnx.h5}
+"""
+
+
+def test_rnx_curves_show_the_setting_the_program_chooses(tmp_path):
+    """The R_NX figure draws each method at the setting `drbench aggregate --metric rnx_auc`
+    reports (one owner of the best-setting rule: framework/results/aggregate.cpp)."""
+    import csv as csv_module
+    from conftest import run_config
+    from drbench import plot as dplot
+    from drbench import results as dres
+    h5 = run_config(tmp_path, "pyrnx", RNX_GRID)
+    text = drbench("aggregate", str(h5), "--no-store", "--metric", "rnx_auc", "--format",
+                   "csv").stdout
+    (chosen,) = [row["setting"] for row in csv_module.DictReader(text.splitlines())
+                 if row["method"] == "LLE"]
+    r = dres.load(str(h5))
+    lle = r.tasks[r.tasks["label"] == "LLE"]
+    assert lle["setting"].nunique() == 3
+    pl = dplot.Plotter(r, str(tmp_path / "fig"), "png", 50)
+    os.makedirs(tmp_path / "fig", exist_ok=True)
+    pl.rnx_curves()
+    (drawn,) = [m for m in pl.manifest if m[1] == "rnx"]
+    ids = {int(i) for i in drawn[4].split(",")}
+    # Under validation the reported tasks are the chosen settings' test-point tasks (fold -1),
+    # never the inner ones that chose them.
+    assert (lle["fold"] >= 0).any()
+    test_points = lle[lle["fold"] < 0]
+    if not chosen.startswith("per partition"):
+        test_points = test_points[test_points["setting"] == chosen]
+    want = set(test_points["id"]) | set(r.tasks[r.tasks["label"] == "PCA"]["id"])
+    assert ids == want

@@ -163,7 +163,7 @@ MethodInfo gp_variant_info(std::string name, std::string summary, std::string re
   // fitc's Lambda^-1/2 K_fu R^-1; dL/dK_fu; the stationary kernels' kept s, f(s) and gradient
   // weights; dtc and vfe one fewer), counted as seven for kernels that keep less and make
   // temporaries. GPLRF with the MLP back-constraint, m = 100, Fashion-MNIST 60,000 x 50-D
-  // (`drbench plan` against the task's peak, 27 Nov): 989 MiB planned, 865 (dtc) and 893 MiB
+  // (`drbench plan` against the task's peak): 989 MiB planned, 865 (dtc) and 893 MiB
   // (fitc) measured; nine n x m planned 1,085 MiB.
   // Exact: the N x N kernel buffer and its inverse, a jittered copy, the kernel gradients and the
   // priors' own N x N matrices: `drbench run` peaked 7.9 (gplvm) and 10.0 (gplrf) N x N above
