@@ -134,7 +134,8 @@ TEST_CASE("lmnn finds the class direction that a dominant noisy dimension hides"
                         2, &tr.y, 2, &trace);
     const double err = one_nn_error(m->embedding(), tr.y, m->transform(te.X), te.y);
     const auto& lmnn = dynamic_cast<const Lmnn&>(*m);
-    LmnnObjective obj(tr.X.each_col() - lmnn.mean(), tr.y, lmnn_targets(tr.X, tr.y, 3), 2, 0.5);
+    const arma::mat Xc = tr.X.each_col() - lmnn.mean();
+    LmnnObjective obj(Xc, tr.y, lmnn_targets(Xc, tr.y, 3), 2, 0.5);
     const double f0 = obj.evaluate(arma::vectorise(lmnn.start()), nullptr);
     INFO(optimizer << ": 1-NN error lmnn " << err << ", identity " << identity_err << ", pca "
                    << pca_err << "; objective " << f0 << " -> " << lmnn.objective() << " in "
