@@ -9,6 +9,7 @@
 #include "framework/linalg/distances.hpp"
 #include "framework/linalg/pca.hpp"
 #include "framework/optim/optimizer.hpp"
+#include "methods/common/lda_start.hpp"
 
 namespace drbench {
 
@@ -133,6 +134,8 @@ void Lmnn::fit(const FitInput& in) {
   const arma::umat targets = lmnn_targets(Xc, y, s_.neighbours);
   if (s_.init == "pca") {
     start_ = pca_basis(Xc, k).W.t();
+  } else if (s_.init == "lda") {
+    start_ = lda_start(Xc, y, k, "lmnn");
   } else if (s_.init == "identity") {
     start_ = arma::eye(k, d);
   } else {
@@ -187,8 +190,10 @@ MethodInfo lmnn_info() {
       "L-BFGS, or gradient descent with a Wolfe line search; both re-find the impostors at "
       "every evaluation");
   const ChoiceKey init =
-      keywords::init("pca", {"pca", "identity", "random"},
-                     "the top principal directions, the identity's first rows, or N(0, 1) entries");
+      keywords::init("pca", {"pca", "lda", "identity", "random"},
+                     "the top principal directions, scikit-learn's LDA directions (metric-learn's "
+                     "init='lda', and 'auto' when dims < classes; at most classes - 1), the "
+                     "identity's first rows, or N(0, 1) entries");
   m.params = {neighbours, mu, iterations, tolerance, optimizer, init};
   m.supervised = true;
   m.iterative = true;

@@ -60,7 +60,7 @@ struct LmnnSetting {
   arma::uword iterations = 1000;
   double tolerance = 1e-5;
   std::string optimizer = "lbfgs";  // lbfgs | gd
-  std::string init = "pca";         // pca | identity | random
+  std::string init = "pca";         // pca | lda | identity | random
 };
 
 class Lmnn final : public LinearMethod {
