@@ -8,6 +8,7 @@
 #include "framework/linalg/distances.hpp"
 #include "framework/linalg/pca.hpp"
 #include "framework/optim/optimizer.hpp"
+#include "methods/common/lda_start.hpp"
 
 namespace drbench {
 
@@ -50,6 +51,8 @@ void Nca::fit(const FitInput& in) {
   arma::mat L;
   if (s_.init == "pca") {
     L = pca_basis(in.X, k).W.t();
+  } else if (s_.init == "lda") {
+    L = lda_start(in.X, y, k, "nca");
   } else if (s_.init == "identity") {
     L = arma::eye(k, d);
   } else {
@@ -86,8 +89,10 @@ MethodInfo nca_info() {
       "stop when the gradient's largest component, or the objective's relative decrease over "
       "one iteration, falls below this (scikit-learn: 1e-5)");
   const ChoiceKey init =
-      keywords::init("pca", {"pca", "identity", "random"},
-                     "the top principal directions, the identity's first rows, or N(0, 1) entries");
+      keywords::init("pca", {"pca", "lda", "identity", "random"},
+                     "the top principal directions, scikit-learn's LDA directions (its NCA's "
+                     "init='lda', and 'auto' when dims < classes; at most classes - 1), the "
+                     "identity's first rows, or N(0, 1) entries");
   m.params = {iterations, tolerance, init};
   m.supervised = true;
   m.iterative = true;

@@ -30,7 +30,7 @@ class NcaObjective final : public Objective {
 struct NcaSetting {
   arma::uword iterations = 50;
   double tolerance = 1e-5;
-  std::string init = "pca";  // pca | identity | random
+  std::string init = "pca";  // pca | lda | identity | random
 };
 
 class Nca final : public LinearMethod {
