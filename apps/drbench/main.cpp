@@ -416,8 +416,11 @@ int probe_configured(const Experiment& ex) {
     const MethodInfo& info = Registry::instance().get(ms.method);
     if (info.configured_from.empty()) continue;
     ++probed;
-    const arma::uword dim =
-        std::max<arma::uword>(1, *std::max_element(ms.dims.begin(), ms.dims.end()));
+    std::uint64_t largest = 0;
+    for (std::size_t di = 0; di < ex.datasets.size(); ++di)
+      for (std::uint64_t d : task_dims(ex, di, std::size_t(&ms - ex.methods.data())))
+        largest = std::max(largest, d);
+    const arma::uword dim = std::max<arma::uword>(1, largest);
     const arma::uword d = std::max<arma::uword>(5, dim + 1), per = 10, C = 3;
     Rng rng(hash_seed(ex.seed, "probe|" + ms.label));
     arma::mat X = rng.randn(d, C * per), Xnew = rng.randn(d, 2 * C);

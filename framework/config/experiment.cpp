@@ -132,6 +132,8 @@ class Parser {
                   std::to_string(ex.splits.repeats) + ": halving needs repeats left to run",
               "choose fewer repeats for the first stage than splits.repeats");
 
+    every_dataset_has_dims_ = std::all_of(ex.datasets.begin(), ex.datasets.end(),
+                                          [](const DatasetSpec& d) { return !d.dims.empty(); });
     const YAML::Node methods = r_.required(root, "", "methods");
     r_.expect_list(methods, "methods");
     for (std::size_t i = 0; i < methods.size(); ++i) {
@@ -170,10 +172,10 @@ class Parser {
 
   DatasetSpec dataset(const YAML::Node& n, const std::string& key) {
     r_.expect_map(n, key);
-    r_.check_keys(
-        n, key,
-        {"name", "source", "path", "generator", "params", "max_points", "verify_checksum",
-         "preprocess", "sequences", "classes", "variables", "matrix", "labels", "labels_path"});
+    r_.check_keys(n, key,
+                  {"name", "source", "path", "generator", "params", "max_points", "verify_checksum",
+                   "preprocess", "sequences", "classes", "variables", "matrix", "labels",
+                   "labels_path", "dims"});
     DatasetSpec d;
     d.line = Reader::line(n);
     d.name = r_.str(r_.required(n, key, "name"), join_key(key, "name"));
@@ -218,7 +220,25 @@ class Parser {
       for (std::size_t i = 0; i < n["classes"].size(); ++i)
         d.classes.push_back(r_.uinteger(n["classes"][i], join_key(key, "classes")));
     }
+    if (n["dims"]) {
+      d.dims_line = Reader::line(n["dims"], d.line);
+      d.dims = dim_list(n["dims"], join_key(key, "dims"));
+    }
     return d;
+  }
+
+  // A `dims` value: one integer >= 1 or a list of distinct ones.
+  std::vector<std::uint64_t> dim_list(const YAML::Node& n, const std::string& key) {
+    std::vector<std::uint64_t> dims;
+    const auto vals = items(r_, n, key);
+    for (std::size_t i = 0; i < vals.size(); ++i) {
+      const std::string ikey = n.IsSequence() ? index_key(key, i) : key;
+      const auto d = static_cast<std::uint64_t>(r_.integer(vals[i], ikey, 1));
+      if (std::find(dims.begin(), dims.end(), d) != dims.end())
+        r_.fail(vals[i], ikey, "dimension " + std::to_string(d) + " appears twice", "list it once");
+      dims.push_back(d);
+    }
+    return dims;
   }
 
   // variables (npz, mat), matrix and labels (h5ad), labels_path (npy, npz, mat, h5ad, mtx).
@@ -497,23 +517,17 @@ class Parser {
     if (n["label"]) no_separator(n["label"], join_key(key, "label"), m.label);
 
     m.dims_line = m.line;
+    m.ignores_dims = config::ignores_dims(*info);
     if (n["dims"]) {
-      const std::string dkey = join_key(key, "dims");
       m.dims_line = Reader::line(n["dims"], m.line);
-      const auto vals = items(r_, n["dims"], dkey);
-      for (std::size_t i = 0; i < vals.size(); ++i) {
-        const std::string ikey = n["dims"].IsSequence() ? index_key(dkey, i) : dkey;
-        const auto d = static_cast<std::uint64_t>(r_.integer(vals[i], ikey, 1));
-        if (std::find(m.dims.begin(), m.dims.end(), d) != m.dims.end())
-          r_.fail(vals[i], ikey, "dimension " + std::to_string(d) + " appears twice",
-                  "list it once");
-        m.dims.push_back(d);
-      }
-    } else if (config::ignores_dims(*info)) {
+      m.dims = dim_list(n["dims"], join_key(key, "dims"));
+    } else if (m.ignores_dims) {
       m.dims = {0};
+    } else if (every_dataset_has_dims_) {
+      // Every task takes its dataset's dims; the method has none of its own.
     } else {
       r_.fail(n, join_key(key, "dims"), "required key is missing",
-              "dims: [2] (the latent dimensions to embed into)");
+              "dims: [2] (the latent dimensions to embed into), or give every dataset its dims");
     }
 
     if (n["grid"]) {
@@ -745,6 +759,7 @@ class Parser {
   }
 
   Reader r_;
+  bool every_dataset_has_dims_ = false;  // methods may then leave out their own dims
 };
 
 // Checks the profiles map (whether or not one is applied, so a typo in a profile shows up on the
@@ -955,6 +970,12 @@ void apply_overrides(const Reader& r, YAML::Node root,
   std::vector<std::string> allowed(kTopKeys.begin(), kTopKeys.end() - 1);  // all but profiles
   allowed.push_back("profiles");
   r.check_keys(root, "", allowed);
+}
+
+const std::vector<std::uint64_t>& task_dims(const Experiment& ex, std::size_t di, std::size_t mi) {
+  const MethodSpec& m = ex.methods.at(mi);
+  const DatasetSpec& d = ex.datasets.at(di);
+  return d.dims.empty() || m.ignores_dims ? m.dims : d.dims;
 }
 
 const char* protocol_name(MethodSpec::Protocol p) {

@@ -27,7 +27,8 @@ struct MethodSpec {
       dims;  // {0} when the method ignores dims (identity) and none are given
   std::optional<std::vector<PreprocStep>> preprocess;  // overrides the dataset's chain
   int line = 0;
-  int dims_line = 0;  // where dims was written (the method's line when absent)
+  int dims_line = 0;          // where dims was written (the method's line when absent)
+  bool ignores_dims = false;  // the method's embedding has no latent dimension (identity)
   // How this method's tasks are fitted and scored: the entry's `protocol`, else
   // evaluation.protocol, with `auto` resolved (holdout where the method maps new points and the
   // split leaves test points, transductive otherwise).
@@ -98,6 +99,10 @@ struct Experiment {
   EvaluationSpec evaluation;
   OutputSpec output;
 };
+
+// The latent dims of method mi's tasks on dataset di: the dataset's `dims` where it gives them
+// (a method that ignores dims keeps its {0}), else the method's own `dims`.
+const std::vector<std::uint64_t>& task_dims(const Experiment& ex, std::size_t di, std::size_t mi);
 
 // Parses and validates a config file; `profile` selects an overlay from its `profiles:` map.
 // Throws ConfigError (file:line: key: problem (fix: ...)) on the first problem.

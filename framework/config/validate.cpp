@@ -106,7 +106,8 @@ void validate_against_data(const Experiment& ex, const std::vector<DataShape>& s
       for (const auto& setting : settings) {
         const arma::uword limit = info.dim_limit(s, setting);
         if (limit == arma::uword(-1)) continue;
-        for (std::uint64_t dim : m.dims) {
+        const bool own = &task_dims(ex, di, mi) == &m.dims;
+        for (std::uint64_t dim : task_dims(ex, di, mi)) {
           if (dim <= limit) continue;
           std::string problem = m.method + " allows at most " + limit_reason(limit, s) +
                                 std::to_string(limit) + " dimensions on " + ex.datasets[di].name +
@@ -115,10 +116,16 @@ void validate_against_data(const Experiment& ex, const std::vector<DataShape>& s
                                 ", C=" + std::to_string(s.n_classes) + ")";
           if (!m.grid.empty()) problem += " for setting {" + setting.canonical() + "}";
           problem += ", but dims asks for " + std::to_string(dim);
-          throw ConfigError(
-              ex.file, m.dims_line, "methods[" + std::to_string(mi) + "].dims", problem,
-              "use dims <= " + std::to_string(limit) + " for '" + m.label + "', or give " +
-                  ex.datasets[di].name + " its own config with smaller dims");
+          if (!own)
+            throw ConfigError(ex.file, ex.datasets[di].dims_line,
+                              "datasets[" + std::to_string(di) + "].dims", problem,
+                              "use dims <= " + std::to_string(limit) + " for " +
+                                  ex.datasets[di].name + ", or drop '" + m.label + "'");
+          throw ConfigError(ex.file, m.dims_line, "methods[" + std::to_string(mi) + "].dims",
+                            problem,
+                            "use dims <= " + std::to_string(limit) + " for '" + m.label +
+                                "', or give " + ex.datasets[di].name + " its own dims (datasets[" +
+                                std::to_string(di) + "].dims)");
         }
       }
     }

@@ -86,7 +86,7 @@ struct Generated {
 
 bool is_review_manifold(const std::string& name) {
   return name == "helix" || name == "twin_peaks" || name == "broken_swiss_roll" ||
-         name == "high_dim";
+         name == "swiss_roll_review" || name == "high_dim";
 }
 
 // The toolbox's two-class labels: a checkerboard over the manifold coordinates (the helix:
@@ -101,7 +101,7 @@ arma::uvec checkerboard(const std::string& name, const arma::mat& X, const arma:
       s = std::lround(1.5 * latent(0, i));
     } else if (name == "twin_peaks") {
       for (arma::uword c = 0; c < 3; ++c) s += std::lround((X(c, i) + X.row(c).min()) / 10.0);
-    } else if (name == "broken_swiss_roll") {
+    } else if (name == "broken_swiss_roll" || name == "swiss_roll_review") {
       s = std::lround(latent(0, i) / 2.0) + std::lround(latent(1, i) / 12.0);
     } else {
       for (arma::uword c = 0; c < latent.n_rows; ++c) s += 1 + std::lround(latent(c, i));
@@ -116,9 +116,10 @@ arma::uvec checkerboard(const std::string& name, const arma::mat& X, const arma:
 // 10 sin(pi x) tanh(3 y) (the noise on the height scaled by 10 with it, as the toolbox does).
 // Broken swiss roll: the toolbox's roll (t in [1.5 pi, 4.5 pi], height in [0, 30]) with
 // t = 1.5 pi (1 + 2u), u uniform on [0, 0.4] for the first ceil(n/2) points and on [0.6, 1]
-// for the rest. High-dimensional set: t uniform on [0, 1]^5 (the toolbox uses a grid of
-// round(n^(1/5))^5 points) mapped to (cos t1, tanh 3 t2, t1 + t3, t4 sin t2, sin(t1 + t5),
-// t5 cos t2, t5 + t4, t2, t3 t4, t1).
+// for the rest; the review's unbroken roll (the toolbox's 'swiss') draws u uniform on [0, 1]
+// (sklearn's roll, `swiss_roll`, is 21 high, not 30). High-dimensional set: t uniform on [0, 1]^5
+// (the toolbox uses a grid of round(n^(1/5))^5 points) mapped to (cos t1, tanh 3 t2, t1 + t3, t4
+// sin t2, sin(t1 + t5), t5 cos t2, t5 + t4, t2, t3 t4, t1).
 void review_manifold(const std::string& name, arma::uword n, double noise, Rng& rng,
                      Generated& out) {
   arma::mat& X = out.ds.X;
@@ -136,11 +137,12 @@ void review_manifold(const std::string& name, arma::uword n, double noise, Rng& 
     X = arma::join_cols(T, arma::sin(kPi * T.row(0)) % arma::tanh(3.0 * T.row(1)));
     X += noise * rng.randn(3, n);
     X.row(2) *= 10.0;
-  } else if (name == "broken_swiss_roll") {
+  } else if (name == "broken_swiss_roll" || name == "swiss_roll_review") {
     arma::rowvec t(n), h(n);
+    const bool broken = name == "broken_swiss_roll";
     const arma::uword first = (n + 1) / 2;
     for (arma::uword i = 0; i < n; ++i) {
-      const double u = 0.4 * rng.uniform() + (i < first ? 0.0 : 0.6);
+      const double u = broken ? 0.4 * rng.uniform() + (i < first ? 0.0 : 0.6) : rng.uniform();
       t(i) = 1.5 * kPi * (1.0 + 2.0 * u);
     }
     for (arma::uword i = 0; i < n; ++i) h(i) = 30.0 * rng.uniform();
@@ -278,6 +280,10 @@ const std::vector<GeneratorInfo>& generators() {
                  review_params()});
     g.push_back({"broken_swiss_roll",
                  "3-D swiss roll with a gap along the roll (van der Maaten et al. 2009)",
+                 review_params()});
+    g.push_back({"swiss_roll_review",
+                 "3-D swiss roll of van der Maaten et al. 2009 (the toolbox's 'swiss'): t in "
+                 "[1.5pi, 4.5pi], height in [0, 30]",
                  review_params()});
     g.push_back({"high_dim",
                  "5-D manifold in 10-D (van der Maaten et al. 2009, the high-dimensional set)",

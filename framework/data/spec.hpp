@@ -40,7 +40,12 @@ struct DatasetSpec {
   std::string sequences;
   // Keep only these labels (relabelled 0..k-1 in this order), e.g. USPS digits 0-4; empty = all.
   std::vector<std::uint64_t> classes;
-  int line = 0;  // where it was declared, for errors raised later
+  // The latent dims of every task on this dataset, replacing each method's `dims` here (a method
+  // that ignores dims keeps dim 0); empty = the methods' own. A comparison that sets each data
+  // set's dimension to its intrinsic dimension (drbench datasets --intrinsic-dim) writes it here.
+  std::vector<std::uint64_t> dims;
+  int line = 0;       // where it was declared, for errors raised later
+  int dims_line = 0;  // where dims was written
 };
 
 // The source a file's extension names ("" when it names none): .h5/.hdf5 file, .csv[.gz] csv,

@@ -100,7 +100,7 @@ std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape
         const std::uint64_t split_seed = hash_seed(ex.splits.seed, partition);
         for (std::size_t mi = 0; mi < ex.methods.size(); ++mi)
           for (const auto& setting : settings[mi])
-            for (std::uint64_t dim : ex.methods[mi].dims) {
+            for (std::uint64_t dim : task_dims(ex, di, mi)) {
               Task t;
               t.id = tasks.size();
               t.key = partition + "|" + ex.methods[mi].label + "|" + setting.canonical() + "|d" +

@@ -91,10 +91,11 @@ std::string nodes_text(const std::vector<NodeMemory>& nodes, double resident) {
 }  // namespace
 
 double count_tasks(const Experiment& ex) {
-  double per_partition = 0;
-  for (const auto& m : ex.methods) per_partition += settings_of(m) * double(m.dims.size());
-  return double(ex.datasets.size()) * double(ex.splits.values.size()) * double(ex.splits.repeats) *
-         per_partition;
+  double per_split = 0;  // tasks of one partition of every dataset
+  for (std::size_t di = 0; di < ex.datasets.size(); ++di)
+    for (std::size_t mi = 0; mi < ex.methods.size(); ++mi)
+      per_split += settings_of(ex.methods[mi]) * double(task_dims(ex, di, mi).size());
+  return double(ex.splits.values.size()) * double(ex.splits.repeats) * per_split;
 }
 
 void check_memory_before_data(const Experiment& ex, const MemoryLimit& limit) {
@@ -123,7 +124,9 @@ void check_memory_before_data(const Experiment& ex, const MemoryLimit& limit) {
   std::size_t worst = 0;
   double most = -1;
   for (std::size_t mi = 0; mi < ex.methods.size(); ++mi) {
-    const double n = settings_of(ex.methods[mi]) * double(ex.methods[mi].dims.size());
+    double n = 0;
+    for (std::size_t di = 0; di < ex.datasets.size(); ++di)
+      n += settings_of(ex.methods[mi]) * double(task_dims(ex, di, mi).size());
     if (n > most) most = n, worst = mi;
   }
   const MethodSpec& m = ex.methods.at(worst);
@@ -217,7 +220,7 @@ std::size_t method_peaks(const Experiment& ex, const std::vector<DataShape>& sha
       for (double value : ex.splits.values) {
         const DataShape s = fit_shape(ex, shapes, full, joint_shapes, mi, di, value);
         for (const ParamSet& setting : settings)
-          for (std::uint64_t dim : m.dims) {
+          for (std::uint64_t dim : task_dims(ex, di, mi)) {
             const double method = info.memory_of(s, setting, dim == 0 ? s.d : dim);
             const double need = std::max(method, raw_block);
             const std::string task = "dataset " + ex.datasets[di].name + ", split " +

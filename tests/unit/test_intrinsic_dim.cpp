@@ -55,6 +55,24 @@ TEST_CASE("the review's generators follow their equations", "[data][generators]"
   CHECK(arma::accu(u <= 0.4) == 250);
   CHECK(T.row(1).max() <= 30.0);
 
+  // The review's unbroken roll (the toolbox's 'swiss'): t over all of [1.5 pi, 4.5 pi], 30 high,
+  // and the toolbox's checkerboard rem(round(t / 2) + round(height / 12), 2).
+  const std::map<std::string, ParamValue> board_roll = {
+      {"n", std::int64_t(500)}, {"noise", 0.0}, {"labels", std::string("checkerboard")}};
+  const Dataset roll = generate_dataset("swiss_roll_review", board_roll, 6);
+  const arma::mat R = generator_latent("swiss_roll_review", board_roll, 6);
+  const arma::rowvec v = (R.row(0) / (1.5 * arma::datum::pi) - 1.0) / 2.0;
+  CHECK(arma::accu(v > 0.4 && v < 0.6) > 50);  // no gap
+  CHECK(R.row(1).max() > 25.0);
+  CHECK(R.row(1).max() <= 30.0);
+  CHECK(arma::abs(roll.X.row(0) - R.row(0) % arma::cos(R.row(0))).max() < 1e-12);
+  CHECK(arma::abs(roll.X.row(1) - R.row(1)).max() == 0.0);
+  REQUIRE(roll.n_classes == 2);
+  for (arma::uword i = 0; i < 500; ++i) {
+    const long s = std::lround(R(0, i) / 2.0) + std::lround(R(1, i) / 12.0);
+    CHECK(roll.y(i) == arma::uword(s % 2));
+  }
+
   const Dataset high = generate_dataset("high_dim", clean, 4);
   REQUIRE(high.X.n_rows == 10);
   const arma::mat L = generator_latent("high_dim", clean, 4);

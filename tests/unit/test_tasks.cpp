@@ -264,3 +264,59 @@ TEST_CASE("dispatch order: long tasks first, the rest partition by partition", "
   CHECK(prepared_key(ex, tasks[0]) == prepared_key(ex, tasks[1]));
   CHECK(prepared_key(ex, tasks[0]) != prepared_key(ex, tasks.back()));
 }
+
+TEST_CASE("a dataset's dims replace the methods' dims on its tasks", "[tasks][config]") {
+  // The 2009 review embeds each data set at its own intrinsic dimension.
+  const std::string cfg = R"(evaluation: {selection: min_mean_error}
+datasets:
+  - {name: usps, dims: [3, 5]}
+  - {name: iris, source: bundled}
+splits: {train_ratio: [0.5]}
+methods:
+  - method: identity
+  - method: test_cfg_supervised
+    label: sup
+    dims: [2]
+)";
+  const Experiment ex = parse_experiment(cfg, "cfg/dd.yaml");
+  CHECK(task_dims(ex, 0, 1) == std::vector<std::uint64_t>{3, 5});
+  CHECK(task_dims(ex, 1, 1) == std::vector<std::uint64_t>{2});
+  CHECK(task_dims(ex, 0, 0) == std::vector<std::uint64_t>{0});  // identity keeps its input space
+  std::multiset<std::pair<std::size_t, std::uint64_t>> got;
+  for (const Task& t : expand_tasks(ex))
+    if (t.method == 1) got.insert({t.dataset, t.dim});
+  CHECK(got == std::multiset<std::pair<std::size_t, std::uint64_t>>{{0, 3}, {0, 5}, {1, 2}});
+
+  // A method may leave its dims out when every dataset has them; otherwise it must give them.
+  const std::string all = R"(datasets:
+  - {name: usps, dims: 4}
+  - {name: iris, source: bundled, dims: [2]}
+splits: {train_ratio: [0.5]}
+methods:
+  - {method: test_cfg_supervised, label: sup}
+)";
+  const Experiment every = parse_experiment(all, "cfg/all.yaml");
+  CHECK(expand_tasks(every).size() == 2);
+  CHECK(task_dims(every, 0, 0) == std::vector<std::uint64_t>{4});
+  std::string some = all;
+  some.replace(some.find(", dims: [2]"), 11, "");
+  CHECK_THROWS_WITH(parse_experiment(some, "cfg/some.yaml"),
+                    Catch::Contains("'methods[0].dims': required key is missing"));
+  CHECK_THROWS_WITH(parse_experiment(R"(datasets: [{name: usps, dims: [2, 2]}]
+splits: {train_ratio: [0.5]}
+methods: [{method: pca, dims: [2]}]
+)",
+                                     "cfg/twice.yaml"),
+                    Catch::Contains("'datasets[0].dims[1]': dimension 2 appears twice"));
+
+  // A dataset dim above a method's limit is reported at the dataset's dims.
+  try {
+    validate_against_data(every, {DataShape{9298, 256, 10}, DataShape{150, 4, 2}});
+    FAIL("expected a ConfigError");
+  } catch (const ConfigError& e) {
+    const std::string m = e.what();
+    CHECK_THAT(m, Catch::Contains("cfg/all.yaml:3: 'datasets[1].dims': test_cfg_supervised allows "
+                                  "at most C-1 = 1 dimensions on iris"));
+    CHECK_THAT(m, Catch::Contains("fix: use dims <= 1 for iris, or drop 'sup'"));
+  }
+}
