@@ -258,4 +258,10 @@ std::string retired_name_fix(const MethodInfo& m, const std::string& key) {
   return "";
 }
 
+ChoiceKey landmark_choice() {
+  return ParamSpec::choice("landmark_choice", "random", {"random", "maxmin"},
+                           "landmarks drawn at random, or by MaxMin (each next one the point "
+                           "farthest from those chosen)");
+}
+
 }  // namespace drbench::keywords

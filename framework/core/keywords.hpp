@@ -139,5 +139,8 @@ struct KernelWidth {
 // parameters, the fix that names the new one ("write neighbours: ... instead"); empty otherwise.
 std::string retired_name_fix(const MethodInfo& m, const std::string& key);
 
+// `landmark_choice` (choice {random, maxmin}): how a landmark method draws its landmarks.
+ChoiceKey landmark_choice();
+
 }  // namespace keywords
 }  // namespace drbench

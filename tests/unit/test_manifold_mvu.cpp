@@ -10,6 +10,7 @@
 
 #include "framework/linalg/distances.hpp"
 #include "framework/neighbours/geodesic.hpp"
+#include "methods/manifold/landmark_mvu/landmark_mvu.hpp"
 #include "methods/manifold/mvu/mvu.hpp"
 #include "methods/manifold/sdp_solver.hpp"
 #include "tests/unit/nonlinear_helpers.hpp"
@@ -121,6 +122,68 @@ TEST_CASE("mvu unrolls a rolled-up sheet", "[manifold][mvu]") {
   CHECK(ev(0) + ev(1) > 0.99 * arma::trace(K));
 }
 
+TEST_CASE("landmark_mvu with every point a landmark is mvu", "[manifold][mvu][landmark_mvu]") {
+  const arma::mat X = helix_chain(40);
+  auto full = fit_method("mvu", {{"neighbours", std::int64_t(1)}}, X, 1);
+  auto lm = fit_method("landmark_mvu",
+                       {{"neighbours", std::int64_t(1)}, {"landmarks", std::int64_t(0)}}, X, 1);
+  const double scale = arma::abs(full->embedding()).max();
+  CHECK(max_diff_up_to_sign(lm->embedding(), full->embedding()) < 1e-3 * scale);
+  Rng rng(5);
+  arma::mat flat;
+  const arma::mat S = rolled_sheet(rng, 120, flat);
+  // On the sheet some edges end up shorter when they may: compare like with like, and the
+  // equalities too.
+  auto full2 = fit_method("mvu", {{"edge_lengths", std::string("at_most")}}, S, 2);
+  auto lm2 = fit_method("landmark_mvu", {{"landmarks", std::int64_t(0)}}, S, 2);
+  const double scale2 = arma::abs(full2->embedding()).max();
+  // Both maximise the same trace over the same constraints: the same K.
+  const arma::mat K1 = full2->embedding().t() * full2->embedding();
+  const arma::mat K2 = lm2->embedding().t() * lm2->embedding();
+  CHECK(arma::abs(K1 - K2).max() < 1e-2 * scale2 * scale2);
+  auto full3 = fit_method("mvu", {}, S, 2);
+  auto lm3 =
+      fit_method("landmark_mvu",
+                 {{"landmarks", std::int64_t(0)}, {"edge_lengths", std::string("kept")}}, S, 2);
+  const arma::mat K3 = full3->embedding().t() * full3->embedding();
+  const arma::mat K4 = lm3->embedding().t() * lm3->embedding();
+  CHECK(arma::abs(K3 - K4).max() < 1e-2 * scale2 * scale2);
+}
+
+TEST_CASE("landmark_mvu: reconstruction from the landmarks, kept edges, new points",
+          "[manifold][mvu][landmark_mvu]") {
+  Rng rng(7);
+  arma::mat flat;
+  const arma::mat X = rolled_sheet(rng, 300, flat);
+  // Q: landmarks map to themselves, every row sums to 1 (the weights are affine), and points on
+  // a plane are reconstructed from the landmarks nearly exactly.
+  const arma::uvec idx = arma::regspace<arma::uvec>(0, 10, 299);
+  const arma::mat Q = landmark_reconstruction(X, idx, 6, 1e-3);
+  CHECK(arma::abs(Q.rows(idx) - arma::eye(idx.n_elem, idx.n_elem)).max() < 1e-12);
+  CHECK(arma::abs(arma::sum(Q, 1) - 1.0).max() < 1e-9);
+  arma::mat P, R;
+  arma::qr_econ(P, R, rng.randn(5, 5));
+  const arma::mat Xp = P.head_cols(2) * flat;
+  const arma::mat Qp = landmark_reconstruction(Xp, idx, 6, 1e-6);
+  CHECK(arma::abs(Xp.cols(idx) * Qp.t() - Xp).max() < 1e-3);
+
+  auto m = fit_method("landmark_mvu", {{"landmarks", std::int64_t(30)}}, X, 2);
+  const auto& lm = dynamic_cast<const LandmarkMvu&>(*m);
+  CHECK(lm.max_violation() < 1e-5);
+  const arma::mat Y = m->embedding();
+  CHECK(Y.is_finite());
+  CHECK(arma::abs(m->transform(X) - Y).max() < 1e-12);
+  // The landmark embedding still unrolls the sheet, more loosely than MVU (every point is tied to
+  // the landmarks' reconstruction).
+  const arma::mat Df = arma::sqrt(sq_distances(flat)), Dy = arma::sqrt(sq_distances(Y));
+  CHECK(arma::abs(Dy - Df).max() / Df.max() < 0.25);
+  // maxmin landmarks too.
+  auto mm = fit_method(
+      "landmark_mvu", {{"landmarks", std::int64_t(30)}, {"landmark_choice", std::string("maxmin")}},
+      X, 2);
+  CHECK(mm->embedding().is_finite());
+}
+
 TEST_CASE("mvu and landmark_mvu estimates refuse SDPs that cannot fit", "[manifold][mvu]") {
   const MethodInfo& mvu = Registry::instance().get("mvu");
   const ParamSet p = mvu.complete({});
@@ -131,4 +194,9 @@ TEST_CASE("mvu and landmark_mvu estimates refuse SDPs that cannot fit", "[manifo
   CHECK(!mvu.advise(big, p).empty());
   CHECK(mvu.advise(small, p).empty());
   CHECK(mvu.cost_of(big, p, 2) > 1e3 * mvu.cost_of(small, p, 2));
+  // Landmark MVU still has a constraint per edge: its estimate is of the same order.
+  const MethodInfo& lm = Registry::instance().get("landmark_mvu");
+  const ParamSet q = lm.complete({});
+  CHECK(lm.memory_of(small, q, 2) < mvu.memory_of(small, p, 2) * 2);
+  CHECK(lm.memory_of(big, q, 2) > 100e9);
 }
