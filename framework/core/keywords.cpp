@@ -264,4 +264,9 @@ ChoiceKey landmark_choice() {
                            "farthest from those chosen)");
 }
 
+IntKey analysers(std::int64_t def, const std::string& what) {
+  return ParamSpec::integer("analysers", def, 1, std::nullopt,
+                            "local linear models of a mixture, fitted by EM: " + what);
+}
+
 }  // namespace drbench::keywords
