@@ -11,6 +11,7 @@
 
 #include "framework/linalg/distances.hpp"
 #include "methods/manifold/local_alignment.hpp"
+#include "methods/manifold/manifold_charting/manifold_charting.hpp"
 #include "methods/manifold/mixture_alignment.hpp"
 #include "tests/unit/nonlinear_helpers.hpp"
 
@@ -96,6 +97,45 @@ TEST_CASE("llc's alignment matrix is U'(I - W)'(I - W)U built densely", "[manifo
   CHECK(arma::abs(Y * Y.t() / 40.0 - arma::eye(2, 2)).max() < 1e-6);
 }
 
+TEST_CASE("manifold charting's alignment matrix is the pairwise chart disagreement",
+          "[manifold][manifold_charting]") {
+  Rng rng(23);
+  const arma::uword n = 12, m = 3, q = 2, p = q + 1;
+  arma::mat R = rng.randu(n, m);
+  R.each_col() /= arma::sum(R, 1);
+  std::vector<arma::mat> Z(m);
+  for (auto& z : Z) z = rng.randn(q, n);
+  arma::mat U(n, m * p);
+  for (arma::uword k = 0; k < m; ++k) {
+    U.cols(k * p, k * p + q - 1) = Z[k].t();
+    U.cols(k * p, k * p + q - 1).each_col() %= R.col(k);
+    U.col(k * p + q) = R.col(k);
+  }
+  const arma::mat A = charting_cost(U, R, Z);
+  // The cost of one output coordinate g (stacked G_k rows), evaluated from its definition.
+  const auto cost = [&](const arma::vec& g) {
+    double c = 0.0;
+    for (arma::uword i = 0; i < n; ++i)
+      for (arma::uword k = 0; k < m; ++k)
+        for (arma::uword j = 0; j < m; ++j) {
+          const double yk = arma::dot(g.subvec(k * p, k * p + q - 1), Z[k].col(i)) + g(k * p + q);
+          const double yj = arma::dot(g.subvec(j * p, j * p + q - 1), Z[j].col(i)) + g(j * p + q);
+          c += 0.5 * R(i, k) * R(i, j) * (yk - yj) * (yk - yj);
+        }
+    return c / double(n);
+  };
+  // A quadratic form is fixed by its values: polarise on the basis vectors.
+  arma::mat Ad(m * p, m * p);
+  for (arma::uword a = 0; a < m * p; ++a)
+    for (arma::uword b = 0; b < m * p; ++b) {
+      arma::vec ea(m * p, arma::fill::zeros), eb(m * p, arma::fill::zeros);
+      ea(a) = 1.0;
+      eb(b) = 1.0;
+      Ad(a, b) = 0.5 * (cost(ea + eb) - cost(ea) - cost(eb));
+    }
+  CHECK(arma::abs(A - Ad).max() < 1e-12);
+}
+
 TEST_CASE("llc and manifold charting recover a noisy plane up to an affine map",
           "[manifold][llc][manifold_charting]") {
   Rng rng(24);
@@ -104,7 +144,7 @@ TEST_CASE("llc and manifold charting recover a noisy plane up to an affine map",
   Rng rng2(24);
   const arma::mat Xall = noisy_plane(rng2, 430, 0.02, Tn);  // same map, 30 more points
   const arma::mat Xnew = Xall.tail_cols(30), Tnew = Tn.tail_cols(30);
-  for (const std::string name : {"llc"}) {
+  for (const std::string name : {"llc", "manifold_charting"}) {
     INFO(name);
     auto m = fit_method(name, {{"analysers", std::int64_t(8)}}, X, 2);
     const arma::mat Y = m->embedding();
