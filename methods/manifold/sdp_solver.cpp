@@ -41,8 +41,10 @@ int monitor(DSDP dsdp, void* ctx) {
   try {
     check_task_deadline(it, -ddobj, st->max_iterations);
   } catch (...) {
+    // Stop at this iteration as DSDP's own iteration cap would (a non-zero return would end the
+    // solve too, but through DSDP's error path, which prints a stack of messages).
     st->stopped = std::current_exception();
-    return 1;  // any non-zero return ends DSDPSolve with that code
+    DSDPSetMaxIts(dsdp, it);
   }
   return 0;
 }
@@ -154,7 +156,7 @@ SdpSolution solve_rank_one_sdp(arma::uword p, const arma::mat& C,
   check(DSDPSetMonitor(pr.dsdp, monitor, &st), who, "DSDPSetMonitor");
   check(DSDPSetup(pr.dsdp), who, "DSDPSetup");
   const int info = DSDPSolve(pr.dsdp);
-  if (st.stopped) std::rethrow_exception(st.stopped);
+  if (st.stopped) std::rethrow_exception(st.stopped);  // TimeLimitExceeded or TaskInterrupted
   check(info, who, "DSDPSolve");
   check(DSDPComputeX(pr.dsdp), who, "DSDPComputeX");
   DSDPTerminationReason reason;
