@@ -113,7 +113,8 @@ void AnalyserMixture::fit(const arma::mat& X, const MixtureSetting& s, Rng& rng,
   floor_ = std::max(s.min_variance * arma::accu(arma::square(Xc)) / double(n * d), 1e-300);
   // Start: distinct training points as means, each point with its nearest; components with fewer
   // than q + 2 points are dropped before EM starts (their covariance would be degenerate).
-  arma::uword m = std::min<arma::uword>(s.components, n);
+  // At most n / (q + 2) starting means, so that each has about q + 2 points of its own.
+  arma::uword m = std::min<arma::uword>(s.components, std::max<arma::uword>(1, n / (q_ + 2)));
   const arma::uvec start = arma::sort(arma::uvec(rng.permutation(n).head(m)));
   const arma::mat D = sq_distances(X.cols(start), X);  // m x n
   const arma::urowvec owner = arma::index_min(D, 0);

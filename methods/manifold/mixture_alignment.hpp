@@ -39,9 +39,9 @@ struct MixtureSetting {
 
 class AnalyserMixture {
  public:
-  // EM from `components` distinct training points drawn by `rng` as means (each point first
-  // assigned to its nearest mean). Components left with fewer than q + 1 points' worth of
-  // responsibility are dropped (noted in the trace as components_dropped).
+  // EM from min(components, n / (q + 2)) distinct training points drawn by `rng` as means, each
+  // point first assigned to its nearest mean; a mean with fewer than q + 2 points is dropped
+  // before EM (the number kept is noted in the trace as analysers_used).
   void fit(const arma::mat& X, const MixtureSetting& s, Rng& rng, Trace* trace,
            const std::string& who);
   // log p(x_n) summed over the points, and the n x m log of pi_k N(x_n | mu_k, C_k).
