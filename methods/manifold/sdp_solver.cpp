@@ -172,7 +172,10 @@ SdpSolution solve_rank_one_sdp(arma::uword p, const arma::mat& C,
                       ": the SDP is unbounded: the neighbour graph is disconnected; raise "
                       "'neighbours' or set 'disconnected: connect'");
   if (type == DSDP_UNBOUNDED)
-    throw MethodError(who + ": the SDP is infeasible (" + reason_text(reason) + ")");
+    throw MethodError(who +
+                      ": the SDP is infeasible, the kNN edges cannot all keep their lengths "
+                      "exactly (with landmarks they rarely can); set 'edge_lengths: "
+                      "at_most'");
   SdpSolution out;
   out.stop = reason_text(reason);
   double* x = nullptr;

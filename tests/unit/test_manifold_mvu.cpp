@@ -177,6 +177,11 @@ TEST_CASE("landmark_mvu: reconstruction from the landmarks, kept edges, new poin
   // the landmarks' reconstruction).
   const arma::mat Df = arma::sqrt(sq_distances(flat)), Dy = arma::sqrt(sq_distances(Y));
   CHECK(arma::abs(Dy - Df).max() / Df.max() < 0.25);
+  // Equalities through 30 landmarks cannot hold on the sheet: refused with the fix.
+  CHECK_THROWS_WITH(
+      fit_method("landmark_mvu",
+                 {{"landmarks", std::int64_t(30)}, {"edge_lengths", std::string("kept")}}, X, 2),
+      Catch::Contains("set 'edge_lengths: at_most'"));
   // maxmin landmarks too.
   auto mm = fit_method(
       "landmark_mvu", {{"landmarks", std::int64_t(30)}, {"landmark_choice", std::string("maxmin")}},
