@@ -5,7 +5,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libarmadillo-dev libopenblas-dev liblapack-dev
       libopenmpi-dev openmpi-bin libyaml-cpp-dev libhdf5-dev catch2 libbenchmark-dev
-      libhnswlib-dev libfftw3-dev libsuperlu-dev libmatio-dev
+      libhnswlib-dev libfftw3-dev libsuperlu-dev libmatio-dev libdsdp-dev
       python3 python3-numpy python3-h5py python3-pandas python3-matplotlib python3-pytest)
 # --test (scripts/test.sh): also what only the tests use; chromium renders the HTML report, driven
 # over the DevTools protocol by python3-websocket

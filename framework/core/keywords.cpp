@@ -258,4 +258,15 @@ std::string retired_name_fix(const MethodInfo& m, const std::string& key) {
   return "";
 }
 
+ChoiceKey landmark_choice() {
+  return ParamSpec::choice("landmark_choice", "random", {"random", "maxmin"},
+                           "landmarks drawn at random, or by MaxMin (each next one the point "
+                           "farthest from those chosen)");
+}
+
+IntKey analysers(std::int64_t def, const std::string& what) {
+  return ParamSpec::integer("analysers", def, 1, std::nullopt,
+                            "local linear models of a mixture, fitted by EM: " + what);
+}
+
 }  // namespace drbench::keywords

@@ -139,5 +139,12 @@ struct KernelWidth {
 // parameters, the fix that names the new one ("write neighbours: ... instead"); empty otherwise.
 std::string retired_name_fix(const MethodInfo& m, const std::string& key);
 
+// `landmark_choice` (choice {random, maxmin}): how a landmark method draws its landmarks.
+ChoiceKey landmark_choice();
+
+// `analysers` (int >= 1): the local linear models of a mixture that a method aligns (LLC,
+// manifold charting); fewer are used where the training points cannot start them all.
+IntKey analysers(std::int64_t def, const std::string& what);
+
 }  // namespace keywords
 }  // namespace drbench

@@ -102,9 +102,7 @@ MethodInfo landmark_mds_info() {
   const IntKey landmarks = keywords::landmarks(
       100,
       "drawn from the training points (all of them when fewer; 0 = every point, classical MDS)");
-  const ChoiceKey choice = ParamSpec::choice("landmark_choice", "random", {"random", "maxmin"},
-                                             "landmarks drawn at random, or by MaxMin (each next "
-                                             "one the point farthest from those chosen)");
+  const ChoiceKey choice = keywords::landmark_choice();
   m.params = {landmarks, choice};
   m.transform_reproduces_embedding = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) {

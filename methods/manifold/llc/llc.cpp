@@ -1,0 +1,101 @@
+// Locally linear coordination (Teh & Roweis, "Automatic alignment of local representations",
+// NIPS 15, 2003, section 3): a mixture of local linear models (methods/manifold/
+// mixture_alignment.hpp) gives every point responsibilities r_nk and local coordinates z_nk; the
+// global coordinates y_n = sum_k r_nk (L_k z_nk + l_k) = U_n' V are aligned by LLE's cost: with
+// W the reconstruction weights of each point from its k nearest neighbours (eq. 2),
+// sum_n |y_n - sum_j W_nj y_j|^2 = tr(V' U'(I - W)'(I - W) U V), minimised subject to unit
+// covariance V'(U'U / n)V = I: the bottom generalised eigenvectors of (U'(I-W)'(I-W)U, U'U/n)
+// after the constant one (eq. 7-8). New points map through the mixture and V (section 4).
+// The mixture is drtoolbox's (mixture of probabilistic PCA, latent dimension = dims).
+#include <string>
+#include <vector>
+
+#include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
+#include "framework/core/registry.hpp"
+#include "framework/linalg/distances.hpp"
+#include "framework/neighbours/graph_memory.hpp"
+#include "methods/manifold/local_alignment.hpp"
+#include "methods/manifold/mixture_alignment.hpp"
+
+namespace drbench {
+
+namespace {
+
+class Llc final : public MixtureAlignmentMethod {
+ public:
+  Llc(const MixtureSetting& s, arma::uword neighbours, double reg)
+      : MixtureAlignmentMethod("llc", s), k_(neighbours), reg_(reg) {}
+
+ protected:
+  arma::mat alignment_cost(const arma::mat& X, const arma::mat& U, const arma::mat&,
+                           const std::vector<arma::mat>&) const override {
+    const arma::uword n = X.n_cols;
+    if (k_ >= n)
+      throw MethodError("llc: neighbours=" + std::to_string(k_) + " needs more than " +
+                        std::to_string(k_) + " training points; lower 'neighbours'");
+    const arma::umat nn = knn_graph_indices(X, k_);
+    arma::mat E = U;  // (I - W) U, row by row
+    for (arma::uword i = 0; i < n; ++i) {
+      const arma::vec w = reconstruction_weights(X.col(i), X.cols(nn.col(i)), reg_);
+      for (arma::uword j = 0; j < k_; ++j) E.row(i) -= w(j) * U.row(nn(j, i));
+    }
+    return E.t() * E / double(n);
+  }
+
+ private:
+  arma::uword k_;
+  double reg_;
+};
+
+MethodInfo llc_info() {
+  MethodInfo m =
+      describe_method("llc", "manifold",
+                      "locally linear coordination: a mixture of local PCA models aligned by LLE's "
+                      "reconstruction cost; out-of-sample through the mixture",
+                      "Teh & Roweis, NIPS 15 (2003), section 3, eq. 7-8");
+  const IntKey analysers = keywords::analysers(20, "local linear models of the mixture");
+  const IntKey neighbours =
+      keywords::neighbours(12, 1, 500, "the reconstruction weights of the alignment cost");
+  const RealKey ridge = keywords::ridge(1e-3, 0.0, std::nullopt, true,
+                                        "on the local Gram matrix of the reconstruction weights, "
+                                        "times its trace (needed when k > d)");
+  const IntKey iterations = keywords::iterations(200, 100000, "of the mixture's EM");
+  const RealKey tolerance = keywords::tolerance(
+      1e-6, 1.0, "EM stops when the log-likelihood gains less than this x |log-likelihood|");
+  m.params = {analysers, neighbours, ridge, iterations, tolerance};
+  m.iterative = true;
+  m.transform_reproduces_embedding = true;
+  m.max_dim = [](const DataShape& s, const ParamSet&) {
+    return std::min<arma::uword>(s.d > 0 ? s.d - 1 : 0, s.n > 2 ? s.n - 2 : 0);
+  };
+  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n + s.n_test), d = double(s.d), a = double(analysers(p));
+    // EM: each iteration a d x d weighted covariance and its eigenpairs per analyser; the kNN
+    // search; the p x p alignment, p = analysers (dims + 1).
+    const double pp = a * (dim + 1.0);
+    return double(iterations(p)) * a * (n * d * d + d * d * d / 10.0) / 20.0 +
+           double(s.n) * s.n * d + n * pp * pp + pp * pp * pp;
+  };
+  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(std::max(s.n, s.n_test)), d = double(s.d), a = double(analysers(p));
+    const double pp = a * (dim + 1.0);
+    // Centred and weighted copies of the data, one d x d covariance, the n x analysers
+    // log-densities and responsibilities, U and (I - W) U, the p x p alignment and its eigen
+    // work, the exact kNN search's distance blocks.
+    return kProcessBaseBytes + 8.0 * (3.0 * n * d + 3.0 * d * d + 4.0 * n * a + 2.0 * n * pp +
+                                      5.0 * pp * pp + n * std::min(n, 4096.0) + 2.0 * n * dim);
+  };
+  m.make = [=](const ParamSet& p) {
+    MixtureSetting s;
+    s.components = arma::uword(analysers(p));
+    s.iterations = arma::uword(iterations(p));
+    s.tolerance = tolerance(p);
+    return std::make_unique<Llc>(s, arma::uword(neighbours(p)), ridge(p));
+  };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(llc_info)
+}  // namespace drbench

@@ -1,0 +1,90 @@
+// Manifold charting (Brand, "Charting a manifold", NIPS 15, 2003, section 4): a mixture of local
+// linear models (methods/manifold/mixture_alignment.hpp) whose charts are aligned so that where
+// two charts share a point they agree on its global coordinates: with u_nk = [z_nk; 1] and chart
+// maps G_k (dims x (q + 1)), minimise
+//   sum_n sum_{k,j} r_nk r_nj |G_k u_nk - G_j u_nj|^2 / 2 = tr(G (D - U'U) G')
+// (D = blockdiag_k sum_n r_nk u_nk u_nk', U's rows r_nk u_nk stacked; sum_j r_nj = 1), subject
+// to unit covariance of the global coordinates y_n = sum_k r_nk G_k u_nk: the bottom generalised
+// eigenvectors of (D - U'U, U'U / n) after the constant one. New points map through the mixture
+// and G. The mixture is drtoolbox's (mixture of probabilistic PCA fitted by plain EM, latent
+// dimension = dims) rather than the paper's MAP fit with its chart-coupling prior.
+#include <string>
+#include <vector>
+
+#include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
+#include "framework/core/registry.hpp"
+#include "framework/neighbours/graph_memory.hpp"
+#include "methods/manifold/manifold_charting/manifold_charting.hpp"
+#include "methods/manifold/mixture_alignment.hpp"
+
+namespace drbench {
+
+arma::mat charting_cost(const arma::mat& U, const arma::mat& R, const std::vector<arma::mat>& Z) {
+  const arma::uword n = U.n_rows, m = R.n_cols, p = U.n_cols / m, q = p - 1;
+  arma::mat A = -U.t() * U;
+  for (arma::uword k = 0; k < m; ++k) {
+    arma::mat Uk(p, n);  // u_nk = [z_nk; 1]
+    Uk.rows(0, q - 1) = Z[k];
+    Uk.row(q).ones();
+    const arma::mat Wk = Uk.each_row() % R.col(k).t();
+    A.submat(k * p, k * p, k * p + q, k * p + q) += Wk * Uk.t();
+  }
+  return A / double(n);
+}
+
+namespace {
+
+class ManifoldCharting final : public MixtureAlignmentMethod {
+ public:
+  explicit ManifoldCharting(const MixtureSetting& s)
+      : MixtureAlignmentMethod("manifold_charting", s) {}
+
+ protected:
+  arma::mat alignment_cost(const arma::mat&, const arma::mat& U, const arma::mat& R,
+                           const std::vector<arma::mat>& Z) const override {
+    return charting_cost(U, R, Z);
+  }
+};
+
+MethodInfo manifold_charting_info() {
+  MethodInfo m = describe_method(
+      "manifold_charting", "manifold",
+      "manifold charting: a mixture of local PCA charts aligned where they overlap; "
+      "out-of-sample through the mixture",
+      "Brand, NIPS 15 (2003), section 4");
+  const IntKey analysers = keywords::analysers(40, "charts (local linear models) of the mixture");
+  const IntKey iterations = keywords::iterations(200, 100000, "of the mixture's EM");
+  const RealKey tolerance = keywords::tolerance(
+      1e-6, 1.0, "EM stops when the log-likelihood gains less than this x |log-likelihood|");
+  m.params = {analysers, iterations, tolerance};
+  m.iterative = true;
+  m.transform_reproduces_embedding = true;
+  m.max_dim = [](const DataShape& s, const ParamSet&) {
+    return std::min<arma::uword>(s.d > 0 ? s.d - 1 : 0, s.n > 2 ? s.n - 2 : 0);
+  };
+  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n + s.n_test), d = double(s.d), a = double(analysers(p));
+    const double pp = a * (dim + 1.0);
+    return double(iterations(p)) * a * (n * d * d + d * d * d / 10.0) / 20.0 + n * pp * pp +
+           pp * pp * pp;
+  };
+  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(std::max(s.n, s.n_test)), d = double(s.d), a = double(analysers(p));
+    const double pp = a * (dim + 1.0);
+    return kProcessBaseBytes + 8.0 * (3.0 * n * d + 3.0 * d * d + 4.0 * n * a + 2.0 * n * pp +
+                                      5.0 * pp * pp + 2.0 * n * dim);
+  };
+  m.make = [=](const ParamSet& p) {
+    MixtureSetting s;
+    s.components = arma::uword(analysers(p));
+    s.iterations = arma::uword(iterations(p));
+    s.tolerance = tolerance(p);
+    return std::make_unique<ManifoldCharting>(s);
+  };
+  return m;
+}
+
+}  // namespace
+DRBENCH_REGISTER_METHOD(manifold_charting_info)
+}  // namespace drbench
