@@ -4,6 +4,7 @@
 #include <string>
 
 #include "framework/core/error.hpp"
+#include "framework/linalg/distances.hpp"
 
 namespace drbench {
 
@@ -48,6 +49,13 @@ arma::uword max_k(const std::vector<int>& ks) {
   return static_cast<arma::uword>(k);
 }
 
+bool is_cosine(const std::string& metric) {
+  if (metric == "cosine") return true;
+  if (metric == "euclidean") return false;
+  throw Error("knn: unknown metric '" + metric +
+              "' (fix: evaluation.knn_metric: euclidean or cosine)");
+}
+
 }  // namespace
 
 std::vector<double> knn_errors(const arma::mat& train, const arma::uvec& ytrain,
@@ -66,6 +74,18 @@ std::vector<double> knn_loo_errors(const arma::mat& X, const arma::uvec& y,
                                    const std::vector<int>& ks) {
   if (y.n_elem != X.n_cols) throw Error("knn: label count does not match the number of points");
   return errors_from(knn_indices(X, X, max_k(ks), true), y, y, ks);
+}
+
+std::vector<double> knn_errors(const arma::mat& train, const arma::uvec& ytrain,
+                               const arma::mat& test, const arma::uvec& ytest,
+                               const std::vector<int>& ks, const std::string& metric) {
+  if (!is_cosine(metric)) return knn_errors(train, ytrain, test, ytest, ks);
+  return knn_errors(unit_columns(train), ytrain, unit_columns(test), ytest, ks);
+}
+
+std::vector<double> knn_loo_errors(const arma::mat& X, const arma::uvec& y,
+                                   const std::vector<int>& ks, const std::string& metric) {
+  return knn_loo_errors(is_cosine(metric) ? unit_columns(X) : X, y, ks);
 }
 
 }  // namespace drbench

@@ -17,7 +17,6 @@
 #include "framework/data/split.hpp"
 #include "framework/eval/coranking.hpp"
 #include "framework/eval/knn.hpp"
-#include "framework/linalg/distances.hpp"
 #include "framework/sched/order.hpp"
 #include "framework/support/memory_size.hpp"
 #include "framework/support/stop_signal.hpp"
@@ -343,19 +342,17 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
                 " embedded points for " + std::to_string(Xfit.n_cols) + " inputs");
 
   const auto& ks = ex_.evaluation.knn;
-  const bool cosine = ex_.evaluation.knn_metric == "cosine";
-  auto scored = [&](const arma::mat& E) { return cosine ? unit_columns(E) : E; };
+  const std::string& metric = ex_.evaluation.knn_metric;
   if (loo) {
     auto t1 = Clock::now();
-    r.knn_error = knn_loo_errors(scored(Efit), yfit, ks);
+    r.knn_error = knn_loo_errors(Efit, yfit, ks, metric);
     quality_scores(ex_.evaluation, Xfit, Efit, yfit, t.seed, in.threads, r, t.fold);
     r.eval_seconds = since(t1);
   } else if (transductive) {
     auto t1 = Clock::now();
     const arma::mat Etrain = Efit.cols(train_pos), Etest = Efit.cols(test_pos);
     r.n_test = test_pos.n_elem;
-    r.knn_error =
-        knn_errors(scored(Etrain), yfit.elem(train_pos), scored(Etest), yfit.elem(test_pos), ks);
+    r.knn_error = knn_errors(Etrain, yfit.elem(train_pos), Etest, yfit.elem(test_pos), ks, metric);
     quality_scores(ex_.evaluation, Xfit, Efit, yfit, t.seed, in.threads, r,
                    t.fold);  // all embedded points
     r.eval_seconds = since(t1);
@@ -370,7 +367,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
     r.transform_seconds = since(t1);
     require_finite(Etest, "the test embedding");
     auto t2 = Clock::now();
-    r.knn_error = knn_errors(scored(Efit), yfit, scored(Etest), ytest, ks);
+    r.knn_error = knn_errors(Efit, yfit, Etest, ytest, ks, metric);
     quality_scores(ex_.evaluation, Xtest, Etest, ytest, t.seed, in.threads, r, t.fold);
     r.eval_seconds = since(t2);
     r.embedding_test = std::move(Etest);

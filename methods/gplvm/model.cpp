@@ -52,11 +52,9 @@ const GplvmKeys& gplvm_keys() {
               "latent point under which y* is most likely, then the GP predictive density); "
               "expected = the same search under the expected log likelihood of y* given the GP "
               "posterior of f(x*) (GPy's infer_newX), which charges posterior variance instead of "
-              "rewarding it. At high d with an exact fit the predictive density is highest far "
-              "from "
-              "the data and sends poorly predicted points there (USPS, 156-D, 1,002 training "
-              "points: 56 % 1-NN error against expected's 9 %); expected keeps them where the GP "
-              "reconstructs them best"))
+              "rewarding it. At high d with an exact fit the predictive density can be highest "
+              "far from the data and send poorly predicted points there; expected keeps them "
+              "where the GP reconstructs them best (measured in results/sparsegp_usps.md)"))
           .with(unkeyed),
       ParamSpec::boolean("learn_kernel", true,
                          "optimise the kernel hyperparameters with X; false keeps them at their "

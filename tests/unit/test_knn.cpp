@@ -123,3 +123,23 @@ TEST_CASE("kNN errors and leave-one-out errors", "[knn]") {
   CHECK_THROWS(knn_loo_errors(X, y, {8}));
   CHECK_THROWS(knn_errors(X, y, arma::mat(1, 0), arma::uvec(), {1}));
 }
+
+TEST_CASE("kNN errors under the cosine metric vote by angle, under euclidean by distance",
+          "[knn]") {
+  // a = (1, 0) and d = (20, 0) share a direction, as do b = (10, 1) and c = (2, 0.2); by distance
+  // a and c are each other's nearest and d's nearest is b.
+  const arma::mat X = {{1, 10, 2, 20}, {0, 1, 0.2, 0}};
+  const arma::uvec y = {0, 1, 1, 0};
+  // Leave-one-out 1-NN: by distance a, c and d are wrong; by angle every point finds its twin.
+  CHECK(knn_loo_errors(X, y, {1}, "euclidean") == std::vector<double>{0.75});
+  CHECK(knn_loo_errors(X, y, {1}, "euclidean") == knn_loo_errors(X, y, {1}));
+  CHECK(knn_loo_errors(X, y, {1}, "cosine") == std::vector<double>{0.0});
+  // A test point on c's ray, nearer a: class 1 by angle, class 0 by distance.
+  const arma::mat train = X.cols(0, 1), test = arma::vec{3, 0.3};
+  const arma::uvec ytrain = {0, 1}, ytest = {1};
+  CHECK(knn_errors(train, ytrain, test, ytest, {1}, "euclidean") == std::vector<double>{1.0});
+  CHECK(knn_errors(train, ytrain, test, ytest, {1}, "cosine") == std::vector<double>{0.0});
+  CHECK_THROWS_WITH(knn_errors(train, ytrain, test, ytest, {1}, "manhattan"),
+                    Catch::Contains("evaluation.knn_metric: euclidean or cosine"));
+  CHECK_THROWS(knn_loo_errors(X, y, {1}, "Cosine"));
+}
