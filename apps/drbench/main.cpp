@@ -541,9 +541,10 @@ int cmd_validate(int argc, char** argv) {
   const MemoryLimit& limit = mem.share;
   const Experiment ex = load_experiment(a.pos[0], profile_of(a), overrides_of(a, "validate"));
   MemoryPeak peak;
-  const auto shapes = check_data_and_memory(ex, limit, peak, nullptr, {mem.node});
+  std::vector<DataShape> full;
+  const auto shapes = check_data_and_memory(ex, limit, peak, nullptr, {mem.node}, &full);
   print_advice(ex, shapes);
-  const auto tasks = expand_tasks(ex, shapes);
+  const auto tasks = expand_tasks(ex, shapes, full);
   if (a.flag("--probe-external") && probe_configured(ex) > 0) {
     std::fprintf(stderr,
                  "%s: an external method failed its probe (see above); nothing was run (fix: "
@@ -1027,7 +1028,7 @@ int cmd_plan(int argc, char** argv) {
   print_advice(ex, shapes);
   const double check_measured =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - check_t0).count();
-  const auto tasks = expand_tasks(ex, shapes);
+  const auto tasks = expand_tasks(ex, shapes, full);
   const auto features = task_features(ex, tasks, shapes);
   const TaskTimes tt = task_times(ex, tasks, features, o);
   const std::vector<double>& seconds = tt.seconds;

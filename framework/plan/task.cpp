@@ -26,6 +26,20 @@ std::string split_label(const SplitsSpec& splits, double value) {
 
 namespace {
 
+// The points a task of method m fits at a split whose training shape is `train`: those, or for a
+// transductive method in a config that also holds out (its shapes count the training points
+// only) the test points with them: the rest of the dataset, or test_per_class of each class.
+DataShape fitted_shape(const Experiment& ex, const MethodSpec& m, DataShape train,
+                       const DataShape* full, bool joint_shapes) {
+  if (!m.transductive() || joint_shapes || !full) return train;
+  const arma::uword rest = full->n - std::min(train.n, full->n);
+  const std::uint64_t per = ex.splits.test_per_class;
+  const arma::uword tested =
+      per > 0 ? std::min<arma::uword>(rest, arma::uword(per) * full->n_classes) : rest;
+  train.n = std::min(full->n, train.n + tested);
+  return train;
+}
+
 // The shape an inner split's fit sees: a holdout method is fitted on the inner training part
 // ((k-1)/k of the partition's training points for k folds, else 1 - validation_fraction). A
 // transductive one keeps the partition's estimate (an upper bound: its shape may count the test
@@ -75,6 +89,14 @@ std::vector<Task> expand_tasks(const Experiment& ex) {
 }
 
 std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape>& shapes) {
+  return expand_tasks(ex, shapes, {});
+}
+
+std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape>& shapes,
+                               const std::vector<DataShape>& full) {
+  if (!full.empty() && full.size() != shapes.size())
+    throw Error("internal: expand_tasks got " + std::to_string(full.size()) +
+                " loaded shapes for " + std::to_string(shapes.size()) + " datasets");
   if (!shapes.empty() && shapes.size() != ex.datasets.size())
     throw Error("internal: expand_tasks got " + std::to_string(shapes.size()) + " shapes for " +
                 std::to_string(ex.datasets.size()) + " datasets");
@@ -91,10 +113,15 @@ std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape
     return shapes.empty() ? train_shape(ex.splits, value, guess)
                           : scale_to_split(ex.splits, value, shapes[di]);
   };
+  const bool joint_shapes = std::all_of(ex.methods.begin(), ex.methods.end(),
+                                        [](const MethodSpec& m) { return m.transductive(); });
+  const auto fit_of = [&](std::size_t di, double value, std::size_t mi) {
+    return fitted_shape(ex, ex.methods[mi], train_of(di, value), full.empty() ? nullptr : &full[di],
+                        joint_shapes);
+  };
   for (std::size_t di = 0; di < ex.datasets.size(); ++di) {
     for (double value : ex.splits.values) {
       const std::string split = ex.datasets[di].name + "|" + split_label(ex.splits, value);
-      const DataShape train = train_of(di, value);
       for (int r = 0; r < ex.splits.repeats; ++r) {
         const std::string partition = split + "|r" + std::to_string(r);
         const std::uint64_t split_seed = hash_seed(ex.splits.seed, partition);
@@ -117,7 +144,8 @@ std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape
               t.seed = hash_seed(ex.seed, partition + "|" + ex.methods[mi].label + "|" +
                                               infos[mi]->seed_setting(setting) + "|d" +
                                               std::to_string(dim));
-              t.cost = infos[mi]->cost_of(train, setting, dim == 0 ? train.d : dim);
+              const DataShape fit = fit_of(di, value, mi);
+              t.cost = infos[mi]->cost_of(fit, setting, dim == 0 ? fit.d : dim);
               tasks.push_back(std::move(t));
             }
       }
@@ -125,8 +153,8 @@ std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape
   }
   if (ex.evaluation.validated())
     add_inner_tasks(
-        ex, infos, settings, [&](const Task& t) { return train_of(t.dataset, t.split_value); },
-        tasks);
+        ex, infos, settings,
+        [&](const Task& t) { return fit_of(t.dataset, t.split_value, t.method); }, tasks);
   return tasks;
 }
 

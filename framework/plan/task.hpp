@@ -45,6 +45,12 @@ std::vector<Task> expand_tasks(const Experiment& ex);
 // proportion to larger split values; without shapes every dataset is taken to have 1000 points,
 // d = 100 and 10 classes.
 std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape>& shapes);
+// As above, with `full[i]` dataset i's shape as loaded (check_against_data's): a transductive
+// method beside holdout methods embeds the test points with the training points, so its cost is
+// estimated on both (`shapes` count the training points only there, check_dataset), as the
+// memory model's fit shape counts them.
+std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape>& shapes,
+                               const std::vector<DataShape>& full);
 
 // The "<split>" field of a key: "per_class=10", "ratio=0.3", "own", "all".
 std::string split_label(const SplitsSpec& splits, double value);

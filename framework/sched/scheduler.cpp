@@ -750,7 +750,8 @@ int run_experiment(const RunOptions& opt) {
   }
   const Experiment& ex = rank == 0 ? checked->ex : others_ex;
   const std::vector<DataShape> shapes = rank == 0 ? checked->shapes : std::vector<DataShape>{};
-  const std::vector<Task> tasks = rank == 0 ? expand_tasks(ex, shapes) : expand_tasks(ex);
+  const std::vector<Task> tasks =
+      rank == 0 ? expand_tasks(ex, shapes, checked->full) : expand_tasks(ex);
   // It holds a reference to `ex`.
   std::unique_ptr<TaskRunner> runner = rank == 0 ? std::move(checked->runner) : nullptr;
   if (!runner) runner = std::make_unique<TaskRunner>(ex, data_search_path(ex.data_path));

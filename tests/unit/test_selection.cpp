@@ -200,3 +200,55 @@ TEST_CASE("task costs: inner fits at the inner split's size", "[selection][tasks
   CHECK(inner_lda == 2 * 3);
   CHECK(lda.cost_of(inner, tasks[0].setting, 2) < lda.cost_of(train, tasks[0].setting, 2));
 }
+
+// A transductive method beside holdout ones embeds the training and the test points: its cost is
+// estimated on both, while the shapes check_dataset measures there count the training points
+// only. The holdout method keeps the training shape; a config of transductive methods only
+// already measures the joint shape, and nothing is added to it.
+TEST_CASE("task costs: a transductive method in a mixed config counts the test points",
+          "[selection][tasks]") {
+  const std::string methods =
+      "  - {method: umap, label: UMAP, dims: [2], protocol: transductive}\n";
+  const std::string lda_line = "  - {method: lda, label: LDA, dims: [2]}\n";
+  const std::string head =
+      "datasets: [{name: iris, source: bundled}]\n"
+      "splits: {train_ratio: [0.3, 0.6], repeats: 1}\n"
+      "evaluation: {selection: min_mean_error}\n"
+      "methods:\n";
+  const Experiment mixed = parse_experiment(head + lda_line + methods, "m.yaml");
+  const MethodInfo& lda = Registry::instance().get("lda");
+  const MethodInfo& umap = Registry::instance().get("umap");
+  const DataShape train{45, 4, 3}, full{150, 4, 3};
+  const auto tasks = expand_tasks(mixed, {train}, {full});
+  REQUIRE(tasks.size() == 4);
+  for (const Task& t : tasks) {
+    INFO(t.key);
+    DataShape fit = train;
+    fit.n = t.split_value == 0.3 ? 45 : 90;  // scaled with the split value
+    if (t.method == 1) fit.n = 150;          // train + test = every point at either split
+    CHECK(t.cost == Approx((t.method == 0 ? lda : umap).cost_of(fit, t.setting, 2)));
+  }
+  CHECK(tasks[1].cost > umap.cost_of(train, tasks[1].setting, 2));
+  // Without the loaded shapes (the old call), the training shape as before.
+  CHECK(expand_tasks(mixed, {train})[1].cost == Approx(umap.cost_of(train, tasks[1].setting, 2)));
+
+  // test_per_class: the test points are that many of each class, not the rest of the data.
+  const Experiment per = parse_experiment(
+      "datasets: [{name: iris, source: bundled}]\n"
+      "splits: {train_per_class: [10], test_per_class: 5, repeats: 1}\n"
+      "evaluation: {selection: min_mean_error}\n"
+      "methods:\n" +
+          lda_line + methods,
+      "p.yaml");
+  const DataShape train30{30, 4, 3};
+  DataShape joint = train30;
+  joint.n = 30 + 15;
+  const auto per_tasks = expand_tasks(per, {train30}, {full});
+  CHECK(per_tasks[1].cost == Approx(umap.cost_of(joint, per_tasks[1].setting, 2)));
+
+  // Transductive only: check_dataset's shape is already the joint one.
+  const Experiment only = parse_experiment(head + methods, "t.yaml");
+  const DataShape joint150{150, 4, 3};
+  const auto only_tasks = expand_tasks(only, {joint150}, {full});
+  CHECK(only_tasks[0].cost == Approx(umap.cost_of(joint150, only_tasks[0].setting, 2)));
+}
