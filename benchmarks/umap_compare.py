@@ -19,7 +19,9 @@ sample of 5,000 points.
   build:  cmake -S . -B build -DDRBENCH_BENCHMARKS=ON && cmake --build build --target bench_umap
   run:    /usr/bin/python3 benchmarks/umap_compare.py --n 20000 --epochs 200 --test 10000 \
               --also pacmap,trimap
-  uwot runs where R and r-cran-uwot are installed, and is skipped otherwise.
+  uwot runs where R and r-cran-uwot are installed, and is skipped otherwise; with --also
+  pacmap,trimap the authors' packages run beside drbench's where drbench.references imports them
+  (scripts/get_references.sh; DRBENCH_REFERENCES names their folder).
 """
 import argparse
 import gzip
@@ -142,6 +144,57 @@ cat("fit_seconds", secs, "\nfit_cpu_seconds", cpu, "\n")
 """
 
 
+# The authors' PaCMAP and TriMap at drbench's defaults (pacmap: 10 neighbours, MN ratio 0.5, FP
+# ratio 2, 450 iterations, PCA start; trimap: 12 inliers, 4 outliers, 3 random, lr 0.1, 400
+# iterations), imported as drbench.references does (scripts/get_references.sh's folder, exact
+# kNN in place of faiss/annoy, which Debian lacks), one thread; numba compiles in a 2,000-point
+# warm-up fit first, which is not timed.
+PACKAGE = r"""
+import sys, time, struct
+import numpy as np
+sys.path.insert(0, sys.argv[4])
+from drbench import references as R
+R._add_search_path()
+name, src, dst = sys.argv[1], sys.argv[2], sys.argv[3]
+with open(src, "rb") as f:
+    n, d = struct.unpack("<QQ", f.read(16))
+    Z = np.frombuffer(f.read(), dtype="<f8").reshape(n, d).astype(np.float32)
+def fit(X, seed):
+    if name == "pacmap":
+        pacmap = R._import_without("pacmap", "faiss")
+        est = pacmap.PaCMAP(n_components=2, n_neighbors=10, MN_ratio=0.5, FP_ratio=2.0,
+                            num_iters=450, random_state=seed, apply_pca=True)
+        return est.fit_transform(X, init="pca")
+    trimap = R._import_without("trimap", "annoy")
+    np.random.seed(seed)
+    R._seed_numba(seed)
+    est = trimap.TRIMAP(n_dims=2, n_inliers=12, n_outliers=4, n_random=3, lr=0.1, n_iters=400,
+                        verbose=False)
+    return est.fit_transform(X)
+fit(Z[:2000], 0)
+t0, c0 = time.time(), time.process_time()
+E = fit(Z, 1)
+secs, cpu = time.time() - t0, time.process_time() - c0
+with open(dst, "wb") as f:
+    f.write(struct.pack("<QQ", E.shape[0], E.shape[1]))
+    f.write(np.ascontiguousarray(E, dtype="<f8").tobytes())
+mod = sys.modules["pacmap" if name == "pacmap" else "trimap"]
+print("version", R._version(mod))
+print("fit_seconds", secs)
+print("fit_cpu_seconds", cpu)
+"""
+
+
+def package_available(name):
+    """Whether drbench.references can import the authors' package (and its version)."""
+    code = ("import sys; sys.path.insert(0, sys.argv[1]); from drbench import references as R; "
+            "R._add_search_path(); m = R._import_without(sys.argv[2], "
+            "{'pacmap': 'faiss', 'trimap': 'annoy'}[sys.argv[2]]); print(R._version(m))")
+    p = subprocess.run(["/usr/bin/python3", "-c", code, os.path.join(ROOT, "python"), name],
+                       capture_output=True, text=True)
+    return p.stdout.strip() if p.returncode == 0 else None
+
+
 def loo_1nn_error(E, y):
     from sklearn.neighbors import NearestNeighbors
     nn = NearestNeighbors(n_neighbors=2).fit(E)
@@ -175,7 +228,8 @@ def main():
     # -DDRBENCH_BENCHMARKS=ON builds it under build/benchmarks/.
     bench = next((p for p in (os.path.join(ROOT, "build", "benchmarks", "bench_umap"),
                               os.path.join(ROOT, "build", "bench_umap")) if os.path.exists(p)), None)
-    if bench is None:
+    skip = set(args.skip.split(",")) if args.skip else set()
+    if bench is None and "drbench" not in skip:
         raise SystemExit("bench_umap is missing: cmake -S . -B build -DDRBENCH_BENCHMARKS=ON && "
                          "cmake --build build --target bench_umap")
     env = dict(os.environ, NUMBA_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1",
@@ -185,10 +239,9 @@ def main():
     tsrc = os.path.join(tmp, "fmnist_test.bin")
     Z, y, Zt, yt = prepare(args.n, src, args.test, tsrc)
     sample = np.random.default_rng(0).choice(args.n, size=min(5000, args.n), replace=False)
-    skip = set(args.skip.split(",")) if args.skip else set()
     rows = {}
     cmds = {}
-    for graph in args.graph.split(","):
+    for graph in filter(None, args.graph.split(",")):
         cmds[f"drbench ({graph} graph)"] = [
             bench, src, os.path.join(tmp, f"drbench ({graph} graph).bin"), "method=umap",
             "threads=1", f"iterations={args.epochs}", "neighbours=15", "min_dist=0.1",
@@ -196,6 +249,16 @@ def main():
     for m in filter(None, args.also.split(",")):
         cmds[f"drbench {m}"] = [bench, src, os.path.join(tmp, f"drbench {m}.bin"), f"method={m}",
                                 "threads=1", "neighbour_graph=exact"]
+    for m in filter(None, args.also.split(",")):
+        if m not in ("pacmap", "trimap"):
+            continue
+        version = package_available(m)
+        if version is None:
+            print(f"{m} package: not importable (scripts/get_references.sh), skipped")
+            continue
+        cmds[f"{m} {version} (package)"] = [
+            "/usr/bin/python3", "-c", PACKAGE, m, src,
+            os.path.join(tmp, f"{m} {version} (package).bin"), os.path.join(ROOT, "python")]
     cmds["umap-learn"] = ["/usr/bin/python3", "-c", UMAP_LEARN, src,
                           os.path.join(tmp, "umap-learn.bin"), str(args.epochs)] + (
                               [tsrc] if args.test else [])

@@ -322,6 +322,56 @@ void check_fit_sizes(const Experiment& ex, const std::string& on, const Partitio
 
 }  // namespace
 
+// The sparse counterpart: all points zero, features zero in every point, repeated points.
+static void warn_uninformative_sparse(const std::string& on, const arma::sp_mat& X) {
+  if (X.n_cols < 2 || X.n_rows == 0) return;
+  if (X.n_nonzero == 0) {
+    std::fprintf(stderr,
+                 "[drbench] warning: %s has no information: its %llu points are identical (every "
+                 "feature is constant, all zero), so every distance is 0 and each kNN error only "
+                 "shows how ties are broken (fix: check the file and its columns)\n",
+                 on.c_str(), static_cast<unsigned long long>(X.n_cols));
+    return;
+  }
+  std::vector<char> used(X.n_rows, 0);
+  for (arma::uword p = 0; p < X.n_nonzero; ++p) used[X.row_indices[p]] = 1;
+  const auto zero = std::count(used.begin(), used.end(), 0);
+  if (zero > 0)
+    std::fprintf(stderr,
+                 "[drbench] note: %s has %lld feature(s) of %llu that are zero in every point; "
+                 "they carry no information\n",
+                 on.c_str(), static_cast<long long>(zero),
+                 static_cast<unsigned long long>(X.n_rows));
+  std::unordered_set<std::size_t> seen;
+  std::size_t duplicates = 0;
+  for (arma::uword j = 0; j < X.n_cols; ++j) {
+    const arma::uword b = X.col_ptrs[j], e = X.col_ptrs[j + 1];
+    const std::size_t h1 = std::hash<std::string_view>{}(std::string_view(
+        reinterpret_cast<const char*>(X.row_indices + b), (e - b) * sizeof(arma::uword)));
+    const std::size_t h2 = std::hash<std::string_view>{}(
+        std::string_view(reinterpret_cast<const char*>(X.values + b), (e - b) * sizeof(double)));
+    duplicates += !seen.insert(h1 * 31 + h2).second;
+  }
+  if (10 * duplicates > X.n_cols)
+    std::fprintf(stderr,
+                 "[drbench] warning: %s: %zu of its %llu points repeat another point exactly; "
+                 "kNN votes among equal distances are ties, broken by the order of the points "
+                 "(fix: check the file, or remove the duplicates)\n",
+                 on.c_str(), duplicates, static_cast<unsigned long long>(X.n_cols));
+}
+
+// The dimension a chain gives sparse points without running it where it would densify them
+// (the memory check refuses that block up front when it does not fit): the last pca's
+// components, or for a variance rule at most n - 1 (an upper bound).
+static arma::uword sparse_chain_dim(const std::vector<PreprocStep>& chain, arma::uword d,
+                                    arma::uword n) {
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it)
+    if (it->kind == PreprocStep::Kind::Pca)
+      return it->components > 0 ? arma::uword(it->components)
+                                : std::min<arma::uword>(d, n > 0 ? n - 1 : 0);
+  return d;
+}
+
 DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds) {
   const DatasetSpec& spec = ex.datasets.at(di);
   const SplitsSpec& sp = ex.splits;
@@ -334,7 +384,10 @@ DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds)
                  "[drbench] warning: %s is one class (a single sequence): its kNN errors are 0 "
                  "by construction; run it for its embeddings, not its table\n",
                  on.c_str());
-  warn_uninformative(on, ds.X);
+  if (ds.sparse())
+    warn_uninformative_sparse(on, ds.Xs);
+  else
+    warn_uninformative(on, ds.X);
   DataShape smallest{};
   bool first = true;
   const std::vector<double> values = sp.values.empty() ? std::vector<double>{0.0} : sp.values;
@@ -350,7 +403,10 @@ DataShape check_dataset(const Experiment& ex, std::size_t di, const Dataset& ds)
     check_scored_points(ex, on, ds, p, v, transductive);
     check_fit_sizes(ex, on, p, v);
     Pipeline pipe(spec.preprocess);
-    const arma::uword d = pipe.fit_apply(ds.X.cols(p.train)).n_rows;
+    const arma::uword d = !ds.sparse() ? pipe.fit_apply(ds.X.cols(p.train)).n_rows
+                          : Pipeline::sparse_runs(spec.preprocess)
+                              ? pipe.fit_apply(arma::sp_mat(ds.Xs.cols(p.train))).n_rows
+                              : sparse_chain_dim(spec.preprocess, ds.d(), p.train.n_elem);
     // The fewest points a method is fitted on: the training points where any method holds out.
     const arma::uvec joint = arma::join_cols(p.train, p.test);
     const arma::uvec& fit = transductive ? joint : p.train;

@@ -9,7 +9,11 @@ namespace drbench {
 
 struct Dataset {
   std::string name;
-  arma::mat X;       // d x n
+  arma::mat X;  // d x n (empty when the points are sparse)
+  // The points of a sparse source (AnnData CSR/CSC, MatrixMarket coordinate), d x n, kept sparse:
+  // a preprocessing chain that starts with pca (after any unit_norm) runs on it, anything else
+  // densifies each partition's columns (framework/data/preprocess.hpp). Empty for dense sources.
+  arma::sp_mat Xs;
   arma::uvec y;      // n labels in 0..n_classes-1
   arma::ivec split;  // n entries (0 train, 1 test, 2 validation) or empty
   std::size_t n_classes = 0;
@@ -24,8 +28,9 @@ struct Dataset {
   // (those and the copy that classes or max_points keep). 0 where load_dataset did not make it.
   arma::uword n_read = 0, n_load_peak = 0;
 
-  arma::uword n() const { return X.n_cols; }
-  arma::uword d() const { return X.n_rows; }
+  bool sparse() const { return Xs.n_cols > 0 && X.is_empty(); }
+  arma::uword n() const { return sparse() ? Xs.n_cols : X.n_cols; }
+  arma::uword d() const { return sparse() ? Xs.n_rows : X.n_rows; }
 };
 
 // Refuses NaN/Inf, label/sample count mismatch, labels outside 0..C-1 and empty classes, naming

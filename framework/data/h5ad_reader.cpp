@@ -2,8 +2,8 @@
 // or sparse (a group with encoding-type csr_matrix/csc_matrix, a shape attribute and data/indices/
 // indptr; the older h5sparse_format/h5sparse_shape attributes are read too); obs columns as
 // datasets (numbers or strings) or categorical groups (codes + categories, code -1 = missing);
-// obsm/NAME and layers/NAME as other matrices (`matrix: obsm/X_pca`). Sparse matrices are
-// densified after a size check: drbench's methods take dense input.
+// obsm/NAME and layers/NAME as other matrices (`matrix: obsm/X_pca`). Sparse matrices stay sparse
+// (Dataset::Xs): preprocessing decides where they are densified.
 #include <hdf5.h>
 
 #include <cstdint>
@@ -150,14 +150,16 @@ std::vector<std::string> read_strings(const H5adFile& f, hid_t loc, const std::s
   return out;
 }
 
-arma::mat read_sparse(const H5adFile& f, hid_t g, const std::string& key, bool csr,
-                      const std::vector<long long>& shape, arma::uword& held) {
+// A CSR or CSC matrix kept sparse (d x n, one column per cell); held: what reading held, in
+// cells' worth of the kept matrix (Dataset::n_load_peak): scipy's arrays as doubles and the
+// sorted copy beside the matrix, and for CSC the transposed copy.
+arma::sp_mat read_sparse(const H5adFile& f, hid_t g, const std::string& key, bool csr,
+                         const std::vector<long long>& shape, arma::uword& held) {
   const std::string what = f.path + ": '" + key + "'";
   if (shape.size() != 2 || shape[0] < 0 || shape[1] < 0)
     throw DataError(what +
                     ": a sparse matrix without a 2-entry shape attribute (fix: " + kWriteFix + ")");
   const auto n = static_cast<arma::uword>(shape[0]), d = static_cast<arma::uword>(shape[1]);
-  check_densify(double(n), double(d), what);
   std::vector<hsize_t> dims;
   const auto data = read_numbers(f, g, "data", key + "/data", dims);
   const auto indices = read_numbers(f, g, "indices", key + "/indices", dims);
@@ -167,28 +169,16 @@ arma::mat read_sparse(const H5adFile& f, hid_t g, const std::string& key, bool c
                               " matrix: indptr must hold " + std::to_string(outer + 1) +
                               " rising offsets into data/indices, and indices lie in 0.." +
                               std::to_string(inner) + " (fix: " + kWriteFix + ")";
-  if (indptr.size() != outer + 1 || indices.size() != data.size() || indptr[0] != 0 ||
-      indptr[outer] != double(data.size()))
-    throw DataError(damaged);
-  arma::mat X(d, n, arma::fill::zeros);
-  // data, indices and indptr as doubles beside X, in points of d values (see Dataset::n_load_peak)
-  held = n + (2 * data.size() + indptr.size() + d - 1) / std::max<arma::uword>(d, 1);
-  for (arma::uword o = 0; o < outer; ++o) {
-    if (indptr[o + 1] < indptr[o]) throw DataError(damaged);
-    for (auto k = static_cast<std::size_t>(indptr[o]); k < indptr[o + 1]; ++k) {
-      if (indices[k] < 0 || indices[k] >= double(inner)) throw DataError(damaged);
-      const auto i = static_cast<arma::uword>(indices[k]);
-      if (csr)
-        X(i, o) = data[k];
-      else
-        X(o, i) = data[k];
-    }
-  }
-  return X;
+  held = csr ? 3 * n : 4 * n;
+  arma::sp_mat m = compressed_to_sparse(outer, inner, indptr, indices, data, damaged);
+  if (csr) return m;  // CSR cells x genes is CSC genes x cells
+  return m.t();
 }
 
 // held: the most points' worth of memory reading held (Dataset::n_load_peak).
-arma::mat read_points(const H5adFile& f, const std::string& key, arma::uword& held) {
+// Into ds.X, or ds.Xs for a sparse matrix.
+void read_points(const H5adFile& f, const std::string& key, Dataset& ds) {
+  arma::uword& held = ds.n_load_peak;
   if (!exists(f.id, key))
     throw DataError(f.path + ": no '" + key +
                     "' (fix: matrix: X, or an embedding such as obsm/X_pca, or layers/NAME)");
@@ -204,7 +194,9 @@ arma::mat read_points(const H5adFile& f, const std::string& key, arma::uword& he
       throw DataError(f.path + ": '" + key + "' is a group of encoding '" + enc +
                       "', neither a dense array nor csr_matrix/csc_matrix (fix: " + kWriteFix +
                       ")");
-    return read_sparse(f, g, key, enc == "csr_matrix", shape, held);
+    ds.Xs = read_sparse(f, g, key, enc == "csr_matrix", shape, held);
+    if (ds.Xs.n_cols == 0) ds.Xs.reset();  // no cells: refused as such by validate_dataset
+    return;
   }
   std::vector<hsize_t> dims;
   auto v = read_numbers(f, f.id, key, key, dims);
@@ -212,7 +204,7 @@ arma::mat read_points(const H5adFile& f, const std::string& key, arma::uword& he
     throw DataError(f.path + ": '" + key + "' has " + std::to_string(dims.size()) +
                     " dimensions; expected cells x features (fix: " + kWriteFix + ")");
   held = 2 * dims[0];                            // the values read, and the matrix copied from them
-  return arma::mat(v.data(), dims[1], dims[0]);  // row-major n x d is column-major d x n
+  ds.X = arma::mat(v.data(), dims[1], dims[0]);  // row-major n x d is column-major d x n
 }
 
 RawLabels read_obs_column(const H5adFile& f, const std::string& column) {
@@ -283,7 +275,7 @@ Dataset read_h5ad_dataset(const std::string& path, const DataVars& vars) {
   const H5adFile f{path, file.get(), std::filesystem::file_size(path, ec)};
   Dataset ds;
   ds.source = path;
-  ds.X = read_points(f, vars.matrix.empty() ? "X" : vars.matrix, ds.n_load_peak);
+  read_points(f, vars.matrix.empty() ? "X" : vars.matrix, ds);
   if (!vars.labels_path.empty()) {
     set_labels(ds, read_labels_file(vars.labels_path), vars.labels_path,
                "labels_path: a file with one label per line, in the order of the cells");

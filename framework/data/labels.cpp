@@ -31,9 +31,9 @@ std::string trim(const std::string& s) {
 
 void set_labels(Dataset& ds, const RawLabels& labels, const std::string& what,
                 const std::string& fix_source) {
-  const arma::uword n = ds.X.n_cols;
+  const arma::uword n = ds.n();
   if (labels.size() != n) {
-    if (labels.size() == ds.X.n_rows && n != ds.X.n_rows)
+    if (labels.size() == ds.d() && n != ds.d())
       throw DataError(what + ": has " + std::to_string(labels.size()) +
                       " labels, one per column of the matrix, which has " + std::to_string(n) +
                       " rows (fix: the matrix must hold one point per row; transpose it, e.g. "
@@ -114,6 +114,42 @@ void check_densify(double n, double d, const std::string& what) {
                     format_bytes(bytes) + ", more than this " + "node's " + format_bytes(have) +
                     " (fix: select features first, e.g. highly "
                     "variable genes, or use an embedding such as matrix: obsm/X_pca)");
+}
+
+arma::sp_mat compressed_to_sparse(arma::uword outer, arma::uword inner,
+                                  const std::vector<double>& indptr,
+                                  const std::vector<double>& indices,
+                                  const std::vector<double>& data, const std::string& damaged) {
+  if (indptr.size() != outer + 1 || indices.size() != data.size() || indptr[0] != 0 ||
+      indptr[outer] != double(data.size()))
+    throw DataError(damaged);
+  arma::uvec colptr(outer + 1), rowind(data.size());
+  arma::vec values(data.size());
+  colptr(0) = 0;
+  std::vector<std::pair<arma::uword, double>> slice;
+  for (arma::uword o = 0; o < outer; ++o) {
+    if (!(indptr[o + 1] >= indptr[o])) throw DataError(damaged);
+    const auto b = static_cast<std::size_t>(indptr[o]), e = static_cast<std::size_t>(indptr[o + 1]);
+    colptr(o + 1) = e;
+    slice.clear();
+    for (std::size_t k = b; k < e; ++k) {
+      if (!(indices[k] >= 0 && indices[k] < double(inner)) || indices[k] != std::floor(indices[k]))
+        throw DataError(damaged);
+      slice.emplace_back(static_cast<arma::uword>(indices[k]), data[k]);
+    }
+    std::sort(slice.begin(), slice.end(),
+              [](const auto& a, const auto& c) { return a.first < c.first; });
+    for (std::size_t k = 0; k < slice.size(); ++k) {
+      if (k > 0 && slice[k].first == slice[k - 1].first)
+        throw DataError(damaged +
+                        "; an index repeats within one row or column (fix: "
+                        "m.sum_duplicates() in scipy before writing)");
+      rowind(b + k) = slice[k].first;
+      values(b + k) = slice[k].second;
+    }
+  }
+  // The constructor drops stored zeros, so nnz counts only true nonzeros.
+  return arma::sp_mat(rowind, colptr, values, inner, outer);
 }
 
 }  // namespace drbench

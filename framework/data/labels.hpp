@@ -32,4 +32,15 @@ RawLabels read_labels_file(const std::string& file);
 // refused naming `what` and the fix when it exceeds this node's memory.
 void check_densify(double n, double d, const std::string& what);
 
+// A compressed sparse matrix (scipy's CSR or CSC arrays: `outer` + 1 offsets in indptr, inner
+// indices and values) as the inner x outer Armadillo matrix whose columns are the outer slices,
+// so a CSR cells x genes matrix becomes genes x cells directly. Indices within a slice may come in
+// any order (scipy leaves them unsorted after some operations); explicit zeros are dropped.
+// Throws DataError(damaged) on offsets that do not rise, indices out of range or repeated within a
+// slice.
+arma::sp_mat compressed_to_sparse(arma::uword outer, arma::uword inner,
+                                  const std::vector<double>& indptr,
+                                  const std::vector<double>& indices,
+                                  const std::vector<double>& data, const std::string& damaged);
+
 }  // namespace drbench

@@ -425,7 +425,10 @@ void keep_chosen_points(Dataset& ds, const DatasetSpec& spec, std::uint64_t seed
     kept = select_points(ds.y, ds.n_classes, spec, seed, where);
     if (kept->any) {
       n_load_peak = n_read + kept->ids.n_elem;
-      ds.X = ds.X.cols(kept->ids).eval();
+      if (ds.sparse())
+        ds.Xs = arma::sp_mat(ds.Xs.cols(kept->ids));
+      else
+        ds.X = ds.X.cols(kept->ids).eval();
       if (!ds.split.is_empty()) ds.split = ds.split(kept->ids).eval();
       if (!ds.sequence.is_empty()) ds.sequence = ds.sequence(kept->ids).eval();
     }

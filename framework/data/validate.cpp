@@ -13,6 +13,14 @@ void validate_dataset(const Dataset& ds) {
     throw DataError(where + ": has " + std::to_string(ds.n()) +
                     " point(s); at least 2 are needed (fix: check the file, or raise max_points)");
   if (ds.d() == 0) throw DataError(where + ": has no features (fix: check the file's X)");
+  if (ds.sparse() && !ds.Xs.is_finite()) {
+    for (auto it = ds.Xs.begin(); it != ds.Xs.end(); ++it)
+      if (!std::isfinite(*it))
+        throw DataError(where + ": X has " + (std::isnan(*it) ? "NaN" : "Inf") + " at point " +
+                        std::to_string(it.col()) + ", feature " + std::to_string(it.row()) +
+                        " (0-based; row " + std::to_string(it.col()) + " of the file's X)" +
+                        " (fix: impute or drop such points before loading)");
+  }
   if (!ds.X.is_finite()) {
     // Report the first bad entry in the file's own terms: row = point, column = feature.
     for (arma::uword j = 0; j < ds.n(); ++j)

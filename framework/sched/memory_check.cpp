@@ -6,6 +6,8 @@
 #include "framework/config/validate.hpp"
 #include "framework/core/error.hpp"
 #include "framework/data/generators.hpp"
+#include "framework/data/preprocess.hpp"
+#include "framework/linalg/sparse_pca.hpp"
 #include "framework/plan/task.hpp"
 #include "framework/sched/run_task.hpp"
 
@@ -19,8 +21,23 @@ double settings_of(const MethodSpec& m) {
   return n;
 }
 
-double bytes_of_dataset(const DataShape& s) {
+double bytes_of_dataset(const DataShape& s, double nnz = 0) {
+  // Sparse points: a value and a row index per stored entry and a column offset per point.
+  if (nnz > 0) return 16.0 * nnz + 8.0 * double(s.n + 1) + 8.0 * double(s.n);
   return 8.0 * double(s.n) * double(s.d) + 8.0 * double(s.n);  // points and labels
+}
+
+// A sparse dataset's block beyond its kept matrix while a partition is preprocessed: the copy of
+// the partition's columns and pca_of_sparse's workspace where the chain keeps them sparse (the
+// dense projection is the partition), else nothing beyond the dense partition itself.
+double sparse_preprocess_bytes(const DatasetSpec& spec, const DataShape& full, double nnz,
+                               arma::uword k) {
+  if (nnz <= 0 || !Pipeline::sparse_runs(spec.preprocess)) return 0;
+  return bytes_of_dataset(full, nnz) + pca_of_sparse_bytes(full.d, full.n, k);
+}
+
+double nnz_of(const std::vector<LoadShape>& loads, std::size_t i) {
+  return i < loads.size() ? loads[i].nnz : 0.0;
 }
 
 // Where a method's memory can be lowered by its own parameters, say which.
@@ -58,12 +75,50 @@ DataShape fit_shape(const Experiment& ex, const std::vector<DataShape>& shapes,
 }
 
 // The raw-dimension block a dimension-lowering preprocessing transforms first (the largest).
-double raw_block_of(const std::vector<DataShape>& shapes, const std::vector<DataShape>& full) {
+double raw_block_of(const Experiment& ex, const std::vector<DataShape>& shapes,
+                    const std::vector<DataShape>& full, const std::vector<LoadShape>& loads) {
   double raw_block = 0;
   for (std::size_t i = 0; i < full.size(); ++i)
-    if (shapes[i].d != full[i].d)
+    if (nnz_of(loads, i) > 0)
+      raw_block = std::max(raw_block, sparse_preprocess_bytes(ex.datasets[i], full[i],
+                                                              nnz_of(loads, i), shapes[i].d));
+    else if (shapes[i].d != full[i].d)
       raw_block = std::max(raw_block, 8.0 * double(full[i].n) * double(full[i].d));
   return raw_block;
+}
+
+// A sparse dataset whose preprocessing makes the methods' input dense: refused at its
+// preprocess key when the dense partition does not fit beside what the rank holds, with the
+// fix that keeps it sparse.
+void check_densified(const Experiment& ex, const std::vector<DataShape>& full,
+                     const std::vector<LoadShape>& loads, const MemoryLimit& limit,
+                     double resident_without_partitions) {
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    const DatasetSpec& d = ex.datasets[i];
+    const double nnz = nnz_of(loads, i);
+    if (nnz <= 0 || Pipeline::sparse_runs(d.preprocess)) continue;
+    const double dense = 8.0 * double(full[i].n) * double(full[i].d);
+    const double need = resident_without_partitions + dense;
+    if (need <= limit.bytes) continue;
+    char density[32];
+    std::snprintf(density, sizeof density, "%.3g",
+                  100.0 * nnz / (double(full[i].n) * double(full[i].d)));
+    std::string chain;
+    for (const auto& st : d.preprocess) chain += (chain.empty() ? "" : ", ") + st.describe();
+    throw ConfigError(
+        ex.file, d.line, "datasets[" + std::to_string(i) + "].preprocess",
+        "dataset '" + d.name + "' is sparse (" + std::to_string(full[i].n) + " x " +
+            std::to_string(full[i].d) + ", " + density + " % stored, " +
+            format_bytes(bytes_of_dataset(full[i], nnz)) +
+            " kept sparse), but its preprocessing [" + chain +
+            "] gives the methods dense points: up to " + format_bytes(dense) + " for the " +
+            std::to_string(full[i].n) + " points in " + std::to_string(full[i].d) + "-D, about " +
+            format_bytes(need) + " with what the rank holds, and one rank may use " +
+            format_bytes(limit.bytes) + " (" + limit.source + ")",
+        "add preprocessing: [pca(components=50)] (first, or after unit_norm: PCA runs on the "
+        "sparse matrix and hands the methods 50-D dense points), or fewer points (max_points), "
+        "or select features before loading");
+  }
 }
 
 // The fewest slots a task takes on any of `nodes` (0: it fits none, or there are none).
@@ -146,23 +201,29 @@ void check_memory_before_data(const Experiment& ex, const MemoryLimit& limit) {
 
 namespace {
 
-// Held by a rank whatever it runs: the process itself, every dataset it may get a task of stays
-// loaded, partitions (training and test points, preprocessed) are cached up to the cache's
-// budget, which always keeps the one in use, and the task list.
+// Held by a rank whatever it runs, the partition cache aside: the process itself, every dataset
+// it may get a task of (it stays loaded) and the task list.
+double held_bytes(const Experiment& ex, const std::vector<DataShape>& full,
+                  const std::vector<LoadShape>& loads) {
+  double data = 0;
+  for (std::size_t i = 0; i < full.size(); ++i) data += bytes_of_dataset(full[i], nnz_of(loads, i));
+  return data + count_tasks(ex) * kTaskListBytesPerTask + kProcessBytes;
+}
+
+// What held_bytes counts, plus the partitions (training and test points, preprocessed), cached up
+// to the cache's budget, which always keeps the one in use.
 double resident_bytes(const Experiment& ex, const std::vector<DataShape>& shapes,
-                      const std::vector<DataShape>& full) {
-  double data = 0, partitions = 0, one_partition = 0;
+                      const std::vector<DataShape>& full, const std::vector<LoadShape>& loads) {
+  double partitions = 0, one_partition = 0;
   const double groups =
       double(std::max<std::size_t>(1, ex.splits.values.size())) * double(ex.splits.repeats);
   for (std::size_t i = 0; i < full.size(); ++i) {
-    data += bytes_of_dataset(full[i]);
     const double partition = 8.0 * double(full[i].n) * double(shapes[i].d);
     partitions += groups * partition;
     one_partition = std::max(one_partition, partition);
   }
-  return data +
-         std::max(one_partition, std::min(partitions, double(TaskRunner::kSplitCacheBytes))) +
-         count_tasks(ex) * kTaskListBytesPerTask + kProcessBytes;
+  return held_bytes(ex, full, loads) +
+         std::max(one_partition, std::min(partitions, double(TaskRunner::kSplitCacheBytes)));
 }
 
 // Loading dataset i holds the source's points in full (n_read) and, while classes or max_points
@@ -178,8 +239,10 @@ void check_load_peak(const Experiment& ex, const std::vector<DataShape>& full,
   std::size_t load_at = 0;
   for (std::size_t i = 0; i < loads.size(); ++i) {
     const arma::uword n_peak = std::max(loads[i].n_peak, full[i].n);
-    const double need = peak.resident_bytes - bytes_of_dataset(full[i]) +
-                        bytes_of_dataset(DataShape{n_peak, full[i].d, full[i].n_classes});
+    const double nnz = nnz_of(loads, i);
+    const double nnz_peak = full[i].n ? nnz * double(n_peak) / double(full[i].n) : 0.0;
+    const double need = peak.resident_bytes - bytes_of_dataset(full[i], nnz) +
+                        bytes_of_dataset(DataShape{n_peak, full[i].d, full[i].n_classes}, nnz_peak);
     if (n_peak == full[i].n || need <= peak.load_bytes) continue;
     peak.load_bytes = need;
     load_at = i;
@@ -285,12 +348,13 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
                 std::to_string(full.size()) + " of " + std::to_string(ex.datasets.size()) +
                 " datasets");
   MemoryPeak peak;
-  peak.resident_bytes = resident_bytes(ex, shapes, full);
+  check_densified(ex, full, loads, limit, held_bytes(ex, full, loads));
+  peak.resident_bytes = resident_bytes(ex, shapes, full, loads);
   // A preprocessing chain that lowers the dimension (PCA) transforms a copy of the points in their
   // raw dimension before the partition shrinks to its own: one such block (at most all points, the
   // transductive fit set), freed before the method starts, so a task needs the larger of the two.
   // Fashion-MNIST, 784-D to 50-D: 419 MiB, against 24 MiB for the partition it becomes.
-  peak.preprocess_bytes = raw_block_of(shapes, full);
+  peak.preprocess_bytes = raw_block_of(ex, shapes, full, loads);
   check_load_peak(ex, full, loads, limit, peak);
   const std::size_t peak_method = method_peaks(ex, shapes, full, limit, nodes, peak);
   std::stable_sort(
@@ -307,10 +371,11 @@ namespace drbench {
 
 std::vector<double> task_memory(const Experiment& ex, const std::vector<Task>& tasks,
                                 const std::vector<DataShape>& shapes,
-                                const std::vector<DataShape>& full) {
+                                const std::vector<DataShape>& full,
+                                const std::vector<LoadShape>& loads) {
   const bool joint_shapes = std::all_of(ex.methods.begin(), ex.methods.end(),
                                         [](const MethodSpec& m) { return m.transductive(); });
-  const double raw_block = raw_block_of(shapes, full);
+  const double raw_block = raw_block_of(ex, shapes, full, loads);
   std::vector<double> bytes(tasks.size(), 0.0);
   for (const Task& t : tasks) {
     const DataShape s =

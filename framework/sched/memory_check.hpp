@@ -40,6 +40,9 @@ void check_memory_before_data(const Experiment& ex, const MemoryLimit& limit);
 // Zeros: loading held no more than the dataset as kept.
 struct LoadShape {
   arma::uword n_read = 0, n_peak = 0;
+  // Stored entries of a dataset kept sparse (Dataset::Xs): its size is counted from them, not
+  // from n x d; 0 for dense points.
+  double nnz = 0;
 };
 
 // The largest per-rank need of any task: the method's estimate plus what the rank holds resident.
@@ -87,9 +90,10 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
 
 // Each task's own bytes beyond what every rank holds (the method's estimate, or the raw block of
 // a dimension-lowering preprocessing where larger), indexed by id: what the placement weighs.
-// `shapes` and `full` as for check_memory.
+// `shapes`, `full` and `loads` as for check_memory.
 std::vector<double> task_memory(const Experiment& ex, const std::vector<Task>& tasks,
                                 const std::vector<DataShape>& shapes,
-                                const std::vector<DataShape>& full);
+                                const std::vector<DataShape>& full,
+                                const std::vector<LoadShape>& loads = {});
 
 }  // namespace drbench

@@ -283,8 +283,14 @@ std::shared_ptr<const PreparedSplit> TaskRunner::prepared(const Task& t) {
   }
   // The preprocessing is fitted on the training points only, under either protocol.
   // Holdout fits on exactly the training points, so fitting transforms them as well.
+  // Sparse points stay sparse through the columns' copy; the pipeline says where they densify.
   Pipeline pipe(chain);
-  if (transductive) {
+  if (ds.sparse() && transductive) {
+    pipe.fit(arma::sp_mat(ds.Xs.cols(part.train)));
+    p.Xfit = pipe.apply(arma::sp_mat(ds.Xs.cols(fit_idx)));
+  } else if (ds.sparse()) {
+    p.Xfit = pipe.fit_apply(arma::sp_mat(ds.Xs.cols(part.train)));
+  } else if (transductive) {
     pipe.fit(ds.X.cols(part.train));
     p.Xfit = pipe.apply(ds.X.cols(fit_idx));
   } else {
@@ -295,7 +301,8 @@ std::shared_ptr<const PreparedSplit> TaskRunner::prepared(const Task& t) {
   if (!p.test_pos.is_empty()) p.yseen.elem(p.test_pos).fill(kUnlabelled);
   if (!ds.sequence.is_empty()) p.seqfit = ds.sequence.elem(fit_idx);
   if (!transductive) {
-    p.Xtest = pipe.apply(ds.X.cols(part.test));
+    p.Xtest = ds.sparse() ? pipe.apply(arma::sp_mat(ds.Xs.cols(part.test)))
+                          : pipe.apply(ds.X.cols(part.test));
     p.ytest = ds.y.elem(part.test);
   }
   return splits_.insert(key, std::move(p));

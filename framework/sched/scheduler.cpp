@@ -310,7 +310,7 @@ PlacedTasks share_placement(int rank, const CheckedRun* checked, const Experimen
   PlacedTasks p;
   if (checked && !checked->memory_peak.big.empty()) {
     p.resident = checked->memory_peak.resident_bytes;
-    const std::vector<double> bytes = task_memory(ex, tasks, shapes, checked->full);
+    const std::vector<double> bytes = task_memory(ex, tasks, shapes, checked->full, checked->loads);
     for (const Task& t : tasks)
       for (const NodeMemory& n : layout.nodes)
         if (slots_on_node(bytes[t.id], p.resident, n) != 1) p.big[t.id] = bytes[t.id];
@@ -395,8 +395,10 @@ std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runn
     if (!runner) own = load_dataset(ex.datasets[i], path, dataset_seed(ex, i));
     const Dataset& ds = runner ? runner->dataset(i) : *own;
     shapes.push_back(check_dataset(ex, i, ds));
-    if (full) full->push_back(DataShape{ds.X.n_cols, ds.X.n_rows, ds.n_classes});
-    if (loads) loads->push_back(LoadShape{ds.n_read, ds.n_load_peak});
+    if (full) full->push_back(DataShape{ds.n(), ds.d(), ds.n_classes});
+    if (loads)
+      loads->push_back(
+          LoadShape{ds.n_read, ds.n_load_peak, ds.sparse() ? double(ds.Xs.n_nonzero) : 0.0});
   }
   validate_against_data(ex, shapes);
   return shapes;
@@ -405,13 +407,15 @@ std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runn
 std::vector<DataShape> check_data_and_memory(const Experiment& ex, const MemoryLimit& limit,
                                              MemoryPeak& peak, TaskRunner* runner,
                                              const std::vector<NodeMemory>& nodes,
-                                             std::vector<DataShape>* full_out) {
+                                             std::vector<DataShape>* full_out,
+                                             std::vector<LoadShape>* loads_out) {
   check_memory_before_data(ex, limit);
   std::vector<DataShape> full;
   std::vector<LoadShape> loads;
   std::vector<DataShape> shapes = check_against_data(ex, runner, &full, &loads);
   peak = check_memory(ex, shapes, full, limit, loads, nodes);
   if (full_out) *full_out = std::move(full);
+  if (loads_out) *loads_out = std::move(loads);
   return shapes;
 }
 
@@ -473,7 +477,7 @@ std::shared_ptr<CheckedRun> check_run(const RunOptions& opt) {
              opt.only_methods.end();
     });
   c->shapes = check_data_and_memory(part, c->memory_limit, c->memory_peak, c->runner.get(),
-                                    c->nodes, &c->full);
+                                    c->nodes, &c->full, &c->loads);
   return c;
 }
 
@@ -673,9 +677,12 @@ int run_rank0(const RunOptions& opt, const CheckedRun& checked, const std::vecto
   std::set<std::uint64_t> retrying;
   for (std::uint64_t id : pending.ids)
     if (store->done(id)) retrying.insert(id);
-  RunStart start{planned_tasks(ex, tasks), store->n_done() - retrying.size(),
-                 retrying.size(),          stage.size(),
-                 pending.ids.size(),       select.sliced(),
+  RunStart start{planned_tasks(ex, tasks),
+                 store->n_done() - retrying.size(),
+                 retrying.size(),
+                 stage.size(),
+                 pending.ids.size(),
+                 select.sliced(),
                  {}};
   const std::map<std::uint64_t, double>& big = placed_tasks.big;
   const SlotTable slots = slot_table(big, placed_tasks.resident, layout);

@@ -26,6 +26,7 @@ struct CheckedRun {
   MemoryLimit memory_limit;       // what each task was held to
   MemoryPeak memory_peak;         // the largest task's need
   std::vector<DataShape> full;    // each dataset as loaded (the memory model's resident data)
+  std::vector<LoadShape> loads;   // what loading each held, and its stored entries if sparse
   std::vector<NodeMemory> nodes;  // what the tasks were placed against
 };
 
@@ -95,10 +96,12 @@ std::vector<DataShape> check_against_data(const Experiment& ex, TaskRunner* runn
 // list and generated datasets before any data is read, then check_against_data, then every task.
 // Returns the shapes; throws ConfigError naming the key, the task and the fix.
 // With `nodes`, a task above `limit` fits when some node takes it with other ranks held back
-// (MemoryPeak::big lists them); `full`, when given, receives each dataset's shape as loaded.
+// (MemoryPeak::big lists them); `full` and `loads`, when given, receive each dataset's shape as
+// loaded and what loading it held.
 std::vector<DataShape> check_data_and_memory(const Experiment& ex, const MemoryLimit& limit,
                                              MemoryPeak& peak, TaskRunner* runner = nullptr,
                                              const std::vector<NodeMemory>& nodes = {},
-                                             std::vector<DataShape>* full = nullptr);
+                                             std::vector<DataShape>* full = nullptr,
+                                             std::vector<LoadShape>* loads = nullptr);
 
 }  // namespace drbench

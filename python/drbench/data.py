@@ -38,14 +38,68 @@ def find_file(name: str, dirs) -> str | None:
     return None
 
 
+def idx_parts(config_text: str, name: str) -> list | None:
+    """The IDX image files of dataset `name` of a config (`source: idx`, a folder holding the
+    MNIST-named train and t10k halves, in that order, or one images file), as drbench reads them;
+    None where the config does not say so or the files are missing. Only points of the whole
+    files: with max_points or classes the stored indices refer to the kept points, and no image
+    is looked up."""
+    try:
+        import yaml
+        cfg = yaml.safe_load(config_text or "") or {}
+    except Exception:
+        return None
+    for d in cfg.get("datasets", []) if isinstance(cfg, dict) else []:
+        if not isinstance(d, dict) or d.get("name") != name or d.get("source") != "idx":
+            continue
+        if d.get("max_points") or d.get("classes"):
+            return None
+        path = str(d.get("path", ""))
+        if os.path.isdir(path):
+            parts = []
+            for half in ("train", "t10k"):
+                for ext in (".gz", ""):
+                    f = os.path.join(path, f"{half}-images-idx3-ubyte{ext}")
+                    if os.path.isfile(f):
+                        parts.append(f)
+                        break
+            return parts or None
+        return [path] if os.path.isfile(path) else None
+    return None
+
+
+def _idx_open(path):
+    import gzip
+    return gzip.open(path, "rb") if path.endswith(".gz") else open(path, "rb")
+
+
+def _idx_header(path):
+    with _idx_open(path) as f:
+        head = f.read(4)
+        dims = np.frombuffer(f.read(4 * head[3]), dtype=">u4")
+    return tuple(int(x) for x in dims)
+
+
+def _idx_read(path) -> np.ndarray:
+    """The images of an IDX file (n, h, w), uint8."""
+    with _idx_open(path) as f:
+        data = f.read()
+    dims = tuple(int(x) for x in np.frombuffer(data[4:4 + 4 * data[3]], dtype=">u4"))
+    return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * len(dims)).reshape(dims)
+
+
 class DatasetInfo:
     """Class names, image shape/order and raw rows of one dataset (when its file is found)."""
 
-    def __init__(self, name: str, dirs):
+    def __init__(self, name: str, dirs, config_text: str = ""):
         self.name = name
         self.path = find_file(name, dirs)
         self.attrs = {}
         self.n_classes = 0
+        # An IDX folder or pair (source: idx, e.g. Fashion-MNIST): the images come from there.
+        self.idx_parts = None if self.path else idx_parts(config_text, name)
+        if self.idx_parts:
+            self.attrs["image_shape"] = _idx_header(self.idx_parts[0])[1:]
         if self.path:
             with h5py.File(self.path, "r") as f:
                 for k, v in f.attrs.items():
@@ -81,6 +135,9 @@ class DatasetInfo:
     def images(self, index) -> np.ndarray | None:
         """Rows `index` of X as upright images (n, h, w) scaled to [0, 1], or None."""
         shape = self.image_shape
+        if self.idx_parts and shape is not None:
+            imgs = np.concatenate([_idx_read(p) for p in self.idx_parts])
+            return imgs[np.asarray(index, dtype=np.int64)].astype(float) / 255.0
         if not self.path or shape is None:
             return None
         index = np.asarray(index, dtype=np.int64)

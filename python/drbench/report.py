@@ -186,6 +186,12 @@ ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report_assets
 PLOTLY = os.path.join(ASSETS, "plotly-gl2d.min.js")
 MAX_POINTS = 100_000  # per embedding; above it a seeded uniform subsample, said on the page
 TRACE_POINTS = 400  # per optimiser trace: every n-th iteration, the last always kept
+# Image thumbnails shown on hover, per panel: at most this many points (a seeded subsample, seed
+# 0, of the panel's points ordered by dataset index, so panels of one partition share theirs),
+# each downsampled by an integer factor to about 14 pixels a side and stored at 16 grey levels,
+# two pixels a byte: 2,000 28x28 images take 196 KB (261 KB in base64) a partition.
+THUMB_CAP = 2000
+THUMB_SIDE = 14
 
 PAGE_CSS = CSS + """
 body{max-width:1400px}
@@ -200,6 +206,7 @@ table.fail td{font-size:.85em;vertical-align:top}td.msg{white-space:pre-wrap;max
 .panel canvas{cursor:crosshair;display:block}.ptitle{font-size:.85em;font-weight:600;margin:.2em 0}
 .tip{position:absolute;display:none;background:#222;color:#fff;font-size:.8em;padding:.2em .4em;
 border-radius:3px;pointer-events:none;white-space:nowrap;z-index:5}
+.tip canvas.thumb{image-rendering:pixelated;margin-top:.2em;display:inline-block}
 .legend{margin:.3em 0 .6em;font-size:.85em}.key{margin-right:1em;cursor:pointer;user-select:none}
 .key i{display:inline-block;width:.8em;height:.8em;margin-right:.3em;vertical-align:middle}
 .key.off{opacity:.35;text-decoration:line-through}
@@ -252,6 +259,8 @@ class Page:
 
     def __init__(self, paths, data_dirs=(), max_points=MAX_POINTS):
         self.paths, self.data_dirs, self.max_points = list(paths), data_dirs, max_points
+        self.thumb_cap = THUMB_CAP
+        self._info = {}
         self.arrays = Arrays()
         self.d = {"files": [], "tables": [], "cells": [], "rnx": [], "ranks": [], "traces": [],
                   "embeddings": [], "classes": {}, "splits": {}, "split_kind": {},
@@ -455,8 +464,11 @@ class Page:
             lab = e["label"].to_numpy()[keep]
             idx = e["index"].to_numpy()[keep]
             has_lab = (lab >= 0).any()
+            if ds not in self._info:
+                self._info[ds] = dsdata.DatasetInfo(ds, dirs, r.attrs.get("config", ""))
             if has_lab and ds not in self.d["classes"]:
-                self.d["classes"][ds] = dsdata.DatasetInfo(ds, dirs).class_names(int(lab.max()) + 1)
+                self.d["classes"][ds] = self._info[ds].class_names(int(lab.max()) + 1)
+            thumbs = self.thumbnails(self._info[ds], idx) if (idx >= 0).all() else None
             self.d["embeddings"].append({
                 "file": fi, "task": int(task["id"]), "dataset": ds, "method": task["label"],
                 "dim": int(task["dim"]), "split": float(task["split_value"]),
@@ -464,7 +476,32 @@ class Page:
                 "shown": len(keep), "total": total, "axes": axes,
                 "labels": self.arrays.add(lab, "u8" if lab.max(initial=0) < 256 else "i16")
                 if has_lab else None,
-                "index": self.arrays.add(idx, "i32") if (idx >= 0).any() else None})
+                "index": self.arrays.add(idx, "i32") if (idx >= 0).any() else None,
+                "thumbs": thumbs})
+
+    def thumbnails(self, info, idx):
+        """The hover images of one panel (see THUMB_CAP), or None for data without images."""
+        if info.image_shape is None or len(idx) == 0:
+            return None
+        by_index = np.argsort(idx, kind="stable")
+        pick = np.arange(len(idx))
+        if len(idx) > self.thumb_cap:
+            pick = np.sort(np.random.default_rng(0).choice(len(idx), self.thumb_cap,
+                                                           replace=False))
+        pos = np.sort(by_index[pick])
+        imgs = info.images(idx[pos])
+        if imgs is None:
+            return None
+        h, w = imgs.shape[1:]
+        f = max(1, max(h, w) // THUMB_SIDE)
+        hh, ww = h // f, w // f
+        small = imgs[:, :hh * f, :ww * f].reshape(len(pos), hh, f, ww, f).mean(axis=(2, 4))
+        q = np.clip(np.round(small * 15), 0, 15).astype(np.uint8).reshape(len(pos), -1)
+        if q.shape[1] % 2:
+            q = np.pad(q, ((0, 0), (0, 1)))
+        packed = (q[:, 0::2] << 4) | q[:, 1::2]
+        return {"pos": self.arrays.add(pos, "i32"), "px": self.arrays.add(packed.ravel(), "u8"),
+                "h": int(hh), "w": int(ww), "n": int(len(pos)), "cap": self.thumb_cap}
 
     def add_rnx(self, fi, r, chosen, by_label):
         curves = r.rnx_curves()

@@ -249,3 +249,84 @@ def test_unfinished_run_and_watch(results_file, tmp_path):
         "unfinished"), \
         stdout
     assert "run not finished" not in out.read_text()
+
+
+IMAGES = """
+name: pyimages
+seed: 2
+data_path: {data}
+datasets:
+  - name: tiles
+splits:
+  train_ratio: [0.5]
+methods:
+  - {{method: pca, label: PCA, dims: [2]}}
+evaluation:
+  knn: [1]
+output:
+  path: results/pyimages.h5
+  keep_embeddings: true
+"""
+
+
+def test_hover_shows_the_image_of_an_image_dataset(tmp_path, chrome):
+    """A dataset with an image shape (the HDF5 attribute image_shape, as Fashion-MNIST's 28x28):
+    hovering a point with a thumbnail shows it as an image (a canvas of the downsampled size in
+    the tip); with a cap below the point count, a point without one says so."""
+    import numpy as np
+    rng = np.random.default_rng(0)
+    y = np.repeat(np.arange(3), 40)
+    imgs = rng.random((120, 28, 28)) * 0.2
+    for j, c in enumerate(y):  # a bright band per class: row block c
+        imgs[j, 9 * c:9 * c + 9, :] += 0.8
+    data = tmp_path / "data"
+    data.mkdir()
+    with h5py.File(data / "tiles.h5", "w") as f:
+        f["X"], f["y"] = imgs.reshape(120, -1), y.astype(np.int32)
+        f.attrs["image_shape"] = np.array([28, 28])
+    res = run_config(tmp_path, "pyimages", IMAGES.format(data=data))
+    out = tmp_path / "images.html"
+    drbench("report", str(res), "-o", str(out))
+    chrome.load(out.resolve().as_uri())
+    assert chrome.errors == [], chrome.errors
+    chrome.eval("document.querySelector('#scatter canvas').scrollIntoView({block: 'center'})")
+    i = chrome.eval("window.drbench.scatter[0].thumbs[0]")
+    x, y0 = chrome.eval(f"window.drbench.scatter[0].pointAt({i})")
+    chrome.mouse(x, y0)
+    shown = chrome.eval("Array.from(document.querySelectorAll('.tip')).filter(t => "
+                        "t.style.display === 'block').map(t => { const c = t.querySelector("
+                        "'canvas.thumb'); return [t.textContent, c ? [c.width, c.height] : null]; })")
+    assert len(shown) == 1 and shown[0][1] == [14, 14], shown
+    # The image drawn is the point's own: its class's bright band (rows 9c..9c+8, 4-bit grey).
+    band = chrome.eval("(() => { const c = document.querySelector('.tip canvas.thumb'), "
+                       "d = c.getContext('2d').getImageData(0, 0, 14, 14).data, rows = []; "
+                       "for (let r = 0; r < 14; r++) { let s = 0; for (let q = 0; q < 14; q++) "
+                       "s += d[4 * (r * 14 + q)]; rows.push(s / 14); } return rows; })()")
+    idx = int(re.search(r"index (\d+)", shown[0][0]).group(1))
+    bright = [r for r in range(14) if band[r] > 128]
+    c = int(y[idx])
+    assert bright and min(bright) >= (9 * c) // 2 and max(bright) <= (9 * c + 8) // 2, (c, band)
+    # A cap below the panel's points: some points carry no thumbnail, and say so.
+    capped = tmp_path / "capped.html"
+    subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, sys.argv[1]); "
+                    "from drbench import report; report.THUMB_CAP = 5; "
+                    "report.main(['" + str(res) + "', '-o', '" + str(capped) + "'])",
+                    os.path.join(os.path.dirname(__file__), "..", "..", "python")], check=True)
+    chrome.load(capped.resolve().as_uri())
+    with_thumb = set(chrome.eval("window.drbench.scatter[0].thumbs"))
+    assert len(with_thumb) == 5
+    chrome.eval("document.querySelector('#scatter canvas').scrollIntoView({block: 'center'})")
+    checked = 0
+    for j in (k for k in range(120) if k not in with_thumb):
+        x, y0 = chrome.eval(f"window.drbench.scatter[0].pointAt({j})")
+        chrome.mouse(x, y0)
+        tip = chrome.eval("Array.from(document.querySelectorAll('.tip')).filter(t => "
+                          "t.style.display === 'block').map(t => t.textContent)")
+        assert len(tip) == 1, tip
+        if f"index {chrome.eval(f'window.drbench.scatter[0].indexOf({j})')} " not in tip[0]:
+            continue  # another point lies on top of this one
+        assert "no thumbnail (5 of 120 points carry one)" in tip[0], tip
+        checked += 1
+        if checked == 3:
+            break
+    assert checked == 3

@@ -1,8 +1,12 @@
 #include <catch2/catch.hpp>
 
+#include <cmath>
+
 #include "framework/core/error.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/data/preprocess.hpp"
+#include "framework/linalg/sparse_pca.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 using namespace drbench;
 
@@ -169,4 +173,80 @@ TEST_CASE("Fitting transforms the training points exactly as applying the fitted
     REQUIRE(once.n_cols == twice.n_cols);
     CHECK(arma::accu(once != twice) == 0);
   }
+}
+
+namespace {
+
+// Counts-like sparse points: about `density` of the entries nonzero, class-dependent means.
+arma::sp_mat sparse_data(std::uint64_t seed, arma::uword d, arma::uword n, double density) {
+  Rng rng(seed);
+  arma::mat X(d, n, arma::fill::zeros);
+  for (arma::uword j = 0; j < n; ++j)
+    for (arma::uword i = 0; i < d; ++i)
+      if (rng.uniform() < density)
+        X(i, j) = 1.0 + std::floor(5 * rng.uniform()) + double((i + j % 3) % 4);
+  return arma::sp_mat(X);
+}
+
+double max_abs(const arma::mat& A) {
+  return A.is_empty() ? 0.0 : arma::abs(A).max();
+}
+
+}  // namespace
+
+TEST_CASE("Sparse points: pca (after unit_norm) runs sparse and equals the dense chain",
+          "[data][sparse]") {
+  const arma::sp_mat Xs = sparse_data(11, 40, 300, 0.1);
+  const arma::mat X(Xs);
+  const arma::uvec train = arma::regspace<arma::uvec>(0, 199),
+                   test = arma::regspace<arma::uvec>(200, 299);
+  const std::vector<std::vector<PreprocStep>> chains = {
+      {pca_components(10)},
+      {pca_variance(0.8)},
+      {step(PreprocStep::Kind::UnitNorm), pca_components(5), step(PreprocStep::Kind::Standardize)},
+  };
+  for (const auto& chain : chains) {
+    REQUIRE(Pipeline::sparse_runs(chain));
+    Pipeline dense(chain), sparse(chain);
+    const arma::mat Zd = dense.fit_apply(X.cols(train));
+    const arma::mat Zs = sparse.fit_apply(arma::sp_mat(Xs.cols(train)));
+    REQUIRE(Zs.n_rows == Zd.n_rows);
+    CHECK(max_abs(Zs - Zd) < 1e-8 * std::max(1.0, max_abs(Zd)));
+    const arma::mat Td = dense.apply(X.cols(test));
+    const arma::mat Ts = sparse.apply(arma::sp_mat(Xs.cols(test)));
+    CHECK(max_abs(Ts - Td) < 1e-8 * std::max(1.0, max_abs(Td)));
+    // The neighbour graph t-SNE and UMAP build on them (exact search, 15 neighbours): the same.
+    const NeighbourGraph gd = neighbour_graph(Zd, 15), gs = neighbour_graph(Zs, 15);
+    CHECK(arma::all(arma::vectorise(gd.index == gs.index)));
+  }
+  // A chain that does not start with pca densifies, and gives the dense values exactly.
+  const std::vector<PreprocStep> other = {step(PreprocStep::Kind::Standardize), pca_components(3)};
+  REQUIRE_FALSE(Pipeline::sparse_runs(other));
+  Pipeline a(other), b(other);
+  CHECK(arma::approx_equal(a.fit_apply(X.cols(train)), b.fit_apply(arma::sp_mat(Xs.cols(train))),
+                           "absdiff", 0.0));
+}
+
+TEST_CASE("Sparse PCA: the Lanczos route equals the covariance route up to sign",
+          "[data][sparse]") {
+  const arma::sp_mat Xs = sparse_data(12, 60, 250, 0.15);
+  const SparsePca cov = pca_of_sparse(Xs, 0, 1.0);
+  REQUIRE(cov.all);
+  const SparsePca lz = pca_of_sparse(Xs, 6, 1.0, /*cov_max_dim=*/0);  // force Lanczos
+  REQUIRE(lz.basis.W.n_cols == 6);
+  CHECK(arma::approx_equal(lz.basis.variances, cov.basis.variances.head(6), "reldiff", 1e-10));
+  CHECK(lz.basis.total_variance == Approx(arma::accu(cov.basis.variances)).epsilon(1e-10));
+  // Scores of the points on each direction, equal up to the direction's sign.
+  const arma::mat Xc = arma::mat(Xs).each_col() - cov.basis.mean;
+  for (arma::uword c = 0; c < 6; ++c) {
+    const arma::rowvec a = cov.basis.W.col(c).t() * Xc, b = lz.basis.W.col(c).t() * Xc;
+    const double s = arma::dot(a, b) < 0 ? -1.0 : 1.0;
+    CHECK(max_abs(a - s * b) < 1e-8 * max_abs(a));
+  }
+  // The variance rule grows the Lanczos basis until the fraction is reached.
+  const SparsePca v = pca_of_sparse(Xs, 0, 0.9, 0);
+  double acc = 0;
+  arma::uword need = 0;
+  while (acc < 0.9 * arma::accu(cov.basis.variances)) acc += cov.basis.variances(need++);
+  CHECK(v.basis.W.n_cols >= need);
 }

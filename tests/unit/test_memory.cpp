@@ -11,6 +11,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/data/generators.hpp"
 #include "framework/data/load.hpp"
+#include "framework/linalg/sparse_pca.hpp"
 #include "framework/plan/task.hpp"
 #include "framework/sched/memory_check.hpp"
 #include "framework/sched/run_task.hpp"
@@ -305,6 +306,41 @@ TEST_CASE("memory: a task's peak resident size is its own after the reset", "[me
   // Freed and reset: the peak is back near what the process holds now, far below the block.
   REQUIRE(reset_peak_resident());
   CHECK(peak_resident_bytes() < before + (100u << 20));
+}
+
+TEST_CASE("memory: a sparse dataset is counted sparse, and densifying it is refused up front",
+          "[memory][sparse]") {
+  // 1,000,000 cells x 30,000 genes at 1 % density: 3e8 stored entries, 4.5 GiB sparse, 224 GiB
+  // dense. Without a pca first the methods would get the dense points: refused at the dataset's
+  // preprocess key with the dense size and the fix; with pca(components=50) it fits 16 GiB.
+  const DataShape full{1000000, 30000, 10};
+  const std::vector<LoadShape> loads{LoadShape{1000000, 1000000, 3e8}};
+  const std::string head = "seed: 2\ndatasets: [{name: cells, path: cells.h5ad, labels: type";
+  const std::string tail =
+      "}]\nsplits: {train_ratio: [0.5]}\nmethods: [{method: pca, dims: [2]}]\n";
+  const MemoryLimit limit{16.0 * (1ull << 30), "--memory-per-rank 16G"};
+  const Experiment dense =
+      parse_experiment(head + ", preprocess: [standardize]" + tail, "c/d.yaml");
+  const std::string e = error_of([&] {
+    check_memory(dense, {DataShape{500000, 30000, 10}}, {full}, limit, loads);
+  });
+  CHECK(e.find("c/d.yaml:2: 'datasets[0].preprocess'") != std::string::npos);
+  CHECK(e.find("is sparse (1000000 x 30000, 1 % stored, " +
+               format_bytes(16.0 * 3e8 + 16.0 * 1000000 + 8)) != std::string::npos);
+  CHECK(e.find("up to " + format_bytes(8.0 * 1e6 * 30000)) != std::string::npos);
+  CHECK(e.find("add preprocessing: [pca(components=50)]") != std::string::npos);
+  CHECK(e.find("--memory-per-rank 16G") != std::string::npos);
+
+  const Experiment pca =
+      parse_experiment(head + ", preprocess: [{pca: {components: 50}}]" + tail, "c/p.yaml");
+  const MemoryPeak peak = check_memory(pca, {DataShape{500000, 50, 10}}, {full}, limit, loads);
+  // Resident: the sparse matrix (not 8 n d) and the 50-D partition; the preprocessing block: a
+  // sparse copy of the partition's columns and the Lanczos workspace.
+  const double sparse = 16.0 * 3e8 + 16.0 * 1000000 + 8;
+  CHECK(peak.resident_bytes > sparse);
+  CHECK(peak.resident_bytes < sparse + 8.0 * 1e6 * 50 + 64.0 * (1 << 20));
+  CHECK(peak.preprocess_bytes == Approx(sparse + pca_of_sparse_bytes(30000, 1000000, 50)));
+  CHECK(peak.bytes < limit.bytes);
 }
 
 }  // namespace drbench

@@ -172,7 +172,9 @@
     });
     panels.forEach(function (p) { p.draw(); });
     note('scatter', (warned.length ? 'Subsampled (above the ' + D.max_points.toLocaleString('en') + '-point limit, uniformly at random, seed 0): ' + warned.join(', ') + '. ' : 'Every stored point is drawn. ') +
-      'Drag to pan, scroll to zoom, double-click to reset; hover a point for its class, index and part; train points are dots, test points outlined squares; click a class to hide it.');
+      'Drag to pan, scroll to zoom, double-click to reset; hover a point for its class, index and part' +
+      (embs.some(function (e) { return e.thumbs; }) ? ', and its image (thumbnails for at most ' + embs.filter(function (e) { return e.thumbs; })[0].thumbs.cap.toLocaleString('en') + ' points a panel, a seeded subsample; hovering another point says it has none)' : '') +
+      '; train points are dots, test points outlined squares; click a class to hide it.');
   }
   // Indices 0..n-1 ordered by key(i) in [0, m); with starts, also where each key's run begins.
   function countingSort(n, m, key, starts) {
@@ -273,6 +275,31 @@
       }
       return best;
     }
+    // The hover image of point i (4-bit grey, two pixels a byte), or null where the point has
+    // none: the page keeps thumbnails for a capped, seeded subsample (see the note).
+    var tpos = e.thumbs ? bytes(e.thumbs.pos) : null;
+    info.thumbs = tpos ? Array.prototype.slice.call(tpos, 0, 5) : [];
+    info.indexOf = function (i) { return idx ? idx[i] : -1; };
+    function thumb(i) {
+      var lo = 0, hi = tpos.length - 1;
+      while (lo <= hi) {
+        var mid = (lo + hi) >> 1;
+        if (tpos[mid] === i) break;
+        if (tpos[mid] < i) lo = mid + 1; else hi = mid - 1;
+      }
+      if (lo > hi) return null;
+      var th = e.thumbs, px = bytes(th.px), per = (th.h * th.w + 1) >> 1, at = mid * per;
+      var tc = el('canvas', {'class': 'thumb'});
+      tc.width = th.w; tc.height = th.h;
+      tc.style.width = 4 * th.w + 'px'; tc.style.height = 4 * th.h + 'px';
+      var tx = tc.getContext('2d'), im = tx.createImageData(th.w, th.h);
+      for (var p = 0; p < th.h * th.w; p++) {
+        var b = px[at + (p >> 1)], g = Math.round(((p & 1) ? b & 15 : b >> 4) * 17);
+        im.data[4 * p] = im.data[4 * p + 1] = im.data[4 * p + 2] = g; im.data[4 * p + 3] = 255;
+      }
+      tx.putImageData(im, 0, 0);
+      return tc;
+    }
     var drag = null;
     cv.addEventListener('mousedown', function (ev) { drag = [ev.clientX, ev.clientY, v.slice()]; });
     window.addEventListener('mouseup', function () { drag = null; });
@@ -290,6 +317,11 @@
       var c = lab ? lab[i] : -1;
       tip.textContent = (c >= 0 ? (names[c] !== undefined ? names[c] : 'class ' + c) : 'no label') +
         ' · index ' + (idx ? idx[i] : '?') + ' · ' + (i < e.n_train ? 'train' : 'test');
+      if (e.thumbs) {
+        var t = thumb(i);
+        if (t) { tip.appendChild(document.createElement('br')); tip.appendChild(t); }
+        else tip.appendChild(document.createTextNode(' · no thumbnail (' + e.thumbs.n.toLocaleString('en') + ' of ' + n.toLocaleString('en') + ' points carry one)'));
+      }
       tip.style.display = 'block';
       tip.style.left = (px(i) > W * 0.6 ? px(i) - 8 - tip.offsetWidth : px(i) + 8) + 'px'; tip.style.top = (py(i) + 22) + 'px';
       tip.style.display = 'block';
