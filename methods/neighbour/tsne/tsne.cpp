@@ -94,6 +94,7 @@ void Tsne::fit(const FitInput& in) {
   double plogp = 0.0;
   bool approximate_graph = false;
   FftGridInfo grid;
+  FftKernelSums sums;  // the FFT plans and grids, kept from iteration to iteration
   KlObjective::Estimator est;
   if (exact) {
     Pd = joint_affinities(in.X, perplexity);
@@ -122,7 +123,7 @@ void Tsne::fit(const FitInput& in) {
     if (fft) {
       est = [&](const arma::mat& Y, double e, bool want, arma::mat& gr) {
         return tsne_fft_gradient(Ps, plogp, Y, FftInterpolationOptions{}, e, want, gr, threads,
-                                 &grid);
+                                 &grid, &sums);
       };
     } else {
       est = [&](const arma::mat& Y, double e, bool want, arma::mat& gr) {
