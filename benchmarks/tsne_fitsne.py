@@ -52,15 +52,18 @@ def table(path):
         n, who, its, cpu = line.split()
         runs[(int(n), who, int(its))].append(float(cpu))
     long_its = max(k[2] for k in runs)
-    print("| n | drbench ms/it | FIt-SNE ms/it | drbench / FIt-SNE | runs |")
-    print("|---|---:|---:|---:|---|")
+    has_base = any(k[1] == "base" for k in runs)
+    print("| n |" + (" drbench before ms/it |" if has_base else "") +
+          " drbench ms/it | FIt-SNE ms/it | drbench / FIt-SNE | runs |")
+    print("|---|" + ("---:|" if has_base else "") + "---:|---:|---:|---|")
     for n in sorted({k[0] for k in runs}):
         per = {}
-        for who in ("drbench", "fitsne"):
+        for who in ("base", "drbench", "fitsne") if has_base else ("drbench", "fitsne"):
             base = statistics.median(runs[(n, who, 1)])
             per[who] = (statistics.median(runs[(n, who, long_its)]) - base) / (long_its - 1) * 1e3
         reps = len(runs[(n, "drbench", long_its)])
-        print(f"| {n:,} | {per['drbench']:.1f} | {per['fitsne']:.1f} | "
+        before = f" {per['base']:.1f} |" if has_base else ""
+        print(f"| {n:,} |{before} {per['drbench']:.1f} | {per['fitsne']:.1f} | "
               f"{per['drbench'] / per['fitsne']:.2f} | {reps} x {long_its} it. |")
 
 
@@ -75,7 +78,7 @@ PHASES = [
     ("kernel grid", r"fill_kernel_grid|precompute_2d|squared_cauchy|_Function_handler"),
     ("spread, products, interpolate", r"n_body_fft_2d|kernel_sums|FftKernelSums|multiply_transforms"),
     ("optimiser step, assembly", r"momentum_descent|TSNE::run|zeroMean|fft_gradient"),
-    ("memory (clear, copy, page faults)", r"memset|memmove|memcpy|malloc|free|^\[kernel"),
+    ("system (scheduler, page faults), memset, malloc", r"memset|memmove|memcpy|malloc|free|^\[kernel"),
 ]
 SETUP = r"annoy|Annoy|nns|_make_tree|create_split|perplexity|Perplexity|neighbour|knn|scan_avx|offer|" \
     r"self_graph|symmetrize|introsort|adjust_heap|SpMat|spglue|spop|sort|calibrate|pow|exp|gemm|openblas"

@@ -18,6 +18,8 @@
 # Needs build/benchmarks/bench_tsne (-DDRBENCH_BENCHMARKS=ON) and dataset-fashion-mnist.
 #   bash benchmarks/tsne_fitsne.sh   # SIZES="20000 60000" ITER=750 REPS=2 PERF=0
 #                                    # FITSNE=/tmp/fitsne/fitsne BENCH=build/benchmarks/bench_tsne
+# BASE=path/to/another/bench_tsne adds that build's runs (a before/after column), in turn with
+# the others.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=${WORK:-/tmp/tsne_fitsne}
@@ -27,6 +29,7 @@ REPS=${REPS:-2}
 PERF=${PERF:-0}
 FITSNE=${FITSNE:-/tmp/fitsne/fitsne}
 BENCH=${BENCH:-build/benchmarks/bench_tsne}
+BASE=${BASE:-}
 PY=/usr/bin/python3
 if [ ! -x "$FITSNE" ]; then
   echo "SKIP: no FIt-SNE binary at FITSNE=$FITSNE. Get it with:"
@@ -66,6 +69,7 @@ for n in $SIZES; do
       if [ "$PERF" = 1 ] && [ "$r" = 1 ] && [ "$its" != 1 ]; then
         pd=$WORK/perf_drbench_$n.data pf=$WORK/perf_fitsne_$n.data
       fi
+      [ -z "$BASE" ] || echo "$n base $its $(cpu_of "" "$BASE" "$m" fft "$its" 30 0.5 2)" | tee -a "$out"
       echo "$n drbench $its $(cpu_of "$pd" "$BENCH" "$m" fft "$its" 30 0.5 2)" | tee -a "$out"
       echo "$n fitsne $its $(cpu_of "$pf" "$FITSNE" 1.2.1 "$WORK/fitsne_${n}_$its.dat" \
         "$WORK/fitsne_result.dat" 1)" | tee -a "$out"
