@@ -3,11 +3,13 @@
 // Not a Google Benchmark loop: one fit of Fashion-MNIST takes tens of seconds.
 //
 //   bench_tsne <matrix.f64> <exact|barnes_hut|fft|auto> [iterations=1000] [perplexity=30]
-//              [theta=0.5] [dims=2]
+//              [theta=0.5] [dims=2] [embedding.f64]
 //
 // benchmarks/tsne_auto.sh runs it over n, dims and gradient to place `auto`'s switch point.
 //
 // matrix.f64: two little-endian uint64 (n, d) followed by n*d float64, point after point.
+// embedding.f64, when given, receives the embedding in the same format (one column per point):
+// comparing two builds' files to the bit shows whether a change kept the results.
 // Prints one line of JSON: n, d, seconds (fit, wall), cpu_seconds, optimiser_seconds (wall), kl.
 #include <cstdint>
 #include <cstdio>
@@ -24,7 +26,7 @@ int main(int argc, char** argv) {
   const arma::mat X =
       bench::matrix_argument(argc, argv, 3, "bench_tsne",
                              "<matrix.f64> <exact|barnes_hut|fft|auto> [iterations] "
-                             "[perplexity] [theta] [dims]");
+                             "[perplexity] [theta] [dims] [embedding.f64]");
   const std::uint64_t n = X.n_cols, d = X.n_rows;
   ParamSet ps;
   ps.set("gradient", std::string(argv[2]));
@@ -40,6 +42,7 @@ int main(int argc, char** argv) {
   const bench::Stopwatch clock;
   m->fit(fi);
   const double secs = clock.wall(), cpu = clock.cpu();
+  if (argc > 7) bench::write_matrix(argv[7], m->embedding());
   std::printf(
       "{\"n\": %llu, \"d\": %llu, \"seconds\": %.3f, \"cpu_seconds\": %.3f, "
       "\"optimiser_seconds\": %.3f, "

@@ -37,6 +37,18 @@ inline std::optional<arma::mat> read_matrix_f64(const std::string& path,
   return X;
 }
 
+// X (d x n) into `path` in the same format, one column per point; exits with status 1 on failure.
+inline void write_matrix(const std::string& path, const arma::mat& X) {
+  std::ofstream out(path, std::ios::binary);
+  const std::uint64_t head[2] = {X.n_cols, X.n_rows};
+  out.write(reinterpret_cast<const char*>(head), sizeof head);
+  out.write(reinterpret_cast<const char*>(X.memptr()), static_cast<std::streamsize>(8 * X.n_elem));
+  if (!out) {
+    std::cerr << path << ": cannot write the matrix\n";
+    std::exit(1);
+  }
+}
+
 // The matrix named by argv[1], the program exiting after a message (`usage` with status 2 when
 // there are fewer than `min_argc` arguments, 1 when the file cannot be read).
 inline arma::mat matrix_argument(int argc, char** argv, int min_argc, const std::string& program,

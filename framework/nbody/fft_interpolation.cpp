@@ -100,12 +100,15 @@ Grid make_grid(const arma::mat& Y, const FftInterpolationOptions& opt) {
   return g;
 }
 
-// Each point's interval per dimension and its Lagrange weights on that interval's p nodes.
+// Each point's interval per dimension and its Lagrange weights on that interval's p nodes, in
+// vectors kept between calls.
 struct NodeWeights {
-  std::vector<int> cell;    // D x n
-  std::vector<double> wts;  // D x n x p
+  std::vector<int>& cell;    // D x n
+  std::vector<double>& wts;  // D x n x p
 
-  NodeWeights(const arma::mat& Y, const Grid& g, unsigned threads) {
+  NodeWeights(std::vector<int>& cell_, std::vector<double>& wts_, const arma::mat& Y, const Grid& g,
+              unsigned threads)
+      : cell(cell_), wts(wts_) {
     const int D = g.D, p = g.p;
     const arma::uword n = Y.n_cols;
     std::vector<double> node(p), denom(p);
@@ -155,8 +158,10 @@ struct NodeWeights {
 };
 
 // The kernel on node offsets, wrapped circularly: offset o sits at o and at M - o; the middle
-// entry (offset N) is never reached by two nodes of the grid.
-void fill_kernel_grid(const Grid& g, const std::function<double(double)>& kernel, double* kgrid) {
+// entry (offset N) is never reached by two nodes of the grid. Each distinct value is computed
+// once, into `kern` ((N + 1)^D, the last row and column unused), then laid out.
+void fill_kernel_grid(const Grid& g, const std::function<double(double)>& kernel,
+                      std::vector<double>& kern, double* kgrid) {
   const int N = g.N, M = g.M;
   const double h = g.h;
   auto offset = [&](int a) { return a < N ? a : (a > N ? M - a : -1); };
@@ -167,14 +172,26 @@ void fill_kernel_grid(const Grid& g, const std::function<double(double)>& kernel
     }
     return;
   }
-  std::vector<double> off2(M);
+  // off2[a] + off2[b] is the same double as off2[b] + off2[a]: one triangle of the table.
+  std::vector<double> off2(N);
+  for (int o = 0; o < N; ++o) off2[o] = (o * h) * (o * h);
+  kern.resize(std::size_t(N) * N);
+  for (int a = 0; a < N; ++a)
+    for (int b = 0; b <= a; ++b)
+      kern[std::size_t(a) * N + b] = kern[std::size_t(b) * N + a] = kernel(off2[a] + off2[b]);
   for (int a = 0; a < M; ++a) {
-    const int o = offset(a);
-    off2[a] = o < 0 ? -1.0 : (o * h) * (o * h);
+    const int oa = offset(a);
+    double* row = kgrid + std::size_t(a) * M;
+    if (oa < 0) {
+      std::fill(row, row + M, 0.0);
+      continue;
+    }
+    const double* kr = &kern[std::size_t(oa) * N];
+    for (int b = 0; b < M; ++b) {
+      const int ob = offset(b);
+      row[b] = ob < 0 ? 0.0 : kr[ob];
+    }
   }
-  for (int a = 0; a < M; ++a)
-    for (int b = 0; b < M; ++b)
-      kgrid[std::size_t(a) * M + b] = off2[a] < 0 || off2[b] < 0 ? 0.0 : kernel(off2[a] + off2[b]);
 }
 
 // Pointwise products of the m charge transforms with the kernel's, scaled for the inverse.
@@ -194,10 +211,48 @@ void multiply_transforms(const Grid& g, arma::uword m, const fftw_complex* khat,
 
 }  // namespace
 
-arma::mat interpolated_kernel_sums(const arma::mat& Y, const arma::mat& Q,
-                                   const std::function<double(double)>& kernel,
-                                   const FftInterpolationOptions& opt, unsigned threads,
-                                   FftGridInfo* info) {
+// FFTW plans and buffers for one grid size (D, M) and number of charges m. The charges' padding
+// is cleared once: each call writes only the N^D corner the points spread onto, and the inverse
+// transforms write into a buffer of their own, so the forward transforms' input keeps its zeros.
+struct FftKernelSums::Plans {
+  int D = 0, M = 0;
+  arma::uword m = 0;
+  FftwBuffer<double> kgrid, charges, sums;
+  FftwBuffer<fftw_complex> khat, chat;
+  Plan kplan, fwd, bwd;
+
+  Plans(const Grid& g, arma::uword m_)
+      : D(g.D),
+        M(g.M),
+        m(m_),
+        kgrid(g.Mtot),
+        charges(g.Mtot * m_),
+        sums(g.Mtot * m_),
+        khat(g.Mc),
+        chat(g.Mc * m_) {
+    const std::size_t Mtot = g.Mtot, Mc = g.Mc;
+    std::fill(charges.p, charges.p + Mtot * m, 0.0);
+    std::lock_guard<std::mutex> lock(planner_mutex());
+    const int dims[2] = {g.M, g.M};
+    kplan.p = fftw_plan_dft_r2c(D, dims, kgrid.p, khat.p, FFTW_ESTIMATE);
+    fwd.p = fftw_plan_many_dft_r2c(D, dims, static_cast<int>(m), charges.p, nullptr, 1,
+                                   static_cast<int>(Mtot), chat.p, nullptr, 1, static_cast<int>(Mc),
+                                   FFTW_ESTIMATE);
+    bwd.p = fftw_plan_many_dft_c2r(D, dims, static_cast<int>(m), chat.p, nullptr, 1,
+                                   static_cast<int>(Mc), sums.p, nullptr, 1, static_cast<int>(Mtot),
+                                   FFTW_ESTIMATE);
+    if (!kplan.p || !fwd.p || !bwd.p) throw Error("fft interpolation: FFTW could not plan");
+  }
+  bool fits(const Grid& g, arma::uword m_) const { return D == g.D && M == g.M && m == m_; }
+};
+
+FftKernelSums::FftKernelSums() = default;
+FftKernelSums::~FftKernelSums() = default;
+
+const arma::mat& FftKernelSums::operator()(const arma::mat& Y, const arma::mat& Q,
+                                           const std::function<double(double)>& kernel,
+                                           const FftInterpolationOptions& opt, unsigned threads,
+                                           FftGridInfo* info) {
   const int D = static_cast<int>(Y.n_rows);
   const arma::uword n = Y.n_cols, m = Q.n_rows;
   if (D < 1 || D > 2)
@@ -207,56 +262,62 @@ arma::mat interpolated_kernel_sums(const arma::mat& Y, const arma::mat& Q,
       !(opt.interval_width > 0))
     throw Error("fft interpolation: bad options");
   if (!Y.is_finite()) throw Error("fft interpolation: non-finite coordinates");
-  arma::mat phi(m, n, arma::fill::zeros);
-  if (n == 0 || m == 0) return phi;
+  phi_.zeros(m, n);
+  if (n == 0 || m == 0) return phi_;
 
   const Grid g = make_grid(Y, opt);
   if (info) *info = {g.intervals, g.box, g.Ntot};
-  const NodeWeights nw(Y, g, threads);
-  const std::size_t Mtot = g.Mtot, Mc = g.Mc;
-  FftwBuffer<double> kgrid(Mtot), charges(Mtot * m);
-  FftwBuffer<fftw_complex> khat(Mc), chat(Mc * m);
-  fill_kernel_grid(g, kernel, kgrid.p);
-
-  Plan kplan, fwd, bwd;
-  {
-    std::lock_guard<std::mutex> lock(planner_mutex());
-    const int dims[2] = {g.M, g.M};
-    kplan.p = fftw_plan_dft_r2c(D, dims, kgrid.p, khat.p, FFTW_ESTIMATE);
-    fwd.p = fftw_plan_many_dft_r2c(D, dims, static_cast<int>(m), charges.p, nullptr, 1,
-                                   static_cast<int>(Mtot), chat.p, nullptr, 1, static_cast<int>(Mc),
-                                   FFTW_ESTIMATE);
-    bwd.p = fftw_plan_many_dft_c2r(D, dims, static_cast<int>(m), chat.p, nullptr, 1,
-                                   static_cast<int>(Mc), charges.p, nullptr, 1,
-                                   static_cast<int>(Mtot), FFTW_ESTIMATE);
+  const NodeWeights nw(cell_, wts_, Y, g, threads);
+  if (!plans_ || !plans_->fits(g, m)) {
+    plans_.reset();  // the old grids go before the new ones are allocated
+    plans_ = std::make_unique<Plans>(g, m);
   }
-  if (!kplan.p || !fwd.p || !bwd.p) throw Error("fft interpolation: FFTW could not plan");
-  fftw_execute(kplan.p);
+  Plans& pl = *plans_;
+  const std::size_t Mtot = g.Mtot;
+  fill_kernel_grid(g, kernel, kern_, pl.kgrid.p);
+  fftw_execute(pl.kplan.p);
 
-  // 1. Spread the charges onto the nodes (one thread: nodes are shared between points).
-  std::fill(charges.p, charges.p + Mtot * m, 0.0);
+  // 1. Spread the charges onto the nodes (one thread: nodes are shared between points), into the
+  // N^D corner of each padded grid, cleared first.
+  for (arma::uword c = 0; c < m; ++c) {
+    double* plane = pl.charges.p + c * Mtot;
+    if (D == 1)
+      std::fill(plane, plane + g.N, 0.0);
+    else
+      for (int r = 0; r < g.N; ++r)
+        std::fill(plane + std::size_t(r) * g.M, plane + std::size_t(r) * g.M + g.N, 0.0);
+  }
   for (arma::uword i = 0; i < n; ++i) {
     const double* q = Q.colptr(i);
     nw.for_each_node(g, i, [&](std::size_t at, double w) {
-      for (arma::uword c = 0; c < m; ++c) charges.p[c * Mtot + at] += w * q[c];
+      for (arma::uword c = 0; c < m; ++c) pl.charges.p[c * Mtot + at] += w * q[c];
     });
   }
 
   // 2. Circular convolution with the kernel: pointwise products of the transforms.
-  fftw_execute(fwd.p);
-  multiply_transforms(g, m, khat.p, chat.p);
-  fftw_execute(bwd.p);
+  fftw_execute(pl.fwd.p);
+  multiply_transforms(g, m, pl.khat.p, pl.chat.p);
+  fftw_execute(pl.bwd.p);
 
   // 3. Interpolate the node sums back to the points (one column per point).
+  const double* sums = pl.sums.p;
   parallel_blocks(n, threads, [&](std::size_t s, std::size_t e, std::size_t) {
     for (std::size_t i = s; i < e; ++i) {
-      double* out = phi.colptr(i);
+      double* out = phi_.colptr(i);
       nw.for_each_node(g, i, [&](std::size_t at, double w) {
-        for (arma::uword c = 0; c < m; ++c) out[c] += w * charges.p[c * Mtot + at];
+        for (arma::uword c = 0; c < m; ++c) out[c] += w * sums[c * Mtot + at];
       });
     }
   });
-  return phi;
+  return phi_;
+}
+
+arma::mat interpolated_kernel_sums(const arma::mat& Y, const arma::mat& Q,
+                                   const std::function<double(double)>& kernel,
+                                   const FftInterpolationOptions& opt, unsigned threads,
+                                   FftGridInfo* info) {
+  FftKernelSums sums;
+  return sums(Y, Q, kernel, opt, threads, info);
 }
 
 }  // namespace drbench

@@ -22,9 +22,16 @@
 // Determinism: steps 1 and 2 run on one thread (the spreading sums into shared nodes, and FFTW is
 // planned with FFTW_ESTIMATE, which picks its algorithm from the sizes alone); step 3 and the
 // interpolation weights write one column per point on `threads` threads. The result is therefore
-// the same to the bit for any thread count.
+// the same to the bit for any thread count, and for FftKernelSums as for interpolated_kernel_sums.
+//
+// Cost: an iterative method calls this every iteration on a grid whose size changes only when the
+// points' extent crosses a size step, so FftKernelSums keeps the FFTW plans and the padded grids
+// between calls: planning, allocating and clearing a grid of tens of MB (fresh pages, each
+// faulted in) cost as much as the transforms themselves before.
 #include <armadillo>
 #include <functional>
+#include <memory>
+#include <vector>
 
 namespace drbench {
 
@@ -50,6 +57,31 @@ arma::mat interpolated_kernel_sums(const arma::mat& Y, const arma::mat& Q,
                                    const std::function<double(double)>& kernel,
                                    const FftInterpolationOptions& opt = {}, unsigned threads = 1,
                                    FftGridInfo* info = nullptr);
+
+// interpolated_kernel_sums with its FFTW plans, padded grids and interpolation weights kept from
+// one call to the next (rebuilt when the grid's size or the number of charges changes): the same
+// bits as interpolated_kernel_sums, at a fraction of the fixed cost per call. Not thread-safe: one
+// instance per caller.
+class FftKernelSums {
+ public:
+  FftKernelSums();
+  ~FftKernelSums();
+  FftKernelSums(const FftKernelSums&) = delete;
+  FftKernelSums& operator=(const FftKernelSums&) = delete;
+  // The sums for Y and Q (see interpolated_kernel_sums), valid until the next call.
+  const arma::mat& operator()(const arma::mat& Y, const arma::mat& Q,
+                              const std::function<double(double)>& kernel,
+                              const FftInterpolationOptions& opt = {}, unsigned threads = 1,
+                              FftGridInfo* info = nullptr);
+
+ private:
+  struct Plans;  // FFTW plans and buffers for one grid size
+  std::unique_ptr<Plans> plans_;
+  std::vector<int> cell_;     // D x n: each point's interval per dimension
+  std::vector<double> wts_;   // D x n x p: its Lagrange weights on that interval's nodes
+  std::vector<double> kern_;  // the kernel on node offsets, (N + 1) x (N + 1)
+  arma::mat phi_;
+};
 
 // The smallest n' >= n whose prime factors are all 2, 3, 5 or 7 (sizes FFTW transforms fastest).
 int fft_friendly_size(int n);

@@ -105,3 +105,26 @@ TEST_CASE("Interpolated kernel sums: threads, degenerate boxes, refusals", "[fft
   bad(1, 3) = arma::datum::nan;
   CHECK_THROWS(interpolated_kernel_sums(bad, rng.randn(1, 10), cauchy2));
 }
+
+TEST_CASE("FftKernelSums reused across calls: the bits of a fresh call", "[fft]") {
+  // One instance through grids that grow, shrink, change the number of charges and the dimension:
+  // every call must equal a fresh interpolated_kernel_sums to the bit (the kept padding is still
+  // zero, the kept plans fit the new grid).
+  Rng rng(23);
+  FftKernelSums sums;
+  for (double spread : {2.0, 40.0, 90.0, 40.0, 2.0}) {
+    for (arma::uword D : {2u, 1u}) {
+      for (arma::uword m : {4u, 3u}) {
+        const arma::mat Y = spread * rng.randn(D, 400);
+        const arma::mat Q = rng.randn(m, 400);
+        FftGridInfo a, b;
+        const arma::mat fresh = interpolated_kernel_sums(Y, Q, cauchy2, {}, 1, &a);
+        const arma::mat& kept = sums(Y, Q, cauchy2, {}, 2, &b);
+        INFO("spread " << spread << " D " << D << " m " << m << " intervals " << a.intervals);
+        CHECK(a.intervals == b.intervals);
+        REQUIRE(kept.n_rows == m);
+        CHECK(arma::abs(kept - fresh).max() == 0.0);
+      }
+    }
+  }
+}

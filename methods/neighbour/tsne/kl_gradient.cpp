@@ -117,7 +117,7 @@ double bh_gradient(const arma::sp_mat& P, double plogp, const arma::mat& Y, doub
 template <int D>
 double fft_gradient(const arma::sp_mat& P, double plogp, const arma::mat& Y,
                     const FftInterpolationOptions& fft, double exaggeration, bool want_kl,
-                    arma::mat& grad4, unsigned threads, FftGridInfo* info) {
+                    arma::mat& grad4, unsigned threads, FftGridInfo* info, FftKernelSums& sums) {
   const arma::uword n = Y.n_cols;
   const double cross = attractive<D>(P, Y, exaggeration, want_kl, grad4, threads);
   // The kernel sums depend on differences only: centring the box keeps |y|^2 small in the
@@ -131,7 +131,7 @@ double fft_gradient(const arma::sp_mat& P, double plogp, const arma::mat& Y,
   Q.row(0).ones();
   Q.rows(1, D) = Yc;
   Q.row(D + 1) = arma::sum(arma::square(Yc), 0);
-  const arma::mat phi = interpolated_kernel_sums(
+  const arma::mat& phi = sums(
       Yc, Q,
       [](double r2) {
         const double w = 1.0 / (1.0 + r2);
@@ -183,14 +183,17 @@ double tsne_bh_gradient(const arma::sp_mat& P, double plogp, const arma::mat& Y,
 
 double tsne_fft_gradient(const arma::sp_mat& P, double plogp, const arma::mat& Y,
                          const FftInterpolationOptions& fft, double exaggeration, bool want_kl,
-                         arma::mat& grad4, unsigned threads, FftGridInfo* info) {
+                         arma::mat& grad4, unsigned threads, FftGridInfo* info,
+                         FftKernelSums* sums) {
   if (P.n_rows != Y.n_cols || P.n_cols != Y.n_cols)
     throw Error("internal: t-SNE P does not match Y");
+  FftKernelSums own;
+  FftKernelSums& s = sums ? *sums : own;
   switch (Y.n_rows) {
     case 1:
-      return fft_gradient<1>(P, plogp, Y, fft, exaggeration, want_kl, grad4, threads, info);
+      return fft_gradient<1>(P, plogp, Y, fft, exaggeration, want_kl, grad4, threads, info, s);
     case 2:
-      return fft_gradient<2>(P, plogp, Y, fft, exaggeration, want_kl, grad4, threads, info);
+      return fft_gradient<2>(P, plogp, Y, fft, exaggeration, want_kl, grad4, threads, info, s);
     default:
       throw MethodError("tsne: the FFT gradient works in 1 or 2 dimensions, asked for " +
                         std::to_string(Y.n_rows) +

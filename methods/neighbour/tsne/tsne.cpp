@@ -94,6 +94,7 @@ void Tsne::fit(const FitInput& in) {
   double plogp = 0.0;
   bool approximate_graph = false;
   FftGridInfo grid;
+  FftKernelSums sums;  // the FFT plans and grids, kept from iteration to iteration
   KlObjective::Estimator est;
   if (exact) {
     Pd = joint_affinities(in.X, perplexity);
@@ -122,7 +123,7 @@ void Tsne::fit(const FitInput& in) {
     if (fft) {
       est = [&](const arma::mat& Y, double e, bool want, arma::mat& gr) {
         return tsne_fft_gradient(Ps, plogp, Y, FftInterpolationOptions{}, e, want, gr, threads,
-                                 &grid);
+                                 &grid, &sums);
       };
     } else {
       est = [&](const arma::mat& Y, double e, bool want, arma::mat& gr) {
@@ -210,13 +211,14 @@ MethodInfo tsne_info() {
     return search + it * n * (std::log2(n + 1.0) * 20.0 + attract) * dim;
   };
   // Exact: the dense P, distances and their exponentials (n x n each). Sparse: the graph, P and
-  // its transpose, the optimiser's vectors and, for fft, the padded grids.
+  // its transpose, the optimiser's vectors and, for fft, the padded grids FftKernelSums keeps (the
+  // kernel, 4 charges and 4 sums, with the transforms of the kernel and the charges).
   m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
     const double n = s.n, d = s.d;
     const std::string g = tsne_gradient_for(gradient(p), s.n, dim);
     if (g == "exact") return 8.0 * (3.0 * n * n + 4.0 * n * d + 8.0 * n * dim);
     const double k = 3.0 * perplexity(p);
-    const double grid = g == "fft" ? 8.0 * 2.0 * 6.0 * std::pow(2.0 * 3.0 * 200.0, dim) : 0.0;
+    const double grid = g == "fft" ? 8.0 * 14.0 * std::pow(2.0 * 3.0 * 200.0, dim) : 0.0;
     return 8.0 * (4.0 * n * d + 10.0 * n * k + 12.0 * n * dim) + grid;
   };
   m.make = [=](const ParamSet& p) {
