@@ -1,7 +1,9 @@
 // SMACOF (metric and non-metric MDS): the stress gradient against finite differences, the
 // Guttman transform as the gradient step it is, scikit-learn's smacof from the same start
 // (scripts/make_smacof_fixture.py), the isotonic regression against hand-checked cases, and
-// non-metric MDS recovering a configuration from distances it sees only through their order.
+// non-metric MDS recovering a configuration from distances it sees only through their order, and
+// the out-of-sample map: duplicates land on their training point, exactly Euclidean new points at
+// their true place, and each new point's stress never increases over its iterations.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -97,4 +99,56 @@ TEST_CASE("non-metric smacof recovers a planar configuration", "[manifold][smaco
   };
   CHECK(procrustes_residual(normalise(Y), normalise(T)) < 0.02);
   CHECK(dynamic_cast<const Smacof&>(*m).stress() < 1e-3 * 0.5 * 30 * 29);
+}
+
+TEST_CASE("smacof maps a duplicate of a training point onto its embedding", "[manifold][smacof]") {
+  Rng rng(21);
+  const arma::mat X = rng.randn(5, 25);
+  const arma::mat Delta = arma::sqrt(sq_distances(X));
+  // A configuration converged until it is a fixed point of the Guttman transform, hence of every
+  // point's own transform, which a duplicate starts from (its nearest training point).
+  arma::mat Y = rng.randn(2, 25);
+  for (int it = 0; it < 20000; ++it) Y = guttman_transform(Y, Delta);
+  REQUIRE(arma::abs(guttman_transform(Y, Delta) - Y).max() < 1e-10);
+  Smacof m(SmacofSetting{true, 1, 0.0});
+  m.fit_from(X, Y, nullptr);
+  const arma::uvec picks{0, 7, 24};
+  CHECK(arma::abs(m.transform(X.cols(picks)) - m.embedding().cols(picks)).max() < 1e-6);
+}
+
+TEST_CASE("smacof places exactly Euclidean new points at their true position",
+          "[manifold][smacof]") {
+  Rng rng(22);
+  const arma::mat X = 2.0 * rng.randu(2, 40) - 1.0;
+  const arma::mat Xnew = 1.6 * rng.randu(2, 12) - 0.8;
+  auto m = fit_method("smacof", {}, X, 2);
+  const arma::mat Y = m->embedding();
+  // The training embedding is X up to a rigid motion: recover it (orthogonal Procrustes) and
+  // carry the new points' true positions through it.
+  const arma::vec mx = arma::mean(X, 1), my = arma::mean(Y, 1);
+  arma::mat U, V;
+  arma::vec s;
+  arma::svd(U, s, V, (Y.each_col() - my) * (X.each_col() - mx).t());
+  const arma::mat R = U * V.t();
+  const arma::mat fit = (R * (X.each_col() - mx)).eval().each_col() + my;
+  REQUIRE(arma::abs(fit - Y).max() < 1e-9);
+  const arma::mat expected = (R * (Xnew.each_col() - mx)).eval().each_col() + my;
+  CHECK(arma::abs(m->transform(Xnew) - expected).max() < 1e-6);
+}
+
+TEST_CASE("smacof's placement of a new point never increases its stress", "[manifold][smacof]") {
+  Rng rng(23);
+  const arma::mat Y = rng.randn(2, 30);
+  for (int trial = 0; trial < 5; ++trial) {
+    // Targets no planar point fits exactly: distances from a point in 6-D to a 6-D configuration.
+    const arma::mat X = rng.randn(6, 30);
+    arma::mat diff = X.each_col() - arma::vec(rng.randn(6, 1));
+    const arma::vec dhat = arma::sqrt(arma::sum(arma::square(diff), 0)).t();
+    std::vector<double> stresses;
+    place_point(Y, dhat, 200, &stresses);
+    REQUIRE(stresses.size() > 2);
+    for (std::size_t r = 1; r < stresses.size(); ++r)
+      CHECK(stresses[r] <= stresses[r - 1] * (1 + 1e-12));
+    CHECK(stresses.back() < stresses.front());
+  }
 }

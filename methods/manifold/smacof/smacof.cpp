@@ -1,5 +1,6 @@
 #include "methods/manifold/smacof/smacof.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <string>
@@ -41,6 +42,30 @@ arma::mat guttman_transform(const arma::mat& Y, const arma::mat& Dhat) {
   B.diag().zeros();
   B.diag() = -arma::sum(B, 1);
   return Y * B / double(Y.n_cols);  // B symmetric: (B Y')' = Y B
+}
+
+arma::vec place_point(const arma::mat& Y, const arma::vec& dhat, arma::uword iterations,
+                      std::vector<double>* stresses) {
+  const double n = double(Y.n_cols);
+  arma::vec y = Y.col(dhat.index_min());
+  const arma::vec mean = arma::sum(Y, 1) / n;
+  const double still = 1e-12 * (1.0 + arma::mean(dhat));
+  for (arma::uword it = 0; it < iterations; ++it) {
+    check_task_deadline(int(it), arma::datum::nan, int(iterations));
+    arma::mat diff = Y;
+    diff.each_col() -= y;
+    diff *= -1.0;  // columns y - y_i
+    const arma::rowvec d = arma::sqrt(arma::sum(arma::square(diff), 0));
+    if (stresses) stresses->push_back(arma::accu(arma::square(d.t() - dhat)));
+    // A coinciding training point pulls only through the mean term (de Leeuw's convention).
+    arma::rowvec w = dhat.t() / d;
+    w.elem(arma::find(d == 0.0)).zeros();
+    const arma::vec next = mean + diff * w.t() / n;
+    const double step = arma::norm(next - y);
+    y = next;
+    if (step <= still) break;
+  }
+  return y;
 }
 
 arma::vec isotonic_regression(const arma::vec& y) {
@@ -117,6 +142,48 @@ void Smacof::fit_from(const arma::mat& X, const arma::mat& start, Trace* trace) 
   }
   if (!Y.is_finite()) throw MethodError("smacof: the iteration diverged");
   Y_ = Y;
+  X_ = X;
+  if (!s_.metric) {
+    const arma::mat Dhat = disparities(distances(Y_), upper, order);
+    const arma::vec delta = Delta.elem(upper), dhat = Dhat.elem(upper);
+    delta_sorted_ = delta(order);
+    dhat_sorted_ = dhat(order);
+  }
+}
+
+arma::vec Smacof::targets(const arma::vec& delta) const {
+  if (s_.metric) return delta;
+  arma::vec out(delta.n_elem);
+  const double* lo = delta_sorted_.memptr();
+  const double* hi = lo + delta_sorted_.n_elem;
+  for (arma::uword i = 0; i < delta.n_elem; ++i) {
+    const double t = delta(i);
+    const std::size_t k = std::size_t(std::lower_bound(lo, hi, t) - lo);
+    if (k == 0)  // below the smallest pair: proportionally, so a duplicate gets target 0
+      out(i) = lo[0] > 0 ? t * dhat_sorted_(0) / lo[0] : dhat_sorted_(0);
+    else if (k == delta_sorted_.n_elem)
+      out(i) = t * dhat_sorted_(k - 1) / lo[k - 1];
+    else if (lo[k] == lo[k - 1])
+      out(i) = dhat_sorted_(k);
+    else
+      out(i) = dhat_sorted_(k - 1) +
+               (dhat_sorted_(k) - dhat_sorted_(k - 1)) * (t - lo[k - 1]) / (lo[k] - lo[k - 1]);
+  }
+  return out;
+}
+
+arma::mat Smacof::transform(const arma::mat& Xnew) const {
+  if (Xnew.n_rows != X_.n_rows)
+    throw MethodError("smacof: new points have " + std::to_string(Xnew.n_rows) +
+                      " dimensions, the training data " + std::to_string(X_.n_rows));
+  arma::mat out(Y_.n_rows, Xnew.n_cols);
+  for (arma::uword j = 0; j < Xnew.n_cols; ++j) {
+    arma::mat diff = X_;
+    diff.each_col() -= Xnew.col(j);
+    const arma::vec delta = arma::sqrt(arma::sum(arma::square(diff), 0)).t();
+    out.col(j) = place_point(Y_, targets(delta), s_.iterations);
+  }
+  return out;
 }
 
 void Smacof::fit(const FitInput& in) {
@@ -130,16 +197,17 @@ namespace {
 MethodInfo smacof_info() {
   MethodInfo m = describe_method(
       "smacof", "manifold",
-      "metric or non-metric MDS: raw stress by SMACOF's Guttman transform; transductive",
-      "de Leeuw 1977; Borg & Groenen 2005, ch. 8 and 9.2; Kruskal 1964 (scikit-learn's MDS)");
+      "metric or non-metric MDS: raw stress by SMACOF's Guttman transform; new points by their own "
+      "stress against the fixed configuration",
+      "de Leeuw 1977; Borg & Groenen 2005, ch. 8 and 9.2; Kruskal 1964 (scikit-learn's MDS); "
+      "Trosset & Priebe 2008 (new points)");
   const BoolKey metric = ParamSpec::boolean(
       "metric", true, "targets: the input distances, or their monotone regression (Kruskal)");
-  const IntKey iterations =
-      keywords::iterations(300, 100000, "Guttman transforms (scikit-learn: 300)");
+  const IntKey iterations = keywords::iterations(
+      300, 100000, "Guttman transforms (scikit-learn: 300); also the cap for each new point");
   const RealKey tolerance = keywords::tolerance(
       1e-3, std::nullopt, "on the decrease of stress / sum_i |y_i| (scikit-learn's eps)");
   m.params = {metric, iterations, tolerance};
-  m.out_of_sample = false;
   m.iterative = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 1 ? s.n - 1 : 0; };
   m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
