@@ -80,13 +80,18 @@ PcgResult pcg_solve(const arma::sp_mat& M, const arma::mat& B, arma::mat& X, dou
       R.col(c) -= alpha * Q.col(c);
       stepped[c] = true;
     }
+    // After the last step Z and P would feed no further step: skip the application, which is
+    // most of a step's cost under a factored preconditioner (X is the same either way).
+    const bool last = it + 1 == max_iterations;
     // One application for all columns: a factored preconditioner solves them together.
-    Z = apply(R);
+    if (!last) Z = apply(R);
     for (arma::uword c = 0; c < r; ++c) {
       if (!stepped[c]) continue;
-      const double rz_new = arma::dot(R.col(c), Z.col(c));
-      P.col(c) = Z.col(c) + (rz_new / rz(c)) * P.col(c);
-      rz(c) = rz_new;
+      if (!last) {
+        const double rz_new = arma::dot(R.col(c), Z.col(c));
+        P.col(c) = Z.col(c) + (rz_new / rz(c)) * P.col(c);
+        rz(c) = rz_new;
+      }
       rn(c) = arma::norm(R.col(c));
       ++its[c];
       active[c] = still(c);

@@ -2,6 +2,7 @@
 // it; the error is bounded and shrinks with theta), finite differences of its gradient, the CG
 // spectral direction, PCG against a dense solve, graph affinities against the kNN ones, and a fit
 // that separates blobs with the same bits on 1 and 2 threads.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 
@@ -165,6 +166,23 @@ TEST_CASE("PCG with a supplied preconditioner: exact inverse in one step, any SP
                                  [&](const arma::mat& R) { return arma::mat(R.each_col() % inv); });
   CHECK(rj.iterations == rf.iterations);
   CHECK(arma::abs(Xj - Xf).max() == 0.0);
+  // Stopped by the step cap, the start's residual and each step but the last need the
+  // preconditioner (after the last nothing would use it), and the reported residual is still the
+  // final iterate's.
+  arma::mat Xc;
+  int capped_calls = 0;
+  const PcgResult rc = pcg_solve(M, B, Xc, 1e-14, 3, [&](const arma::mat& R) {
+    ++capped_calls;
+    return arma::mat(R.each_col() % inv);
+  });
+  CHECK(rc.iterations == 3);
+  CHECK(capped_calls == 3);
+  const arma::mat Rc = B - arma::mat(M) * Xc;
+  double worst = 0.0;
+  for (arma::uword c = 0; c < B.n_cols; ++c)
+    worst = std::max(worst, arma::norm(Rc.col(c)) / arma::norm(B.col(c)));
+  CHECK(rc.residual == Approx(worst).epsilon(1e-6));
+  CHECK(rc.residual > 1e-14);
 }
 
 TEST_CASE("linear-time EE: the factored preconditioner", "[neighbour][ee][ee_bh]") {
