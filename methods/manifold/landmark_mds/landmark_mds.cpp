@@ -16,6 +16,7 @@
 #include "framework/linalg/distances.hpp"
 #include "framework/linalg/mds_spectrum.hpp"
 #include "framework/neighbours/graph_memory.hpp"
+#include "methods/common/landmarks.hpp"
 
 namespace drbench {
 
@@ -23,18 +24,6 @@ namespace {
 
 // Points placed per block, so the squared distances to the landmarks stay m x block.
 constexpr arma::uword kPlaceBlock = 4096;
-
-arma::uvec maxmin_landmarks(const arma::mat& X, arma::uword m, Rng& rng) {
-  const arma::uword n = X.n_cols;
-  arma::uvec chosen(m);
-  chosen(0) = std::min<arma::uword>(n - 1, arma::uword(rng.uniform() * n));
-  arma::vec nearest = arma::sum(arma::square(X.each_col() - X.col(chosen(0))), 0).t();
-  for (arma::uword j = 1; j < m; ++j) {
-    chosen(j) = arma::index_max(nearest);
-    nearest = arma::min(nearest, arma::sum(arma::square(X.each_col() - X.col(chosen(j))), 0).t());
-  }
-  return chosen;
-}
 
 class LandmarkMds final : public Method {
  public:

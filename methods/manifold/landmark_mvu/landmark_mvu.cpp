@@ -30,6 +30,7 @@
 #include "framework/linalg/sparse_lu.hpp"
 #include "framework/neighbours/geodesic.hpp"
 #include "framework/neighbours/graph_memory.hpp"
+#include "methods/common/landmarks.hpp"
 #include "methods/manifold/landmark_mvu/landmark_mvu.hpp"
 #include "methods/manifold/local_alignment.hpp"
 #include "methods/manifold/sdp_solver.hpp"
@@ -37,18 +38,6 @@
 namespace drbench {
 
 namespace {
-
-arma::uvec maxmin_choice(const arma::mat& X, arma::uword m, Rng& rng) {
-  const arma::uword n = X.n_cols;
-  arma::uvec chosen(m);
-  chosen(0) = std::min<arma::uword>(n - 1, arma::uword(rng.uniform() * n));
-  arma::vec nearest = arma::sum(arma::square(X.each_col() - X.col(chosen(0))), 0).t();
-  for (arma::uword j = 1; j < m; ++j) {
-    chosen(j) = arma::index_max(nearest);
-    nearest = arma::min(nearest, arma::sum(arma::square(X.each_col() - X.col(chosen(j))), 0).t());
-  }
-  return chosen;
-}
 
 // A rank-one constraint vector with its exact zeros left out (with every point a landmark the
 // distance constraints keep MVU's two entries).
@@ -139,7 +128,7 @@ void LandmarkMvu::fit(const FitInput& in) {
   if (m == n)
     idx = arma::regspace<arma::uvec>(0, n - 1);
   else if (s_.maxmin)
-    idx = arma::sort(maxmin_choice(in.X, m, in.rng));
+    idx = arma::sort(maxmin_landmarks(in.X, m, in.rng));
   else
     idx = arma::sort(arma::uvec(in.rng.permutation(n).head(m)));
   const arma::mat Q = landmark_reconstruction(in.X, idx, s_.neighbours, s_.reg);
