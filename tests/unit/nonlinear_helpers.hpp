@@ -85,4 +85,16 @@ inline double max_diff_up_to_sign(const arma::mat& A, const arma::mat& B) {
   return worst;
 }
 
+// Fraction of test points whose nearest training point (Euclidean, first on ties) has another
+// label: the 1-NN test error the supervised metric-learning tests compare.
+inline double one_nn_error(const arma::mat& Ytr, const arma::uvec& ytr, const arma::mat& Yte,
+                           const arma::uvec& yte) {
+  arma::uword wrong = 0;
+  for (arma::uword q = 0; q < Yte.n_cols; ++q) {
+    const arma::rowvec d2 = arma::sum(arma::square(Ytr.each_col() - Yte.col(q)), 0);
+    if (ytr(d2.index_min()) != yte(q)) ++wrong;
+  }
+  return double(wrong) / double(Yte.n_cols);
+}
+
 }  // namespace drbench::testing

@@ -16,18 +16,9 @@
 
 using namespace drbench;
 using drbench::testing::fit_method;
+using drbench::testing::one_nn_error;
 
 namespace {
-
-double one_nn_error(const arma::mat& Ytr, const arma::uvec& ytr, const arma::mat& Yte,
-                    const arma::uvec& yte) {
-  arma::uword wrong = 0;
-  for (arma::uword q = 0; q < Yte.n_cols; ++q) {
-    const arma::rowvec d2 = arma::sum(arma::square(Ytr.each_col() - Yte.col(q)), 0);
-    if (ytr(d2.index_min()) != yte(q)) ++wrong;
-  }
-  return double(wrong) / double(Yte.n_cols);
-}
 
 // Two classes apart along axis 0 (means -1 and +1, sd 0.5), axis 1 irrelevant (sd 3) and axis 2
 // irrelevant and dominant (sd 10): PCA's two directions are the irrelevant ones.

@@ -13,18 +13,9 @@
 
 using namespace drbench;
 using drbench::testing::fit_method;
+using drbench::testing::one_nn_error;
 
 namespace {
-
-double one_nn_error(const arma::mat& Ytr, const arma::uvec& ytr, const arma::mat& Yte,
-                    const arma::uvec& yte) {
-  arma::uword wrong = 0;
-  for (arma::uword q = 0; q < Yte.n_cols; ++q) {
-    const arma::rowvec d2 = arma::sum(arma::square(Ytr.each_col() - Yte.col(q)), 0);
-    if (ytr(d2.index_min()) != yte(q)) ++wrong;
-  }
-  return double(wrong) / double(Yte.n_cols);
-}
 
 // sum_i sum_j p0(j|i) log(p0(j|i) / p(j|i)), every term spelt out with std::exp and std::log.
 double direct_kl(const arma::mat& X, const arma::uvec& y, const arma::mat& L) {

@@ -14,6 +14,7 @@
 
 using namespace drbench;
 using drbench::testing::fit_method;
+using drbench::testing::one_nn_error;
 
 namespace {
 
@@ -22,16 +23,6 @@ arma::mat nca_fixture() {
   REQUIRE(F.load(std::string(drbench::source_dir()) + "/tests/fixtures/nca_sklearn.txt",
                  arma::raw_ascii));
   return F;
-}
-
-double one_nn_error(const arma::mat& Ytr, const arma::uvec& ytr, const arma::mat& Yte,
-                    const arma::uvec& yte) {
-  arma::uword wrong = 0;
-  for (arma::uword q = 0; q < Yte.n_cols; ++q) {
-    const arma::rowvec d2 = arma::sum(arma::square(Ytr.each_col() - Yte.col(q)), 0);
-    if (ytr(d2.index_min()) != yte(q)) ++wrong;
-  }
-  return double(wrong) / double(Yte.n_cols);
 }
 
 }  // namespace
