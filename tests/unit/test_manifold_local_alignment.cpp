@@ -88,9 +88,8 @@ TEST_CASE("hessian_lle recovers the intrinsic coordinates of isometric data",
 TEST_CASE("hessian_lle with patch: self recovers isometric data", "[manifold][hessian_lle]") {
   // The papers' patch (the point and its k-1 nearest others) keeps the Hessian's null space: flat
   // data is recovered exactly. On the quarter cylinder it matches scikit-learn's patch at 14
-  // neighbours; at 12 (the default) and 20 its second coordinate is replaced by another
-  // near-null eigenvector of M (residual 0.70 against 0.015 for patch: others), so configs that
-  // need patch: self on curved data should search `neighbours`.
+  // neighbours; at 10, 12 (the default) and 20 a spurious near-null vector of M living on 2-4
+  // points takes a coordinate's place, and the fit is refused (next test case).
   Rng rng(5);
   const arma::uword n = 300;
   const arma::mat T = arma::join_cols(3.0 * rng.randu(1, n), rng.randu(1, n));
@@ -137,4 +136,48 @@ TEST_CASE("local alignment methods refuse a graph in pieces", "[manifold][ltsa]"
   arma::mat X = rng.randn(3, 40);
   X.cols(20, 39) += 100.0;
   CHECK_THROWS_AS(fit_method("ltsa", {{"neighbours", std::int64_t(5)}}, X, 2), MethodError);
+}
+
+TEST_CASE("hessian_lle refuses a coordinate that lives on a few points",
+          "[manifold][hessian_lle]") {
+  // The quarter cylinder of the cases above. With patch: self at 10, 12 and 20 neighbours, four
+  // points 0.02-0.06 apart (median nearest-neighbour distance 0.077) always share their patches,
+  // and a wiggle on them has less Hessian energy (5.9e-6 at k = 12) than the curvature gives the
+  // height coordinate: that vector came out as the second coordinate (participation ratio 2.1
+  // points against about 165 for a coordinate; affine residual 0.70). A dense LAPACK solve of the
+  // same M gives the same vectors; scikit-learn's 'hessian' (its patches are the k nearest
+  // others) has residuals 0.009-0.034 at 10-20 neighbours on these points, as patch: others here.
+  Rng rng(5);
+  const arma::uword n = 300;
+  const arma::mat T = arma::join_cols(3.0 * rng.randu(1, n), rng.randu(1, n));
+  const arma::mat X = rng.randn(5, 2) * T;
+  const arma::rowvec t = 1.5 * arma::datum::pi * rng.randu(1, n), h = 2.0 * rng.randu(1, n);
+  const arma::mat C = arma::join_cols(arma::join_cols(arma::cos(t), h), arma::sin(t));
+  const arma::mat Tc = arma::join_cols(t, h);
+  const ParamValue self = std::string("self");
+  for (const std::int64_t k : {10, 12, 20}) {
+    INFO("neighbours " << k);
+    try {
+      fit_method("hessian_lle", {{"patch", self}, {"neighbours", k}}, C, 2);
+      FAIL("a spurious coordinate was not refused");
+    } catch (const MethodError& e) {
+      const std::string what = e.what();
+      CHECK(what.find("lives on about") != std::string::npos);
+      CHECK(what.find("'neighbours'") != std::string::npos);
+      CHECK(what.find("patch: others") != std::string::npos);
+    }
+    // scikit-learn's patches on the same points: a clean embedding, not refused.
+    const double res = affine_residual(
+        fit_method("hessian_lle", {{"neighbours", ParamValue(k)}}, C, 2)->embedding(), Tc);
+    CHECK(res < 0.05);
+  }
+  // Where no such group forms (14 with patch: self), every coordinate spreads over the points.
+  const arma::mat Y =
+      fit_method("hessian_lle", {{"patch", self}, {"neighbours", std::int64_t(14)}}, C, 2)
+          ->embedding();
+  for (arma::uword j = 0; j < 2; ++j) {
+    const arma::rowvec y2 = arma::square(Y.row(j));
+    CHECK(arma::accu(y2) * arma::accu(y2) / arma::accu(arma::square(y2)) > 100.0);
+  }
+  CHECK(affine_residual(Y, Tc) < 0.02);
 }

@@ -10,6 +10,19 @@
 // dim + 1, i.e. the whole complement of [1, U] rather than the Hessian columns alone, which makes
 // its M that of LTSA (its 'hessian' and 'ltsa' embeddings agree to 1e-12, scikit-learn 1.2); this
 // implementation follows the paper, whose M differs from LTSA's.
+//
+// M can also have near-null vectors that are no function of the intrinsic coordinates: a tight
+// group of a few points that always fall in the same patches (patch: self lets that happen) carries
+// a wiggle whose only Hessian energy is the group's own tiny second moments, as small as the
+// curvature energy of the true coordinates on a curved set. On a quarter cylinder of 300 points
+// such a vector sits on 2-4 points at k = 10, 12 and 20 and takes the place of a coordinate
+// (eigenvalues 2.0e-6, 5.9e-6 (it), 1.5e-5 against 1.4e-3 for the next at k = 12; a dense LAPACK
+// solve of the same M gives the same vectors, so the solver is not at fault). The fit refuses an
+// embedding coordinate concentrated on fewer points than a patch holds, naming the fix.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
 #include "methods/manifold/local_alignment.hpp"
@@ -21,6 +34,11 @@ namespace {
 class HessianLle final : public LocalAlignmentMethod {
  public:
   explicit HessianLle(const LocalAlignmentSetting& s) : LocalAlignmentMethod("hessian_lle", s) {}
+
+  void fit(const FitInput& in) override {
+    LocalAlignmentMethod::fit(in);
+    refuse_localised_coordinates(embedding());
+  }
 
  protected:
   // The thin QR needs k >= 1 + dim + dim(dim+1)/2 independent rows.
@@ -49,6 +67,27 @@ class HessianLle final : public LocalAlignmentMethod {
       t.add_block(idx, H * H.t());
     }
     return t.matrix(n);
+  }
+
+ private:
+  // The participation ratio (sum y^2)^2 / sum y^4 of a coordinate counts the points it lives on:
+  // about n/2 for a coordinate of the manifold, the group's size for a spurious local vector. Below
+  // the patch size (and n/10, so that tiny data sets are not refused) the coordinate cannot be a
+  // function of the intrinsic coordinates.
+  void refuse_localised_coordinates(const arma::mat& Y) const {
+    const double limit = std::min(double(s_.neighbours), double(Y.n_cols) / 10.0);
+    for (arma::uword j = 0; j < Y.n_rows; ++j) {
+      const arma::rowvec y2 = arma::square(Y.row(j));
+      const double pr = arma::accu(y2) * arma::accu(y2) / arma::accu(arma::square(y2));
+      if (!(pr < limit)) continue;
+      throw MethodError(
+          "hessian_lle: embedding coordinate " + std::to_string(j + 1) + " lives on about " +
+          std::to_string(static_cast<long>(std::lround(pr))) + " of " + std::to_string(Y.n_cols) +
+          " points, a spurious near-null vector of the Hessian matrix (a tight group of points "
+          "that share all their patches) instead of a coordinate of the manifold; change "
+          "'neighbours' (by 2 or more)" +
+          std::string(s_.include_self ? " or set 'patch: others'" : ""));
+    }
   }
 };
 
