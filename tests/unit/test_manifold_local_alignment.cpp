@@ -162,7 +162,7 @@ TEST_CASE("hessian_lle refuses a coordinate that lives on a few points",
       FAIL("a spurious coordinate was not refused");
     } catch (const MethodError& e) {
       const std::string what = e.what();
-      CHECK(what.find("lives on about") != std::string::npos);
+      CHECK(what.find("is a wiggle on about") != std::string::npos);
       CHECK(what.find("'neighbours'") != std::string::npos);
       CHECK(what.find("patch: others") != std::string::npos);
     }
