@@ -71,14 +71,15 @@ class HessianLle final : public LocalAlignmentMethod {
 
  private:
   // The participation ratio (sum y^2)^2 / sum y^4 of a coordinate counts the points it lives on:
-  // about n/2 for a coordinate of the manifold, the group's size for a spurious local vector. Below
-  // the patch size (and n/10, so that tiny data sets are not refused) the coordinate cannot be a
-  // function of the intrinsic coordinates if it also changes sign within those points (the
-  // wiggle sums to about zero there: |sum| / sum |y| 0.001-0.18 on the cylinder). A localised
-  // coordinate of one sign marks a cluster, not a wiggle, and is kept: ORL at d = 6, k = 48 has one
-  // on 25 faces of 7 people (0.76).
+  // about n/2 for a coordinate of the manifold, the group's size for a spurious local vector (2-3
+  // points on the cylinder, 2 of 2,000 on the swiss roll at k = 48). Below half a patch (and n/20,
+  // so that small data sets are not refused) the coordinate cannot be a function of the intrinsic
+  // coordinates if it also changes sign within those points (the wiggle sums to about zero there:
+  // |sum| / sum |y| 0.001-0.18 on the cylinder). A localised coordinate of one sign marks a
+  // cluster and is kept (ORL at d = 6, k = 48: one on 25 faces of 7 people, 0.76), as are the
+  // wider vectors of data that is no manifold at that d (ORL's next, on 24 faces, 0.26).
   void refuse_localised_coordinates(const arma::mat& Y) const {
-    const double limit = std::min(double(s_.neighbours), double(Y.n_cols) / 10.0);
+    const double limit = std::min(0.5 * double(s_.neighbours), double(Y.n_cols) / 20.0);
     for (arma::uword j = 0; j < Y.n_rows; ++j) {
       const arma::rowvec y = Y.row(j), y2 = arma::square(y);
       const double pr = arma::accu(y2) * arma::accu(y2) / arma::accu(arma::square(y2));
