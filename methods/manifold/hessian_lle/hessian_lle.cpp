@@ -18,7 +18,8 @@
 // such a vector sits on 2-4 points at k = 10, 12 and 20 and takes the place of a coordinate
 // (eigenvalues 2.0e-6, 5.9e-6 (it), 1.5e-5 against 1.4e-3 for the next at k = 12; a dense LAPACK
 // solve of the same M gives the same vectors, so the solver is not at fault). The fit refuses an
-// embedding coordinate concentrated on fewer points than a patch holds, naming the fix.
+// embedding coordinate that lives on fewer points than half a patch and changes sign there,
+// naming the fix.
 #include <algorithm>
 #include <cmath>
 #include <string>
