@@ -2,9 +2,9 @@
 """The paper's Tables 3-8 beside drbench's cells: writes dr_review_2009-paper.csv and the markdown
 tables of results/dr_review_2009.md ("Cell by cell against the paper").
 
-Usage: python3 results/dr_review_2009-paper.py IN_DIR [OUT_DIR]
+Usage: python3 scripts/dr_review_2009_paper.py IN_DIR [OUT_DIR]
 
-IN_DIR holds `drbench aggregate ... --long` outputs (results/dr_review_2009.csv is read from beside
+IN_DIR holds `drbench aggregate ... --long` outputs (results/dr_review_2009.csv is read from results/
 this script):
   tc_{trustworthiness,continuity}_{backup,added,lmvu,mvu}.csv  aggregate --metric M of the base run,
       --profile added, landmark MVU and --profile mvu files
@@ -74,7 +74,7 @@ PAPER_DIM = {"swiss_roll": 2, "helix": 1, "twin_peaks": 2, "broken_swiss_roll": 
              "mnist": 20, "coil20": 5, "orl": 8, "nisis": 15, "hiva": 15}
 
 P = types.SimpleNamespace(COLS=COLS, T3=T3, T4=T4, T5=T5, T6=T6, T7=T7, T8=T8, PAPER_DIM=PAPER_DIM)
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'results')
 R = os.path.join(HERE, 'dr_review_2009.csv')
 S = sys.argv[1] if len(sys.argv) > 1 else '.'
 OUT = sys.argv[2] if len(sys.argv) > 2 else S
