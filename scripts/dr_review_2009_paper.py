@@ -4,8 +4,8 @@ tables of results/dr_review_2009.md ("Cell by cell against the paper").
 
 Usage: python3 scripts/dr_review_2009_paper.py IN_DIR [OUT_DIR]
 
-IN_DIR holds `drbench aggregate ... --long` outputs (results/dr_review_2009.csv is read from results/
-this script):
+IN_DIR holds `drbench aggregate ... --long` outputs (results/dr_review_2009.csv is read from the results folder);
+its files:
   tc_{trustworthiness,continuity}_{backup,added,lmvu,mvu}.csv  aggregate --metric M of the base run,
       --profile added, landmark MVU and --profile mvu files
   paper_profile.csv, paper_profile_{trustworthiness,continuity}.csv  --profile paper
