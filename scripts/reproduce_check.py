@@ -81,6 +81,15 @@ def differences(committed: dict, rerun: dict) -> tuple[list[str], int]:
     return out, compared
 
 
+def graph_version(drbench: str, h5: str) -> str:
+    """The neighbour graph version `drbench info` reads from the file ("" when it says none)."""
+    r = subprocess.run([drbench, "info", h5], capture_output=True, text=True)
+    for line in r.stdout.splitlines():
+        if "graph version" in line:
+            return line.split("graph version", 1)[1].split()[0]
+    return ""
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("csv", help="the committed table (drbench aggregate --long)")
@@ -116,6 +125,7 @@ def main() -> int:
                       file=sys.stderr)
                 return 2
         rerun = read_cells(long_csv)
+        graph = graph_version(a.drbench, h5)
     diffs, compared = differences(read_cells(a.csv), rerun)
     if compared == 0:
         print(f"reproduce_check: none of the rerun's {len(rerun)} cells is in {a.csv} (fix: a "
@@ -123,6 +133,11 @@ def main() -> int:
         return 1
     for d in diffs:
         print(d)
+    if diffs and graph:
+        print(f"the rerun's neighbour graph version is {graph} (`drbench info`): a committed "
+              "table made from a results file of another version (1: before the one neighbour "
+              "search, the graph_version attribute absent) can differ in its graph methods' "
+              "cells (LE, LLE, Isomap, the LPP family, ...; docs/results-format.md)")
     verdict = "differ" if diffs else "reproduce"
     print(f"{compared} cell(s) of {a.csv} rerun: {len(diffs)} value(s) {verdict}"
           if diffs else f"{compared} cell(s) of {a.csv} rerun: all reproduce")

@@ -144,12 +144,14 @@ usage:
         Also prints the peak memory per rank (the largest task's estimate) and refuses a
         config with a task no node holds; tasks placed by memory run in a round of their own
         first, replayed on nodes of --ranks-per-node ranks, with the round's cost.
-  drbench info RESULTS.h5 [MORE.h5 ...] [--settings] | --settings-version
+  drbench info RESULTS.h5 [MORE.h5 ...] [--settings | --progress] | --settings-version
         What a results file holds: config name and hash, overrides, datasets, methods, tasks
         with a result, failed and missing, tables, embeddings and traces kept, version and BLAS.
         --settings prints each task's id, setting and key under today's parameter names (a
         file of an older settings version migrated as every reader does; tab-separated);
-        --settings-version prints the settings version this program writes.
+        --settings-version prints the settings version this program writes. --progress prints
+        how far each file's run has come (tab-separated: file, tasks in the file, tasks of the
+        experiment, finished, the journal, the tasks it holds, tasks left; -1: none/unknown).
   drbench methods [NAME]      Every method with its parameters, types, defaults and ranges.
   drbench methods --migrate [--from-version N]
         Reads "METHOD<tab>SETTING" lines on stdin and prints each setting under today's
@@ -1171,14 +1173,20 @@ int cmd_methods(int argc, char** argv) {
 }
 
 int cmd_info(int argc, char** argv) {
-  Args a = parse_args(argc, argv, 2, {}, {"--settings", "--settings-version"});
+  Args a = parse_args(argc, argv, 2, {}, {"--settings", "--settings-version", "--progress"});
   if (a.flag("--settings-version")) {
-    if (!a.pos.empty() || a.flag("--settings"))
+    if (!a.pos.empty() || a.flag("--settings") || a.flag("--progress"))
       return usage_error("--settings-version takes no results file and no other option");
     std::cout << kSettingsVersion << "\n";
     return 0;
   }
   if (a.pos.empty()) return usage_error("info needs a RESULTS.h5 (fix: drbench info results/x.h5)");
+  if (a.flag("--progress")) {
+    if (a.flag("--settings")) return usage_error("--progress and --settings do not go together");
+    std::cout << "file\ttasks\texpected\tfinished\tjournal\tjournal_tasks\tleft\n";
+    for (const auto& p : a.pos) std::cout << progress_record(p) << "\n";
+    return 0;
+  }
   if (a.flag("--settings")) {
     // The one migration of renamed parameters (MethodInfo::migrate_setting, in read_results),
     // for readers in other languages.

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "framework/linalg/distances.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 namespace drbench {
 
@@ -14,7 +14,7 @@ double mle_intrinsic_dimension(const arma::mat& X, arma::uword k1, arma::uword k
     throw std::invalid_argument(
         "intrinsic dimension: needs 2 <= k1 <= k2 < n (k1=" + std::to_string(k1) +
         ", k2=" + std::to_string(k2) + ", n=" + std::to_string(n) + ")");
-  const arma::umat nn = knn_graph_indices(X, k2);
+  const arma::umat nn = neighbour_graph(X, k2, {GraphKind::exact}).index;
   // log T_j(x) for j = 1..k2, the k2 nearest distances of every point (k2 x n).
   arma::mat logT(k2, n);
   arma::uvec usable(n, arma::fill::ones);

@@ -7,6 +7,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/params.hpp"
 #include "framework/linalg/distances.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 namespace drbench {
 
@@ -64,9 +65,11 @@ arma::sp_mat connect_components(const arma::mat& X, const arma::sp_mat& G, arma:
 
 arma::sp_mat geodesic_graph(const arma::mat& X, const GeodesicGraphSpec& spec,
                             const std::string& method, Trace* trace) {
-  return connected_graph(X,
-                         spec.knn ? knn_graph(X, spec.neighbours) : epsilon_graph(X, spec.epsilon),
-                         spec, method, trace);
+  return connected_graph(
+      X,
+      spec.knn ? symmetric_adjacency(neighbour_graph(X, spec.neighbours, {GraphKind::exact}))
+               : epsilon_graph(X, spec.epsilon),
+      spec, method, trace);
 }
 
 arma::sp_mat connected_graph(const arma::mat& X, arma::sp_mat G, const GeodesicGraphSpec& spec,

@@ -8,6 +8,7 @@
 
 #include "framework/core/error.hpp"
 #include "framework/linalg/distances.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 namespace drbench {
 
@@ -60,7 +61,7 @@ double mean_sq_edge_length(const arma::sp_mat& dist_graph) {
 
 HeatGraph heat_knn_weights(const arma::mat& X, arma::uword k, const keywords::KernelWidth& width) {
   const arma::uword n = X.n_cols;
-  const arma::umat nn = knn_graph_indices(X, k);
+  const arma::umat nn = neighbour_graph(X, k, {GraphKind::exact}).index;
   std::vector<std::pair<arma::uword, arma::uword>> edges;
   edges.reserve(k * n);
   double mean_sq = 0.0;

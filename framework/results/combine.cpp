@@ -65,6 +65,13 @@ std::vector<ResultsFile> join_slices(std::vector<ResultsFile> files) {
       continue;
     }
     ResultsFile& j = out[g];
+    if (j.graph_version != f.graph_version)
+      throw Error(
+          "cannot join " + j.path + " and " + f.path + ": slices of experiment " + f.name +
+          " computed with neighbour graph versions " + std::to_string(j.graph_version) + " and " +
+          std::to_string(f.graph_version) +
+          " (root attribute graph_version; version 1: the retired brute-force search) " +
+          "(fix: rerun the older slice with this drbench, or aggregate them one at a time)");
     j.tasks.insert(j.tasks.end(), f.tasks.begin(), f.tasks.end());
     j.path += ", " + f.path;
     // A slice is never stamped finished (its run did only part of the tasks); the stamp of the

@@ -1,11 +1,15 @@
 #include "framework/results/info.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "framework/core/error.hpp"
+#include "framework/neighbours/graph_version.hpp"
 #include "framework/results/reader.hpp"
+#include "framework/results/store.hpp"
 #include "framework/support/h5.hpp"
 #include "framework/support/memory_size.hpp"
 
@@ -102,6 +106,16 @@ std::string describe_results(const std::string& path) {
     << "\n";
   o << "  embeddings  kept for " << kept(path, "embeddings") << " task(s)\n";
   o << "  traces      kept for " << kept(path, "traces") << " task(s)\n";
+  o << "  neighbours  graph version " << r.graph_version
+    << (r.graph_version == kGraphVersion ? " (this build's: every graph from the one search)"
+        : r.graph_version == 1
+            ? " (the file predates the attribute: the graph methods' neighbours came from "
+              "the retired brute-force search, so their cells may differ from a rerun by "
+              "this build, which computes version " +
+                  std::to_string(kGraphVersion) + ", and a resume refuses to add to it)"
+            : " (not this build's " + std::to_string(kGraphVersion) +
+                  ": a resume refuses to add to it)")
+    << "\n";
   o << "  integrity   every dataset read back, its checksum verified (tasks, embeddings, traces)\n";
   if (!cells.empty()) {
     o << "\n  dataset / method: protocol, tasks with a result, failed, settings, dims, peak "
@@ -113,6 +127,26 @@ std::string describe_results(const std::string& path) {
         << c.dims.size() << " dim(s)"
         << (c.peak > 0 ? ", peak " + format_bytes(double(c.peak)) + " resident" : "") << "\n";
   }
+  return o.str();
+}
+
+std::string progress_record(const std::string& path) {
+  const ResultsFile r = read_results(path);
+  const std::string journal = path + ".journal";
+  long long held = -1;
+  if (std::filesystem::exists(journal)) {
+    try {
+      held = static_cast<long long>(read_journal(journal, false).records);
+    } catch (const Error&) {
+      // Not a journal a resume could read: no run of this file is writing it.
+    }
+  }
+  const long long done = static_cast<long long>(r.tasks.size());
+  const long long total = static_cast<long long>(r.n_tasks);
+  const long long left = r.halving_repeats > 0 ? -1 : std::max(total - std::max(done, held), 0LL);
+  std::ostringstream o;
+  o << path << "\t" << done << "\t" << total << "\t" << (r.finished.empty() ? 0 : 1) << "\t"
+    << (held >= 0 ? journal : "") << "\t" << held << "\t" << left;
   return o.str();
 }
 

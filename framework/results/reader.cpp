@@ -96,6 +96,9 @@ void read_file_attributes(const h5::File& f, const std::string& path, ResultsFil
                 std::to_string(kSettingsVersion) + ") (fix: read it with the drbench version " +
                 "that wrote it, " + h5::read_attr_string(f, f.h, "drbench_version") +
                 ", or newer)");
+  r.graph_version = h5::has_attr(f.h, "graph_version")
+                        ? static_cast<int>(h5::read_attr_int(f, f.h, "graph_version"))
+                        : 1;
   r.name = h5::read_attr_string(f, f.h, "name");
   r.config = h5::read_attr_string(f, f.h, "config");
   r.config_hash = h5::read_attr_string(f, f.h, "config_hash");

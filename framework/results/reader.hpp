@@ -38,6 +38,9 @@ struct ResultsFile {
   // Parameter names of the settings as written (root attribute settings_version; 1 for files
   // from before it). read_results returns every setting and task key under the current names.
   int settings_version = 1;
+  // The neighbour search its tasks were computed with (root attribute graph_version, 1 for files
+  // from before it; kGraphVersion in framework/neighbours/graph_version.hpp says what each is).
+  int graph_version = 1;
   std::uint64_t n_tasks = 0;  // tasks in the whole experiment (rows may be fewer)
   // Partitions per split value the config asked for (root attribute repeats; for older files,
   // the highest repeat index in the rows plus one).

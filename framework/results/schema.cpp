@@ -217,6 +217,7 @@ void write_results_file(const std::string& file, const Experiment& ex,
   h5::attr_string(f, f.h, "finished", finished);
   h5::attr_int(f, f.h, "ranks", info.ranks);
   h5::attr_int(f, f.h, "settings_version", kSettingsVersion);
+  h5::attr_int(f, f.h, "graph_version", info.graph_version);
   h5::attr_int(f, f.h, "n_tasks", static_cast<std::int64_t>(tasks.size()));
   h5::attr_int(f, f.h, "repeats", ex.splits.repeats);
   // Config order of rows and columns, for tables (task ids need not follow it).

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "framework/config/experiment.hpp"
+#include "framework/neighbours/graph_version.hpp"
 #include "framework/plan/task.hpp"
 #include "framework/results/task_result.hpp"
 
@@ -15,6 +16,9 @@ namespace drbench {
 struct RunInfo {
   std::string version, blas, host, started;  // written as root attributes
   int ranks = 1;
+  // The neighbour search the file's tasks were computed with (kGraphVersion, or the version of
+  // the file a resume carries on; root attribute graph_version).
+  int graph_version = kGraphVersion;
 };
 
 // Hex text of a 64-bit FNV-1a/splitmix hash of the effective config text (root attr config_hash).

@@ -28,7 +28,8 @@ namespace {
 
 // Journal layout (docs/results-format.md): magic, then records of
 //   u32 payload length | u32 CRC-32 of payload | payload
-// The first payload is 'C' + the config text, every other one 'R' + TaskResult::serialize().
+// The first payload is 'C' + the config text + u32 graph version (absent in journals from before
+// it: version 1), every other one 'R' + TaskResult::serialize().
 constexpr char kMagic[] = "DRBJNL01";
 constexpr std::size_t kMagicSize = 8;
 constexpr char kConfigRecord = 'C';
@@ -215,10 +216,34 @@ void ResultsStore::load_file(bool& have_file) {
                   path_ + ".bak)");
     refuse(path_, old.config);
   }
+  if (!old.tasks.empty()) carry_graph_version(old.graph_version, path_);
   for (auto& row : old.tasks) adopt(std::move(row.result));
 }
 
-JournalContents read_journal(const std::string& path) {
+void ResultsStore::carry_graph_version(int version, const std::string& from) {
+  if (graph_from_.empty() || version < info_.graph_version) {
+    info_.graph_version = version;
+    graph_from_ = from;
+  }
+}
+
+std::string ResultsStore::mixing_refusal() const {
+  if (info_.graph_version == kGraphVersion) return "";
+  return graph_from_ + ": its " + std::to_string(results_.size()) +
+         " finished task(s) were computed with neighbour graph version " +
+         std::to_string(info_.graph_version) + " (root attribute graph_version" +
+         (info_.graph_version == 1 ? ", absent: the retired brute-force search of LE, LLE, "
+                                     "Isomap and the other graph methods before the one search"
+                                   : "") +
+         "), this drbench computes version " + std::to_string(kGraphVersion) +
+         ", and one file never mixes the two (fix: rerun with --force-new to start over under "
+         "this build, the old results moving to " +
+         path_ +
+         ".bak; or set output.path to a new file to keep both; or finish it with the "
+         "drbench that started it)";
+}
+
+JournalContents read_journal(const std::string& path, bool decode) {
   JournalContents j;
   if (!fs::exists(path)) return j;
   std::ifstream in(path, std::ios::binary);
@@ -241,17 +266,23 @@ JournalContents read_journal(const std::string& path) {
     if (crc32(payload) != crc) break;
     if (first) {
       if (payload[0] != kConfigRecord) break;
-      ByteReader r(std::string_view(payload).substr(1), path);
-      j.config = r.str();
+      if (decode) {
+        ByteReader r(std::string_view(payload).substr(1), path);
+        j.config = r.str();
+        if (r.left() >= 4) j.graph_version = static_cast<int>(r.u32());
+      }
       j.base = pos + 8 + len;
       first = false;
     } else if (payload[0] == kResultRecord) {
-      try {
-        j.results.push_back(TaskResult::deserialize(payload.substr(1)));
-      } catch (const Error& e) {
-        // The checksum matched, so this is not a torn write but a record we cannot interpret.
-        throw Error(path + ": " + e.what() +
-                    " (fix: rerun with the drbench version that wrote it, or use --force-new)");
+      ++j.records;
+      if (decode) {
+        try {
+          j.results.push_back(TaskResult::deserialize(payload.substr(1)));
+        } catch (const Error& e) {
+          // The checksum matched, so this is not a torn write but a record we cannot interpret.
+          throw Error(path + ": " + e.what() +
+                      " (fix: rerun with the drbench version that wrote it, or use --force-new)");
+        }
       }
     } else {
       break;
@@ -277,6 +308,7 @@ void ResultsStore::load_journal() {
   if (normalised_config(j.config, 1) != normalised_config(ex_.text))
     refuse(journal_path_, j.config);
   journal_base_ = j.base;
+  if (!j.results.empty()) carry_graph_version(j.graph_version, journal_path_);
   unmatched_ = 0;
   for (auto& r : j.results) adopt(std::move(r));
   journal_valid_ = j.valid;
@@ -306,6 +338,7 @@ void ResultsStore::open_journal() {
                 " (fix: make the output directory writable)");
   ByteWriter w;
   w.str(ex_.text);
+  w.u32(static_cast<std::uint32_t>(info_.graph_version));
   std::string head = std::string(kMagic, kMagicSize) + record(kConfigRecord, w.bytes());
   write_all(journal_fd_, head, journal_path_);
   fsync_parent_dir(journal_path_);
@@ -317,6 +350,7 @@ void ResultsStore::add(const TaskResult& r) {
   if (copy.task_id >= tasks_.size())
     throw Error(path_ + ": result for task id " + std::to_string(copy.task_id) +
                 ", but the experiment has " + std::to_string(tasks_.size()) + " tasks");
+  if (const std::string why = mixing_refusal(); !why.empty()) throw Error(why);
   const std::string& key = tasks_[copy.task_id].key;
   if (copy.key.empty()) copy.key = key;
   if (copy.key != key)

@@ -31,10 +31,14 @@ struct JournalContents {
   std::uint64_t base = 0;           // bytes of header + config record
   std::uint64_t valid = 0;          // bytes of intact records (0 without a config record)
   std::uint64_t size = 0;           // bytes in the file
+  int graph_version = 1;            // of its results (kGraphVersion; 1 in older journals)
+  std::size_t records = 0;          // intact result records (results.size() when decoded)
 };
 // An absent file (or one killed while its header was written) gives empty contents; a file that
 // is not a journal, or a record this build cannot interpret, throws Error naming it and the fix.
-JournalContents read_journal(const std::string& path);
+// decode = false only counts the intact records (a progress line), decoding neither the config
+// nor the results, so it throws only for a file that is not a journal.
+JournalContents read_journal(const std::string& path, bool decode = true);
 
 class ResultsStore {
  public:
@@ -54,8 +58,14 @@ class ResultsStore {
   const std::map<std::uint64_t, TaskResult>& results() const { return results_; }
   const std::string& path() const { return path_; }
 
+  // Why no task may be added: the finished tasks carried over (file or journal) were computed with
+  // another neighbour graph version than this build's (kGraphVersion), naming the file, the
+  // attribute and the fix; "" when tasks may be added. A resume asks before it runs anything.
+  std::string mixing_refusal() const;
+
   // Takes a finished task into the store and queues its journal record; nothing is durable until
-  // commit(). Throws Error for a task id/key that is not part of this experiment.
+  // commit(). Throws Error for a task id/key that is not part of this experiment, or when
+  // mixing_refusal() says why not.
   void add(const TaskResult& r);
   // Writes the queued records with one write and one fsync, then an HDF5 snapshot when the last
   // one is older than the snapshot interval. Does nothing when nothing is queued.
@@ -86,10 +96,13 @@ class ResultsStore {
   void lock_output();
   void adopt(TaskResult r);
   [[noreturn]] void refuse(const std::string& file, const std::string& old_text) const;
+  // The oldest graph version among the carried-over results becomes the file's (info_).
+  void carry_graph_version(int version, const std::string& from);
 
   const Experiment& ex_;
   const std::vector<Task>& tasks_;
   RunInfo info_;
+  std::string graph_from_;  // where info_.graph_version was carried from ("": this build's)
   std::string path_, journal_path_;
   std::map<std::string, std::uint64_t> id_of_key_;
   std::map<std::uint64_t, TaskResult> results_;

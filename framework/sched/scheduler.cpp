@@ -652,16 +652,19 @@ int run_rank0(const RunOptions& opt, const CheckedRun& checked, const std::vecto
   const Experiment& ex = checked.ex;
   RunInfo info{drbench::version(), blas_description(), host_name(), now_iso(), nranks};
   std::unique_ptr<ResultsStore> store;
-  try {
-    store = std::make_unique<ResultsStore>(ex, tasks, info, opt.force_new);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "drbench: %s\n", e.what());
+  auto refuse = [&hooks](const std::string& why) {
+    std::fprintf(stderr, "drbench: %s\n", why.c_str());
     // The workers are already asking for work: an empty dispatch releases them.
     hooks.record = [](std::string&&) {};
     hooks.commit = [] {};
     dispatch({}, {}, hooks);
     broadcast_quietly(0);
     return 2;
+  };
+  try {
+    store = std::make_unique<ResultsStore>(ex, tasks, info, opt.force_new);
+  } catch (const std::exception& e) {
+    return refuse(e.what());
   }
   HandedOut handed(ex.output.path, tasks);
   handed.recover(*store, ex, opt.force_new);
@@ -674,6 +677,9 @@ int run_rank0(const RunOptions& opt, const CheckedRun& checked, const std::vecto
   std::vector<std::uint64_t> stage = wanted_tasks(ex, tasks, result_of);
   std::set<std::uint64_t> ran;
   DispatchOrder pending = select.not_done(stage, ran);
+  // Before anything runs: results of another neighbour search are never joined in one file.
+  if (!pending.ids.empty() && !store->mixing_refusal().empty())
+    return refuse(store->mixing_refusal());
   std::set<std::uint64_t> retrying;
   for (std::uint64_t id : pending.ids)
     if (store->done(id)) retrying.insert(id);

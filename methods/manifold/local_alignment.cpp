@@ -6,9 +6,9 @@
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/linalg/dense_eigs.hpp"
-#include "framework/linalg/distances.hpp"
 #include "framework/neighbours/dijkstra.hpp"
 #include "framework/neighbours/graph_memory.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 namespace drbench {
 
@@ -67,10 +67,10 @@ arma::mat reconstruction_map(const arma::mat& X, const arma::mat& Y, const arma:
   if (Q.n_rows != X.n_rows)
     throw MethodError(who + " transform: new points have " + std::to_string(Q.n_rows) +
                       " features, the training data " + std::to_string(X.n_rows));
-  const QueryNeighbours nb = query_neighbours(X, Q, k);
+  const NeighbourGraph nb = NeighbourIndex(X, k, {GraphKind::exact}).query(Q, k);
   arma::mat Ynew(Y.n_rows, Q.n_cols);
   for (arma::uword q = 0; q < Q.n_cols; ++q) {
-    if (nb.duplicate[q]) {
+    if (nb.dist(0, q) == 0.0) {  // a training point: its own embedding
       Ynew.col(q) = Y.col(nb.index(0, q));
       continue;
     }
@@ -98,11 +98,11 @@ void local_gram_eigs(const arma::mat& G, arma::vec& values, arma::mat& vectors) 
 }
 
 arma::umat patch_neighbours(const arma::mat& X, arma::uword k, bool include_self) {
-  if (!include_self) return knn_graph_indices(X, k);
+  if (!include_self) return neighbour_graph(X, k, {GraphKind::exact}).index;
   const arma::uword n = X.n_cols;
   arma::umat nn(k, n);
   nn.row(0) = arma::regspace<arma::urowvec>(0, n - 1);
-  if (k > 1) nn.rows(1, k - 1) = knn_graph_indices(X, k - 1);
+  if (k > 1) nn.rows(1, k - 1) = neighbour_graph(X, k - 1, {GraphKind::exact}).index;
   return nn;
 }
 

@@ -549,26 +549,29 @@ def tooltip(x, value) -> str:
 
 def progress(r: dres.Results, path: str) -> dict:
     """How far a file's run has come: tasks in the file, tasks its journal holds (a run still
-    writing), and how many are left."""
-    total = int(r.attrs.get("n_tasks", 0) or 0)
-    done = len(r.tasks)
-    journal = path + ".journal"
-    jn = dres.journal_tasks(journal) if os.path.isfile(journal) else None
-    finished = bool(r.attrs.get("finished"))
-    if finished and jn is None:
+    writing), and how many are left, as the program counts them (`drbench info --progress`);
+    without a program, from the file alone (a journal's tasks then go uncounted)."""
+    p = dres.run_progress(path)
+    if p is None:
+        journal = path + ".journal"
+        halving = int(r.attrs.get("halving_repeats", 0) or 0) > 0
+        p = {"tasks": len(r.tasks), "expected": int(r.attrs.get("n_tasks", 0) or 0),
+             "finished": bool(r.attrs.get("finished")),
+             "journal": journal if os.path.isfile(journal) else None, "journal_tasks": None}
+        p["left"] = None if halving else max(p["expected"] - p["tasks"], 0)
+    done, total, jn, left = p["tasks"], p["expected"], p["journal_tasks"], p["left"]
+    running = p["journal"] is not None
+    if p["finished"] and not running:
         return {"done": done, "total": total, "left": 0, "running": False, "text": ""}
-    have = max(done, jn or 0)
-    halving = int(r.attrs.get("halving_repeats", 0) or 0) > 0
-    left = None if halving else max(total - have, 0)
     text = (f"{os.path.basename(path)}: run not finished"
-            + (" (its journal is present: still running, or stopped)" if jn is not None else
+            + (" (its journal is present: still running, or stopped)" if running else
                " (stopped or killed; rerun the same `drbench run` command to complete it)")
             + f": the file holds {done} of {total} tasks"
             + (f" (its journal {jn})" if jn is not None and jn > done else "")
             + (f"; {left} left" if left is not None else "; successive halving runs only part "
                "of the expanded tasks")
             + ". The page shows what is finished.")
-    return {"done": done, "total": total, "left": left, "running": jn is not None, "text": text}
+    return {"done": done, "total": total, "left": left, "running": running, "text": text}
 
 
 def failed_html(r: dres.Results) -> str:

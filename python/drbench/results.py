@@ -123,6 +123,12 @@ class Results:
     def name(self) -> str:
         return self.attrs.get("name", "")
 
+    @property
+    def graph_version(self) -> int:
+        """The neighbour search the graph methods' tasks were computed with (root attribute
+        graph_version; 1 for files from before it: docs/results-format.md)."""
+        return int(self.attrs.get("graph_version", 1) or 1)
+
     def quality_columns(self) -> pd.DataFrame:
         """One row per quality column of the tasks: column ("rnx@10"), measure, k (0 for measures
         without K) and higher_better."""
@@ -387,26 +393,26 @@ _HDF5_SIGNATURE = b"\x89HDF\r\n\x1a\n"
 _JOURNAL_MAGIC = b"DRBJNL01"
 
 
-def journal_tasks(journal: str) -> int | None:
-    """The finished tasks a run's journal (RESULTS.h5.journal) holds, counted as the C++ store
-    reads it (magic, then records of u32 length, u32 CRC-32 and a payload whose first byte is 'C'
-    for the config or 'R' for a task result); None when it is not a drbench journal."""
-    with open(journal, "rb") as fh:
-        b = fh.read()
-    if not b.startswith(_JOURNAL_MAGIC):
+def run_progress(path: str) -> dict | None:
+    """How far the run of the results file at `path` has come, as the program counts it (`drbench
+    info FILE --progress`, the one reader of journals): tasks in the file, tasks of the
+    experiment, whether it is stamped finished, the journal and the tasks it holds (None without
+    one), and the tasks left (None under successive halving). None when there is no program to
+    ask; raises ValueError with the program's sentence when it refuses the file."""
+    prog = drbench_program()
+    if prog is None:
         return None
-    pos, n, first = len(_JOURNAL_MAGIC), 0, True
-    while len(b) - pos >= 8:
-        size, crc = struct.unpack_from("<II", b, pos)
-        payload = b[pos + 8:pos + 8 + size]
-        if size == 0 or len(payload) < size or zlib.crc32(payload) != crc:
-            break  # a tail torn by the kill
-        if first != (payload[:1] == b"C") or payload[:1] not in (b"C", b"R"):
-            break
-        n += not first
-        first = False
-        pos += 8 + size
-    return n
+    run = subprocess.run([prog, "info", path, "--progress"], capture_output=True, text=True,
+                         errors="backslashreplace")
+    if run.returncode != 0:
+        said = [x[len("drbench: "):] for x in run.stderr.splitlines() if x.startswith("drbench: ")]
+        raise ValueError(said[-1] if said else f"{path}: drbench info --progress failed")
+    rows = run.stdout.splitlines()
+    f = rows[1].split("\t")
+    held, left = int(f[5]), int(f[6])
+    return {"tasks": int(f[1]), "expected": int(f[2]), "finished": f[3] == "1",
+            "journal": f[4] or None, "journal_tasks": held if held >= 0 else None,
+            "left": left if left >= 0 else None}
 
 
 def refuse_unreadable(path: str) -> None:
@@ -415,11 +421,10 @@ def refuse_unreadable(path: str) -> None:
     not HDF5 at all, so that every reader refuses as the program does."""
     journal = path + ".journal"
     if not os.path.exists(path) and os.path.isfile(journal):
-        n = journal_tasks(journal)
-        held = f"{n} finished task(s)" if n is not None else "its finished tasks"
+        run_progress(path)  # the program's sentence, with the tasks the journal holds
         raise ValueError(f"{path}: the run was interrupted before it wrote this file; its journal "
-                         f"{journal} holds {held} (fix: rerun the same `drbench run` command to "
-                         "recover them)")
+                         f"{journal} holds its finished tasks (fix: rerun the same `drbench run` "
+                         "command to recover them)")
     if not os.path.exists(path):
         raise ValueError(f"{path}: no such file (fix: check the path; drbench run writes "
                          "results/<config>.h5)")
@@ -477,6 +482,11 @@ def _load(path: str, ask_program: bool = True) -> Results:
                "missing; rerun the same `drbench run` command to complete it")
         notes.insert(0, msg)
         warnings.warn(msg, stacklevel=3)
+    if "graph_version" not in attrs:
+        notes.append("neighbour graph version 1: the file predates the one neighbour search, so "
+                     "its graph methods' cells (LE, LLE, Isomap, the LPP family, ...) came from "
+                     "the retired brute-force search and may differ from a rerun by today's "
+                     "drbench (docs/results-format.md, graph_version)")
     migrated = ask_program and _migrate_settings(path, attrs, tasks, notes)
     if migrated and stored is not None:
         # Tables stored by a program of that version print the old names too: recompute them.

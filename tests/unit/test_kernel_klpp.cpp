@@ -2,6 +2,7 @@
 
 #include "framework/linalg/distances.hpp"
 #include "methods/kernel/kernel_subspace.hpp"
+#include "tests/unit/neighbour_helpers.hpp"
 #include "tests/unit/nonlinear_helpers.hpp"
 
 using namespace drbench;
@@ -30,7 +31,8 @@ TEST_CASE("klpp with a linear kernel is LPP on the centred data", "[kernel][klpp
   auto m = fit_method(
       "klpp",
       {{"kernel", std::string("linear")}, {"neighbours", std::int64_t(6)}, {"ridge", 1e-12}}, X, 2);
-  const arma::sp_mat W = heat_weights(knn_graph(X, 6), 1.0, false);
+  const arma::sp_mat W =
+      heat_weights(symmetric_adjacency(neighbour_graph(X, 6, testing::exact_graph())), 1.0, false);
   CHECK(subspace_cosines(m->embedding(), primal_lpp(X, W, 2)).min() > 1 - 1e-6);
 }
 
@@ -43,7 +45,8 @@ TEST_CASE("klpp rbf: transform(train) == embedding, and locality beats random di
   CHECK(arma::abs(m->transform(X) - Y).max() < 1e-8);
   // The first coordinate minimises the Laplacian quotient; a random direction of the same
   // kernel span (another KPCA coordinate mix) does worse.
-  const arma::mat Wd(heat_weights(knn_graph(X, 8), 1.0, false));
+  const arma::mat Wd(
+      heat_weights(symmetric_adjacency(neighbour_graph(X, 8, testing::exact_graph())), 1.0, false));
   const arma::mat L = arma::diagmat(arma::sum(Wd, 1)) - Wd;
   const arma::mat D = arma::diagmat(arma::sum(Wd, 1));
   auto quotient = [&](const arma::rowvec& y) {

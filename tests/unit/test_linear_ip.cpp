@@ -6,6 +6,7 @@
 #include "framework/neighbours/geodesic.hpp"
 #include "linear_support.hpp"
 #include "methods/linear/ip/ip.hpp"
+#include "neighbour_helpers.hpp"
 
 using namespace drbench;
 using namespace drbench::testing;
@@ -13,7 +14,7 @@ using namespace drbench::testing;
 TEST_CASE("Dijkstra geodesics equal Floyd-Warshall", "[linear][ip]") {
   Rng rng(61);
   const arma::mat X = rng.randn(2, 40);
-  const arma::sp_mat G = knn_graph(X, 3);
+  const arma::sp_mat G = symmetric_adjacency(neighbour_graph(X, 3, testing::exact_graph()));
   const arma::mat D = geodesic_distances(G);
   arma::mat F(40, 40);
   F.fill(std::numeric_limits<double>::infinity());
@@ -33,7 +34,7 @@ TEST_CASE("Dijkstra geodesics equal Floyd-Warshall", "[linear][ip]") {
 TEST_CASE("components are found and joined at their closest pair", "[linear][ip]") {
   Rng rng(62);
   arma::mat X = arma::join_rows(rng.randn(2, 10), rng.randn(2, 10) + 50.0);
-  const arma::sp_mat G = knn_graph(X, 3);
+  const arma::sp_mat G = symmetric_adjacency(neighbour_graph(X, 3, testing::exact_graph()));
   arma::uword parts = 0;
   const arma::uvec comp = connected_components(G, parts);
   CHECK(parts == 2);

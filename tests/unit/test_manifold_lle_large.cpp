@@ -3,6 +3,7 @@
 #include "framework/linalg/distances.hpp"
 #include "methods/manifold/lle/lle.hpp"
 #include "tests/unit/manifold_helpers.hpp"
+#include "tests/unit/neighbour_helpers.hpp"
 #include "tests/unit/nonlinear_helpers.hpp"
 
 using namespace drbench;
@@ -21,7 +22,7 @@ TEST_CASE("lle on 900 points: the Lanczos path spans M's bottom non-constant eig
   CHECK(arma::abs(Y * Y.t() / double(n) - arma::eye(2, 2)).max() < 1e-8);
   CHECK(arma::abs(arma::sum(Y, 1)).max() < 1e-8 * n);
 
-  const arma::umat nn = knn_graph_indices(X, k);
+  const arma::umat nn = testing::brute_knn(X, X, k, true);
   arma::mat IW = arma::eye(n, n);
   for (arma::uword i = 0; i < n; ++i) {
     const arma::vec w = reconstruction_weights(X.col(i), X.cols(nn.col(i)), 1e-3);

@@ -13,6 +13,7 @@
 #include "methods/manifold/local_alignment.hpp"
 #include "methods/manifold/manifold_charting/manifold_charting.hpp"
 #include "methods/manifold/mixture_alignment.hpp"
+#include "tests/unit/neighbour_helpers.hpp"
 #include "tests/unit/nonlinear_helpers.hpp"
 
 using namespace drbench;
@@ -83,7 +84,7 @@ TEST_CASE("llc's alignment matrix is U'(I - W)'(I - W)U built densely", "[manifo
       fit_method("llc", {{"analysers", std::int64_t(3)}, {"neighbours", std::int64_t(5)}}, X, 2);
   const auto& llc = dynamic_cast<const MixtureAlignmentMethod&>(*m);
   const arma::mat U = llc.mixture().stacked(X);
-  const arma::umat nn = knn_graph_indices(X, 5);
+  const arma::umat nn = testing::brute_knn(X, X, 5, true);
   arma::mat IW = arma::eye(40, 40);
   for (arma::uword i = 0; i < 40; ++i) {
     const arma::vec w = reconstruction_weights(X.col(i), X.cols(nn.col(i)), 1e-3);

@@ -4,6 +4,7 @@
 #include "framework/linalg/distances.hpp"
 #include "framework/neighbours/neighbour_graph.hpp"
 #include "framework/support/parallel.hpp"
+#include "neighbour_helpers.hpp"
 
 using namespace drbench;
 
@@ -43,6 +44,37 @@ TEST_CASE("exact neighbour graph: brute-force order, ties to the lower index, ne
   CHECK(g.index(0, 17) == 3);
   CHECK(g.index(0, 3) == 17);
   CHECK(g.dist(0, 17) == 0.0);
+}
+
+TEST_CASE("the one search equals a brute-force full sort on exact ties and duplicates",
+          "[neighbour_graph]") {
+  // Small integer coordinates: every squared distance is exact, so ties are real ties and only
+  // the index decides among them; duplicates sit at distance 0. In 3-D the k-d tree answers,
+  // in 30-D the float pre-filter or blocked BLAS (knn_search.hpp): every path is held to the
+  // same reference, as LE, LLE, Isomap and the LPP family's graphs are built through it.
+  for (arma::uword d : {1u, 3u, 30u}) {
+    arma::arma_rng::set_seed(40 + d);
+    arma::mat X = arma::round(2.0 * arma::randn(d, 400));
+    X.cols(50, 59) = X.cols(0, 9);
+    const arma::mat Q = arma::join_rows(arma::round(2.0 * arma::randn(d, 60)), X.cols(0, 4));
+    for (arma::uword k : {1u, 7u, 25u}) {
+      INFO("d = " << d << ", k = " << k);
+      const NeighbourGraph g = neighbour_graph(X, k, opts(GraphKind::exact));
+      CHECK(arma::all(arma::vectorise(g.index == testing::brute_knn(X, X, k, true))));
+      const NeighbourGraph q = NeighbourIndex(X, k, opts(GraphKind::exact)).query(Q, k);
+      CHECK(arma::all(arma::vectorise(q.index == testing::brute_knn(X, Q, k, false))));
+      // A query equal to a training point finds the lowest-indexed copy at distance 0.
+      CHECK(q.dist(0, 60) == 0.0);
+      CHECK(q.index(0, 60) == 0);
+    }
+  }
+  // On a line at 0, 1, 2, 3 point 1 has 0 and 2 at the same distance: the lower index first.
+  const NeighbourGraph line =
+      neighbour_graph(arma::mat{{0.0, 1.0, 2.0, 3.0}}, 2, opts(GraphKind::exact));
+  CHECK(line.index(0, 1) == 0);
+  CHECK(line.index(1, 1) == 2);
+  CHECK_THROWS_WITH(neighbour_graph(arma::mat{{0.0, 1.0, 2.0, 3.0}}, 4, opts(GraphKind::exact)),
+                    Catch::Contains("1..3"));
 }
 
 TEST_CASE("neighbour graphs do not depend on the thread count", "[neighbour_graph]") {

@@ -325,3 +325,48 @@ TEST_CASE("ResultsStore refuses a second writer of the same file while the first
   ResultsStore again(ex, tasks, run_info(), false);  // the lock went with the first store
   CHECK(again.n_done() == 0);
 }
+
+TEST_CASE("A journal from before graph versions is version 1, and no task joins it", "[results]") {
+  TempDir dir;
+  Experiment ex = toy_experiment(dir.file("toy.h5"));
+  auto tasks = toy_tasks(ex);
+  const std::string journal = ex.output.path + ".journal";
+  {
+    ResultsStore store(ex, tasks, run_info(), false);
+    store.set_snapshot_interval(1e9);
+    store.add(toy_result(tasks[0], 0.1, 0.2));
+    store.commit();
+  }
+  CHECK(read_journal(journal).graph_version == kGraphVersion);
+  CHECK(read_journal(journal, false).records == 1);
+  // The same journal as a build before the version wrote it: the config record without it.
+  auto rec = [](char type, const std::string& body) {
+    std::string payload = std::string(1, type) + body;
+    ByteWriter w;
+    w.u32(static_cast<std::uint32_t>(payload.size()));
+    w.u32(crc32(payload));
+    return w.take() + payload;
+  };
+  ByteWriter text;
+  text.str(ex.text);
+  std::ofstream(journal, std::ios::binary | std::ios::trunc)
+      << "DRBJNL01" << rec('C', text.bytes())
+      << rec('R', toy_result(tasks[0], 0.1, 0.2).serialize());
+  const JournalContents old = read_journal(journal);
+  CHECK(old.graph_version == 1);
+  CHECK(old.results.size() == 1);
+  {
+    ResultsStore store(ex, tasks, run_info(), false);
+    CHECK(store.n_done() == 1);
+    const std::string why = store.mixing_refusal();
+    CHECK_THAT(why, Catch::Contains(journal + ": its 1 finished task(s) were computed with "
+                                              "neighbour graph version 1") &&
+                        Catch::Contains("fix: rerun with --force-new"));
+    CHECK_THROWS_WITH(store.add(toy_result(tasks[1], 0.1, 0.2)),
+                      Catch::Contains("never mixes the two"));
+    store.write_hdf5();  // what it holds is written as it was: version 1
+  }
+  CHECK(read_results(ex.output.path).graph_version == 1);
+  ResultsStore fresh(ex, tasks, run_info(), true);
+  CHECK(fresh.mixing_refusal().empty());
+}

@@ -3,7 +3,7 @@
 #include <string>
 
 #include "framework/core/error.hpp"
-#include "framework/linalg/distances.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 namespace drbench {
 
@@ -14,7 +14,7 @@ arma::sp_mat lle_weights(const arma::mat& Y, arma::uword k, double reg) {
                       " for " + std::to_string(n) + " training points, got " + std::to_string(k));
   if (!(reg >= 0))
     throw MethodError("locally linear prior: 'lle_reg' must be >= 0, got " + std::to_string(reg));
-  const arma::umat nbr = knn_graph_indices(Y, k);
+  const arma::umat nbr = neighbour_graph(Y, k, {GraphKind::exact}).index;
   arma::umat loc(2, n * k);
   arma::vec val(n * k);
   for (arma::uword i = 0; i < n; ++i) {

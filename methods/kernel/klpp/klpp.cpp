@@ -7,11 +7,12 @@
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/neighbours/graph_weights.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 
 namespace drbench {
 
 arma::sp_mat KernelLPP::distance_graph(const FitInput& in) const {
-  return knn_graph(in.X, neighbours());
+  return symmetric_adjacency(neighbour_graph(in.X, neighbours(), {GraphKind::exact}));
 }
 
 void KernelLPP::fit(const FitInput& in) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <new>
-#include <numeric>
 #include <string>
 #include <vector>
 
@@ -26,10 +25,6 @@ constexpr arma::uword kTransformBlock = 512;
 // Training points are triangulated in blocks of this many: the squared geodesics of a block,
 // not of all n points, are the temporary.
 constexpr arma::uword kPlaceBlock = 4096;
-// Up to this many points with an exact search the kNN graph and new points' neighbours are those
-// of the committed results (framework/linalg/distances.hpp's knn_graph and a sort of BLAS
-// distances); above it the shared neighbour graph and its index.
-constexpr arma::uword kSmallLimit = 2000;
 
 }  // namespace
 
@@ -43,12 +38,7 @@ void Isomap::fit(const FitInput& in) {
         "isomap: landmarks=" + std::to_string(m) + " exceeds the " + std::to_string(n) +
         " training points (fix: landmarks <= " + std::to_string(n) + ", or 0 for full Isomap)");
   arma::sp_mat G;
-  if (spec.knn && n <= kSmallLimit &&
-      !use_approximate(n, X_.n_rows, spec.neighbours, parse_graph_kind(s_.neighbour_graph))) {
-    // Small problems keep the graph the committed results were computed with (distances by the
-    // BLAS expansion, whose rounding breaks exact ties differently from the shared graph's).
-    G = geodesic_graph(X_, spec, "isomap", in.trace);
-  } else if (spec.knn) {
+  if (spec.knn) {
     GraphOptions go = fit_graph_options(s_.neighbour_graph, in.threads, in.rng);
     index_ = std::make_unique<NeighbourIndex>(X_, spec.neighbours, go);
     if (in.trace && index_->approximate()) in.trace->note("neighbour_graph", "approximate");
@@ -114,21 +104,6 @@ arma::mat Isomap::new_geodesics_sq(const arma::mat& Xb) const {
     const NeighbourGraph g = index_->query(Xb, k);
     for (arma::uword q = 0; q < b; ++q)
       for (arma::uword j = 0; j < k; ++j) nbrs[q].emplace_back(g.index(j, q), g.dist(j, q));
-  } else if (s_.graph.knn) {
-    const arma::uword k = std::min<arma::uword>(s_.graph.neighbours, n);
-    const arma::mat E = sq_distances(X_, Xb);  // n x b
-    std::vector<arma::uword> idx(n);
-    for (arma::uword q = 0; q < b; ++q) {
-      std::iota(idx.begin(), idx.end(), 0);
-      std::partial_sort(idx.begin(), idx.begin() + k, idx.end(), [&](arma::uword a, arma::uword c) {
-        return E(a, q) < E(c, q) || (E(a, q) == E(c, q) && a < c);
-      });
-      for (arma::uword j = 0; j < k; ++j) nbrs[q].emplace_back(idx[j], std::sqrt(E(idx[j], q)));
-      // Landmark Isomap (no committed results to keep) takes a training point's own distance as
-      // the exact 0 it is, not the BLAS expansion's ~1e-15, so training points are reproduced.
-      if (landmark && arma::accu(arma::square(X_.col(idx[0]) - Xb.col(q))) == 0.0)
-        nbrs[q][0].second = 0.0;
-    }
   } else {
     const double eps2 = std::pow(s_.graph.epsilon, 2);
     const arma::mat E = sq_distances(X_, Xb);  // n x b

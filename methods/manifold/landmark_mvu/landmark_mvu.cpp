@@ -30,6 +30,7 @@
 #include "framework/linalg/sparse_lu.hpp"
 #include "framework/neighbours/geodesic.hpp"
 #include "framework/neighbours/graph_memory.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 #include "methods/common/landmarks.hpp"
 #include "methods/manifold/landmark_mvu/landmark_mvu.hpp"
 #include "methods/manifold/local_alignment.hpp"
@@ -69,7 +70,7 @@ arma::mat landmark_reconstruction(const arma::mat& X, const arma::uvec& landmark
   }
   if (others.empty()) return Q;
   // I - W, then Phi = (I - W)'(I - W).
-  const arma::umat nn = knn_graph_indices(X, k);
+  const arma::umat nn = neighbour_graph(X, k, {GraphKind::exact}).index;
   arma::umat loc(2, n * (k + 1));
   arma::vec val(n * (k + 1));
   for (arma::uword i = 0; i < n; ++i) {

@@ -10,7 +10,6 @@
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
-#include "framework/linalg/distances.hpp"
 #include "framework/linalg/eigen.hpp"
 #include "framework/linalg/sparse_eigs.hpp"
 #include "framework/neighbours/dijkstra.hpp"
@@ -40,16 +39,9 @@ void LaplacianEigenmaps::fit(const FitInput& in) {
                       std::to_string(in.dim + 1) + " training points");
   GraphOptions go = fit_graph_options(s_.neighbour_graph, in.threads, in.rng);
   const auto t0 = std::chrono::steady_clock::now();
-  arma::sp_mat G;
-  if (n <= dense_limit_ && !use_approximate(n, in.X.n_rows, k, go.kind)) {
-    // Small problems keep the graph the committed results were computed with (distances by the
-    // BLAS expansion, whose rounding breaks exact ties differently from the shared graph's).
-    G = knn_graph(in.X, k);
-  } else {
-    index_ = std::make_unique<NeighbourIndex>(X_, k, go);
-    G = symmetric_adjacency(index_->self_graph(k));
-    if (in.trace && index_->approximate()) in.trace->note("neighbour_graph", "approximate");
-  }
+  index_ = std::make_unique<NeighbourIndex>(X_, k, go);
+  arma::sp_mat G = symmetric_adjacency(index_->self_graph(k));
+  if (in.trace && index_->approximate()) in.trace->note("neighbour_graph", "approximate");
   if (in.trace) in.trace->note("graph_seconds", std::to_string(seconds_since(t0)));
   arma::uword nc = 0;
   connected_components(G, nc);
@@ -111,7 +103,6 @@ arma::mat LaplacianEigenmaps::transform(const arma::mat& Xnew) const {
                       std::to_string(Xnew.n_rows) + " features, the training data " +
                       std::to_string(X_.n_rows));
   const arma::uword k = s_.neighbours;
-  if (!index_) return transform_small(Xnew);
   const NeighbourGraph nb = index_->query(Xnew, std::min(k, X_.n_cols));
   arma::mat Y(U_.n_cols, Xnew.n_cols);
   const arma::vec rs = 1.0 / arma::sqrt(deg_);
@@ -138,30 +129,6 @@ arma::mat LaplacianEigenmaps::transform(const arma::mat& Xnew) const {
       continue;
     }
     Y.col(q) = u / (std::sqrt(dx) * mu_) / std::sqrt(dx);
-  }
-  return Y;
-}
-
-// The out-of-sample map of the small-problem path, as the committed results computed it.
-arma::mat LaplacianEigenmaps::transform_small(const arma::mat& Xnew) const {
-  const arma::uword k = s_.neighbours;
-  const QueryNeighbours nb = query_neighbours(X_, Xnew, k);
-  arma::mat Y(U_.n_cols, Xnew.n_cols);
-  const arma::vec rs = 1.0 / arma::sqrt(deg_);
-  for (arma::uword q = 0; q < Xnew.n_cols; ++q) {
-    arma::vec w(X_.n_cols, arma::fill::zeros);
-    if (nb.duplicate[q]) {
-      w = arma::vec(arma::mat(W_.col(nb.index(0, q))));  // a training point: its own graph row
-    } else {
-      for (arma::uword j = 0; j < k; ++j) w(nb.index(j, q)) = weight(nb.sq_dist(j, q));
-    }
-    const double dx = arma::accu(w);
-    if (!(dx > 0)) {
-      Y.col(q).zeros();
-      continue;
-    }
-    const arma::vec u = (U_.t() * (w % rs)) / (std::sqrt(dx) * mu_);
-    Y.col(q) = u / std::sqrt(dx);
   }
   return Y;
 }

@@ -47,12 +47,10 @@ class LaplacianEigenmaps final : public Method {
 
  private:
   double weight(double sq_dist) const;
-  arma::mat transform_small(const arma::mat& Xnew) const;
   LaplacianEigenmapsSetting s_;
   arma::uword dense_limit_;
   arma::mat X_;
-  // Over X_, for the new points' neighbours; null on the small-problem path, which keeps the
-  // graph and out-of-sample map of the committed results.
+  // Over X_: the training points' graph and the new points' neighbours.
   std::unique_ptr<NeighbourIndex> index_;
   arma::sp_mat W_;  // n x n graph weights
   arma::vec deg_;   // degrees d_j

@@ -15,6 +15,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/neighbours/graph_memory.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 #include "methods/manifold/local_alignment.hpp"
 #include "methods/manifold/mixture_alignment.hpp"
 
@@ -34,7 +35,7 @@ class Llc final : public MixtureAlignmentMethod {
     if (k_ >= n)
       throw MethodError("llc: neighbours=" + std::to_string(k_) + " needs more than " +
                         std::to_string(k_) + " training points; lower 'neighbours'");
-    const arma::umat nn = knn_graph_indices(X, k_);
+    const arma::umat nn = neighbour_graph(X, k_, {GraphKind::exact}).index;
     arma::mat E = U;  // (I - W) U, row by row
     for (arma::uword i = 0; i < n; ++i) {
       const arma::vec w = reconstruction_weights(X.col(i), X.cols(nn.col(i)), reg_);

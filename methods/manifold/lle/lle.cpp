@@ -11,7 +11,6 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/dense_eigs.hpp"
-#include "framework/linalg/distances.hpp"
 #include "framework/linalg/eigen.hpp"
 #include "framework/linalg/sparse_eigs.hpp"
 #include "framework/neighbours/graph_memory.hpp"
@@ -39,16 +38,11 @@ void LLE::fit(const FitInput& in) {
                       std::to_string(in.dim + 1) + " training points");
   GraphOptions go = fit_graph_options(s_.neighbour_graph, in.threads, in.rng);
   const auto t0 = std::chrono::steady_clock::now();
-  const bool small = n <= dense_limit_ && !use_approximate(n, in.X.n_rows, k, go.kind);
-  if (!small) {
-    index_ = std::make_unique<NeighbourIndex>(X_, k, go);
-    if (in.trace && index_->approximate()) in.trace->note("neighbour_graph", "approximate");
-  }
+  index_ = std::make_unique<NeighbourIndex>(X_, k, go);
+  if (in.trace && index_->approximate()) in.trace->note("neighbour_graph", "approximate");
   arma::sp_mat IW;  // I - W
   {
-    // Small problems keep the neighbours the committed results were computed with (distances by
-    // the BLAS expansion, whose rounding breaks exact ties differently from the shared graph's).
-    const arma::umat nn = small ? knn_graph_indices(in.X, k) : index_->self_graph(k).index;
+    const arma::umat nn = index_->self_graph(k).index;
     arma::umat loc(2, n * (k + 1));
     arma::vec val(n * (k + 1));
     // Each point's weights are its own small solve: blocks of points on separate threads write
@@ -88,7 +82,6 @@ arma::mat LLE::transform(const arma::mat& Xnew) const {
     throw MethodError("lle transform: new points have " + std::to_string(Xnew.n_rows) +
                       " features, the training data " + std::to_string(X_.n_rows));
   const arma::uword k = s_.neighbours;
-  if (!index_) return transform_small(Xnew);
   const NeighbourGraph nb = index_->query(Xnew, std::min(k, X_.n_cols));
   arma::mat Y(Y_.n_rows, Xnew.n_cols);
   for (arma::uword q = 0; q < Xnew.n_cols; ++q) {
@@ -100,11 +93,6 @@ arma::mat LLE::transform(const arma::mat& Xnew) const {
     Y.col(q) = Y_.cols(idx) * reconstruction_weights(Xnew.col(q), X_.cols(idx), s_.reg);
   }
   return Y;
-}
-
-// The out-of-sample map of the small-problem path, as the committed results computed it.
-arma::mat LLE::transform_small(const arma::mat& Xnew) const {
-  return reconstruction_map(X_, Y_, Xnew, s_.neighbours, s_.reg, "lle");
 }
 
 namespace {

@@ -43,12 +43,10 @@ class LLE final : public Method {
   arma::mat transform(const arma::mat& Xnew) const override;
 
  private:
-  arma::mat transform_small(const arma::mat& Xnew) const;
   LleSetting s_;
   arma::uword dense_limit_;
   arma::mat X_, Y_;
-  // Over X_, for the new points' neighbours; null on the small-problem path, which keeps the
-  // neighbours and out-of-sample map of the committed results.
+  // Over X_: the training points' graph and the new points' neighbours.
   std::unique_ptr<NeighbourIndex> index_;
 };
 

@@ -5,7 +5,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
-#include "framework/linalg/distances.hpp"
+#include "framework/neighbours/neighbour_graph.hpp"
 #include "methods/common/graph_projection.hpp"
 #include "methods/manifold/local_alignment.hpp"
 
@@ -26,7 +26,7 @@ void Npe::fit(const FitInput& in) {
                       std::to_string(k) + " training points; lower 'neighbours'");
   const PcaReduced pre = pca_reduce(in.X, s_.pca_ratio, in.dim, "npe");
   const arma::mat& Z = pre.Z;
-  const arma::umat nn = knn_graph_indices(Z, k);
+  const arma::umat nn = neighbour_graph(Z, k, {GraphKind::exact}).index;
   // E = Z (I - W)': each column the point minus its reconstruction, so Z M Z' = E E' without the
   // n x n matrix M.
   arma::mat E = Z;
