@@ -80,6 +80,10 @@ arma::sp_mat unit_columns(const arma::sp_mat& X) {
   return U;
 }
 
+double sparse_sq_dist(const arma::sp_mat& A, arma::uword a, const arma::sp_mat& B, arma::uword b) {
+  return merged_sq_dist(A, a, B, b);
+}
+
 SparseNeighbourIndex::SparseNeighbourIndex(const arma::sp_mat& ref, const SparseKnnOptions& opt)
     : opt_(opt), ref_(&ref) {
   ref.sync();

@@ -53,6 +53,10 @@ class SparseNeighbourIndex {
   arma::uword widest_ = 0;   // most stored entries of any reference point
 };
 
+// The squared distance between column a of A and column b of B (same features), summed over the
+// union of their stored features in feature order: the dense loop's bits.
+double sparse_sq_dist(const arma::sp_mat& A, arma::uword a, const arma::sp_mat& B, arma::uword b);
+
 // NeighbourGraph of each column's k nearest other columns (SparseNeighbourIndex(X).self_graph).
 NeighbourGraph sparse_neighbour_graph(const arma::sp_mat& X, arma::uword k,
                                       const SparseKnnOptions& opt = {});

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "framework/affinity/perplexity.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/linalg/distances.hpp"
@@ -182,4 +183,18 @@ TEST_CASE("sparse kNN refuses a k the points cannot give and foreign features", 
   const SparseNeighbourIndex index(Xs);
   CHECK_THROWS_AS(index.query(arma::sp_mat(5, 3), 2), MethodError);
   CHECK_THROWS_AS(index.query(arma::sp_mat(60, 3), 41), MethodError);
+}
+
+TEST_CASE("t-SNE affinities of sparse points equal the dense points' bit for bit",
+          "[sparse_knn][affinity]") {
+  Rng rng(23);
+  const arma::mat X = planted(150, 180, 0.06, false, rng);
+  const arma::sp_mat Xs(X);
+  GraphOptions exact;
+  exact.kind = GraphKind::exact;
+  const NeighbourGraph g = neighbour_graph(X, 20, exact);
+  const arma::sp_mat dense = graph_joint_affinities(X, g, 6.0, 1);
+  const arma::sp_mat sparse = graph_joint_affinities(Xs, sparse_neighbour_graph(Xs, 20), 6.0, 2);
+  REQUIRE(dense.n_nonzero == sparse.n_nonzero);
+  CHECK(arma::approx_equal(arma::mat(dense), arma::mat(sparse), "absdiff", 0.0));
 }
