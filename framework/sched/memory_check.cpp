@@ -57,8 +57,8 @@ std::size_t first_densifying(const Experiment& ex, std::size_t di) {
 
 // What method mi holds on sparse dataset di's points kept sparse (keeps_sparse), shape s: its
 // estimate for dense points of the same bytes (a stored entry, 16 bytes, counts as two dense
-// coordinates: d = 2 nnz / n) and the sparse neighbour search's index and buffers. -1 where the
-// task's points are dense.
+// coordinates: d = 2 nnz / n), which covers its copies of the points (the search's index is one),
+// and the sparse search's buffers per thread. -1 where the task's points are dense.
 double sparse_method_bytes(const Experiment& ex, const MethodInfo& info, std::size_t mi,
                            std::size_t di, DataShape s, const ParamSet& setting, arma::uword dim,
                            const DataShape& full, double nnz) {
@@ -67,7 +67,7 @@ double sparse_method_bytes(const Experiment& ex, const MethodInfo& info, std::si
   s.d = std::max<arma::uword>(
       1, arma::uword(std::ceil(2.0 * nnz_fit / double(std::max<arma::uword>(1, s.n)))));
   return info.memory_of(s, setting, dim == 0 ? s.d : dim) +
-         sparse_knn_bytes(s.n, nnz_fit, 0, unsigned(std::max(1, ex.threads)));
+         sparse_knn_bytes(s.n, 0.0, 0, unsigned(std::max(1, ex.threads)));
 }
 
 // Where a method's memory can be lowered by its own parameters, say which.
@@ -256,10 +256,12 @@ double resident_bytes(const Experiment& ex, const std::vector<DataShape>& shapes
   const double groups =
       double(std::max<std::size_t>(1, ex.splits.values.size())) * double(ex.splits.repeats);
   for (std::size_t i = 0; i < full.size(); ++i) {
-    // Kept sparse by every method: the fit set's columns, copied sparse.
-    const bool sparse = nnz_of(loads, i) > 0 && first_densifying(ex, i) == ex.methods.size();
-    const double partition = sparse ? bytes_of_dataset(full[i], nnz_of(loads, i))
-                                    : 8.0 * double(full[i].n) * double(shapes[i].d);
+    // Points a method reads sparse: the fit set's columns, copied sparse; the others' dense.
+    bool sparse = false, dense = nnz_of(loads, i) <= 0;
+    for (std::size_t mi = 0; mi < ex.methods.size() && !dense; ++mi)
+      (keeps_sparse(ex, mi, chain_of(ex, mi, i)) ? sparse : dense) = true;
+    const double partition = std::max(sparse ? bytes_of_dataset(full[i], nnz_of(loads, i)) : 0.0,
+                                      dense ? 8.0 * double(full[i].n) * double(shapes[i].d) : 0.0);
     partitions += groups * partition;
     one_partition = std::max(one_partition, partition);
   }
