@@ -8,6 +8,7 @@
 #include "framework/core/error.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/neighbours/knn_search.hpp"
+#include "framework/neighbours/sparse_knn.hpp"
 #include "framework/support/parallel.hpp"
 
 namespace drbench {
@@ -80,19 +81,25 @@ arma::mat joint_affinities(const arma::mat& X, double perplexity, const Perplexi
 
 namespace {
 
-// Row i of the sparse conditional affinities over its k listed neighbours (neighbour(j), j < k):
-// squared distances, calibrated to the perplexity, written as column i's k entries of loc/val.
-template <class Neighbour>
-void neighbour_row(const arma::mat& X, arma::uword i, arma::uword k, Neighbour neighbour,
-                   double perplexity, const PerplexityOptions& opt, arma::vec& d, arma::vec& p,
-                   arma::umat& loc, arma::vec& val) {
-  const double* xi = X.colptr(i);
-  for (arma::uword j = 0; j < k; ++j) {
-    const double* xj = X.colptr(neighbour(j));
+// Squared distance of dense columns i and j, summed in feature order.
+struct DenseSqDist {
+  const arma::mat& X;
+  double operator()(arma::uword i, arma::uword j) const {
+    const double *xi = X.colptr(i), *xj = X.colptr(j);
     double acc = 0.0;
     for (arma::uword r = 0; r < X.n_rows; ++r) acc += (xi[r] - xj[r]) * (xi[r] - xj[r]);
-    d(j) = acc;
+    return acc;
   }
+};
+
+// Row i of the sparse conditional affinities over its k listed neighbours (neighbour(j), j < k):
+// squared distances (sq(i, j)), calibrated to the perplexity, written as column i's k entries of
+// loc/val.
+template <class Neighbour, class SqDist>
+void neighbour_row(const SqDist& sq, arma::uword i, arma::uword k, Neighbour neighbour,
+                   double perplexity, const PerplexityOptions& opt, arma::vec& d, arma::vec& p,
+                   arma::umat& loc, arma::vec& val) {
+  for (arma::uword j = 0; j < k; ++j) d(j) = sq(i, neighbour(j));
   d -= d.min();
   calibrate_row(d, k, perplexity, p, opt);
   for (arma::uword j = 0; j < k; ++j) {
@@ -123,7 +130,8 @@ arma::sp_mat sparse_conditional_affinities(const arma::mat& X, double perplexity
   arma::vec d(k), p(k);
   for (arma::uword i = 0; i < n; ++i) {
     neighbour_row(
-        X, i, k, [&](arma::uword j) { return nn(j, i); }, perplexity, opt, d, p, loc, val);
+        DenseSqDist{X}, i, k, [&](arma::uword j) { return nn(j, i); }, perplexity, opt, d, p, loc,
+        val);
   }
   return arma::sp_mat(loc, val, n, n);
 }
@@ -133,10 +141,12 @@ arma::sp_mat sparse_joint_affinities(const arma::mat& X, double perplexity, int 
   return symmetrize_joint(sparse_conditional_affinities(X, perplexity, neighbours, opt));
 }
 
-arma::sp_mat graph_conditional_affinities(const arma::mat& X, const NeighbourGraph& g,
-                                          double perplexity, unsigned threads,
-                                          const PerplexityOptions& opt) {
-  const arma::uword n = X.n_cols, k = g.k();
+namespace {
+
+template <class SqDist>
+arma::sp_mat graph_conditional(const SqDist& sq, arma::uword n, const NeighbourGraph& g,
+                               double perplexity, unsigned threads, const PerplexityOptions& opt) {
+  const arma::uword k = g.k();
   if (g.n() != n) throw Error("internal: the neighbour graph does not match the data");
   if (n < 2) throw MethodError("affinities: need at least 2 points, got " + std::to_string(n));
   check_perplexity(perplexity, k, n, "sparse affinities");
@@ -146,14 +156,36 @@ arma::sp_mat graph_conditional_affinities(const arma::mat& X, const NeighbourGra
     arma::vec d(k), p(k);
     for (std::size_t i = s; i < e; ++i) {
       neighbour_row(
-          X, i, k, [&](arma::uword j) { return g.index(j, i); }, perplexity, opt, d, p, loc, val);
+          sq, i, k, [&](arma::uword j) { return g.index(j, i); }, perplexity, opt, d, p, loc, val);
     }
   });
   return arma::sp_mat(loc, val, n, n);
 }
 
+}  // namespace
+
+arma::sp_mat graph_conditional_affinities(const arma::mat& X, const NeighbourGraph& g,
+                                          double perplexity, unsigned threads,
+                                          const PerplexityOptions& opt) {
+  return graph_conditional(DenseSqDist{X}, X.n_cols, g, perplexity, threads, opt);
+}
+
+arma::sp_mat graph_conditional_affinities(const arma::sp_mat& X, const NeighbourGraph& g,
+                                          double perplexity, unsigned threads,
+                                          const PerplexityOptions& opt) {
+  X.sync();
+  auto sq = [&X](arma::uword i, arma::uword j) { return sparse_sq_dist(X, i, X, j); };
+  return graph_conditional(sq, X.n_cols, g, perplexity, threads, opt);
+}
+
 arma::sp_mat graph_joint_affinities(const arma::mat& X, const NeighbourGraph& g, double perplexity,
                                     unsigned threads, const PerplexityOptions& opt) {
+  return symmetrize_joint(graph_conditional_affinities(X, g, perplexity, threads, opt));
+}
+
+arma::sp_mat graph_joint_affinities(const arma::sp_mat& X, const NeighbourGraph& g,
+                                    double perplexity, unsigned threads,
+                                    const PerplexityOptions& opt) {
   return symmetrize_joint(graph_conditional_affinities(X, g, perplexity, threads, opt));
 }
 

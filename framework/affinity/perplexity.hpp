@@ -59,4 +59,13 @@ arma::sp_mat graph_conditional_affinities(const arma::mat& X, const NeighbourGra
 arma::sp_mat graph_joint_affinities(const arma::mat& X, const NeighbourGraph& g, double perplexity,
                                     unsigned threads = 1, const PerplexityOptions& opt = {});
 
+// The same of sparse points (one column each), the squared distances summed over the stored
+// features in feature order (sparse_sq_dist): the bits of the dense points' affinities.
+arma::sp_mat graph_conditional_affinities(const arma::sp_mat& X, const NeighbourGraph& g,
+                                          double perplexity, unsigned threads = 1,
+                                          const PerplexityOptions& opt = {});
+arma::sp_mat graph_joint_affinities(const arma::sp_mat& X, const NeighbourGraph& g,
+                                    double perplexity, unsigned threads = 1,
+                                    const PerplexityOptions& opt = {});
+
 }  // namespace drbench

@@ -34,6 +34,13 @@ struct FitInput {
   // points; nullptr otherwise), for a method that maps them in the same pass as the fit (an
   // external process). Every other method ignores it; the labels of these points never come.
   const arma::mat* Xnew = nullptr;
+  // The training points kept sparse (d x n, one column per point), given only to a method whose
+  // descriptor sets sparse_input, and only where the task's data are sparse and nothing densifies
+  // them (framework/sched/run_task.hpp, keeps_sparse); X is then empty. Such a method reads them
+  // through the sparse neighbour search (framework/neighbours/sparse_knn.hpp) and sparse PCA.
+  const arma::sp_mat* Xs = nullptr;
+  arma::uword n_points() const { return Xs ? Xs->n_cols : X.n_cols; }
+  arma::uword n_features() const { return Xs ? Xs->n_rows : X.n_rows; }
 };
 
 class Method {

@@ -146,17 +146,22 @@ arma::uword MethodInfo::dim_limit(const DataShape& s, const ParamSet& p) const {
 }
 
 void MethodInfo::check_input(const FitInput& in, const ParamSet& p) const {
+  if (in.Xs && !sparse_input)
+    throw Error("internal: " + name + " was given sparse points but does not read them");
+  if (in.Xs && !in.Xs->is_finite())
+    throw MethodError(name + ": a stored input entry is not finite (NaN or Inf); remove or " +
+                      "impute it before fitting");
   arma::uword bad = 0;
   while (bad < in.X.n_elem && std::isfinite(in.X(bad))) ++bad;
   if (bad < in.X.n_elem)
     throw MethodError(name + ": input entry (feature " + std::to_string(bad % in.X.n_rows) +
                       ", point " + std::to_string(bad / in.X.n_rows) +
                       ") is not finite (NaN or Inf); remove or impute it before fitting");
-  if (supervised && (!in.labels || in.labels->n_elem != in.X.n_cols))
+  if (supervised && (!in.labels || in.labels->n_elem != in.n_points()))
     throw MethodError(name + " is supervised: it needs one label per training point (got " +
                       (in.labels ? std::to_string(in.labels->n_elem) : std::string("none")) +
-                      " for " + std::to_string(in.X.n_cols) + " points)");
-  const DataShape shape{in.X.n_cols, in.X.n_rows, in.n_classes};
+                      " for " + std::to_string(in.n_points()) + " points)");
+  const DataShape shape{in.n_points(), in.n_features(), in.n_classes};
   const arma::uword limit = dim_limit(shape, p);
   // A method that ignores dims (max_dim = uword(-1), the identity baseline) runs with dim 0.
   if (limit == arma::uword(-1)) return;

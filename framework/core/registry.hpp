@@ -39,6 +39,11 @@ struct MethodInfo {
   // points of the transductive protocol). Without it a supervised method is refused there.
   bool partial_labels = false;
   bool iterative = false;  // produces an optimiser trace
+  // fit() reads sparse points (FitInput::Xs) when the data are sparse: it needs only a neighbour
+  // graph of them (and a PCA where it falls back to one), so the framework hands it the sparse
+  // matrix rather than densifying it (transductive protocol, no preprocessing, no quality
+  // measures: framework/sched/run_task.hpp, keeps_sparse).
+  bool sparse_input = false;
   // transform() of the training points reproduces embedding() (to rounding): true of the linear
   // projections and the Nystroem extensions; false where new points are fitted by an optimiser
   // or mapped through a learnt back-constraint. The contract test holds every method to it.

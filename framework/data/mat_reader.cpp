@@ -75,7 +75,7 @@ bool to_doubles(matio_classes c, const void* data, std::size_t count, double* ou
 const std::string kMatFix =
     "store a real numeric matrix, e.g. fea = double(fea); save(file, 'fea', 'gnd')";
 
-// The variable as MATLAB's rows x cols, column-major; a sparse one is densified.
+// The variable as MATLAB's rows x cols, column-major; a sparse one (a labels vector) is densified.
 arma::mat read_matrix(const matvar_t* v, const std::string& what) {
   if (v->rank != 2)
     throw DataError(what + ": has " + std::to_string(v->rank) +
@@ -111,6 +111,39 @@ arma::mat read_matrix(const matvar_t* v, const std::string& what) {
   return m;
 }
 
+// A sparse variable (MATLAB's n x d, compressed columns) as Dataset::Xs, d x n, kept sparse: its
+// transpose, which is the same entries read row by row.
+arma::sp_mat read_sparse_points(const matvar_t* v, const std::string& what) {
+  if (v->rank != 2)
+    throw DataError(what + ": has " + std::to_string(v->rank) +
+                    " dimensions (fix: reshape it to n x d, one point per row)");
+  if (v->isComplex) throw DataError(what + ": is complex (fix: " + kMatFix + ")");
+  const std::size_t rows = v->dims[0], cols = v->dims[1];
+  const auto* s = static_cast<const mat_sparse_t*>(v->data);
+  if (v->data_type != MAT_T_DOUBLE || !s)
+    throw DataError(what + ": sparse of a type other than double (fix: " + kMatFix + ")");
+  if (std::size_t(s->njc) != cols + 1 || s->jc[cols] > s->nir || s->jc[cols] > s->ndata)
+    throw DataError(what + ": damaged sparse matrix (fix: " + kMatFix + ")");
+  for (std::size_t j = 0; j < cols; ++j)
+    if (s->jc[j + 1] < s->jc[j])
+      throw DataError(what + ": damaged sparse matrix (fix: " + kMatFix + ")");
+  const auto* val = static_cast<const double*>(s->data);
+  const std::size_t nnz = s->jc[cols];
+  arma::umat loc(2, nnz);
+  arma::vec values(nnz);
+  for (std::size_t j = 0; j < cols; ++j)
+    for (auto k = s->jc[j]; k < s->jc[j + 1]; ++k) {
+      if (std::size_t(s->ir[k]) >= rows)
+        throw DataError(what + ": damaged sparse matrix (fix: " + kMatFix + ")");
+      loc(0, k) = j;         // the feature
+      loc(1, k) = s->ir[k];  // the point
+      values(k) = val[k];
+    }
+  // Sorted by the batch constructor; a repeated (point, feature), which MATLAB never writes, sums
+  // as scipy reads it; stored zeros are dropped.
+  return arma::sp_mat(true, loc, values, cols, rows);
+}
+
 MatVar read_var(mat_t* mat, const std::string& file, const std::string& name, const char* key) {
   MatVar v(Mat_VarRead(mat, name.c_str()));
   if (v) return v;
@@ -144,8 +177,13 @@ Dataset read_mat_dataset(const std::string& file, const DataVars& vars) {
   Dataset ds;
   ds.source = file;
   const std::string xwhat = file + ": variable '" + vars.x + "'";
-  ds.X = read_matrix(read_var(mat.get(), file, vars.x, "X").get(), xwhat).t();
-  ds.n_load_peak = 3 * ds.n();  // matio's copy, MATLAB's column order as doubles, its transpose
+  const MatVar xv = read_var(mat.get(), file, vars.x, "X");
+  if (xv->class_type == MAT_C_SPARSE)
+    ds.Xs = read_sparse_points(xv.get(), xwhat);  // kept sparse: see Dataset::Xs
+  else
+    ds.X = read_matrix(xv.get(), xwhat).t();
+  // matio's copy, MATLAB's column order as doubles (or the entries' locations), the transpose.
+  ds.n_load_peak = 3 * ds.n();
   if (!vars.labels_path.empty()) {
     set_labels(ds, read_labels_file(vars.labels_path), vars.labels_path,
                "labels_path: a file with one label per line, in the order of the points");

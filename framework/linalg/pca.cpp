@@ -6,6 +6,7 @@
 
 #include "framework/core/error.hpp"
 #include "framework/linalg/eigen.hpp"
+#include "framework/linalg/sparse_pca.hpp"
 
 namespace drbench {
 
@@ -110,6 +111,45 @@ PcaReduced pca_reduce(const arma::mat& X, double ratio, arma::uword dim,
   return r;
 }
 
+namespace {
+
+// The signs and size `o` asks of a start whose first k rows hold the data's directions.
+void orient_and_scale(PcaStart& s, arma::uword k, const PcaStartOptions& o) {
+  const arma::uword n = s.Y.n_cols;
+  if (o.signs == PcaSigns::Scores)
+    for (arma::uword r = 0; r < k; ++r) {
+      const arma::uword m = arma::index_max(arma::abs(s.Y.row(r)));
+      if (s.Y(r, m) < 0) {
+        s.Y.row(r) *= -1.0;
+        s.projection.row(r) *= -1.0;
+      }
+    }
+  double factor = 1.0;
+  switch (o.scale) {
+    case PcaStartScale::None:
+      return;
+    case PcaStartScale::Factor:
+      factor = o.size;
+      break;
+    case PcaStartScale::FirstAxisSd: {
+      const double sd = arma::stddev(s.Y.row(0));
+      if (!(sd > 0)) return;
+      factor = o.size / sd;
+      break;
+    }
+    case PcaStartScale::RmsRadius: {
+      const double rms = std::sqrt(arma::accu(arma::square(s.Y)) / double(n));
+      if (!(rms > 0)) return;
+      factor = o.size / rms;
+      break;
+    }
+  }
+  s.Y *= factor;
+  s.projection *= factor;
+}
+
+}  // namespace
+
 PcaStart pca_start(const arma::mat& X, arma::uword dim, const PcaStartOptions& o) {
   const arma::uword d = X.n_rows, n = X.n_cols;
   if (n < 2) throw MethodError("PCA needs at least 2 training points, got " + std::to_string(n));
@@ -122,36 +162,25 @@ PcaStart pca_start(const arma::mat& X, arma::uword dim, const PcaStartOptions& o
   s.projection.rows(0, k - 1) = b.W.t();
   s.Y.zeros(dim, n);
   s.Y.rows(0, k - 1) = b.W.t() * (X.each_col() - b.mean);
-  if (o.signs == PcaSigns::Scores)
-    for (arma::uword r = 0; r < k; ++r) {
-      const arma::uword m = arma::index_max(arma::abs(s.Y.row(r)));
-      if (s.Y(r, m) < 0) {
-        s.Y.row(r) *= -1.0;
-        s.projection.row(r) *= -1.0;
-      }
-    }
-  double factor = 1.0;
-  switch (o.scale) {
-    case PcaStartScale::None:
-      return s;
-    case PcaStartScale::Factor:
-      factor = o.size;
-      break;
-    case PcaStartScale::FirstAxisSd: {
-      const double sd = arma::stddev(s.Y.row(0));
-      if (!(sd > 0)) return s;
-      factor = o.size / sd;
-      break;
-    }
-    case PcaStartScale::RmsRadius: {
-      const double rms = std::sqrt(arma::accu(arma::square(s.Y)) / double(n));
-      if (!(rms > 0)) return s;
-      factor = o.size / rms;
-      break;
-    }
-  }
-  s.Y *= factor;
-  s.projection *= factor;
+  orient_and_scale(s, k, o);
+  return s;
+}
+
+PcaStart pca_start_of_sparse(const arma::sp_mat& X, arma::uword dim, const PcaStartOptions& o) {
+  const arma::uword d = X.n_rows, n = X.n_cols;
+  if (n < 2) throw MethodError("PCA needs at least 2 training points, got " + std::to_string(n));
+  if (dim == 0) throw MethodError("PCA start: dims must be at least 1");
+  const arma::uword k = std::min({dim, d, n - 1});
+  const SparsePca p = pca_of_sparse(X, k, 0.0);
+  arma::mat W = p.basis.W.cols(0, std::min<arma::uword>(k, p.basis.W.n_cols) - 1);
+  fix_signs(W);  // as pca_basis orients the dense directions
+  PcaStart s;
+  s.mean = p.basis.mean;
+  s.projection.zeros(dim, d);
+  s.projection.rows(0, W.n_cols - 1) = W.t();
+  s.Y.zeros(dim, n);
+  s.Y.rows(0, W.n_cols - 1) = arma::mat(arma::mat(W.t() * X).each_col() - W.t() * s.mean);
+  orient_and_scale(s, W.n_cols, o);
   return s;
 }
 

@@ -26,4 +26,10 @@ SparsePca pca_of_sparse(const arma::sp_mat& X, arma::uword k, double variance,
 double pca_of_sparse_bytes(arma::uword d, arma::uword n, arma::uword k,
                            arma::uword cov_max_dim = 4096);
 
+// pca_start (pca.hpp) for sparse X: the leading min(dim, d, n - 1) directions of pca_of_sparse,
+// signs fixed as pca_basis fixes them, the coordinates W' X - (W' mean) 1' without a dense copy of
+// X, then signed and sized as `o` says; rows past the data's directions are zero. Equal to
+// pca_start of the dense points to rounding (defined in pca.cpp beside it).
+PcaStart pca_start_of_sparse(const arma::sp_mat& X, arma::uword dim, const PcaStartOptions& o = {});
+
 }  // namespace drbench

@@ -8,6 +8,7 @@
 #include "framework/data/generators.hpp"
 #include "framework/data/preprocess.hpp"
 #include "framework/linalg/sparse_pca.hpp"
+#include "framework/neighbours/sparse_knn.hpp"
 #include "framework/plan/task.hpp"
 #include "framework/sched/run_task.hpp"
 
@@ -38,6 +39,35 @@ double sparse_preprocess_bytes(const DatasetSpec& spec, const DataShape& full, d
 
 double nnz_of(const std::vector<LoadShape>& loads, std::size_t i) {
   return i < loads.size() ? loads[i].nnz : 0.0;
+}
+
+const std::vector<PreprocStep>& chain_of(const Experiment& ex, std::size_t mi, std::size_t di) {
+  const MethodSpec& ms = ex.methods.at(mi);
+  return ms.preprocess ? *ms.preprocess : ex.datasets.at(di).preprocess;
+}
+
+// The first method whose tasks on sparse dataset di get dense points (ex.methods.size(): none).
+std::size_t first_densifying(const Experiment& ex, std::size_t di) {
+  for (std::size_t mi = 0; mi < ex.methods.size(); ++mi) {
+    const std::vector<PreprocStep>& chain = chain_of(ex, mi, di);
+    if (!Pipeline::sparse_runs(chain) && !keeps_sparse(ex, mi, chain)) return mi;
+  }
+  return ex.methods.size();
+}
+
+// What method mi holds on sparse dataset di's points kept sparse (keeps_sparse), shape s: its
+// estimate for dense points of the same bytes (a stored entry, 16 bytes, counts as two dense
+// coordinates: d = 2 nnz / n), which covers its copies of the points (the search's index is one),
+// and the sparse search's buffers per thread. -1 where the task's points are dense.
+double sparse_method_bytes(const Experiment& ex, const MethodInfo& info, std::size_t mi,
+                           std::size_t di, DataShape s, const ParamSet& setting, arma::uword dim,
+                           const DataShape& full, double nnz) {
+  if (nnz <= 0 || full.n == 0 || !keeps_sparse(ex, mi, chain_of(ex, mi, di))) return -1;
+  const double nnz_fit = nnz * double(s.n) / double(full.n);
+  s.d = std::max<arma::uword>(
+      1, arma::uword(std::ceil(2.0 * nnz_fit / double(std::max<arma::uword>(1, s.n)))));
+  return info.memory_of(s, setting, dim == 0 ? s.d : dim) +
+         sparse_knn_bytes(s.n, 0.0, 0, unsigned(std::max(1, ex.threads)));
 }
 
 // Where a method's memory can be lowered by its own parameters, say which.
@@ -96,28 +126,36 @@ void check_densified(const Experiment& ex, const std::vector<DataShape>& full,
   for (std::size_t i = 0; i < full.size(); ++i) {
     const DatasetSpec& d = ex.datasets[i];
     const double nnz = nnz_of(loads, i);
-    if (nnz <= 0 || Pipeline::sparse_runs(d.preprocess)) continue;
+    const std::size_t mi = first_densifying(ex, i);
+    if (nnz <= 0 || mi == ex.methods.size()) continue;
     const double dense = 8.0 * double(full[i].n) * double(full[i].d);
     const double need = resident_without_partitions + dense;
     if (need <= limit.bytes) continue;
     char density[32];
     std::snprintf(density, sizeof density, "%.3g",
                   100.0 * nnz / (double(full[i].n) * double(full[i].d)));
-    std::string chain;
-    for (const auto& st : d.preprocess) chain += (chain.empty() ? "" : ", ") + st.describe();
+    std::string chain, readers;
+    for (const auto& st : chain_of(ex, mi, i)) chain += (chain.empty() ? "" : ", ") + st.describe();
+    for (const std::string& name : Registry::instance().names())
+      if (Registry::instance().get(name).sparse_input)
+        readers += (readers.empty() ? "" : ", ") + name;
+    const MethodSpec& m = ex.methods[mi];
     throw ConfigError(
         ex.file, d.line, "datasets[" + std::to_string(i) + "].preprocess",
         "dataset '" + d.name + "' is sparse (" + std::to_string(full[i].n) + " x " +
             std::to_string(full[i].d) + ", " + density + " % stored, " +
-            format_bytes(bytes_of_dataset(full[i], nnz)) +
-            " kept sparse), but its preprocessing [" + chain +
-            "] gives the methods dense points: up to " + format_bytes(dense) + " for the " +
+            format_bytes(bytes_of_dataset(full[i], nnz)) + " kept sparse), but " + m.label +
+            " (methods[" + std::to_string(mi) + "], " + m.method + ") gets dense points from it" +
+            " with preprocessing [" + chain + "]: up to " + format_bytes(dense) + " for the " +
             std::to_string(full[i].n) + " points in " + std::to_string(full[i].d) + "-D, about " +
             format_bytes(need) + " with what the rank holds, and one rank may use " +
             format_bytes(limit.bytes) + " (" + limit.source + ")",
         "add preprocessing: [pca(components=50)] (first, or after unit_norm: PCA runs on the "
         "sparse matrix and hands the methods 50-D dense points), or fewer points (max_points), "
-        "or select features before loading");
+        "or select features before loading; methods that read sparse points (" +
+            readers +
+            ") get them as they are under protocol: transductive with no preprocessing and no "
+            "quality measures");
   }
 }
 
@@ -218,7 +256,12 @@ double resident_bytes(const Experiment& ex, const std::vector<DataShape>& shapes
   const double groups =
       double(std::max<std::size_t>(1, ex.splits.values.size())) * double(ex.splits.repeats);
   for (std::size_t i = 0; i < full.size(); ++i) {
-    const double partition = 8.0 * double(full[i].n) * double(shapes[i].d);
+    // Points a method reads sparse: the fit set's columns, copied sparse; the others' dense.
+    bool sparse = false, dense = nnz_of(loads, i) <= 0;
+    for (std::size_t mi = 0; mi < ex.methods.size() && !dense; ++mi)
+      (keeps_sparse(ex, mi, chain_of(ex, mi, i)) ? sparse : dense) = true;
+    const double partition = std::max(sparse ? bytes_of_dataset(full[i], nnz_of(loads, i)) : 0.0,
+                                      dense ? 8.0 * double(full[i].n) * double(shapes[i].d) : 0.0);
     partitions += groups * partition;
     one_partition = std::max(one_partition, partition);
   }
@@ -269,8 +312,9 @@ void check_load_peak(const Experiment& ex, const std::vector<DataShape>& full,
 // (peak.bytes, .task, .method_bytes), the tasks that must be placed on a node's several slots
 // (peak.big) and those no node holds (peak.over). Returns the method of the largest.
 std::size_t method_peaks(const Experiment& ex, const std::vector<DataShape>& shapes,
-                         const std::vector<DataShape>& full, const MemoryLimit& limit,
-                         const std::vector<NodeMemory>& nodes, MemoryPeak& peak) {
+                         const std::vector<DataShape>& full, const std::vector<LoadShape>& loads,
+                         const MemoryLimit& limit, const std::vector<NodeMemory>& nodes,
+                         MemoryPeak& peak) {
   const double resident = peak.resident_bytes, raw_block = peak.preprocess_bytes;
   std::size_t peak_method = 0;
   const bool joint_shapes = std::all_of(ex.methods.begin(), ex.methods.end(),
@@ -284,7 +328,10 @@ std::size_t method_peaks(const Experiment& ex, const std::vector<DataShape>& sha
         const DataShape s = fit_shape(ex, shapes, full, joint_shapes, mi, di, value);
         for (const ParamSet& setting : settings)
           for (std::uint64_t dim : task_dims(ex, di, mi)) {
-            const double method = info.memory_of(s, setting, dim == 0 ? s.d : dim);
+            const double sparse =
+                sparse_method_bytes(ex, info, mi, di, s, setting, dim, full[di], nnz_of(loads, di));
+            const double method =
+                sparse >= 0 ? sparse : info.memory_of(s, setting, dim == 0 ? s.d : dim);
             const double need = std::max(method, raw_block);
             const std::string task = "dataset " + ex.datasets[di].name + ", split " +
                                      split_label(ex.splits, value) + " (" + std::to_string(s.n) +
@@ -356,7 +403,7 @@ MemoryPeak check_memory(const Experiment& ex, const std::vector<DataShape>& shap
   // Fashion-MNIST, 784-D to 50-D: 419 MiB, against 24 MiB for the partition it becomes.
   peak.preprocess_bytes = raw_block_of(ex, shapes, full, loads);
   check_load_peak(ex, full, loads, limit, peak);
-  const std::size_t peak_method = method_peaks(ex, shapes, full, limit, nodes, peak);
+  const std::size_t peak_method = method_peaks(ex, shapes, full, loads, limit, nodes, peak);
   std::stable_sort(
       peak.big.begin(), peak.big.end(),
       [](const MemoryPeak::Big& a, const MemoryPeak::Big& b) { return a.bytes > b.bytes; });
@@ -381,7 +428,10 @@ std::vector<double> task_memory(const Experiment& ex, const std::vector<Task>& t
     const DataShape s =
         fit_shape(ex, shapes, full, joint_shapes, t.method, t.dataset, t.split_value);
     const MethodInfo& info = Registry::instance().get(ex.methods[t.method].method);
-    bytes.at(t.id) = std::max(info.memory_of(s, t.setting, t.dim == 0 ? s.d : t.dim), raw_block);
+    const double sparse = sparse_method_bytes(ex, info, t.method, t.dataset, s, t.setting, t.dim,
+                                              full[t.dataset], nnz_of(loads, t.dataset));
+    bytes.at(t.id) = std::max(
+        sparse >= 0 ? sparse : info.memory_of(s, t.setting, t.dim == 0 ? s.d : t.dim), raw_block);
   }
   return bytes;
 }

@@ -250,12 +250,19 @@ std::string TaskRunner::out_of_memory_message(const Task& t) const {
          "method has them, or fewer ranks per node and a larger --memory-per-rank)";
 }
 
+bool keeps_sparse(const Experiment& ex, std::size_t mi, const std::vector<PreprocStep>& chain) {
+  const MethodSpec& ms = ex.methods.at(mi);
+  return Registry::instance().get(ms.method).sparse_input && ms.transductive() && chain.empty() &&
+         ex.evaluation.quality.empty();
+}
+
 std::shared_ptr<const PreparedSplit> TaskRunner::prepared(const Task& t) {
   const std::vector<PreprocStep>& chain = task_preprocessing(ex_, t);
-  const std::string key = prepared_key(ex_, t);
+  const Dataset& ds = dataset(t.dataset);
+  const bool sparse_fit = ds.sparse() && keeps_sparse(ex_, t.method, chain);
+  const std::string key = prepared_key(ex_, t) + (sparse_fit ? "|sparse" : "");
   if (auto hit = splits_.find(key)) return hit;
 
-  const Dataset& ds = dataset(t.dataset);
   const bool transductive = ex_.methods.at(t.method).transductive();
   Partition part = make_partition(ds, ex_.splits, t.split_value, t.split_seed);
   // An inner task sees only its partition's training points: an inner split of them stands in
@@ -285,7 +292,9 @@ std::shared_ptr<const PreparedSplit> TaskRunner::prepared(const Task& t) {
   // Holdout fits on exactly the training points, so fitting transforms them as well.
   // Sparse points stay sparse through the columns' copy; the pipeline says where they densify.
   Pipeline pipe(chain);
-  if (ds.sparse() && transductive) {
+  if (sparse_fit) {
+    p.Xsfit = ds.Xs.cols(fit_idx);
+  } else if (ds.sparse() && transductive) {
     pipe.fit(arma::sp_mat(ds.Xs.cols(part.train)));
     p.Xfit = pipe.apply(arma::sp_mat(ds.Xs.cols(fit_idx)));
   } else if (ds.sparse()) {
@@ -316,14 +325,15 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
 
   const std::shared_ptr<const PreparedSplit> prep = prepared(t);
   const arma::mat& Xfit = prep->Xfit;
+  const bool sparse_fit = prep->Xsfit.n_cols > 0;
   const arma::uvec& yfit = prep->yfit;
   const arma::uvec& train_pos = prep->train_pos;
   const arma::uvec& test_pos = prep->test_pos;
   const bool loo = prep->loo;
   r.n_train = prep->train.n_elem;
-  r.input_dim = Xfit.n_rows;
+  r.input_dim = sparse_fit ? prep->Xsfit.n_rows : Xfit.n_rows;
 
-  const DataShape shape{Xfit.n_cols, Xfit.n_rows, ds.n_classes};
+  const DataShape shape{sparse_fit ? prep->Xsfit.n_cols : Xfit.n_cols, r.input_dim, ds.n_classes};
   fit_shape_ = shape;
   fit_shape_.n_test = prep->Xtest.n_cols;
   if (info.supervised && (loo || (transductive && !info.partial_labels)))
@@ -335,6 +345,7 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   Rng rng(t.seed);
   FitInput in{Xfit, info.supervised ? &prep->yseen : nullptr, ds.n_classes, t.dim, rng, &r.trace};
   if (!prep->seqfit.is_empty()) in.sequence = &prep->seqfit;
+  if (sparse_fit) in.Xs = &prep->Xsfit;
   in.dataset = ds.name;
   in.threads = static_cast<unsigned>(std::max(1, r.threads));
   if (!transductive) in.Xnew = &prep->Xtest;
@@ -344,9 +355,9 @@ void TaskRunner::run_inner(const Task& t, TaskResult& r) {
   arma::mat Efit = method->embedding();
   r.fit_seconds = since(t0);
   require_finite(Efit, "the training embedding");
-  if (Efit.n_cols != Xfit.n_cols)
+  if (Efit.n_cols != shape.n)
     throw Error("internal: " + ms.method + " returned " + std::to_string(Efit.n_cols) +
-                " embedded points for " + std::to_string(Xfit.n_cols) + " inputs");
+                " embedded points for " + std::to_string(shape.n) + " inputs");
 
   const auto& ks = ex_.evaluation.knn;
   const std::string& metric = ex_.evaluation.knn_metric;

@@ -24,6 +24,13 @@ void show_iteration_progress(bool on);
 // for a task whose rank never returned it.
 TaskResult failed_result(const Experiment& ex, const Task& t, std::string error);
 
+// Whether method mi's tasks on a sparse dataset fit the sparse points themselves (FitInput::Xs)
+// rather than densified ones: the method reads them (MethodInfo::sparse_input), its chain is empty
+// (every step but a leading pca densifies, and a pca hands it dense points anyway), it fits under
+// the transductive protocol (holdout maps dense test points) and the evaluation asks for no
+// quality measure (they compare the input distances of dense points).
+bool keeps_sparse(const Experiment& ex, std::size_t mi, const std::vector<PreprocStep>& chain);
+
 class TaskRunner {
  public:
   TaskRunner(const Experiment& ex, std::vector<std::string> search_path)

@@ -15,6 +15,9 @@ namespace drbench {
 struct PreparedSplit {
   arma::uvec train, test;  // the partition: indices into the dataset
   arma::mat Xfit;          // preprocessed points the method is fitted on (train, or train + test)
+  // The fit points kept sparse where the task keeps them so (keeps_sparse, run_task.hpp); Xfit is
+  // then empty.
+  arma::sp_mat Xsfit;
   arma::uvec yfit;
   arma::uvec yseen;  // the labels a supervised method is shown: test points' are kUnlabelled
   // Transductive: where the training and test points sit among the fitted columns.

@@ -343,4 +343,46 @@ TEST_CASE("memory: a sparse dataset is counted sparse, and densifying it is refu
   CHECK(peak.bytes < limit.bytes);
 }
 
+TEST_CASE("memory: methods that read sparse points are counted sparse", "[memory][sparse]") {
+  // The same 1,000,000 x 30,000 set at 1 %: UMAP under the transductive protocol with no chain
+  // gets the sparse points (its estimate for points of the same bytes, d = 2 nnz / n = 600, and
+  // the sparse search's buffers), so it fits 32 GiB (the dataset, the partition, UMAP's copy and
+  // the search's index: 4.5 GiB each) where the dense points (224 GiB) never would.
+  const DataShape full{1000000, 30000, 10};
+  const std::vector<LoadShape> loads{LoadShape{1000000, 1000000, 3e8}};
+  const std::string head =
+      "seed: 2\ndatasets: [{name: cells, path: cells.h5ad, labels: type}]\n"
+      "splits: {train_ratio: [0.5]}\nevaluation: {protocol: transductive}\nmethods: [";
+  const MemoryLimit limit{32.0 * (1ull << 30), "--memory-per-rank 32G"};
+  const Experiment umap = parse_experiment(head + "{method: umap, dims: [2]}]\n", "c/u.yaml");
+  const MemoryPeak peak = check_memory(umap, {DataShape{500000, 30000, 10}}, {full}, limit, loads);
+  const double sparse = 16.0 * 3e8 + 16.0 * 1000000 + 8;
+  CHECK(peak.bytes < limit.bytes);
+  // Resident: the dataset and its partition, both sparse.
+  CHECK(peak.resident_bytes > 2 * sparse);
+  CHECK(peak.resident_bytes < 2 * sparse + 64.0 * (1 << 20) + kProcessBytes);
+  // Its fit set (the 500,000 points the shapes give) twice: UMAP's copy and the search's index.
+  CHECK(peak.method_bytes > 2 * 16.0 * 1.5e8);
+  CHECK(peak.method_bytes < 16.0 * (1ull << 30));
+
+  // Beside a method that needs dense points: refused, naming that method and the readers.
+  const Experiment mixed = parse_experiment(
+      head + "{method: umap, dims: [2]}, {method: laplacian_eigenmaps, label: LE, dims: [2]}]\n",
+      "c/m.yaml");
+  const std::string e = error_of([&] {
+    check_memory(mixed, {DataShape{500000, 30000, 10}}, {full}, limit, loads);
+  });
+  CHECK(e.find("c/m.yaml:2: 'datasets[0].preprocess'") != std::string::npos);
+  CHECK(e.find("LE (methods[1], laplacian_eigenmaps) gets dense points") != std::string::npos);
+  CHECK(e.find("methods that read sparse points (tsne, umap)") != std::string::npos);
+  // Holdout or a quality measure: umap needs the dense points too.
+  const Experiment holdout = parse_experiment(
+      "seed: 2\ndatasets: [{name: cells, path: cells.h5ad, labels: type}]\n"
+      "splits: {train_ratio: [0.5]}\nevaluation: {protocol: holdout}\n"
+      "methods: [{method: umap, dims: [2]}]\n",
+      "c/h.yaml");
+  CHECK_THROWS_AS(check_memory(holdout, {DataShape{500000, 30000, 10}}, {full}, limit, loads),
+                  ConfigError);
+}
+
 }  // namespace drbench

@@ -12,7 +12,9 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/pca.hpp"
+#include "framework/linalg/sparse_pca.hpp"
 #include "framework/neighbours/neighbour_graph.hpp"
+#include "framework/neighbours/sparse_knn.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/neighbour/tsne/kl_gradient.hpp"
 
@@ -58,7 +60,7 @@ std::string tsne_gradient_for(const std::string& choice, arma::uword n, arma::uw
 }
 
 void Tsne::fit(const FitInput& in) {
-  const arma::uword n = in.X.n_cols;
+  const arma::uword n = in.n_points();
   const double perplexity = s_.perplexity;
   const std::string gradient = tsne_gradient_for(s_.gradient, n, in.dim);
   const bool exact = gradient == "exact", fft = gradient == "fft";
@@ -78,8 +80,12 @@ void Tsne::fit(const FitInput& in) {
 
   // openTSNE's start: PCA scaled to std 1e-4 along the first axis; the score sign rule keeps the
   // committed t-SNE results' bits.
-  Y_ = s_.pca_init ? pca_start(in.X, in.dim, {PcaSigns::Scores, PcaStartScale::FirstAxisSd, 1e-4}).Y
-                   : arma::mat(in.rng.randn(in.dim, n) * 1e-4);
+  // Sparse points (FitInput::Xs): sparse PCA, equal to the dense start to rounding.
+  const PcaStartOptions start{PcaSigns::Scores, PcaStartScale::FirstAxisSd, 1e-4};
+  if (!s_.pca_init)
+    Y_ = arma::mat(in.rng.randn(in.dim, n) * 1e-4);
+  else
+    Y_ = in.Xs ? pca_start_of_sparse(*in.Xs, in.dim, start).Y : pca_start(in.X, in.dim, start).Y;
 
   const double exaggeration = s_.early_exaggeration;
   OptimOptions opt;
@@ -97,7 +103,9 @@ void Tsne::fit(const FitInput& in) {
   FftKernelSums sums;  // the FFT plans and grids, kept from iteration to iteration
   KlObjective::Estimator est;
   if (exact) {
-    Pd = joint_affinities(in.X, perplexity);
+    // The exact gradient holds n x n affinities anyway: sparse points are densified for them.
+    Pd = in.Xs ? joint_affinities(arma::mat(*in.Xs), perplexity)
+               : joint_affinities(in.X, perplexity);
     plogp = p_log_p(Pd);
     est = [&](const arma::mat& Y, double e, bool want, arma::mat& g) {
       return tsne_exact_gradient(Pd, plogp, Y, e, want, g);
@@ -115,10 +123,16 @@ void Tsne::fit(const FitInput& in) {
     go.kind = parse_graph_kind(s_.neighbour_graph);
     go.threads = threads;
     // Drawn after the start, and only when HNSW is used: the other paths use the engine as before.
-    if (use_approximate(n, in.X.n_rows, k, go.kind)) go.seed = in.rng.engine()();
-    const NeighbourGraph g = neighbour_graph(in.X, k, go);
+    if (use_approximate(n, in.n_features(), k, go.kind)) go.seed = in.rng.engine()();
+    // Sparse points: the exact sparse search (the dense exact graph, bit for bit) whatever
+    // neighbour_graph says, and the affinities from the sparse columns (the dense bits).
+    SparseKnnOptions so;
+    so.threads = threads;
+    const NeighbourGraph g =
+        in.Xs ? sparse_neighbour_graph(*in.Xs, k, so) : neighbour_graph(in.X, k, go);
     approximate_graph = g.approximate;
-    Ps = graph_joint_affinities(in.X, g, perplexity, threads);
+    Ps = in.Xs ? graph_joint_affinities(*in.Xs, g, perplexity, threads)
+               : graph_joint_affinities(in.X, g, perplexity, threads);
     plogp = p_log_p(Ps);
     if (fft) {
       est = [&](const arma::mat& Y, double e, bool want, arma::mat& gr) {
@@ -139,7 +153,10 @@ void Tsne::fit(const FitInput& in) {
     in.trace->optimizer = "tsne_gd_" + gradient;
     in.trace->note("learning_rate", std::to_string(lr));
     in.trace->note("objective_every", std::to_string(opt.momentum.objective_every));
-    if (!exact) in.trace->note("neighbour_graph", approximate_graph ? "approximate" : "exact");
+    if (!exact)
+      in.trace->note("neighbour_graph", in.Xs               ? "exact (sparse points)"
+                                        : approximate_graph ? "approximate"
+                                                            : "exact");
     if (fft) in.trace->note("fft_intervals_last", std::to_string(grid.intervals));
   }
   if (r.stop_reason == "not_finite")
@@ -193,6 +210,7 @@ MethodInfo tsne_info() {
       learning_rate, neighbours, init,  neighbour_graph};
   m.iterative = true;
   m.out_of_sample = false;
+  m.sparse_input = true;
   m.max_dim = [gradient](const DataShape& s, const ParamSet& p) {
     const std::string g = gradient(p);
     const arma::uword lim = g == "exact" ? s.d : std::min<arma::uword>(g == "fft" ? 2 : 3, s.d);

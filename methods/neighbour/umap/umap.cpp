@@ -11,6 +11,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/linalg/eigen.hpp"
 #include "framework/linalg/pca.hpp"
+#include "framework/linalg/sparse_pca.hpp"
 #include "methods/neighbour/umap/fuzzy_set.hpp"
 #include "methods/neighbour/umap/layout.hpp"
 
@@ -98,7 +99,7 @@ bool spectral_start(const arma::sp_mat& G, arma::uword dim, arma::mat& Y) {
 }  // namespace umap
 
 void Umap::fit(const FitInput& in) {
-  const arma::uword n = in.X.n_cols;
+  const arma::uword n = in.n_points();
   const auto k = s_.neighbours;
   if (k > n)
     throw MethodError("umap: neighbours = " + std::to_string(k) + " needs more than the " +
@@ -107,7 +108,7 @@ void Umap::fit(const FitInput& in) {
   epochs_ = s_.iterations;
   if (epochs_ == 0) epochs_ = umap::default_epochs(n);
   threads_ = std::max(1u, in.threads);
-  X_ = in.X;
+  n_train_ = n;
   const auto t0 = std::chrono::steady_clock::now();
   const std::clock_t c0 = std::clock();
   auto since = [&t0] {
@@ -118,10 +119,21 @@ void Umap::fit(const FitInput& in) {
   // means anything.
   auto cpu_since = [c0] { return std::to_string(double(std::clock() - c0) / CLOCKS_PER_SEC); };
 
+  // Drawn (and the kind checked) on either path, so sparse and dense points use the engine alike.
   GraphOptions go = fit_graph_options(s_.neighbour_graph, threads_, in.rng);
-  index_ = std::make_unique<NeighbourIndex>(X_, k, go);
   // umap-learn's n_neighbors counts the point itself: k - 1 other points.
-  const NeighbourGraph g = index_->self_graph(std::max<arma::uword>(1, k - 1));
+  NeighbourGraph g;
+  if (in.Xs) {
+    Xs_ = *in.Xs;
+    SparseKnnOptions so;
+    so.threads = threads_;
+    sparse_index_ = std::make_unique<SparseNeighbourIndex>(Xs_, so);
+    g = sparse_index_->self_graph(std::max<arma::uword>(1, k - 1));
+  } else {
+    X_ = in.X;
+    index_ = std::make_unique<NeighbourIndex>(X_, k, go);
+    g = index_->self_graph(std::max<arma::uword>(1, k - 1));
+  }
   const umap::SmoothKnn sk = umap::smooth_knn(g.dist, std::log2(double(k)), 1.0, threads_);
   graph_ = umap::fuzzy_union(g, umap::memberships(g, sk));
   const std::string graph_seconds = since(), graph_cpu = cpu_since();
@@ -155,7 +167,7 @@ void Umap::fit(const FitInput& in) {
     }
     if (!ok) {
       // The fallback keeps clusters apart where a disconnected graph has no useful spectrum.
-      Y_ = pca_start(X_, in.dim).Y;
+      Y_ = in.Xs ? pca_start_of_sparse(Xs_, in.dim).Y : pca_start(X_, in.dim).Y;
     }
     umap::noisy_scale(Y_, in.rng);
   }
@@ -188,7 +200,9 @@ void Umap::fit(const FitInput& in) {
     in.trace->note("b", std::to_string(b_));
     in.trace->note("epochs", std::to_string(epochs_));
     in.trace->note("edges", std::to_string(edges.head.n_elem));
-    in.trace->note("neighbour_graph", g.approximate ? "approximate" : "exact");
+    in.trace->note("neighbour_graph", in.Xs           ? "exact (sparse points)"
+                                      : g.approximate ? "approximate"
+                                                      : "exact");
     // Wall seconds from the start of the fit: where the time of a fit goes.
     in.trace->note("seconds_graph", graph_seconds);
     in.trace->note("seconds_start", start_seconds);
@@ -198,10 +212,11 @@ void Umap::fit(const FitInput& in) {
 }
 
 arma::mat Umap::transform(const arma::mat& Xnew) const {
-  if (!index_) throw MethodError("umap: transform before fit");
-  const auto k = std::min<arma::uword>(s_.neighbours, X_.n_cols);
+  if (!index_ && !sparse_index_) throw MethodError("umap: transform before fit");
+  const auto k = std::min<arma::uword>(s_.neighbours, n_train_);
   const arma::uword m = Xnew.n_cols;
-  const NeighbourGraph g = index_->query(Xnew, k);
+  const NeighbourGraph g =
+      sparse_index_ ? sparse_index_->query(arma::sp_mat(Xnew), k) : index_->query(Xnew, k);
   // No local connectivity for new points (umap-learn's transform): rho = 0.
   const umap::SmoothKnn sk = umap::smooth_knn(g.dist, std::log2(double(k)), 0.0, threads_);
   const arma::mat W = umap::memberships(g, sk);
@@ -227,11 +242,11 @@ arma::mat Umap::transform(const arma::mat& Xnew) const {
     if (on_point) continue;
     for (arma::uword e = 0; e < k; ++e) Ynew.col(j) += (W(e, j) / wsum) * Y_.col(g.index(e, j));
   }
-  const arma::sp_mat bip(loc, val, X_.n_cols, m);
+  const arma::sp_mat bip(loc, val, n_train_, m);
 
   int epochs = s_.oos_iterations;
   if (epochs == 0)
-    epochs = s_.iterations == 0 ? (X_.n_cols <= 10000 ? 100 : 30) : std::max(1, epochs_ / 3);
+    epochs = s_.iterations == 0 ? (n_train_ <= 10000 ? 100 : 30) : std::max(1, epochs_ / 3);
   umap::LayoutOptions lo;
   lo.epochs = epochs;
   lo.a = a_;
@@ -280,6 +295,7 @@ MethodInfo umap_info() {
               negative_sample_rate, learning_rate,   init};
   m.iterative = true;
   m.out_of_sample = true;
+  m.sparse_input = true;
   m.check_setting = [min_dist, spread](const ParamSet& p) -> std::string {
     if (min_dist(p) > spread(p))
       return "min_dist = " + to_string(ParamValue(min_dist(p))) +

@@ -5,6 +5,10 @@
 // umap-learn's transform (memberships of a new point to its k nearest training points, started at
 // their membership-weighted mean, moved with the training embedding fixed).
 //
+// Sparse points (FitInput::Xs): the exact sparse neighbour search (the same graph as the dense
+// exact one, so the same embedding as the densified points under neighbour_graph: exact), and
+// sparse PCA where the start falls back to PCA; new points are searched against them sparse.
+//
 // Threads: the neighbour graph, the smooth kNN calibration and the transform use `threads` and
 // give the same bits for any count; the fit's SGD runs on one thread (edges in a fixed order, one
 // random stream), so the whole fit depends on the seed alone.
@@ -16,6 +20,7 @@
 #include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
 #include "framework/neighbours/neighbour_graph.hpp"
+#include "framework/neighbours/sparse_knn.hpp"
 
 namespace drbench {
 
@@ -45,6 +50,9 @@ class Umap final : public Method {
   UmapSettings s_;
   arma::mat X_;  // training points: the neighbour index refers to them
   std::unique_ptr<NeighbourIndex> index_;
+  arma::sp_mat Xs_;  // the training points where they came sparse, for sparse_index_
+  std::unique_ptr<SparseNeighbourIndex> sparse_index_;
+  arma::uword n_train_ = 0;
   arma::sp_mat graph_;
   arma::mat Y_;
   double a_ = 0.0, b_ = 0.0;
