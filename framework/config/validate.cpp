@@ -180,6 +180,25 @@ void check_data_path(const Experiment& ex) {
   }
 }
 
+// The warnings the dense and sparse checks below share: all n points the same, or `duplicates`
+// of them repeating another point (when over a tenth).
+static void warn_identical_points(const std::string& on, arma::uword n, bool all_zero) {
+  std::fprintf(stderr,
+               "[drbench] warning: %s has no information: its %llu points are identical (every "
+               "feature is constant%s), so every distance is 0 and each kNN error only shows "
+               "how ties are broken (fix: check the file and its columns)\n",
+               on.c_str(), static_cast<unsigned long long>(n), all_zero ? ", all zero" : "");
+}
+
+static void warn_duplicate_points(const std::string& on, std::size_t duplicates, arma::uword n) {
+  if (10 * duplicates > n)
+    std::fprintf(stderr,
+                 "[drbench] warning: %s: %zu of its %llu points repeat another point exactly; "
+                 "kNN votes among equal distances are ties, broken by the order of the points "
+                 "(fix: check the file, or remove the duplicates)\n",
+                 on.c_str(), duplicates, static_cast<unsigned long long>(n));
+}
+
 // Data that carry little or no information: every point the same, constant features, many
 // duplicate points. Their tables are tie-breaking artefacts (a kNN vote among equal distances),
 // so validate and run say so; the run still goes ahead.
@@ -187,12 +206,7 @@ static void warn_uninformative(const std::string& on, const arma::mat& X) {
   if (X.n_cols < 2 || X.n_rows == 0) return;
   const arma::uvec constant = arma::find(arma::max(X, 1) == arma::min(X, 1));
   if (constant.n_elem == X.n_rows) {
-    std::fprintf(stderr,
-                 "[drbench] warning: %s has no information: its %llu points are identical (every "
-                 "feature is constant%s), so every distance is 0 and each kNN error only shows "
-                 "how ties are broken (fix: check the file and its columns)\n",
-                 on.c_str(), static_cast<unsigned long long>(X.n_cols),
-                 arma::all(arma::vectorise(X) == 0) ? ", all zero" : "");
+    warn_identical_points(on, X.n_cols, arma::all(arma::vectorise(X) == 0));
     return;
   }
   if (constant.n_elem > 0)
@@ -209,12 +223,7 @@ static void warn_uninformative(const std::string& on, const arma::mat& X) {
         !seen.insert(std::hash<std::string_view>{}(std::string_view(
                          reinterpret_cast<const char*>(X.colptr(j)), X.n_rows * sizeof(double))))
              .second;
-  if (10 * duplicates > X.n_cols)
-    std::fprintf(stderr,
-                 "[drbench] warning: %s: %zu of its %llu points repeat another point exactly; "
-                 "kNN votes among equal distances are ties, broken by the order of the points "
-                 "(fix: check the file, or remove the duplicates)\n",
-                 on.c_str(), duplicates, static_cast<unsigned long long>(X.n_cols));
+  warn_duplicate_points(on, duplicates, X.n_cols);
 }
 
 namespace {
@@ -326,11 +335,7 @@ void check_fit_sizes(const Experiment& ex, const std::string& on, const Partitio
 static void warn_uninformative_sparse(const std::string& on, const arma::sp_mat& X) {
   if (X.n_cols < 2 || X.n_rows == 0) return;
   if (X.n_nonzero == 0) {
-    std::fprintf(stderr,
-                 "[drbench] warning: %s has no information: its %llu points are identical (every "
-                 "feature is constant, all zero), so every distance is 0 and each kNN error only "
-                 "shows how ties are broken (fix: check the file and its columns)\n",
-                 on.c_str(), static_cast<unsigned long long>(X.n_cols));
+    warn_identical_points(on, X.n_cols, true);
     return;
   }
   std::vector<char> used(X.n_rows, 0);
@@ -352,12 +357,7 @@ static void warn_uninformative_sparse(const std::string& on, const arma::sp_mat&
         std::string_view(reinterpret_cast<const char*>(X.values + b), (e - b) * sizeof(double)));
     duplicates += !seen.insert(h1 * 31 + h2).second;
   }
-  if (10 * duplicates > X.n_cols)
-    std::fprintf(stderr,
-                 "[drbench] warning: %s: %zu of its %llu points repeat another point exactly; "
-                 "kNN votes among equal distances are ties, broken by the order of the points "
-                 "(fix: check the file, or remove the duplicates)\n",
-                 on.c_str(), duplicates, static_cast<unsigned long long>(X.n_cols));
+  warn_duplicate_points(on, duplicates, X.n_cols);
 }
 
 // The dimension a chain gives sparse points without running it where it would densify them

@@ -915,6 +915,14 @@ std::string shown_setting(const Cell& c, const std::string& setting) {
   return kPerPartition + out;
 }
 
+std::string markdown_columns(const std::vector<std::string>& columns, const std::string& rule) {
+  std::string s;
+  for (const auto& c : columns) s += " " + c + " |";
+  s += "\n|---|";
+  for (std::size_t j = 0; j < columns.size(); ++j) s += rule + "|";
+  return s + "\n";
+}
+
 std::string to_markdown(const Table& t, const Aggregate& a) {
   std::size_t ki = k_index(t, a);
   const bool mixed = t.mixed_protocols();
@@ -949,10 +957,7 @@ std::string to_markdown(const Table& t, const Aggregate& a) {
                         : std::string(a.higher_better ? "highest" : "lowest") + " mean " +
                               k_name(a, a.k.empty() ? 0 : a.k[0])) +
                    "):\n\n| method |";
-    for (const auto& col : t.columns) s += " " + col + " |";
-    s += "\n|---|";
-    for (std::size_t j = 0; j < t.columns.size(); ++j) s += "---|";
-    s += "\n";
+    s += markdown_columns(t.columns, "---");
     for (std::size_t i = 0; i < t.rows.size(); ++i) {
       s += "| " + t.rows[i] + " |";
       for (const Cell* c : t.cells[i]) {

@@ -182,6 +182,10 @@ std::vector<Table> make_tables(const Aggregate& a);
 // metric's cell as "0.8123 ± 0.0040".
 std::string cell_text(const Cell* c, std::size_t k_index, const Aggregate& a);
 std::string to_markdown(const Table& t, const Aggregate& a);
+// The rest of a markdown table's header after its first column's name: " c |" per column, then
+// the rule row, "---" under the first column and `rule` ("---", or "---:" to right-align) under
+// each of the others.
+std::string markdown_columns(const std::vector<std::string>& columns, const std::string& rule);
 // Long format, one line per cell: numbers a script can read without parsing "±".
 std::string to_csv(const Table& t, const Aggregate& a);
 std::string to_latex(const Table& t, const Aggregate& a);

@@ -210,10 +210,7 @@ std::string rank_markdown(const RankTable& t, double alpha) {
       (t.protocols.empty() ? std::string()
                            : "; methods of different protocols ranked together: " + t.protocols) +
       ")**\n\n| block |";
-  for (const auto& l : t.labels) s += " " + l + " |";
-  s += "\n|---|";
-  for (std::size_t j = 0; j < t.labels.size(); ++j) s += "---:|";
-  s += "\n";
+  s += markdown_columns(t.labels, "---:");
   for (std::size_t b = 0; b < t.blocks.size(); ++b) {
     s += "| " + t.blocks[b] + " |";
     for (std::size_t j = 0; j < t.labels.size(); ++j)

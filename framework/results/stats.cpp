@@ -106,25 +106,27 @@ void mean_interval(const std::vector<double>& d, TTestResult& r) {
   r.ci_high = r.mean_diff + half;
 }
 
-std::vector<double> differences(const std::vector<double>& a, const std::vector<double>& b,
-                                const char* who) {
+// What both paired tests start from: the differences a - b into d, their count and the 95 %
+// interval of their mean into r. False, with the statistic and p NaN, when under two pairs leave
+// nothing to test.
+bool paired_differences(const std::vector<double>& a, const std::vector<double>& b, const char* who,
+                        std::vector<double>& d, TTestResult& r) {
   if (a.size() != b.size()) throw Error(std::string(who) + ": samples of different lengths");
-  std::vector<double> d(a.size());
+  d.resize(a.size());
   for (std::size_t i = 0; i < a.size(); ++i) d[i] = a[i] - b[i];
-  return d;
+  r.n = d.size();
+  mean_interval(d, r);
+  if (r.n >= 2) return true;
+  r.t = r.p = kNaN;
+  return false;
 }
 
 }  // namespace
 
 TTestResult paired_ttest(const std::vector<double>& a, const std::vector<double>& b) {
-  const std::vector<double> d = differences(a, b, "paired_ttest");
+  std::vector<double> d;
   TTestResult r;
-  r.n = d.size();
-  mean_interval(d, r);
-  if (r.n < 2) {
-    r.t = r.p = kNaN;
-    return r;
-  }
+  if (!paired_differences(a, b, "paired_ttest", d, r)) return r;
   double m = r.mean_diff, s = sample_std(d);
   if (s == 0.0) {  // identical differences: no spread to test against
     r.t = m == 0.0 ? kNaN : std::copysign(std::numeric_limits<double>::infinity(), m);
@@ -139,14 +141,9 @@ TTestResult paired_ttest(const std::vector<double>& a, const std::vector<double>
 }
 
 TTestResult wilcoxon_signed_rank(const std::vector<double>& a, const std::vector<double>& b) {
-  const std::vector<double> all = differences(a, b, "wilcoxon_signed_rank");
+  std::vector<double> all;
   TTestResult r;
-  r.n = all.size();
-  mean_interval(all, r);
-  if (r.n < 2) {
-    r.t = r.p = kNaN;
-    return r;
-  }
+  if (!paired_differences(a, b, "wilcoxon_signed_rank", all, r)) return r;
   std::vector<double> d;
   for (double x : all)
     if (x != 0.0) d.push_back(x);

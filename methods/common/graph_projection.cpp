@@ -25,4 +25,9 @@ GraphProjection solve_lpp_quadratics(const PcaReduced& pre, const arma::mat& ZLZ
   return g;
 }
 
+GraphProjection solve_linearised(const PcaReduced& pre, const arma::mat& ZMZ, arma::uword dim) {
+  constexpr double kConstraintRidge = 1e-10;
+  return solve_lpp_quadratics(pre, ZMZ, pre.Z * pre.Z.t(), dim, kConstraintRidge);
+}
+
 }  // namespace drbench

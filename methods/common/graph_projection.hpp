@@ -26,4 +26,10 @@ GraphProjection solve_lpp(const arma::mat& X, const arma::sp_mat& W, arma::uword
 GraphProjection solve_lpp_quadratics(const PcaReduced& pre, const arma::mat& ZLZ,
                                      const arma::mat& ZDZ, arma::uword dim, double reg);
 
+// A spectral embedding made linear (NPE's M = (I - W)'(I - W), LLTSA's alignment matrix):
+// Z M Z' a = lambda Z Z' a on the reduced data Z = pre.Z, given Z M Z', smallest `dim`. The
+// constraint's ridge, relative to trace(Z Z')/dim, only guards rounding: Z Z' is definite after
+// the PCA pre-step.
+GraphProjection solve_linearised(const PcaReduced& pre, const arma::mat& ZMZ, arma::uword dim);
+
 }  // namespace drbench

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "framework/linalg/mds_spectrum.hpp"
+
 namespace drbench {
 
 arma::uvec maxmin_landmarks(const arma::mat& X, arma::uword m, Rng& rng) {
@@ -14,6 +16,20 @@ arma::uvec maxmin_landmarks(const arma::mat& X, arma::uword m, Rng& rng) {
     nearest = arma::min(nearest, arma::sum(arma::square(X.each_col() - X.col(chosen(j))), 0).t());
   }
   return chosen;
+}
+
+void LandmarkTriangulation::fit(arma::mat Dm, arma::uword dim, const char* what) {
+  Dm = 0.5 * (Dm + Dm.t());
+  delta_mean_ = arma::vec(arma::mean(Dm, 1));
+  MdsSpectrum lmds;
+  lmds.fit(Dm, dim, what);
+  Lsharp_ = lmds.embedding();
+  Lsharp_.each_col() /= lmds.eigenvalues();
+}
+
+arma::mat LandmarkTriangulation::place(arma::mat D2) const {
+  D2.each_col() -= delta_mean_;
+  return -0.5 * (Lsharp_ * D2);
 }
 
 }  // namespace drbench

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "framework/core/error.hpp"
+#include "framework/linalg/pca.hpp"
 
 namespace drbench {
 
@@ -55,6 +56,14 @@ arma::mat lda_start(const arma::mat& X, const arma::uvec& labels, arma::uword di
                       " directions (at most classes - 1), fewer than dims=" + std::to_string(dim) +
                       "; lower 'dims' or choose another 'init'");
   return S.cols(0, dim - 1).t();
+}
+
+arma::mat linear_map_start(const std::string& init, const arma::mat& X, const arma::uvec& labels,
+                           arma::uword dim, Rng& rng, const std::string& method) {
+  if (init == "pca") return pca_basis(X, dim).W.t();
+  if (init == "lda") return lda_start(X, labels, dim, method);
+  if (init == "identity") return arma::eye(dim, X.n_rows);
+  return rng.randn(dim, X.n_rows);
 }
 
 }  // namespace drbench

@@ -4,6 +4,7 @@
 // here is what makes "transform(training X) == embedding()" hold for every method by design.
 #include <armadillo>
 #include <string>
+#include <utility>
 
 #include "framework/core/error.hpp"
 #include "framework/core/method.hpp"
@@ -47,6 +48,24 @@ class LinearMethod : public Method {
   arma::vec mean_;
   arma::mat A_;
   arma::mat Y_;
+};
+
+// A linear method whose directions solve an eigenproblem, which keeps the eigenvalues of its
+// fitted directions (in the order of A's columns) beside the map.
+class EigenProjection : public LinearMethod {
+ public:
+  const arma::vec& eigenvalues() const { return values_; }
+
+ protected:
+  using LinearMethod::LinearMethod;
+  // set_projection, with the eigenvalues that go with A's columns.
+  void set_eigen_projection(const arma::mat& X, arma::vec mean, arma::mat A, arma::vec values) {
+    values_ = std::move(values);
+    set_projection(X, std::move(mean), std::move(A));
+  }
+
+ private:
+  arma::vec values_;
 };
 
 }  // namespace drbench

@@ -9,6 +9,7 @@
 #include "framework/neighbours/dijkstra.hpp"
 #include "framework/neighbours/graph_memory.hpp"
 #include "framework/neighbours/neighbour_graph.hpp"
+#include "framework/support/parallel.hpp"
 
 namespace drbench {
 
@@ -25,6 +26,25 @@ arma::vec reconstruction_weights(const arma::vec& x, const arma::mat& N, double 
                    arma::solve_opts::fast + arma::solve_opts::no_approx))
     throw MethodError("lle: local Gram matrix is singular; increase reg");
   return w / arma::accu(w);
+}
+
+arma::sp_mat reconstruction_complement(const arma::mat& X, const arma::umat& nn, double reg,
+                                       unsigned threads) {
+  const arma::uword n = X.n_cols, k = nn.n_rows;
+  arma::umat loc(2, n * (k + 1));
+  arma::vec val(n * (k + 1));
+  parallel_for(n, threads, [&](std::size_t i) {
+    const arma::vec w = reconstruction_weights(X.col(i), X.cols(nn.col(i)), reg);
+    for (arma::uword j = 0; j < k; ++j) {
+      loc(0, i * (k + 1) + j) = i;
+      loc(1, i * (k + 1) + j) = nn(j, i);
+      val(i * (k + 1) + j) = -w(j);
+    }
+    loc(0, i * (k + 1) + k) = i;
+    loc(1, i * (k + 1) + k) = i;
+    val(i * (k + 1) + k) = 1.0;
+  });
+  return arma::sp_mat(loc, val, n, n);
 }
 
 EigenPairs bottom_eigs_after_constant(arma::sp_mat Ms, arma::uword dim, bool dense,

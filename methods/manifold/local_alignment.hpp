@@ -22,6 +22,13 @@ namespace drbench {
 // reg * trace(C) added to the diagonal of the local Gram matrix C.
 arma::vec reconstruction_weights(const arma::vec& x, const arma::mat& N, double reg);
 
+// I - W (n x n, sparse): row i holds 1 at i and minus the reconstruction_weights of point i from
+// its neighbours nn.col(i) (k x n indices into the columns of X). Each point's weights are their
+// own small solve: blocks of points on `threads` threads write disjoint entries, so the matrix
+// does not depend on the thread count.
+arma::sp_mat reconstruction_complement(const arma::mat& X, const arma::umat& nn, double reg,
+                                       unsigned threads = 1);
+
 // The `dim` smallest eigenpairs of M beyond its constant null vector, so the eigenvectors are
 // orthogonal to it (Y 1 = 0). `dense`: the constant lifted above the spectrum and the dense M
 // solved by shift-invert Lanczos on its Cholesky factor (or the dense eigensolver); otherwise the

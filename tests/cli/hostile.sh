@@ -22,12 +22,7 @@ refused() {
   for t in "${want[@]}"; do expect_in "$WORK/err" "$t"; done
   grep -qiE "fix|drbench help|usage" "$WORK/err" || { cat "$WORK/err"; fail "$name: no fix"; }
 }
-cat >ok.yaml <<'YAML'
-seed: 1
-datasets: [{name: iris, source: bundled}]
-splits: {train_ratio: [0.5]}
-methods: [{method: pca, dims: [2]}]
-YAML
+pca_config '{name: iris, source: bundled}' >ok.yaml
 "$DRBENCH" run ok.yaml --output good.h5 --quiet --no-table
 
 # ---------------------------------------------------------------- results files, every reader
@@ -162,18 +157,7 @@ expect_in errors.txt 'old \\xf8\\xfe bytes'
 # ---------------------------------------------------------------- huge time limits, probe limit
 # timeout: 1e300 and max_task_seconds 1e10/1e300 mean no practical limit (they overflowed the
 # clock into a deadline in the past: "timed out after 0.2 s", "stopped at iteration 0").
-cat >ok_cmd.py <<'PY'
-from drbench import external
-
-
-@external.method
-def run(task):
-    return task.X_train[:, :task.dim], task.X_test[:, :task.dim]
-
-
-if __name__ == "__main__":
-    run.main()
-PY
+first_dims_command "$WORK/ok_cmd.py"
 for t in 1e300 1e10; do
   for m in 1e10 1e300; do
     cat >big.yaml <<YAML
@@ -248,7 +232,7 @@ for stem in ("crc", "flip"):
     open(f"{stem}-images-idx3-ubyte.gz", "wb").write(bytes(g))
 PY
 idx_yaml() {
-  printf 'seed: 1\ndatasets: [{name: d, source: idx, path: %s}]\nsplits: {train_ratio: [0.5]}\nmethods: [{method: pca, dims: [2]}]\n' "$1"
+  pca_config "{name: d, source: idx, path: $1}"
 }
 idx_yaml "$WORK/lab-images-idx3-ubyte" >lab.yaml
 refused idx_labels_as_images "lab-images-idx3-ubyte|rank-1|given as images" "$DRBENCH" validate lab.yaml

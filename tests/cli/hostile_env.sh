@@ -8,18 +8,7 @@
 cd "$WORK"
 mkdir -p tmp
 export TMPDIR=$WORK/tmp
-cat >ok_cmd.py <<'PY'
-from drbench import external
-
-
-@external.method
-def run(task):
-    return task.X_train[:, :task.dim], task.X_test[:, :task.dim]
-
-
-if __name__ == "__main__":
-    run.main()
-PY
+first_dims_command "$WORK/ok_cmd.py"
 ext_yaml() {  # ext_yaml COMMAND...: one external task on iris under a 20 s limit
   local argv
   argv=$(printf '%s, ' "$@")
@@ -127,12 +116,7 @@ else
 fi
 
 # ------------------------------------------------------------------------ memory limits
-cat >ok.yaml <<'YAML'
-seed: 1
-datasets: [{name: iris, source: bundled}]
-splits: {train_ratio: [0.5]}
-methods: [{method: pca, dims: [2]}]
-YAML
+pca_config '{name: iris, source: bundled}' >ok.yaml
 # A tiny address space: the memory model's refusal before anything runs, not a crash.
 rc=0 && prlimit --as=$((200 << 20)) "$DRBENCH" run ok.yaml --output as.h5 --no-table 2>err || rc=$?
 [ "$rc" = 2 ] || { cat err; fail "tiny address space: exit $rc, expected 2 (refused)"; }
@@ -166,12 +150,7 @@ fi
   for i in $(seq 54); do echo "0,0,0,a"; done
   for i in $(seq 6); do echo "0,0,0,b"; done
 } >flat.csv
-cat >flat.yaml <<YAML
-seed: 1
-datasets: [{name: flat, source: csv, path: $WORK/flat.csv}]
-splits: {train_ratio: [0.5]}
-methods: [{method: pca, dims: [2]}]
-YAML
+pca_config "{name: flat, source: csv, path: $WORK/flat.csv}" >flat.yaml
 "$DRBENCH" validate flat.yaml >out 2>err || { cat err; fail "flat CSV: validate refused"; }
 expect_in err "dataset 'flat' has no information: its 60 points are identical"
 expect_in err "all zero"

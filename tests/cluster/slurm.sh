@@ -201,33 +201,32 @@ else
   LAUNCH=mpirun
 fi
 
-# ---- 1. a job that finishes, mpirun inside the allocation ----
-case1() {
+# small_job LAUNCHER OUT: the small sweep as one job launched by LAUNCHER into $WORK/OUT; it must
+# complete with plain mpirun's table, every task once, in one MPI world of 2 ranks (two singletons
+# would each run the whole sweep). $job is the job's id.
+small_job() {
   new_trace
   export TRACE_SLEEP=0.2
-  job=$(DRBENCH_LAUNCH=mpirun submit -- small.yaml --output "$WORK/one.h5")
+  job=$(DRBENCH_LAUNCH=$1 submit -- small.yaml --output "$WORK/$2")
   wait_job "$job" 120
-  [ "$state" = COMPLETED ] || fail "job $job ended $state, expected COMPLETED"
-  expect_in "$WORK/job-$job.log" "drbench exited with status 0"
-  same_table one.h5 ref-small.csv
-  same_task_tables ref-small.h5 one.h5
+  [ "$state" = COMPLETED ] || fail "$1 job $job ended $state, expected COMPLETED"
+  same_table "$2" ref-small.csv
   once_each 8
-  [ "$(ranks_of one.h5)" = 2 ] || fail "mpirun in the job ran $(ranks_of one.h5) rank(s), not 2"
+  [ "$(ranks_of "$2")" = 2 ] || fail "$1 in the job ran $(ranks_of "$2") rank(s) per world, not 2"
+}
+
+# ---- 1. a job that finishes, mpirun inside the allocation ----
+case1() {
+  small_job mpirun one.h5
+  expect_in "$WORK/job-$job.log" "drbench exited with status 0"
+  same_task_tables ref-small.h5 one.h5
   echo "case 1 ok: sbatch + mpirun, same table as plain mpirun"
 }
 if want 1; then case1; fi
 
 # ---- 2. srun as the launcher (the example's default) ----
 case2() {
-  new_trace
-  export TRACE_SLEEP=0.2
-  job=$(DRBENCH_LAUNCH=srun submit -- small.yaml --output "$WORK/srun.h5")
-  wait_job "$job" 120
-  [ "$state" = COMPLETED ] || fail "srun job $job ended $state, expected COMPLETED"
-  same_table srun.h5 ref-small.csv
-  once_each 8
-  # Two singletons would each run the whole sweep; one MPI world of 2 ranks shares it.
-  [ "$(ranks_of srun.h5)" = 2 ] || fail "srun started $(ranks_of srun.h5) rank(s) per world, not 2"
+  small_job srun srun.h5
   echo "case 2 ok: sbatch + srun --mpi=pmix, same table"
 }
 if want 2 && [ "$LAUNCH" = srun ]; then case2; fi

@@ -19,6 +19,27 @@ expect_fail() {
 expect_in() {  # expect_in FILE TEXT
   grep -qF -- "$2" "$1" || { echo "--- $1:"; cat "$1"; fail "expected '$2' in $1"; }
 }
+# pca_config DATASET: the smallest sweep on one dataset (a YAML flow mapping): PCA to 2-D, half of
+# the points for training.
+pca_config() {
+  printf 'seed: 1\ndatasets: [%s]\nsplits: {train_ratio: [0.5]}\nmethods: [{method: pca, dims: [2]}]\n' "$1"
+}
+# first_dims_command FILE: writes an external method (python/drbench/external.py) that keeps the
+# first dims coordinates of every point, training and new.
+first_dims_command() {
+  cat >"$1" <<'PY'
+from drbench import external
+
+
+@external.method
+def run(task):
+    return task.X_train[:, :task.dim], task.X_test[:, :task.dim]
+
+
+if __name__ == "__main__":
+    run.main()
+PY
+}
 # Tests that need ../shared/datasets: fail in CI (CI=true) when missing, skip loudly elsewhere.
 need_shared() {
   local f

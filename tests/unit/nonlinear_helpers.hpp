@@ -1,13 +1,22 @@
 #pragma once
 // Helpers for the kernel/manifold method tests: build a method from the registry and fit it.
 #include <armadillo>
+#include <catch2/catch.hpp>
 #include <map>
 #include <memory>
 #include <string>
 
 #include "framework/core/registry.hpp"
+#include "framework/support/build_info.hpp"
 
 namespace drbench::testing {
+
+// A whitespace-separated matrix under tests/fixtures/ (the scripts/make_*_fixture.py outputs).
+inline arma::mat sklearn_fixture(const std::string& name) {
+  arma::mat F;
+  REQUIRE(F.load(std::string(drbench::source_dir()) + "/tests/fixtures/" + name, arma::raw_ascii));
+  return F;
+}
 
 inline std::unique_ptr<Method> fit_method(const std::string& name,
                                           const std::map<std::string, ParamValue>& given,

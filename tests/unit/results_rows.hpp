@@ -27,4 +27,18 @@ inline TaskRow usps_row(std::uint64_t task_id, bool ok, std::vector<double> knn_
   return row;
 }
 
+// A synthetic results file being filled: its header fields, and the next row's task id.
+struct SyntheticFile {
+  ResultsFile f;
+  std::uint64_t next = 0;
+  SyntheticFile(std::string path, std::vector<int> k, std::vector<std::string> datasets,
+                std::vector<std::string> labels, std::string reference) {
+    f.path = std::move(path);
+    f.k = std::move(k);
+    f.datasets = std::move(datasets);
+    f.labels = std::move(labels);
+    f.ttest_reference = std::move(reference);
+  }
+};
+
 }  // namespace drbench::testing

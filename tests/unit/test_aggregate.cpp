@@ -57,16 +57,8 @@ TEST_CASE("paired t-test matches scipy.stats.ttest_rel", "[aggregate]") {
 namespace {
 
 // Synthetic rows: dataset usps, per_class 5, three repeats (split seeds 100, 101, 102).
-struct Synthetic {
-  ResultsFile f;
-  std::uint64_t next = 0;
-  Synthetic() {
-    f.path = "synthetic.h5";
-    f.k = {1, 3};
-    f.labels = {"PCA", "KDA", "LDA"};
-    f.datasets = {"usps"};
-    f.ttest_reference = "KDA";
-  }
+struct Synthetic : SyntheticFile {
+  Synthetic() : SyntheticFile("synthetic.h5", {1, 3}, {"usps"}, {"PCA", "KDA", "LDA"}, "KDA") {}
   // `repeats` partitions, t-tests against `reference` ("" for none).
   Synthetic(int repeats, std::string reference) : Synthetic() {
     f.repeats = repeats;

@@ -17,16 +17,11 @@ namespace {
 
 // Three draws oil_1..oil_3 (one partition each, all with the same split seed, as a split that
 // does not depend on the data would give) and iris, which is not pooled.
-struct Draws {
-  ResultsFile f;
-  std::uint64_t next = 0;
-  Draws() {
-    f.path = "draws.h5";
-    f.k = {1};
+struct Draws : SyntheticFile {
+  Draws()
+      : SyntheticFile("draws.h5", {1}, {"oil_1", "oil_2", "oil_3", "iris"},
+                      {"PCA", "GP-A", "GP-B", "TPS"}, "") {
     f.repeats = 1;
-    f.datasets = {"oil_1", "oil_2", "oil_3", "iris"};
-    f.labels = {"PCA", "GP-A", "GP-B", "TPS"};
-    f.ttest_reference = "";
   }
   void add(const std::string& dataset, const std::string& label, const std::string& setting,
            double error, double fit_seconds = 1.0) {

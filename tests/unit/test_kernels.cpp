@@ -507,28 +507,23 @@ TEST_CASE("Stationary cross gradients at q = 2 match finite differences, cached 
           return arma::accu(Gc % k->K(X, X2));
         });
         CHECK(check_gradient(by_theta, kern->params()).max_rel_error < 1e-6);
-        FunctionObjective by_x([&](const arma::vec& x, arma::vec* g) {
-          const arma::mat Xv = arma::reshape(x, q, n);
-          if (g) {
-            arma::vec gp;
-            arma::mat gx, gx2;
-            grads(*kern, Xv, X2, gp, gx, gx2);
-            *g = arma::vectorise(gx);
-          }
-          return arma::accu(Gc % kern->K(Xv, X2));
-        });
-        CHECK(check_gradient(by_x, arma::vectorise(X)).max_rel_error < 1e-6);
-        FunctionObjective by_x2([&](const arma::vec& x, arma::vec* g) {
-          const arma::mat X2v = arma::reshape(x, q, m);
-          if (g) {
-            arma::vec gp;
-            arma::mat gx, gx2;
-            grads(*kern, X, X2v, gp, gx, gx2);
-            *g = arma::vectorise(gx2);
-          }
-          return arma::accu(Gc % kern->K(X, X2v));
-        });
-        CHECK(check_gradient(by_x2, arma::vectorise(X2)).max_rel_error < 1e-6);
+        for (bool first : {true, false}) {  // the gradient in X, then in X2
+          INFO((first ? "in X" : "in X2"));
+          const arma::mat& at = first ? X : X2;
+          FunctionObjective by_input([&](const arma::vec& x, arma::vec* g) {
+            const arma::mat V = arma::reshape(x, q, at.n_cols);
+            const arma::mat& Xv = first ? V : X;
+            const arma::mat& X2v = first ? X2 : V;
+            if (g) {
+              arma::vec gp;
+              arma::mat gx, gx2;
+              grads(*kern, Xv, X2v, gp, gx, gx2);
+              *g = arma::vectorise(first ? gx : gx2);
+            }
+            return arma::accu(Gc % kern->K(Xv, X2v));
+          });
+          CHECK(check_gradient(by_input, arma::vectorise(at)).max_rel_error < 1e-6);
+        }
       }
 }
 

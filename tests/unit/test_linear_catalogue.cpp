@@ -8,7 +8,6 @@
 #include <string>
 
 #include "framework/core/trace.hpp"
-#include "framework/support/build_info.hpp"
 #include "methods/common/linear_method.hpp"
 #include "methods/linear/fastica/fastica.hpp"
 #include "methods/linear/random_projection/random_projection.hpp"
@@ -17,14 +16,9 @@
 using namespace drbench;
 using drbench::testing::fit_method;
 using drbench::testing::max_diff_up_to_sign;
+using drbench::testing::sklearn_fixture;
 
 namespace {
-
-arma::mat fixture(const std::string& name) {
-  arma::mat F;
-  REQUIRE(F.load(std::string(drbench::source_dir()) + "/tests/fixtures/" + name, arma::raw_ascii));
-  return F;
-}
 
 // Largest difference between the rows of A and those of B after matching every row of A to the
 // row of B it correlates with most, with the sign of that correlation (ICA's order and signs are
@@ -67,14 +61,14 @@ double min_matched_correlation(const arma::mat& A, const arma::mat& B) {
 }  // namespace
 
 TEST_CASE("factor_analysis matches scikit-learn's FactorAnalysis", "[linear][factor_analysis]") {
-  const arma::mat F = fixture("factor_analysis_sklearn.txt");
+  const arma::mat F = sklearn_fixture("factor_analysis_sklearn.txt");
   const arma::mat X = F.rows(0, 4), ref = F.rows(5, 6);
   Trace trace;
   auto m = fit_method("factor_analysis", {}, X, 2, nullptr, 0, &trace);
   // Same iteration, same stopping test: the same number of steps (28) and the same posterior means.
   CHECK(trace.rows.size() == 28);
   CHECK(max_diff_up_to_sign(m->embedding(), ref) < 1e-8);
-  const arma::mat G = fixture("factor_analysis_sklearn_new.txt");
+  const arma::mat G = sklearn_fixture("factor_analysis_sklearn_new.txt");
   CHECK(max_diff_up_to_sign(m->transform(G.rows(0, 4)), G.rows(5, 6)) < 1e-8);
   CHECK(arma::abs(m->transform(X) - m->embedding()).max() < 1e-12);
 }
@@ -83,7 +77,7 @@ TEST_CASE("factor_analysis with d > n takes the SVD path to the same fit",
           "[linear][factor_analysis]") {
   // The same 5-D data padded with 40 constant features (zero variance, noise floored) and fitted on
   // 30 points: the SVD of the scaled data must give what the covariance eigenproblem gives.
-  const arma::mat F = fixture("factor_analysis_sklearn.txt");
+  const arma::mat F = sklearn_fixture("factor_analysis_sklearn.txt");
   arma::mat X = F.rows(0, 4).eval().cols(0, 29);
   const arma::mat wide = arma::join_cols(X, arma::ones(40, 30));
   auto narrow = fit_method("factor_analysis", {{"tolerance", 1e-9}}, X, 2);
@@ -92,7 +86,7 @@ TEST_CASE("factor_analysis with d > n takes the SVD path to the same fit",
 }
 
 TEST_CASE("truncated_svd matches scikit-learn's TruncatedSVD", "[linear][truncated_svd]") {
-  const arma::mat F = fixture("truncated_svd_sklearn.txt");
+  const arma::mat F = sklearn_fixture("truncated_svd_sklearn.txt");
   const arma::mat X = F.rows(0, 5), ref = F.rows(6, 8);
   auto m = fit_method("truncated_svd", {}, X, 3);
   CHECK(max_diff_up_to_sign(m->embedding(), ref) < 1e-9);
@@ -105,7 +99,7 @@ TEST_CASE("truncated_svd matches scikit-learn's TruncatedSVD", "[linear][truncat
 }
 
 TEST_CASE("fastica matches scikit-learn's FastICA up to order and sign", "[linear][fastica]") {
-  const arma::mat F = fixture("fastica_sklearn.txt");
+  const arma::mat F = sklearn_fixture("fastica_sklearn.txt");
   const arma::mat X = F.rows(0, 3), par = F.rows(4, 6), defl = F.rows(7, 9), S = F.rows(10, 12);
   for (const std::string algorithm : {"parallel", "deflation"}) {
     INFO(algorithm);

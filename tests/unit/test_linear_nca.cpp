@@ -8,27 +8,16 @@
 #include <string>
 
 #include "framework/optim/grad_check.hpp"
-#include "framework/support/build_info.hpp"
 #include "methods/linear/nca/nca.hpp"
 #include "tests/unit/nonlinear_helpers.hpp"
 
 using namespace drbench;
 using drbench::testing::fit_method;
 using drbench::testing::one_nn_error;
-
-namespace {
-
-arma::mat nca_fixture() {
-  arma::mat F;
-  REQUIRE(F.load(std::string(drbench::source_dir()) + "/tests/fixtures/nca_sklearn.txt",
-                 arma::raw_ascii));
-  return F;
-}
-
-}  // namespace
+using drbench::testing::sklearn_fixture;
 
 TEST_CASE("nca's objective and gradient match scikit-learn's", "[linear][nca]") {
-  const arma::mat F = nca_fixture();
+  const arma::mat F = sklearn_fixture("nca_sklearn.txt");
   const arma::mat X = F.rows(0, 12);
   const arma::uvec y = arma::conv_to<arma::uvec>::from(F.row(13));
   const arma::mat L = F.submat(28, 0, 29, 12), G = F.submat(31, 0, 32, 12);
@@ -43,7 +32,7 @@ TEST_CASE("nca's objective and gradient match scikit-learn's", "[linear][nca]") 
 }
 
 TEST_CASE("nca's 1-NN error on wine is scikit-learn's", "[linear][nca]") {
-  const arma::mat F = nca_fixture();
+  const arma::mat F = sklearn_fixture("nca_sklearn.txt");
   const arma::mat X = F.rows(0, 12), Xte = F.rows(14, 26);
   const arma::uvec y = arma::conv_to<arma::uvec>::from(F.row(13));
   const arma::uvec yte = arma::conv_to<arma::uvec>::from(F.row(27));

@@ -8,7 +8,6 @@
 #include <string>
 
 #include "framework/core/error.hpp"
-#include "framework/support/build_info.hpp"
 #include "methods/common/lda_start.hpp"
 #include "methods/linear/lmnn/lmnn.hpp"
 #include "methods/linear/nca/nca.hpp"
@@ -17,19 +16,11 @@
 using namespace drbench;
 using drbench::testing::fit_method;
 using drbench::testing::one_nn_error;
-
-namespace {
-
-arma::mat fixture(const std::string& name) {
-  arma::mat F;
-  REQUIRE(F.load(std::string(drbench::source_dir()) + "/tests/fixtures/" + name, arma::raw_ascii));
-  return F;
-}
-
-}  // namespace
+using drbench::testing::sklearn_fixture;
 
 TEST_CASE("the lda start is scikit-learn's LDA scalings", "[linear][nca][lda_start]") {
-  const arma::mat W = fixture("nca_sklearn.txt"), S = fixture("nca_lda_sklearn.txt");
+  const arma::mat W = sklearn_fixture("nca_sklearn.txt"),
+                  S = sklearn_fixture("nca_lda_sklearn.txt");
   const arma::mat X = W.rows(0, 12);
   const arma::uvec y = arma::conv_to<arma::uvec>::from(W.row(13));
   const arma::mat want = S.rows(0, 1);
@@ -47,7 +38,8 @@ TEST_CASE("the lda start is scikit-learn's LDA scalings", "[linear][nca][lda_sta
 }
 
 TEST_CASE("nca from the lda start on wine is scikit-learn's", "[linear][nca][lda_start]") {
-  const arma::mat W = fixture("nca_sklearn.txt"), S = fixture("nca_lda_sklearn.txt");
+  const arma::mat W = sklearn_fixture("nca_sklearn.txt"),
+                  S = sklearn_fixture("nca_lda_sklearn.txt");
   const arma::mat X = W.rows(0, 12), Xte = W.rows(14, 26);
   const arma::uvec y = arma::conv_to<arma::uvec>::from(W.row(13));
   const arma::uvec yte = arma::conv_to<arma::uvec>::from(W.row(27));

@@ -9,26 +9,15 @@
 #include "framework/core/trace.hpp"
 #include "framework/optim/grad_check.hpp"
 #include "framework/optim/objective.hpp"
-#include "framework/support/build_info.hpp"
 #include "methods/linear/nmf/nmf.hpp"
 #include "tests/unit/nonlinear_helpers.hpp"
 
 using namespace drbench;
 using drbench::testing::fit_method;
-
-namespace {
-
-arma::mat nmf_fixture() {
-  arma::mat F;
-  REQUIRE(F.load(std::string(drbench::source_dir()) + "/tests/fixtures/nmf_sklearn.txt",
-                 arma::raw_ascii));
-  return F;
-}
-
-}  // namespace
+using drbench::testing::sklearn_fixture;
 
 TEST_CASE("nmf matches scikit-learn's NMF", "[linear][nmf]") {
-  const arma::mat F = nmf_fixture();
+  const arma::mat F = sklearn_fixture("nmf_sklearn.txt");
   const arma::mat X = F.rows(0, 7), Xnew = F.submat(8, 0, 15, 9);
   const char* settings[3][2] = {{"cd", "nndsvda"}, {"cd", "nndsvd"}, {"mu", "nndsvda"}};
   for (int b = 0; b < 3; ++b) {
@@ -74,7 +63,7 @@ TEST_CASE("nmf's coordinate descent follows the loss's gradient", "[linear][nmf]
 }
 
 TEST_CASE("nmf's error never increases and negative data is refused or shifted", "[linear][nmf]") {
-  const arma::mat F = nmf_fixture();
+  const arma::mat F = sklearn_fixture("nmf_sklearn.txt");
   const arma::mat X = F.rows(0, 7);
   for (const std::string solver : {"cd", "mu"}) {
     INFO(solver);

@@ -6,7 +6,6 @@
 #include <cmath>
 #include <string>
 
-#include "framework/support/build_info.hpp"
 #include "methods/linear/sparse_pca/sparse_pca.hpp"
 #include "tests/unit/nonlinear_helpers.hpp"
 
@@ -14,9 +13,7 @@ using namespace drbench;
 using drbench::testing::fit_method;
 
 TEST_CASE("sparse_pca matches scikit-learn's SparsePCA", "[linear][sparse_pca]") {
-  arma::mat F;
-  REQUIRE(F.load(std::string(drbench::source_dir()) + "/tests/fixtures/sparse_pca_sklearn.txt",
-                 arma::raw_ascii));
+  const arma::mat F = drbench::testing::sklearn_fixture("sparse_pca_sklearn.txt");
   const arma::mat X = F.rows(0, 9), Xnew = F.submat(10, 0, 19, 9);
   for (int b = 0; b < 2; ++b) {
     const double lambda = b == 0 ? 1.0 : 5.0;

@@ -1,5 +1,4 @@
 #include <catch2/catch.hpp>
-#include "framework/support/build_info.hpp"
 
 #include <string>
 
@@ -13,9 +12,7 @@ using drbench::testing::max_diff_up_to_sign;
 
 TEST_CASE("lle matches scikit-learn's dense LLE", "[manifold][lle]") {
   // Fixture from scripts/make_lle_fixture.py: rows 0-2 are X, rows 3-4 sklearn's embedding.
-  arma::mat F;
-  REQUIRE(F.load(std::string(drbench::source_dir()) + "/tests/fixtures/lle_sklearn.txt",
-                 arma::raw_ascii));
+  const arma::mat F = drbench::testing::sklearn_fixture("lle_sklearn.txt");
   const arma::mat X = F.rows(0, 2), ref = F.rows(3, 4);
   auto m = fit_method("lle", {{"neighbours", std::int64_t(8)}, {"ridge", 1e-3}}, X, 2);
   // sklearn returns unit-norm eigenvectors; drbench scales them to Y Y'/n = I.

@@ -9,22 +9,15 @@
 #include <string>
 
 #include "framework/core/error.hpp"
-#include "framework/support/build_info.hpp"
 #include "tests/unit/manifold_helpers.hpp"
 #include "tests/unit/nonlinear_helpers.hpp"
 
 using namespace drbench;
 using drbench::testing::fit_method;
 using drbench::testing::max_diff_up_to_sign;
+using drbench::testing::sklearn_fixture;
 
 namespace {
-
-arma::mat fixture() {
-  arma::mat F;
-  REQUIRE(F.load(std::string(drbench::source_dir()) + "/tests/fixtures/local_alignment_sklearn.txt",
-                 arma::raw_ascii));
-  return F;
-}
 
 // |Y - affine fit of Y on T| / |Y - mean|: 0 when Y is an affine image of T.
 double affine_residual(const arma::mat& Y, const arma::mat& T) {
@@ -37,7 +30,7 @@ double affine_residual(const arma::mat& Y, const arma::mat& T) {
 }  // namespace
 
 TEST_CASE("ltsa and modified_lle match scikit-learn", "[manifold][ltsa][modified_lle]") {
-  const arma::mat F = fixture();
+  const arma::mat F = sklearn_fixture("local_alignment_sklearn.txt");
   const arma::mat X = F.rows(0, 2);
   const double scale = std::sqrt(double(X.n_cols));  // sklearn: unit-norm eigenvectors
   // scikit-learn's patches are a point's k nearest others.

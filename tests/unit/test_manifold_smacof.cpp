@@ -13,7 +13,6 @@
 #include "framework/core/trace.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/optim/grad_check.hpp"
-#include "framework/support/build_info.hpp"
 #include "methods/manifold/smacof/smacof.hpp"
 #include "tests/unit/manifold_helpers.hpp"
 #include "tests/unit/nonlinear_helpers.hpp"
@@ -52,9 +51,7 @@ TEST_CASE("smacof stress gradient matches finite differences", "[manifold][smaco
 }
 
 TEST_CASE("smacof matches scikit-learn's smacof from the same start", "[manifold][smacof]") {
-  arma::mat F;
-  REQUIRE(F.load(std::string(drbench::source_dir()) + "/tests/fixtures/smacof_sklearn.txt",
-                 arma::raw_ascii));
+  const arma::mat F = drbench::testing::sklearn_fixture("smacof_sklearn.txt");
   const arma::mat X = F.rows(0, 4), start = F.rows(5, 6), ref = F.rows(7, 8);
   Smacof m(SmacofSetting{true, 60, 0.0});
   m.fit_from(X, start, nullptr);

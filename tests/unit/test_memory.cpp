@@ -51,6 +51,23 @@ std::string yaml_with(const std::string& datasets, const std::string& methods) {
 
 const std::string kIris = "[{name: iris, source: bundled}]";
 
+// Dataset b, n generated blob points in dim-D (then `more` of its keys), under PCA to 2-D.
+Experiment blob_pca(int n, int dim, const std::string& more, const std::string& file) {
+  return parse_experiment(
+      yaml_with("[{name: b, source: generator, generator: gaussian_blobs, "
+                "params: {n: " +
+                    std::to_string(n) + ", dim: " + std::to_string(dim) + "}" + more + "}]",
+                "[{method: pca, dims: [2]}]"),
+      file);
+}
+
+// The peak of ex under a limit it never reaches.
+MemoryPeak peak_of(const Experiment& ex) {
+  MemoryPeak peak;
+  check_data_and_memory(ex, {1e12, "test"}, peak);
+  return peak;
+}
+
 template <class F>
 std::string error_of(F&& f) {
   return testing::message_of(std::forward<F>(f));
@@ -121,24 +138,13 @@ TEST_CASE("memory: a dimension-lowering preprocessing holds its raw block before
   // 400 points in 300-D, PCA to 5-D: the chain transforms a 300-D copy (8 x 400 x 300 bytes,
   // 938 KiB) before the partition shrinks to 5-D; pca's own estimate is far below it, so the
   // task needs the block, not the method, on top of what the rank holds.
-  const Experiment ex = parse_experiment(
-      "seed: 2\ndatasets: [{name: b, source: generator, generator: gaussian_blobs, params: {n: "
-      "400, dim: 300}, preprocess: [{pca: {components: 5}}]}]\nsplits: {train_ratio: [0.5]}\n"
-      "methods: [{method: pca, dims: [2]}]\n",
-      "cfg/p.yaml");
-  MemoryPeak peak;
-  check_data_and_memory(ex, {1e12, "test"}, peak);
+  const MemoryPeak peak =
+      peak_of(blob_pca(400, 300, ", preprocess: [{pca: {components: 5}}]", "cfg/p.yaml"));
   CHECK(peak.preprocess_bytes == 8.0 * 400 * 300);
   REQUIRE(peak.method_bytes < peak.preprocess_bytes);
   CHECK(peak.bytes == peak.resident_bytes + peak.preprocess_bytes);
   // Without the PCA step the partition is the block itself: nothing more is held.
-  const Experiment raw = parse_experiment(
-      "seed: 2\ndatasets: [{name: b, source: generator, generator: gaussian_blobs, params: {n: "
-      "400, dim: 300}, preprocess: [minmax]}]\nsplits: {train_ratio: [0.5]}\n"
-      "methods: [{method: pca, dims: [2]}]\n",
-      "cfg/r.yaml");
-  MemoryPeak q;
-  check_data_and_memory(raw, {1e12, "test"}, q);
+  const MemoryPeak q = peak_of(blob_pca(400, 300, ", preprocess: [minmax]", "cfg/r.yaml"));
   CHECK(q.preprocess_bytes == 0);
   CHECK(q.bytes == q.resident_bytes + q.method_bytes);
 }
@@ -147,13 +153,8 @@ TEST_CASE("memory: loading a dataset in full before max_points is counted and ca
           "[memory]") {
   // 4,000 points in 200-D generated, 100 kept: loading holds all 4,000 and the 100 copied out
   // beside them, far more than PCA on 50 of the kept points needs.
-  const Experiment ex = parse_experiment(
-      "seed: 2\ndatasets: [{name: b, source: generator, generator: gaussian_blobs, params: {n: "
-      "4000, dim: 200}, max_points: 100}]\nsplits: {train_ratio: [0.5]}\n"
-      "methods: [{method: pca, dims: [2]}]\n",
-      "cfg/l.yaml");
-  MemoryPeak peak;
-  check_data_and_memory(ex, {1e12, "test"}, peak);
+  const Experiment ex = blob_pca(4000, 200, ", max_points: 100", "cfg/l.yaml");
+  const MemoryPeak peak = peak_of(ex);
   const double kept = 8.0 * 100 * 201, loading = 8.0 * (4000 + 100) * 201;
   CHECK(peak.load_bytes == Approx(peak.resident_bytes - kept + loading).epsilon(1e-12));
   CHECK(peak.load == "dataset b: 4000 points read in 200-D, 100 kept");
@@ -180,12 +181,7 @@ TEST_CASE("memory: loading a dataset in full before max_points is counted and ca
   CHECK_NOTHROW(check_data_and_memory(ex, {peak.load_bytes, "test"}, q));
 
   // Without max_points the load holds the dataset as kept: nothing beyond the tasks' peak.
-  const Experiment all = parse_experiment(
-      "seed: 2\ndatasets: [{name: b, source: generator, generator: gaussian_blobs, params: {n: "
-      "4000, dim: 200}}]\nsplits: {train_ratio: [0.5]}\nmethods: [{method: pca, dims: [2]}]\n",
-      "cfg/a.yaml");
-  MemoryPeak r;
-  check_data_and_memory(all, {1e12, "test"}, r);
+  const MemoryPeak r = peak_of(blob_pca(4000, 200, "", "cfg/a.yaml"));
   CHECK(r.load_bytes == 0);
   CHECK_FALSE(r.load_dominates());
   CHECK(r.bytes == r.resident_bytes + std::max(r.method_bytes, r.preprocess_bytes));

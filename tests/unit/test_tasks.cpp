@@ -11,8 +11,10 @@
 #include "framework/core/rng.hpp"
 #include "framework/plan/task.hpp"
 #include "framework/sched/order.hpp"
+#include "unit/error_message.hpp"
 
 using namespace drbench;
+using drbench::testing::message_of;
 
 namespace {
 
@@ -195,16 +197,13 @@ methods:
 )";
   const Experiment ex = parse_experiment(cfg, "cfg/lim.yaml");
   CHECK_NOTHROW(validate_against_data(ex, {DataShape{9298, 256, 10}, DataShape{150, 4, 10}}));
-  try {
+  const std::string m = message_of<ConfigError>([&] {
     validate_against_data(ex, {DataShape{9298, 256, 10}, DataShape{150, 4, 3}});
-    FAIL("expected a ConfigError");
-  } catch (const ConfigError& e) {
-    const std::string m = e.what();
-    CHECK_THAT(m, Catch::Contains("cfg/lim.yaml:10: 'methods[1].dims': test_cfg_supervised allows "
-                                  "at most C-1 = 2 dimensions on iris"));
-    CHECK_THAT(m, Catch::Contains("but dims asks for 9"));
-    CHECK_THAT(m, Catch::Contains("fix: use dims <= 2 for 'sup'"));
-  }
+  });
+  CHECK_THAT(m, Catch::Contains("cfg/lim.yaml:10: 'methods[1].dims': test_cfg_supervised allows "
+                                "at most C-1 = 2 dimensions on iris"));
+  CHECK_THAT(m, Catch::Contains("but dims asks for 9"));
+  CHECK_THAT(m, Catch::Contains("fix: use dims <= 2 for 'sup'"));
   // The default limit is min(n-1, d) of the training part.
   const Experiment tr = parse_experiment(R"(datasets: [{name: tiny}]
 splits: {train_per_class: [2]}
@@ -310,13 +309,10 @@ methods: [{method: pca, dims: [2]}]
                     Catch::Contains("'datasets[0].dims[1]': dimension 2 appears twice"));
 
   // A dataset dim above a method's limit is reported at the dataset's dims.
-  try {
+  const std::string m = message_of<ConfigError>([&] {
     validate_against_data(every, {DataShape{9298, 256, 10}, DataShape{150, 4, 2}});
-    FAIL("expected a ConfigError");
-  } catch (const ConfigError& e) {
-    const std::string m = e.what();
-    CHECK_THAT(m, Catch::Contains("cfg/all.yaml:3: 'datasets[1].dims': test_cfg_supervised allows "
-                                  "at most C-1 = 1 dimensions on iris"));
-    CHECK_THAT(m, Catch::Contains("fix: use dims <= 1 for iris, or drop 'sup'"));
-  }
+  });
+  CHECK_THAT(m, Catch::Contains("cfg/all.yaml:3: 'datasets[1].dims': test_cfg_supervised allows "
+                                "at most C-1 = 1 dimensions on iris"));
+  CHECK_THAT(m, Catch::Contains("fix: use dims <= 1 for iris, or drop 'sup'"));
 }

@@ -16,8 +16,7 @@ void Ip::fit(const FitInput& in) {
   EigenPairs e = gen_sym_eigs(Z * tau * Z.t(), Z * Z.t(), in.dim, Spectrum::Largest, reg_, "reg",
                               "matrix X X^T (after the PCA pre-step)");
   fix_signs(e.vectors);
-  values_ = e.values;
-  set_projection(in.X, pre.basis.mean, pre.basis.W * e.vectors);
+  set_eigen_projection(in.X, pre.basis.mean, pre.basis.W * e.vectors, e.values);
 }
 
 namespace {

@@ -13,17 +13,15 @@
 
 namespace drbench {
 
-class Ip final : public LinearMethod {
+class Ip final : public EigenProjection {
  public:
   Ip(GeodesicGraphSpec graph, double pca_ratio, double reg)
-      : LinearMethod("ip"), graph_(graph), pca_ratio_(pca_ratio), reg_(reg) {}
+      : EigenProjection("ip"), graph_(graph), pca_ratio_(pca_ratio), reg_(reg) {}
   void fit(const FitInput& in) override;
-  const arma::vec& eigenvalues() const { return values_; }
 
  private:
   GeodesicGraphSpec graph_;
   double pca_ratio_, reg_;
-  arma::vec values_;
 };
 
 }  // namespace drbench

@@ -7,7 +7,6 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
-#include "framework/linalg/pca.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/common/lda_start.hpp"
 
@@ -132,15 +131,7 @@ void Lmnn::fit(const FitInput& in) {
   const arma::vec mean = arma::mean(in.X, 1);
   const arma::mat Xc = in.X.each_col() - mean;
   const arma::umat targets = lmnn_targets(Xc, y, s_.neighbours);
-  if (s_.init == "pca") {
-    start_ = pca_basis(Xc, k).W.t();
-  } else if (s_.init == "lda") {
-    start_ = lda_start(Xc, y, k, "lmnn");
-  } else if (s_.init == "identity") {
-    start_ = arma::eye(k, d);
-  } else {
-    start_ = in.rng.randn(k, d);
-  }
+  start_ = linear_map_start(s_.init, Xc, y, k, in.rng, "lmnn");
   LmnnObjective obj(Xc, y, targets, k, s_.mu);
   OptimOptions opt;
   opt.max_iterations = int(s_.iterations);

@@ -13,9 +13,8 @@ void Lpp::fit(const FitInput& in) {
   t_used_ = g.t;
   if (in.trace) in.trace->note("heat_width_t", std::to_string(g.t));
   GraphProjection p = solve_lpp(in.X, g.W, in.dim, pca_ratio_, reg_, "lpp");
-  values_ = p.values;
   if (unit_vectors_) p.A = arma::normalise(p.A);  // each column to unit length, as Cai's LGE.m
-  set_projection(in.X, std::move(p.mean), std::move(p.A));
+  set_eigen_projection(in.X, std::move(p.mean), std::move(p.A), std::move(p.values));
 }
 
 namespace {

@@ -12,18 +12,17 @@
 
 namespace drbench {
 
-class Lpp final : public LinearMethod {
+class Lpp final : public EigenProjection {
  public:
   Lpp(arma::uword k, keywords::KernelWidth width, double pca_ratio, double reg,
       bool unit_vectors = false)
-      : LinearMethod("lpp"),
+      : EigenProjection("lpp"),
         k_(k),
         width_(width),
         pca_ratio_(pca_ratio),
         reg_(reg),
         unit_vectors_(unit_vectors) {}
   void fit(const FitInput& in) override;
-  const arma::vec& eigenvalues() const { return values_; }
   double heat_width() const { return t_used_; }
 
  private:
@@ -32,7 +31,6 @@ class Lpp final : public LinearMethod {
   double pca_ratio_, reg_;
   bool unit_vectors_;  // projection_norm: unit
   double t_used_ = 0.0;
-  arma::vec values_;
 };
 
 }  // namespace drbench

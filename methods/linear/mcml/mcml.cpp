@@ -7,8 +7,8 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
-#include "framework/linalg/pca.hpp"
 #include "framework/optim/optimizer.hpp"
+#include "methods/common/lda_start.hpp"
 
 namespace drbench {
 
@@ -70,13 +70,7 @@ void Mcml::fit(const FitInput& in) {
   const arma::uword d = in.X.n_rows, k = in.dim;
   const arma::vec mean = arma::mean(in.X, 1);
   const arma::mat Xc = in.X.each_col() - mean;
-  if (s_.init == "pca") {
-    start_ = pca_basis(Xc, k).W.t();
-  } else if (s_.init == "identity") {
-    start_ = arma::eye(k, d);
-  } else {
-    start_ = in.rng.randn(k, d);
-  }
+  start_ = linear_map_start(s_.init, Xc, y, k, in.rng, "mcml");
   McmlObjective obj(Xc, y, k);
   OptimOptions opt;
   opt.max_iterations = int(s_.iterations);

@@ -118,8 +118,7 @@ void Mmpa::fit(const FitInput& in) {
   EigenPairs e = gen_sym_eigs(laplacian_form(Xc, g.W_inter), laplacian_form(Xc, g.W_intra), in.dim,
                               Spectrum::Largest, sigma_, "reg", "intra-class term X L_intra X^T");
   fix_signs(e.vectors);
-  values_ = e.values;
-  set_projection(in.X, mean, e.vectors);
+  set_eigen_projection(in.X, mean, e.vectors, e.values);
 }
 
 namespace {

@@ -57,10 +57,12 @@ MmpaGraphs mmpa_threshold_graphs(const arma::mat& X, const arma::uvec& labels, d
 MmpaGraphs mmpa_knn_graphs(const arma::mat& X, const arma::uvec& labels, arma::uword k_w,
                            arma::uword k_b);
 
-class Mmpa final : public LinearMethod {
+// eigenvalues(): mu of S_b a = mu (S_w + s I) a, largest first (1/mu is the eq. 9 ratio of each
+// direction).
+class Mmpa final : public EigenProjection {
  public:
   Mmpa(MmpaGraph graph, double eps_w, double eps_b, arma::uword k_w, arma::uword k_b, double sigma)
-      : LinearMethod("mmpa"),
+      : EigenProjection("mmpa"),
         graph_(graph),
         eps_w_(eps_w),
         eps_b_(eps_b),
@@ -68,8 +70,6 @@ class Mmpa final : public LinearMethod {
         k_b_(k_b),
         sigma_(sigma) {}
   void fit(const FitInput& in) override;
-  // mu of S_b a = mu (S_w + s I) a, largest first (1/mu is the eq. 9 ratio of each direction).
-  const arma::vec& eigenvalues() const { return values_; }
   double eps_w_used() const { return eps_w_used_; }
   double eps_b_used() const { return eps_b_used_; }
 
@@ -79,7 +79,6 @@ class Mmpa final : public LinearMethod {
   arma::uword k_w_, k_b_;
   double sigma_;
   double eps_w_used_ = 0.0, eps_b_used_ = 0.0;
-  arma::vec values_;
 };
 
 }  // namespace drbench

@@ -6,7 +6,6 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
-#include "framework/linalg/pca.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/common/lda_start.hpp"
 
@@ -48,16 +47,7 @@ double NcaObjective::evaluate(const arma::vec& x, arma::vec* grad) {
 void Nca::fit(const FitInput& in) {
   const arma::uvec& y = require_labels(in);
   const arma::uword d = in.X.n_rows, k = in.dim;
-  arma::mat L;
-  if (s_.init == "pca") {
-    L = pca_basis(in.X, k).W.t();
-  } else if (s_.init == "lda") {
-    L = lda_start(in.X, y, k, "nca");
-  } else if (s_.init == "identity") {
-    L = arma::eye(k, d);
-  } else {
-    L = in.rng.randn(k, d);
-  }
+  const arma::mat L = linear_map_start(s_.init, in.X, y, k, in.rng, "nca");
   NcaObjective obj(in.X, y, k);
   OptimOptions opt;
   opt.max_iterations = int(s_.iterations);

@@ -18,8 +18,7 @@ void Oip::fit(const FitInput& in) {
   M_ = oip_matrix(Xc, tau);
   EigenPairs e = sym_eigs(M_, in.dim, Spectrum::Smallest);
   fix_signs(e.vectors);
-  values_ = e.values;
-  set_projection(in.X, mean, e.vectors);
+  set_eigen_projection(in.X, mean, e.vectors, e.values);
 }
 
 namespace {

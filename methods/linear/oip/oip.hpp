@@ -23,18 +23,16 @@
 
 namespace drbench {
 
-class Oip final : public LinearMethod {
+class Oip final : public EigenProjection {
  public:
   Oip(GeodesicGraphSpec graph, bool squared = true)
-      : LinearMethod("oip"), graph_(graph), squared_(squared) {}
+      : EigenProjection("oip"), graph_(graph), squared_(squared) {}
   void fit(const FitInput& in) override;
-  const arma::vec& eigenvalues() const { return values_; }
   const arma::mat& objective_matrix() const { return M_; }
 
  private:
   GeodesicGraphSpec graph_;
   bool squared_;
-  arma::vec values_;
   arma::mat M_;
 };
 

@@ -28,8 +28,7 @@ void Slpp::fit(const FitInput& in) {
     if (in.trace) in.trace->note("class_graph", "streamed");
     p = solve_lpp_quadratics(pre, q.ZLZ, q.ZDZ, in.dim, reg_);
   }
-  values_ = p.values;
-  set_projection(in.X, std::move(p.mean), std::move(p.A));
+  set_eigen_projection(in.X, std::move(p.mean), std::move(p.A), std::move(p.values));
 }
 
 namespace {

@@ -10,28 +10,26 @@
 
 namespace drbench {
 
-class Slpp final : public LinearMethod {
+class Slpp final : public EigenProjection {
  public:
   // Up to this many same-class pairs (sum n_c^2) the graph is stored as before (the committed
   // results' path); above it the quadratics are accumulated without it.
   static constexpr double kStoredPairsLimit = 2.5e7;
   Slpp(ClassWeight kind, keywords::KernelWidth width, double pca_ratio, double reg,
        double stored_pairs_limit = kStoredPairsLimit)
-      : LinearMethod("slpp"),
+      : EigenProjection("slpp"),
         kind_(kind),
         width_(width),
         pca_ratio_(pca_ratio),
         reg_(reg),
         stored_pairs_limit_(stored_pairs_limit) {}
   void fit(const FitInput& in) override;
-  const arma::vec& eigenvalues() const { return values_; }
 
  private:
   ClassWeight kind_;
   keywords::KernelWidth width_;
   double pca_ratio_, reg_;
   double stored_pairs_limit_;
-  arma::vec values_;
 };
 
 }  // namespace drbench

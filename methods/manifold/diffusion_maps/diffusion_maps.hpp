@@ -12,7 +12,7 @@
 // (Coifman & Lafon 2006b, geometric harmonics); a training point maps to its own embedding.
 #include <armadillo>
 
-#include "framework/core/method.hpp"
+#include "methods/common/setting_method.hpp"
 
 namespace drbench {
 
@@ -23,11 +23,10 @@ struct DiffusionMapSetting {
   double time = 1.0;     // diffusion time t
 };
 
-class DiffusionMaps final : public Method {
+class DiffusionMaps final : public SettingMethod<DiffusionMapSetting> {
  public:
-  explicit DiffusionMaps(const DiffusionMapSetting& s) : s_(s) {}
+  using SettingMethod::SettingMethod;
   void fit(const FitInput& in) override;
-  arma::mat embedding() const override { return Y_; }
   arma::mat transform(const arma::mat& Xnew) const override;
   // Eigenvalues of the Markov matrix P, l_0 = 1 first (dim + 1 of them).
   const arma::vec& eigenvalues() const { return lambda_; }
@@ -36,9 +35,8 @@ class DiffusionMaps final : public Method {
  private:
   // Rows P(x, .) of new points x (columns of Xq) against the training points, n_q x n.
   arma::mat markov_rows(const arma::mat& Xq) const;
-  DiffusionMapSetting s_;
-  arma::mat X_, Y_, Psi_;  // Psi_: n x dim right eigenvectors (without psi_0)
-  arma::vec p_, lambda_;   // p_: training densities K 1
+  arma::mat X_, Psi_;     // Psi_: n x dim right eigenvectors (without psi_0)
+  arma::vec p_, lambda_;  // p_: training densities K 1
   double sigma_ = 1.0;
 };
 

@@ -69,15 +69,8 @@ void Isomap::fit(const FitInput& in) {
   landmarks_ = arma::sort(in.rng.permutation(n).head(m));
   GL_ = shortest_paths_from(G, landmarks_, false, in.threads);
   G.reset();
-  // Delta_m: the landmarks' squared geodesics among themselves, symmetrised as full Isomap does.
-  arma::mat Dm = arma::square(GL_.rows(landmarks_));
-  Dm = 0.5 * (Dm + Dm.t());
-  delta_mean_ = arma::vec(arma::mean(Dm, 1));
-  MdsSpectrum lmds;
-  lmds.fit(Dm, in.dim, "isomap (landmark MDS)");
-  // L# = diag(1/sqrt(lambda)) V' = diag(1/lambda) Y_m.
-  Lsharp_ = lmds.embedding();
-  Lsharp_.each_col() /= lmds.eigenvalues();
+  // Delta_m: the landmarks' squared geodesics among themselves.
+  triangulation_.fit(arma::square(GL_.rows(landmarks_)), in.dim, "isomap (landmark MDS)");
   Y_.set_size(in.dim, n);
   for (arma::uword s = 0; s < n; s += kPlaceBlock) {
     const arma::uword e = std::min<arma::uword>(n, s + kPlaceBlock);
@@ -87,10 +80,7 @@ void Isomap::fit(const FitInput& in) {
 
 arma::mat Isomap::place(const arma::mat& D2) const {
   if (landmarks_.is_empty()) return spectrum_.extend(D2);
-  // Triangulation: y = -1/2 L# (delta_x - delta_mean); D2 is landmarks x points.
-  arma::mat C = D2;
-  C.each_col() -= delta_mean_;
-  return -0.5 * (Lsharp_ * C);
+  return triangulation_.place(D2);  // D2 is landmarks x points
 }
 
 arma::mat Isomap::new_geodesics_sq(const arma::mat& Xb) const {

@@ -25,6 +25,7 @@
 #include "framework/linalg/mds_spectrum.hpp"
 #include "framework/neighbours/geodesic.hpp"
 #include "framework/neighbours/neighbour_graph.hpp"
+#include "methods/common/landmarks.hpp"
 
 namespace drbench {
 
@@ -62,8 +63,7 @@ class Isomap final : public Method {
   MdsSpectrum spectrum_;                   // full
   arma::uvec landmarks_;                   // landmark: indices into X_
   arma::mat GL_;                           // landmark: n x m geodesics (not squared)
-  arma::mat Lsharp_;                       // landmark: dim x m, rows v_k' / sqrt(lambda_k)
-  arma::vec delta_mean_;                   // landmark: mean squared geodesic of each landmark
+  LandmarkTriangulation triangulation_;    // landmark: MDS of the landmarks' geodesics
   arma::mat Y_;                            // landmark: dim x n
 };
 

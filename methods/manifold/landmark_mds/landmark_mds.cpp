@@ -14,7 +14,6 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
-#include "framework/linalg/mds_spectrum.hpp"
 #include "framework/neighbours/graph_memory.hpp"
 #include "methods/common/landmarks.hpp"
 
@@ -44,14 +43,7 @@ class LandmarkMds final : public Method {
     else
       idx = arma::sort(arma::uvec(in.rng.permutation(n).head(m)));
     L_ = in.X.cols(idx);
-    arma::mat Dm = sq_distances(L_);
-    Dm = 0.5 * (Dm + Dm.t());
-    delta_mean_ = arma::vec(arma::mean(Dm, 1));
-    MdsSpectrum lmds;
-    lmds.fit(Dm, in.dim, "landmark_mds");
-    // L# = diag(1/sqrt(lambda)) V' = diag(1/lambda) Y_m.
-    Lsharp_ = lmds.embedding();
-    Lsharp_.each_col() /= lmds.eigenvalues();
+    triangulation_.fit(sq_distances(L_), in.dim, "landmark_mds");
     Y_ = place(in.X);
   }
   arma::mat embedding() const override { return Y_; }
@@ -63,22 +55,19 @@ class LandmarkMds final : public Method {
   }
 
  private:
-  // Triangulation: y = -1/2 L# (delta_x - delta_mean), block by block.
+  // Triangulation, block by block.
   arma::mat place(const arma::mat& X) const {
-    arma::mat Y(Lsharp_.n_rows, X.n_cols);
+    arma::mat Y(triangulation_.dim(), X.n_cols);
     for (arma::uword s = 0; s < X.n_cols; s += kPlaceBlock) {
       const arma::uword e = std::min<arma::uword>(X.n_cols, s + kPlaceBlock);
-      arma::mat D2 = sq_distances(L_, X.cols(s, e - 1));
-      D2.each_col() -= delta_mean_;
-      Y.cols(s, e - 1) = -0.5 * (Lsharp_ * D2);
+      Y.cols(s, e - 1) = triangulation_.place(sq_distances(L_, X.cols(s, e - 1)));
     }
     return Y;
   }
   arma::uword m_;
   bool maxmin_;
   arma::mat L_;  // d x m landmarks
-  arma::vec delta_mean_;
-  arma::mat Lsharp_;
+  LandmarkTriangulation triangulation_;
   arma::mat Y_;
 };
 

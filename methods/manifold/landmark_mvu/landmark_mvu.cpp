@@ -70,21 +70,8 @@ arma::mat landmark_reconstruction(const arma::mat& X, const arma::uvec& landmark
   }
   if (others.empty()) return Q;
   // I - W, then Phi = (I - W)'(I - W).
-  const arma::umat nn = neighbour_graph(X, k, {GraphKind::exact}).index;
-  arma::umat loc(2, n * (k + 1));
-  arma::vec val(n * (k + 1));
-  for (arma::uword i = 0; i < n; ++i) {
-    const arma::vec w = reconstruction_weights(X.col(i), X.cols(nn.col(i)), reg);
-    for (arma::uword j = 0; j < k; ++j) {
-      loc(0, i * (k + 1) + j) = i;
-      loc(1, i * (k + 1) + j) = nn(j, i);
-      val(i * (k + 1) + j) = -w(j);
-    }
-    loc(0, i * (k + 1) + k) = i;
-    loc(1, i * (k + 1) + k) = i;
-    val(i * (k + 1) + k) = 1.0;
-  }
-  const arma::sp_mat IW(loc, val, n, n);
+  const arma::sp_mat IW =
+      reconstruction_complement(X, neighbour_graph(X, k, {GraphKind::exact}).index, reg);
   const arma::sp_mat Phi = IW.t() * IW;
   // Phi_uu in compressed columns for the sparse LU, and -Phi_ul as the right-hand sides.
   const arma::uword u = others.size();

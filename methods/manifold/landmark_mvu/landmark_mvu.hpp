@@ -2,7 +2,7 @@
 // Landmark MVU (landmark_mvu.cpp).
 #include <armadillo>
 
-#include "framework/core/method.hpp"
+#include "methods/common/setting_method.hpp"
 
 namespace drbench {
 
@@ -23,11 +23,10 @@ struct LandmarkMvuSetting {
 arma::mat landmark_reconstruction(const arma::mat& X, const arma::uvec& landmarks, arma::uword k,
                                   double reg);
 
-class LandmarkMvu final : public Method {
+class LandmarkMvu final : public SettingMethod<LandmarkMvuSetting> {
  public:
-  explicit LandmarkMvu(const LandmarkMvuSetting& s) : s_(s) {}
+  using SettingMethod::SettingMethod;
   void fit(const FitInput& in) override;
-  arma::mat embedding() const override { return Y_; }
   arma::mat transform(const arma::mat& Xnew) const override;
   // The learnt landmark kernel (m x m, input units squared) and the solver's largest relative
   // constraint violation, for tests.
@@ -35,8 +34,7 @@ class LandmarkMvu final : public Method {
   double max_violation() const { return max_violation_; }
 
  private:
-  LandmarkMvuSetting s_;
-  arma::mat X_, L_, Y_;
+  arma::mat X_, L_;
   double max_violation_ = 0.0;
 };
 

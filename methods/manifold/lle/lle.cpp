@@ -14,7 +14,6 @@
 #include "framework/linalg/eigen.hpp"
 #include "framework/linalg/sparse_eigs.hpp"
 #include "framework/neighbours/graph_memory.hpp"
-#include "framework/support/parallel.hpp"
 #include "methods/manifold/local_alignment.hpp"
 
 namespace drbench {
@@ -42,23 +41,7 @@ void LLE::fit(const FitInput& in) {
   if (in.trace && index_->approximate()) in.trace->note("neighbour_graph", "approximate");
   arma::sp_mat IW;  // I - W
   {
-    const arma::umat nn = index_->self_graph(k).index;
-    arma::umat loc(2, n * (k + 1));
-    arma::vec val(n * (k + 1));
-    // Each point's weights are its own small solve: blocks of points on separate threads write
-    // disjoint columns, so the matrix does not depend on the thread count.
-    parallel_for(n, in.threads, [&](std::size_t i) {
-      const arma::vec w = reconstruction_weights(in.X.col(i), in.X.cols(nn.col(i)), reg);
-      for (arma::uword j = 0; j < k; ++j) {
-        loc(0, i * (k + 1) + j) = i;
-        loc(1, i * (k + 1) + j) = nn(j, i);
-        val(i * (k + 1) + j) = -w(j);
-      }
-      loc(0, i * (k + 1) + k) = i;
-      loc(1, i * (k + 1) + k) = i;
-      val(i * (k + 1) + k) = 1.0;
-    });
-    IW = arma::sp_mat(loc, val, n, n);
+    IW = reconstruction_complement(in.X, index_->self_graph(k).index, reg, in.threads);
   }
   if (in.trace) in.trace->note("graph_seconds", std::to_string(seconds_since(t0)));
   arma::sp_mat Ms = IW.t() * IW;

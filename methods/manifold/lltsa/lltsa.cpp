@@ -10,13 +10,6 @@
 
 namespace drbench {
 
-namespace {
-
-// Ridge of the constraint Z Z' (definite after the PCA pre-step), relative to its trace/dim.
-constexpr double kConstraintRidge = 1e-10;
-
-}  // namespace
-
 void Lltsa::fit(const FitInput& in) {
   const arma::uword n = in.X.n_cols, k = s_.neighbours;
   if (k < in.dim + 1)
@@ -29,9 +22,8 @@ void Lltsa::fit(const FitInput& in) {
   const arma::mat& Z = pre.Z;
   const arma::sp_mat B = ltsa_alignment(Z, patch_neighbours(Z, k, true), in.dim);
   const arma::mat ZB = Z * B;  // r x n: the sparse product, no dense n x n matrix
-  GraphProjection g = solve_lpp_quadratics(pre, ZB * Z.t(), Z * Z.t(), in.dim, kConstraintRidge);
-  values_ = g.values;
-  set_projection(in.X, std::move(g.mean), std::move(g.A));
+  GraphProjection g = solve_linearised(pre, ZB * Z.t(), in.dim);
+  set_eigen_projection(in.X, std::move(g.mean), std::move(g.A), std::move(g.values));
 }
 
 namespace {

@@ -17,15 +17,14 @@ struct LltsaSetting {
   double pca_ratio = 1.0;
 };
 
-class Lltsa final : public LinearMethod {
+// eigenvalues(): ascending.
+class Lltsa final : public EigenProjection {
  public:
-  explicit Lltsa(const LltsaSetting& s) : LinearMethod("lltsa"), s_(s) {}
+  explicit Lltsa(const LltsaSetting& s) : EigenProjection("lltsa"), s_(s) {}
   void fit(const FitInput& in) override;
-  const arma::vec& eigenvalues() const { return values_; }  // ascending
 
  private:
   LltsaSetting s_;
-  arma::vec values_;
 };
 
 }  // namespace drbench

@@ -2,7 +2,7 @@
 // Maximum variance unfolding (mvu.cpp).
 #include <armadillo>
 
-#include "framework/core/method.hpp"
+#include "methods/common/setting_method.hpp"
 
 namespace drbench {
 
@@ -15,19 +15,17 @@ struct MvuSetting {
   double tolerance = 1e-6;
 };
 
-class Mvu final : public Method {
+class Mvu final : public SettingMethod<MvuSetting> {
  public:
-  explicit Mvu(const MvuSetting& s) : s_(s) {}
+  using SettingMethod::SettingMethod;
   void fit(const FitInput& in) override;
-  arma::mat embedding() const override { return Y_; }
   // The learnt Gram matrix (n x n, input units squared) and the solver's largest relative
   // constraint violation, for tests.
   const arma::mat& gram() const { return K_; }
   double max_violation() const { return max_violation_; }
 
  private:
-  MvuSetting s_;
-  arma::mat K_, Y_;
+  arma::mat K_;
   double max_violation_ = 0.0;
 };
 

@@ -11,14 +11,6 @@
 
 namespace drbench {
 
-namespace {
-
-// The generalized eigenproblem's ridge, relative to the trace of Z Z'/dim: Z Z' is definite after
-// the PCA pre-step, so this only guards rounding.
-constexpr double kConstraintRidge = 1e-10;
-
-}  // namespace
-
 void Npe::fit(const FitInput& in) {
   const arma::uword n = in.X.n_cols, k = s_.neighbours;
   if (k >= n)
@@ -34,9 +26,8 @@ void Npe::fit(const FitInput& in) {
     const arma::mat N = Z.cols(nn.col(i));
     E.col(i) -= N * reconstruction_weights(Z.col(i), N, s_.ridge);
   }
-  GraphProjection g = solve_lpp_quadratics(pre, E * E.t(), Z * Z.t(), in.dim, kConstraintRidge);
-  values_ = g.values;
-  set_projection(in.X, std::move(g.mean), std::move(g.A));
+  GraphProjection g = solve_linearised(pre, E * E.t(), in.dim);
+  set_eigen_projection(in.X, std::move(g.mean), std::move(g.A), std::move(g.values));
 }
 
 namespace {

@@ -18,15 +18,14 @@ struct NpeSetting {
   double pca_ratio = 1.0;
 };
 
-class Npe final : public LinearMethod {
+// eigenvalues(): ascending.
+class Npe final : public EigenProjection {
  public:
-  explicit Npe(const NpeSetting& s) : LinearMethod("npe"), s_(s) {}
+  explicit Npe(const NpeSetting& s) : EigenProjection("npe"), s_(s) {}
   void fit(const FitInput& in) override;
-  const arma::vec& eigenvalues() const { return values_; }  // ascending
 
  private:
   NpeSetting s_;
-  arma::vec values_;
 };
 
 }  // namespace drbench

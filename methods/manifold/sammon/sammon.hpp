@@ -9,8 +9,8 @@
 // a stationary point of that problem, so transform(train) reproduces it to optimiser tolerance.
 #include <armadillo>
 
-#include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
+#include "methods/common/setting_method.hpp"
 
 namespace drbench {
 
@@ -25,17 +25,15 @@ struct SammonSetting {
   double step = 1.0;  // initial step length (Sammon's magic factor)
 };
 
-class Sammon final : public Method {
+class Sammon final : public SettingMethod<SammonSetting> {
  public:
-  explicit Sammon(const SammonSetting& s) : s_(s) {}
+  using SettingMethod::SettingMethod;
   void fit(const FitInput& in) override;
-  arma::mat embedding() const override { return Y_; }
   arma::mat transform(const arma::mat& Xnew) const override;
   double stress() const { return stress_; }
 
  private:
-  SammonSetting s_;
-  arma::mat X_, Y_;
+  arma::mat X_;
   double stress_ = 0.0;
 };
 

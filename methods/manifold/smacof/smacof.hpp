@@ -19,7 +19,7 @@
 #include <armadillo>
 #include <vector>
 
-#include "framework/core/method.hpp"
+#include "methods/common/setting_method.hpp"
 
 namespace drbench {
 
@@ -29,23 +29,21 @@ struct SmacofSetting {
   double tolerance = 1e-3;
 };
 
-class Smacof final : public Method {
+class Smacof final : public SettingMethod<SmacofSetting> {
  public:
-  explicit Smacof(const SmacofSetting& s) : s_(s) {}
+  using SettingMethod::SettingMethod;
   void fit(const FitInput& in) override;
-  arma::mat embedding() const override { return Y_; }
   arma::mat transform(const arma::mat& Xnew) const override;
   double stress() const { return stress_; }
   // The same iteration from a given start (dim x n), for tests against scikit-learn's smacof.
   void fit_from(const arma::mat& X, const arma::mat& start, Trace* trace);
 
  private:
-  SmacofSetting s_;
   // Input distances of the new point to the training points -> its targets (non-metric: through
   // the fitted monotone map).
   arma::vec targets(const arma::vec& delta) const;
 
-  arma::mat X_, Y_;
+  arma::mat X_;
   arma::vec delta_sorted_, dhat_sorted_;  // non-metric: the final disparities by input distance
   double stress_ = 0;
 };

@@ -12,7 +12,7 @@
 // fixed sample of pairs. SPE defines no map for new points: it is transductive.
 #include <armadillo>
 
-#include "framework/core/method.hpp"
+#include "methods/common/setting_method.hpp"
 
 namespace drbench {
 
@@ -27,15 +27,12 @@ struct SpeSetting {
 // when they are closer than r, together otherwise.
 void spe_pair_update(double* yi, double* yj, arma::uword dim, double r, double lambda);
 
-class Spe final : public Method {
+class Spe final : public SettingMethod<SpeSetting> {
  public:
-  explicit Spe(const SpeSetting& s) : s_(s) {}
+  using SettingMethod::SettingMethod;
   void fit(const FitInput& in) override;
-  arma::mat embedding() const override { return Y_; }
 
  private:
-  SpeSetting s_;
-  arma::mat Y_;
 };
 
 }  // namespace drbench

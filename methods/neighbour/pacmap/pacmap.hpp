@@ -18,8 +18,8 @@
 #include <armadillo>
 #include <string>
 
-#include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
+#include "methods/common/setting_method.hpp"
 
 namespace drbench {
 
@@ -60,17 +60,14 @@ struct PacmapSetting {
   bool pca_init = true;
 };
 
-class Pacmap final : public Method {
+class Pacmap final : public SettingMethod<PacmapSetting> {
  public:
-  explicit Pacmap(const PacmapSetting& s) : s_(s) {}
+  using SettingMethod::SettingMethod;
   void fit(const FitInput& in) override;
-  arma::mat embedding() const override { return Y_; }
   const pacmap::Pairs& pairs() const { return pairs_; }
 
  private:
-  PacmapSetting s_;
   pacmap::Pairs pairs_;
-  arma::mat Y_;
 };
 
 }  // namespace drbench

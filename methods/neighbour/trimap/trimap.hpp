@@ -20,8 +20,8 @@
 #include <armadillo>
 #include <string>
 
-#include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
+#include "methods/common/setting_method.hpp"
 
 namespace drbench {
 
@@ -52,19 +52,16 @@ struct TrimapSetting {
   bool pca_init = true;
 };
 
-class Trimap final : public Method {
+class Trimap final : public SettingMethod<TrimapSetting> {
  public:
-  explicit Trimap(const TrimapSetting& s) : s_(s) {}
+  using SettingMethod::SettingMethod;
   void fit(const FitInput& in) override;
-  arma::mat embedding() const override { return Y_; }
   const trimap::Triplets& triplets() const { return triplets_; }
   arma::uword knn_triplets() const { return n_knn_; }
 
  private:
-  TrimapSetting s_;
   trimap::Triplets triplets_;
   arma::uword n_knn_ = 0;
-  arma::mat Y_;
 };
 
 }  // namespace drbench

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "framework/core/method.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/optim/objective.hpp"
+#include "methods/common/setting_method.hpp"
 
 namespace drbench {
 
@@ -69,11 +69,10 @@ struct AutoencoderSetting {
   double tolerance = 1e-6;
 };
 
-class Autoencoder final : public Method {
+class Autoencoder final : public SettingMethod<AutoencoderSetting> {
  public:
-  explicit Autoencoder(const AutoencoderSetting& s) : s_(s) {}
+  using SettingMethod::SettingMethod;
   void fit(const FitInput& in) override;
-  arma::mat embedding() const override { return Y_; }
   arma::mat transform(const arma::mat& Xnew) const override;
   // The network's reconstruction of the columns of X, in input units.
   arma::mat reconstruct(const arma::mat& X) const;
@@ -81,12 +80,10 @@ class Autoencoder final : public Method {
 
  private:
   arma::mat scaled(const arma::mat& X) const;  // (X - mean) / scale
-  AutoencoderSetting s_;
   std::unique_ptr<AutoencoderNet> net_;
   arma::vec theta_, mean_;
   double scale_ = 1.0;
   double loss_ = 0.0;
-  arma::mat Y_;
 };
 
 }  // namespace drbench
