@@ -102,12 +102,17 @@ def chrome():
 
 def test_page_is_self_contained(page):
     text = page.read_text()
-    # Nothing fetched from outside (the browser test watches the requests too); the inlined
-    # library's own strings aside.
+    # Nothing fetched from outside (the browser test watches the requests too).
     markup = re.sub(r"<script>.*?</script>", "", text, flags=re.S)
     assert not re.search(r'(src|href)="(https?:|file:|//)', markup)
     assert "<script src" not in markup
-    assert "plotly.js (gl2d - minified) v3.7.0" in text  # the vendored, pinned library
+    # Two scripts: the data and the page's own code (report_assets/page.js), no library.
+    assert re.findall(r"<script[^>]*>", text) == [
+        "<script id=drbench-data type=application/json>", "<script>"]
+    assets = os.path.join(os.path.dirname(__file__), "..", "..", "python", "drbench",
+                          "report_assets")
+    with open(os.path.join(assets, "page.js"), encoding="utf-8") as f:
+        assert f"<script>{f.read()}</script>" in text
     for must in ("pytiny", "pytrans", "OpenBLAS", "MPI ranks", "drbench version",
                  "keep_traces: true", "protocol: transductive", "No failed tasks"):
         assert must in text, must
@@ -184,14 +189,103 @@ def test_selector_redraws_and_sort(page, chrome):
     assert chrome.errors == [], chrome.errors
 
 
+def _visible_tip(chrome, box):
+    return chrome.eval(f"Array.from(document.querySelectorAll('#{box} .tip'))"
+                       ".filter(t => t.style.display === 'block').map(t => t.innerText)")
+
+
+def test_charts_legend_toggle_and_hover(page, files, chrome):
+    """The SVG curves: one line per method (and dim) of the stored tables, a legend entry hides
+    and shows its line, a double-click shows it alone; hovering a point shows the stored value;
+    R_NX(K) has a log K axis; the CD diagram shows the stored mean ranks."""
+    from drbench import results as dres
+    chrome.load(page.resolve().as_uri())
+    tabs = [dres.load(f).tables for f in files]
+    want = sum(len(t[t["k"] == 1][["method", "dim"]].drop_duplicates()) for t in tabs)
+    paths = "document.querySelectorAll('#split-curve path.series')"
+    names = f"Array.from({paths}).map(p => p.dataset.name)"
+    shown = chrome.eval(names)
+    assert len(shown) == want >= 4, (shown, want)
+    keys = "document.querySelectorAll('#split-curve .clegend .key')"
+    assert chrome.eval(f"Array.from({keys}).map(k => k.textContent)") == shown
+    # A click hides that line (and only it); another click shows it again.
+    chrome.eval(f"{keys}[0].click()")
+    assert chrome.eval(names) == shown[1:]
+    assert chrome.eval(f"{keys}[0].classList.contains('off')")
+    assert chrome.eval("window.drbench.charts['split-curve'].series.map(s => s.hidden)") == \
+        [True] + [False] * (want - 1)
+    chrome.eval(f"{keys}[0].click()")
+    assert chrome.eval(names) == shown
+    # A double-click shows one alone; another shows them all.
+    chrome.eval(f"{keys}[2].dispatchEvent(new MouseEvent('dblclick', {{bubbles: true}}))")
+    assert chrome.eval(names) == [shown[2]]
+    chrome.eval(f"{keys}[2].dispatchEvent(new MouseEvent('dblclick', {{bubbles: true}}))")
+    assert chrome.eval(names) == shown
+    # Hover: the point under the mouse shows its series, split value and the stored cell.
+    chrome.eval("document.getElementById('split-curve').scrollIntoView({block: 'center'})")
+    checked = 0
+    for s, name in enumerate(shown):
+        for j in range(2):
+            x, y = chrome.eval(f"window.drbench.charts['split-curve'].pointAt({s}, {j})")
+            chrome.mouse(x, y)
+            tip = _visible_tip(chrome, "split-curve")
+            assert len(tip) == 1, tip
+            if not tip[0].startswith(name + "\n"):
+                continue  # another series' point lies on top of this one
+            m = re.fullmatch(r"(.*) \[(.*)\] \(dim (\d+)\)", name)
+            fi = [os.path.basename(f) for f in files].index(m.group(2))
+            split = float(re.search(r"training-set size\): ([\d.]+)", tip[0]).group(1))
+            t = tabs[fi]
+            row = t[(t["method"] == m.group(1)) & (t["dim"] == int(m.group(3))) & (t["k"] == 1)
+                    & ((t["split_value"] - split).abs() < 1e-9)]
+            assert len(row) == 1, (name, split)
+            assert f"{row['mean_error_pct'].iloc[0]:.2f} ± {row['std_error_pct'].iloc[0]:.2f}" \
+                in tip[0], (tip, row)
+            checked += 1
+    assert checked >= want, checked
+    chrome.mouse(1, 1)
+    # A hidden line is not hovered.
+    chrome.eval(f"{keys}[0].click()")
+    x, y = chrome.eval("window.drbench.charts['split-curve'].pointAt(0, 0)")
+    chrome.mouse(x, y)
+    assert all(not t.startswith(shown[0] + "\n") for t in _visible_tip(chrome, "split-curve"))
+    chrome.eval(f"{keys}[0].click()")
+    # The measure selector redraws the curves: rnx_auc is the transductive file's alone.
+    chrome.eval("(() => { const s = document.getElementById('sel-measure'); s.value = 'rnx_auc';"
+                " s.dispatchEvent(new Event('change')); })()")
+    assert chrome.eval(names) == ["PCA transductive [pytrans.h5] (dim 2)"]
+    assert chrome.eval("document.querySelector('#split-curve text.atitle:last-of-type')"
+                       ".textContent") == "rnx_auc"
+    chrome.eval("(() => { const s = document.getElementById('sel-measure');"
+                " s.value = 'knn_error'; s.dispatchEvent(new Event('change')); })()")
+    # R_NX(K): K on a log axis, decades equally spaced.
+    ticks = dict(chrome.eval("Array.from(document.querySelectorAll('#rnx text.xt'))"
+                             ".map(t => [t.textContent, +t.getAttribute('x')])"))
+    assert {"1", "10", "100"} <= set(ticks), ticks
+    assert abs((ticks["10"] - ticks["1"]) - (ticks["100"] - ticks["10"])) < 1, ticks
+    assert chrome.eval("document.querySelectorAll('#rnx path.series').length") >= 1
+    # The CD diagram: a marker per ranked method, hover shows the stored mean rank.
+    rk = dres.ranks(files[0], None, 1)
+    cd = chrome.eval("window.drbench.charts['cd-0'].series")
+    assert sorted(s["name"] for s in cd) == sorted(rk["label"])
+    assert chrome.eval("document.querySelectorAll('#cd svg')[0].querySelectorAll("
+                       "'circle.pt').length") == len(rk)
+    chrome.eval("document.getElementById('cd').scrollIntoView({block: 'center'})")
+    x, y = chrome.eval("window.drbench.charts['cd-0'].pointAt(0)")
+    chrome.mouse(x, y)
+    tip = _visible_tip(chrome, "cd")
+    best = rk.sort_values("mean_rank").iloc[0]
+    assert tip == [f"{best['label']}\nmean rank {best['mean_rank']:.3f}"], tip
+    assert chrome.errors == [], chrome.errors
+
+
 def test_70k_points_load_fast(tmp_path, chrome):
     h5 = run_config(tmp_path, "pybig", BIG)
     out = tmp_path / "big.html"
     p = drbench("report", str(h5), "-o", str(out))
     assert "70,000 points" in p.stdout, p.stdout
     times = []
-    # The first load compiles the inlined plotly (V8 caches the code for the next): both printed,
-    # the better one held to 3 s, so that a machine busy with other work does not fail it.
+    # The first load of the page held to 3 s; the second printed beside it.
     for _ in range(2):
         chrome.load(out.resolve().as_uri())
         times.append(chrome.eval("window.drbench.readyMs"))
@@ -203,7 +297,7 @@ def test_70k_points_load_fast(tmp_path, chrome):
     # 3 s on a machine with a core to spare; where other work oversubscribes the cores (the
     # suite runs tests in parallel) every step is slower by about load/cores, and so is the limit.
     busy = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
-    assert min(times) < 3000 * busy, (times, busy)
+    assert times[0] < 3000 * busy, (times, busy)
     assert chrome.errors == [], chrome.errors
 
 
