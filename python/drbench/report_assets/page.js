@@ -351,7 +351,7 @@
   function num(v) {
     if (v === null || v === undefined || !isFinite(v)) return '-';
     var a = Math.abs(v);
-    return a !== 0 && (a >= 1e5 || a < 1e-3) ? v.toExponential(2) : String(+v.toPrecision(4));
+    return a !== 0 && (a >= 1e5 || a < 1e-3) ? v.toExponential(3).replace(/\.?0+e/, 'e') : String(+v.toPrecision(4));
   }
   // About six round ticks (1, 2 or 5 times a power of ten apart) in [lo, hi].
   function linTicks(lo, hi) {
