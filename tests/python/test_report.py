@@ -118,6 +118,16 @@ def test_page_is_self_contained(page):
         assert must in text, must
 
 
+def _draw_every_panel(chrome):
+    for i in range(chrome.eval("window.drbench.scatter.length")):
+        chrome.eval(f"document.querySelectorAll('#scatter .panel')[{i}]"
+                    ".scrollIntoView({block: 'center'})")
+        deadline = time.time() + 60
+        while not chrome.eval(f"'ms' in window.drbench.scatter[{i}]"):
+            assert time.time() < deadline, f"panel {i} never drawn in view"
+            time.sleep(0.05)
+
+
 def test_page_in_the_browser(page, files, chrome):
     t0 = time.time()
     chrome.load(page.resolve().as_uri())
@@ -130,7 +140,9 @@ def test_page_in_the_browser(page, files, chrome):
     tags = chrome.eval("Array.from(document.querySelectorAll('table.res caption .tag'))"
                        ".map(t => t.textContent)")
     assert any("holdout" in t for t in tags) and any("transductive" in t for t in tags), tags
-    # Each scatter draws every point of the embedding it shows, as the file holds it.
+    # Each scatter draws every point of the embedding it shows, as the file holds it (a panel is
+    # drawn when it comes into view).
+    _draw_every_panel(chrome)
     shown = chrome.eval("window.drbench.scatter.map(s => [s.file, s.task, s.shown, s.drawn])")
     assert len(shown) >= 3
     for fi, task, n_shown, n_drawn in shown:

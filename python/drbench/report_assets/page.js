@@ -1,6 +1,8 @@
 (function () {
   'use strict';
+  var T_PARSE = performance.now();
   var D = JSON.parse(document.getElementById('drbench-data').textContent);
+  T_PARSE = [T_PARSE, performance.now()];
   var PAL = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b', '#e377c2',
     '#7f7f7f', '#bcbd22', '#17becf', '#393b79', '#637939', '#8c6d31', '#843c39', '#7b4173',
     '#3182bd', '#e6550d', '#31a354', '#756bb1', '#636363'];
@@ -142,6 +144,7 @@
   // Latent spaces: canvas 2D, one canvas per panel, points batched by class. Plotly's WebGL
   // scatter took seconds to set up 70,000 points in a software-rendered browser; this draws them
   // in tens of milliseconds and needs no GPU.
+  var observer = null;
   function drawScatter() {
     var embs = embFor(), box = $('scatter');
     box.innerHTML = '';
@@ -156,7 +159,7 @@
       var item = el('span', {'class': 'key', title: 'click to hide or show this class'});
       var sw = el('i'); sw.style.background = PAL[c % PAL.length]; item.appendChild(sw);
       item.appendChild(document.createTextNode(names[c] !== undefined ? names[c] : 'class ' + c));
-      item.addEventListener('click', function () { hidden[c] = !hidden[c]; item.classList.toggle('off'); panels.forEach(function (p) { p.draw(); }); });
+      item.addEventListener('click', function () { hidden[c] = !hidden[c]; item.classList.toggle('off'); panels.forEach(function (p) { if (p.ready()) p.draw(); }); });
       legend.appendChild(item);
     })(c);
     box.appendChild(legend);
@@ -169,7 +172,18 @@
       panels.push(p);
       if (e.shown < e.total) warned.push(label(e.file, e.method));
     });
-    panels.forEach(function (p) { p.draw(); });
+    // Panels in view now are drawn before the page says it is ready; the others when they scroll
+    // into view (a sweep's page holds dozens of 70,000-point panels: drawing them all up front
+    // took seconds on a busy machine).
+    if (observer) observer.disconnect();
+    observer = window.IntersectionObserver ? new IntersectionObserver(function (entries) {
+      entries.forEach(function (en) { if (en.isIntersecting) { observer.unobserve(en.target); en.target.drbenchPanel.draw(); } });
+    }, {rootMargin: '200px'}) : null;
+    panels.forEach(function (p) {
+      var r = p.root.getBoundingClientRect();
+      if (!observer || (r.bottom > -200 && r.top < window.innerHeight + 200)) p.draw();
+      else { p.root.drbenchPanel = p; observer.observe(p.root); }
+    });
     note('scatter', (warned.length ? 'Subsampled (above the ' + D.max_points.toLocaleString('en') + '-point limit, uniformly at random, seed 0): ' + warned.join(', ') + '. ' : 'Every stored point is drawn. ') +
       'Drag to pan, scroll to zoom, double-click to reset; hover a point for its class, index and part' +
       (embs.some(function (e) { return e.thumbs; }) ? ', and its image (thumbnails for at most ' + embs.filter(function (e) { return e.thumbs; })[0].thumbs.cap.toLocaleString('en') + ' points a panel, a seeded subsample; hovering another point says it has none)' : '') +
@@ -185,9 +199,7 @@
     return starts ? {order: order, start: start} : order;
   }
   function panel(e, names, hidden) {
-    var T0 = performance.now();
-    var x = coords(e, 0), y = e.axes.length > 1 ? coords(e, 1) : new Float32Array(x.length);
-    var n = x.length, lab = e.labels ? bytes(e.labels) : null, idx = e.index ? bytes(e.index) : null;
+    var T0, T1, x = null, y, n = e.shown, lab, idx, home, v, order, img, pix;
     var root = el('div', {'class': 'panel'});
     var title = label(e.file, e.method) + (e.dim === 0 ? ' (input space, axes 1-2)' : e.dim !== 2 ? ' (dim ' + e.dim + ', axes 1-2)' : '') + ' · ' +
       (e.shown < e.total ? e.shown.toLocaleString('en') + ' of ' + e.total.toLocaleString('en') + ' points' : e.total.toLocaleString('en') + ' points');
@@ -197,18 +209,28 @@
     var W = 400, H = 340, dpr = window.devicePixelRatio || 1;
     cv.width = W * dpr; cv.height = H * dpr; cv.style.width = W + 'px'; cv.style.height = H + 'px';
     var ctx = cv.getContext('2d');
-    var x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
-    for (var i = 0; i < n; i++) { if (x[i] < x0) x0 = x[i]; if (x[i] > x1) x1 = x[i]; if (y[i] < y0) y0 = y[i]; if (y[i] > y1) y1 = y[i]; }
-    if (!(x1 > x0)) { x0 -= 1; x1 += 1; }
-    if (!(y1 > y0)) { y0 -= 1; y1 += 1; }
-    var padx = (x1 - x0) * 0.03, pady = (y1 - y0) * 0.03, home = [x0 - padx, x1 + padx, y0 - pady, y1 + pady];
-    var v = home.slice();
-    // Points in class order, train before test (a counting sort), so that each colour is set
-    // once a draw.
-    var nc = 1;
-    if (lab) for (i = 0; i < n; i++) if (lab[i] + 1 > nc) nc = lab[i] + 1;
-    var key = function (i) { return 2 * (lab ? lab[i] : 0) + (i >= e.n_train ? 1 : 0); };
-    var order = countingSort(n, 2 * nc, key);
+    // The coordinates decoded, the points ordered, the pixel buffer made: on the first draw.
+    function init() {
+      if (x) return;
+      T0 = performance.now();
+      x = coords(e, 0); y = e.axes.length > 1 ? coords(e, 1) : new Float32Array(x.length);
+      lab = e.labels ? bytes(e.labels) : null; idx = e.index ? bytes(e.index) : null;
+      var x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity;
+      for (var i = 0; i < n; i++) { if (x[i] < x0) x0 = x[i]; if (x[i] > x1) x1 = x[i]; if (y[i] < y0) y0 = y[i]; if (y[i] > y1) y1 = y[i]; }
+      if (!(x1 > x0)) { x0 -= 1; x1 += 1; }
+      if (!(y1 > y0)) { y0 -= 1; y1 += 1; }
+      var padx = (x1 - x0) * 0.03, pady = (y1 - y0) * 0.03;
+      home = [x0 - padx, x1 + padx, y0 - pady, y1 + pady];
+      v = home.slice();
+      // Points in class order, train before test (a counting sort), so that each colour is set
+      // once a draw.
+      var nc = 1;
+      if (lab) for (i = 0; i < n; i++) if (lab[i] + 1 > nc) nc = lab[i] + 1;
+      var key = function (i) { return 2 * (lab ? lab[i] : 0) + (i >= e.n_train ? 1 : 0); };
+      order = countingSort(n, 2 * nc, key);
+      img = ctx.createImageData(cv.width, cv.height); pix = new Uint32Array(img.data.buffer);
+      T1 = performance.now();
+    }
     // A grid over the whole extent for hover, built on the first hover: the points of each cell.
     var G = 128, grid = null;
     function cellOf(i) {
@@ -216,7 +238,6 @@
       var gy = Math.min(G - 1, Math.floor((y[i] - home[2]) / (home[3] - home[2]) * G));
       return gx * G + gy;
     }
-    var T1 = performance.now();
     var size = n > 20000 ? 2 : n > 2000 ? 3 : 4;
     var info = {method: e.method, file: e.file, task: e.task, shown: e.shown, total: e.total, drawn: 0};
     window.drbench.scatter.push(info);
@@ -225,12 +246,12 @@
     var pending = false;
     // Points written straight into the pixels (no path per point): a filled square for a
     // training point, an outlined one for a test point, in device pixels.
-    var img = ctx.createImageData(cv.width, cv.height), pix = new Uint32Array(img.data.buffer);
     var rgba = PAL.map(function (h) {
       var r = parseInt(h.substr(1, 2), 16), g = parseInt(h.substr(3, 2), 16), b = parseInt(h.substr(5, 2), 16);
       return (255 << 24 | b << 16 | g << 8 | r) >>> 0;  // little-endian RGBA
     });
     function draw() {
+      init();
       var T2 = performance.now();
       pix.fill(0);
       var CW = cv.width, CH = cv.height, sz = Math.max(1, Math.round(size * dpr)), h = sz >> 1;
@@ -300,9 +321,10 @@
       return tc;
     }
     var drag = null;
-    cv.addEventListener('mousedown', function (ev) { drag = [ev.clientX, ev.clientY, v.slice()]; });
+    cv.addEventListener('mousedown', function (ev) { init(); drag = [ev.clientX, ev.clientY, v.slice()]; });
     window.addEventListener('mouseup', function () { drag = null; });
     cv.addEventListener('mousemove', function (ev) {
+      init();
       var r = cv.getBoundingClientRect(), mx = ev.clientX - r.left, my = ev.clientY - r.top;
       if (drag) {
         var sx = (ev.clientX - drag[0]) / W * (drag[2][1] - drag[2][0]), sy = (ev.clientY - drag[1]) / H * (drag[2][3] - drag[2][2]);
@@ -328,15 +350,16 @@
     cv.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
     cv.addEventListener('wheel', function (ev) {
       ev.preventDefault();
+      init();
       var r = cv.getBoundingClientRect(), fx = (ev.clientX - r.left) / W, fy = 1 - (ev.clientY - r.top) / H;
       var z = Math.exp(ev.deltaY * 0.0015), cx = v[0] + fx * (v[1] - v[0]), cy = v[2] + fy * (v[3] - v[2]);
       v = [cx - (cx - v[0]) * z, cx + (v[1] - cx) * z, cy - (cy - v[2]) * z, cy + (v[3] - cy) * z];
       later();
     }, {passive: false});
-    cv.addEventListener('dblclick', function () { v = home.slice(); later(); });
+    cv.addEventListener('dblclick', function () { init(); v = home.slice(); later(); });
     // For tests and for linking: where point i is on the screen now.
-    info.pointAt = function (i) { var r = cv.getBoundingClientRect(); return [r.left + px(i), r.top + py(i)]; };
-    return {root: root, draw: draw};
+    info.pointAt = function (i) { draw(); var r = cv.getBoundingClientRect(); return [r.left + px(i), r.top + py(i)]; };
+    return {root: root, draw: draw, ready: function () { return x !== null; }};
   }
   // ---- curves and the CD diagram: SVG drawn here, no chart library (an inlined plotly took
   // longer to compile on a busy machine than the rest of the page took to load) ----
@@ -383,7 +406,12 @@
     var pad = (hi - lo) * 0.05;
     return [lo - pad, hi + pad];
   }
-  function chartWidth(box) { return Math.max(420, Math.min(1000, (box.clientWidth || 1100) - 300)); }
+  // The curves' boxes share one width, read once a redraw: reading it forces a layout of the page.
+  var boxWidth = null;
+  function chartWidth(box) {
+    if (boxWidth === null) boxWidth = box.clientWidth || 1100;
+    return Math.max(420, Math.min(1000, boxWidth - 300));
+  }
   function axes(svg, M, W, H, fx, xt, fy, yt, xtitle, ytitle) {
     var g = sv('g', {'class': 'axes'}), y1 = H - M.b;
     xt.forEach(function (v) {
@@ -633,6 +661,7 @@
   function drawAll() {
     var t0 = performance.now();
     var tm = window.drbench.timings = {};
+    boxWidth = null;
     [refreshSelectors, drawTables, drawScatter, drawSplitCurve, drawDimCurve, drawRnx, drawCd,
       drawTraces].forEach(function (f) {
       var t = performance.now();
@@ -643,8 +672,9 @@
     window.drbench.lastDrawMs = performance.now() - t0;
     document.documentElement.setAttribute('data-redraws', String(window.drbench.redraws));
   }
-  window.drbench = {state: S, redraws: 0, data: D, charts: {}};
+  window.drbench = {state: S, redraws: 0, data: D, charts: {}, parsed: T_PARSE};
   window.addEventListener('DOMContentLoaded', function () {
+    var tDraw = performance.now();
     bindSelectors();
     drawAll();
     // The curves take the page's width: drawn again when the window is resized.
@@ -653,9 +683,12 @@
       if (window.innerWidth === width) return;
       width = window.innerWidth;
       clearTimeout(resized);
-      resized = setTimeout(function () { [drawSplitCurve, drawDimCurve, drawRnx, drawCd, drawTraces].forEach(function (f) { f(); }); }, 200);
+      resized = setTimeout(function () { boxWidth = null; [drawSplitCurve, drawDimCurve, drawRnx, drawCd, drawTraces].forEach(function (f) { f(); }); }, 200);
     });
     window.drbench.readyMs = performance.now();
+    // Where the time went: the data parsed (from, to), the drawing begun, all ms after navigation.
+    window.drbench.phases = {script: Math.round(T_PARSE[0]), parsed: Math.round(T_PARSE[1]), draw: Math.round(tDraw),
+      ready: Math.round(window.drbench.readyMs)};
     document.documentElement.setAttribute('data-ready', '1');
   });
 })();
