@@ -296,20 +296,33 @@ def test_70k_points_load_fast(tmp_path, chrome):
     out = tmp_path / "big.html"
     p = drbench("report", str(h5), "-o", str(out))
     assert "70,000 points" in p.stdout, p.stdout
-    times = []
-    # The first load of the page held to 3 s; the second printed beside it.
-    for _ in range(2):
-        chrome.load(out.resolve().as_uri())
-        times.append(chrome.eval("window.drbench.readyMs"))
-        assert chrome.eval("window.drbench.scatter.map(s => s.drawn)") == [70000]
+    uri = out.resolve().as_uri()
+    # The first load in a browser of its own (nothing cached), the second in the shared one.
+    # The renderer's main-thread CPU time (DevTools metrics) is what the load costs whatever
+    # else the machine runs.
+    cold = browser.Browser(chromium())
+    try:
+        cold.load(uri)
+        times = [cold.eval("window.drbench.readyMs")]
+        cpu = cold.main_thread_cpu_ms()
+        assert cold.eval("window.drbench.scatter.map(s => s.drawn)") == [70000]
+        assert cold.errors == [], cold.errors
+    finally:
+        cold.close()
+    chrome.load(uri)
+    times.append(chrome.eval("window.drbench.readyMs"))
+    assert chrome.eval("window.drbench.scatter.map(s => s.drawn)") == [70000]
+    load = os.getloadavg()[0]
     print(f"70,000-point page ({out.stat().st_size / 1e6:.1f} MB): ready after "
-          f"{', '.join(f'{t:.0f}' for t in times)} ms (first, second load); drawing (ms): "
+          f"{', '.join(f'{t:.0f}' for t in times)} ms (first load in a fresh browser, second); "
+          f"first load {cpu:.0f} ms of main-thread CPU; drawing (ms): "
           f"{chrome.eval('JSON.stringify(window.drbench.timings)')}; load average "
-          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+          f"{load:.1f} on {os.cpu_count()} cores")
     # 3 s on a machine with a core to spare; where other work oversubscribes the cores (the
     # suite runs tests in parallel) every step is slower by about load/cores, and so is the limit.
-    busy = max(1.0, os.getloadavg()[0] / (os.cpu_count() or 1))
+    busy = max(1.0, load / (os.cpu_count() or 1))
     assert times[0] < 3000 * busy, (times, busy)
+    assert cpu < 3000, cpu
     assert chrome.errors == [], chrome.errors
 
 
