@@ -344,7 +344,9 @@
         else tip.appendChild(document.createTextNode(' · no thumbnail (' + e.thumbs.n.toLocaleString('en') + ' of ' + n.toLocaleString('en') + ' points carry one)'));
       }
       tip.style.display = 'block';
-      tip.style.left = (px(i) > W * 0.6 ? px(i) - 8 - tip.offsetWidth : px(i) + 8) + 'px'; tip.style.top = (py(i) + 22) + 'px';
+      // Beside the point, inside the panel where it fits (a tip wider than the panel starts at its left edge).
+      var left = px(i) > W * 0.6 ? px(i) - 8 - tip.offsetWidth : px(i) + 8;
+      tip.style.left = Math.max(0, Math.min(left, W - tip.offsetWidth)) + 'px'; tip.style.top = (py(i) + 22) + 'px';
       tip.style.display = 'block';
     });
     cv.addEventListener('mouseleave', function () { tip.style.display = 'none'; });
@@ -446,7 +448,8 @@
       svg.appendChild(ring);
       tip.style.display = 'block';
       var W = +svg.getAttribute('width');
-      tip.style.left = (best[0] > W * 0.6 ? best[0] - 10 - tip.offsetWidth : best[0] + 10) + 'px';
+      var left = best[0] > W * 0.6 ? best[0] - 10 - tip.offsetWidth : best[0] + 10;
+      tip.style.left = Math.max(0, Math.min(left, W - tip.offsetWidth)) + 'px';
       tip.style.top = (best[1] + 10) + 'px';
     });
     svg.addEventListener('mouseleave', hide);
