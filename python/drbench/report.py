@@ -202,7 +202,7 @@ th{cursor:pointer;user-select:none}th:hover{background:#e4e4f4}
 .plot{width:100%}table.res{min-width:min(100%,56em)}table.res caption{font-weight:400}.fignote{font-size:.85em;color:#555;margin:.2em 0 1.5em}
 .progress{background:#fff4d6;border:1px solid #e0b050;padding:.5em .8em;margin:.5em 0}
 table.fail td{font-size:.85em;vertical-align:top}td.msg{white-space:pre-wrap;max-width:50em}
-.grid{display:flex;flex-wrap:wrap;gap:12px}.panel{position:relative}
+.grid{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-end}.panel{position:relative;width:400px}
 .panel canvas{cursor:crosshair;display:block}.ptitle{font-size:.85em;font-weight:600;margin:.2em 0}
 .tip{position:absolute;display:none;background:#222;color:#fff;font-size:.8em;padding:.2em .4em;
 border-radius:3px;pointer-events:none;white-space:nowrap;z-index:5}
