@@ -5,8 +5,9 @@ The page holds the files' provenance, configs, failed tasks, the tables with the
 drbench program stores or prints them (bold best cell, significance marks, selection rule and
 protocol: never recomputed here or in JavaScript), the stored ranks and critical difference,
 R_NX(K) curves, optimiser traces and every method's latent space at the tables' chosen setting,
-its coordinates quantised to 16 bits per axis. Plotly (python/drbench/report_assets, pinned in its
-package-lock.json) is inlined, so nothing is fetched when the page is viewed. Selectors (data set,
+its coordinates quantised to 16 bits per axis. The page's own JavaScript
+(python/drbench/report_assets/page.js: canvas scatters, SVG curves, no library) is inlined, so
+nothing is fetched when the page is viewed. Selectors (data set,
 dim, split value, k, measure, protocol) redraw tables and figures; tables sort by a click on a
 column head. docs/figures.md says what a page holds and how large it grows.
 """
@@ -183,7 +184,6 @@ def provenance_html(r: dres.Results) -> str:
 
 
 ASSETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "report_assets")
-PLOTLY = os.path.join(ASSETS, "plotly-gl2d.min.js")
 MAX_POINTS = 100_000  # per embedding; above it a seeded uniform subsample, said on the page
 TRACE_POINTS = 400  # per optimiser trace: every n-th iteration, the last always kept
 # Image thumbnails shown on hover, per panel: at most this many points (a seeded subsample, seed
@@ -202,7 +202,7 @@ th{cursor:pointer;user-select:none}th:hover{background:#e4e4f4}
 .plot{width:100%}table.res{min-width:min(100%,56em)}table.res caption{font-weight:400}.fignote{font-size:.85em;color:#555;margin:.2em 0 1.5em}
 .progress{background:#fff4d6;border:1px solid #e0b050;padding:.5em .8em;margin:.5em 0}
 table.fail td{font-size:.85em;vertical-align:top}td.msg{white-space:pre-wrap;max-width:50em}
-.grid{display:flex;flex-wrap:wrap;gap:12px}.panel{position:relative}
+.grid{display:flex;flex-wrap:wrap;gap:12px;align-items:flex-end}.panel{position:relative;width:400px}
 .panel canvas{cursor:crosshair;display:block}.ptitle{font-size:.85em;font-weight:600;margin:.2em 0}
 .tip{position:absolute;display:none;background:#222;color:#fff;font-size:.8em;padding:.2em .4em;
 border-radius:3px;pointer-events:none;white-space:nowrap;z-index:5}
@@ -210,6 +210,15 @@ border-radius:3px;pointer-events:none;white-space:nowrap;z-index:5}
 .legend{margin:.3em 0 .6em;font-size:.85em}.key{margin-right:1em;cursor:pointer;user-select:none}
 .key i{display:inline-block;width:.8em;height:.8em;margin-right:.3em;vertical-align:middle}
 .key.off{opacity:.35;text-decoration:line-through}
+.chart{display:flex;align-items:flex-start;gap:10px}.cplot{position:relative}
+.clegend{font-size:.85em;max-height:400px;overflow:auto;max-width:300px}
+.clegend .key{display:block;margin:.15em 0}.clegend .key i{height:.3em;width:1.4em}
+.ctitle{font-size:.85em;margin:.8em 0 .2em}
+svg text{font-size:11px;fill:#333}svg text.atitle{font-size:12px}svg line.gl{stroke:#eee}
+svg rect.frame{fill:none;stroke:#999}svg path.series{fill:none;stroke-width:1.8}
+svg path.ebar{fill:none;stroke-width:1;opacity:.7}svg circle.ring{fill:none;stroke:#000;stroke-width:1.5}
+svg line.axis{stroke:#333}svg line.cdbar{stroke:#000;stroke-width:2}
+svg line.clique{stroke:#000;stroke-width:4}svg line.stem{stroke-width:1}
 """
 
 
@@ -636,8 +645,6 @@ def render(paths, data_dirs=(), max_points=MAX_POINTS) -> tuple:
                                                   zip(d["files"], names)))
     banners = "".join(f"<p class=progress>{esc(f['progress']['text'])}</p>"
                       for f in d["files"] if f["progress"]["text"])
-    with open(PLOTLY, encoding="utf-8") as f:
-        plotly = f.read()
     with open(os.path.join(ASSETS, "page.js"), encoding="utf-8") as f:
         script = f.read()
     sel = "".join(f"<label>{lab}<select id=sel-{n}></select></label>" for n, lab in
@@ -648,7 +655,7 @@ def render(paths, data_dirs=(), max_points=MAX_POINTS) -> tuple:
     n_points = sum(e["shown"] for e in d["embeddings"])
     html_text = (
         f"<!DOCTYPE html>\n<html lang=en><head><meta charset=utf-8><title>{esc(title)}</title>"
-        f"<style>{PAGE_CSS}</style>\n<script>{plotly}</script>\n"
+        f"<style>{PAGE_CSS}</style>\n"
         f"<script id=drbench-data type=application/json>{_json(_clean(d))}</script>\n"
         f"<script>{script}</script></head><body>\n<h1>{esc(title)}</h1>\n{banners}"
         f"<p>{len(paths)} results file(s), generated {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}"

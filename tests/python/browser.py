@@ -45,7 +45,7 @@ class Browser:
         self.ws = websocket.create_connection(page["webSocketDebuggerUrl"], timeout=60,
                                               suppress_origin=True)
         self.next_id, self.events, self.errors, self.requests = 0, [], [], []
-        for domain in ("Page", "Runtime", "Log", "Network"):
+        for domain in ("Page", "Runtime", "Log", "Network", "Performance"):
             self.send(f"{domain}.enable")
         # The network off as a user would have it too, besides the dead proxy.
         self.send("Network.emulateNetworkConditions", offline=True, latency=0,
@@ -106,6 +106,11 @@ class Browser:
         if "exceptionDetails" in r:
             raise RuntimeError(f"{expr}: {r['exceptionDetails']}")
         return r["result"].get("value")
+
+    def main_thread_cpu_ms(self):
+        """CPU time the page's renderer main thread has used (since that renderer started)."""
+        m = {x["name"]: x["value"] for x in self.send("Performance.getMetrics")["metrics"]}
+        return m["ThreadTime"] * 1000
 
     def mouse(self, x, y):
         self.send("Input.dispatchMouseEvent", type="mouseMoved", x=x, y=y)
