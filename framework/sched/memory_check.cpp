@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "framework/budget/budget.hpp"
 #include "framework/config/validate.hpp"
 #include "framework/core/error.hpp"
 #include "framework/data/generators.hpp"
@@ -284,7 +285,7 @@ std::size_t method_peaks(const Experiment& ex, const std::vector<DataShape>& sha
         const DataShape s = fit_shape(ex, shapes, full, joint_shapes, mi, di, value);
         for (const ParamSet& setting : settings)
           for (std::uint64_t dim : task_dims(ex, di, mi)) {
-            const double method = info.memory_of(s, setting, dim == 0 ? s.d : dim);
+            const double method = memory_of(info, s, setting, dim == 0 ? s.d : dim);
             const double need = std::max(method, raw_block);
             const std::string task = "dataset " + ex.datasets[di].name + ", split " +
                                      split_label(ex.splits, value) + " (" + std::to_string(s.n) +
@@ -381,7 +382,7 @@ std::vector<double> task_memory(const Experiment& ex, const std::vector<Task>& t
     const DataShape s =
         fit_shape(ex, shapes, full, joint_shapes, t.method, t.dataset, t.split_value);
     const MethodInfo& info = Registry::instance().get(ex.methods[t.method].method);
-    bytes.at(t.id) = std::max(info.memory_of(s, t.setting, t.dim == 0 ? s.d : t.dim), raw_block);
+    bytes.at(t.id) = std::max(memory_of(info, s, t.setting, t.dim == 0 ? s.d : t.dim), raw_block);
   }
   return bytes;
 }
