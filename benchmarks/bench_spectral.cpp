@@ -15,6 +15,7 @@
 #include <string>
 
 #include "benchmarks/matrix_file.hpp"
+#include "framework/budget/budget.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/core/trace.hpp"
@@ -56,7 +57,7 @@ int main(int argc, char** argv) {
   if (estimate_only) {
     std::printf("{\"n\": %llu, \"d\": %llu, \"estimate_mib\": %.1f}\n",
                 static_cast<unsigned long long>(n), static_cast<unsigned long long>(d),
-                info.memory_of(DataShape{n, d, 0}, p, dims) / 1048576.0);
+                memory_of(info, DataShape{n, d, 0}, p, dims) / 1048576.0);
     return 0;
   }
   Rng rng(1);
@@ -70,7 +71,7 @@ int main(int argc, char** argv) {
       "{\"n\": %llu, \"d\": %llu, \"seconds\": %.3f, \"cpu_seconds\": %.3f, "
       "\"finite\": %s, \"estimate_mib\": %.1f",
       static_cast<unsigned long long>(n), static_cast<unsigned long long>(d), secs, cpu,
-      Y.is_finite() ? "true" : "false", info.memory_of(DataShape{n, d, 0}, p, dims) / 1048576.0);
+      Y.is_finite() ? "true" : "false", memory_of(info, DataShape{n, d, 0}, p, dims) / 1048576.0);
   for (const auto& [k, v] : trace.notes) std::printf(", \"%s\": \"%s\"", k.c_str(), v.c_str());
   std::printf("}\n");
   return 0;

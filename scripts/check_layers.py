@@ -14,6 +14,7 @@ import sys
 FRAMEWORK = {
     "core": [],
     "support": ["core"],
+    "budget": ["core", "support"],
     "linalg": ["core", "support"],
     "neighbours": ["core", "support", "linalg"],
     "nbody": ["core", "support", "linalg"],
@@ -21,15 +22,15 @@ FRAMEWORK = {
     "affinity": ["core", "support", "linalg", "neighbours", "nbody"],
     "data": ["core", "support", "linalg", "neighbours"],
     "eval": ["core", "support", "linalg", "neighbours"],
-    "config": ["core", "support", "linalg", "neighbours", "data", "eval"],
-    "plan": ["core", "support", "linalg", "neighbours", "data", "eval", "config"],
+    "config": ["core", "support", "budget", "linalg", "neighbours", "data", "eval"],
+    "plan": ["core", "support", "budget", "linalg", "neighbours", "data", "eval", "config"],
     "results": ["core", "support", "linalg", "neighbours", "data", "eval", "config", "plan"],
-    "sched": ["core", "support", "linalg", "neighbours", "nbody", "data", "eval", "config", "plan",
-              "results"],
+    "sched": ["core", "support", "budget", "linalg", "neighbours", "nbody", "data", "eval",
+              "config", "plan", "results"],
 }
 # What a method may use: the contract and the shared numerical routines, never the run
 # (config, plan, results, sched) nor the data and scoring the scheduler applies to it.
-METHOD_FLOORS = ["core", "support", "linalg", "neighbours", "nbody", "optim", "affinity"]
+METHOD_FLOORS = ["core", "support", "budget", "linalg", "neighbours", "nbody", "optim", "affinity"]
 # Single headers a method may read from a higher floor: the config entry its own `configure` hook
 # parses (MethodInfo::configure takes it).
 METHOD_EXCEPTIONS = {"framework/config/method_entry.hpp", "framework/config/yaml_reader.hpp"}

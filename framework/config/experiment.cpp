@@ -13,6 +13,7 @@
 #include <set>
 #include <sstream>
 
+#include "framework/budget/budget.hpp"
 #include "framework/config/grid.hpp"
 #include "framework/config/method_entry.hpp"
 #include "framework/config/yaml_reader.hpp"
@@ -478,6 +479,7 @@ class Parser {
       MethodInfo made = info->configure(entry);
       made.configured_from = info->name;
       info = &Registry::instance().add_configured(std::move(made));
+      configure_budget(info->configured_from, info->name, entry);
       m.method = info->name;
     }
     m.protocol = method_protocol(n, key, *info, eval, splits);

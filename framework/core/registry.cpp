@@ -84,15 +84,6 @@ ParamSet MethodInfo::parse_setting(const std::string& setting) const {
   return given;
 }
 
-double MethodInfo::iterations_of(const ParamSet& p) const {
-  if (iterations) return std::max(1.0, iterations(p));
-  // Any default and range: only the name and type matter for reading.
-  static const IntKey vocabulary = keywords::iterations(1, 1, "");
-  const ParamSpec* s = param(vocabulary.name());
-  if (!s || s->type != ParamType::Int || !p.has(vocabulary.name())) return 1.0;
-  return std::max(1.0, double(vocabulary(p)));
-}
-
 std::string MethodInfo::migrate_setting(const std::string& setting, int from_version) const {
   auto items = setting_items(setting);
   bool renamed = false;
@@ -177,32 +168,6 @@ std::unique_ptr<Method> MethodInfo::fit(const ParamSet& p, const FitInput& in) c
   std::unique_ptr<Method> m = make(p);
   m->fit(in);
   return m;
-}
-
-double MethodInfo::cost_of(const DataShape& s, const ParamSet& p, arma::uword dim) const {
-  if (cost) return cost(s, p, dim);
-  return static_cast<double>(s.n) * static_cast<double>(s.n) * static_cast<double>(s.d);
-}
-
-double memory_default(const DataShape& s, arma::uword dim) {
-  const double n = double(s.n), d = double(s.d);
-  return 8.0 * (n * n + 4.0 * n * d + 4.0 * n * double(dim));
-}
-
-double memory_linear(const DataShape& s, arma::uword dim) {
-  const double n = double(s.n), m = double(s.n_test), d = double(s.d), q = double(dim);
-  return 8.0 * ((n + m) * d + 3.0 * d * d + 2.0 * (n + m) * q);
-}
-
-double memory_dense(const DataShape& s, arma::uword dim, double fit, double kept) {
-  const double n = double(s.n), m = double(s.n_test), d = double(s.d), q = double(dim);
-  return 8.0 *
-         (std::max(fit * n * n, kept * n * n + 2.0 * n * m) + 2.0 * n * d + 2.0 * (n + m) * q);
-}
-
-double MethodInfo::memory_of(const DataShape& s, const ParamSet& p, arma::uword dim) const {
-  if (memory) return memory(s, p, dim);
-  return memory_default(s, dim);
 }
 
 Registry& Registry::instance() {

@@ -51,16 +51,9 @@ struct MethodInfo {
   // Largest latent dimension allowed for this data and setting (e.g. C-1 for LDA). Default:
   // min(n-1, d).
   std::function<arma::uword(const DataShape&, const ParamSet&)> max_dim;
-  // Relative cost estimate used to hand out the longest tasks first. Default: n^2 * d.
-  std::function<double(const DataShape&, const ParamSet&, arma::uword dim)> cost;
-  // Peak memory of one fit plus its out-of-sample map and scoring, in bytes, for this data and
-  // setting (the memory model: `drbench validate`/`run` refuse a task whose estimate exceeds
-  // what one rank may use, and `drbench plan` prints it). Default: memory_default().
-  std::function<double(const DataShape&, const ParamSet&, arma::uword dim)> memory;
+  // What a task of the method costs, holds and iterates is not part of the contract: the run side
+  // reads it from the method's budget (framework/budget/budget.hpp), registered beside it.
   std::function<std::unique_ptr<Method>(const ParamSet&)> make;
-  // The iteration cap of a setting, which the cost model (framework/sched/cost_model.hpp) scales
-  // run times by. Empty: the vocabulary's `iterations` where the method declares it, else 1.
-  std::function<double(const ParamSet&)> iterations;
 
   // Cross-parameter checks that a single ParamSpec cannot express; empty string when fine.
   std::function<std::string(const ParamSet&)> check_setting;
@@ -86,7 +79,6 @@ struct MethodInfo {
   // parameters, typed by their specs; names the method does not declare are left out (the caller
   // completes the rest with complete()). Throws on a value its spec cannot read.
   ParamSet parse_setting(const std::string& canonical) const;
-  double iterations_of(const ParamSet& p) const;
   // A canonical setting text written under settings version `from_version` with every parameter
   // renamed since (ParamSpec::former_name) under its current name, items in name order: the text
   // the current build writes for the same setting. Idempotent on current texts.
@@ -103,29 +95,12 @@ struct MethodInfo {
   void check_input(const FitInput& in, const ParamSet& p) const;
   // The checked way to fit: check_input, make, fit.
   std::unique_ptr<Method> fit(const ParamSet& p, const FitInput& in) const;
-  double cost_of(const DataShape& s, const ParamSet& p, arma::uword dim) const;
-  double memory_of(const DataShape& s, const ParamSet& p, arma::uword dim) const;
 };
 
 // The four lines that open every descriptor: who the method is and where it comes from. The rest
 // (parameters, models, make) the method sets on the returned descriptor.
 MethodInfo describe_method(std::string name, std::string family, std::string summary,
                            std::string reference);
-
-// What a method without its own estimate is assumed to hold: the data, one dense n x n matrix
-// and a few n x d and n x dim work arrays, as doubles.
-double memory_default(const DataShape& s, arma::uword dim);
-
-// Building blocks of the methods' own estimates (MethodInfo::memory), in bytes. Each counts the
-// method's work arrays only: its input (the training points) and the test points are part of the
-// cached partition, which the memory model counts for every rank.
-// A linear projection: centred copies of the training and test points (n x d, n_test x d), a few
-// d x d scatter/covariance matrices with their eigenvectors and the embeddings.
-double memory_linear(const DataShape& s, arma::uword dim);
-// A method of dense n x n matrices: `fit` of them held at once while fitting (kernel, its factor,
-// eigenvectors, a gradient, ...), then `kept` of them by the fitted model while the test side
-// (an n x n_test cross-kernel and its centred copy) is built; the larger of the two phases.
-double memory_dense(const DataShape& s, arma::uword dim, double fit, double kept);
 
 class Registry {
  public:

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <functional>
 
+#include "framework/budget/budget.hpp"
 #include "framework/config/validate.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/rng.hpp"
@@ -76,7 +77,7 @@ void add_inner_tasks(const Experiment& ex, const std::vector<const MethodInfo*>&
       t.key = inner + rest + t.setting.canonical() + dim;
       t.seed = hash_seed(ex.seed, inner + rest + infos[t.method]->seed_setting(t.setting) + dim);
       const DataShape s = inner_shape(ex, ex.methods[t.method], train_of(t));
-      t.cost = infos[t.method]->cost_of(s, t.setting, t.dim == 0 ? s.d : t.dim);
+      t.cost = cost_of(*infos[t.method], s, t.setting, t.dim == 0 ? s.d : t.dim);
       tasks.push_back(std::move(t));
     }
   }
@@ -145,7 +146,7 @@ std::vector<Task> expand_tasks(const Experiment& ex, const std::vector<DataShape
                                               infos[mi]->seed_setting(setting) + "|d" +
                                               std::to_string(dim));
               const DataShape fit = fit_of(di, value, mi);
-              t.cost = infos[mi]->cost_of(fit, setting, dim == 0 ? fit.d : dim);
+              t.cost = cost_of(*infos[mi], fit, setting, dim == 0 ? fit.d : dim);
               tasks.push_back(std::move(t));
             }
       }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "framework/budget/budget.hpp"
 #include "framework/config/validate.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/results/store.hpp"
@@ -47,7 +48,7 @@ double descriptor_estimate(const std::string& method, const std::string& setting
   const MethodInfo* info = Registry::instance().find(method);
   if (!info) return 0;
   try {
-    return std::max(0.0, info->cost_of(shape, info->complete(info->parse_setting(setting)), dim));
+    return std::max(0.0, cost_of(*info, shape, info->complete(info->parse_setting(setting)), dim));
   } catch (const std::exception&) {
     return 0;  // a setting this build cannot read: the sample calibrates nothing
   }
@@ -59,7 +60,7 @@ double iterations_of(const std::string& method, const std::string& setting) {
   const MethodInfo* info = Registry::instance().find(method);
   if (!info) return 1.0;
   try {
-    return info->iterations_of(info->complete(info->parse_setting(setting)));
+    return iterations_of(*info, info->complete(info->parse_setting(setting)));
   } catch (const std::exception&) {
     return 1.0;  // a setting this build cannot read: no iteration count to scale by
   }
@@ -195,7 +196,7 @@ std::vector<CostFeatures> task_features(const Experiment& ex, const std::vector<
     x.d = double(s.d);
     x.dim = double(t.dim == 0 ? s.d : t.dim);
     const MethodInfo* info = Registry::instance().find(x.method);
-    x.iterations = info ? info->iterations_of(t.setting) : 1.0;
+    x.iterations = info ? iterations_of(*info, t.setting) : 1.0;
     x.estimate = t.cost;
     out.push_back(x);
   }

@@ -56,8 +56,8 @@ class CostModel {
   double seconds_per_estimate_ = 0;  // median seconds / estimate (0: no samples)
 };
 
-// The iteration cap of a method's canonical setting as its descriptor reads it
-// (MethodInfo::iterations_of); 1 for a method or setting this build does not know.
+// The iteration cap of a method's canonical setting as its budget reads it
+// (framework/budget: iterations_of); 1 for a method or setting this build does not know.
 double iterations_of(const std::string& method, const std::string& canonical_setting);
 
 // Features of every task of an experiment (shapes as check_against_data returns them) and the

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "framework/budget/budget.hpp"
 #include "framework/config/validate.hpp"
 #include "framework/core/error.hpp"
 #include "framework/data/generators.hpp"
@@ -66,7 +67,7 @@ double sparse_method_bytes(const Experiment& ex, const MethodInfo& info, std::si
   const double nnz_fit = nnz * double(s.n) / double(full.n);
   s.d = std::max<arma::uword>(
       1, arma::uword(std::ceil(2.0 * nnz_fit / double(std::max<arma::uword>(1, s.n)))));
-  return info.memory_of(s, setting, dim == 0 ? s.d : dim) +
+  return memory_of(info, s, setting, dim == 0 ? s.d : dim) +
          sparse_knn_bytes(s.n, 0.0, 0, unsigned(std::max(1, ex.threads)));
 }
 
@@ -331,7 +332,7 @@ std::size_t method_peaks(const Experiment& ex, const std::vector<DataShape>& sha
             const double sparse =
                 sparse_method_bytes(ex, info, mi, di, s, setting, dim, full[di], nnz_of(loads, di));
             const double method =
-                sparse >= 0 ? sparse : info.memory_of(s, setting, dim == 0 ? s.d : dim);
+                sparse >= 0 ? sparse : memory_of(info, s, setting, dim == 0 ? s.d : dim);
             const double need = std::max(method, raw_block);
             const std::string task = "dataset " + ex.datasets[di].name + ", split " +
                                      split_label(ex.splits, value) + " (" + std::to_string(s.n) +
@@ -431,7 +432,7 @@ std::vector<double> task_memory(const Experiment& ex, const std::vector<Task>& t
     const double sparse = sparse_method_bytes(ex, info, t.method, t.dataset, s, t.setting, t.dim,
                                               full[t.dataset], nnz_of(loads, t.dataset));
     bytes.at(t.id) = std::max(
-        sparse >= 0 ? sparse : info.memory_of(s, t.setting, t.dim == 0 ? s.d : t.dim), raw_block);
+        sparse >= 0 ? sparse : memory_of(info, s, t.setting, t.dim == 0 ? s.d : t.dim), raw_block);
   }
   return bytes;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // The memory model. What one rank needs for a task is the method's estimate for the task's shape
-// and setting (MethodInfo::memory_of: fit, out-of-sample map and scoring) plus what the rank holds
+// and setting (its budget's memory_of: fit, out-of-sample map and scoring) plus what the rank holds
 // whatever it runs: its copy of every dataset (loaded once, kept for the run), its cache of
 // preprocessed partitions (at most TaskRunner::kSplitCacheBytes) and the expanded task list.
 // `drbench validate`, `run` and `plan` hold every task to the limit one rank may use

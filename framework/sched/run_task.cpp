@@ -9,6 +9,7 @@
 #include <new>
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
@@ -243,7 +244,7 @@ std::string TaskRunner::out_of_memory_message(const Task& t) const {
            ex_.datasets.at(t.dataset).name +
            "' (fix: fewer points via max_points, or more memory per rank: fewer ranks per node)";
   const MethodInfo& info = Registry::instance().get(ms.method);
-  const double need = info.memory_of(fit_shape_, t.setting, t.dim == 0 ? fit_shape_.d : t.dim);
+  const double need = memory_of(info, fit_shape_, t.setting, t.dim == 0 ? fit_shape_.d : t.dim);
   return "out of memory (needed about " + format_bytes(need) + " for " + ms.label + " on " +
          std::to_string(fit_shape_.n) + " points in " + std::to_string(fit_shape_.d) +
          "-D; fix: fewer training points, landmarks or neighbour_graph: approximate where the "

@@ -1,6 +1,9 @@
 #pragma once
 // Landmark choice shared by the landmark methods (landmark MDS, landmark MVU), and landmark MDS's
 // triangulation (landmark MDS, landmark Isomap).
+#include <algorithm>
+#include <cstdint>
+
 #include <armadillo>
 
 #include "framework/core/rng.hpp"
@@ -27,5 +30,12 @@ class LandmarkTriangulation {
   arma::vec delta_mean_;  // mean squared distance of each landmark to the landmarks
   arma::mat Lsharp_;      // dim x m: L# = diag(1/sqrt(lambda)) V' = diag(1/lambda) Y_m
 };
+
+// The landmarks a setting of `requested` (its `landmarks` parameter; 0 = every point) uses on n
+// training points: what the methods' dimension limits and budgets count.
+inline double landmarks_used(std::int64_t requested, arma::uword n) {
+  const double m = double(requested);
+  return m == 0 ? double(n) : std::min(m, double(n));
+}
 
 }  // namespace drbench

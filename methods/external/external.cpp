@@ -18,6 +18,7 @@
 #include <regex>
 #include <thread>
 
+#include "framework/budget/budget.hpp"
 #include "framework/config/method_entry.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
@@ -428,6 +429,17 @@ MethodInfo configure(const MethodEntry& e) {
       m.params.push_back(param_spec(r, kv.second, join_key(pkey, name), name));
     }
   }
+  std::shared_ptr<const Definition> cdef = def;
+  m.make = [cdef](const ParamSet& p) { return std::make_unique<External>(cdef, p); };
+  return m;
+}
+
+// The budget of a configured entry: its `cost` (relative, like every method's estimate) and what
+// drbench itself holds for the command.
+Budget configure_budget(const MethodEntry& e) {
+  const Reader& r = e.reader;
+  const YAML::Node& n = e.node;
+  Budget b;
   // cost: {n: a, d: b, dim: c, scale: s} = s n^a d^b (dim+1)^c, relative like every method's
   // estimate (the default n^2 d is the framework's); `drbench plan --costs` learns seconds anyway.
   double ca = 2, cb = 1, cc = 0, cs = 1;
@@ -449,18 +461,16 @@ MethodInfo configure(const MethodEntry& e) {
       if (!(cs > 0)) r.fail(n["cost"]["scale"], join_key(key, "scale"), "must be positive");
     }
   }
-  m.cost = [=](const DataShape& s, const ParamSet&, arma::uword dim) {
+  b.cost = [=](const DataShape& s, const ParamSet&, arma::uword dim) {
     return cs * std::pow(double(s.n), ca) * std::pow(double(s.d), cb) *
            std::pow(double(dim) + 1.0, cc);
   };
   // drbench itself holds the data, the input file's copy and the embeddings; the command's own
   // memory is its business (and outside this process).
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
     return 8.0 * (3.0 * double(s.n) * double(s.d) + 4.0 * double(s.n) * double(dim));
   };
-  std::shared_ptr<const Definition> cdef = def;
-  m.make = [cdef](const ParamSet& p) { return std::make_unique<External>(cdef, p); };
-  return m;
+  return b;
 }
 
 MethodInfo external_info() {
@@ -482,6 +492,14 @@ MethodInfo external_info() {
   return m;
 }
 
+Budget external_budget() {
+  Budget b;
+  b.method = "external";
+  b.configure = configure_budget;
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(external_info)
+DRBENCH_REGISTER_BUDGET(external_budget)
 }  // namespace drbench

@@ -1,6 +1,7 @@
 #include "methods/kernel/kernel_subspace.hpp"
 
 #include <string>
+#include <utility>
 
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
@@ -117,15 +118,21 @@ void describe_kernel_lpp(MethodInfo& m, const IntKey& neighbours) {
   m.params.push_back(neighbours);
   for (auto& p : lpp_keys().specs()) m.params.push_back(p);
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 0 ? s.n - 1 : 0; };
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+  m.transform_reproduces_embedding = true;
+}
+
+Budget kernel_lpp_budget(std::string method) {
+  Budget b;
+  b.method = std::move(method);
+  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     return double(s.n) * s.n * (s.d + 5.0 * s.n);
   };
-  m.transform_reproduces_embedding = true;
   // The full eigendecomposition of the Gram matrix (K, eigenvectors, LAPACK's workspace) and the
   // kept n x r basis with its r x r pencil: five n x n at the peak, two kept for the test side.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
     return memory_dense(s, dim, 5.0, 2.0);
   };
+  return b;
 }
 
 }  // namespace drbench

@@ -8,6 +8,7 @@
 #include <armadillo>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
 #include "framework/core/registry.hpp"
@@ -98,7 +99,9 @@ class GraphKernelLpp : public KernelSubspace {
 };
 
 // What the KLPP and SKLPP descriptors share: the kernel keys, `neighbours` and the LPP keys as
-// parameters, and their estimates (n x n eigenproblems, at most n - 1 directions).
+// parameters, at most n - 1 directions.
 void describe_kernel_lpp(MethodInfo& m, const IntKey& neighbours);
+// Their budget: n x n eigenproblems.
+Budget kernel_lpp_budget(std::string method);
 
 }  // namespace drbench

@@ -1,6 +1,7 @@
 #include "methods/linear/isometric_projection.hpp"
 
 #include <cmath>
+#include <utility>
 
 #include "framework/core/keywords.hpp"
 
@@ -19,8 +20,22 @@ double IsometricGraphKeys::cost(const DataShape& s, const ParamSet& p) const {
   return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * double(neighbours(p)));
 }
 
-double isometric_memory(const DataShape& s, const ParamSet&, arma::uword dim) {
-  return memory_linear(s, dim) + 8.0 * 2.5 * double(s.n) * double(s.n);
+Budget isometric_budget(std::string method, ShapeEstimate extra) {
+  Budget b;
+  b.method = std::move(method);
+  const IsometricGraphKeys geodesics = isometric_graph_keys();
+  if (extra)
+    b.cost = [geodesics, extra](const DataShape& s, const ParamSet& p, arma::uword dim) {
+      return geodesics.cost(s, p) + extra(s, p, dim);
+    };
+  else
+    b.cost = [geodesics](const DataShape& s, const ParamSet& p, arma::uword) {
+      return geodesics.cost(s, p);
+    };
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_linear(s, dim) + 8.0 * 2.5 * double(s.n) * double(s.n);
+  };
+  return b;
 }
 
 arma::mat oip_matrix(const arma::mat& Xc, const arma::mat& tau) {

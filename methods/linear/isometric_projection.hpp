@@ -3,6 +3,7 @@
 // graph their settings describe, its cost and memory, and OIP's matrix.
 #include <armadillo>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/params.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/neighbours/geodesic.hpp"
@@ -19,9 +20,10 @@ struct IsometricGraphKeys {
 };
 IsometricGraphKeys isometric_graph_keys();
 
-// MethodInfo::memory of them all: the geodesic distances and the isometric kernel, two dense
-// n x n (2.5 with the shortest-path work arrays), then a linear map.
-double isometric_memory(const DataShape& s, const ParamSet& p, arma::uword dim);
+// The budget of them all: the graph's cost (IsometricGraphKeys::cost) plus `extra` where given;
+// memory: the geodesic distances and the isometric kernel, two dense n x n (2.5 with the
+// shortest-path work arrays), then a linear map.
+Budget isometric_budget(std::string method, ShapeEstimate extra = nullptr);
 
 // M of OIP's Algorithm 1, step 3, for centred data Xc (d x n) and tau (n x n):
 // M = (Xc Xc^T)^2 - 2 Xc tau Xc^T, never forming the n x n matrix Xc^T Xc.

@@ -1,18 +1,25 @@
 #include "methods/linear/pca_models.hpp"
 
 #include <algorithm>
+#include <utility>
 
 namespace drbench {
 
 void describe_pca_models(MethodInfo& m) {
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    const double a = std::min(s.n, s.d), b = std::max(s.n, s.d);
-    return a * a * b;
-  };
   m.transform_reproduces_embedding = true;
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+}
+
+Budget pca_models_budget(std::string method) {
+  Budget b;
+  b.method = std::move(method);
+  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+    const double a = std::min(s.n, s.d), c = std::max(s.n, s.d);
+    return a * a * c;
+  };
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
     return memory_linear(s, dim);
   };
+  return b;
 }
 
 }  // namespace drbench

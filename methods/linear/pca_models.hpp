@@ -1,14 +1,18 @@
 #pragma once
-// What the methods pca and ppca share besides the decomposition (framework/linalg/pca): the
-// descriptor's estimates of a fit that is pca_basis and a linear map.
+// What the methods pca and ppca share besides the decomposition (framework/linalg/pca): a fit
+// that is pca_basis and a linear map.
+#include <string>
+
+#include "framework/budget/budget.hpp"
 #include "framework/core/registry.hpp"
 
 namespace drbench {
 
-// The estimates of a method whose fit is pca_basis and a linear map (pca, ppca): cost
-// min(n, d)^2 max(n, d) (a d x d covariance eigenproblem when d <= n, a thin SVD when d > n),
-// memory_linear (centred copies, the d x d covariance, a dim x dim posterior map), and
 // transform(training points) == embedding().
 void describe_pca_models(MethodInfo& m);
+// Their budget: cost min(n, d)^2 max(n, d) (a d x d covariance eigenproblem when d <= n, a thin
+// SVD when d > n), memory_linear (centred copies, the d x d covariance, a dim x dim posterior
+// map).
+Budget pca_models_budget(std::string method);
 
 }  // namespace drbench

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
@@ -180,9 +181,8 @@ LocalAlignmentSetting LocalAlignmentKeys::operator()(const ParamSet& p) const {
                                has_patch && patch(p) == "self"};
 }
 
-LocalAlignmentKeys describe_local_alignment(MethodInfo& m, std::int64_t default_neighbours,
-                                            bool patch) {
-  LocalAlignmentKeys keys{
+LocalAlignmentKeys local_alignment_keys(std::int64_t default_neighbours, bool patch) {
+  return {
       keywords::neighbours(default_neighbours, 2, 500, "of every local patch"),
       keywords::ridge(1e-3, 0.0, std::nullopt, true,
                       "on the local Gram matrix, times its trace (reconstruction weights of new "
@@ -191,28 +191,47 @@ LocalAlignmentKeys describe_local_alignment(MethodInfo& m, std::int64_t default_
                         "a point's patch: its neighbours nearest others (scikit-learn), or itself "
                         "and its neighbours - 1 nearest others (the papers)"),
       patch};
+}
+
+LocalAlignmentKeys describe_local_alignment(MethodInfo& m, std::int64_t default_neighbours,
+                                            bool patch) {
+  const LocalAlignmentKeys keys = local_alignment_keys(default_neighbours, patch);
   m.params = {keys.neighbours, keys.ridge};
   if (patch) m.params.push_back(keys.patch);
   m.transform_reproduces_embedding = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 1 ? s.n - 2 : 0; };
-  const IntKey nb = keys.neighbours;
+  return keys;
+}
+
+Budget local_alignment_budget(std::string method, std::int64_t default_neighbours) {
+  Budget b;
+  b.method = std::move(method);
+  // Above the dense limit the sparse LU of M, taken as LLE's measured fill-in (lle's budget).
+  const std::string lle = "lle's sparse path on Fashion-MNIST, 50-D, k = 10, 5,000-20,000 points";
+  const std::string run = "SuperLU factor entries and peak (2553f1f, 2026-11-27), rounded";
+  b.fitted = {{"lu_bytes_per_entry", 11.0, lle, run},
+              {"lu_entries_scale", 10.0, lle, run},
+              {"lu_entries_exponent", 1.8, lle, run},
+              {"reference_k", 10.0, lle, run}};
+  const double lu_bytes = b.fitted("lu_bytes_per_entry"), lu_scale = b.fitted("lu_entries_scale"),
+               lu_exp = b.fitted("lu_entries_exponent"), ref_k = b.fitted("reference_k");
+  const IntKey nb = local_alignment_keys(default_neighbours, false).neighbours;
   // kNN distances (n^2 d), a k x k eigenproblem per point (n k^3), and the n x n eigenproblem.
-  m.cost = [nb](const DataShape& s, const ParamSet& p, arma::uword) {
+  b.cost = [nb](const DataShape& s, const ParamSet& p, arma::uword) {
     const double n = double(s.n), k = double(nb(p));
     return n * n * s.d + n * k * k * k + 5.0 * n * n * n;
   };
-  m.memory = [nb](const DataShape& s, const ParamSet& p, arma::uword dim) {
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
     const double n = double(s.n), k = double(nb(p));
     // The kNN search's distance matrix, M's triplets (k^2 a point) and its sparse form, then
-    // the dense lifted M, its factor and LAPACK's copy; above the dense limit the sparse LU,
-    // taken as LLE's measured fill-in (about 10 n^1.8 entries of 11 bytes at k = 10).
+    // the dense lifted M, its factor and LAPACK's copy, or the sparse LU.
     const double graph = 8.0 * n * n + 40.0 * k * k * n;
     const double solve = s.n <= LocalAlignmentMethod::kDenseLimit
                              ? 24.0 * n * n
-                             : 11.0 * 10.0 * std::pow(n, 1.8) * (k / 10.0);
+                             : lu_bytes * lu_scale * std::pow(n, lu_exp) * (k / ref_k);
     return kProcessBaseBytes + graph + solve + 16.0 * n * dim;
   };
-  return keys;
+  return b;
 }
 
 }  // namespace drbench

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/method.hpp"
 #include "framework/core/registry.hpp"
 
@@ -112,10 +113,10 @@ struct Triplets {
 // those eigenvalues (clamped at 0).
 void local_gram_eigs(const arma::mat& G, arma::vec& values, arma::mat& vectors);
 
-// The descriptor entries the three methods share: `neighbours` and `ridge`, cost, memory,
-// max_dim, and the rule that `neighbours` reaches the method's minimum for `dims` (checked at fit).
-// With `patch`, also the choice `patch` {self, others}: whether a point's patch holds the point
-// itself (LTSA, HLLE; MLLE's construction holds it apart and does not offer the choice).
+// The descriptor entries the three methods share: `neighbours` and `ridge`, max_dim, and the rule
+// that `neighbours` reaches the method's minimum for `dims` (checked at fit). With `patch`, also
+// the choice `patch` {self, others}: whether a point's patch holds the point itself (LTSA, HLLE;
+// MLLE's construction holds it apart and does not offer the choice).
 struct LocalAlignmentKeys {
   IntKey neighbours;
   RealKey ridge;
@@ -123,7 +124,11 @@ struct LocalAlignmentKeys {
   bool has_patch = false;
   LocalAlignmentSetting operator()(const ParamSet& p) const;
 };
+LocalAlignmentKeys local_alignment_keys(std::int64_t default_neighbours, bool patch);
 LocalAlignmentKeys describe_local_alignment(MethodInfo& m, std::int64_t default_neighbours,
                                             bool patch);
+// The budget the three share: the kNN search, a k x k eigenproblem a point and the n x n (dense)
+// or sparse (LU) eigenproblem of M.
+Budget local_alignment_budget(std::string method, std::int64_t default_neighbours);
 
 }  // namespace drbench

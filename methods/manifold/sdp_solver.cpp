@@ -9,6 +9,7 @@
 #include <memory>
 
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
 #include "framework/linalg/eigen.hpp"
 #include "framework/support/time_limit.hpp"
 
@@ -250,6 +251,16 @@ arma::mat top_embedding(const arma::mat& K, arma::uword dim) {
   arma::mat Y = e.vectors.t();
   Y.each_col() %= arma::sqrt(arma::clamp(e.values, 0.0, arma::datum::inf));
   return Y;
+}
+
+IntKey dsdp_iterations() {
+  return keywords::iterations(100, 10000, "of the SDP solver (DSDP)");
+}
+
+RealKey dsdp_tolerance() {
+  return keywords::tolerance(1e-6, 1.0,
+                             "DSDP's relative duality gap (primal - dual) / (1 + |primal| + "
+                             "|dual|) at which the SDP counts as solved");
 }
 
 ChoiceKey edge_lengths(const std::string& def) {

@@ -70,6 +70,9 @@ double mvu_constraints(arma::uword n, std::int64_t neighbours);
 // `edge_lengths` (choice {kept, at_most}): whether every kNN edge keeps its length (MVU's
 // equalities) or only may not grow (landmark MVU's inequalities); `def` is the method's default.
 ChoiceKey edge_lengths(const std::string& def);
+// `iterations` (100) and `tolerance` (1e-6) of DSDP, as mvu and landmark_mvu declare them.
+IntKey dsdp_iterations();
+RealKey dsdp_tolerance();
 // Above this many points MVU's descriptor advises landmark MVU.
 constexpr arma::uword kMvuAdviseLimit = 1000;
 

@@ -1,5 +1,6 @@
 // Small fake methods that exercise every parameter type and capability the config layer checks;
 // the real methods are written elsewhere and may not exist yet when these tests run.
+#include "framework/budget/budget.hpp"
 #include "unit/fake_method.hpp"
 
 namespace drbench {
@@ -17,13 +18,19 @@ MethodInfo test_cfg_supervised() {
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return arma::uword(s.n_classes > 0 ? s.n_classes - 1 : 0);
   };
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return double(s.n) * double(s.d) * double(dim) * double(p.integer("k"));
-  };
   m.check_setting = [](const ParamSet& p) -> std::string {
     return p.str("kernel") == "poly" && p.integer("k") > 50 ? "the poly kernel needs k <= 50" : "";
   };
   return m;
+}
+
+Budget test_cfg_supervised_budget() {
+  Budget b;
+  b.method = "test_cfg_supervised";
+  b.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    return double(s.n) * double(s.d) * double(dim) * double(p.integer("k"));
+  };
+  return b;
 }
 
 // No out-of-sample map: only the transductive protocol may run it. Default dim limit.
@@ -37,5 +44,6 @@ MethodInfo test_cfg_transductive() {
 
 }  // namespace
 DRBENCH_REGISTER_METHOD(test_cfg_supervised)
+DRBENCH_REGISTER_BUDGET(test_cfg_supervised_budget)
 DRBENCH_REGISTER_METHOD(test_cfg_transductive)
 }  // namespace drbench

@@ -13,6 +13,7 @@
 #include <iterator>
 #include <thread>
 
+#include "framework/budget/budget.hpp"
 #include "framework/config/experiment.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
@@ -297,7 +298,7 @@ TEST_CASE("an external entry is checked like a built-in method", "[external][con
   const MethodInfo& info = Registry::instance().get("external:ext");
   CHECK(info.supervised);
   CHECK(info.configured_from == "external");
-  CHECK(info.cost_of({100, 7, 3}, {}, 2) == Approx(100.0));
+  CHECK(cost_of(info, {100, 7, 3}, {}, 2) == Approx(100.0));
   const auto settings = expand_grid(ex.methods[0]);
   REQUIRE(settings.size() == 2);
   CHECK(settings[0].canonical() == "k=2,v=b");

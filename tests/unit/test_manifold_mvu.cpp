@@ -8,6 +8,7 @@
 
 #include <cmath>
 
+#include "framework/budget/budget.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/neighbours/geodesic.hpp"
 #include "methods/manifold/landmark_mvu/landmark_mvu.hpp"
@@ -193,15 +194,15 @@ TEST_CASE("mvu and landmark_mvu estimates refuse SDPs that cannot fit", "[manifo
   const MethodInfo& mvu = Registry::instance().get("mvu");
   const ParamSet p = mvu.complete({});
   DataShape small{200, 10, 0, 0}, big{20000, 10, 0, 0};
-  CHECK(mvu.memory_of(small, p, 2) < 1e9);
+  CHECK(memory_of(mvu, small, p, 2) < 1e9);
   // 20,000 points: a 120,000 x 120,000 Schur matrix (107 GiB) besides the 20,000^2 K.
-  CHECK(mvu.memory_of(big, p, 2) > 100e9);
+  CHECK(memory_of(mvu, big, p, 2) > 100e9);
   CHECK(!mvu.advise(big, p).empty());
   CHECK(mvu.advise(small, p).empty());
-  CHECK(mvu.cost_of(big, p, 2) > 1e3 * mvu.cost_of(small, p, 2));
+  CHECK(cost_of(mvu, big, p, 2) > 1e3 * cost_of(mvu, small, p, 2));
   // Landmark MVU still has a constraint per edge: its estimate is of the same order.
   const MethodInfo& lm = Registry::instance().get("landmark_mvu");
   const ParamSet q = lm.complete({});
-  CHECK(lm.memory_of(small, q, 2) < mvu.memory_of(small, p, 2) * 2);
-  CHECK(lm.memory_of(big, q, 2) > 100e9);
+  CHECK(memory_of(lm, small, q, 2) < memory_of(mvu, small, p, 2) * 2);
+  CHECK(memory_of(lm, big, q, 2) > 100e9);
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/config/experiment.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
@@ -38,10 +39,16 @@ MethodInfo test_mem_greedy() {
         volatile double first = big(0, 0);
         (void)first;
       });
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword) {
+  return m;
+}
+
+Budget test_mem_greedy_budget() {
+  Budget b;
+  b.method = "test_mem_greedy";
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword) {
     return 32.0 * double(s.n) * double(s.n);
   };
-  return m;
+  return b;
 }
 
 std::string yaml_with(const std::string& datasets, const std::string& methods) {
@@ -76,6 +83,7 @@ std::string error_of(F&& f) {
 }  // namespace
 
 DRBENCH_REGISTER_METHOD(test_mem_greedy)
+DRBENCH_REGISTER_BUDGET(test_mem_greedy_budget)
 
 TEST_CASE("memory sizes: units are powers of 1024, bad ones name the option", "[memory]") {
   CHECK(parse_memory_size("--memory-per-rank", "4G") == 4.0 * 1024 * 1024 * 1024);
@@ -265,7 +273,7 @@ TEST_CASE("memory: every method's estimate is finite, and linear ones grow linea
   for (const MethodInfo& m : Registry::instance().all()) {
     if (m.name.rfind("test_", 0) == 0) continue;
     const ParamSet p = m.complete({});
-    const double e = m.memory_of(DataShape{2000, 50, 10, 2000}, p, 2);
+    const double e = memory_of(m, DataShape{2000, 50, 10, 2000}, p, 2);
     INFO(m.name << ": " << e);
     CHECK(std::isfinite(e));
     CHECK(e > 0);
@@ -275,8 +283,8 @@ TEST_CASE("memory: every method's estimate is finite, and linear ones grow linea
   for (const char* name : {"pca", "lda"}) {
     const MethodInfo& m = Registry::instance().get(name);
     const ParamSet p = m.complete({});
-    const double small = m.memory_of(DataShape{2000, 50, 10, 2000}, p, 2);
-    const double large = m.memory_of(DataShape{20000, 50, 10, 20000}, p, 2);
+    const double small = memory_of(m, DataShape{2000, 50, 10, 2000}, p, 2);
+    const double large = memory_of(m, DataShape{20000, 50, 10, 20000}, p, 2);
     INFO(name);
     CHECK(large / small < 10.5);
     CHECK(large < memory_default(DataShape{20000, 50, 10, 20000}, 2) / 100);

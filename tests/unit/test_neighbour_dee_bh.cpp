@@ -9,6 +9,7 @@
 
 #include "framework/affinity/class_neighbour_graph.hpp"
 #include "framework/affinity/weights.hpp"
+#include "framework/budget/budget.hpp"
 #include "framework/eval/knn.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/nbody/class_split_repulsion.hpp"
@@ -290,9 +291,9 @@ TEST_CASE("linear-time DEE and DSNE: validation, auto, memory model", "[dee_bh]"
     const DataShape big{60000, 50, 10, 10000};
     ParamSet ex;
     ex.set("gradient", std::string("exact"));
-    CHECK(info.memory_of(big, info.complete(ex), 2) > 1e11);
-    CHECK(info.memory_of(big, def, 2) < 1e9);  // auto: barnes_hut at this size
-    CHECK(info.memory_of(big, def, 2) > 60000.0 * 50 * 8);
+    CHECK(memory_of(info, big, info.complete(ex), 2) > 1e11);
+    CHECK(memory_of(info, big, def, 2) < 1e9);  // auto: barnes_hut at this size
+    CHECK(memory_of(info, big, def, 2) > 60000.0 * 50 * 8);
   }
   // DEE's and DSNE's one rule (linear_embedding.hpp).
   CHECK_FALSE(linear_embedding_uses_barnes_hut("auto", 4999, 2));

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/config/experiment.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/plan/task.hpp"
@@ -31,15 +32,22 @@ constexpr double MiB = 1024.0 * 1024.0;
 MethodInfo test_mem_placed() {
   MethodInfo m = testing::fake_method_info(
       "test_mem_placed", "manifold", "fake method with a dense estimate, for placement tests");
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword) {
+  return m;
+}
+
+Budget test_mem_placed_budget() {
+  Budget b;
+  b.method = "test_mem_placed";
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword) {
     return 32.0 * double(s.n) * double(s.n);
   };
-  return m;
+  return b;
 }
 
 }  // namespace
 
 DRBENCH_REGISTER_METHOD(test_mem_placed)
+DRBENCH_REGISTER_BUDGET(test_mem_placed_budget)
 
 TEST_CASE("placement: slots a task takes on a node", "[placement]") {
   // 64 GiB, 32 ranks, 100 MiB held by every rank: 1948 MiB of room per rank.

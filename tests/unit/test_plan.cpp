@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/sched/cost_model.hpp"
 #include "framework/sched/plan.hpp"
@@ -97,6 +98,18 @@ TEST_CASE("cost model recovers a power law and calibrates the rest", "[plan]") {
   CHECK(m.predict(x) == Approx(2.0).epsilon(1e-6));
 }
 
+namespace {
+Budget test_plan_epochs_budget() {
+  Budget b;
+  b.method = "test_plan_epochs";
+  b.iterations = [](const ParamSet& p) {
+    return double(p.integer("epochs")) * double(p.integer("restarts"));
+  };
+  return b;
+}
+}  // namespace
+DRBENCH_REGISTER_BUDGET(test_plan_epochs_budget)
+
 TEST_CASE("the cost model takes a setting's iteration cap from the method's descriptor", "[plan]") {
   // The declared `iterations` parameter, read typed; undeclared names are not looked at.
   CHECK(iterations_of("gplvm", "iterations=250,kernel=rbf,x=2") == 250);
@@ -107,14 +120,12 @@ TEST_CASE("the cost model takes a setting's iteration cap from the method's desc
   CHECK(iterations_of("gplvm", "oos_iterations=200") == def);
   CHECK(iterations_of("pca", "") == 1);  // not iterative
   CHECK(iterations_of("no_such_method", "iterations=40") == 1);
-  // A descriptor may say how its setting's cap is counted.
+  // A budget may say how its setting's cap is counted.
   MethodInfo m;
+  m.name = "test_plan_epochs";
   m.params = {ParamSpec::integer("epochs", 10, 1, 100, "passes"),
               ParamSpec::integer("restarts", 2, 1, 100, "restarts")};
-  m.iterations = [](const ParamSet& p) {
-    return double(p.integer("epochs")) * double(p.integer("restarts"));
-  };
-  CHECK(m.iterations_of(m.complete(m.parse_setting("epochs=30"))) == 60);
+  CHECK(iterations_of(m, m.complete(m.parse_setting("epochs=30"))) == 60);
 }
 
 TEST_CASE("cost model scales by the descriptor where n never varied", "[plan]") {

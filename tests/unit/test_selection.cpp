@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "framework/budget/budget.hpp"
 #include "framework/config/experiment.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
@@ -198,7 +199,7 @@ TEST_CASE("task costs: inner fits at the inner split's size", "[selection][tasks
     inner_lda += t.fold >= 0 && is_lda;
   }
   CHECK(inner_lda == 2 * 3);
-  CHECK(lda.cost_of(inner, tasks[0].setting, 2) < lda.cost_of(train, tasks[0].setting, 2));
+  CHECK(cost_of(lda, inner, tasks[0].setting, 2) < cost_of(lda, train, tasks[0].setting, 2));
 }
 
 // A transductive method beside holdout ones embeds the training and the test points: its cost is
@@ -228,9 +229,9 @@ TEST_CASE("task costs: a transductive method in a mixed config counts the test p
     if (t.method == 1) fit.n = 150;          // train + test = every point at either split
     CHECK(t.cost == Approx((t.method == 0 ? lda : umap).cost_of(fit, t.setting, 2)));
   }
-  CHECK(tasks[1].cost > umap.cost_of(train, tasks[1].setting, 2));
+  CHECK(tasks[1].cost > cost_of(umap, train, tasks[1].setting, 2));
   // Without the loaded shapes (the old call), the training shape as before.
-  CHECK(expand_tasks(mixed, {train})[1].cost == Approx(umap.cost_of(train, tasks[1].setting, 2)));
+  CHECK(expand_tasks(mixed, {train})[1].cost == Approx(cost_of(umap, train, tasks[1].setting, 2)));
 
   // test_per_class: the test points are that many of each class, not the rest of the data.
   const Experiment per = parse_experiment(
@@ -244,11 +245,11 @@ TEST_CASE("task costs: a transductive method in a mixed config counts the test p
   DataShape joint = train30;
   joint.n = 30 + 15;
   const auto per_tasks = expand_tasks(per, {train30}, {full});
-  CHECK(per_tasks[1].cost == Approx(umap.cost_of(joint, per_tasks[1].setting, 2)));
+  CHECK(per_tasks[1].cost == Approx(cost_of(umap, joint, per_tasks[1].setting, 2)));
 
   // Transductive only: check_dataset's shape is already the joint one.
   const Experiment only = parse_experiment(head + methods, "t.yaml");
   const DataShape joint150{150, 4, 3};
   const auto only_tasks = expand_tasks(only, {joint150}, {full});
-  CHECK(only_tasks[0].cost == Approx(umap.cost_of(joint150, only_tasks[0].setting, 2)));
+  CHECK(only_tasks[0].cost == Approx(cost_of(umap, joint150, only_tasks[0].setting, 2)));
 }

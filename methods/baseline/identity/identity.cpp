@@ -1,5 +1,6 @@
 // No transformation: the "1-NN in the original space" row of every table. The embedding is the
 // (preprocessed) data itself, so `dims` is ignored and reported as the input dimension.
+#include "framework/budget/budget.hpp"
 #include "framework/core/registry.hpp"
 
 namespace drbench {
@@ -21,16 +22,23 @@ MethodInfo identity_info() {
                                  "the 1NN row of GPLRF Table 1");
   // Any requested dim is accepted: the embedding is the input whatever it says.
   m.max_dim = [](const DataShape&, const ParamSet&) { return arma::uword(-1); };
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) { return double(s.n) * s.d; };
-  // The data itself is the embedding: copies of the training and test points, no n x n matrix.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim);
-  };
   m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet&) { return std::make_unique<Identity>(); };
   return m;
 }
 
+Budget identity_budget() {
+  Budget b;
+  b.method = "identity";
+  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) { return double(s.n) * s.d; };
+  // The data itself is the embedding: copies of the training and test points, no n x n matrix.
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_linear(s, dim);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(identity_info)
+DRBENCH_REGISTER_BUDGET(identity_budget)
 }  // namespace drbench

@@ -1,6 +1,7 @@
 #include "methods/gplvm/models/common.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
@@ -147,10 +148,16 @@ MethodInfo gp_variant_info(std::string name, std::string summary, std::string re
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return s.n > 1 ? s.n - 1 : arma::uword(0);
   };
+  return m;
+}
+
+Budget gp_variant_budget(std::string name) {
+  Budget b;
+  b.method = std::move(name);
   // As the plain GP-LVM: one Cholesky + inverse and O(n^2 d) products per
   // evaluation, about two evaluations per SCG iteration. Sparse: about six n x m x m products,
   // four n x m x d ones and a few m^3 factorisations per evaluation.
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
+  b.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
     const GplvmSettings g = estimate_settings(p);
     const double n = double(s.n), d = double(s.d), it = double(g.iterations);
     if (const double mi = sparse_inducing(g, s)) {
@@ -170,14 +177,14 @@ MethodInfo gp_variant_info(std::string name, std::string summary, std::string re
   // `drbench validate` at N = 1500 (benchmarks/memory_peaks.py; the other variants' priors are
   // of the same kind, not measured); the fitted model keeps a few N x N while the test points are
   // mapped.
-  m.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
+  b.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
     if (const double mi = sparse_inducing(estimate_settings(p), s)) {
       const double n = double(s.n), d = double(s.d);
       return 8.0 * (7.0 * n * mi + 6.0 * mi * mi + 8.0 * n * d + 6.0 * n * double(dim));
     }
     return memory_dense(s, dim, 11.0, 4.0);
   };
-  return m;
+  return b;
 }
 
 }  // namespace drbench

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/method.hpp"
 #include "framework/core/registry.hpp"
 #include "methods/gplvm/back_constraint.hpp"
@@ -84,6 +85,9 @@ double sparse_inducing(const GplvmSettings& g, const DataShape& s);
 
 // Descriptor fields every variant shares (family, iterative, out_of_sample,
 // cost, max_dim n-1).
+// The budget of the variants: the GP-LVM's iterations of n^3 (exact) or n m^2 (sparse) work, and
+// its n x n (exact) or n x m (sparse) matrices.
+Budget gp_variant_budget(std::string name);
 MethodInfo gp_variant_info(std::string name, std::string summary, std::string reference,
                            std::vector<ParamSpec> params, bool supervised);
 

@@ -49,6 +49,11 @@ MethodInfo dgplvm_info() {
   return m;
 }
 
+Budget dgplvm_budget() {
+  return gp_variant_budget("dgplvm");
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(dgplvm_info)
+DRBENCH_REGISTER_BUDGET(dgplvm_budget)
 }  // namespace drbench

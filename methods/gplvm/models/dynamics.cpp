@@ -64,8 +64,8 @@ void drop_gaussian_prior_default(std::vector<ParamSpec>& specs) {
     }
 }
 
-void add_dynamics_memory(MethodInfo& m) {
-  m.memory = [base = m.memory](const DataShape& s, const ParamSet& p, arma::uword dim) {
+void add_dynamics_memory(Budget& b) {
+  b.memory = [base = b.memory](const DataShape& s, const ParamSet& p, arma::uword dim) {
     return base(s, p, dim) + 24.0 * double(s.n) * double(s.n);
   };
 }

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
 #include "framework/core/registry.hpp"
@@ -45,6 +46,6 @@ void drop_gaussian_prior_default(std::vector<ParamSpec>& specs);
 
 // The dynamics prior is an exact GP over the time steps, with n x n matrices of its own whatever
 // the likelihood: the memory estimate adds them.
-void add_dynamics_memory(MethodInfo& m);
+void add_dynamics_memory(Budget& b);
 
 }  // namespace drbench

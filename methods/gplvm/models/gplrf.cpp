@@ -31,6 +31,11 @@ MethodInfo gplrf_info() {
   return m;
 }
 
+Budget gplrf_budget() {
+  return gp_variant_budget("gplrf");
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(gplrf_info)
+DRBENCH_REGISTER_BUDGET(gplrf_budget)
 }  // namespace drbench

@@ -38,14 +38,13 @@ class DynamicsGplvm final : public GplvmMethod {
 };
 
 // Both descriptors: the GP-LVM's (and, back-constrained, the RBF back-constraint's) parameters and
-// the dynamics prior's, no Gaussian prior on X by default, the dynamics' memory.
+// the dynamics prior's, no Gaussian prior on X by default.
 MethodInfo dynamics_variant_info(const std::string& name, std::string summary,
                                  std::string reference, std::vector<ParamSpec> params,
                                  bool back_constrained) {
   MethodInfo m =
       gp_variant_info(name, std::move(summary), std::move(reference), std::move(params), false);
   drop_gaussian_prior_default(m.params);
-  add_dynamics_memory(m);
   m.make = [name, back_constrained](const ParamSet& p) {
     std::optional<BackConstraintSetting> bc;
     if (back_constrained) bc = back_constraint_keys("rbf", false)(p);
@@ -71,7 +70,23 @@ MethodInfo bcgplvm_dm_info() {
                                gp_variant_param_specs("rbf", dynamics_keys().specs(), false), true);
 }
 
+// Both budgets: the GP-LVM's and the dynamics' memory.
+Budget dynamics_variant_budget(std::string name) {
+  Budget b = gp_variant_budget(std::move(name));
+  add_dynamics_memory(b);
+  return b;
+}
+
+Budget gplvm_dm_budget() {
+  return dynamics_variant_budget("gplvm_dm");
+}
+Budget bcgplvm_dm_budget() {
+  return dynamics_variant_budget("bcgplvm_dm");
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(gplvm_dm_info)
 DRBENCH_REGISTER_METHOD(bcgplvm_dm_info)
+DRBENCH_REGISTER_BUDGET(gplvm_dm_budget)
+DRBENCH_REGISTER_BUDGET(bcgplvm_dm_budget)
 }  // namespace drbench

@@ -35,6 +35,11 @@ MethodInfo rankgplvm_info() {
   return m;
 }
 
+Budget rankgplvm_budget() {
+  return gp_variant_budget("rankgplvm");
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(rankgplvm_info)
+DRBENCH_REGISTER_BUDGET(rankgplvm_budget)
 }  // namespace drbench

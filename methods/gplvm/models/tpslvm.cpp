@@ -25,6 +25,7 @@
 // K_uu's condition is large (1e6 in 2-D, 1e8-1e11 in 1-D for a dozen spread points):
 // inducing_jitter 1e-6 is advised for real data.
 #include <cmath>
+#include <utility>
 
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
@@ -122,21 +123,6 @@ MethodInfo tpslvm_family_info(std::string name, std::string summary, std::vector
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return std::min<arma::uword>(4, s.n > 1 ? s.n - 1 : 0);
   };
-  // Per evaluation: E (N^2), E E^T and the two gradient products (3 N^3) on top of the GP floor.
-  // Sparse: the sparse GP-LVM's n m^2 products plus the thin-plate form's four (K_fu, its two
-  // gradient products, the diagonal's).
-  m.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
-    const TpsLvmSetting t = tpslvm_keys()(p);
-    const double n = double(s.n), it = double(t.gp.iterations);
-    if (const double mi = sparse_inducing(t.gp, s))
-      return it * 2.0 * (10.0 * n * mi * mi + 4.0 * n * mi * double(s.d) + 4.0 * mi * mi * mi);
-    return it * 2.0 * (4.0 * n * n * n + 3.0 * n * n * double(s.d));
-  };
-  // Sparse: the thin-plate kernel keeps eta and eta'/r of (X, Z) and (Z, Z) for the gradient
-  // pass, two slots of two n x m matrices, on top of the sparse GP-LVM's.
-  m.memory = [base = m.memory](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return base(s, p, dim) + 8.0 * 4.0 * double(s.n) * sparse_inducing(tpslvm_keys()(p).gp, s);
-  };
   m.check_setting = [base = m.check_setting](const ParamSet& p) -> std::string {
     if (base)
       if (std::string problem = base(p); !problem.empty()) return problem;
@@ -149,6 +135,26 @@ MethodInfo tpslvm_family_info(std::string name, std::string summary, std::vector
     return {};
   };
   return m;
+}
+
+Budget tpslvm_family_budget(std::string name) {
+  Budget b = gp_variant_budget(std::move(name));
+  // Per evaluation: E (N^2), E E^T and the two gradient products (3 N^3) on top of the GP floor.
+  // Sparse: the sparse GP-LVM's n m^2 products plus the thin-plate form's four (K_fu, its two
+  // gradient products, the diagonal's).
+  b.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
+    const TpsLvmSetting t = tpslvm_keys()(p);
+    const double n = double(s.n), it = double(t.gp.iterations);
+    if (const double mi = sparse_inducing(t.gp, s))
+      return it * 2.0 * (10.0 * n * mi * mi + 4.0 * n * mi * double(s.d) + 4.0 * mi * mi * mi);
+    return it * 2.0 * (4.0 * n * n * n + 3.0 * n * n * double(s.d));
+  };
+  // Sparse: the thin-plate kernel keeps eta and eta'/r of (X, Z) and (Z, Z) for the gradient
+  // pass, two slots of two n x m matrices, on top of the sparse GP-LVM's.
+  b.memory = [base = b.memory](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    return base(s, p, dim) + 8.0 * 4.0 * double(s.n) * sparse_inducing(tpslvm_keys()(p).gp, s);
+  };
+  return b;
 }
 
 namespace {
@@ -214,9 +220,26 @@ MethodInfo bctpslvm_dm_info() {
   return m;
 }
 
+Budget tpslvm_budget() {
+  return tpslvm_family_budget("tpslvm");
+}
+Budget bctpslvm_budget() {
+  return tpslvm_family_budget("bctpslvm");
+}
+Budget tpslvm_dm_budget() {
+  return tpslvm_family_budget("tpslvm_dm");
+}
+Budget bctpslvm_dm_budget() {
+  return tpslvm_family_budget("bctpslvm_dm");
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(tpslvm_info)
 DRBENCH_REGISTER_METHOD(bctpslvm_info)
 DRBENCH_REGISTER_METHOD(tpslvm_dm_info)
 DRBENCH_REGISTER_METHOD(bctpslvm_dm_info)
+DRBENCH_REGISTER_BUDGET(tpslvm_budget)
+DRBENCH_REGISTER_BUDGET(bctpslvm_budget)
+DRBENCH_REGISTER_BUDGET(tpslvm_dm_budget)
+DRBENCH_REGISTER_BUDGET(bctpslvm_dm_budget)
 }  // namespace drbench

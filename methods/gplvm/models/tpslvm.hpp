@@ -65,5 +65,7 @@ class TpsLvm final : public GplvmMethod {
 // Descriptor shared by tpslvm, bctpslvm and the dynamics variants: TPSLVM's parameters then
 // `own`, latent dimension capped at 4.
 MethodInfo tpslvm_family_info(std::string name, std::string summary, std::vector<ParamSpec> own);
+// Their budget: the GP-LVM's with the thin-plate kernel's work.
+Budget tpslvm_family_budget(std::string name);
 
 }  // namespace drbench

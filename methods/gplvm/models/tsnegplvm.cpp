@@ -22,11 +22,6 @@ MethodInfo tsnegplvm_info() {
                       "variable models, "
                       "Benelearn 2009",
                       gp_variant_param_specs("rbf", {kAlpha, kPerplexity}), false);
-  // The t-SNE prior holds the dense n x n affinities P and its Student-t kernel whatever the
-  // likelihood (the sparse approximations save the likelihood's n x n matrices only).
-  m.memory = [base = m.memory](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return base(s, p, dim) + 16.0 * double(s.n) * double(s.n);
-  };
   m.make = [](const ParamSet& p) {
     const double lambda = kAlpha(p), perp = kPerplexity(p);
     return std::make_unique<PriorGplvm>(
@@ -41,6 +36,17 @@ MethodInfo tsnegplvm_info() {
   return m;
 }
 
+Budget tsnegplvm_budget() {
+  Budget b = gp_variant_budget("tsnegplvm");
+  // The t-SNE prior holds the dense n x n affinities P and its Student-t kernel whatever the
+  // likelihood (the sparse approximations save the likelihood's n x n matrices only).
+  b.memory = [base = b.memory](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    return base(s, p, dim) + 16.0 * double(s.n) * double(s.n);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(tsnegplvm_info)
+DRBENCH_REGISTER_BUDGET(tsnegplvm_budget)
 }  // namespace drbench

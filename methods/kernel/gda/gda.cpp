@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -70,19 +71,26 @@ MethodInfo gda_info() {
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return s.n_classes > 0 ? arma::uword(s.n_classes - 1) : arma::uword(0);
   };
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.n * (s.d + 5.0 * s.n);
-  };
   m.transform_reproduces_embedding = true;
-  // The full eigendecomposition of the Gram matrix (K, eigenvectors, LAPACK's workspace) and the
-  // kept n x r basis with its r x r scatter: five n x n at the peak, two kept for the test side.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_dense(s, dim, 5.0, 2.0);
-  };
   m.make = [reg](const ParamSet& p) { return std::make_unique<GDA>(kernel_keys()(p), reg(p)); };
   return m;
 }
 
+Budget gda_budget() {
+  Budget b;
+  b.method = "gda";
+  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+    return double(s.n) * s.n * (s.d + 5.0 * s.n);
+  };
+  // The full eigendecomposition of the Gram matrix (K, eigenvectors, LAPACK's workspace) and the
+  // kept n x r basis with its r x r scatter: five n x n at the peak, two kept for the test side.
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_dense(s, dim, 5.0, 2.0);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(gda_info)
+DRBENCH_REGISTER_BUDGET(gda_budget)
 }  // namespace drbench

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
 
@@ -24,19 +25,26 @@ MethodInfo kpca_info() {
       "Schoelkopf, Smola & Mueller 1998, Neural Computation 10(5), eq. 14-16");
   m.params = kernel_keys().specs();
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 0 ? s.n - 1 : 0; };
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.n * (s.d + 50.0);
-  };
   m.transform_reproduces_embedding = true;
-  // The Gram matrix and its distances (2.5 n x n with the Lanczos work), then the test points'
-  // cross-kernel and its centred copy; only dim eigenvectors are kept.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_dense(s, dim, 2.5, 0.0);
-  };
   m.make = [](const ParamSet& p) { return std::make_unique<KernelPCA>(kernel_keys()(p)); };
   return m;
 }
 
+Budget kpca_budget() {
+  Budget b;
+  b.method = "kpca";
+  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+    return double(s.n) * s.n * (s.d + 50.0);
+  };
+  // The Gram matrix and its distances (2.5 n x n with the Lanczos work), then the test points'
+  // cross-kernel and its centred copy; only dim eigenvectors are kept.
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_dense(s, dim, 2.5, 0.0);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(kpca_info)
+DRBENCH_REGISTER_BUDGET(kpca_budget)
 }  // namespace drbench

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/eigen.hpp"
 
@@ -82,18 +83,25 @@ MethodInfo dcv_info() {
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return std::min<arma::uword>(s.n_classes > 0 ? s.n_classes - 1 : 0, s.d);
   };
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.d * std::min(s.n, s.d);  // the thin SVD of X - class means
-  };
   m.transform_reproduces_embedding = true;
-  // The thin SVD of the within-class differences: U is d x min(n, d), beside a d x d projector.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim) + 8.0 * double(s.d) * double(std::min(s.n, s.d));
-  };
   m.make = [null_tol](const ParamSet& p) { return std::make_unique<Dcv>(null_tol(p)); };
   return m;
 }
 
+Budget dcv_budget() {
+  Budget b;
+  b.method = "dcv";
+  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+    return double(s.n) * s.d * std::min(s.n, s.d);  // the thin SVD of X - class means
+  };
+  // The thin SVD of the within-class differences: U is d x min(n, d), beside a d x d projector.
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_linear(s, dim) + 8.0 * double(s.d) * double(std::min(s.n, s.d));
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(dcv_info)
+DRBENCH_REGISTER_BUDGET(dcv_budget)
 }  // namespace drbench

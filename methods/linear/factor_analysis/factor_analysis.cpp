@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/support/time_limit.hpp"
@@ -97,29 +98,24 @@ void FactorAnalysis::fit(const FitInput& in) {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct FactorAnalysisKeys {
+  IntKey iterations =
+      keywords::iterations(1000, 1000000, "of the SVD iteration (scikit-learn: 1000)");
+};
+
 MethodInfo factor_analysis_info() {
   MethodInfo m = describe_method(
       "factor_analysis", "linear",
       "factor analysis: ML loadings with diagonal noise; points map to their posterior mean",
       "Bishop, PRML (2006) 12.2.4; Barber, BRML (2012) algorithm 21.1 (scikit-learn's "
       "FactorAnalysis)");
-  const IntKey iterations =
-      keywords::iterations(1000, 1000000, "of the SVD iteration (scikit-learn: 1000)");
+  const auto [iterations] = FactorAnalysisKeys{};
   const RealKey tolerance = keywords::tolerance(
       1e-2, std::nullopt, "stop when the log-likelihood gains less than this (scikit-learn: 1e-2)");
   m.params = {iterations, tolerance};
   m.iterative = true;
   m.transform_reproduces_embedding = true;
-  // d <= n: the covariance once (n d^2), then a d x d eigenproblem an iteration; d > n: a thin
-  // SVD of the scaled data an iteration.
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double n = double(s.n), d = double(s.d), it = double(iterations(p));
-    return s.d <= s.n ? n * d * d + it * d * d * d : it * n * n * d;
-  };
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    // The scaled copy of the data and its singular vectors when d > n (thin SVD).
-    return memory_linear(s, dim) + (s.d > s.n ? 16.0 * double(s.n) * s.d : 0.0);
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<FactorAnalysis>(
         FactorAnalysisSetting{arma::uword(iterations(p)), tolerance(p)});
@@ -127,6 +123,24 @@ MethodInfo factor_analysis_info() {
   return m;
 }
 
+Budget factor_analysis_budget() {
+  Budget b;
+  const FactorAnalysisKeys keys;
+  b.method = "factor_analysis";
+  // d <= n: the covariance once (n d^2), then a d x d eigenproblem an iteration; d > n: a thin
+  // SVD of the scaled data an iteration.
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword) {
+    const double n = double(s.n), d = double(s.d), it = double(keys.iterations(p));
+    return s.d <= s.n ? n * d * d + it * d * d * d : it * n * n * d;
+  };
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    // The scaled copy of the data and its singular vectors when d > n (thin SVD).
+    return memory_linear(s, dim) + (s.d > s.n ? 16.0 * double(s.n) * s.d : 0.0);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(factor_analysis_info)
+DRBENCH_REGISTER_BUDGET(factor_analysis_budget)
 }  // namespace drbench

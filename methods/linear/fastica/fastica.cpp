@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -128,6 +129,13 @@ void FastIca::fit(const FitInput& in) {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct FastIcaKeys {
+  IntKey iterations = keywords::iterations(200, 100000,
+                                           "of the fixed point (per component "
+                                           "with deflation; scikit-learn: 200)");
+};
+
 MethodInfo fastica_info() {
   MethodInfo m = describe_method(
       "fastica", "linear",
@@ -139,22 +147,12 @@ MethodInfo fastica_info() {
   const ChoiceKey contrast =
       ParamSpec::choice("contrast", "logcosh", {"logcosh", "exp", "cube"},
                         "G of the negentropy approximation: log cosh u, -exp(-u^2/2), u^4/4");
-  const IntKey iterations = keywords::iterations(200, 100000,
-                                                 "of the fixed point (per component "
-                                                 "with deflation; scikit-learn: 200)");
+  const auto [iterations] = FastIcaKeys{};
   const RealKey tolerance = keywords::tolerance(
       1e-4, std::nullopt, "stop when every row of W turns by less: max | |w_new . w| - 1 |");
   m.params = {algorithm, contrast, iterations, tolerance};
   m.iterative = true;
   m.transform_reproduces_embedding = true;
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double a = std::min(s.n, s.d), b = std::max(s.n, s.d);
-    return a * a * b + double(iterations(p)) * s.n * double(dim) * double(dim);
-  };
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    // The whitened data and g(W Z), g'(W Z), each dim x n, beside memory_linear.
-    return memory_linear(s, dim) + 8.0 * 4.0 * double(s.n) * dim;
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<FastIca>(
         FastIcaSetting{algorithm(p), contrast(p), arma::uword(iterations(p)), tolerance(p)});
@@ -162,6 +160,22 @@ MethodInfo fastica_info() {
   return m;
 }
 
+Budget fastica_budget() {
+  Budget b;
+  const FastIcaKeys keys;
+  b.method = "fastica";
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double a = std::min(s.n, s.d), b = std::max(s.n, s.d);
+    return a * a * b + double(keys.iterations(p)) * s.n * double(dim) * double(dim);
+  };
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    // The whitened data and g(W Z), g'(W Z), each dim x n, beside memory_linear.
+    return memory_linear(s, dim) + 8.0 * 4.0 * double(s.n) * dim;
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(fastica_info)
+DRBENCH_REGISTER_BUDGET(fastica_budget)
 }  // namespace drbench

@@ -31,17 +31,18 @@ MethodInfo ip_info() {
   const RealKey reg = keywords::ridge(1e-8, 0.0, 1e3, false, "on X X^T, relative to its trace/dim")
                           .with(keywords::formerly("reg"));
   m.params = {geodesics.neighbours, pca_ratio, reg, geodesics.disconnected};
-  m.cost = [geodesics](const DataShape& s, const ParamSet& p, arma::uword) {
-    return geodesics.cost(s, p);
-  };
   m.transform_reproduces_embedding = true;
-  m.memory = isometric_memory;
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Ip>(geodesics.graph(p), pca_ratio(p), reg(p));
   };
   return m;
 }
 
+Budget ip_budget() {
+  return isometric_budget("ip");
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(ip_info)
+DRBENCH_REGISTER_BUDGET(ip_budget)
 }  // namespace drbench

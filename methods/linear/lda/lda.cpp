@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/eigen.hpp"
@@ -62,18 +63,25 @@ MethodInfo lda_info() {
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return std::min<arma::uword>(s.n_classes > 0 ? s.n_classes - 1 : 0, s.d);
   };
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.d * s.d + double(s.d) * s.d * s.d;
-  };
   m.transform_reproduces_embedding = true;
-  // Within-class differences (n x d) and the two d x d scatter matrices.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim);
-  };
   m.make = [reg](const ParamSet& p) { return std::make_unique<Lda>(reg(p)); };
   return m;
 }
 
+Budget lda_budget() {
+  Budget b;
+  b.method = "lda";
+  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+    return double(s.n) * s.d * s.d + double(s.d) * s.d * s.d;
+  };
+  // Within-class differences (n x d) and the two d x d scatter matrices.
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_linear(s, dim);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(lda_info)
+DRBENCH_REGISTER_BUDGET(lda_budget)
 }  // namespace drbench

@@ -9,6 +9,7 @@
 #include "framework/linalg/distances.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/common/lda_start.hpp"
+#include "methods/common/metric_learning.hpp"
 
 namespace drbench {
 
@@ -155,6 +156,15 @@ void Lmnn::fit(const FitInput& in) {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct LmnnKeys {
+  IntKey neighbours = keywords::neighbours(
+      3, 1, 1000,
+      "target neighbours: the nearest same-class points each point is pulled to "
+      "(metric-learn: 3)");
+  IntKey iterations = keywords::iterations(1000, 100000, "of the optimiser (metric-learn: 1000)");
+};
+
 MethodInfo lmnn_info() {
   MethodInfo m = describe_method(
       "lmnn", "linear",
@@ -162,16 +172,11 @@ MethodInfo lmnn_info() {
       "and pushing other-class impostors a unit margin beyond them",
       "Weinberger & Saul, JMLR 10 (2009), eq. 13-14, with metric-learn's (0.7) LMNN objective "
       "and active set");
-  const IntKey neighbours = keywords::neighbours(
-      3, 1, 1000,
-      "target neighbours: the nearest same-class points each point is pulled to "
-      "(metric-learn: 3)");
+  const auto [neighbours, iterations] = LmnnKeys{};
   const RealKey mu = keywords::lambda(
       0.5, 1.0, false,
       "mu, the weight of the impostors' hinge; the target pull weighs 1 - mu (Weinberger & "
       "Saul: 0.5; metric-learn's regularization is 1 - mu)");
-  const IntKey iterations =
-      keywords::iterations(1000, 100000, "of the optimiser (metric-learn: 1000)");
   const RealKey tolerance = keywords::tolerance(
       1e-5, std::nullopt,
       "stop when the objective's relative decrease over one iteration (lbfgs), or the map's "
@@ -189,20 +194,6 @@ MethodInfo lmnn_info() {
   m.supervised = true;
   m.iterative = true;
   m.transform_reproduces_embedding = true;
-  // Every evaluation scans all pairs for impostors in the embedding and forms L X and the
-  // gradient's product with X^T; a line search takes about two evaluations per iteration.
-  m.cost = [iterations](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n);
-    return double(iterations(p)) * 2.0 * (n * n * (dim + 4.0) + 2.0 * n * s.d * dim);
-  };
-  // A block of 256 distance columns, the target lists and the impostor pairs, counted at 200
-  // per point (metric-learn's active sets on ordinary data are far below that; all pairs can be
-  // impostors only when every class overlaps every other at the start).
-  m.memory = [neighbours](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n);
-    return memory_linear(s, dim) + 8.0 * n * (256.0 + 3.0 * double(neighbours(p))) +
-           24.0 * n * std::min(n, 200.0);
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Lmnn>(LmnnSetting{arma::uword(neighbours(p)), mu(p),
                                               arma::uword(iterations(p)), tolerance(p),
@@ -211,6 +202,23 @@ MethodInfo lmnn_info() {
   return m;
 }
 
+Budget lmnn_budget() {
+  const LmnnKeys keys;
+  // Every evaluation scans all pairs for impostors in the embedding and forms L X and the
+  // gradient's product with X^T; a line search takes about two evaluations per iteration.
+  Budget b = metric_learning_budget("lmnn", keys.iterations, 2.0, 4.0, 0.0);
+  // A block of 256 distance columns, the target lists and the impostor pairs, counted at 200
+  // per point (metric-learn's active sets on ordinary data are far below that; all pairs can be
+  // impostors only when every class overlaps every other at the start).
+  b.memory = [keys](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n);
+    return memory_linear(s, dim) + 8.0 * n * (256.0 + 3.0 * double(keys.neighbours(p))) +
+           24.0 * n * std::min(n, 200.0);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(lmnn_info)
+DRBENCH_REGISTER_BUDGET(lmnn_budget)
 }  // namespace drbench

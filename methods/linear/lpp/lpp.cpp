@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/neighbours/graph_weights.hpp"
@@ -22,12 +23,17 @@ namespace {
 // The heat width t of He & Niyogi is 2 sigma^2; relative 1 is t = the mean squared kNN distance.
 const char* const kKnnReference = "the width whose t is the mean squared kNN distance";
 
+// The parameters the contract and the budget both read.
+struct LppKeys {
+  IntKey neighbours = keywords::neighbours(5, 1, 1000, "the kNN graph (papers vary 2..20)");
+};
+
 MethodInfo lpp_info() {
   MethodInfo m = describe_method(
       "lpp", "linear",
       "locality preserving projections: heat-kernel kNN graph, X L X^T a = l X D X^T a",
       "He & Niyogi, Locality Preserving Projections, NIPS 2003, section 2-3");
-  const IntKey neighbours = keywords::neighbours(5, 1, 1000, "the kNN graph (papers vary 2..20)");
+  const auto [neighbours] = LppKeys{};
   const RealKey kernel_width = keywords::kernel_width(1.0, kKnnReference);
   const ChoiceKey width = keywords::width("relative", kKnnReference);
   const RealKey pca_ratio = ParamSpec::real(
@@ -38,16 +44,7 @@ MethodInfo lpp_info() {
   const ChoiceKey projection_norm =
       keywords::projection_norm("the OIP paper's LPP row matches unit");
   m.params = {neighbours, kernel_width, width, pca_ratio, reg, projection_norm};
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.n * s.d + double(s.d) * s.d * s.d;
-  };
   m.transform_reproduces_embedding = true;
-  // The PCA-reduced points and their products with the sparse kNN graph (four n x d arrays),
-  // the graph itself.
-  m.memory = [neighbours](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n);
-    return memory_linear(s, dim) + 8.0 * 4.0 * n * double(s.d) + 32.0 * n * double(neighbours(p));
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Lpp>(arma::uword(neighbours(p)),
                                  keywords::KernelWidth{kernel_width(p), width(p) == "relative"},
@@ -56,6 +53,24 @@ MethodInfo lpp_info() {
   return m;
 }
 
+Budget lpp_budget() {
+  Budget b;
+  const LppKeys keys;
+  b.method = "lpp";
+  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+    return double(s.n) * s.n * s.d + double(s.d) * s.d * s.d;
+  };
+  // The PCA-reduced points and their products with the sparse kNN graph (four n x d arrays),
+  // the graph itself.
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n);
+    return memory_linear(s, dim) + 8.0 * 4.0 * n * double(s.d) +
+           32.0 * n * double(keys.neighbours(p));
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(lpp_info)
+DRBENCH_REGISTER_BUDGET(lpp_budget)
 }  // namespace drbench

@@ -9,6 +9,7 @@
 #include "framework/linalg/distances.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/common/lda_start.hpp"
+#include "methods/common/metric_learning.hpp"
 
 namespace drbench {
 
@@ -87,13 +88,18 @@ void Mcml::fit(const FitInput& in) {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct McmlKeys {
+  IntKey iterations = keywords::iterations(200, 100000, "of L-BFGS");
+};
+
 MethodInfo mcml_info() {
   MethodInfo m = describe_method(
       "mcml", "linear",
       "maximally collapsing metric learning: the linear map whose softmax neighbours collapse "
       "each class to a point",
       "Globerson & Roweis, NIPS 2005, eq. 3-4, low-rank form over L (drtoolbox's mcml)");
-  const IntKey iterations = keywords::iterations(200, 100000, "of L-BFGS");
+  const auto [iterations] = McmlKeys{};
   const RealKey tolerance = keywords::tolerance(
       1e-5, std::nullopt,
       "stop when the gradient's largest component, or the objective's relative decrease over "
@@ -105,23 +111,20 @@ MethodInfo mcml_info() {
   m.supervised = true;
   m.iterative = true;
   m.transform_reproduces_embedding = true;
-  // Every evaluation forms the n x n softmax, its exponentials and two products with it; the
-  // line search takes about 1.5 evaluations per iteration.
-  m.cost = [iterations](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n);
-    return double(iterations(p)) * 1.5 * (n * n * (dim + 12.0) + 2.0 * n * s.d * dim);
-  };
-  // The target distribution, log P, W, its symmetric sum and a transposed copy: five n x n arrays.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    const double n = double(s.n);
-    return memory_linear(s, dim) + 8.0 * 5.0 * n * n;
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Mcml>(McmlSetting{arma::uword(iterations(p)), tolerance(p), init(p)});
   };
   return m;
 }
 
+// Every evaluation forms the n x n softmax, its exponentials and two products with it; the line
+// search takes about 1.5 evaluations per iteration. It holds the target distribution, log P, W,
+// its symmetric sum and a transposed copy: five n x n arrays.
+Budget mcml_budget() {
+  return metric_learning_budget("mcml", McmlKeys{}.iterations, 1.5, 12.0, 5.0);
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(mcml_info)
+DRBENCH_REGISTER_BUDGET(mcml_budget)
 }  // namespace drbench

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
@@ -154,15 +155,7 @@ MethodInfo mmpa_info() {
   m.params = {graph, eps_w, eps_b, neighbours_within, neighbours_between, reg};
   m.supervised = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return 2.0 * double(s.n) * s.n * s.d + double(s.d) * s.d * s.d;
-  };
   m.transform_reproduces_embedding = true;
-  // Distances, the same-class mask and the two dense graphs with their Laplacians: about eight
-  // n x n at once.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim) + 8.0 * 8.0 * double(s.n) * double(s.n);
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Mmpa>(graph(p) == "knn" ? MmpaGraph::Knn : MmpaGraph::Threshold,
                                   eps_w(p), eps_b(p), arma::uword(neighbours_within(p)),
@@ -171,6 +164,21 @@ MethodInfo mmpa_info() {
   return m;
 }
 
+Budget mmpa_budget() {
+  Budget b;
+  b.method = "mmpa";
+  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+    return 2.0 * double(s.n) * s.n * s.d + double(s.d) * s.d * s.d;
+  };
+  // Distances, the same-class mask and the two dense graphs with their Laplacians: about eight
+  // n x n at once.
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_linear(s, dim) + 8.0 * 8.0 * double(s.n) * double(s.n);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(mmpa_info)
+DRBENCH_REGISTER_BUDGET(mmpa_budget)
 }  // namespace drbench

@@ -8,6 +8,7 @@
 #include "framework/linalg/distances.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/common/lda_start.hpp"
+#include "methods/common/metric_learning.hpp"
 
 namespace drbench {
 
@@ -67,13 +68,18 @@ void Nca::fit(const FitInput& in) {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct NcaKeys {
+  IntKey iterations = keywords::iterations(50, 100000, "of L-BFGS (scikit-learn: 50)");
+};
+
 MethodInfo nca_info() {
   MethodInfo m = describe_method(
       "nca", "linear",
       "neighbourhood components analysis: the linear map maximising leave-one-out stochastic 1-NN",
       "Goldberger, Roweis, Hinton & Salakhutdinov, NIPS 2004, section 2 (scikit-learn's "
       "NeighborhoodComponentsAnalysis)");
-  const IntKey iterations = keywords::iterations(50, 100000, "of L-BFGS (scikit-learn: 50)");
+  const auto [iterations] = NcaKeys{};
   const RealKey tolerance = keywords::tolerance(
       1e-5, std::nullopt,
       "stop when the gradient's largest component, or the objective's relative decrease over "
@@ -87,22 +93,20 @@ MethodInfo nca_info() {
   m.supervised = true;
   m.iterative = true;
   m.transform_reproduces_embedding = true;
-  // Every evaluation forms the n x n softmax and two products with it.
-  m.cost = [iterations](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n);
-    return double(iterations(p)) * 1.5 * (n * n * (dim + 10.0) + 2.0 * n * s.d * dim);
-  };
-  // The label mask, P, its masked copy, the weights and their symmetric sum: five n x n arrays.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    const double n = double(s.n);
-    return memory_linear(s, dim) + 8.0 * 5.0 * n * n;
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Nca>(NcaSetting{arma::uword(iterations(p)), tolerance(p), init(p)});
   };
   return m;
 }
 
+// Every evaluation forms the n x n softmax and two products with it, about 1.5 evaluations an
+// L-BFGS step; it holds the label mask, P, its masked copy, the weights and their symmetric sum:
+// five n x n arrays.
+Budget nca_budget() {
+  return metric_learning_budget("nca", NcaKeys{}.iterations, 1.5, 10.0, 5.0);
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(nca_info)
+DRBENCH_REGISTER_BUDGET(nca_budget)
 }  // namespace drbench

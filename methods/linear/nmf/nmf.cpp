@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -201,6 +202,11 @@ arma::mat Nmf::transform(const arma::mat& Xnew) const {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct NmfKeys {
+  IntKey iterations = keywords::iterations(200, 1000000, "(scikit-learn: 200)");
+};
+
 MethodInfo nmf_info() {
   MethodInfo m = describe_method(
       "nmf", "linear",
@@ -214,7 +220,7 @@ MethodInfo nmf_info() {
       "nndsvda", {"nndsvda", "nndsvd", "random"},
       "NNDSVD with zeros filled by the data's mean (scikit-learn's default), NNDSVD, or "
       "|N(0, mean/dims)|");
-  const IntKey iterations = keywords::iterations(200, 1000000, "(scikit-learn: 200)");
+  const auto [iterations] = NmfKeys{};
   const RealKey tolerance = keywords::tolerance(
       1e-4, std::nullopt,
       "cd: projected-gradient violation relative to the first sweep's; mu: error decrease over "
@@ -225,16 +231,6 @@ MethodInfo nmf_info() {
       "start at 0 (new points shifted the same, then clipped at 0)");
   m.params = {solver, init, iterations, tolerance, negative};
   m.iterative = true;
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d), k = double(dim);
-    return std::min(n, d) * n * d + double(iterations(p)) * (2.0 * n * d * k + (n + d) * k * k);
-  };
-  // The transposed (and shifted) data, its SVD's factors, W, H and the product W H of the error.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d), r = double(std::min(s.n, s.d));
-    return memory_linear(s, dim) + 8.0 * (3.0 * n * d + r * (n + d) + 3.0 * dim * (n + d)) +
-           8.0 * double(s.n_test) * (d + 2.0 * dim);
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Nmf>(NmfSetting{solver(p), init(p), arma::uword(iterations(p)),
                                             tolerance(p), negative(p) == "shift"});
@@ -242,6 +238,25 @@ MethodInfo nmf_info() {
   return m;
 }
 
+Budget nmf_budget() {
+  Budget b;
+  const NmfKeys keys;
+  b.method = "nmf";
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n), d = double(s.d), k = double(dim);
+    return std::min(n, d) * n * d +
+           double(keys.iterations(p)) * (2.0 * n * d * k + (n + d) * k * k);
+  };
+  // The transposed (and shifted) data, its SVD's factors, W, H and the product W H of the error.
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    const double n = double(s.n), d = double(s.d), r = double(std::min(s.n, s.d));
+    return memory_linear(s, dim) + 8.0 * (3.0 * n * d + r * (n + d) + 3.0 * dim * (n + d)) +
+           8.0 * double(s.n_test) * (d + 2.0 * dim);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(nmf_info)
+DRBENCH_REGISTER_BUDGET(nmf_budget)
 }  // namespace drbench

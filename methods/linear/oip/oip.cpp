@@ -35,17 +35,18 @@ MethodInfo oip_info() {
                         "geodesic distances themselves (Algorithm 1's W(i,j) = d_G(i,j))");
   m.params = {geodesics.neighbours, geodesics.disconnected, tau_of};
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
-  m.cost = [geodesics](const DataShape& s, const ParamSet& p, arma::uword) {
-    return geodesics.cost(s, p);
-  };
   m.transform_reproduces_embedding = true;
-  m.memory = isometric_memory;
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Oip>(geodesics.graph(p), tau_of(p) == "squared");
   };
   return m;
 }
 
+Budget oip_budget() {
+  return isometric_budget("oip");
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(oip_info)
+DRBENCH_REGISTER_BUDGET(oip_budget)
 }  // namespace drbench

@@ -22,6 +22,11 @@ MethodInfo pca_info() {
   return m;
 }
 
+Budget pca_budget() {
+  return pca_models_budget("pca");
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(pca_info)
+DRBENCH_REGISTER_BUDGET(pca_budget)
 }  // namespace drbench

@@ -69,6 +69,11 @@ MethodInfo ppca_info() {
   return m;
 }
 
+Budget ppca_budget() {
+  return pca_models_budget("ppca");
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(ppca_info)
+DRBENCH_REGISTER_BUDGET(ppca_budget)
 }  // namespace drbench

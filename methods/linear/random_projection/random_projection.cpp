@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/registry.hpp"
 
 namespace drbench {
@@ -29,17 +30,24 @@ MethodInfo random_projection_info() {
   // The projection needs no more points than dimensions (the registry's default min(n - 1, d)
   // would refuse it on small data); d is where it stops reducing.
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return double(s.n) * s.d * double(dim);
-  };
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    const double n = double(s.n + s.n_test);
-    return 8.0 * (double(s.d) * dim + 2.0 * n * dim);
-  };
   m.make = [](const ParamSet&) { return std::make_unique<RandomProjection>(); };
   return m;
 }
 
+Budget random_projection_budget() {
+  Budget b;
+  b.method = "random_projection";
+  b.cost = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return double(s.n) * s.d * double(dim);
+  };
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    const double n = double(s.n + s.n_test);
+    return 8.0 * (double(s.d) * dim + 2.0 * n * dim);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(random_projection_info)
+DRBENCH_REGISTER_BUDGET(random_projection_budget)
 }  // namespace drbench

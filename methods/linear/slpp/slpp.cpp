@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "methods/common/graph_projection.hpp"
@@ -50,11 +51,23 @@ MethodInfo slpp_info() {
           .with(keywords::formerly("reg"));
   m.params = {weights, kernel_width, width, pca_ratio, reg};
   m.supervised = true;
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+  m.transform_reproduces_embedding = true;
+  m.make = [=](const ParamSet& p) {
+    return std::make_unique<Slpp>(weights(p) == "heat" ? ClassWeight::Heat : ClassWeight::Binary,
+                                  keywords::KernelWidth{kernel_width(p), width(p) == "relative"},
+                                  pca_ratio(p), reg(p));
+  };
+  return m;
+}
+
+Budget slpp_budget() {
+  Budget b;
+  b.method = "slpp";
+  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
     const double per = s.n_classes ? double(s.n) / s.n_classes : double(s.n);
     return double(s.n) * per * s.d + double(s.d) * s.d * s.d + double(s.n) * s.d * s.d;
   };
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
     const double n = double(s.n), d = double(s.d);
     const double per = s.n_classes ? n / double(s.n_classes) : n;
     const double pairs = double(s.n_classes ? s.n_classes : 1) * per * per;
@@ -66,15 +79,10 @@ MethodInfo slpp_info() {
         pairs <= Slpp::kStoredPairsLimit ? 80.0 * pairs : 8.0 * per * (256.0 + 2.0 * d);
     return 8.0 * 1048576.0 + 4.0 * 8.0 * n * d + graph + 6.0 * 8.0 * d * d + 8.0 * n * dim;
   };
-  m.transform_reproduces_embedding = true;
-  m.make = [=](const ParamSet& p) {
-    return std::make_unique<Slpp>(weights(p) == "heat" ? ClassWeight::Heat : ClassWeight::Binary,
-                                  keywords::KernelWidth{kernel_width(p), width(p) == "relative"},
-                                  pca_ratio(p), reg(p));
-  };
-  return m;
+  return b;
 }
 
 }  // namespace
 DRBENCH_REGISTER_METHOD(slpp_info)
+DRBENCH_REGISTER_BUDGET(slpp_budget)
 }  // namespace drbench

@@ -52,17 +52,21 @@ MethodInfo soip_info() {
       0.01, 1.0, false, "the lasso penalty, relative to the one that zeroes every coefficient");
   m.params = {geodesics.neighbours, geodesics.disconnected, nonzeros, lambda};
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
-  m.cost = [geodesics](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return geodesics.cost(s, p) + double(dim) * s.d * s.d * s.d;
-  };
   m.transform_reproduces_embedding = true;
-  m.memory = isometric_memory;
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Soip>(geodesics.graph(p), arma::uword(nonzeros(p)), lambda(p));
   };
   return m;
 }
 
+// The graph, then a d x d problem per direction.
+Budget soip_budget() {
+  return isometric_budget("soip", [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return double(dim) * s.d * s.d * s.d;
+  });
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(soip_info)
+DRBENCH_REGISTER_BUDGET(soip_budget)
 }  // namespace drbench

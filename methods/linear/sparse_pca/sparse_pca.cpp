@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -128,6 +129,11 @@ void SparsePca::fit(const FitInput& in) {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct SparsePcaKeys {
+  IntKey iterations = keywords::iterations(1000, 1000000, "(scikit-learn: 1000)");
+};
+
 MethodInfo sparse_pca_info() {
   MethodInfo m = describe_method(
       "sparse_pca", "linear",
@@ -138,22 +144,13 @@ MethodInfo sparse_pca_info() {
   const RealKey ridge = keywords::ridge(0.01, 0.0, std::nullopt, false,
                                         "of the transform's regression on the components, absolute "
                                         "(scikit-learn's ridge_alpha: 0.01)");
-  const IntKey iterations = keywords::iterations(1000, 1000000, "(scikit-learn: 1000)");
+  const auto [iterations] = SparsePcaKeys{};
   const RealKey tolerance = keywords::tolerance(
       1e-8, std::nullopt,
       "stop when the objective falls by less than this times itself (scikit-learn: 1e-8)");
   m.params = {lambda, ridge, iterations, tolerance};
   m.iterative = true;
   m.transform_reproduces_embedding = true;
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d), k = double(dim);
-    return std::min(n, d) * n * d + double(iterations(p)) * (3.0 * n * d * k + 20.0 * d * k * k);
-  };
-  // The centred data, its thin SVD, the dictionary (dim x n) and the residual of the objective.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d), r = double(std::min(s.n, s.d));
-    return memory_linear(s, dim) + 8.0 * (2.0 * n * d + r * (n + d) + 3.0 * dim * n);
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<SparsePca>(
         SparsePcaSetting{lambda(p), ridge(p), arma::uword(iterations(p)), tolerance(p)});
@@ -161,6 +158,24 @@ MethodInfo sparse_pca_info() {
   return m;
 }
 
+Budget sparse_pca_budget() {
+  Budget b;
+  const SparsePcaKeys keys;
+  b.method = "sparse_pca";
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n), d = double(s.d), k = double(dim);
+    return std::min(n, d) * n * d +
+           double(keys.iterations(p)) * (3.0 * n * d * k + 20.0 * d * k * k);
+  };
+  // The centred data, its thin SVD, the dictionary (dim x n) and the residual of the objective.
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    const double n = double(s.n), d = double(s.d), r = double(std::min(s.n, s.d));
+    return memory_linear(s, dim) + 8.0 * (2.0 * n * d + r * (n + d) + 3.0 * dim * n);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(sparse_pca_info)
+DRBENCH_REGISTER_BUDGET(sparse_pca_budget)
 }  // namespace drbench

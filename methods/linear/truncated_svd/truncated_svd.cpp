@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/eigen.hpp"
@@ -40,17 +41,24 @@ MethodInfo truncated_svd_info() {
                       "Deerwester et al. 1990, JASIS 41 (LSA); scikit-learn's TruncatedSVD");
   m.transform_reproduces_embedding = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return std::min(s.n, s.d); };
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    const double a = std::min(s.n, s.d), b = std::max(s.n, s.d);
-    return a * a * b;
-  };
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim);
-  };
   m.make = [](const ParamSet&) { return std::make_unique<TruncatedSvd>(); };
   return m;
 }
 
+Budget truncated_svd_budget() {
+  Budget b;
+  b.method = "truncated_svd";
+  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+    const double a = std::min(s.n, s.d), b = std::max(s.n, s.d);
+    return a * a * b;
+  };
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return memory_linear(s, dim);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(truncated_svd_info)
+DRBENCH_REGISTER_BUDGET(truncated_svd_budget)
 }  // namespace drbench

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -85,14 +86,6 @@ MethodInfo diffusion_maps_info() {
   m.params = {kernel_width, width, alpha, time};
   m.transform_reproduces_embedding = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 1 ? s.n - 2 : 0; };
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    const double n = double(s.n);
-    return n * n * s.d + 5.0 * n * n * n;
-  };
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    // Distances, kernel and the symmetric matrix with LAPACK's copy; then the test rows.
-    return memory_dense(s, dim + 1, 4.0, 1.0);
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<DiffusionMaps>(
         DiffusionMapSetting{kernel_width(p), width(p) == "relative", alpha(p), time(p)});
@@ -100,6 +93,21 @@ MethodInfo diffusion_maps_info() {
   return m;
 }
 
+Budget diffusion_maps_budget() {
+  Budget b;
+  b.method = "diffusion_maps";
+  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+    const double n = double(s.n);
+    return n * n * s.d + 5.0 * n * n * n;
+  };
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    // Distances, kernel and the symmetric matrix with LAPACK's copy; then the test rows.
+    return memory_dense(s, dim + 1, 4.0, 1.0);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(diffusion_maps_info)
+DRBENCH_REGISTER_BUDGET(diffusion_maps_budget)
 }  // namespace drbench

@@ -100,16 +100,23 @@ class HessianLle final : public LocalAlignmentMethod {
   }
 };
 
+constexpr std::int64_t kNeighbours = 12;  // the default of `neighbours`
+
 MethodInfo hessian_lle_info() {
   MethodInfo m =
       describe_method("hessian_lle", "manifold",
                       "Hessian eigenmaps (HLLE); out-of-sample by reconstruction weights",
                       "Donoho & Grimes 2003, PNAS 100(10), HLLE algorithm steps 1-6");
-  const LocalAlignmentKeys keys = describe_local_alignment(m, 12, true);
+  const LocalAlignmentKeys keys = describe_local_alignment(m, kNeighbours, true);
   m.make = [keys](const ParamSet& p) { return std::make_unique<HessianLle>(keys(p)); };
   return m;
 }
 
+Budget hessian_lle_budget() {
+  return local_alignment_budget("hessian_lle", kNeighbours);
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(hessian_lle_info)
+DRBENCH_REGISTER_BUDGET(hessian_lle_budget)
 }  // namespace drbench

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -140,57 +141,34 @@ arma::mat Isomap::transform(const arma::mat& Xnew) const {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct IsomapKeys {
+  // Added with the big-data paths: at their defaults earlier results' setting keys still resume.
+  ChoiceKey graph = keywords::graph("knn");
+  IntKey neighbours =
+      keywords::neighbours(10, 1, 500, "the kNN graph, also of a new point (TPSLVM: 2..20)");
+  ChoiceKey neighbour_graph = keywords::neighbour_graph("auto").with(keywords::unkeyed);
+  IntKey landmarks = keywords::landmarks(0,
+                                         "geodesics from this many random landmarks, the "
+                                         "other points triangulated from them, O(n "
+                                         "landmarks) memory")
+                         .with(keywords::unkeyed);
+};
+
 MethodInfo isomap_info() {
   MethodInfo m = describe_method(
       "isomap", "manifold",
       "Isomap: classical MDS on kNN/epsilon-graph geodesics, Nystroem out-of-sample",
       "Tenenbaum, de Silva & Langford 2000, Science 290; Bengio et al. 2003 (NIPS 16); "
       "landmarks: de Silva & Tenenbaum 2003 (NIPS 15)");
-  // Added with the big-data paths: at their defaults earlier results' setting keys still resume.
-  const ChoiceKey graph = keywords::graph("knn");
-  const IntKey neighbours =
-      keywords::neighbours(10, 1, 500, "the kNN graph, also of a new point (TPSLVM: 2..20)");
+  const auto [graph, neighbours, neighbour_graph, landmarks] = IsomapKeys{};
   const RealKey epsilon = keywords::epsilon(1.0);
   const ChoiceKey disconnected = keywords::disconnected("connect");
-  const ChoiceKey neighbour_graph = keywords::neighbour_graph("auto").with(keywords::unkeyed);
-  const IntKey landmarks = keywords::landmarks(0,
-                                               "geodesics from this many random landmarks, the "
-                                               "other points triangulated from them, O(n "
-                                               "landmarks) memory")
-                               .with(keywords::unkeyed);
   m.params = {graph, neighbours, epsilon, disconnected, neighbour_graph, landmarks};
   m.max_dim = [landmarks](const DataShape& s, const ParamSet& p) {
     const arma::uword l = static_cast<arma::uword>(landmarks(p));
     const arma::uword pts = l > 0 ? std::min(l, s.n) : s.n;
     return pts > 0 ? pts - 1 : 0;
-  };
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double k = static_cast<double>(neighbours(p));
-    const double l = static_cast<double>(landmarks(p));
-    const double sources = l > 0 ? std::min(l, double(s.n)) : double(s.n);
-    return double(s.n) *
-           (s.n * s.d / 8.0 + sources * (2.0 * k * std::log2(double(s.n) + 1) + 50.0));
-  };
-  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d);
-    const arma::uword k = static_cast<arma::uword>(neighbours(p));
-    const double l = std::min(double(landmarks(p)), n);
-    double b = kProcessBaseBytes + 16.0 * n * d +
-               (graph(p) == "knn"
-                    ? neighbour_graph_memory(s.n, s.d, k, neighbour_graph(p))
-                    : 8.0 * n * std::min(n, 4194304.0 / std::max(n, 1.0)) + 64.0 * n * double(k));
-    if (l > 0) {
-      // n x m geodesics and one n x block of them squared at a time; the landmark MDS (m x m).
-      b += 8.0 * n * l + 2.0 * 8.0 * double(kPlaceBlock) * l + 4.0 * 8.0 * l * l;
-    } else {
-      // The n x n squared geodesics (symmetrised in place), Lanczos on products with them (a
-      // second n x n matrix only where the dense solver takes small problems), and one block of
-      // new points' distances and geodesics for the out-of-sample map.
-      b += 8.0 * n * n * (s.n > 800 ? 1.0 : 2.0) +
-           lanczos_memory(s.n, std::max<arma::uword>(2 * dim + 1, 20)) +
-           2.0 * 8.0 * n * double(kTransformBlock);
-    }
-    return b + 8.0 * n * 2.0 * double(dim);
   };
   m.transform_reproduces_embedding = true;
   m.make = [=](const ParamSet& p) {
@@ -206,6 +184,43 @@ MethodInfo isomap_info() {
   return m;
 }
 
+Budget isomap_budget() {
+  Budget b;
+  const IsomapKeys keys;
+  b.method = "isomap";
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword) {
+    const double k = static_cast<double>(keys.neighbours(p));
+    const double l = static_cast<double>(keys.landmarks(p));
+    const double sources = l > 0 ? std::min(l, double(s.n)) : double(s.n);
+    return double(s.n) *
+           (s.n * s.d / 8.0 + sources * (2.0 * k * std::log2(double(s.n) + 1) + 50.0));
+  };
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n), d = double(s.d);
+    const arma::uword k = static_cast<arma::uword>(keys.neighbours(p));
+    const double l = std::min(double(keys.landmarks(p)), n);
+    double bytes =
+        kProcessBaseBytes + 16.0 * n * d +
+        (keys.graph(p) == "knn"
+             ? neighbour_graph_memory(s.n, s.d, k, keys.neighbour_graph(p))
+             : 8.0 * n * std::min(n, 4194304.0 / std::max(n, 1.0)) + 64.0 * n * double(k));
+    if (l > 0) {
+      // n x m geodesics and one n x block of them squared at a time; the landmark MDS (m x m).
+      bytes += 8.0 * n * l + 2.0 * 8.0 * double(kPlaceBlock) * l + 4.0 * 8.0 * l * l;
+    } else {
+      // The n x n squared geodesics (symmetrised in place), Lanczos on products with them (a
+      // second n x n matrix only where the dense solver takes small problems), and one block of
+      // new points' distances and geodesics for the out-of-sample map.
+      bytes += 8.0 * n * n * (s.n > 800 ? 1.0 : 2.0) +
+               lanczos_memory(s.n, std::max<arma::uword>(2 * dim + 1, 20)) +
+               2.0 * 8.0 * n * double(kTransformBlock);
+    }
+    return bytes + 8.0 * n * 2.0 * double(dim);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(isomap_info)
+DRBENCH_REGISTER_BUDGET(isomap_budget)
 }  // namespace drbench

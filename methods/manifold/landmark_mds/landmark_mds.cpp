@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -71,36 +72,25 @@ class LandmarkMds final : public Method {
   arma::mat Y_;
 };
 
+// The parameters the contract and the budget both read.
+struct LandmarkMdsKeys {
+  IntKey landmarks = keywords::landmarks(
+      100,
+      "drawn from the training points (all of them when fewer; 0 = every point, classical MDS)");
+};
+
 MethodInfo landmark_mds_info() {
   MethodInfo m = describe_method(
       "landmark_mds", "manifold",
       "landmark MDS: classical MDS on landmarks, every point placed by triangulation",
       "de Silva & Tenenbaum, Sparse multidimensional scaling using landmark points (2004), "
       "section 3");
-  const IntKey landmarks = keywords::landmarks(
-      100,
-      "drawn from the training points (all of them when fewer; 0 = every point, classical MDS)");
+  const auto [landmarks] = LandmarkMdsKeys{};
   const ChoiceKey choice = keywords::landmark_choice();
   m.params = {landmarks, choice};
   m.transform_reproduces_embedding = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return std::min<arma::uword>(s.n > 0 ? s.n - 1 : 0, s.d);
-  };
-  const auto used = [landmarks](const DataShape& s, const ParamSet& p) {
-    const double m = double(landmarks(p));
-    return m == 0 ? double(s.n) : std::min(m, double(s.n));
-  };
-  // The landmarks' m x m eigenproblem and the n x m distances of the triangulation (MaxMin: m
-  // passes over the data).
-  m.cost = [used](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double lm = used(s, p), n = double(s.n + s.n_test);
-    return lm * lm * (s.d + 10.0 * lm) + 2.0 * n * lm * s.d;
-  };
-  m.memory = [used](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double lm = used(s, p),
-                 block = double(std::min<arma::uword>(std::max(s.n, s.n_test), kPlaceBlock));
-    return kProcessBaseBytes + 8.0 * (3.0 * lm * lm + lm * s.d + 2.0 * lm * block) +
-           8.0 * dim * double(s.n + s.n_test) * 2.0;
   };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<LandmarkMds>(arma::uword(landmarks(p)), choice(p) == "maxmin");
@@ -108,6 +98,26 @@ MethodInfo landmark_mds_info() {
   return m;
 }
 
+Budget landmark_mds_budget() {
+  Budget b;
+  b.method = "landmark_mds";
+  const LandmarkMdsKeys keys;
+  // The landmarks' m x m eigenproblem and the n x m distances of the triangulation (MaxMin: m
+  // passes over the data).
+  b.cost = [keys](const DataShape& s, const ParamSet& p, arma::uword) {
+    const double lm = landmarks_used(keys.landmarks(p), s.n), n = double(s.n + s.n_test);
+    return lm * lm * (s.d + 10.0 * lm) + 2.0 * n * lm * s.d;
+  };
+  b.memory = [keys](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double lm = landmarks_used(keys.landmarks(p), s.n),
+                 block = double(std::min<arma::uword>(std::max(s.n, s.n_test), kPlaceBlock));
+    return kProcessBaseBytes + 8.0 * (3.0 * lm * lm + lm * s.d + 2.0 * lm * block) +
+           8.0 * dim * double(s.n + s.n_test) * 2.0;
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(landmark_mds_info)
+DRBENCH_REGISTER_BUDGET(landmark_mds_budget)
 }  // namespace drbench

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -162,53 +163,37 @@ arma::mat LandmarkMvu::transform(const arma::mat& Xnew) const {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct LandmarkMvuKeys {
+  IntKey neighbours = keywords::neighbours(
+      6, 2, 100, "the reconstruction weights and the graph whose edge lengths the embedding keeps");
+  IntKey landmarks = keywords::landmarks(
+      40,
+      "drawn from the training points (all of them when fewer; 0 = every point, MVU with the "
+      "edges as inequalities)");
+};
+
 MethodInfo landmark_mvu_info() {
   MethodInfo m = describe_method(
       "landmark_mvu", "manifold",
       "landmark MVU: MVU's SDP on an m x m landmark kernel, every point a linear reconstruction "
       "from the landmarks; out-of-sample by reconstruction weights",
       "Weinberger, Packer & Saul, AISTATS 2005, section 3, eq. 8-10");
-  const IntKey neighbours = keywords::neighbours(
-      6, 2, 100, "the reconstruction weights and the graph whose edge lengths the embedding keeps");
-  const IntKey landmarks = keywords::landmarks(
-      40,
-      "drawn from the training points (all of them when fewer; 0 = every point, MVU with the "
-      "edges as inequalities)");
+  const auto [neighbours, landmarks] = LandmarkMvuKeys{};
   const ChoiceKey choice = keywords::landmark_choice();
   const RealKey reg = keywords::ridge(1e-3, 0.0, std::nullopt, true,
                                       "on the local Gram matrix of the reconstruction weights, "
                                       "times its trace (needed when k > d)");
   const ChoiceKey disconnected = keywords::disconnected("connect");
   const ChoiceKey lengths = edge_lengths("at_most");
-  const IntKey iterations = keywords::iterations(100, 10000, "of the SDP solver (DSDP)");
-  const RealKey tolerance =
-      keywords::tolerance(1e-6, 1.0,
-                          "DSDP's relative duality gap (primal - dual) / (1 + |primal| + |dual|) "
-                          "at which the SDP counts as solved");
+  const IntKey iterations = dsdp_iterations();
+  const RealKey tolerance = dsdp_tolerance();
   m.params = {neighbours, landmarks, choice, reg, disconnected, lengths, iterations, tolerance};
   m.iterative = true;
   m.transform_reproduces_embedding = true;
-  const auto used = [landmarks](const DataShape& s, const ParamSet& p) {
-    const double lm = double(landmarks(p));
-    return lm == 0 ? double(s.n) : std::min(lm, double(s.n));
-  };
-  m.max_dim = [used](const DataShape& s, const ParamSet& p) {
-    const arma::uword lm = arma::uword(used(s, p));
+  m.max_dim = [landmarks](const DataShape& s, const ParamSet& p) {
+    const arma::uword lm = arma::uword(landmarks_used(landmarks(p), s.n));
     return std::min<arma::uword>(lm > 0 ? lm - 1 : 0, s.n > 1 ? s.n - 1 : 0);
-  };
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double lm = used(s, p), c = mvu_constraints(s.n, neighbours(p));
-    // The SDP, with dense rank-one constraints of length m, and the sparse solve for Q.
-    return sdp_cost(lm, c) + 30.0 * c * c * lm + double(s.n) * lm * 50.0 + double(s.n) * s.n * s.d;
-  };
-  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double lm = used(s, p), n = double(s.n), c = mvu_constraints(s.n, neighbours(p));
-    const double k = double(neighbours(p));
-    // The SDP, its m-long constraint vectors, Q and its copies (n x m), the sparse Phi, the
-    // exact kNN search's blocks and the embeddings.
-    return kProcessBaseBytes + sdp_memory(lm, c) + 12.0 * c * lm + 8.0 * 4.0 * n * lm +
-           100.0 * n * k * k + 8.0 * n * std::min(n, 4096.0) + 8.0 * n * s.d +
-           8.0 * 2.0 * dim * double(s.n + s.n_test);
   };
   m.advise = [=](const DataShape& s, const ParamSet& p) -> std::string {
     if (s.n <= 4 * kMvuAdviseLimit) return {};
@@ -225,6 +210,30 @@ MethodInfo landmark_mvu_info() {
   return m;
 }
 
+Budget landmark_mvu_budget() {
+  Budget b;
+  b.method = "landmark_mvu";
+  const LandmarkMvuKeys keys;
+  b.cost = [keys](const DataShape& s, const ParamSet& p, arma::uword) {
+    const double lm = landmarks_used(keys.landmarks(p), s.n),
+                 c = mvu_constraints(s.n, keys.neighbours(p));
+    // The SDP, with dense rank-one constraints of length m, and the sparse solve for Q.
+    return sdp_cost(lm, c) + 30.0 * c * c * lm + double(s.n) * lm * 50.0 + double(s.n) * s.n * s.d;
+  };
+  b.memory = [keys](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double lm = landmarks_used(keys.landmarks(p), s.n), n = double(s.n),
+                 c = mvu_constraints(s.n, keys.neighbours(p));
+    const double k = double(keys.neighbours(p));
+    // The SDP, its m-long constraint vectors, Q and its copies (n x m), the sparse Phi, the
+    // exact kNN search's blocks and the embeddings.
+    return kProcessBaseBytes + sdp_memory(lm, c) + 12.0 * c * lm + 8.0 * 4.0 * n * lm +
+           100.0 * n * k * k + 8.0 * n * std::min(n, 4096.0) + 8.0 * n * s.d +
+           8.0 * 2.0 * dim * double(s.n + s.n_test);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(landmark_mvu_info)
+DRBENCH_REGISTER_BUDGET(landmark_mvu_budget)
 }  // namespace drbench

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -137,36 +138,24 @@ namespace {
 
 const char* const kReference = "the width whose t is the mean squared edge length";
 
+// The parameters the contract and the budget both read.
+struct LeKeys {
+  IntKey neighbours = keywords::neighbours(10, 1, 500, "the kNN graph (papers vary 2..20)");
+  // Added with the sparse path: at its default the setting keys of earlier results still resume.
+  ChoiceKey neighbour_graph = keywords::neighbour_graph("auto").with(keywords::unkeyed);
+};
+
 MethodInfo le_info() {
   MethodInfo m = describe_method(
       "laplacian_eigenmaps", "manifold",
       "Laplacian eigenmaps on a heat-kernel kNN graph; Nystroem out-of-sample",
       "Belkin & Niyogi 2003, Neural Computation 15(6); Bengio et al. 2003 (NIPS 16)");
-  const IntKey neighbours = keywords::neighbours(10, 1, 500, "the kNN graph (papers vary 2..20)");
+  const auto [neighbours, neighbour_graph] = LeKeys{};
   const ChoiceKey weights = keywords::weights("on the kNN edges");
   const RealKey kernel_width = keywords::kernel_width(1.0, kReference);
   const ChoiceKey width = keywords::width("relative", kReference);
-  // Added with the sparse path: at its default the setting keys of earlier results still resume.
-  const ChoiceKey neighbour_graph = keywords::neighbour_graph("auto").with(keywords::unkeyed);
   m.params = {neighbours, weights, kernel_width, width, neighbour_graph};
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 1 ? s.n - 2 : 0; };
-  m.cost = [neighbours](const DataShape& s, const ParamSet& p, arma::uword) {
-    return double(s.n) * (s.n * s.d + 100.0 * double(neighbours(p)));
-  };
-  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d);
-    const arma::uword k = static_cast<arma::uword>(neighbours(p));
-    // The data and the method's copy; the graph; W, S and their temporaries (~4 sparse copies of
-    // about 1.5 k n edges, 16 bytes each); then the eigensolver: dense S and LAPACK's copy up to
-    // the dense limit, Lanczos above it.
-    double b = kProcessBaseBytes + 16.0 * n * d +
-               neighbour_graph_memory(s.n, s.d, k, neighbour_graph(p)) +
-               4.0 * 1.5 * double(k) * n * 16.0 + 8.0 * n * 4.0;
-    b += s.n <= LaplacianEigenmaps::kDenseLimit
-             ? 2.0 * 8.0 * n * n
-             : lanczos_memory(s.n, std::max<arma::uword>(2 * dim + 20, 60));
-    return b + 8.0 * n * 2.0 * double(dim);
-  };
   m.transform_reproduces_embedding = true;
   m.make = [=](const ParamSet& p) {
     return std::make_unique<LaplacianEigenmaps>(LaplacianEigenmapsSetting{
@@ -176,6 +165,31 @@ MethodInfo le_info() {
   return m;
 }
 
+Budget le_budget() {
+  Budget b;
+  const LeKeys keys;
+  b.method = "laplacian_eigenmaps";
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword) {
+    return double(s.n) * (s.n * s.d + 100.0 * double(keys.neighbours(p)));
+  };
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n), d = double(s.d);
+    const arma::uword k = static_cast<arma::uword>(keys.neighbours(p));
+    // The data and the method's copy; the graph; W, S and their temporaries (~4 sparse copies of
+    // about 1.5 k n edges, 16 bytes each); then the eigensolver: dense S and LAPACK's copy up to
+    // the dense limit, Lanczos above it.
+    double bytes = kProcessBaseBytes + 16.0 * n * d +
+                   neighbour_graph_memory(s.n, s.d, k, keys.neighbour_graph(p)) +
+                   4.0 * 1.5 * double(k) * n * 16.0 + 8.0 * n * 4.0;
+    bytes += s.n <= LaplacianEigenmaps::kDenseLimit
+                 ? 2.0 * 8.0 * n * n
+                 : lanczos_memory(s.n, std::max<arma::uword>(2 * dim + 20, 60));
+    return bytes + 8.0 * n * 2.0 * double(dim);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(le_info)
+DRBENCH_REGISTER_BUDGET(le_budget)
 }  // namespace drbench

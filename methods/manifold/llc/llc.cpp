@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -49,19 +50,24 @@ class Llc final : public MixtureAlignmentMethod {
   double reg_;
 };
 
+// The parameters the contract and the budget both read.
+struct LlcKeys {
+  IntKey analysers = keywords::analysers(20, "local linear models of the mixture");
+  IntKey iterations = keywords::iterations(200, 100000, "of the mixture's EM");
+};
+
 MethodInfo llc_info() {
   MethodInfo m =
       describe_method("llc", "manifold",
                       "locally linear coordination: a mixture of local PCA models aligned by LLE's "
                       "reconstruction cost; out-of-sample through the mixture",
                       "Teh & Roweis, NIPS 15 (2003), section 3, eq. 7-8");
-  const IntKey analysers = keywords::analysers(20, "local linear models of the mixture");
+  const auto [analysers, iterations] = LlcKeys{};
   const IntKey neighbours =
       keywords::neighbours(12, 1, 500, "the reconstruction weights of the alignment cost");
   const RealKey ridge = keywords::ridge(1e-3, 0.0, std::nullopt, true,
                                         "on the local Gram matrix of the reconstruction weights, "
                                         "times its trace (needed when k > d)");
-  const IntKey iterations = keywords::iterations(200, 100000, "of the mixture's EM");
   const RealKey tolerance = keywords::tolerance(
       1e-6, 1.0, "EM stops when the log-likelihood gains less than this x |log-likelihood|");
   m.params = {analysers, neighbours, ridge, iterations, tolerance};
@@ -69,23 +75,6 @@ MethodInfo llc_info() {
   m.transform_reproduces_embedding = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return std::min<arma::uword>(s.d > 0 ? s.d - 1 : 0, s.n > 2 ? s.n - 2 : 0);
-  };
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n + s.n_test), d = double(s.d), a = double(analysers(p));
-    // EM: each iteration a d x d weighted covariance and its eigenpairs per analyser; the kNN
-    // search; the p x p alignment, p = analysers (dims + 1).
-    const double pp = a * (dim + 1.0);
-    return double(iterations(p)) * a * (n * d * d + d * d * d / 10.0) / 20.0 +
-           double(s.n) * s.n * d + n * pp * pp + pp * pp * pp;
-  };
-  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(std::max(s.n, s.n_test)), d = double(s.d), a = double(analysers(p));
-    const double pp = a * (dim + 1.0);
-    // Centred and weighted copies of the data, one d x d covariance, the n x analysers
-    // log-densities and responsibilities, U and (I - W) U, the p x p alignment and its eigen
-    // work, the exact kNN search's distance blocks.
-    return kProcessBaseBytes + 8.0 * (3.0 * n * d + 3.0 * d * d + 4.0 * n * a + 2.0 * n * pp +
-                                      5.0 * pp * pp + n * std::min(n, 4096.0) + 2.0 * n * dim);
   };
   m.make = [=](const ParamSet& p) {
     MixtureSetting s;
@@ -97,6 +86,32 @@ MethodInfo llc_info() {
   return m;
 }
 
+Budget llc_budget() {
+  Budget b;
+  const LlcKeys keys;
+  b.method = "llc";
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n + s.n_test), d = double(s.d), a = double(keys.analysers(p));
+    // EM: each iteration a d x d weighted covariance and its eigenpairs per analyser; the kNN
+    // search; the p x p alignment, p = analysers (dims + 1).
+    const double pp = a * (dim + 1.0);
+    return double(keys.iterations(p)) * a * (n * d * d + d * d * d / 10.0) / 20.0 +
+           double(s.n) * s.n * d + n * pp * pp + pp * pp * pp;
+  };
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(std::max(s.n, s.n_test)), d = double(s.d),
+                 a = double(keys.analysers(p));
+    const double pp = a * (dim + 1.0);
+    // Centred and weighted copies of the data, one d x d covariance, the n x analysers
+    // log-densities and responsibilities, U and (I - W) U, the p x p alignment and its eigen
+    // work, the exact kNN search's distance blocks.
+    return kProcessBaseBytes + 8.0 * (3.0 * n * d + 3.0 * d * d + 4.0 * n * a + 2.0 * n * pp +
+                                      5.0 * pp * pp + n * std::min(n, 4096.0) + 2.0 * n * dim);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(llc_info)
+DRBENCH_REGISTER_BUDGET(llc_budget)
 }  // namespace drbench

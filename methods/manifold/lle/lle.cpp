@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -80,50 +81,24 @@ arma::mat LLE::transform(const arma::mat& Xnew) const {
 
 namespace {
 
+// The parameters lle's contract and its budget both read.
+struct LleKeys {
+  IntKey neighbours =
+      keywords::neighbours(10, 1, 500, "the reconstruction of every point (TPSLVM: 2..20)");
+  RealKey reg = keywords::ridge(1e-3, 0.0, std::nullopt, true,
+                                "on the local Gram matrix, times its trace (needed when k > d)")
+                    .with(keywords::formerly("reg"));
+  // Added with the sparse path: at its default the setting keys of earlier results still resume.
+  ChoiceKey neighbour_graph = keywords::neighbour_graph("auto").with(keywords::unkeyed);
+};
+
 MethodInfo lle_info() {
   MethodInfo m = describe_method(
       "lle", "manifold", "locally linear embedding; out-of-sample by reconstruction weights",
       "Roweis & Saul 2000, Science 290; Saul & Roweis 2003, JMLR 4, eq. 2-4 and 6.1");
-  const IntKey neighbours =
-      keywords::neighbours(10, 1, 500, "the reconstruction of every point (TPSLVM: 2..20)");
-  const RealKey reg = keywords::ridge(1e-3, 0.0, std::nullopt, true,
-                                      "on the local Gram matrix, times its trace (needed when "
-                                      "k > d)")
-                          .with(keywords::formerly("reg"));
-  // Added with the sparse path: at its default the setting keys of earlier results still resume.
-  const ChoiceKey neighbour_graph = keywords::neighbour_graph("auto").with(keywords::unkeyed);
+  const auto [neighbours, reg, neighbour_graph] = LleKeys{};
   m.params = {neighbours, reg, neighbour_graph};
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 1 ? s.n - 2 : 0; };
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.n * (s.d + 5.0 * s.n);
-  };
-  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d);
-    const arma::uword k = static_cast<arma::uword>(neighbours(p));
-    const double kk = double(k);
-    // M = (I - W)'(I - W) holds about 0.55 k^2 entries a column (neighbours of neighbours; 53 at
-    // k = 10 on Fashion-MNIST); while it is factored it exists as the product and as SuperLU's
-    // compressed-column arrays.
-    const double m_nnz = 0.55 * kk * kk * n;
-    double b = kProcessBaseBytes + 16.0 * n * d +
-               neighbour_graph_memory(s.n, s.d, k, neighbour_graph(p)) + 40.0 * (kk + 1.0) * n +
-               28.0 * m_nnz;
-    if (s.n <= LLE::kDenseLimit) {
-      b += 3.0 * 8.0 * n * n;  // dense M, its Cholesky factor, LAPACK's work copy
-    } else {
-      // The sparse LU of M: its fill-in, not M, dominates, and it grows faster than n. Measured
-      // with the minimum-degree ordering at k = 10 on 50-D Fashion-MNIST: 2.9 M entries at 5,000
-      // points, 34 M at 20,000 (n^1.78), 328 M at 60,000 (n^2.06), with SuperLU's peak at about
-      // 11 bytes an entry at 20,000 and 14 at 60,000 (354 and 4,320 MiB). The estimate follows
-      // the larger of the two fitted curves and is taken as growing linearly in k; it is a fit
-      // to one data set, not a bound.
-      const double small_fit = 10.5 * 0.733 * std::pow(n, 1.783);
-      const double large_fit = 354.0 * 1048576.0 * std::pow(n / 20000.0, 2.277);
-      b += std::max(small_fit, large_fit) * (kk / 10.0) +
-           lanczos_memory(s.n, std::max<arma::uword>(2 * dim + 10, 30));
-    }
-    return b + 8.0 * n * 2.0 * double(dim);
-  };
   m.transform_reproduces_embedding = true;
   m.make = [=](const ParamSet& p) {
     return std::make_unique<LLE>(
@@ -132,6 +107,61 @@ MethodInfo lle_info() {
   return m;
 }
 
+// The sparse path's memory is dominated by the LU factor of M, whose fill-in grows faster than n:
+// measured with SuperLU's minimum-degree ordering at k = 10 on 50-D Fashion-MNIST, 2.9 M entries
+// at 5,000 points, 34 M at 20,000 (n^1.78), 328 M at 60,000 (n^2.06), SuperLU's peak about 11
+// bytes an entry at 20,000 and 14 at 60,000 (354 and 4,320 MiB). The estimate follows the larger
+// of the two fitted curves and is taken as growing linearly in k; a fit to one data set, not a
+// bound.
+Budget lle_budget() {
+  Budget b;
+  b.method = "lle";
+  const std::string fmnist = "Fashion-MNIST, 50-D (PCA), k = 10, minimum-degree ordering";
+  const std::string run =
+      "lle's sparse path, SuperLU factor entries and peak (2553f1f, 2026-11-27)";
+  b.fitted = {
+      {"m_entries_per_k2", 0.55, "Fashion-MNIST, k = 10: 53 entries a column of M", run},
+      {"lu_bytes_per_entry", 10.5, fmnist + ", 20,000 points", run},
+      {"lu_entries_scale", 0.733, fmnist + ", 5,000 and 20,000 points", run},
+      {"lu_entries_exponent", 1.783, fmnist + ", 5,000 and 20,000 points", run},
+      {"lu_peak_mib_at_reference", 354.0, fmnist + ", 20,000 points", run},
+      {"lu_peak_reference_n", 20000.0, fmnist, run},
+      {"lu_peak_exponent", 2.277, fmnist + ", 20,000 and 60,000 points (4,320 MiB)", run},
+      {"reference_k", 10.0, fmnist, run},
+  };
+  const double m_per_k2 = b.fitted("m_entries_per_k2"), lu_bytes = b.fitted("lu_bytes_per_entry"),
+               lu_scale = b.fitted("lu_entries_scale"), lu_exp = b.fitted("lu_entries_exponent"),
+               peak_mib = b.fitted("lu_peak_mib_at_reference"),
+               peak_n = b.fitted("lu_peak_reference_n"), peak_exp = b.fitted("lu_peak_exponent"),
+               ref_k = b.fitted("reference_k");
+  const LleKeys k;
+  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+    return double(s.n) * s.n * (s.d + 5.0 * s.n);
+  };
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n), d = double(s.d);
+    const arma::uword nk = static_cast<arma::uword>(k.neighbours(p));
+    const double kk = double(nk);
+    // M = (I - W)'(I - W) holds the neighbours of neighbours; while it is factored it exists as
+    // the product and as SuperLU's compressed-column arrays.
+    const double m_nnz = m_per_k2 * kk * kk * n;
+    double bytes = kProcessBaseBytes + 16.0 * n * d +
+                   neighbour_graph_memory(s.n, s.d, nk, k.neighbour_graph(p)) +
+                   40.0 * (kk + 1.0) * n + 28.0 * m_nnz;
+    if (s.n <= LLE::kDenseLimit) {
+      bytes += 3.0 * 8.0 * n * n;  // dense M, its Cholesky factor, LAPACK's work copy
+    } else {
+      const double small_fit = lu_bytes * lu_scale * std::pow(n, lu_exp);
+      const double large_fit = peak_mib * 1048576.0 * std::pow(n / peak_n, peak_exp);
+      bytes += std::max(small_fit, large_fit) * (kk / ref_k) +
+               lanczos_memory(s.n, std::max<arma::uword>(2 * dim + 10, 30));
+    }
+    return bytes + 8.0 * n * 2.0 * double(dim);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(lle_info)
+DRBENCH_REGISTER_BUDGET(lle_budget)
 }  // namespace drbench

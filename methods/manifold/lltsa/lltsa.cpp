@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -28,35 +29,48 @@ void Lltsa::fit(const FitInput& in) {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct LltsaKeys {
+  IntKey neighbours =
+      keywords::neighbours(12, 2, 1000, "of every local patch (the point itself included)");
+};
+
 MethodInfo lltsa_info() {
   MethodInfo m = describe_method(
       "lltsa", "linear",
       "linear local tangent space alignment: X B X' a = l X X' a on LTSA's alignment matrix",
       "Zhang, Yang, Zhao & Zhou, Linear local tangent space alignment and application to face "
       "recognition, Neurocomputing 70 (2007), section 3");
-  const IntKey neighbours =
-      keywords::neighbours(12, 2, 1000, "of every local patch (the point itself included)");
+  const auto [neighbours] = LltsaKeys{};
   const RealKey pca_ratio = ParamSpec::real(
       "pca_ratio", 1.0, 0.0, 1.0, "variance kept by the PCA pre-step (1 = full rank)", true);
   m.params = {neighbours, pca_ratio};
   m.transform_reproduces_embedding = true;
-  // kNN distances (n^2 d), a k x k eigenproblem per point, the scatter matrices and a d x d
-  // generalized eigenproblem.
-  m.cost = [neighbours](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double n = double(s.n), d = double(s.d), k = double(neighbours(p));
-    return n * n * d + n * k * k * (d + k) + n * d * d + d * d * d;
-  };
-  // The kNN search's n x n distances, B's triplets (k^2 a point) and its sparse form, Z B.
-  m.memory = [neighbours](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), k = double(neighbours(p));
-    return memory_linear(s, dim) + 8.0 * n * n + 40.0 * k * k * n + 16.0 * n * double(s.d);
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Lltsa>(LltsaSetting{arma::uword(neighbours(p)), pca_ratio(p)});
   };
   return m;
 }
 
+Budget lltsa_budget() {
+  Budget b;
+  const LltsaKeys keys;
+  b.method = "lltsa";
+  // kNN distances (n^2 d), a k x k eigenproblem per point, the scatter matrices and a d x d
+  // generalized eigenproblem.
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword) {
+    const double n = double(s.n), d = double(s.d), k = double(keys.neighbours(p));
+    return n * n * d + n * k * k * (d + k) + n * d * d + d * d * d;
+  };
+  // The kNN search's n x n distances, B's triplets (k^2 a point) and its sparse form, Z B.
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n), k = double(keys.neighbours(p));
+    return memory_linear(s, dim) + 8.0 * n * n + 40.0 * k * k * n + 16.0 * n * double(s.d);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(lltsa_info)
+DRBENCH_REGISTER_BUDGET(lltsa_budget)
 }  // namespace drbench

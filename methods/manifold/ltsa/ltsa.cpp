@@ -25,15 +25,22 @@ class Ltsa final : public LocalAlignmentMethod {
   }
 };
 
+constexpr std::int64_t kNeighbours = 10;  // the default of `neighbours`
+
 MethodInfo ltsa_info() {
   MethodInfo m = describe_method(
       "ltsa", "manifold", "local tangent space alignment; out-of-sample by reconstruction weights",
       "Zhang & Zha 2004, SIAM J. Sci. Comput. 26(1), section 4 (scikit-learn's method='ltsa')");
-  const LocalAlignmentKeys keys = describe_local_alignment(m, 10, true);
+  const LocalAlignmentKeys keys = describe_local_alignment(m, kNeighbours, true);
   m.make = [keys](const ParamSet& p) { return std::make_unique<Ltsa>(keys(p)); };
   return m;
 }
 
+Budget ltsa_budget() {
+  return local_alignment_budget("ltsa", kNeighbours);
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(ltsa_info)
+DRBENCH_REGISTER_BUDGET(ltsa_budget)
 }  // namespace drbench

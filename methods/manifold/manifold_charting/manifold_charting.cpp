@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -47,14 +48,19 @@ class ManifoldCharting final : public MixtureAlignmentMethod {
   }
 };
 
+// The parameters the contract and the budget both read.
+struct ChartingKeys {
+  IntKey analysers = keywords::analysers(40, "charts (local linear models) of the mixture");
+  IntKey iterations = keywords::iterations(200, 100000, "of the mixture's EM");
+};
+
 MethodInfo manifold_charting_info() {
   MethodInfo m = describe_method(
       "manifold_charting", "manifold",
       "manifold charting: a mixture of local PCA charts aligned where they overlap; "
       "out-of-sample through the mixture",
       "Brand, NIPS 15 (2003), section 4");
-  const IntKey analysers = keywords::analysers(40, "charts (local linear models) of the mixture");
-  const IntKey iterations = keywords::iterations(200, 100000, "of the mixture's EM");
+  const auto [analysers, iterations] = ChartingKeys{};
   const RealKey tolerance = keywords::tolerance(
       1e-6, 1.0, "EM stops when the log-likelihood gains less than this x |log-likelihood|");
   m.params = {analysers, iterations, tolerance};
@@ -62,18 +68,6 @@ MethodInfo manifold_charting_info() {
   m.transform_reproduces_embedding = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return std::min<arma::uword>(s.d > 0 ? s.d - 1 : 0, s.n > 2 ? s.n - 2 : 0);
-  };
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n + s.n_test), d = double(s.d), a = double(analysers(p));
-    const double pp = a * (dim + 1.0);
-    return double(iterations(p)) * a * (n * d * d + d * d * d / 10.0) / 20.0 + n * pp * pp +
-           pp * pp * pp;
-  };
-  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(std::max(s.n, s.n_test)), d = double(s.d), a = double(analysers(p));
-    const double pp = a * (dim + 1.0);
-    return kProcessBaseBytes + 8.0 * (3.0 * n * d + 3.0 * d * d + 4.0 * n * a + 2.0 * n * pp +
-                                      5.0 * pp * pp + 2.0 * n * dim);
   };
   m.make = [=](const ParamSet& p) {
     MixtureSetting s;
@@ -85,6 +79,27 @@ MethodInfo manifold_charting_info() {
   return m;
 }
 
+Budget manifold_charting_budget() {
+  Budget b;
+  const ChartingKeys keys;
+  b.method = "manifold_charting";
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n + s.n_test), d = double(s.d), a = double(keys.analysers(p));
+    const double pp = a * (dim + 1.0);
+    return double(keys.iterations(p)) * a * (n * d * d + d * d * d / 10.0) / 20.0 + n * pp * pp +
+           pp * pp * pp;
+  };
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(std::max(s.n, s.n_test)), d = double(s.d),
+                 a = double(keys.analysers(p));
+    const double pp = a * (dim + 1.0);
+    return kProcessBaseBytes + 8.0 * (3.0 * n * d + 3.0 * d * d + 4.0 * n * a + 2.0 * n * pp +
+                                      5.0 * pp * pp + 2.0 * n * dim);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(manifold_charting_info)
+DRBENCH_REGISTER_BUDGET(manifold_charting_budget)
 }  // namespace drbench

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
@@ -30,14 +31,21 @@ MethodInfo mds_info() {
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return std::min<arma::uword>(s.n > 0 ? s.n - 1 : 0, s.d);
   };
-  m.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.n * (s.d + 100.0);
-  };
   m.transform_reproduces_embedding = true;
   m.make = [](const ParamSet&) { return std::make_unique<ClassicalMDS>(); };
   return m;
 }
 
+Budget mds_budget() {
+  Budget b;
+  b.method = "mds";
+  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
+    return double(s.n) * s.n * (s.d + 100.0);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(mds_info)
+DRBENCH_REGISTER_BUDGET(mds_budget)
 }  // namespace drbench

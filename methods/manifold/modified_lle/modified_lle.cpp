@@ -88,16 +88,23 @@ class ModifiedLle final : public LocalAlignmentMethod {
   }
 };
 
+constexpr std::int64_t kNeighbours = 10;  // the default of `neighbours`
+
 MethodInfo modified_lle_info() {
   MethodInfo m = describe_method(
       "modified_lle", "manifold",
       "modified LLE (multiple weight vectors); out-of-sample by reconstruction weights",
       "Zhang & Wang 2007, NIPS 19, MLLE algorithm (scikit-learn's method='modified')");
-  const LocalAlignmentKeys keys = describe_local_alignment(m, 10, false);
+  const LocalAlignmentKeys keys = describe_local_alignment(m, kNeighbours, false);
   m.make = [keys](const ParamSet& p) { return std::make_unique<ModifiedLle>(keys(p)); };
   return m;
 }
 
+Budget modified_lle_budget() {
+  return local_alignment_budget("modified_lle", kNeighbours);
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(modified_lle_info)
+DRBENCH_REGISTER_BUDGET(modified_lle_budget)
 }  // namespace drbench

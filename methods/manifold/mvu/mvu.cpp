@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -47,33 +48,27 @@ void Mvu::fit(const FitInput& in) {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct MvuKeys {
+  IntKey neighbours =
+      keywords::neighbours(6, 2, 100, "the graph whose edge lengths the embedding keeps");
+};
+
 MethodInfo mvu_info() {
   MethodInfo m = describe_method(
       "mvu", "manifold",
       "maximum variance unfolding: the most spread-out Gram matrix isometric on the kNN graph "
       "(an SDP, by DSDP); transductive",
       "Weinberger & Saul, IJCV 70 (2006), section 3, eq. 5-7");
-  const IntKey neighbours =
-      keywords::neighbours(6, 2, 100, "the graph whose edge lengths the embedding keeps");
+  const auto [neighbours] = MvuKeys{};
   const ChoiceKey disconnected = keywords::disconnected("connect");
   const ChoiceKey lengths = edge_lengths("kept");
-  const IntKey iterations = keywords::iterations(100, 10000, "of the SDP solver (DSDP)");
-  const RealKey tolerance =
-      keywords::tolerance(1e-6, 1.0,
-                          "DSDP's relative duality gap (primal - dual) / (1 + |primal| + |dual|) "
-                          "at which the SDP counts as solved");
+  const IntKey iterations = dsdp_iterations();
+  const RealKey tolerance = dsdp_tolerance();
   m.params = {neighbours, disconnected, lengths, iterations, tolerance};
   m.out_of_sample = false;
   m.iterative = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 1 ? s.n - 1 : 0; };
-  m.cost = [neighbours](const DataShape& s, const ParamSet& p, arma::uword) {
-    return sdp_cost(double(s.n), mvu_constraints(s.n, neighbours(p)));
-  };
-  m.memory = [neighbours](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n);
-    return kProcessBaseBytes + sdp_memory(n, mvu_constraints(s.n, neighbours(p))) +
-           8.0 * n * (3.0 * n + s.d + 2.0 * dim) + 40.0 * n * double(neighbours(p));
-  };
   m.advise = [neighbours](const DataShape& s, const ParamSet& p) -> std::string {
     if (s.n <= kMvuAdviseLimit) return {};
     return "mvu solves an SDP with an n x n matrix and about n x neighbours = " +
@@ -90,6 +85,22 @@ MethodInfo mvu_info() {
   return m;
 }
 
+Budget mvu_budget() {
+  Budget b;
+  const MvuKeys keys;
+  b.method = "mvu";
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword) {
+    return sdp_cost(double(s.n), mvu_constraints(s.n, keys.neighbours(p)));
+  };
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n);
+    return kProcessBaseBytes + sdp_memory(n, mvu_constraints(s.n, keys.neighbours(p))) +
+           8.0 * n * (3.0 * n + s.d + 2.0 * dim) + 40.0 * n * double(keys.neighbours(p));
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(mvu_info)
+DRBENCH_REGISTER_BUDGET(mvu_budget)
 }  // namespace drbench

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -32,35 +33,48 @@ void Npe::fit(const FitInput& in) {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct NpeKeys {
+  IntKey neighbours = keywords::neighbours(12, 1, 1000, "of the LLE reconstruction");
+};
+
 MethodInfo npe_info() {
   MethodInfo m = describe_method(
       "npe", "linear",
       "neighbourhood preserving embedding: linear LLE, X M X' a = l X X' a on LLE's weights",
       "He, Cai, Yan & Zhang, Neighborhood Preserving Embedding, ICCV 2005, section 2");
-  const IntKey neighbours = keywords::neighbours(12, 1, 1000, "of the LLE reconstruction");
+  const auto [neighbours] = NpeKeys{};
   const RealKey ridge = keywords::ridge(1e-3, 0.0, std::nullopt, true,
                                         "on the local Gram matrix, times its trace (as lle)");
   const RealKey pca_ratio = ParamSpec::real(
       "pca_ratio", 1.0, 0.0, 1.0, "variance kept by the PCA pre-step (1 = full rank)", true);
   m.params = {neighbours, ridge, pca_ratio};
   m.transform_reproduces_embedding = true;
-  // kNN distances (n^2 d), a k x k solve per point, the reduced scatter matrices (n d^2) and a
-  // d x d generalized eigenproblem.
-  m.cost = [neighbours](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double n = double(s.n), d = double(s.d), k = double(neighbours(p));
-    return n * n * d + n * k * k * (d + k) + n * d * d + d * d * d;
-  };
-  // The kNN search's n x n distances, the reduced data and its residuals (two n x d arrays).
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    const double n = double(s.n);
-    return memory_linear(s, dim) + 8.0 * n * n + 16.0 * n * double(s.d);
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Npe>(NpeSetting{arma::uword(neighbours(p)), ridge(p), pca_ratio(p)});
   };
   return m;
 }
 
+Budget npe_budget() {
+  Budget b;
+  const NpeKeys keys;
+  b.method = "npe";
+  // kNN distances (n^2 d), a k x k solve per point, the reduced scatter matrices (n d^2) and a
+  // d x d generalized eigenproblem.
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword) {
+    const double n = double(s.n), d = double(s.d), k = double(keys.neighbours(p));
+    return n * n * d + n * k * k * (d + k) + n * d * d + d * d * d;
+  };
+  // The kNN search's n x n distances, the reduced data and its residuals (two n x d arrays).
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    const double n = double(s.n);
+    return memory_linear(s, dim) + 8.0 * n * n + 16.0 * n * double(s.d);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(npe_info)
+DRBENCH_REGISTER_BUDGET(npe_budget)
 }  // namespace drbench

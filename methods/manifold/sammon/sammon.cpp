@@ -9,6 +9,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -354,14 +355,19 @@ arma::mat Sammon::transform(const arma::mat& Xnew) const {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct SammonKeys {
+  IntKey iterations = keywords::iterations(
+      500, 100000, "pseudo-Newton steps of the fit and of every new point (TPSLVM: 1000)");
+};
+
 MethodInfo sammon_info() {
   MethodInfo m = describe_method(
       "sammon", "manifold",
       "Sammon mapping (pseudo-Newton on the Sammon stress); out-of-sample by per-point "
       "stress minimisation",
       "Sammon 1969, IEEE Trans. Computers C-18(5), eq. 1-6");
-  const IntKey iterations = keywords::iterations(
-      500, 100000, "pseudo-Newton steps of the fit and of every new point (TPSLVM: 1000)");
+  const auto [iterations] = SammonKeys{};
   const RealKey tol =
       keywords::tolerance(1e-9, std::nullopt, "when the relative stress decrease falls below it")
           .with(keywords::formerly("tol"));
@@ -374,15 +380,23 @@ MethodInfo sammon_info() {
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return std::min<arma::uword>(s.n > 0 ? s.n - 1 : 0, s.d);
   };
-  m.cost = [iterations](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return double(s.n) * s.n * (s.d + 20.0 * double(iterations(p)) * (dim + 1));
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Sammon>(SammonSetting{int(iterations(p)), tol(p), step(p)});
   };
   return m;
 }
 
+Budget sammon_budget() {
+  Budget b;
+  const SammonKeys keys;
+  b.method = "sammon";
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    return double(s.n) * s.n * (s.d + 20.0 * double(keys.iterations(p)) * (dim + 1));
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(sammon_info)
+DRBENCH_REGISTER_BUDGET(sammon_budget)
 }  // namespace drbench

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -194,6 +195,12 @@ void Smacof::fit(const FitInput& in) {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct SmacofKeys {
+  IntKey iterations = keywords::iterations(
+      300, 100000, "Guttman transforms (scikit-learn: 300); also the cap for each new point");
+};
+
 MethodInfo smacof_info() {
   MethodInfo m = describe_method(
       "smacof", "manifold",
@@ -203,22 +210,12 @@ MethodInfo smacof_info() {
       "Trosset & Priebe 2008 (new points)");
   const BoolKey metric = ParamSpec::boolean(
       "metric", true, "targets: the input distances, or their monotone regression (Kruskal)");
-  const IntKey iterations = keywords::iterations(
-      300, 100000, "Guttman transforms (scikit-learn: 300); also the cap for each new point");
+  const auto [iterations] = SmacofKeys{};
   const RealKey tolerance = keywords::tolerance(
       1e-3, std::nullopt, "on the decrease of stress / sum_i |y_i| (scikit-learn's eps)");
   m.params = {metric, iterations, tolerance};
   m.iterative = true;
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.n > 1 ? s.n - 1 : 0; };
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n);
-    return n * n * s.d + 5.0 * n * n * n + double(iterations(p)) * n * n * (4.0 + dim);
-  };
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    // Input distances, current distances, targets, B and the classical start's double-centred
-    // matrix with its eigensolver's copy.
-    return memory_dense(s, dim, 6.0, 1.0);
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Smacof>(
         SmacofSetting{metric(p), arma::uword(iterations(p)), tolerance(p)});
@@ -226,6 +223,23 @@ MethodInfo smacof_info() {
   return m;
 }
 
+Budget smacof_budget() {
+  Budget b;
+  const SmacofKeys keys;
+  b.method = "smacof";
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n);
+    return n * n * s.d + 5.0 * n * n * n + double(keys.iterations(p)) * n * n * (4.0 + dim);
+  };
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    // Input distances, current distances, targets, B and the classical start's double-centred
+    // matrix with its eigensolver's copy.
+    return memory_dense(s, dim, 6.0, 1.0);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(smacof_info)
+DRBENCH_REGISTER_BUDGET(smacof_budget)
 }  // namespace drbench

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -96,15 +97,20 @@ void Spe::fit(const FitInput& in) {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct SpeKeys {
+  IntKey iterations = keywords::iterations(100, 1000000, "cycles (the paper's C)");
+  IntKey pairs =
+      ParamSpec::integer("pairs_per_point", 10, 1, std::nullopt,
+                         "random pair updates per cycle, per training point (the paper's S / n)");
+};
+
 MethodInfo spe_info() {
   MethodInfo m = describe_method(
       "spe", "manifold",
       "stochastic proximity embedding: random pair updates towards the input distances",
       "Agrafiotis, Stochastic proximity embedding, J. Comput. Chem. 24 (2003) 1215-1221");
-  const IntKey iterations = keywords::iterations(100, 1000000, "cycles (the paper's C)");
-  const IntKey pairs =
-      ParamSpec::integer("pairs_per_point", 10, 1, std::nullopt,
-                         "random pair updates per cycle, per training point (the paper's S / n)");
+  const auto [iterations, pairs] = SpeKeys{};
   const RealKey learning_rate = keywords::learning_rate(
       1.0, "lambda of the first cycle, falling linearly to a hundredth of it by the last");
   const RealKey radius = ParamSpec::real(
@@ -114,14 +120,6 @@ MethodInfo spe_info() {
   m.params = {iterations, pairs, learning_rate, radius};
   m.out_of_sample = false;
   m.iterative = true;
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return double(iterations(p)) * double(pairs(p)) * double(s.n) * (double(s.d) + 3.0 * dim);
-  };
-  // The embedding and the pair sample: no n x n matrix.
-  m.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return kProcessBaseBytes + 8.0 * 2.0 * double(s.n) * (double(dim) + s.d) +
-           8.0 * 3.0 * kSamplePairs;
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Spe>(
         SpeSetting{arma::uword(iterations(p)), arma::uword(pairs(p)), learning_rate(p), radius(p)});
@@ -129,6 +127,23 @@ MethodInfo spe_info() {
   return m;
 }
 
+Budget spe_budget() {
+  Budget b;
+  const SpeKeys keys;
+  b.method = "spe";
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    return double(keys.iterations(p)) * double(keys.pairs(p)) * double(s.n) *
+           (double(s.d) + 3.0 * dim);
+  };
+  // The embedding and the pair sample: no n x n matrix.
+  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+    return kProcessBaseBytes + 8.0 * 2.0 * double(s.n) * (double(dim) + s.d) +
+           8.0 * 3.0 * kSamplePairs;
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(spe_info)
+DRBENCH_REGISTER_BUDGET(spe_budget)
 }  // namespace drbench

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -121,8 +122,9 @@ double dee_linear_time_bytes(const DataShape& s, arma::uword neighbours, bool al
   return 8.0 * (7.0 * n * d + 20.0 * n * double(dim)) + attraction + 4.0 * classes * n;
 }
 
-MethodInfo dee_info() {
-  const LinearEmbeddingKeys k = linear_embedding_keys(
+// The parameters the contract and the budget both read.
+struct DeeKeys {
+  LinearEmbeddingKeys k = linear_embedding_keys(
       {"the chosen optimiser (the paper's 1000)",
        "when |A_new - A| <= tolerance |A| (the paper's 1e-3)",
        "start of A: small Gaussian rows, or the leading principal directions",
@@ -130,6 +132,18 @@ MethodInfo dee_info() {
        "class-restricted kNN graph, different-class repulsion by Barnes-Hut on Y = A X, dims <= "
        "3); auto: barnes_hut from 5,000 points when dims <= 3",
        "barnes_hut: the sparse w+ ties each point to this many nearest same-class points"});
+  // Added after results existed: at its default it stays out of the task keys.
+  ChoiceKey attraction =
+      ChoiceKey(ParamSpec::choice("attraction", "knn", {"knn", "all_pairs"},
+                                  "barnes_hut: w+ on the class-restricted kNN graph, or on every "
+                                  "same-class pair as the exact path (its D x D scatter formed "
+                                  "once in O(sum_c n_c^2 D) time and O(n_c) memory per column "
+                                  "block)"))
+          .with(keywords::unkeyed);
+};
+
+MethodInfo dee_info() {
+  const auto [k, attraction] = DeeKeys{};
   MethodInfo m = linear_embedding_info(
       "dee",
       "discriminative elastic embedding: linear map, same-class heat attraction, "
@@ -151,14 +165,6 @@ MethodInfo dee_info() {
                                      "ld/fp: on X L+ X^T (X D+ X^T) relative to its trace / D; "
                                      "needed when D > N and along class-mean directions")
                          .with(keywords::formerly("mu"));
-  // Added after results existed: at its default it stays out of the task keys.
-  const ChoiceKey attraction =
-      ChoiceKey(ParamSpec::choice("attraction", "knn", {"knn", "all_pairs"},
-                                  "barnes_hut: w+ on the class-restricted kNN graph, or on every "
-                                  "same-class pair as the exact path (its D x D scatter formed "
-                                  "once in O(sum_c n_c^2 D) time and O(n_c) memory per column "
-                                  "block)"))
-          .with(keywords::unkeyed);
   m.params = {k.kernel_width,    k.width,     lambda, repulsion,  k.init,  optimizer,
               k.iterations,      k.tolerance, mu,     k.gradient, k.theta, k.neighbours,
               k.neighbour_graph, attraction};
@@ -167,28 +173,6 @@ MethodInfo dee_info() {
       return "attraction: all_pairs belongs to the linear-time path, and the exact path always "
              "uses every same-class pair (fix: gradient: barnes_hut or auto, or drop attraction)";
     return "";
-  };
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d), it = double(k.iterations(p));
-    if (linear_embedding_uses_barnes_hut(k.gradient(p), s.n, dim)) {
-      // The class graph's search, then per evaluation Y = A X, F X^T and the walk (O(d) a cell).
-      const double nb = double(k.neighbours(p));
-      // all_pairs: two Gram-sized products per class, about n^2 d / C in all.
-      const double classes = double(std::max<std::size_t>(s.n_classes, 1));
-      const double setup =
-          attraction(p) == "all_pairs" ? 2.0 * n * n * d / classes : n * d * (nb + d);
-      return setup + 5.0 * it * n * (2.0 * d * dim + std::log2(n + 1.0) * (20.0 + 2.0 * d));
-    }
-    const double per_iter = double(dim) * s.n * (s.n + s.d) + 2.0 * s.n * s.n;
-    return double(s.d) * s.d * (s.d / 3.0 + s.n) + 50.0 * it * per_iter / 10;
-  };
-  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    // Dense: D2, the two class masks, the kernel and w+, w- while the weights are formed; w+, w-
-    // and K while fitting.
-    if (!linear_embedding_uses_barnes_hut(k.gradient(p), s.n, dim))
-      return memory_dense(s, dim, 6.0, 0.0);
-    return memory_linear(s, dim) + dee_linear_time_bytes(s, arma::uword(k.neighbours(p)),
-                                                         attraction(p) == "all_pairs", dim);
   };
   m.make = [=](const ParamSet& p) {
     DeeSettings s;
@@ -203,6 +187,37 @@ MethodInfo dee_info() {
   return m;
 }
 
+Budget dee_budget() {
+  Budget b;
+  const DeeKeys keys;
+  const LinearEmbeddingKeys& k = keys.k;
+  b.method = "dee";
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = double(s.n), d = double(s.d), it = double(k.iterations(p));
+    if (linear_embedding_uses_barnes_hut(k.gradient(p), s.n, dim)) {
+      // The class graph's search, then per evaluation Y = A X, F X^T and the walk (O(d) a cell).
+      const double nb = double(k.neighbours(p));
+      // all_pairs: two Gram-sized products per class, about n^2 d / C in all.
+      const double classes = double(std::max<std::size_t>(s.n_classes, 1));
+      const double setup =
+          keys.attraction(p) == "all_pairs" ? 2.0 * n * n * d / classes : n * d * (nb + d);
+      return setup + 5.0 * it * n * (2.0 * d * dim + std::log2(n + 1.0) * (20.0 + 2.0 * d));
+    }
+    const double per_iter = double(dim) * s.n * (s.n + s.d) + 2.0 * s.n * s.n;
+    return double(s.d) * s.d * (s.d / 3.0 + s.n) + 50.0 * it * per_iter / 10;
+  };
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    // Dense: D2, the two class masks, the kernel and w+, w- while the weights are formed; w+, w-
+    // and K while fitting.
+    if (!linear_embedding_uses_barnes_hut(k.gradient(p), s.n, dim))
+      return memory_dense(s, dim, 6.0, 0.0);
+    return memory_linear(s, dim) + dee_linear_time_bytes(s, arma::uword(k.neighbours(p)),
+                                                         keys.attraction(p) == "all_pairs", dim);
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(dee_info)
+DRBENCH_REGISTER_BUDGET(dee_budget)
 }  // namespace drbench

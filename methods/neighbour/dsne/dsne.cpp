@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -52,8 +53,9 @@ void Dsne::fit(const FitInput& in) {
 
 namespace {
 
-MethodInfo dsne_info() {
-  const LinearEmbeddingKeys k = linear_embedding_keys(
+// The parameters the contract and the budget both read.
+struct DsneKeys {
+  LinearEmbeddingKeys k = linear_embedding_keys(
       {"conjugate gradients", "when |A_new - A| <= tolerance |A|",
        "start: small Gaussian rows, or the leading principal directions (a start an outside "
        "implementation can reproduce, e.g. scripts/dsne_reference.py)",
@@ -62,6 +64,10 @@ MethodInfo dsne_info() {
        "3); auto: barnes_hut from 5,000 points when dims <= 3",
        "barnes_hut: P ties each point to this many nearest same-class and as many nearest "
        "different-class points"});
+};
+
+MethodInfo dsne_info() {
+  const auto [k] = DsneKeys{};
   MethodInfo m = linear_embedding_info(
       "dsne",
       "discriminative SNE: linear map, KL between Gaussian and Student-t similarities "
@@ -71,7 +77,20 @@ MethodInfo dsne_info() {
       k);
   m.params = {k.kernel_width, k.width, k.iterations, k.tolerance,      k.init,
               k.gradient,     k.theta, k.neighbours, k.neighbour_graph};
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+  m.make = [=](const ParamSet& p) {
+    DsneSettings s;
+    k.read(p, s);
+    return std::make_unique<Dsne>(s);
+  };
+  return m;
+}
+
+Budget dsne_budget() {
+  Budget b;
+  const DsneKeys keys;
+  const LinearEmbeddingKeys& k = keys.k;
+  b.method = "dsne";
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
     const double n = double(s.n), d = double(s.d), it = double(k.iterations(p));
     if (linear_embedding_uses_barnes_hut(k.gradient(p), s.n, dim)) {
       // The two class graphs' searches (the different-class one over about all points), then
@@ -82,7 +101,7 @@ MethodInfo dsne_info() {
     }
     return 5.0 * it * (double(dim) * s.n * (s.n + s.d) + 4.0 * s.n * s.n) / 10;
   };
-  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
     // Dense: D2, the two class masks, P and each group's index, distance and kernel vectors
     // while P is formed (about 8 n x n; 1.85 GB peak RSS measured at 5,000 points, data included).
     if (!linear_embedding_uses_barnes_hut(k.gradient(p), s.n, dim))
@@ -95,14 +114,10 @@ MethodInfo dsne_info() {
     return memory_linear(s, dim) + 8.0 * (3.0 * n * d + 30.0 * n * double(dim)) + 200.0 * nb * n +
            4.0 * classes * n;
   };
-  m.make = [=](const ParamSet& p) {
-    DsneSettings s;
-    k.read(p, s);
-    return std::make_unique<Dsne>(s);
-  };
-  return m;
+  return b;
 }
 
 }  // namespace
 DRBENCH_REGISTER_METHOD(dsne_info)
+DRBENCH_REGISTER_BUDGET(dsne_budget)
 }  // namespace drbench

@@ -4,9 +4,11 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <string>
 
 #include "framework/affinity/perplexity.hpp"
 #include "framework/affinity/weights.hpp"
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -173,6 +175,33 @@ void ElasticEmbedding::fit_linear_time(const FitInput& in) {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct EeKeys {
+  ChoiceKey weights =
+      keywords::weights("perplexity", {"perplexity", "gaussian"},
+                        "w+ are entropic affinities at 'perplexity' (symmetrised) or "
+                        "exp(-r^2/(2 kernel_width^2))");
+  RealKey perplexity = keywords::perplexity(20.0, "the w+ affinities");
+  IntKey iterations = keywords::iterations(1000, 1000000, "the chosen optimiser");
+  ChoiceKey optimizer =
+      keywords::optimizer("sd", {"sd", "fp", "gd"},
+                          "sd: spectral direction; fp: fixed point; gd: gradient descent (all "
+                          "with backtracking Armijo c = 0.1, rho = 0.8)");
+  ChoiceKey gradient =
+      keywords::gradient("auto", {"exact", "barnes_hut", "auto"},
+                         "exact (dense w+, O(n^2) per iteration); barnes_hut (w+ on the kNN "
+                         "graph, repulsion on the space tree, spectral direction by "
+                         "warm-started CG: Vladymyrov & Carreira-Perpinan 2014); auto: "
+                         "barnes_hut from 5,000 points when dims <= 3 and weights: perplexity");
+  // Added after results existed: at their defaults they stay out of the task keys.
+  IntKey precondition_neighbours =
+      IntKey(ParamSpec::integer("precondition_neighbours", 5, 0, 1000,
+                                "sd on barnes_hut: the CG preconditioner is a sparse LU factor of "
+                                "4 L + mu I on each point's this many largest w+, computed once; "
+                                "0 = Jacobi"))
+          .with(keywords::unkeyed);
+};
+
 MethodInfo ee_info() {
   MethodInfo m = describe_method(
       "ee", "neighbour",
@@ -180,41 +209,21 @@ MethodInfo ee_info() {
       "distances; spectral-direction optimiser (transductive)",
       "Carreira-Perpinan 2010, ICML (eq. 1-4); Vladymyrov & Carreira-Perpinan 2012, "
       "ICML (spectral direction); DEE paper eq. 1-4");
-  const ChoiceKey weights =
-      keywords::weights("perplexity", {"perplexity", "gaussian"},
-                        "w+ are entropic affinities at 'perplexity' (symmetrised) or "
-                        "exp(-r^2/(2 kernel_width^2))");
-  const RealKey perplexity = keywords::perplexity(20.0, "the w+ affinities");
+  const auto [weights, perplexity, iterations, optimizer, gradient, precondition_neighbours] =
+      EeKeys{};
   const RealKey kernel_width = keywords::kernel_width(1.0, "");  // weights: gaussian only
   const RealKey lambda =
       keywords::lambda(100.0, std::nullopt, true, "the repulsion (w+ and w- each sum to one)");
-  const ChoiceKey optimizer =
-      keywords::optimizer("sd", {"sd", "fp", "gd"},
-                          "sd: spectral direction; fp: fixed point; gd: gradient descent (all "
-                          "with backtracking Armijo c = 0.1, rho = 0.8)");
-  const IntKey iterations = keywords::iterations(1000, 1000000, "the chosen optimiser");
   const RealKey tolerance = keywords::tolerance(1e-3, 1.0, "when |Y_new - Y| <= tolerance |Y|");
   const RealKey mu =
       keywords::ridge(1e-10, 1e-15, 1.0, false, "sd: on 4 L+ relative to its mean diagonal")
           .with(keywords::formerly("mu"));
-  const ChoiceKey gradient =
-      keywords::gradient("auto", {"exact", "barnes_hut", "auto"},
-                         "exact (dense w+, O(n^2) per iteration); barnes_hut (w+ on the kNN "
-                         "graph, repulsion on the space tree, spectral direction by "
-                         "warm-started CG: Vladymyrov & Carreira-Perpinan 2014); auto: "
-                         "barnes_hut from 5,000 points when dims <= 3 and weights: perplexity");
   const RealKey theta = keywords::theta(0.5);
   const IntKey neighbours =
       keywords::neighbours(0, 0, 1000000, "the sparse w+ (barnes_hut); 0 = 3 x perplexity");
   const ChoiceKey neighbour_graph = keywords::neighbour_graph();
   const GraphPathKeys path{gradient, theta, neighbours, neighbour_graph};
   // Added after results existed: at their defaults they stay out of the task keys.
-  const IntKey precondition_neighbours =
-      IntKey(ParamSpec::integer("precondition_neighbours", 5, 0, 1000,
-                                "sd on barnes_hut: the CG preconditioner is a sparse LU factor of "
-                                "4 L + mu I on each point's this many largest w+, computed once; "
-                                "0 = Jacobi"))
-          .with(keywords::unkeyed);
   const IntKey cg_iterations =
       IntKey(ParamSpec::integer("cg_iterations", 0, 0, 100000,
                                 "sd on barnes_hut: CG steps per spectral direction; 0 = 5 with the "
@@ -234,10 +243,6 @@ MethodInfo ee_info() {
               neighbour_graph,
               precondition_neighbours,
               cg_iterations};
-  // Whether a setting runs the linear-time path, for the estimates.
-  const auto barnes_hut = [gradient, weights](const ParamSet& p, arma::uword n, arma::uword dim) {
-    return ee_uses_barnes_hut(gradient(p), weights(p) == "perplexity", n, dim);
-  };
   m.iterative = true;
   m.out_of_sample = false;
   m.max_dim = [gradient](const DataShape& s, const ParamSet& p) {
@@ -249,27 +254,6 @@ MethodInfo ee_info() {
       return "gradient: barnes_hut needs 'weights: perplexity' (its w+ live on the kNN graph; "
              "fix: weights: perplexity, or gradient: exact)";
     return "";
-  };
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, it = double(iterations(p));
-    if (barnes_hut(p, s.n, dim))
-      return n * s.d * 3.0 * perplexity(p) +
-             20.0 * it * n * (std::log2(n + 1.0) * (20.0 + s.d) + 3.0 * perplexity(p));
-    return n * n * (s.d + n / 3.0) + 20.0 * it * n * n * (dim + 3);
-  };
-  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    if (!barnes_hut(p, s.n, dim)) return memory_default(s, dim);
-    // Sparse w+ and the CG matrix (about 2 x 3 perplexity entries per point each), the inputs in
-    // tree order with prefix and node sums (about 4 copies of X), the optimiser's vectors.
-    const double n = double(s.n), d = double(s.d), kk = 3.0 * perplexity(p);
-    double bytes = 8.0 * (4.0 * n * kk * 2.0 + 6.0 * n * d + 40.0 * n * double(dim));
-    // The preconditioner's LU factors, 12 bytes an entry and half as much again while SuperLU
-    // factors: entries measured on Fashion-MNIST at k = 5 (0.47 M at 5,000 points, 6.2 M at
-    // 20,000, 50.6 M at 60,000: about n^1.91) and at k = 3, 10 on 20,000 (about k^1.5).
-    const double k = double(precondition_neighbours(p));
-    if (optimizer(p) == "sd" && k > 0)
-      bytes += 18.0 * 0.0378 * std::pow(n, 1.91) * std::pow(k / 5.0, 1.5);
-    return bytes;
   };
   m.make = [=](const ParamSet& p) {
     EeSetting e;
@@ -289,8 +273,54 @@ MethodInfo ee_info() {
   return m;
 }
 
+Budget ee_budget() {
+  Budget b;
+  b.method = "ee";
+  // The preconditioner's LU factors, 12 bytes an entry and half as much again while SuperLU
+  // factors: entries measured on Fashion-MNIST at k = 5 (0.47 M at 5,000 points, 6.2 M at
+  // 20,000, 50.6 M at 60,000: about n^1.91) and at k = 3, 10 on 20,000 (about k^1.5).
+  const std::string fmnist = "Fashion-MNIST, 50-D, perplexity 20";
+  const std::string run = "ee's sd path, SuperLU factor entries (66228c2, 2026-11-27)";
+  b.fitted = {
+      {"lu_bytes_per_entry", 18.0, "SuperLU: 12 bytes an entry, x 1.5 while factoring", run},
+      {"lu_entries_scale", 0.0378, fmnist + ", k = 5, 5,000 / 20,000 / 60,000 points", run},
+      {"lu_entries_exponent", 1.91, fmnist + ", k = 5, 5,000 / 20,000 / 60,000 points", run},
+      {"reference_k", 5.0, fmnist, run},
+      {"lu_k_exponent", 1.5, fmnist + ", k = 3, 5, 10 at 20,000 points", run},
+  };
+  const double lu_bytes = b.fitted("lu_bytes_per_entry"), lu_scale = b.fitted("lu_entries_scale"),
+               lu_exp = b.fitted("lu_entries_exponent"), ref_k = b.fitted("reference_k"),
+               k_exp = b.fitted("lu_k_exponent");
+  const EeKeys keys;
+  // Whether a setting runs the linear-time path, for the estimates.
+  const auto barnes_hut = [keys](const ParamSet& p, arma::uword n, arma::uword dim) {
+    return ee_uses_barnes_hut(keys.gradient(p), keys.weights(p) == "perplexity", n, dim);
+  };
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n, it = double(keys.iterations(p));
+    if (barnes_hut(p, s.n, dim))
+      return n * s.d * 3.0 * keys.perplexity(p) +
+             20.0 * it * n * (std::log2(n + 1.0) * (20.0 + s.d) + 3.0 * keys.perplexity(p));
+    return n * n * (s.d + n / 3.0) + 20.0 * it * n * n * (dim + 3);
+  };
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    if (!barnes_hut(p, s.n, dim)) return memory_default(s, dim);
+    // Sparse w+ and the CG matrix (about 2 x 3 perplexity entries per point each), the inputs in
+    // tree order with prefix and node sums (about 4 copies of X), the optimiser's vectors.
+    const double n = double(s.n), d = double(s.d), kk = 3.0 * keys.perplexity(p);
+    double bytes = 8.0 * (4.0 * n * kk * 2.0 + 6.0 * n * d + 40.0 * n * double(dim));
+    // The preconditioner's LU factors (fitted above).
+    const double k = double(keys.precondition_neighbours(p));
+    if (keys.optimizer(p) == "sd" && k > 0)
+      bytes += lu_bytes * lu_scale * std::pow(n, lu_exp) * std::pow(k / ref_k, k_exp);
+    return bytes;
+  };
+  return b;
+}
+
 }  // namespace
 
 DRBENCH_REGISTER_METHOD(ee_info)
+DRBENCH_REGISTER_BUDGET(ee_budget)
 
 }  // namespace drbench

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -213,42 +214,33 @@ void Pacmap::fit(const FitInput& in) {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct PacmapKeys {
+  IntKey neighbours = keywords::neighbours(10, 1, 1000000,
+                                           "neighbour pairs per point, chosen by scaled "
+                                           "distance among the neighbours + 50 nearest");
+  RealKey mn_ratio = ParamSpec::real("mn_ratio", 0.5, 0.0, std::nullopt,
+                                     "mid-near pairs per point, as a multiple of neighbours");
+  RealKey fp_ratio = ParamSpec::real("fp_ratio", 2.0, 0.0, std::nullopt,
+                                     "further pairs per point, as a multiple of neighbours");
+  IntKey iterations =
+      keywords::iterations(450, 1000000, "Adam iterations; the weight phases end at 100 and 200");
+};
+
 MethodInfo pacmap_info() {
   MethodInfo m = describe_method(
       "pacmap", "neighbour",
       "PaCMAP: neighbour, mid-near and further pairs, three-phase weights, Adam (transductive)",
       "Wang, Huang, Rudin & Shaposhnik 2021, JMLR 22(201) (sec. 5, Algorithm 1)");
-  const IntKey neighbours = keywords::neighbours(10, 1, 1000000,
-                                                 "neighbour pairs per point, chosen by scaled "
-                                                 "distance among the neighbours + 50 nearest");
+  const auto [neighbours, mn_ratio, fp_ratio, iterations] = PacmapKeys{};
   const ChoiceKey neighbour_graph = keywords::neighbour_graph();
-  const RealKey mn_ratio = ParamSpec::real("mn_ratio", 0.5, 0.0, std::nullopt,
-                                           "mid-near pairs per point, as a multiple of neighbours");
-  const RealKey fp_ratio = ParamSpec::real("fp_ratio", 2.0, 0.0, std::nullopt,
-                                           "further pairs per point, as a multiple of neighbours");
-  const IntKey iterations =
-      keywords::iterations(450, 1000000, "Adam iterations; the weight phases end at 100 and 200");
   const RealKey learning_rate = keywords::learning_rate(1.0, "Adam's step");
   const ChoiceKey init = keywords::init(
       "pca", {"pca", "random"},
       "0.01 x the PCA scores (of the data divided by its range up to 100-D), or Gaussian std 1e-4");
   m.params = {neighbours, neighbour_graph, mn_ratio, fp_ratio, iterations, learning_rate, init};
-  const auto pairs_per_point = [=](const ParamSet& p) {
-    return double(neighbours(p)) * (1.0 + mn_ratio(p) + fp_ratio(p));
-  };
   m.iterative = true;
   m.out_of_sample = false;
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, k = double(neighbours(p));
-    const double pairs = pairs_per_point(p);
-    return n * s.d * (k + 50.0) * std::log2(n + 2.0) +
-           double(iterations(p)) * n * pairs * (double(dim) + 10.0);
-  };
-  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, k = double(neighbours(p));
-    const double pairs = pairs_per_point(p);
-    return 8.0 * (n * s.d + 3.0 * n * (k + 50.0) + 2.0 * n * pairs + 6.0 * n * double(dim));
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Pacmap>(PacmapSetting{arma::uword(neighbours(p)), neighbour_graph(p),
                                                   mn_ratio(p), fp_ratio(p), int(iterations(p)),
@@ -257,8 +249,30 @@ MethodInfo pacmap_info() {
   return m;
 }
 
+Budget pacmap_budget() {
+  Budget b;
+  const PacmapKeys keys;
+  b.method = "pacmap";
+  const auto pairs_per_point = [=](const ParamSet& p) {
+    return double(keys.neighbours(p)) * (1.0 + keys.mn_ratio(p) + keys.fp_ratio(p));
+  };
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n, k = double(keys.neighbours(p));
+    const double pairs = pairs_per_point(p);
+    return n * s.d * (k + 50.0) * std::log2(n + 2.0) +
+           double(keys.iterations(p)) * n * pairs * (double(dim) + 10.0);
+  };
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n, k = double(keys.neighbours(p));
+    const double pairs = pairs_per_point(p);
+    return 8.0 * (n * s.d + 3.0 * n * (k + 50.0) + 2.0 * n * pairs + 6.0 * n * double(dim));
+  };
+  return b;
+}
+
 }  // namespace
 
 DRBENCH_REGISTER_METHOD(pacmap_info)
+DRBENCH_REGISTER_BUDGET(pacmap_budget)
 
 }  // namespace drbench

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -188,48 +189,37 @@ void Trimap::fit(const FitInput& in) {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct TrimapKeys {
+  IntKey neighbours = keywords::neighbours(12, 1, 1000000,
+                                           "inliers per point (the j of a triplet), by "
+                                           "scaled similarity among the neighbours + 50 "
+                                           "nearest");
+  IntKey outliers = ParamSpec::integer("outliers", 4, 1, 1000000, "outliers k sampled per inlier");
+  IntKey random_triplets =
+      ParamSpec::integer("random_triplets", 3, 0, 1000000, "random triplets per point");
+  IntKey iterations =
+      keywords::iterations(400, 1000000, "delta-bar-delta iterations; momentum 0.8 after 250");
+};
+
 MethodInfo trimap_info() {
   MethodInfo m =
       describe_method("trimap", "neighbour",
                       "TriMap: weighted kNN and random triplets, delta-bar-delta (transductive)",
                       "Amid & Warmuth 2019, arXiv:1910.00204 (sec. 3-4); trimap package 1.1.4");
-  const IntKey neighbours = keywords::neighbours(12, 1, 1000000,
-                                                 "inliers per point (the j of a triplet), by "
-                                                 "scaled similarity among the neighbours + 50 "
-                                                 "nearest");
+  const auto [neighbours, outliers, random_triplets, iterations] = TrimapKeys{};
   const ChoiceKey neighbour_graph = keywords::neighbour_graph();
-  const IntKey outliers =
-      ParamSpec::integer("outliers", 4, 1, 1000000, "outliers k sampled per inlier");
-  const IntKey random_triplets =
-      ParamSpec::integer("random_triplets", 3, 0, 1000000, "random triplets per point");
   const RealKey weight_temp =
       ParamSpec::real("weight_temp", 0.5, 0.0, 1.0,
                       "temperature t of the tempered log of the weights (1: natural log)");
-  const IntKey iterations =
-      keywords::iterations(400, 1000000, "delta-bar-delta iterations; momentum 0.8 after 250");
   const RealKey learning_rate =
       keywords::learning_rate(0.1, "the delta-bar-delta step (TriMap 1.1.x)");
   const ChoiceKey init =
       keywords::init("pca", {"pca", "random"}, "PCA x 0.01, or Gaussian std 1e-4");
   m.params = {neighbours,  neighbour_graph, outliers,      random_triplets,
               weight_temp, iterations,      learning_rate, init};
-  const auto triplets_per_point = [=](const ParamSet& p) {
-    return double(neighbours(p) * outliers(p) + random_triplets(p));
-  };
   m.iterative = true;
   m.out_of_sample = false;
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n;
-    const double per = triplets_per_point(p);
-    return n * std::min<double>(s.d, 100) * (double(neighbours(p)) + 50.0) * std::log2(n + 2.0) +
-           double(iterations(p)) * n * per * (double(dim) + 8.0);
-  };
-  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n;
-    const double per = triplets_per_point(p);
-    return 8.0 * (3.0 * n * s.d + 3.0 * n * (double(neighbours(p)) + 50.0) + 4.0 * n * per +
-                  8.0 * n * double(dim));
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Trimap>(
         TrimapSetting{arma::uword(neighbours(p)), neighbour_graph(p), arma::uword(outliers(p)),
@@ -239,8 +229,32 @@ MethodInfo trimap_info() {
   return m;
 }
 
+Budget trimap_budget() {
+  Budget b;
+  const TrimapKeys keys;
+  b.method = "trimap";
+  const auto triplets_per_point = [=](const ParamSet& p) {
+    return double(keys.neighbours(p) * keys.outliers(p) + keys.random_triplets(p));
+  };
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n;
+    const double per = triplets_per_point(p);
+    return n * std::min<double>(s.d, 100) * (double(keys.neighbours(p)) + 50.0) *
+               std::log2(n + 2.0) +
+           double(keys.iterations(p)) * n * per * (double(dim) + 8.0);
+  };
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n;
+    const double per = triplets_per_point(p);
+    return 8.0 * (3.0 * n * s.d + 3.0 * n * (double(keys.neighbours(p)) + 50.0) + 4.0 * n * per +
+                  8.0 * n * double(dim));
+  };
+  return b;
+}
+
 }  // namespace
 
 DRBENCH_REGISTER_METHOD(trimap_info)
+DRBENCH_REGISTER_BUDGET(trimap_budget)
 
 }  // namespace drbench

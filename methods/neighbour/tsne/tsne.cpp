@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "framework/affinity/perplexity.hpp"
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -168,9 +169,22 @@ void Tsne::fit(const FitInput& in) {
 
 namespace {
 
-MethodInfo tsne_info() {
+// The parameters the contract and the budget both read.
+struct TsneKeys {
   // Added after results existed: at its default (exact below 20,000 points) P is unchanged.
-  const ChoiceKey neighbour_graph = keywords::neighbour_graph("auto").with(keywords::unkeyed);
+  ChoiceKey neighbour_graph = keywords::neighbour_graph("auto").with(keywords::unkeyed);
+  RealKey perplexity = keywords::perplexity(30.0, "the input affinities");
+  ChoiceKey gradient =
+      keywords::gradient("auto", {"auto", "barnes_hut", "exact", "fft"},
+                         "exact O(n^2) with a dense P, or over a sparse P on 3 x perplexity "
+                         "neighbours: Barnes-Hut (dims <= 3) or FFT-accelerated interpolation "
+                         "(dims <= 2); auto = fft from 5,000 points in 1-D and 60,000 in 2-D, "
+                         "else barnes_hut");
+  IntKey iterations = keywords::iterations(1000, 1000000, "gradient-descent iterations in all");
+};
+
+MethodInfo tsne_info() {
+  const auto [neighbour_graph, perplexity, gradient, iterations] = TsneKeys{};
   MethodInfo m;
   m.name = "tsne";
   m.family = "neighbour";
@@ -181,16 +195,7 @@ MethodInfo tsne_info() {
       "van der Maaten & Hinton 2008, JMLR 9 (eq. 1-5); van der Maaten 2014, JMLR 15 (Barnes-Hut); "
       "Linderman et al. 2019, Nat. Methods 16 (FFT interpolation); Belkina et al. 2019 (learning "
       "rate n/12)";
-  const RealKey perplexity = keywords::perplexity(30.0, "the input affinities");
-  const ChoiceKey gradient =
-      keywords::gradient("auto", {"auto", "barnes_hut", "exact", "fft"},
-                         "exact O(n^2) with a dense P, or over a sparse P on 3 x perplexity "
-                         "neighbours: Barnes-Hut (dims <= 3) or FFT-accelerated interpolation "
-                         "(dims <= 2); auto = fft from 5,000 points in 1-D and 60,000 in 2-D, "
-                         "else barnes_hut");
   const RealKey theta = keywords::theta(0.5);
-  const IntKey iterations =
-      keywords::iterations(1000, 1000000, "gradient-descent iterations in all");
   const RealKey early_exaggeration =
       ParamSpec::real("early_exaggeration", 12.0, 1.0, std::nullopt,
                       "factor on P during the first exaggeration_iterations");
@@ -216,29 +221,6 @@ MethodInfo tsne_info() {
     const arma::uword lim = g == "exact" ? s.d : std::min<arma::uword>(g == "fft" ? 2 : 3, s.d);
     return std::min<arma::uword>(lim, s.n > 0 ? s.n - 1 : 0);
   };
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, it = static_cast<double>(iterations(p));
-    const std::string g = tsne_gradient_for(gradient(p), s.n, dim);
-    if (g == "exact") return n * n * (s.d + 5.0 * it * dim);
-    const double attract = 3.0 * perplexity(p);
-    // The neighbour search: quadratic when exact, about n log n x 50 distance evaluations on HNSW.
-    const bool approx = use_approximate(s.n, s.d, static_cast<arma::uword>(attract),
-                                        parse_graph_kind(neighbour_graph(p)));
-    const double search = approx ? n * std::log2(n + 1.0) * 50.0 * s.d : n * n * s.d;
-    if (g == "fft") return search + it * n * (60.0 + attract) * dim;
-    return search + it * n * (std::log2(n + 1.0) * 20.0 + attract) * dim;
-  };
-  // Exact: the dense P, distances and their exponentials (n x n each). Sparse: the graph, P and
-  // its transpose, the optimiser's vectors and, for fft, the padded grids FftKernelSums keeps (the
-  // kernel, 4 charges and 4 sums, with the transforms of the kernel and the charges).
-  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, d = s.d;
-    const std::string g = tsne_gradient_for(gradient(p), s.n, dim);
-    if (g == "exact") return 8.0 * (3.0 * n * n + 4.0 * n * d + 8.0 * n * dim);
-    const double k = 3.0 * perplexity(p);
-    const double grid = g == "fft" ? 8.0 * 14.0 * std::pow(2.0 * 3.0 * 200.0, dim) : 0.0;
-    return 8.0 * (4.0 * n * d + 10.0 * n * k + 12.0 * n * dim) + grid;
-  };
   m.make = [=](const ParamSet& p) {
     TsneSetting t;
     t.perplexity = perplexity(p);
@@ -253,8 +235,39 @@ MethodInfo tsne_info() {
   return m;
 }
 
+Budget tsne_budget() {
+  Budget b;
+  const TsneKeys keys;
+  b.method = "tsne";
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n, it = static_cast<double>(keys.iterations(p));
+    const std::string g = tsne_gradient_for(keys.gradient(p), s.n, dim);
+    if (g == "exact") return n * n * (s.d + 5.0 * it * dim);
+    const double attract = 3.0 * keys.perplexity(p);
+    // The neighbour search: quadratic when exact, about n log n x 50 distance evaluations on HNSW.
+    const bool approx = use_approximate(s.n, s.d, static_cast<arma::uword>(attract),
+                                        parse_graph_kind(keys.neighbour_graph(p)));
+    const double search = approx ? n * std::log2(n + 1.0) * 50.0 * s.d : n * n * s.d;
+    if (g == "fft") return search + it * n * (60.0 + attract) * dim;
+    return search + it * n * (std::log2(n + 1.0) * 20.0 + attract) * dim;
+  };
+  // Exact: the dense P, distances and their exponentials (n x n each). Sparse: the graph, P and
+  // its transpose, the optimiser's vectors and, for fft, the padded grids FftKernelSums keeps (the
+  // kernel, 4 charges and 4 sums, with the transforms of the kernel and the charges).
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n, d = s.d;
+    const std::string g = tsne_gradient_for(keys.gradient(p), s.n, dim);
+    if (g == "exact") return 8.0 * (3.0 * n * n + 4.0 * n * d + 8.0 * n * dim);
+    const double k = 3.0 * keys.perplexity(p);
+    const double grid = g == "fft" ? 8.0 * 14.0 * std::pow(2.0 * 3.0 * 200.0, dim) : 0.0;
+    return 8.0 * (4.0 * n * d + 10.0 * n * k + 12.0 * n * dim) + grid;
+  };
+  return b;
+}
+
 }  // namespace
 
 DRBENCH_REGISTER_METHOD(tsne_info)
+DRBENCH_REGISTER_BUDGET(tsne_budget)
 
 }  // namespace drbench

@@ -6,6 +6,7 @@
 #include <ctime>
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -260,22 +261,29 @@ arma::mat Umap::transform(const arma::mat& Xnew) const {
 
 namespace {
 
+// The parameters the contract and the budget both read.
+struct UmapKeys {
+  IntKey neighbours =
+      keywords::neighbours(15, 2, 1000000,
+                           "umap-learn's n_neighbors, the point itself included: the k - 1 "
+                           "nearest others, memberships calibrated to sum to log2(k)");
+  IntKey iterations =
+      keywords::iterations(
+          0, 1000000,
+          "SGD epochs of the layout; 0 = umap-learn's rule, 500 up to 10,000 points, else 200")
+          .with([](ParamSpec& spec) { spec.min = 0; });
+  RealKey negative_sample_rate =
+      keywords::negative_sample_rate(5.0, "repulsive samples per sampled edge");
+};
+
 MethodInfo umap_info() {
   MethodInfo m = describe_method(
       "umap", "neighbour",
       "UMAP: fuzzy simplicial set of the kNN graph, spectral start, sampled SGD layout with "
       "negative sampling; umap-learn's transform for new points",
       "McInnes, Healy & Melville 2018, arXiv:1802.03426 (sec. 3, appendix C); umap-learn 0.5");
-  const IntKey neighbours =
-      keywords::neighbours(15, 2, 1000000,
-                           "umap-learn's n_neighbors, the point itself included: the k - 1 "
-                           "nearest others, memberships calibrated to sum to log2(k)");
+  const auto [neighbours, iterations, negative_sample_rate] = UmapKeys{};
   const ChoiceKey neighbour_graph = keywords::neighbour_graph();
-  const IntKey iterations =
-      keywords::iterations(
-          0, 1000000,
-          "SGD epochs of the layout; 0 = umap-learn's rule, 500 up to 10,000 points, else 200")
-          .with([](ParamSpec& spec) { spec.min = 0; });
   const IntKey oos_iterations = ParamSpec::integer(
       "oos_iterations", 0, 0, 1000000,
       "epochs of the transform's layout; 0 = iterations / 3 (100 or 30 when iterations is 0)");
@@ -283,8 +291,6 @@ MethodInfo umap_info() {
       keywords::min_dist(0.1, "the a/b curve of 1 / (1 + a d^(2b)); at most spread");
   const RealKey spread =
       keywords::spread(1.0, "the a/b curve's fall-off exp(-(d - min_dist) / spread)");
-  const RealKey negative_sample_rate =
-      keywords::negative_sample_rate(5.0, "repulsive samples per sampled edge");
   const RealKey learning_rate =
       keywords::learning_rate(1.0, "initial SGD rate, falling linearly to 0 (transform: / 4)");
   const ChoiceKey init =
@@ -302,19 +308,6 @@ MethodInfo umap_info() {
              " exceeds spread = " + to_string(ParamValue(spread(p))) + " (fix: min_dist <= spread)";
     return "";
   };
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, k = double(neighbours(p));
-    double ep = double(iterations(p));
-    if (ep == 0) ep = umap::default_epochs(s.n);
-    return n * s.d * k * std::log2(n + 2.0) +
-           ep * n * k * (1.0 + negative_sample_rate(p)) * (double(dim) + 20.0);
-  };
-  m.memory = [neighbours](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    // Data (kept for the transform's index), the graph and its union (a few copies of n k
-    // entries), the edge schedule and the embedding.
-    const double n = s.n, k = double(neighbours(p));
-    return 8.0 * (2.0 * n * s.d + 16.0 * n * k + 4.0 * n * double(dim));
-  };
   m.make = [=](const ParamSet& p) {
     UmapSettings u;
     u.neighbours = arma::uword(neighbours(p));
@@ -331,8 +324,29 @@ MethodInfo umap_info() {
   return m;
 }
 
+Budget umap_budget() {
+  Budget b;
+  const UmapKeys keys;
+  b.method = "umap";
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const double n = s.n, k = double(keys.neighbours(p));
+    double ep = double(keys.iterations(p));
+    if (ep == 0) ep = umap::default_epochs(s.n);
+    return n * s.d * k * std::log2(n + 2.0) +
+           ep * n * k * (1.0 + keys.negative_sample_rate(p)) * (double(dim) + 20.0);
+  };
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    // Data (kept for the transform's index), the graph and its union (a few copies of n k
+    // entries), the edge schedule and the embedding.
+    const double n = s.n, k = double(keys.neighbours(p));
+    return 8.0 * (2.0 * n * s.d + 16.0 * n * k + 4.0 * n * double(dim));
+  };
+  return b;
+}
+
 }  // namespace
 
 DRBENCH_REGISTER_METHOD(umap_info)
+DRBENCH_REGISTER_BUDGET(umap_budget)
 
 }  // namespace drbench

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
@@ -158,6 +159,19 @@ double autoencoder_params(const std::vector<arma::uword>& w) {
   return p;
 }
 
+// The parameters the contract and the budget both read.
+struct AutoencoderKeys {
+  IntKey hidden_layers = ParamSpec::integer(
+      "hidden_layers", 2, 0, 8,
+      "hidden layers of the encoder (the decoder mirrors them); 0 = a single linear code layer");
+  // `hidden` as the GP-LVM back-constraint's MLP spells it (docs/parameters.md).
+  IntKey hidden_units = ParamSpec::integer(
+      "hidden", 64, 1, 1e5,
+      "units of the first hidden layer; each next one has half as many, never fewer than dims "
+      "(Hinton & Salakhutdinov's 1000-500-250: hidden_layers 3, hidden 1000)");
+  IntKey iterations = keywords::iterations(500, 1000000, "of the optimiser");
+};
+
 MethodInfo autoencoder_info() {
   MethodInfo m = describe_method(
       "autoencoder", "neural",
@@ -165,14 +179,7 @@ MethodInfo autoencoder_info() {
       "layer is the embedding",
       "Hinton & Salakhutdinov, Science 313 (2006), without RBM pretraining; van der Maaten, "
       "Postma & van den Herik, TiCC TR 2009-005, section 3.2.5");
-  const IntKey hidden_layers = ParamSpec::integer(
-      "hidden_layers", 2, 0, 8,
-      "hidden layers of the encoder (the decoder mirrors them); 0 = a single linear code layer");
-  // `hidden` as the GP-LVM back-constraint's MLP spells it (docs/parameters.md).
-  const IntKey hidden_units = ParamSpec::integer(
-      "hidden", 64, 1, 1e5,
-      "units of the first hidden layer; each next one has half as many, never fewer than dims "
-      "(Hinton & Salakhutdinov's 1000-500-250: hidden_layers 3, hidden 1000)");
+  const auto [hidden_layers, hidden_units, iterations] = AutoencoderKeys{};
   const ChoiceKey activation =
       ParamSpec::choice("activation", "sigmoid", {"sigmoid", "tanh", "linear"},
                         "nonlinearity of the hidden layers; the code and output layers are linear");
@@ -180,7 +187,6 @@ MethodInfo autoencoder_info() {
       "lbfgs", {"lbfgs", "cg", "scg"},
       "full-batch L-BFGS, Polak-Ribiere conjugate gradients (drtoolbox's choice), or scaled "
       "conjugate gradients");
-  const IntKey iterations = keywords::iterations(500, 1000000, "of the optimiser");
   const RealKey tolerance = keywords::tolerance(
       1e-6, std::nullopt,
       "stop when the loss fell by at most this fraction over the last 10 iterations (cg: when "
@@ -188,22 +194,6 @@ MethodInfo autoencoder_info() {
   m.params = {hidden_layers, hidden_units, activation, optimizer, iterations, tolerance};
   m.iterative = true;
   m.transform_reproduces_embedding = true;
-  // Forward and backward passes: about 6 flops per parameter per point, 1.5 evaluations per
-  // iteration.
-  m.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const auto w = autoencoder_widths(s.d, dim, hidden_layers(p), hidden_units(p));
-    return double(iterations(p)) * 1.5 * 6.0 * double(s.n) * autoencoder_params(w);
-  };
-  // Every layer's activations over the training points (both halves) and two back-propagated
-  // blocks; the parameters, their gradient and the optimiser's ten L-BFGS pairs.
-  m.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const auto w = autoencoder_widths(s.d, dim, hidden_layers(p), hidden_units(p));
-    double units = 0;
-    for (const arma::uword u : w) units += 2.0 * double(u);
-    const double widest = double(*std::max_element(w.begin(), w.end()));
-    return 8.0 * (double(s.n) * (units + 2.0 * widest + s.d) +
-                  double(s.n_test) * (units / 2 + s.d) + 25.0 * autoencoder_params(w));
-  };
   m.make = [=](const ParamSet& p) {
     return std::make_unique<Autoencoder>(
         AutoencoderSetting{arma::uword(hidden_layers(p)), arma::uword(hidden_units(p)),
@@ -212,6 +202,30 @@ MethodInfo autoencoder_info() {
   return m;
 }
 
+Budget autoencoder_budget() {
+  Budget b;
+  const AutoencoderKeys keys;
+  b.method = "autoencoder";
+  // Forward and backward passes: about 6 flops per parameter per point, 1.5 evaluations per
+  // iteration.
+  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const auto w = autoencoder_widths(s.d, dim, keys.hidden_layers(p), keys.hidden_units(p));
+    return double(keys.iterations(p)) * 1.5 * 6.0 * double(s.n) * autoencoder_params(w);
+  };
+  // Every layer's activations over the training points (both halves) and two back-propagated
+  // blocks; the parameters, their gradient and the optimiser's ten L-BFGS pairs.
+  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    const auto w = autoencoder_widths(s.d, dim, keys.hidden_layers(p), keys.hidden_units(p));
+    double units = 0;
+    for (const arma::uword u : w) units += 2.0 * double(u);
+    const double widest = double(*std::max_element(w.begin(), w.end()));
+    return 8.0 * (double(s.n) * (units + 2.0 * widest + s.d) +
+                  double(s.n_test) * (units / 2 + s.d) + 25.0 * autoencoder_params(w));
+  };
+  return b;
+}
+
 }  // namespace
 DRBENCH_REGISTER_METHOD(autoencoder_info)
+DRBENCH_REGISTER_BUDGET(autoencoder_budget)
 }  // namespace drbench
