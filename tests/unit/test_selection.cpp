@@ -195,7 +195,7 @@ TEST_CASE("task costs: inner fits at the inner split's size", "[selection][tasks
     INFO(t.key);
     const bool is_lda = t.method == 0;
     const DataShape& want = t.fold >= 0 && is_lda ? inner : train;
-    CHECK(t.cost == Approx((is_lda ? lda : umap).cost_of(want, t.setting, 2)));
+    CHECK(t.cost == Approx(cost_of(is_lda ? lda : umap, want, t.setting, 2)));
     inner_lda += t.fold >= 0 && is_lda;
   }
   CHECK(inner_lda == 2 * 3);
@@ -227,7 +227,7 @@ TEST_CASE("task costs: a transductive method in a mixed config counts the test p
     DataShape fit = train;
     fit.n = t.split_value == 0.3 ? 45 : 90;  // scaled with the split value
     if (t.method == 1) fit.n = 150;          // train + test = every point at either split
-    CHECK(t.cost == Approx((t.method == 0 ? lda : umap).cost_of(fit, t.setting, 2)));
+    CHECK(t.cost == Approx(cost_of(t.method == 0 ? lda : umap, fit, t.setting, 2)));
   }
   CHECK(tasks[1].cost > cost_of(umap, train, tasks[1].setting, 2));
   // Without the loaded shapes (the old call), the training shape as before.
