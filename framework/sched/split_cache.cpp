@@ -3,9 +3,10 @@
 namespace drbench {
 
 std::size_t PreparedSplit::bytes() const {
-  // A stored entry: its value and row index; a column offset per point.
+  // A stored entry: its value and row index; a column offset per point (none without sparse
+  // points).
   return (Xfit.n_elem + Xtest.n_elem) * sizeof(double) +
-         (2 * Xsfit.n_nonzero + Xsfit.n_cols + 1) * sizeof(double) +
+         (Xsfit.n_cols == 0 ? 0 : 2 * Xsfit.n_nonzero + Xsfit.n_cols + 1) * sizeof(double) +
          (train.n_elem + test.n_elem + yfit.n_elem + yseen.n_elem + train_pos.n_elem +
           test_pos.n_elem + ytest.n_elem + seqfit.n_elem) *
              sizeof(arma::uword);
