@@ -59,11 +59,12 @@ std::size_t first_densifying(const Experiment& ex, std::size_t di) {
 // What method mi holds on sparse dataset di's points kept sparse (keeps_sparse), shape s: its
 // estimate for dense points of the same bytes (a stored entry, 16 bytes, counts as two dense
 // coordinates: d = 2 nnz / n), which covers its copies of the points (the search's index is one),
-// and the sparse search's buffers per thread. -1 where the task's points are dense.
-double sparse_method_bytes(const Experiment& ex, const MethodInfo& info, std::size_t mi,
-                           std::size_t di, DataShape s, const ParamSet& setting, arma::uword dim,
-                           const DataShape& full, double nnz) {
-  if (nnz <= 0 || full.n == 0 || !keeps_sparse(ex, mi, chain_of(ex, mi, di))) return -1;
+// and the sparse search's buffers per thread; where the task's points are dense, its own estimate.
+double method_bytes(const Experiment& ex, const MethodInfo& info, std::size_t mi, std::size_t di,
+                    DataShape s, const ParamSet& setting, arma::uword dim, const DataShape& full,
+                    double nnz) {
+  if (nnz <= 0 || full.n == 0 || !keeps_sparse(ex, mi, chain_of(ex, mi, di)))
+    return memory_of(info, s, setting, dim == 0 ? s.d : dim);
   const double nnz_fit = nnz * double(s.n) / double(full.n);
   s.d = std::max<arma::uword>(
       1, arma::uword(std::ceil(2.0 * nnz_fit / double(std::max<arma::uword>(1, s.n)))));
@@ -329,10 +330,8 @@ std::size_t method_peaks(const Experiment& ex, const std::vector<DataShape>& sha
         const DataShape s = fit_shape(ex, shapes, full, joint_shapes, mi, di, value);
         for (const ParamSet& setting : settings)
           for (std::uint64_t dim : task_dims(ex, di, mi)) {
-            const double sparse =
-                sparse_method_bytes(ex, info, mi, di, s, setting, dim, full[di], nnz_of(loads, di));
             const double method =
-                sparse >= 0 ? sparse : memory_of(info, s, setting, dim == 0 ? s.d : dim);
+                method_bytes(ex, info, mi, di, s, setting, dim, full[di], nnz_of(loads, di));
             const double need = std::max(method, raw_block);
             const std::string task = "dataset " + ex.datasets[di].name + ", split " +
                                      split_label(ex.splits, value) + " (" + std::to_string(s.n) +
@@ -429,10 +428,9 @@ std::vector<double> task_memory(const Experiment& ex, const std::vector<Task>& t
     const DataShape s =
         fit_shape(ex, shapes, full, joint_shapes, t.method, t.dataset, t.split_value);
     const MethodInfo& info = Registry::instance().get(ex.methods[t.method].method);
-    const double sparse = sparse_method_bytes(ex, info, t.method, t.dataset, s, t.setting, t.dim,
-                                              full[t.dataset], nnz_of(loads, t.dataset));
-    bytes.at(t.id) = std::max(
-        sparse >= 0 ? sparse : memory_of(info, s, t.setting, t.dim == 0 ? s.d : t.dim), raw_block);
+    const double method = method_bytes(ex, info, t.method, t.dataset, s, t.setting, t.dim,
+                                       full[t.dataset], nnz_of(loads, t.dataset));
+    bytes.at(t.id) = std::max(method, raw_block);
   }
   return bytes;
 }

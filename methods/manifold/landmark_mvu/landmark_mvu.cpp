@@ -26,7 +26,6 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/core/rng.hpp"
-#include "framework/linalg/distances.hpp"
 #include "framework/linalg/eigen.hpp"
 #include "framework/linalg/sparse_lu.hpp"
 #include "framework/neighbours/geodesic.hpp"
