@@ -73,8 +73,16 @@ void announce(int count, bool from_launcher) {
 
 extern "C" void on_stop_signal(int sig, siginfo_t* info, void*) {
   const int saved_errno = errno;
-  int count = g_stop.fetch_add(1) + 1;
+  const int before = g_stop.fetch_add(1);
+  int count = before + 1;
   const bool from_launcher = g_mpirun_parent && sig == SIGTERM && info && info->si_pid == getppid();
+  // A rank that is already stopping with nothing running gets mpirun's SIGTERM when another rank
+  // has exited with the stop's status first (mpirun ends the job on any non-zero exit): nothing is
+  // lost, and a line here would only break up the launcher's notices.
+  if (from_launcher && before > 0 && g_running.load() == 0) {
+    errno = saved_errno;
+    return;
+  }
   if ((sig == SIGUSR2 || from_launcher) && count < 2) {
     g_stop.store(2);
     count = 2;
