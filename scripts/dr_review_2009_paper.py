@@ -13,8 +13,8 @@ its files:
   none5000.csv   --profile none at 5,000 points
   hd5000_noise002.csv, none_hd_noise002.csv  --profile paper and --profile none on the
       high-dimensional set at 5,000 points and noise 0.02 (optional)
-The paper's numbers below are Tables 3-8 of TiCC TR 2009-005 (pages 20-21), transcribed from
-`pdftotext -layout` of the authors' PDF (github.com/lvdmaaten/lvdmaaten.github.io,
+The paper's numbers, in scripts/dr_review_2009_paper_tables.txt, are Tables 3-8 of TiCC TR
+2009-005 (pages 20-21), transcribed from `pdftotext -layout` of the authors' PDF (github.com/lvdmaaten/lvdmaaten.github.io,
 publications/papers/TR_Dimensionality_Reduction_Review_2009.pdf) and checked row by row against it.
 """
 import csv, os, sys, types
@@ -28,48 +28,21 @@ def rows(txt):
         assert len(v) == 14, (name, len(v))
         out[name.strip()] = dict(zip(COLS, v))
     return out
-T3 = rows("""
-swiss_roll: 3.68% 29.76% 3.40% 30.24% 4.12% 33.50% 3.74% 22.06% 3.56% 3.90% 22.34% 49.00% 26.72% 22.66%
-helix: 1.24% 35.50% 13.18% 38.04% 7.48% 35.44% 32.32% 15.24% 52.22% 0.92% 52.22% 52.22% 27.44% 25.94%
-twin_peaks: 0.40% 0.26% 0.22% 0.12% 0.56% 0.26% 0.94% 0.88% 0.14% 0.18% 0.32% 49.06% 11.04% 0.30%
-broken_swiss_roll: 2.14% 25.96% 14.48% 32.06% 32.06% 58.26% 36.94% 10.66% 6.48% 15.86% 27.40% 87.86% 37.06% 32.24%
-high_dim: 24.19% 22.18% 23.26% 27.46% 25.38% 23.14% 20.74% 24.70% 50.02% 42.62% 20.70% 49.18% 34.14% 21.34%
-""")
-T4 = rows("""
-swiss_roll: -- 0.88 0.99 0.88 1.00 0.81 1.00 0.92 1.00 1.00 0.89 0.46 0.81 0.88
-helix: -- 0.78 0.74 0.71 0.96 0.73 0.83 0.87 0.35 1.00 0.35 0.64 0.76 0.83
-twin_peaks: -- 0.98 0.98 0.99 0.99 1.00 0.99 0.99 0.99 0.99 1.00 0.52 0.86 1.00
-broken_swiss_roll: -- 0.96 0.97 0.96 0.97 0.78 0.94 0.97 0.92 0.89 0.97 0.70 0.86 0.96
-high_dim: -- 1.00 0.98 1.00 0.98 1.00 1.00 0.98 0.56 0.94 1.00 0.68 0.89 1.00
-""")
-T5 = rows("""
-swiss_roll: -- 1.00 0.99 0.99 1.00 0.91 1.00 0.99 1.00 1.00 1.00 0.50 0.99 1.00
-helix: -- 0.98 0.97 0.98 1.00 0.98 0.99 0.99 0.50 1.00 0.50 0.75 0.98 0.99
-twin_peaks: -- 1.00 0.99 0.99 1.00 1.00 0.99 1.00 1.00 1.00 1.00 0.50 0.98 1.00
-broken_swiss_roll: -- 1.00 0.98 0.99 1.00 0.90 0.98 0.99 0.99 0.99 1.00 0.73 0.99 1.00
-high_dim: -- 1.00 0.99 0.99 0.99 1.00 0.99 0.99 0.56 0.98 1.00 0.89 0.91 1.00
-""")
-T6 = rows("""
-mnist: 5.11% 6.74% 12.64% 13.86% 13.58% 25.00% 10.02% 11.30% 91.66% 90.32% 6.90% 7.18% 16.12% 14.84%
-coil20: 0.14% 3.82% 15.69% 7.78% 25.14% 11.18% 22.29% 95.00% 50.35% 4.17% 0.83% 51.11% 4.31% 27.36%
-orl: 2.50% 4.75% 27.50% 6.25% 24.25% 90.00% 11.00% 97.50% 56.00% 12.75% 2.75% 6.25% 11.25% 22.50%
-nisis: 8.24% 7.95% 13.36% 9.55% 15.67% 48.98% 15.48% 47.59% 48.98% 24.68% 48.98% 9.22% 26.86% 18.91%
-hiva: 4.63% 5.05% 4.92% 5.07% 4.94% 5.46% 4.97% 4.81% 3.51% 3.51% 3.51% 5.12% 3.51% 4.79%
-""")
-T7 = rows("""
-mnist: -- 1.00 0.96 0.99 0.92 0.95 0.96 0.89 0.54 0.54 1.00 1.00 0.93 0.97
-coil20: -- 0.99 0.89 0.98 0.92 0.91 0.93 0.27 0.69 0.96 0.99 0.88 0.96 0.92
-orl: -- 0.99 0.78 0.98 0.95 0.49 0.95 0.29 0.76 0.94 0.99 0.99 0.79 0.82
-nisis: -- 0.99 0.89 0.99 0.90 0.40 0.92 0.47 0.47 0.82 0.47 0.99 0.85 0.89
-hiva: -- 0.97 0.87 0.89 0.89 0.75 0.80 0.78 0.42 0.54 0.42 0.98 0.91 0.95
-""")
-T8 = rows("""
-mnist: -- 1.00 0.94 0.89 0.93 0.95 0.96 0.70 0.50 0.50 1.00 1.00 0.91 0.96
-coil20: -- 1.00 0.90 0.98 0.97 0.92 0.95 0.47 0.71 0.99 1.00 0.92 0.96 0.95
-orl: -- 0.99 0.76 0.95 0.97 0.57 0.95 0.49 0.76 0.94 0.99 0.98 0.80 0.79
-nisis: -- 1.00 0.84 0.98 0.94 0.48 0.91 0.48 0.47 0.64 0.47 1.00 0.84 0.89
-hiva: -- 0.99 0.84 0.88 0.94 0.80 0.80 0.54 0.51 0.62 0.51 0.99 0.87 0.96
-""")
+def tables(path):
+    """The [T<n>] sections of the tables file, each parsed by rows()."""
+    text, name = {}, None
+    for line in open(path):
+        line = line.rstrip("\n")
+        if line.startswith("#") or not line.strip():
+            continue
+        if line.startswith("["):
+            name = line.strip("[]")
+            text[name] = []
+        else:
+            text[name].append(line)
+    return {name: rows("\n".join(lines)) for name, lines in text.items()}
+T = tables(os.path.join(os.path.dirname(os.path.abspath(__file__)), "dr_review_2009_paper_tables.txt"))
+T3, T4, T5, T6, T7, T8 = (T[f"T{i}"] for i in range(3, 9))
 PAPER_DIM = {"swiss_roll": 2, "helix": 1, "twin_peaks": 2, "broken_swiss_roll": 2, "high_dim": 5,
              "mnist": 20, "coil20": 5, "orl": 8, "nisis": 15, "hiva": 15}
 

@@ -5,19 +5,12 @@
 
 #include "framework/core/error.hpp"
 #include "framework/core/rng.hpp"
+#include "framework/linalg/column_distance.hpp"
 #include "framework/linalg/pca.hpp"
 
 namespace drbench {
 
 namespace {
-
-double sq_dist(const arma::mat& X, arma::uword a, arma::uword b) {
-  const double* p = X.colptr(a);
-  const double* q = X.colptr(b);
-  double s = 0;
-  for (arma::uword r = 0; r < X.n_rows; ++r) s += (p[r] - q[r]) * (p[r] - q[r]);
-  return s;
-}
 
 void same_points(const arma::mat& high, const arma::mat& low, const char* what) {
   if (high.n_cols != low.n_cols)
@@ -58,8 +51,8 @@ double random_triplet_accuracy(const arma::mat& high, const arma::mat& low,
   arma::vec agree(high.n_cols, arma::fill::zeros), count(high.n_cols, arma::fill::zeros);
   for (arma::uword c = 0; c < triplets.n_cols; ++c) {
     const arma::uword i = triplets(0, c), j = triplets(1, c), k = triplets(2, c);
-    const bool h = sq_dist(high, i, j) < sq_dist(high, i, k);
-    const bool l = sq_dist(low, i, j) < sq_dist(low, i, k);
+    const bool h = column_sq_distance(high, i, j) < column_sq_distance(high, i, k);
+    const bool l = column_sq_distance(low, i, j) < column_sq_distance(low, i, k);
     agree(i) += (h == l) ? 1.0 : 0.0;
     count(i) += 1.0;
   }
@@ -90,8 +83,8 @@ double centroid_triplet_accuracy(const arma::mat& high, const arma::mat& low,
   std::vector<double> dh, dl;  // distances of the class pairs, in one order for both spaces
   for (arma::uword a = 0; a < c; ++a)
     for (arma::uword b = a + 1; b < c; ++b) {
-      dh.push_back(sq_dist(ch, a, b));
-      dl.push_back(sq_dist(cl, a, b));
+      dh.push_back(column_sq_distance(ch, a, b));
+      dl.push_back(column_sq_distance(cl, a, b));
     }
   // Squared distances order as distances do. A tie counts as "not greater" in both spaces, as in
   // the authors' evaluation code.

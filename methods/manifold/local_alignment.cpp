@@ -118,6 +118,13 @@ void local_gram_eigs(const arma::mat& G, arma::vec& values, arma::mat& vectors) 
   vectors = arma::fliplr(V);
 }
 
+void centred_patch_eigs(const arma::mat& X, const arma::uvec& idx, arma::vec& values,
+                        arma::mat& vectors) {
+  arma::mat Z = X.cols(idx);
+  Z.each_col() -= arma::mean(Z, 1);
+  local_gram_eigs(Z.t() * Z, values, vectors);
+}
+
 arma::umat patch_neighbours(const arma::mat& X, arma::uword k, bool include_self) {
   if (!include_self) return neighbour_graph(X, k, {GraphKind::exact}).index;
   const arma::uword n = X.n_cols;
@@ -132,11 +139,9 @@ arma::sp_mat ltsa_alignment(const arma::mat& X, const arma::umat& nn, arma::uwor
   Triplets t;
   for (arma::uword i = 0; i < n; ++i) {
     const arma::uvec idx = nn.col(i);
-    arma::mat Z = X.cols(idx);
-    Z.each_col() -= arma::mean(Z, 1);
     arma::vec ev;
     arma::mat V;
-    local_gram_eigs(Z.t() * Z, ev, V);
+    centred_patch_eigs(X, idx, ev, V);
     arma::mat G(k, dim + 1);
     G.col(0).fill(1.0 / std::sqrt(double(k)));
     G.cols(1, dim) = V.head_cols(dim);

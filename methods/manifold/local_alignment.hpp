@@ -112,6 +112,9 @@ struct Triplets {
 // The eigenvectors of the k x k Gram matrix G of a neighbourhood, by decreasing eigenvalue, and
 // those eigenvalues (clamped at 0).
 void local_gram_eigs(const arma::mat& G, arma::vec& values, arma::mat& vectors);
+// The same for the patch X.cols(idx) centred on its own mean (LTSA's and HLLE's local PCA).
+void centred_patch_eigs(const arma::mat& X, const arma::uvec& idx, arma::vec& values,
+                        arma::mat& vectors);
 
 // The descriptor entries the three methods share: `neighbours` and `ridge`, max_dim, and the rule
 // that `neighbours` reaches the method's minimum for `dims` (checked at fit). With `patch`, also

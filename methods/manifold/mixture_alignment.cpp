@@ -6,11 +6,35 @@
 #include <string>
 
 #include "framework/core/error.hpp"
+#include "framework/core/keywords.hpp"
+#include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/linalg/eigen.hpp"
 #include "framework/support/time_limit.hpp"
 
 namespace drbench {
+
+RealKey mixture_tolerance() {
+  return keywords::tolerance(
+      1e-6, 1.0, "EM stops when the log-likelihood gains less than this x |log-likelihood|");
+}
+
+MixtureSetting mixture_setting(const ParamSet& p, const IntKey& analysers, const IntKey& iterations,
+                               const RealKey& tolerance) {
+  MixtureSetting s;
+  s.components = arma::uword(analysers(p));
+  s.iterations = arma::uword(iterations(p));
+  s.tolerance = tolerance(p);
+  return s;
+}
+
+void describe_mixture(MethodInfo& m) {
+  m.iterative = true;
+  m.transform_reproduces_embedding = true;
+  m.max_dim = [](const DataShape& s, const ParamSet&) {
+    return std::min<arma::uword>(s.d > 0 ? s.d - 1 : 0, s.n > 2 ? s.n - 2 : 0);
+  };
+}
 
 namespace {
 

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "framework/core/method.hpp"
+#include "framework/core/params.hpp"
 #include "framework/core/rng.hpp"
 #include "framework/core/trace.hpp"
 
@@ -36,6 +37,16 @@ struct MixtureSetting {
   double tolerance = 1e-6;     // stop when the log-likelihood gains less than this x |LL|
   double min_variance = 1e-6;  // floor of sigma_k^2, relative to the data's mean variance
 };
+
+struct MethodInfo;
+
+// What the two methods' descriptors share: the EM's `tolerance` key, the mixture's setting from
+// the analysers, iterations and tolerance keys, and the flags and dims cap of both (iterative,
+// new points through the fitted mixture, at most min(d - 1, n - 2) dims).
+RealKey mixture_tolerance();
+MixtureSetting mixture_setting(const ParamSet& p, const IntKey& analysers, const IntKey& iterations,
+                               const RealKey& tolerance);
+void describe_mixture(MethodInfo& m);
 
 class AnalyserMixture {
  public:

@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include "framework/linalg/column_distance.hpp"
 #include "framework/linalg/distances.hpp"
 
 using namespace drbench;
@@ -40,4 +41,13 @@ TEST_CASE("sq_distances gives the bits of the broadcast formulation", "[linalg]"
   arma::mat S = broadcast_sq_distances(X, X);
   S.diag().zeros();
   CHECK(arma::approx_equal(sq_distances(X), arma::symmatu(S), "absdiff", 0.0));
+}
+
+TEST_CASE("column_sq_distance is exact for near points far from the origin", "[linalg]") {
+  // |a|^2 + |b|^2 - 2 a.b cancels 1e16-sized terms here; the coordinate-wise sum does not.
+  const arma::mat X = {{1e8, 1e8 + 1.0, -3.0}, {1e8, 1e8 + 2.0, 4.0}};
+  CHECK(column_sq_distance(X, 0, 1) == 5.0);
+  CHECK(column_sq_distance(X, 1, 0) == 5.0);
+  CHECK(column_sq_distance(X, 2, 2) == 0.0);
+  CHECK(column_sq_distance(X, 2, 0) == (1e8 + 3.0) * (1e8 + 3.0) + (1e8 - 4.0) * (1e8 - 4.0));
 }

@@ -27,6 +27,24 @@ double affine_residual(const arma::mat& Y, const arma::mat& T) {
   return arma::norm(Y - B.t() * A, "fro") / arma::norm(Yc, "fro");
 }
 
+// 300 points of a plane in R^5 (X, intrinsic coordinates T) and of a quarter cylinder in R^3 (C,
+// intrinsic coordinates Tc: angle and height), drawn from one seed.
+struct PlaneAndCylinder {
+  arma::mat T, X, C, Tc;
+};
+
+PlaneAndCylinder plane_and_cylinder() {
+  Rng rng(5);
+  const arma::uword n = 300;
+  PlaneAndCylinder s;
+  s.T = arma::join_cols(3.0 * rng.randu(1, n), rng.randu(1, n));
+  s.X = rng.randn(5, 2) * s.T;
+  const arma::rowvec t = 1.5 * arma::datum::pi * rng.randu(1, n), h = 2.0 * rng.randu(1, n);
+  s.C = arma::join_cols(arma::join_cols(arma::cos(t), h), arma::sin(t));
+  s.Tc = arma::join_cols(t, h);
+  return s;
+}
+
 }  // namespace
 
 TEST_CASE("ltsa and modified_lle match scikit-learn", "[manifold][ltsa][modified_lle]") {
@@ -83,13 +101,7 @@ TEST_CASE("hessian_lle with patch: self recovers isometric data", "[manifold][he
   // data is recovered exactly. On the quarter cylinder it matches scikit-learn's patch at 14
   // neighbours; at 10, 12 (the default) and 20 a spurious near-null vector of M living on 2-4
   // points takes a coordinate's place, and the fit is refused (next test case).
-  Rng rng(5);
-  const arma::uword n = 300;
-  const arma::mat T = arma::join_cols(3.0 * rng.randu(1, n), rng.randu(1, n));
-  const arma::mat X = rng.randn(5, 2) * T;
-  const arma::rowvec t = 1.5 * arma::datum::pi * rng.randu(1, n), h = 2.0 * rng.randu(1, n);
-  const arma::mat C = arma::join_cols(arma::join_cols(arma::cos(t), h), arma::sin(t));
-  const arma::mat Tc = arma::join_cols(t, h);
+  const auto [T, X, C, Tc] = plane_and_cylinder();
   const ParamValue self = std::string("self");
   CHECK(affine_residual(fit_method("hessian_lle", {{"patch", self}}, X, 2)->embedding(), T) < 1e-8);
   const ParamValue k14 = std::int64_t(14);
@@ -140,13 +152,7 @@ TEST_CASE("hessian_lle refuses a coordinate that lives on a few points",
   // points against about 165 for a coordinate; affine residual 0.70). A dense LAPACK solve of the
   // same M gives the same vectors; scikit-learn's 'hessian' (its patches are the k nearest
   // others) has residuals 0.009-0.034 at 10-20 neighbours on these points, as patch: others here.
-  Rng rng(5);
-  const arma::uword n = 300;
-  const arma::mat T = arma::join_cols(3.0 * rng.randu(1, n), rng.randu(1, n));
-  const arma::mat X = rng.randn(5, 2) * T;
-  const arma::rowvec t = 1.5 * arma::datum::pi * rng.randu(1, n), h = 2.0 * rng.randu(1, n);
-  const arma::mat C = arma::join_cols(arma::join_cols(arma::cos(t), h), arma::sin(t));
-  const arma::mat Tc = arma::join_cols(t, h);
+  const auto [T, X, C, Tc] = plane_and_cylinder();
   const ParamValue self = std::string("self");
   for (const std::int64_t k : {10, 12, 20}) {
     INFO("neighbours " << k);

@@ -19,6 +19,15 @@ RunInfo run_info() {
   return toy_run_info("0.1.0", "2026-11-21T20:00:00Z", "openblas", "testhost", 4);
 }
 
+// A journal record as the store frames one: its length and CRC-32, then the type byte and body.
+std::string journal_record(char type, const std::string& body) {
+  std::string payload = std::string(1, type) + body;
+  ByteWriter w;
+  w.u32(static_cast<std::uint32_t>(payload.size()));
+  w.u32(crc32(payload));
+  return w.take() + payload;
+}
+
 }  // namespace
 
 TEST_CASE("ResultsStore resumes finished tasks from the HDF5 file", "[results]") {
@@ -289,19 +298,12 @@ TEST_CASE("A journal record with an intact checksum but unknown format is an err
   TempDir dir;
   Experiment ex = toy_experiment(dir.file("toy.h5"));
   auto tasks = toy_tasks(ex);
-  auto rec = [](char type, const std::string& body) {
-    std::string payload = std::string(1, type) + body;
-    ByteWriter w;
-    w.u32(static_cast<std::uint32_t>(payload.size()));
-    w.u32(crc32(payload));
-    return w.take() + payload;
-  };
   ByteWriter text;
   text.str(ex.text);
   std::string result = toy_result(tasks[0], 0.1, 0.2).serialize();
   result[0] = 9;  // a future format version
   std::ofstream(ex.output.path + ".journal", std::ios::binary)
-      << "DRBJNL01" << rec('C', text.bytes()) << rec('R', result);
+      << "DRBJNL01" << journal_record('C', text.bytes()) << journal_record('R', result);
   CHECK_THROWS_WITH(
       ResultsStore(ex, tasks, run_info(), false),
       Catch::Contains(ex.output.path + ".journal") && Catch::Contains("format version"));
@@ -340,18 +342,11 @@ TEST_CASE("A journal from before graph versions is version 1, and no task joins 
   CHECK(read_journal(journal).graph_version == kGraphVersion);
   CHECK(read_journal(journal, false).records == 1);
   // The same journal as a build before the version wrote it: the config record without it.
-  auto rec = [](char type, const std::string& body) {
-    std::string payload = std::string(1, type) + body;
-    ByteWriter w;
-    w.u32(static_cast<std::uint32_t>(payload.size()));
-    w.u32(crc32(payload));
-    return w.take() + payload;
-  };
   ByteWriter text;
   text.str(ex.text);
   std::ofstream(journal, std::ios::binary | std::ios::trunc)
-      << "DRBJNL01" << rec('C', text.bytes())
-      << rec('R', toy_result(tasks[0], 0.1, 0.2).serialize());
+      << "DRBJNL01" << journal_record('C', text.bytes())
+      << journal_record('R', toy_result(tasks[0], 0.1, 0.2).serialize());
   const JournalContents old = read_journal(journal);
   CHECK(old.graph_version == 1);
   CHECK(old.results.size() == 1);

@@ -5,21 +5,14 @@
 // this base. The gradients with respect to X are zero, and with respect to log variance
 // tr(G^T dK/dlog variance) = variance * sum(G .* C).
 #include "methods/gplvm/kernels/kernel.hpp"
+#include "methods/gplvm/kernels/matrix_calls.hpp"
 
 namespace drbench {
 
 class StaticKernel : public KernelWithParams, public TrianglePath {
  public:
-  // Distinct points: a bias still covaries, white noise never does.
-  arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
-  void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
-                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
-  arma::mat K(const arma::mat& X) const override;
-  void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
-                 arma::mat& g_X) const override;
-  arma::vec diag(const arma::mat& X) const override;
-  void diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
-                      arma::mat& g_X) const override;
+  // K(X, X2): distinct points, where a bias still covaries and white noise never does.
+  DRBENCH_KERNEL_MATRIX_CALLS;
   double noise(arma::vec* grad) const override;
   // One triangle: a constant fill; the gradient from G's sums, taken from `sums` when another
   // part's pass filled them.

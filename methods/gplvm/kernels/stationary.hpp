@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "methods/gplvm/kernels/kernel.hpp"
+#include "methods/gplvm/kernels/matrix_calls.hpp"
 
 namespace drbench {
 
@@ -19,17 +20,9 @@ class StationaryKernel : public KernelWithParams, public TrianglePath {
   StationaryKernel(double variance, double inv_width)
       : KernelWithParams({"variance", "inv_width"}, arma::vec{variance, inv_width}) {}
 
-  arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
-  void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
-                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
   // K(X) and its gradients from f(s) of the upper triangle only (a symmetric matrix needs half
   // the transcendental evaluations), kept for the gradient at the same X.
-  arma::mat K(const arma::mat& X) const override;
-  void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
-                 arma::mat& g_X) const override;
-  arma::vec diag(const arma::mat& X) const override;
-  void diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
-                      arma::mat& g_X) const override;
+  DRBENCH_KERNEL_MATRIX_CALLS;
   arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const override;
   // K's columns written in the pass that computes f(s), the constant added there.
   arma::mat cross_K_plus(const arma::mat& X, const arma::mat& X2, double every_pair) const override;

@@ -2,6 +2,7 @@
 // Sum of kernels (GPy's Add): matrices and X-gradients add, hyperparameters concatenate in the
 // order the parts were given.
 #include "methods/gplvm/kernels/kernel.hpp"
+#include "methods/gplvm/kernels/matrix_calls.hpp"
 
 namespace drbench {
 
@@ -17,15 +18,7 @@ class SumKernel final : public Kernel, public TrianglePath {
   void set_params(const arma::vec& log_values) override;
   std::vector<std::string> param_names() const override;
 
-  arma::mat K(const arma::mat& X, const arma::mat& X2) const override;
-  void cross_gradients(const arma::mat& X, const arma::mat& X2, const arma::mat& G,
-                       arma::vec& g_params, arma::mat& g_X, arma::mat* g_X2) const override;
-  arma::mat K(const arma::mat& X) const override;
-  void gradients(const arma::mat& X, const arma::mat& G, arma::vec& g_params,
-                 arma::mat& g_X) const override;
-  arma::vec diag(const arma::mat& X) const override;
-  void diag_gradients(const arma::mat& X, const arma::vec& g, arma::vec& g_params,
-                      arma::mat& g_X) const override;
+  DRBENCH_KERNEL_MATRIX_CALLS;
   arma::mat cross_K(const arma::mat& X, const arma::mat& X2) const override;
   double noise(arma::vec* grad) const override;
   arma::vec sparse_diag(const arma::mat& X, const arma::mat& Z) const override;

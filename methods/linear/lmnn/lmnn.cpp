@@ -6,6 +6,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
+#include "framework/linalg/column_distance.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/optim/optimizer.hpp"
 #include "methods/common/lda_start.hpp"
@@ -14,14 +15,6 @@
 namespace drbench {
 
 namespace {
-
-double sq_dist(const arma::mat& Y, arma::uword a, arma::uword b) {
-  const double* p = Y.colptr(a);
-  const double* q = Y.colptr(b);
-  double s = 0;
-  for (arma::uword r = 0; r < Y.n_rows; ++r) s += (p[r] - q[r]) * (p[r] - q[r]);
-  return s;
-}
 
 // Adds w (y_a - y_b) to column a of M and subtracts it from column b: the pair's share of
 // Y Lap(W), whose product with X^T is half the gradient of w |L(x_a - x_b)|^2.
@@ -67,7 +60,7 @@ void LmnnObjective::find_active(const arma::mat& Y, std::vector<Impostor>& imp,
   target_count.zeros(k, n);
   arma::mat dt(k, n);
   for (arma::uword i = 0; i < n; ++i)
-    for (arma::uword t = 0; t < k; ++t) dt(t, i) = sq_dist(Y, i, targets_(t, i));
+    for (arma::uword t = 0; t < k; ++t) dt(t, i) = column_sq_distance(Y, i, targets_(t, i));
   // An impostor of i lies within 1 + its farthest target distance; the candidates come from
   // blocks of the expanded distance formula (n x 256 at a time, not n x n), with a little slack
   // for its rounding, and are then judged on the exact distance.
@@ -82,7 +75,7 @@ void LmnnObjective::find_active(const arma::mat& Y, std::vector<Impostor>& imp,
       for (arma::uword l = 0; l < n; ++l) {
         if (labels_(l) == labels_(i)) continue;
         if (Di[l] > radius(i) + 1e-9 * (radius(i) + norms(i) + norms(l))) continue;
-        const double dil = sq_dist(Y, i, l);
+        const double dil = column_sq_distance(Y, i, l);
         arma::uword count = 0;
         for (arma::uword t = 0; t < k; ++t)
           if (dil < 1.0 + dt(t, i)) {
@@ -109,12 +102,12 @@ double LmnnObjective::evaluate(const arma::vec& x, arma::vec* grad) {
   active_ = 0;
   for (arma::uword i = 0; i < n; ++i)
     for (arma::uword t = 0; t < k; ++t) {
-      const double dij = sq_dist(Y, i, targets_(t, i));
+      const double dij = column_sq_distance(Y, i, targets_(t, i));
       pull += dij;
       push += double(target_count_(t, i)) * (1.0 + dij);
       active_ += target_count_(t, i);
     }
-  for (const Impostor& m : imp_) push -= double(m.count) * sq_dist(Y, m.i, m.l);
+  for (const Impostor& m : imp_) push -= double(m.count) * column_sq_distance(Y, m.i, m.l);
   if (grad) {
     arma::mat M(dim_, n, arma::fill::zeros);
     for (arma::uword i = 0; i < n; ++i)
@@ -185,11 +178,7 @@ MethodInfo lmnn_info() {
       "lbfgs", {"lbfgs", "gd"},
       "L-BFGS, or gradient descent with a Wolfe line search; both re-find the impostors at "
       "every evaluation");
-  const ChoiceKey init =
-      keywords::init("pca", {"pca", "lda", "identity", "random"},
-                     "the top principal directions, scikit-learn's LDA directions (metric-learn's "
-                     "init='lda', and 'auto' when dims < classes; at most classes - 1), the "
-                     "identity's first rows, or N(0, 1) entries");
+  const ChoiceKey init = linear_map_init("metric-learn's");
   m.params = {neighbours, mu, iterations, tolerance, optimizer, init};
   m.supervised = true;
   m.iterative = true;

@@ -73,15 +73,8 @@ void Mcml::fit(const FitInput& in) {
   const arma::mat Xc = in.X.each_col() - mean;
   start_ = linear_map_start(s_.init, Xc, y, k, in.rng, "mcml");
   McmlObjective obj(Xc, y, k);
-  OptimOptions opt;
-  opt.max_iterations = int(s_.iterations);
-  opt.x_tol = 0;
-  opt.f_tol = 0;
-  opt.g_tol = s_.tolerance;
-  opt.rel_f_tol = s_.tolerance;
-  opt.f_window = 1;
-  opt.trace = in.trace;
-  const OptimResult r = minimize("lbfgs", obj, arma::vectorise(start_), opt);
+  const OptimResult r = minimize("lbfgs", obj, arma::vectorise(start_),
+                                 scipy_lbfgs_options(s_.iterations, s_.tolerance, in.trace));
   objective_ = r.f;
   set_projection(in.X, mean, arma::reshape(r.x, k, d).t());
 }
@@ -100,20 +93,7 @@ MethodInfo mcml_info() {
       "each class to a point",
       "Globerson & Roweis, NIPS 2005, eq. 3-4, low-rank form over L (drtoolbox's mcml)");
   const auto [iterations] = McmlKeys{};
-  const RealKey tolerance = keywords::tolerance(
-      1e-5, std::nullopt,
-      "stop when the gradient's largest component, or the objective's relative decrease over "
-      "one iteration, falls below this");
-  const ChoiceKey init =
-      keywords::init("pca", {"pca", "identity", "random"},
-                     "the top principal directions, the identity's first rows, or N(0, 1) entries");
-  m.params = {iterations, tolerance, init};
-  m.supervised = true;
-  m.iterative = true;
-  m.transform_reproduces_embedding = true;
-  m.make = [=](const ParamSet& p) {
-    return std::make_unique<Mcml>(McmlSetting{arma::uword(iterations(p)), tolerance(p), init(p)});
-  };
+  describe_lbfgs_map<Mcml>(m, iterations, scipy_lbfgs_tolerance(""), linear_map_init(""));
   return m;
 }
 

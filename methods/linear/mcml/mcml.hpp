@@ -10,6 +10,7 @@
 
 #include "framework/optim/objective.hpp"
 #include "methods/common/linear_method.hpp"
+#include "methods/common/metric_learning.hpp"
 
 namespace drbench {
 
@@ -27,21 +28,15 @@ class McmlObjective final : public Objective {
   arma::uword dim_;
 };
 
-struct McmlSetting {
-  arma::uword iterations = 200;
-  double tolerance = 1e-5;
-  std::string init = "pca";  // pca | identity | random
-};
-
 class Mcml final : public LinearMethod {
  public:
-  explicit Mcml(const McmlSetting& s) : LinearMethod("mcml"), s_(s) {}
+  explicit Mcml(const LinearMapSetting& s) : LinearMethod("mcml"), s_(s) {}
   void fit(const FitInput& in) override;
   double objective() const { return objective_; }  // sum of the KL divergences at the end
   const arma::mat& start() const { return start_; }
 
  private:
-  McmlSetting s_;
+  LinearMapSetting s_;
   double objective_ = 0;
   arma::mat start_;
 };

@@ -50,17 +50,8 @@ void Nca::fit(const FitInput& in) {
   const arma::uword d = in.X.n_rows, k = in.dim;
   const arma::mat L = linear_map_start(s_.init, in.X, y, k, in.rng, "nca");
   NcaObjective obj(in.X, y, k);
-  OptimOptions opt;
-  opt.max_iterations = int(s_.iterations);
-  // scipy's L-BFGS-B with tol: stop on the largest gradient component or on a relative decrease
-  // of the objective over one iteration below it.
-  opt.x_tol = 0;
-  opt.f_tol = 0;
-  opt.g_tol = s_.tolerance;
-  opt.rel_f_tol = s_.tolerance;
-  opt.f_window = 1;
-  opt.trace = in.trace;
-  const OptimResult r = minimize("lbfgs", obj, arma::vectorise(L), opt);
+  const OptimResult r = minimize("lbfgs", obj, arma::vectorise(L),
+                                 scipy_lbfgs_options(s_.iterations, s_.tolerance, in.trace));
   objective_ = r.f;
   const arma::mat Lfit = arma::reshape(r.x, k, d);
   set_projection(in.X, arma::vec(arma::mean(in.X, 1)), Lfit.t());
@@ -80,22 +71,8 @@ MethodInfo nca_info() {
       "Goldberger, Roweis, Hinton & Salakhutdinov, NIPS 2004, section 2 (scikit-learn's "
       "NeighborhoodComponentsAnalysis)");
   const auto [iterations] = NcaKeys{};
-  const RealKey tolerance = keywords::tolerance(
-      1e-5, std::nullopt,
-      "stop when the gradient's largest component, or the objective's relative decrease over "
-      "one iteration, falls below this (scikit-learn: 1e-5)");
-  const ChoiceKey init =
-      keywords::init("pca", {"pca", "lda", "identity", "random"},
-                     "the top principal directions, scikit-learn's LDA directions (its NCA's "
-                     "init='lda', and 'auto' when dims < classes; at most classes - 1), the "
-                     "identity's first rows, or N(0, 1) entries");
-  m.params = {iterations, tolerance, init};
-  m.supervised = true;
-  m.iterative = true;
-  m.transform_reproduces_embedding = true;
-  m.make = [=](const ParamSet& p) {
-    return std::make_unique<Nca>(NcaSetting{arma::uword(iterations(p)), tolerance(p), init(p)});
-  };
+  describe_lbfgs_map<Nca>(m, iterations, scipy_lbfgs_tolerance(" (scikit-learn: 1e-5)"),
+                          linear_map_init("its NCA's"));
   return m;
 }
 

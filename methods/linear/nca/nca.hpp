@@ -9,6 +9,7 @@
 
 #include "framework/optim/objective.hpp"
 #include "methods/common/linear_method.hpp"
+#include "methods/common/metric_learning.hpp"
 
 namespace drbench {
 
@@ -27,20 +28,14 @@ class NcaObjective final : public Objective {
   arma::uword dim_;
 };
 
-struct NcaSetting {
-  arma::uword iterations = 50;
-  double tolerance = 1e-5;
-  std::string init = "pca";  // pca | lda | identity | random
-};
-
 class Nca final : public LinearMethod {
  public:
-  explicit Nca(const NcaSetting& s) : LinearMethod("nca"), s_(s) {}
+  explicit Nca(const LinearMapSetting& s) : LinearMethod("nca"), s_(s) {}
   void fit(const FitInput& in) override;
   double objective() const { return objective_; }  // -sum_i p_i at the end
 
  private:
-  NcaSetting s_;
+  LinearMapSetting s_;
   double objective_ = 0;
 };
 

@@ -52,11 +52,9 @@ class HessianLle final : public LocalAlignmentMethod {
     arma::mat Yi(k, 1 + dim + dp);
     for (arma::uword i = 0; i < n; ++i) {
       const arma::uvec idx = nn.col(i);
-      arma::mat Z = X.cols(idx);
-      Z.each_col() -= arma::mean(Z, 1);
       arma::vec ev;
       arma::mat U;
-      local_gram_eigs(Z.t() * Z, ev, U);
+      centred_patch_eigs(X, idx, ev, U);
       Yi.col(0).ones();
       Yi.cols(1, dim) = U.head_cols(dim);
       arma::uword c = 1 + dim;

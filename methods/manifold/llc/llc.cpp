@@ -68,20 +68,12 @@ MethodInfo llc_info() {
   const RealKey ridge = keywords::ridge(1e-3, 0.0, std::nullopt, true,
                                         "on the local Gram matrix of the reconstruction weights, "
                                         "times its trace (needed when k > d)");
-  const RealKey tolerance = keywords::tolerance(
-      1e-6, 1.0, "EM stops when the log-likelihood gains less than this x |log-likelihood|");
+  const RealKey tolerance = mixture_tolerance();
   m.params = {analysers, neighbours, ridge, iterations, tolerance};
-  m.iterative = true;
-  m.transform_reproduces_embedding = true;
-  m.max_dim = [](const DataShape& s, const ParamSet&) {
-    return std::min<arma::uword>(s.d > 0 ? s.d - 1 : 0, s.n > 2 ? s.n - 2 : 0);
-  };
+  describe_mixture(m);
   m.make = [=](const ParamSet& p) {
-    MixtureSetting s;
-    s.components = arma::uword(analysers(p));
-    s.iterations = arma::uword(iterations(p));
-    s.tolerance = tolerance(p);
-    return std::make_unique<Llc>(s, arma::uword(neighbours(p)), ridge(p));
+    return std::make_unique<Llc>(mixture_setting(p, analysers, iterations, tolerance),
+                                 arma::uword(neighbours(p)), ridge(p));
   };
   return m;
 }

@@ -61,20 +61,11 @@ MethodInfo manifold_charting_info() {
       "out-of-sample through the mixture",
       "Brand, NIPS 15 (2003), section 4");
   const auto [analysers, iterations] = ChartingKeys{};
-  const RealKey tolerance = keywords::tolerance(
-      1e-6, 1.0, "EM stops when the log-likelihood gains less than this x |log-likelihood|");
+  const RealKey tolerance = mixture_tolerance();
   m.params = {analysers, iterations, tolerance};
-  m.iterative = true;
-  m.transform_reproduces_embedding = true;
-  m.max_dim = [](const DataShape& s, const ParamSet&) {
-    return std::min<arma::uword>(s.d > 0 ? s.d - 1 : 0, s.n > 2 ? s.n - 2 : 0);
-  };
+  describe_mixture(m);
   m.make = [=](const ParamSet& p) {
-    MixtureSetting s;
-    s.components = arma::uword(analysers(p));
-    s.iterations = arma::uword(iterations(p));
-    s.tolerance = tolerance(p);
-    return std::make_unique<ManifoldCharting>(s);
+    return std::make_unique<ManifoldCharting>(mixture_setting(p, analysers, iterations, tolerance));
   };
   return m;
 }
