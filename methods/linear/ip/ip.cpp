@@ -1,10 +1,10 @@
 #include "methods/linear/ip/ip.hpp"
 
-#include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/eigen.hpp"
 #include "framework/linalg/pca.hpp"
 #include "framework/neighbours/geodesic.hpp"
+#include "methods/common/pca_pre_step.hpp"
 #include "methods/linear/isometric_projection.hpp"
 
 namespace drbench {
@@ -26,10 +26,8 @@ MethodInfo ip_info() {
       "ip", "linear", "isometric projection: X tau(D_G) X^T a = l X X^T a on kNN geodesics",
       "Cai, He & Han, Isometric Projection, AAAI 2007, section 3 (eq. 7)");
   const IsometricGraphKeys geodesics = isometric_graph_keys();
-  const RealKey pca_ratio = ParamSpec::real(
-      "pca_ratio", 1.0, 0.0, 1.0, "variance kept by the PCA pre-step (1 = full rank)", true);
-  const RealKey reg = keywords::ridge(1e-8, 0.0, 1e3, false, "on X X^T, relative to its trace/dim")
-                          .with(keywords::formerly("reg"));
+  const RealKey pca_ratio = pca_ratio_key();
+  const RealKey reg = pre_step_ridge("X X^T");
   m.params = {geodesics.neighbours, pca_ratio, reg, geodesics.disconnected};
   m.transform_reproduces_embedding = true;
   m.make = [=](const ParamSet& p) {

@@ -6,6 +6,7 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/neighbours/graph_weights.hpp"
+#include "methods/common/pca_pre_step.hpp"
 
 namespace drbench {
 
@@ -36,11 +37,8 @@ MethodInfo lpp_info() {
   const auto [neighbours] = LppKeys{};
   const RealKey kernel_width = keywords::kernel_width(1.0, kKnnReference);
   const ChoiceKey width = keywords::width("relative", kKnnReference);
-  const RealKey pca_ratio = ParamSpec::real(
-      "pca_ratio", 1.0, 0.0, 1.0, "variance kept by the PCA pre-step (1 = full rank)", true);
-  const RealKey reg =
-      keywords::ridge(1e-8, 0.0, 1e3, false, "on X D X^T, relative to its trace/dim")
-          .with(keywords::formerly("reg"));
+  const RealKey pca_ratio = pca_ratio_key();
+  const RealKey reg = pre_step_ridge("X D X^T");
   const ChoiceKey projection_norm =
       keywords::projection_norm("the OIP paper's LPP row matches unit");
   m.params = {neighbours, kernel_width, width, pca_ratio, reg, projection_norm};

@@ -7,6 +7,7 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "methods/common/graph_projection.hpp"
+#include "methods/common/pca_pre_step.hpp"
 
 namespace drbench {
 
@@ -44,11 +45,8 @@ MethodInfo slpp_info() {
   const ChoiceKey weights = keywords::weights("on same-class pairs");
   const RealKey kernel_width = keywords::kernel_width(1.0, kReference);
   const ChoiceKey width = keywords::width("relative", kReference);
-  const RealKey pca_ratio = ParamSpec::real(
-      "pca_ratio", 1.0, 0.0, 1.0, "variance kept by the PCA pre-step (1 = full rank)", true);
-  const RealKey reg =
-      keywords::ridge(1e-8, 0.0, 1e3, false, "on X D X^T, relative to its trace/dim")
-          .with(keywords::formerly("reg"));
+  const RealKey pca_ratio = pca_ratio_key();
+  const RealKey reg = pre_step_ridge("X D X^T");
   m.params = {weights, kernel_width, width, pca_ratio, reg};
   m.supervised = true;
   m.transform_reproduces_embedding = true;

@@ -7,6 +7,7 @@
 #include "framework/core/keywords.hpp"
 #include "framework/core/registry.hpp"
 #include "methods/common/graph_projection.hpp"
+#include "methods/common/pca_pre_step.hpp"
 #include "methods/manifold/local_alignment.hpp"
 
 namespace drbench {
@@ -42,8 +43,7 @@ MethodInfo lltsa_info() {
       "Zhang, Yang, Zhao & Zhou, Linear local tangent space alignment and application to face "
       "recognition, Neurocomputing 70 (2007), section 3");
   const auto [neighbours] = LltsaKeys{};
-  const RealKey pca_ratio = ParamSpec::real(
-      "pca_ratio", 1.0, 0.0, 1.0, "variance kept by the PCA pre-step (1 = full rank)", true);
+  const RealKey pca_ratio = pca_ratio_key();
   m.params = {neighbours, pca_ratio};
   m.transform_reproduces_embedding = true;
   m.make = [=](const ParamSet& p) {

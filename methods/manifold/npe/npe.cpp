@@ -8,6 +8,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/neighbours/neighbour_graph.hpp"
 #include "methods/common/graph_projection.hpp"
+#include "methods/common/pca_pre_step.hpp"
 #include "methods/manifold/local_alignment.hpp"
 
 namespace drbench {
@@ -46,8 +47,7 @@ MethodInfo npe_info() {
   const auto [neighbours] = NpeKeys{};
   const RealKey ridge = keywords::ridge(1e-3, 0.0, std::nullopt, true,
                                         "on the local Gram matrix, times its trace (as lle)");
-  const RealKey pca_ratio = ParamSpec::real(
-      "pca_ratio", 1.0, 0.0, 1.0, "variance kept by the PCA pre-step (1 = full rank)", true);
+  const RealKey pca_ratio = pca_ratio_key();
   m.params = {neighbours, ridge, pca_ratio};
   m.transform_reproduces_embedding = true;
   m.make = [=](const ParamSet& p) {
