@@ -8,7 +8,7 @@
 // (local_alignment.hpp); it is a linear method (family "linear").
 #include <armadillo>
 
-#include "methods/common/linear_method.hpp"
+#include "methods/common/setting_projection.hpp"
 
 namespace drbench {
 
@@ -18,13 +18,10 @@ struct LltsaSetting {
 };
 
 // eigenvalues(): ascending.
-class Lltsa final : public EigenProjection {
+class Lltsa final : public SettingProjection<LltsaSetting> {
  public:
-  explicit Lltsa(const LltsaSetting& s) : EigenProjection("lltsa"), s_(s) {}
+  explicit Lltsa(const LltsaSetting& s) : SettingProjection("lltsa", s) {}
   void fit(const FitInput& in) override;
-
- private:
-  LltsaSetting s_;
 };
 
 }  // namespace drbench

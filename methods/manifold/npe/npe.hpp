@@ -8,7 +8,7 @@
 // (local_alignment.hpp); it is a linear method (family "linear").
 #include <armadillo>
 
-#include "methods/common/linear_method.hpp"
+#include "methods/common/setting_projection.hpp"
 
 namespace drbench {
 
@@ -19,13 +19,10 @@ struct NpeSetting {
 };
 
 // eigenvalues(): ascending.
-class Npe final : public EigenProjection {
+class Npe final : public SettingProjection<NpeSetting> {
  public:
-  explicit Npe(const NpeSetting& s) : EigenProjection("npe"), s_(s) {}
+  explicit Npe(const NpeSetting& s) : SettingProjection("npe", s) {}
   void fit(const FitInput& in) override;
-
- private:
-  NpeSetting s_;
 };
 
 }  // namespace drbench
