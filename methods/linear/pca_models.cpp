@@ -5,10 +5,6 @@
 
 namespace drbench {
 
-void describe_pca_models(MethodInfo& m) {
-  m.transform_reproduces_embedding = true;
-}
-
 Budget pca_models_budget(std::string method) {
   Budget b;
   b.method = std::move(method);

@@ -1,6 +1,6 @@
 #pragma once
-// What the methods pca and ppca share besides the decomposition (framework/linalg/pca): a fit
-// that is pca_basis and a linear map.
+// What the methods pca and ppca share besides the decomposition (framework/linalg/pca) and their
+// contract (plain_projection.hpp): the budget.
 #include <string>
 
 #include "framework/budget/budget.hpp"
@@ -8,8 +8,6 @@
 
 namespace drbench {
 
-// transform(training points) == embedding().
-void describe_pca_models(MethodInfo& m);
 // Their budget: cost min(n, d)^2 max(n, d) (a d x d covariance eigenproblem when d <= n, a thin
 // SVD when d > n), memory_linear (centred copies, the d x d covariance, a dim x dim posterior
 // map).

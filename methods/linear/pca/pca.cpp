@@ -1,6 +1,7 @@
 #include "methods/linear/pca/pca.hpp"
 
 #include "framework/core/registry.hpp"
+#include "methods/common/plain_projection.hpp"
 #include "methods/linear/pca_models.hpp"
 
 namespace drbench {
@@ -13,13 +14,9 @@ void Pca::fit(const FitInput& in) {
 namespace {
 
 MethodInfo pca_info() {
-  MethodInfo m = describe_method(
-      "pca", "linear",
-      "principal component analysis: top covariance eigenvectors of the centred data",
+  return describe_plain_projection<Pca>(
+      "pca", "principal component analysis: top covariance eigenvectors of the centred data",
       "Jolliffe, Principal Component Analysis (2002); baseline of TPSLVM/GPLRF/OIP");
-  describe_pca_models(m);
-  m.make = [](const ParamSet&) { return std::make_unique<Pca>(); };
-  return m;
 }
 
 Budget pca_budget() {

@@ -5,6 +5,7 @@
 
 #include "framework/core/registry.hpp"
 #include "framework/linalg/pca.hpp"
+#include "methods/common/plain_projection.hpp"
 #include "methods/linear/pca_models.hpp"
 
 namespace drbench {
@@ -58,14 +59,12 @@ void Ppca::fit(const FitInput& in) {
 namespace {
 
 MethodInfo ppca_info() {
-  MethodInfo m = describe_method(
-      "ppca", "linear", "probabilistic PCA, closed-form ML fit; points map to their posterior mean",
+  MethodInfo m = describe_plain_projection<Ppca>(
+      "ppca", "probabilistic PCA, closed-form ML fit; points map to their posterior mean",
       "Tipping & Bishop, JRSS-B 61(3) 1999, eq. 7-8 and section 3.2");
   m.max_dim = [](const DataShape& s, const ParamSet&) {
     return std::min<arma::uword>(s.d > 0 ? s.d - 1 : 0, s.n > 0 ? s.n - 1 : 0);
   };
-  describe_pca_models(m);
-  m.make = [](const ParamSet&) { return std::make_unique<Ppca>(); };
   return m;
 }
 

@@ -4,6 +4,7 @@
 
 #include "framework/budget/budget.hpp"
 #include "framework/core/registry.hpp"
+#include "methods/common/plain_projection.hpp"
 
 namespace drbench {
 
@@ -21,16 +22,14 @@ arma::uword johnson_lindenstrauss_min_dim(arma::uword n, double eps) {
 namespace {
 
 MethodInfo random_projection_info() {
-  MethodInfo m = describe_method(
-      "random_projection", "linear",
+  MethodInfo m = describe_plain_projection<RandomProjection>(
+      "random_projection",
       "Gaussian random projection: N(0, 1/dim) matrix from the task's seed, no fitting",
       "Johnson & Lindenstrauss 1984; Dasgupta & Gupta 2003, Random Struct. Alg. 22; "
       "scikit-learn's GaussianRandomProjection");
-  m.transform_reproduces_embedding = true;
   // The projection needs no more points than dimensions (the registry's default min(n - 1, d)
   // would refuse it on small data); d is where it stops reducing.
   m.max_dim = [](const DataShape& s, const ParamSet&) { return s.d; };
-  m.make = [](const ParamSet&) { return std::make_unique<RandomProjection>(); };
   return m;
 }
 

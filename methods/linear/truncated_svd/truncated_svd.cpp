@@ -6,6 +6,7 @@
 #include "framework/core/error.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/eigen.hpp"
+#include "methods/common/plain_projection.hpp"
 
 namespace drbench {
 
@@ -35,13 +36,10 @@ void TruncatedSvd::fit(const FitInput& in) {
 namespace {
 
 MethodInfo truncated_svd_info() {
-  MethodInfo m =
-      describe_method("truncated_svd", "linear",
-                      "truncated SVD (LSA): top left singular vectors of the uncentred data",
-                      "Deerwester et al. 1990, JASIS 41 (LSA); scikit-learn's TruncatedSVD");
-  m.transform_reproduces_embedding = true;
+  MethodInfo m = describe_plain_projection<TruncatedSvd>(
+      "truncated_svd", "truncated SVD (LSA): top left singular vectors of the uncentred data",
+      "Deerwester et al. 1990, JASIS 41 (LSA); scikit-learn's TruncatedSVD");
   m.max_dim = [](const DataShape& s, const ParamSet&) { return std::min(s.n, s.d); };
-  m.make = [](const ParamSet&) { return std::make_unique<TruncatedSvd>(); };
   return m;
 }
 
