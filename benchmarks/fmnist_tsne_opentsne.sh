@@ -15,6 +15,8 @@
 #   apt-get install cython3 python3-numpy libfftw3-dev
 #   cd /tmp/fftsne/openTSNE && python3 setup.py build_ext --inplace
 # Usage: bash benchmarks/fmnist_tsne_opentsne.sh [N]   (OPENTSNE_DIR, WORK override the paths)
+#   GRID='{}' runs drbench's t-SNE at its defaults (gradient: auto, 1,000 iterations) instead of
+#   the schedule above; GRID is the drbench method's `grid:` map, written into the config as is.
 # Timings mean something only against each other within one run (the machine may be shared).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,6 +25,7 @@ OPENTSNE_DIR=${OPENTSNE_DIR:-/tmp/fftsne/openTSNE}
 WORK=${WORK:-/tmp/fftsne/bench_fmnist_$N}
 PY=/usr/bin/python3
 HELPER=benchmarks/fmnist_tsne_opentsne.py
+GRID=${GRID:-"{gradient: fft, perplexity: 30, iterations: 750, exaggeration_iterations: 250}"}
 
 if ! PYTHONPATH=$OPENTSNE_DIR $PY -c "import openTSNE._tsne" 2>/dev/null; then
   echo "SKIP: openTSNE not importable from OPENTSNE_DIR=$OPENTSNE_DIR. Get it with:"
@@ -53,9 +56,9 @@ datasets:
 splits: {all: true}
 methods:
   - method: tsne
-    label: t-SNE-FFT
+    label: t-SNE
     dims: [2]
-    grid: {gradient: fft, perplexity: 30, iterations: 750, exaggeration_iterations: 250}
+    grid: $GRID
 evaluation: {protocol: transductive, knn: [1]}
 output: {path: $WORK/drbench.h5, keep_embeddings: true, keep_traces: true}
 EOF
@@ -65,9 +68,9 @@ wall() { awk -F': ' '/Elapsed \(wall/ {print $2}' "$1"; }
 # CPU seconds (user + system): the fairer measure when other jobs share the cores.
 cpu() { awk -F': ' '/User time/ {u = $2} /System time/ {s = $2} END {printf "%.1f s", u + s}' "$1"; }
 
-echo "== drbench (FFT t-SNE, $N points)"
+echo "== drbench (t-SNE, grid $GRID, $N points; load: $(cut -d' ' -f1-3 /proc/loadavg))"
 /usr/bin/time -v -o "$WORK/time_drbench.txt" build/drbench run "$WORK/config.yaml" --quiet
-echo "== openTSNE (FFT, $N points)"
+echo "== openTSNE (FFT, $N points; load: $(cut -d' ' -f1-3 /proc/loadavg))"
 PYTHONPATH=$OPENTSNE_DIR /usr/bin/time -v -o "$WORK/time_opentsne.txt" $PY $HELPER opentsne "$WORK"
 $PY - "$WORK/drbench.h5" <<'EOF'
 import sys, h5py
@@ -76,7 +79,7 @@ with h5py.File(sys.argv[1], "r") as f:
         tr = f["traces"][t][:]
         print(f"drbench optimiser: {tr.shape[0]} iterations in {tr[-1, 3]:.1f} s, final KL {tr[-1, 1]:.4f}")
 EOF
-echo "== results ($N points, one thread; same run, same machine)"
+echo "== results ($N points, one thread; same run, same machine; load: $(cut -d' ' -f1-3 /proc/loadavg))"
 for who in drbench openTSNE; do
   f=$WORK/time_$(echo $who | tr A-Z a-z).txt
   printf '%-10s wall %s  cpu %s  peak %s\n' $who "$(wall "$f")" "$(cpu "$f")" "$(peak "$f")"

@@ -129,7 +129,7 @@ def run_drbench(bench, Y, X, Z, theta, repeats):
                              env=dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")).stdout
         ours = {}
         for line in out.strip().splitlines():
-            name, f, s, fastest = line.split()
+            name, f, s, fastest = line.split()[:4]  # wall time; CPU time follows
             ours[name] = (float(f), float(s), float(fastest),
                           np.loadtxt(os.path.join(tmp, f"grad_{name}.txt")))
         return ours

@@ -298,8 +298,8 @@ TEST_CASE("t-SNE gradient choice: auto keeps Barnes-Hut at small sizes, fft fits
           "[neighbour][tsne][fft]") {
   Rng rng(17);
   const auto [X, y] = labelled_blobs(rng, 10, 4, 50, 8.0);
-  CHECK(tsne_gradient_for("auto", 59999, 2) == "barnes_hut");
-  CHECK(tsne_gradient_for("auto", 60000, 2) == "fft");
+  CHECK(tsne_gradient_for("auto", 39999, 2) == "barnes_hut");
+  CHECK(tsne_gradient_for("auto", 40000, 2) == "fft");
   CHECK(tsne_gradient_for("auto", 4999, 1) == "barnes_hut");
   CHECK(tsne_gradient_for("auto", 5000, 1) == "fft");
   CHECK(tsne_gradient_for("auto", 60000, 3) == "barnes_hut");

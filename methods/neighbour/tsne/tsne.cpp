@@ -178,7 +178,7 @@ struct TsneKeys {
       keywords::gradient("auto", {"auto", "barnes_hut", "exact", "fft"},
                          "exact O(n^2) with a dense P, or over a sparse P on 3 x perplexity "
                          "neighbours: Barnes-Hut (dims <= 3) or FFT-accelerated interpolation "
-                         "(dims <= 2); auto = fft from 5,000 points in 1-D and 60,000 in 2-D, "
+                         "(dims <= 2); auto = fft from 5,000 points in 1-D and 40,000 in 2-D, "
                          "else barnes_hut");
   IntKey iterations = keywords::iterations(1000, 1000000, "gradient-descent iterations in all");
 };

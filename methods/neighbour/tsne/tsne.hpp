@@ -28,10 +28,10 @@ namespace drbench {
 // below them and in 3-D: where FFT's CPU time per iteration (one thread, Fashion-MNIST PCA-50,
 // benchmarks/tsne_auto.sh) falls below Barnes-Hut's (docs/benchmarks.md, "t-SNE gradient: auto").
 // In 1-D FFT is the faster from 5,000 points, the smallest size measured; in 2-D its fixed grid
-// cost keeps it slower through 40,000 points (2.4x Barnes-Hut there); it was about twice as
-// fast at 60,000 in the fmnist_tsne config (an older Barnes-Hut figure).
+// cost keeps it slower through 20,000 points (Barnes-Hut 1.1-1.9x faster), the two are even at
+// 40,000 (FFT 0.97x Barnes-Hut) and FFT is 1.7x faster at 60,000.
 inline constexpr arma::uword kTsneFftFrom1d = 5000;
-inline constexpr arma::uword kTsneFftFrom2d = 60000;
+inline constexpr arma::uword kTsneFftFrom2d = 40000;
 // The gradient a setting's choice runs for n points in dim dimensions (auto resolved).
 std::string tsne_gradient_for(const std::string& choice, arma::uword n, arma::uword dim);
 

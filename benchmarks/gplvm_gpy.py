@@ -1,0 +1,168 @@
+#!/usr/bin/python3
+"""drbench's exact GP-LVM objective+gradient against GPy's GPLVM (SheffieldML/GPy, pure Python on
+numpy/scipy), the exact counterpart of sparse_gplvm_gpy.py.
+
+Same data Y, latent points X and hyperparameters of rbf + bias + white on both sides (GPy: RBF +
+Bias kernel, Gaussian likelihood variance for the white term, exact inference). It compares the
+objective (the negative log likelihood) and the gradients in X and the log hyperparameters, then
+times one objective+gradient evaluation on each side, one BLAS thread each, in rounds that
+alternate drbench and GPy (mean and fastest evaluation, in CPU seconds of the evaluating thread:
+on a shared machine wall time counts the other processes' time slices). Beside them, the floor
+both sides pay in every evaluation, LAPACK's Cholesky and inverse (dpotrf + dpotri) of the n x n
+kernel matrix, timed the same way through scipy on the BLAS numpy loads.
+
+Get GPy and paramz (no install needed; GPy's C extensions are optional):
+    git clone https://github.com/SheffieldML/GPy /tmp/GPy
+    git clone https://github.com/sods/paramz /tmp/paramz
+    GPY_PATH=/tmp/GPy:/tmp/paramz /usr/bin/python3 benchmarks/gplvm_gpy.py \\
+        --bench build/benchmarks/bench_sparse_gplvm        # -DDRBENCH_BENCHMARKS=ON
+GPy falls back to numpy where its Cython extensions are not built; build them for the fair
+comparison (apt-get install cython3; the line printed first says which ran):
+    cd /tmp/GPy && python3 setup.py build_ext --inplace
+--profile adds where GPy's evaluation spends its time (cProfile, by function).
+Without GPy the script says so and exits 0 (skipped).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[var] = "1"  # before numpy loads its BLAS
+import numpy as np  # noqa: E402
+
+for p in reversed(os.environ.get("GPY_PATH", "").split(os.pathsep)):
+    if p:
+        sys.path.insert(0, p)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bench", required=True, help="the bench_sparse_gplvm executable")
+    ap.add_argument("--n", type=int, default=1000)
+    ap.add_argument("--d", type=int, default=12)
+    ap.add_argument("--q", type=int, default=2)
+    ap.add_argument("--repeats", type=int, default=20)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--profile", action="store_true")
+    a = ap.parse_args()
+    try:
+        import GPy
+    except Exception as e:  # noqa: BLE001 - any failure to import means: no reference here
+        print(f"skipped: GPy not importable ({e}); see this script's docstring")
+        return 0
+
+    rng = np.random.default_rng(a.seed)
+    # A noisy 2-D sheet in d dimensions, centred (the GP-LVM has no mean), as sparse_gplvm_gpy.py.
+    T = rng.standard_normal((a.n, 2))
+    F = np.column_stack([T, np.sin(T[:, 0]) * T[:, 1]])
+    Y = F @ rng.standard_normal((3, a.d)) + 0.1 * rng.standard_normal((a.n, a.d))
+    Y -= Y.mean(0)
+    X = rng.standard_normal((a.n, a.q))
+    var, ell, bias, noise = 1.3, 0.3, 0.7, 0.05
+    # drbench's log hyperparameters: rbf variance, inverse squared lengthscale, bias, white.
+    theta = np.log([var, 1.0 / ell**2, bias, noise])
+
+    kern = GPy.kern.RBF(a.q, variance=var, lengthscale=ell) + GPy.kern.Bias(a.q, variance=bias)
+    m = GPy.models.GPLVM(Y, a.q, X=X.copy(), kernel=kern)
+    # GPy's exact inference adds a constant 1e-8 to the likelihood variance on K's diagonal.
+    m.likelihood.variance[:] = noise - 1e-8
+    m.parameters_changed()
+    f_gpy = m.objective_function()
+    k = m.kern
+    # GPy's natural-scale gradients of its log likelihood; drbench's are of the negative log
+    # likelihood in X (row-major n x q, drbench's vec(X^T)) and the log hyperparameters.
+    gth = -np.array([k.rbf.variance.gradient[0] * var,
+                     -0.5 * k.rbf.lengthscale.gradient[0] * ell,  # d/dlog(1/ell^2)
+                     k.bias.variance.gradient[0] * bias,
+                     m.likelihood.variance.gradient[0] * noise])
+    g_gpy = np.concatenate([-m.X.gradient.ravel(), gth])
+
+    from GPy.kern.src.stationary import use_stationary_cython
+    from GPy.util.linalg import use_linalg_cython
+
+    print(f"exact GP-LVM, n = {a.n}, d = {a.d}, q = {a.q}; one BLAS thread each; CPU seconds per "
+          f"objective+gradient evaluation ({a.repeats} evaluations, two points alternating), "
+          f"rounds alternate drbench, GPy, floor; load {os.getloadavg()[0]:.1f}; GPy's Cython "
+          f"linalg {use_linalg_cython}, stationary kernels {use_stationary_cython}")
+    x0 = m.optimizer_array.copy()
+    x1 = x0 + 1e-6
+    m._objective_grads(x0)
+    Kf = k.K(X) + noise * np.eye(a.n)
+    worst = 0.0
+    rows = []
+    for r in range(a.rounds):
+        f_ours, ours = run_drbench(a.bench, Y, X, theta, a.repeats)
+        if r == 0:
+            rel = abs(f_ours[0] - f_gpy) / abs(f_gpy)
+            grel = np.abs(f_ours[1] - g_gpy).max() / np.abs(g_gpy).max()
+            worst = max(rel, grel)
+            print(f"objective drbench {f_ours[0]:.15g} GPy {f_gpy:.15g} rel diff {rel:.1e}; "
+                  f"gradient max rel diff {grel:.1e}")
+        gpy = cpu_times(lambda i: m._objective_grads(x1 if i % 2 else x0), a.repeats)
+        floor = cpu_times(lambda i: potrf_potri(Kf), a.repeats)
+        rows.append((ours, gpy, floor))
+        print(f"round {r + 1}: drbench {ours[0]:.4f} (fastest {ours[1]:.4f})  GPy {gpy[0]:.4f} "
+              f"(fastest {gpy[1]:.4f})  GPy / drbench {gpy[0] / ours[0]:.2f} by mean, "
+              f"{gpy[1] / ours[1]:.2f} by fastest  floor {floor[0]:.4f} (fastest {floor[1]:.4f}): "
+              f"drbench {ours[1] / floor[1]:.2f}x, GPy {gpy[1] / floor[1]:.2f}x the floor (fastest)",
+              flush=True)
+    if a.profile:
+        profile_gpy(m, x0, x1, a.repeats)
+    print("largest relative difference:", f"{worst:.1e}")
+    return 0 if worst < 1e-8 else 1
+
+
+def cpu_times(evaluate, repeats):
+    """(mean, fastest) CPU seconds of this thread per call of evaluate(i)."""
+    times = []
+    for i in range(repeats):
+        t0 = time.thread_time()
+        evaluate(i)
+        times.append(time.thread_time() - t0)
+    return sum(times) / repeats, min(times)
+
+
+def potrf_potri(K):
+    from scipy.linalg import lapack
+
+    L, info = lapack.dpotrf(K, lower=True, clean=False)
+    assert info == 0
+    inv, info = lapack.dpotri(L, lower=True)
+    assert info == 0
+    return inv
+
+
+def profile_gpy(m, x0, x1, repeats):
+    import cProfile
+    import pstats
+
+    pr = cProfile.Profile(time.thread_time)
+    pr.enable()
+    for i in range(repeats):
+        m._objective_grads(x1 if i % 2 else x0)
+    pr.disable()
+    print(f"GPy's evaluation by function (cProfile, CPU seconds over {repeats} evaluations):")
+    pstats.Stats(pr).sort_stats("tottime").print_stats(12)
+
+
+def run_drbench(bench, Y, X, theta, repeats):
+    """((objective, gradient), (mean, fastest CPU seconds per evaluation)) from bench_sparse_gplvm."""
+    with tempfile.TemporaryDirectory() as tmp:
+        Z = X[:1]  # read, unused by the exact likelihood
+        for name, arr in (("Y", Y), ("X", X), ("Z", Z), ("theta", theta)):
+            np.savetxt(os.path.join(tmp, name + ".txt"), arr, fmt="%.17g")
+        out = subprocess.run([bench, tmp, str(repeats), "exact"], check=True, capture_output=True,
+                             text=True,
+                             env=dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")).stdout
+        name, f, _, _, cpu_mean, cpu_fastest = out.split()
+        assert name == "exact"
+        return ((float(f), np.loadtxt(os.path.join(tmp, "grad_exact.txt"))),
+                (float(cpu_mean), float(cpu_fastest)))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
