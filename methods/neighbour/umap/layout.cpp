@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "framework/core/rng.hpp"
@@ -368,9 +369,11 @@ void fit_epochs_blocks(arma::mat& Y, const Edges& e0, const LayoutOptions& o) {
   const PowTable pow_b1(o.b - 1.0);
   const unsigned threads = std::max(1u, o.threads);
   const std::size_t biggest = (m + nb - 1) / nb;
-  std::vector<double> dh(biggest * dim), dt(biggest * dim), cur(threads * dim);
-  std::vector<unsigned char> moved(biggest);
-  std::vector<EpochStats> chunk_stats((biggest + kChunk - 1) / kChunk);
+  // Per chunk, the edges that moved packed from the chunk's first slot: their ends and moves.
+  std::vector<double> dh(biggest * dim), dt(biggest * dim);
+  std::vector<std::pair<arma::uword, arma::uword>> ends(biggest);
+  std::vector<std::size_t> count((biggest + kChunk - 1) / kChunk);
+  std::vector<EpochStats> chunk_stats(count.size());
   const auto t0 = std::chrono::steady_clock::now();
   double* y = Y.memptr();
   for (int epoch = 1; epoch <= o.epochs; ++epoch) {
@@ -380,35 +383,37 @@ void fit_epochs_blocks(arma::mat& Y, const Edges& e0, const LayoutOptions& o) {
     EpochStats st;
     for (std::size_t b = 0, first = 0; b < nb; ++b) {
       const std::size_t len = (m - b + nb - 1) / nb, chunks = (len + kChunk - 1) / kChunk;
-      parallel_blocks(chunks, threads, [&](std::size_t c0, std::size_t c1, std::size_t t) {
-        double* c = cur.data() + t * dim;
+      parallel_blocks(chunks, threads, [&](std::size_t c0, std::size_t c1, std::size_t) {
+        std::vector<double> cur(dim);
         for (std::size_t ch = c0; ch < c1; ++ch) {
           EpochStats& cs = chunk_stats[ch];
           cs = EpochStats{};
+          std::size_t slot = ch * kChunk;
           for (std::size_t q = ch * kChunk; q < std::min(len, (ch + 1) * kChunk); ++q) {
             const std::size_t i = first + q;
-            moved[q] = s.next[i] <= ep;
-            if (!moved[q]) continue;
+            if (s.next[i] > ep) continue;
             const Stream rng{mix64(epoch_seed ^ i)};
             if (o.trace)
-              sample_edge_delta<true, kDim>(i, ep, alpha, e, s, y, n, dim, o.a, o.b, pow_b1, rng, c,
-                                            &dh[q * dim], &dt[q * dim], cs);
+              sample_edge_delta<true, kDim>(i, ep, alpha, e, s, y, n, dim, o.a, o.b, pow_b1, rng,
+                                            cur.data(), &dh[slot * dim], &dt[slot * dim], cs);
             else
               sample_edge_delta<false, kDim>(i, ep, alpha, e, s, y, n, dim, o.a, o.b, pow_b1, rng,
-                                             c, &dh[q * dim], &dt[q * dim], cs);
+                                             cur.data(), &dh[slot * dim], &dt[slot * dim], cs);
+            ends[slot++] = {e.head(i), e.tail(i)};
           }
+          count[ch] = slot - ch * kChunk;
         }
       });
       // Each thread adds the moves of its own points, in edge order.
       parallel_blocks(n, threads, [&](std::size_t p0, std::size_t p1, std::size_t) {
-        for (std::size_t q = 0; q < len; ++q) {
-          if (!moved[q]) continue;
-          const arma::uword j = e.head(first + q), k = e.tail(first + q);
-          if (j >= p0 && j < p1)
-            for (arma::uword d = 0; d < dim; ++d) y[j * dim + d] += dh[q * dim + d];
-          if (k >= p0 && k < p1)
-            for (arma::uword d = 0; d < dim; ++d) y[k * dim + d] += dt[q * dim + d];
-        }
+        for (std::size_t ch = 0; ch < chunks; ++ch)
+          for (std::size_t r = ch * kChunk; r < ch * kChunk + count[ch]; ++r) {
+            const auto [j, k] = ends[r];
+            if (j >= p0 && j < p1)
+              for (arma::uword d = 0; d < dim; ++d) y[j * dim + d] += dh[r * dim + d];
+            if (k >= p0 && k < p1)
+              for (arma::uword d = 0; d < dim; ++d) y[k * dim + d] += dt[r * dim + d];
+          }
       });
       if (o.trace)
         for (std::size_t ch = 0; ch < chunks; ++ch) st.merge(chunk_stats[ch]);

@@ -302,12 +302,15 @@ MethodInfo umap_info() {
       keywords::init("spectral", {"spectral", "pca", "random"},
                      "spectral (normalised Laplacian eigenvectors; pca where the graph is "
                      "disconnected, noted in the trace), pca, or uniform in [-10, 10]");
-  const ChoiceKey layout = ParamSpec::choice(
-      "layout", "sequential", {"sequential", "parallel"},
-      "the fit's SGD: sequential (umap-learn's single-threaded order, one thread) or parallel "
-      "(edges in fixed blocks of about n / 4 sampled in parallel from the block's start and "
-      "added in edge order, on `threads` threads; the same embedding for any thread count, not "
-      "the sequential one's)");
+  // Added after the UMAP tables: unkeyed, so their task keys (and seeds) still match.
+  const ChoiceKey layout =
+      ChoiceKey(ParamSpec::choice(
+                    "layout", "sequential", {"sequential", "parallel"},
+                    "the fit's SGD: sequential (umap-learn's single-threaded order, one thread) or "
+                    "parallel (edges in fixed blocks of about n / 4 sampled in parallel from the "
+                    "block's start and added in edge order, on `threads` threads; the same "
+                    "embedding for any thread count, not the sequential one's)"))
+          .with(keywords::unkeyed);
   m.params = {neighbours, neighbour_graph,      iterations,    oos_iterations, min_dist,
               spread,     negative_sample_rate, learning_rate, init,           layout};
   m.iterative = true;
