@@ -178,7 +178,8 @@ void hnsw_insert(HnswIndex& h, const float* F, std::size_t begin, std::size_t en
 struct NeighbourIndex::Hnsw {
   hnswlib::L2Space space;
   HnswIndex index;
-  // hnswlib's insertion, in batches: each point of a batch finds its neighbours in the index as it
+  // hnswlib's insertion in batches (one point at first, then 1/64 of those already in, at most
+  // 4,096): each point of a batch finds its neighbours in the index as it
   // was before the batch (in parallel, reading only), then the batch is written in point order.
   // Levels are drawn in index order from the seeded generator as addPoint draws them. The batches
   // depend on n alone, so the graph depends on the data and the seed, not on the thread count.

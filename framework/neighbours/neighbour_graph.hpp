@@ -6,12 +6,9 @@
 // blocked BLAS),
 //   ranking by directly summed squared distance, ties to the lower index.
 // - approximate: a hierarchical navigable small world graph (HNSW, Malkov & Yashunin 2018, through
-//   Debian's libhnswlib-dev). The index is built in index order in batches fixed by n (one point
-//   at first, then 1/64 of those already in, at most 4,096): the points of a batch search the
-//   index as it stood before the batch on `threads` threads, then are linked in point order with
-//   hnswlib's own rules, levels drawn from the seeded generator as hnswlib draws them, so the
-//   graph depends on the data and the seed only; queries run on `threads` threads and each writes
-//   its own column, so the result is the same for any thread count. The
+//   Debian's libhnswlib-dev), built in batches fixed by n, searched on `threads` threads and linked
+//   in point order (NeighbourIndex::Hnsw), so the graph depends on the data and the seed only;
+//   queries run on `threads` threads, each writing its own column: the same for any count. The
 //   candidates HNSW returns are re-ranked by exact double distances with the exact path's tie rule.
 // - automatic: approximate where the exact search would cost far more (see use_approximate).
 #include <armadillo>
