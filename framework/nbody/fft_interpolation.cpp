@@ -277,8 +277,9 @@ const arma::mat& FftKernelSums::operator()(const arma::mat& Y, const arma::mat& 
   fill_kernel_grid(g, kernel, kern_, pl.kgrid.p);
   fftw_execute(pl.kplan.p);
 
-  // 1. Spread the charges onto the nodes (one thread: nodes are shared between points), into the
-  // N^D corner of each padded grid, cleared first.
+  // 1. Spread the charges onto the nodes, into the N^D corner of each padded grid, cleared first.
+  // Nodes are shared between points, so threads split the charges, not the points: every node
+  // still sums its points in point order, the same bits for any thread count.
   for (arma::uword c = 0; c < m; ++c) {
     double* plane = pl.charges.p + c * Mtot;
     if (D == 1)
@@ -287,12 +288,14 @@ const arma::mat& FftKernelSums::operator()(const arma::mat& Y, const arma::mat& 
       for (int r = 0; r < g.N; ++r)
         std::fill(plane + std::size_t(r) * g.M, plane + std::size_t(r) * g.M + g.N, 0.0);
   }
-  for (arma::uword i = 0; i < n; ++i) {
-    const double* q = Q.colptr(i);
-    nw.for_each_node(g, i, [&](std::size_t at, double w) {
-      for (arma::uword c = 0; c < m; ++c) pl.charges.p[c * Mtot + at] += w * q[c];
-    });
-  }
+  parallel_blocks(m, threads, [&](std::size_t c0, std::size_t c1, std::size_t) {
+    for (arma::uword i = 0; i < n; ++i) {
+      const double* q = Q.colptr(i);
+      nw.for_each_node(g, i, [&](std::size_t at, double w) {
+        for (arma::uword c = c0; c < c1; ++c) pl.charges.p[c * Mtot + at] += w * q[c];
+      });
+    }
+  });
 
   // 2. Circular convolution with the kernel: pointwise products of the transforms.
   fftw_execute(pl.fwd.p);

@@ -19,9 +19,10 @@
 // on the scale of an interval); the defaults (3 nodes, intervals at most one unit wide, at least
 // 50 per dimension) are FIt-SNE's and openTSNE's for the Cauchy kernel.
 //
-// Determinism: steps 1 and 2 run on one thread (the spreading sums into shared nodes, and FFTW is
-// planned with FFTW_ESTIMATE, which picks its algorithm from the sizes alone); step 3 and the
-// interpolation weights write one column per point on `threads` threads. The result is therefore
+// Determinism: step 1 splits the charges over `threads` threads (each grid node sums its points in
+// point order, whatever the split), step 2 runs on one thread (FFTW is planned with
+// FFTW_ESTIMATE, which picks its algorithm from the sizes alone); step 3 and the interpolation
+// weights write one column per point on `threads` threads. The result is therefore
 // the same to the bit for any thread count, and for FftKernelSums as for interpolated_kernel_sums.
 //
 // Cost: an iterative method calls this every iteration on a grid whose size changes only when the

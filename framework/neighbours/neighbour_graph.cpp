@@ -4,8 +4,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <iterator>
 #include <limits>
+#include <queue>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -43,18 +47,164 @@ bool use_approximate(arma::uword n, arma::uword d, arma::uword k, GraphKind kind
   return n >= 200000 && d > kKdTreeMaxDim && k < n / 4;
 }
 
+namespace {
+
+using HnswIndex = hnswlib::HierarchicalNSW<float>;
+using hnswlib::tableint;
+using HnswQueue =
+    std::priority_queue<std::pair<float, tableint>, std::vector<std::pair<float, tableint>>,
+                        HnswIndex::CompareByFirst>;
+
+// Batches of the build: one point while the index is small, then 1/64 of the points already in,
+// at most 4,096. Fixed by n alone.
+constexpr std::size_t kBatchDivisor = 64, kMaxBatch = 4096;
+
+// Where point q (of level `level`) joins the index as it stands: hnswlib's addPoint without the
+// writes. Greedy descent above its level, then at each of its levels the ef_construction nearest
+// found from the previous level's closest, cut to M by hnswlib's heuristic (out[l]).
+void hnsw_select(HnswIndex& h, const float* q, int level, int maxlevel, tableint ep,
+                 std::vector<std::vector<tableint>>& out) {
+  tableint cur = ep;
+  float curdist = h.fstdistfunc_(q, h.getDataByInternalId(cur), h.dist_func_param_);
+  for (int l = maxlevel; l > level; --l)
+    for (bool changed = true; changed;) {
+      changed = false;
+      unsigned* data = h.get_linklist(cur, l);
+      const int size = h.getListCount(data);
+      const auto* list = reinterpret_cast<const tableint*>(data + 1);
+      for (int i = 0; i < size; ++i) {
+        const float d = h.fstdistfunc_(q, h.getDataByInternalId(list[i]), h.dist_func_param_);
+        if (d < curdist) {
+          curdist = d;
+          cur = list[i];
+          changed = true;
+        }
+      }
+    }
+  out.assign(std::size_t(std::min(level, maxlevel)) + 1, {});
+  for (int l = std::min(level, maxlevel); l >= 0; --l) {
+    HnswQueue top = h.searchBaseLayer(cur, q, l);
+    h.getNeighborsByHeuristic2(top, h.M_);
+    auto& sel = out[std::size_t(l)];
+    while (!top.empty()) {
+      sel.push_back(top.top().second);
+      top.pop();
+    }
+    cur = sel.back();  // the closest, as mutuallyConnectNewElement returns it
+  }
+}
+
+// The link from `from` into `to`'s list at level l, as mutuallyConnectNewElement adds it: appended
+// while the list has room, else the list and `from` cut back by the heuristic.
+void hnsw_link_back(HnswIndex& h, tableint to, tableint from, int l) {
+  const std::size_t cap = l ? h.maxM_ : h.maxM0_;
+  unsigned* ll = l == 0 ? h.get_linklist0(to) : h.get_linklist(to, l);
+  const std::size_t size = h.getListCount(ll);
+  auto* data = reinterpret_cast<tableint*>(ll + 1);
+  if (size < cap) {
+    data[size] = from;
+    h.setListCount(ll, static_cast<unsigned short>(size + 1));
+    return;
+  }
+  const char* y = h.getDataByInternalId(to);
+  HnswQueue cand;
+  cand.emplace(h.fstdistfunc_(h.getDataByInternalId(from), y, h.dist_func_param_), from);
+  for (std::size_t j = 0; j < size; ++j)
+    cand.emplace(h.fstdistfunc_(h.getDataByInternalId(data[j]), y, h.dist_func_param_), data[j]);
+  h.getNeighborsByHeuristic2(cand, cap);
+  unsigned short t = 0;
+  for (; !cand.empty(); cand.pop()) data[t++] = cand.top().second;
+  h.setListCount(ll, t);
+}
+
+// Writes the batch's points into the index (data, label, level, their own lists), then links
+// their neighbours back to them. A neighbour's list only changes by the links into it, taken in
+// point order, so neighbours run in parallel with the result of hnswlib's one-by-one addPoint
+// given the same selections.
+void hnsw_insert(HnswIndex& h, const float* F, std::size_t begin, std::size_t end,
+                 const std::vector<int>& levels,
+                 const std::vector<std::vector<std::vector<tableint>>>& sel, unsigned threads) {
+  std::vector<std::tuple<tableint, int, tableint>> back;  // (neighbour, level, new point)
+  for (std::size_t p = begin; p < end; ++p) {
+    const auto c = static_cast<tableint>(p);
+    const int level = levels[p];
+    h.element_levels_[c] = level;
+    std::memset(h.data_level0_memory_ + c * h.size_data_per_element_ + h.offsetLevel0_, 0,
+                h.size_data_per_element_);
+    const hnswlib::labeltype label = p;
+    std::memcpy(h.getExternalLabeLp(c), &label, sizeof(label));
+    std::memcpy(h.getDataByInternalId(c), F + p * (h.data_size_ / sizeof(float)), h.data_size_);
+    if (level > 0) {
+      h.linkLists_[c] = static_cast<char*>(std::calloc(h.size_links_per_element_ * level + 1, 1));
+      if (!h.linkLists_[c]) throw MethodError("neighbour graph: out of memory building HNSW");
+    }
+    h.label_lookup_[label] = c;
+    ++h.cur_element_count;
+    const auto& mine = sel[p - begin];
+    for (std::size_t l = 0; l < mine.size(); ++l) {
+      unsigned* ll = l == 0 ? h.get_linklist0(c) : h.get_linklist(c, int(l));
+      auto* data = reinterpret_cast<tableint*>(ll + 1);
+      for (std::size_t t = 0; t < mine[l].size(); ++t) {
+        data[t] = mine[l][t];
+        back.emplace_back(mine[l][t], int(l), c);
+      }
+      h.setListCount(ll, static_cast<unsigned short>(mine[l].size()));
+    }
+  }
+  std::stable_sort(back.begin(), back.end(), [](const auto& a, const auto& b) {
+    return std::tie(std::get<0>(a), std::get<1>(a)) < std::tie(std::get<0>(b), std::get<1>(b));
+  });
+  // Runs of one (neighbour, level), cut into thread blocks at run boundaries.
+  std::vector<std::size_t> runs;
+  for (std::size_t r = 0; r < back.size(); ++r)
+    if (r == 0 || std::get<0>(back[r]) != std::get<0>(back[r - 1]) ||
+        std::get<1>(back[r]) != std::get<1>(back[r - 1]))
+      runs.push_back(r);
+  runs.push_back(back.size());
+  parallel_blocks(runs.size() - 1, threads, [&](std::size_t s, std::size_t e, std::size_t) {
+    for (std::size_t r = runs[s]; r < runs[e]; ++r)
+      hnsw_link_back(h, std::get<0>(back[r]), std::get<2>(back[r]), std::get<1>(back[r]));
+  });
+  // The first point (maxlevel_ starts at -1) and every point above the top level become the entry.
+  for (std::size_t p = begin; p < end; ++p)
+    if (levels[p] > h.maxlevel_) {
+      h.enterpoint_node_ = static_cast<tableint>(p);
+      h.maxlevel_ = levels[p];
+    }
+}
+
+}  // namespace
+
 struct NeighbourIndex::Hnsw {
   hnswlib::L2Space space;
-  hnswlib::HierarchicalNSW<float> index;
+  HnswIndex index;
+  // hnswlib's insertion in batches (one point at first, then 1/64 of those already in, at most
+  // 4,096): each point of a batch finds its neighbours in the index as it
+  // was before the batch (in parallel, reading only), then the batch is written in point order.
+  // Levels are drawn in index order from the seeded generator as addPoint draws them. The batches
+  // depend on n alone, so the graph depends on the data and the seed, not on the thread count.
   Hnsw(const arma::mat& X, const GraphOptions& o)
       : space(X.n_rows),
         index(&space, X.n_cols, o.hnsw_m, o.ef_construction,
               static_cast<std::size_t>(o.seed % std::numeric_limits<std::size_t>::max())) {
-    std::vector<float> row(X.n_rows);
-    // One thread, in index order: the graph then depends on the data and the seed alone.
-    for (arma::uword i = 0; i < X.n_cols; ++i) {
-      for (arma::uword r = 0; r < X.n_rows; ++r) row[r] = static_cast<float>(X(r, i));
-      index.addPoint(row.data(), i);
+    const std::size_t n = X.n_cols;
+    const arma::fmat F = arma::conv_to<arma::fmat>::from(X);
+    std::vector<int> levels(n);
+    for (auto& l : levels) l = index.getRandomLevel(index.mult_);
+    std::vector<std::vector<std::vector<tableint>>> sel;
+    for (std::size_t begin = 0; begin < n;) {
+      const std::size_t end =
+          std::min(n, begin + std::clamp<std::size_t>(begin / kBatchDivisor, 1, kMaxBatch));
+      sel.assign(end - begin, {});
+      if (begin > 0) {
+        const int maxlevel = index.maxlevel_;
+        const tableint ep = index.enterpoint_node_;
+        parallel_for(end - begin, o.threads, [&](std::size_t t) {
+          hnsw_select(index, F.colptr(begin + t), levels[begin + t], maxlevel, ep, sel[t]);
+        });
+      }
+      hnsw_insert(index, F.memptr(), begin, end, levels, sel, o.threads);
+      begin = end;
     }
   }
 };

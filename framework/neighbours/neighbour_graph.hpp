@@ -6,9 +6,9 @@
 // blocked BLAS),
 //   ranking by directly summed squared distance, ties to the lower index.
 // - approximate: a hierarchical navigable small world graph (HNSW, Malkov & Yashunin 2018, through
-//   Debian's libhnswlib-dev). The index is built on one thread in index order from a seeded level
-//   generator, so the graph depends on the data and the seed only; queries run on `threads`
-//   threads and each writes its own column, so the result is the same for any thread count. The
+//   Debian's libhnswlib-dev), built in batches fixed by n, searched on `threads` threads and linked
+//   in point order (NeighbourIndex::Hnsw), so the graph depends on the data and the seed only;
+//   queries run on `threads` threads, each writing its own column: the same for any count. The
 //   candidates HNSW returns are re-ranked by exact double distances with the exact path's tie rule.
 // - automatic: approximate where the exact search would cost far more (see use_approximate).
 #include <armadillo>

@@ -92,8 +92,11 @@ TEST_CASE("Interpolated kernel sums: threads, degenerate boxes, refusals", "[fft
   const arma::mat Y = 5.0 * rng.randn(2, 500);
   const arma::mat Q = rng.randn(4, 500);
   const arma::mat a = interpolated_kernel_sums(Y, Q, cauchy2, {}, 1);
-  const arma::mat b = interpolated_kernel_sums(Y, Q, cauchy2, {}, 3);
-  CHECK(arma::abs(a - b).max() == 0.0);
+  // The charges are spread on separate threads (4 charges: 2 + 2, or 1 + 1 + 2).
+  for (unsigned t : {2u, 3u}) {
+    const arma::mat b = interpolated_kernel_sums(Y, Q, cauchy2, {}, t);
+    CHECK(arma::abs(a - b).max() == 0.0);
+  }
   // All points at one place: every pair has kernel 1, so each sum is the total charge.
   const arma::mat Y0(2, 20, arma::fill::value(0.25));
   const arma::mat Q0 = rng.randn(2, 20);

@@ -81,10 +81,24 @@ TEST_CASE("neighbour graphs do not depend on the thread count", "[neighbour_grap
   const arma::mat X = cloud(30, 1500, 2);
   for (GraphKind k : {GraphKind::exact, GraphKind::approximate}) {
     const NeighbourGraph a = neighbour_graph(X, 10, opts(k, 1));
-    const NeighbourGraph b = neighbour_graph(X, 10, opts(k, 3));
-    CHECK(arma::all(arma::vectorise(a.index == b.index)));
-    CHECK(arma::approx_equal(a.dist, b.dist, "absdiff", 0.0));
+    for (unsigned t : {2u, 3u}) {
+      const NeighbourGraph b = neighbour_graph(X, 10, opts(k, t));
+      CHECK(arma::all(arma::vectorise(a.index == b.index)));
+      CHECK(arma::approx_equal(a.dist, b.dist, "absdiff", 0.0));
+    }
   }
+}
+
+TEST_CASE("approximate graph: the batched parallel HNSW build, same graph for any thread count",
+          "[neighbour_graph]") {
+  // 8,000 points: the build's batches grow to 124 points, each searched in parallel.
+  const arma::mat X = cloud(20, 8000, 12);
+  const NeighbourGraph a = neighbour_graph(X, 10, opts(GraphKind::approximate, 1));
+  const NeighbourGraph b = neighbour_graph(X, 10, opts(GraphKind::approximate, 2));
+  CHECK(arma::all(arma::vectorise(a.index == b.index)));
+  CHECK(arma::approx_equal(a.dist, b.dist, "absdiff", 0.0));
+  // 20-D Gaussian noise is the hard case for a graph index.
+  CHECK(graph_recall(a, neighbour_graph(X, 10, opts(GraphKind::exact, 2))) > 0.9);
 }
 
 TEST_CASE("approximate graph: high recall, exact distances of the edges it finds",

@@ -290,3 +290,35 @@ TEST_CASE("UMAP refuses bad settings with the fix", "[neighbour][umap]") {
   CHECK_THROWS_WITH(fit_umap(X, {{"neighbours", std::int64_t(11)}}, 1, 1),
                     Catch::Contains("neighbours < 10"));
 }
+
+TEST_CASE("UMAP parallel layout: the same bits for 1, 2 and 3 threads, quality of the sequential",
+          "[neighbour][umap]") {
+  Rng rng(11);
+  // Overlapping blobs: the 1-NN error is well above 0, so the two layouts can be told apart.
+  const auto [X, y] = labelled_blobs(rng, 10, 4, 150, 1.2);
+  const std::map<std::string, ParamValue> par = {{"layout", std::string("parallel")}};
+  Trace trace;
+  auto m1 = fit_umap(X, par, 1, 42, &trace);
+  const arma::mat E = m1->embedding();
+  REQUIRE(E.is_finite());
+  REQUIRE(trace.rows.size() == 500);
+  CHECK(trace.rows.back().objective < trace.rows.front().objective);
+  for (unsigned t : {2u, 3u}) {
+    Trace tt;
+    auto m = fit_umap(X, par, t, 42, &tt);
+    CHECK(arma::approx_equal(m->embedding(), E, "absdiff", 0.0));
+    REQUIRE(tt.rows.size() == trace.rows.size());
+    CHECK(tt.rows.back().objective == trace.rows.back().objective);
+  }
+  // A different algorithm from the sequential layout, of the same quality: 1-NN errors within 3
+  // points on the same graph and start.
+  auto seq = fit_umap(X, {}, 1, 42);
+  CHECK(arma::abs(seq->embedding() - E).max() > 1e-3);
+  const double e_par = loo_1nn_error(E, y), e_seq = loo_1nn_error(seq->embedding(), y);
+  CHECK(e_seq > 0.02);
+  CHECK(e_par <= e_seq + 0.03);
+  // 3-D runs the generic loop, with the same thread invariance.
+  auto a3 = fit_umap(X, par, 1, 42, nullptr, 3), b3 = fit_umap(X, par, 2, 42, nullptr, 3);
+  CHECK(arma::approx_equal(a3->embedding(), b3->embedding(), "absdiff", 0.0));
+  CHECK(loo_1nn_error(a3->embedding(), y) <= e_seq + 0.03);
+}

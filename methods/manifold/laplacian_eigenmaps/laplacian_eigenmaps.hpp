@@ -13,8 +13,8 @@
 // products with the sparse S, D^1/2 1 deflated (framework/linalg/sparse_eigs.hpp), in O(n k)
 // memory: no factorisation (a sparse LU of I - S fills in to 153 M entries at 60,000
 // Fashion-MNIST points). The approximate graph (auto: from 200,000 points above
-// 20 dimensions) is built on one thread and queried on `threads`, so the embedding does not
-// depend on the thread count.
+// 20 dimensions) is built and queried on `threads` (neighbour_graph.hpp), so the embedding does
+// not depend on the thread count.
 #include <armadillo>
 #include <memory>
 

@@ -14,7 +14,7 @@
 // constant vector deflated (framework/linalg/sparse_eigs.hpp), scikit-learn's
 // eigen_solver='arpack' strategy: O(n k^2) memory plus M's sparse LU factor, whose fill-in grows
 // faster than n (Fashion-MNIST, 50-D, k = 10: 34 M entries at 20,000 points). The approximate
-// graph is built on one thread, so the embedding does not depend on the thread count.
+// graph is the same for any thread count (neighbour_graph.hpp), so is the embedding.
 #include <armadillo>
 #include <memory>
 

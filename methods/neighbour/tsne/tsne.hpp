@@ -11,9 +11,10 @@
 // start from PCA scaled to std 1e-4. Transductive: the embedding of the training points only.
 //
 // Threads (FitInput::threads) split the neighbour search, the perplexity calibration, the
-// attractive forces, the Barnes-Hut tree queries and the interpolation steps, each point writing
-// its own column and sums added in a fixed order: the embedding is the same to the bit for any
-// thread count. (The exact gradient runs on one thread.)
+// attractive forces, the Barnes-Hut tree queries and the FFT spreading and interpolation, each
+// point writing its own column (the spreading: each charge its own grid) and sums added in a
+// fixed order: the embedding is the same to the bit for any thread count. (The exact gradient runs
+// on one thread.)
 #include <armadillo>
 #include <cstdint>
 #include <string>

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "framework/core/rng.hpp"
@@ -81,6 +82,13 @@ struct EpochStats {
     }
   }
   double objective() const { return log_sum + std::log(product) - std::log(divisor); }
+  // Adds another part of the epoch (the block layout's chunks, merged in chunk order).
+  void merge(const EpochStats& o) {
+    log_sum += o.objective();
+    grad_sq += o.grad_sq;
+    positives += o.positives;
+    samples += o.samples;
+  }
 };
 
 // One sample of edge i in `epoch`: the attraction and its negative samples. `move_tail`: the fit
@@ -166,6 +174,84 @@ inline void sample_edge(std::size_t i, double epoch, double alpha, const Edges& 
   }
 }
 
+// One sample of edge i in `epoch` for the block layout: the same steps as sample_edge<true, ...>,
+// taken at the positions Y had when the block started, written as the head's move to dh and the
+// tail's to dt instead of into Y. The edge's negatives come from its own stream (seed, epoch,
+// edge), so no draw depends on which thread runs it.
+template <bool kStats, int kDim>
+inline void sample_edge_delta(std::size_t i, double epoch, double alpha, const Edges& e,
+                              Schedule& s, const double* y, arma::uword n, arma::uword dim_rt,
+                              double a, double b, const PowTable& pow_b1, Stream rng, double* cur,
+                              double* dh, double* dt, EpochStats& st) {
+  const arma::uword dim = kDim > 0 ? arma::uword(kDim) : dim_rt;
+  const arma::uword j = e.head(i), k = e.tail(i);
+  const double* head = y + j * dim;
+  const double* tail = y + k * dim;
+  for (arma::uword d = 0; d < dim; ++d) {
+    cur[d] = head[d];
+    dt[d] = 0.0;
+  }
+  const auto n_neg = static_cast<long>((epoch - s.next_neg[i]) / s.per_neg[i]);
+  s.next[i] += e.epochs_per_sample(i);
+  s.next_neg[i] += double(n_neg) * s.per_neg[i];
+  bool attract = true;
+  for (long p0 = 0; p0 < n_neg || attract; p0 += kBatch) {
+    const long nb = std::min(kBatch, n_neg - p0);
+    double coeff = 0.0;
+    if (attract) {
+      const double d2 = sq_dist(cur, tail, dim);
+      if (d2 > 0.0) {
+        const double p = pow_b1(d2);
+        const double qinv = 1.0 + a * p * d2;
+        coeff = -2.0 * a * b * p / qinv;
+        if constexpr (kStats) st.add_log_ratio(qinv, 1.0);
+      }
+    }
+    const double* oth[kBatch];
+    double rc[kBatch];
+    long used = 0;
+    for (long p = 0; p < nb; ++p) {
+      const arma::uword r = rng.below(n);
+      if (r == j) continue;
+      oth[used] = y + r * dim;
+      rc[used] = sq_dist(cur, oth[used], dim);
+      ++used;
+    }
+    for (long p = 0; p < used; ++p) {
+      const double d2 = rc[p];
+      double c = 0.0;
+      if (d2 > 0.0) {
+        const double pb = d2 * pow_b1(d2);
+        c = 2.0 * b / ((kRepulsionEps + d2) * (1.0 + a * pb));
+        if constexpr (kStats) st.add_log_ratio(1.0 + a * pb, a * pb);
+      }
+      rc[p] = c;
+    }
+    for (arma::uword d = 0; d < dim; ++d) {
+      const double c0 = cur[d];
+      double step = 0.0;
+      for (long p = 0; p < used; ++p) {
+        const double g = rc[p] > 0.0 ? clip(rc[p] * (c0 - oth[p][d])) : kClip;
+        step += g;
+        if constexpr (kStats) st.grad_sq += g * g;
+      }
+      if (attract) {
+        const double g = clip(coeff * (c0 - tail[d]));
+        step += g;
+        dt[d] -= g * alpha;
+        if constexpr (kStats) st.grad_sq += g * g;
+      }
+      cur[d] = c0 + step * alpha;
+    }
+    if constexpr (kStats) {
+      st.samples += std::size_t(used) + (attract ? 1 : 0);
+      if (attract) ++st.positives;
+    }
+    attract = false;
+  }
+  for (arma::uword d = 0; d < dim; ++d) dh[d] = cur[d] - head[d];
+}
+
 }  // namespace
 
 double cross_entropy(const arma::mat& Y, const arma::sp_mat& Ws, double a, double b,
@@ -249,6 +335,103 @@ void fit_epochs(arma::mat& Y, const Edges& e, const LayoutOptions& o) {
   }
 }
 
+// The edges in block order: block b holds edges b, b + nb, b + 2 nb, ... (edges_of lists each
+// head's edges together, so one head's edges fall in different blocks), each block contiguous.
+Edges block_order(const Edges& e, std::size_t nb) {
+  const std::size_t m = e.head.n_elem;
+  arma::uvec order(m);
+  std::size_t t = 0;
+  for (std::size_t b = 0; b < nb; ++b)
+    for (std::size_t i = b; i < m; i += nb) order(t++) = i;
+  Edges o;
+  o.head = e.head(order);
+  o.tail = e.tail(order);
+  o.epochs_per_sample = e.epochs_per_sample(order);
+  o.n_heads = e.n_heads;
+  return o;
+}
+
+// Block layout: the edges of a block are sampled in parallel from the positions the block starts
+// from; their moves are then added to Y point by point in edge order. Blocks, chunks and random
+// streams depend on n and the seed only, so the bits do not depend on the thread count. A block
+// holds n / 4 edges (at least kMinBlock), so a point is moved about once per block or less and the
+// steps it takes from a stale position are few.
+constexpr std::size_t kMinBlock = 1024, kChunk = 2048;
+
+template <int kDim>
+void fit_epochs_blocks(arma::mat& Y, const Edges& e0, const LayoutOptions& o) {
+  const arma::uword dim = Y.n_rows, n = Y.n_cols;
+  const std::size_t m = e0.head.n_elem;
+  const std::size_t block = std::max<std::size_t>(kMinBlock, n / 4);
+  const std::size_t nb = std::max<std::size_t>(1, (m + block - 1) / block);
+  const Edges e = block_order(e0, nb);
+  Schedule s(e, o.negative_sample_rate);
+  const PowTable pow_b1(o.b - 1.0);
+  const unsigned threads = std::max(1u, o.threads);
+  const std::size_t biggest = (m + nb - 1) / nb;
+  // Per chunk, the edges that moved packed from the chunk's first slot: their ends and moves.
+  std::vector<double> dh(biggest * dim), dt(biggest * dim);
+  std::vector<std::pair<arma::uword, arma::uword>> ends(biggest);
+  std::vector<std::size_t> count((biggest + kChunk - 1) / kChunk);
+  std::vector<EpochStats> chunk_stats(count.size());
+  const auto t0 = std::chrono::steady_clock::now();
+  double* y = Y.memptr();
+  for (int epoch = 1; epoch <= o.epochs; ++epoch) {
+    const double alpha = o.learning_rate * (1.0 - double(epoch - 1) / double(o.epochs));
+    const double ep = double(epoch);
+    const std::uint64_t epoch_seed = mix64(o.seed ^ mix64(std::uint64_t(epoch)));
+    EpochStats st;
+    for (std::size_t b = 0, first = 0; b < nb; ++b) {
+      const std::size_t len = (m - b + nb - 1) / nb, chunks = (len + kChunk - 1) / kChunk;
+      parallel_blocks(chunks, threads, [&](std::size_t c0, std::size_t c1, std::size_t) {
+        std::vector<double> cur(dim);
+        for (std::size_t ch = c0; ch < c1; ++ch) {
+          EpochStats& cs = chunk_stats[ch];
+          cs = EpochStats{};
+          std::size_t slot = ch * kChunk;
+          for (std::size_t q = ch * kChunk; q < std::min(len, (ch + 1) * kChunk); ++q) {
+            const std::size_t i = first + q;
+            if (s.next[i] > ep) continue;
+            const Stream rng{mix64(epoch_seed ^ i)};
+            if (o.trace)
+              sample_edge_delta<true, kDim>(i, ep, alpha, e, s, y, n, dim, o.a, o.b, pow_b1, rng,
+                                            cur.data(), &dh[slot * dim], &dt[slot * dim], cs);
+            else
+              sample_edge_delta<false, kDim>(i, ep, alpha, e, s, y, n, dim, o.a, o.b, pow_b1, rng,
+                                             cur.data(), &dh[slot * dim], &dt[slot * dim], cs);
+            ends[slot++] = {e.head(i), e.tail(i)};
+          }
+          count[ch] = slot - ch * kChunk;
+        }
+      });
+      // Each thread adds the moves of its own points, in edge order.
+      parallel_blocks(n, threads, [&](std::size_t p0, std::size_t p1, std::size_t) {
+        for (std::size_t ch = 0; ch < chunks; ++ch)
+          for (std::size_t r = ch * kChunk; r < ch * kChunk + count[ch]; ++r) {
+            const auto [j, k] = ends[r];
+            if (j >= p0 && j < p1)
+              for (arma::uword d = 0; d < dim; ++d) y[j * dim + d] += dh[r * dim + d];
+            if (k >= p0 && k < p1)
+              for (arma::uword d = 0; d < dim; ++d) y[k * dim + d] += dt[r * dim + d];
+          }
+      });
+      if (o.trace)
+        for (std::size_t ch = 0; ch < chunks; ++ch) st.merge(chunk_stats[ch]);
+      first += len;
+    }
+    if (o.trace) {
+      const double secs =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      o.trace->log(epoch, st.positives ? st.objective() / double(st.positives) : 0.0,
+                   st.samples ? std::sqrt(st.grad_sq / double(st.samples)) : 0.0, secs, alpha);
+    }
+    check_task_deadline(epoch,
+                        o.trace && st.positives ? st.objective() / double(st.positives)
+                                                : std::numeric_limits<double>::quiet_NaN(),
+                        o.epochs);
+  }
+}
+
 template <int kDim>
 void new_point_epochs(arma::mat& Ynew, const arma::mat& Yref, const Edges& e,
                       const LayoutOptions& o, unsigned threads) {
@@ -278,6 +461,13 @@ void new_point_epochs(arma::mat& Ynew, const arma::mat& Yref, const Edges& e,
 }  // namespace
 
 void optimize_embedding(arma::mat& Y, const Edges& e, const LayoutOptions& o) {
+  if (o.blocks) {
+    if (Y.n_rows == 2)
+      fit_epochs_blocks<2>(Y, e, o);
+    else
+      fit_epochs_blocks<0>(Y, e, o);
+    return;
+  }
   if (Y.n_rows == 2)
     fit_epochs<2>(Y, e, o);
   else

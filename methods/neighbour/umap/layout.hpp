@@ -84,12 +84,23 @@ struct LayoutOptions {
   double negative_sample_rate = 5.0;
   std::uint64_t seed = 0;
   Trace* trace = nullptr;  // fit only: one row per epoch
+  // Fit only: the block layout (see optimize_embedding) on `threads` threads instead of the
+  // sequential one.
+  bool blocks = false;
+  unsigned threads = 1;
 };
 
 // The fit: edges of the symmetric graph move both of their ends, processed in their fixed order
 // on one thread, so the result depends on the seed alone. Logs per epoch the mean cross-entropy
 // of the sampled pairs (each positive sample with its negatives), the root mean square of the
 // clipped per-sample gradients, the learning rate as step, and the time.
+// With `blocks`, each epoch walks the edges in fixed blocks of about n / 4 edges (block b holds
+// every nb-th edge from b, so one point's edges fall in different blocks): the samples of a block
+// are taken in parallel at the positions the block starts from, each edge with its own random
+// stream drawn from the seed, the epoch and the edge, and their moves are added to the embedding
+// in edge order. Blocks, streams and the order of the sums depend on n and the seed only: the same
+// bits for any thread count (a different algorithm from the sequential one, whose every sample
+// sees the moves of the samples before it).
 void optimize_embedding(arma::mat& Y, const Edges& e, const LayoutOptions& o);
 
 // The transform: new points (columns of Ynew) move towards their training neighbours in Yref and

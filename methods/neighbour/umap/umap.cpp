@@ -188,6 +188,8 @@ void Umap::fit(const FitInput& in) {
   lo.negative_sample_rate = s_.negative_sample_rate;
   lo.seed = in.rng.engine()();
   lo.trace = in.trace;
+  lo.blocks = s_.layout == "parallel";
+  lo.threads = threads_;
   transform_seed_ = in.rng.engine()();
   umap::optimize_embedding(Y_, edges, lo);
   if (!Y_.is_finite())
@@ -200,6 +202,7 @@ void Umap::fit(const FitInput& in) {
     in.trace->note("a", std::to_string(a_));
     in.trace->note("b", std::to_string(b_));
     in.trace->note("epochs", std::to_string(epochs_));
+    in.trace->note("layout", s_.layout);
     in.trace->note("edges", std::to_string(edges.head.n_elem));
     in.trace->note("neighbour_graph", in.Xs           ? "exact (sparse points)"
                                       : g.approximate ? "approximate"
@@ -209,6 +212,8 @@ void Umap::fit(const FitInput& in) {
     in.trace->note("seconds_start", start_seconds);
     in.trace->note("cpu_seconds_graph", graph_cpu);
     in.trace->note("cpu_seconds_start", start_cpu);
+    in.trace->note("seconds_layout", since());
+    in.trace->note("cpu_seconds_layout", cpu_since());
   }
 }
 
@@ -297,8 +302,17 @@ MethodInfo umap_info() {
       keywords::init("spectral", {"spectral", "pca", "random"},
                      "spectral (normalised Laplacian eigenvectors; pca where the graph is "
                      "disconnected, noted in the trace), pca, or uniform in [-10, 10]");
-  m.params = {neighbours,           neighbour_graph, iterations, oos_iterations, min_dist, spread,
-              negative_sample_rate, learning_rate,   init};
+  // Added after the UMAP tables: unkeyed, so their task keys (and seeds) still match.
+  const ChoiceKey layout =
+      ChoiceKey(ParamSpec::choice(
+                    "layout", "sequential", {"sequential", "parallel"},
+                    "the fit's SGD: sequential (umap-learn's single-threaded order, one thread) or "
+                    "parallel (edges in fixed blocks of about n / 4 sampled in parallel from the "
+                    "block's start and added in edge order, on `threads` threads; the same "
+                    "embedding for any thread count, not the sequential one's)"))
+          .with(keywords::unkeyed);
+  m.params = {neighbours, neighbour_graph,      iterations,    oos_iterations, min_dist,
+              spread,     negative_sample_rate, learning_rate, init,           layout};
   m.iterative = true;
   m.out_of_sample = true;
   m.sparse_input = true;
@@ -319,6 +333,7 @@ MethodInfo umap_info() {
     u.negative_sample_rate = negative_sample_rate(p);
     u.learning_rate = learning_rate(p);
     u.init = init(p);
+    u.layout = layout(p);
     return std::make_unique<Umap>(std::move(u));
   };
   return m;

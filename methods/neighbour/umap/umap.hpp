@@ -10,8 +10,10 @@
 // sparse PCA where the start falls back to PCA; new points are searched against them sparse.
 //
 // Threads: the neighbour graph, the smooth kNN calibration and the transform use `threads` and
-// give the same bits for any count; the fit's SGD runs on one thread (edges in a fixed order, one
-// random stream), so the whole fit depends on the seed alone.
+// give the same bits for any count. The fit's SGD runs on one thread (edges in a fixed order, one
+// random stream) under `layout: sequential` (the default, umap-learn's single-threaded layout),
+// so the whole fit depends on the seed alone; `layout: parallel` takes the block layout of
+// layout.hpp on `threads` threads, again the same bits for any count.
 #include <armadillo>
 #include <memory>
 #include <string>
@@ -32,6 +34,7 @@ struct UmapSettings {
   int oos_iterations = 0;  // 0: iterations / 3 (100 or 30 when iterations is 0)
   double min_dist = 0.1, spread = 1.0, negative_sample_rate = 5.0, learning_rate = 1.0;
   std::string init = "spectral";
+  std::string layout = "sequential";  // or "parallel": umap::LayoutOptions::blocks
 };
 
 class Umap final : public Method {
