@@ -107,7 +107,7 @@ std::string describe_results(const std::string& path) {
   o << "  embeddings  kept for " << kept(path, "embeddings") << " task(s)\n";
   o << "  traces      kept for " << kept(path, "traces") << " task(s)\n";
   o << "  neighbours  graph version " << r.graph_version
-    << (r.graph_version == kGraphVersion ? " (this build's: every graph from the one search)"
+    << (r.graph_version == kGraphVersion ? " (this build's: exact graphs from the one search, the approximate one built in batches)"
         : r.graph_version == 1
             ? " (the file predates the attribute: the graph methods' neighbours came from "
               "the retired brute-force search, so their cells may differ from a rerun by "

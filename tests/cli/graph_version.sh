@@ -18,14 +18,14 @@ evaluation: {knn: [1]}
 YAML
 "$DRBENCH" run "$WORK/g.yaml" --output "$WORK/new.h5" --quiet --no-table
 "$DRBENCH" info "$WORK/new.h5" >"$WORK/info"
-expect_in "$WORK/info" "neighbours  graph version 2 (this build's"
+expect_in "$WORK/info" "neighbours  graph version 3 (this build's"
 
 # Version 1: the attribute dropped, as every file written before it. The whole file resumes with
 # nothing to run and keeps its version; half of it (repeat 0 only) is refused.
 "$PY" - "$WORK/new.h5" <<'PY'
 import sys, h5py
 with h5py.File(sys.argv[1], "r") as f:
-    assert int(f.attrs["graph_version"]) == 2, dict(f.attrs)
+    assert int(f.attrs["graph_version"]) == 3, dict(f.attrs)
 PY
 cp "$WORK/new.h5" "$WORK/old.h5"
 "$DRBENCH" run "$WORK/g.yaml" --output "$WORK/half.h5" --repeats 0 --quiet --no-table
