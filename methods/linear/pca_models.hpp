@@ -10,9 +10,8 @@ namespace drbench {
 
 // transform(training points) == embedding().
 void describe_pca_models(MethodInfo& m);
-// Their budget: cost min(n, d)^2 max(n, d) (a d x d covariance eigenproblem when d <= n, a thin
-// SVD when d > n), memory_linear (centred copies, the d x d covariance, a dim x dim posterior
+// Their budget: linear_budget(thin_svd_cost()), a d x d covariance eigenproblem when d <= n, a
+// thin SVD when d > n; memory_linear (centred copies, the d x d covariance, a dim x dim posterior
 // map).
-Budget pca_models_budget(std::string method);
 
 }  // namespace drbench

@@ -22,11 +22,6 @@ MethodInfo pca_info() {
   return m;
 }
 
-Budget pca_budget() {
-  return pca_models_budget("pca");
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(pca_info)
-DRBENCH_REGISTER_BUDGET(pca_budget)
+DRBENCH_METHOD(pca_info, linear_budget(thin_svd_cost()))
 }  // namespace drbench

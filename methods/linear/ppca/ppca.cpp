@@ -69,11 +69,6 @@ MethodInfo ppca_info() {
   return m;
 }
 
-Budget ppca_budget() {
-  return pca_models_budget("ppca");
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(ppca_info)
-DRBENCH_REGISTER_BUDGET(ppca_budget)
+DRBENCH_METHOD(ppca_info, linear_budget(thin_svd_cost()))
 }  // namespace drbench
