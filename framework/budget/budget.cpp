@@ -42,6 +42,75 @@ double memory_dense(const DataShape& s, arma::uword dim, double fit, double kept
          (std::max(fit * n * n, kept * n * n + 2.0 * n * m) + 2.0 * n * d + 2.0 * (n + m) * q);
 }
 
+TaskSize::TaskSize(const DataShape& s, const ParamSet& setting, arma::uword dims)
+    : shape(s),
+      p(setting),
+      dim(dims),
+      n(double(s.n)),
+      d(double(s.d)),
+      n_test(double(s.n_test)),
+      q(double(dims)),
+      classes(double(s.n_classes)) {}
+
+namespace {
+
+ShapeEstimate over_shape(TaskEstimate e) {
+  if (!e) return nullptr;
+  return [e = std::move(e)](const DataShape& s, const ParamSet& p, arma::uword dim) {
+    return e(TaskSize(s, p, dim));
+  };
+}
+
+}  // namespace
+
+Budget make_budget(TaskEstimate cost, TaskEstimate memory, FittedConstants fitted) {
+  Budget b;
+  b.cost = over_shape(std::move(cost));
+  b.memory = over_shape(std::move(memory));
+  b.fitted = std::move(fitted);
+  return b;
+}
+
+Budget linear_budget(TaskEstimate cost, TaskEstimate extra) {
+  if (!extra)
+    return make_budget(std::move(cost),
+                       [](const TaskSize& z) { return memory_linear(z.shape, z.dim); });
+  return make_budget(std::move(cost), [extra = std::move(extra)](const TaskSize& z) {
+    return memory_linear(z.shape, z.dim) + extra(z);
+  });
+}
+
+Budget dense_budget(TaskEstimate cost, double fit, double kept) {
+  return make_budget(std::move(cost), [fit, kept](const TaskSize& z) {
+    return memory_dense(z.shape, z.dim, fit, kept);
+  });
+}
+
+Budget plus_memory(Budget b, TaskEstimate extra) {
+  ShapeEstimate base = b.memory;
+  if (!base)
+    base = [](const DataShape& s, const ParamSet&, arma::uword dim) {
+      return memory_default(s, dim);
+    };
+  b.memory = [base, extra = std::move(extra)](const DataShape& s, const ParamSet& p,
+                                              arma::uword dim) {
+    return base(s, p, dim) + extra(TaskSize(s, p, dim));
+  };
+  return b;
+}
+
+TaskEstimate dense_eigen_cost(double per_point, double per_n) {
+  return
+      [per_point, per_n](const TaskSize& z) { return z.n * z.n * (z.d + per_point + per_n * z.n); };
+}
+
+TaskEstimate thin_svd_cost() {
+  return [](const TaskSize& z) {
+    const double a = std::min(z.n, z.d), c = std::max(z.n, z.d);
+    return a * a * c;
+  };
+}
+
 Budgets& Budgets::instance() {
   static Budgets b;
   return b;
@@ -70,6 +139,20 @@ void Budgets::add_configured(Budget b) {
   if (slot) retired_.push_back(slot);  // whoever holds the earlier one keeps it alive
   slot = p;
 }
+
+namespace detail {
+
+MethodRegistrar::MethodRegistrar(MethodInfo (*describe)(), Budget (*declare)()) {
+  MethodInfo info = describe();
+  Budget b = declare();
+  if (!b.method.empty() && b.method != info.name)
+    throw Error("internal: a budget of '" + b.method + "' registered as '" + info.name + "'");
+  b.method = info.name;
+  Registry::instance().add(std::move(info));
+  Budgets::instance().add(std::move(b));
+}
+
+}  // namespace detail
 
 double cost_of(const MethodInfo& info, const DataShape& s, const ParamSet& p, arma::uword dim) {
   const Budget* b = Budgets::instance().find(info.name);

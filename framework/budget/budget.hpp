@@ -3,7 +3,7 @@
 // from its contract (MethodInfo: what it is, its parameters, how to fit it). Task costs
 // (framework/plan), the memory check and the cost model (framework/sched) read budgets only
 // through cost_of, memory_of and iterations_of below; a method declares its budget in its own
-// folder with DRBENCH_REGISTER_BUDGET, beside its DRBENCH_REGISTER_METHOD. A method without a
+// folder and registers it with the method, DRBENCH_METHOD(info, budget) below. A method without a
 // budget gets the default one: cost n^2 d, memory memory_default (one dense n x n matrix), its
 // `iterations` parameter as the iteration cap. docs/adding-a-method.md, "The budget".
 #include <functional>
@@ -77,6 +77,32 @@ double memory_linear(const DataShape& s, arma::uword dim);
 // (an n x n_test cross-kernel and its centred copy) is built; the larger of the two phases.
 double memory_dense(const DataShape& s, arma::uword dim, double fit, double kept);
 
+// What an estimate reads, with the sizes as doubles (the form the estimates are written in):
+// n training points, d input dimensions, n_test mapped points, q = dim, classes (0 unlabelled);
+// the shape, the setting and dim as given, for the helpers that take them.
+struct TaskSize {
+  const DataShape& shape;
+  const ParamSet& p;
+  arma::uword dim;
+  double n, d, n_test, q, classes;
+  TaskSize(const DataShape& s, const ParamSet& setting, arma::uword dims);
+};
+using TaskEstimate = std::function<double(const TaskSize&)>;
+
+// Budgets in one expression, for DRBENCH_METHOD below. An empty estimate keeps the default.
+Budget make_budget(TaskEstimate cost, TaskEstimate memory = nullptr, FittedConstants fitted = {});
+// A linear projection: memory_linear, plus `extra` work arrays where given.
+Budget linear_budget(TaskEstimate cost, TaskEstimate extra = nullptr);
+// A method of dense n x n matrices: memory_dense with `fit` and `kept` of them.
+Budget dense_budget(TaskEstimate cost, double fit, double kept);
+// `b` with `extra` bytes on top of its memory estimate (the default's where it has none).
+Budget plus_memory(Budget b, TaskEstimate extra);
+// Dense eigendecomposition of an n x n matrix built from the data: n^2 (d + per_point + per_n n)
+// (per_n = 5 for a full one, 0 where a few eigenvectors are taken iteratively).
+TaskEstimate dense_eigen_cost(double per_point, double per_n);
+// A thin SVD or covariance eigenproblem of the data: min(n, d)^2 max(n, d).
+TaskEstimate thin_svd_cost();
+
 class Budgets {
  public:
   static Budgets& instance();
@@ -109,10 +135,22 @@ namespace detail {
 struct BudgetRegistrar {
   explicit BudgetRegistrar(Budget (*declare)()) { Budgets::instance().add(declare()); }
 };
+// Registers the method `describe` makes and the budget `declare` makes under its name; throws,
+// registering neither, where that budget names another method.
+struct MethodRegistrar {
+  MethodRegistrar(MethodInfo (*describe)(), Budget (*declare)());
+};
 }  // namespace detail
 
 }  // namespace drbench
 
-// Usage, in a method's folder:  DRBENCH_REGISTER_BUDGET(pca_budget)  where  Budget pca_budget();
+// Usage, in a method's .cpp: the method and its budget, in place of DRBENCH_REGISTER_METHOD:
+//   DRBENCH_METHOD(pca_info, linear_budget(thin_svd_cost()))   where  MethodInfo pca_info();
+// The budget expression is evaluated once, at start-up.
+#define DRBENCH_METHOD(describe, ...)                                        \
+  static const ::drbench::detail::MethodRegistrar drbench_method_##describe{ \
+      &describe, []() -> ::drbench::Budget { return __VA_ARGS__; }};
+// A budget on its own, from a function that sets its `method` (test doubles, descriptors built
+// without registering):  DRBENCH_REGISTER_BUDGET(test_budget)  where  Budget test_budget();
 #define DRBENCH_REGISTER_BUDGET(fn) \
   static const ::drbench::detail::BudgetRegistrar drbench_budget_registrar_##fn{&fn};

@@ -36,20 +36,17 @@ ChoiceKey linear_map_init(const std::string& lda_init) {
                             "the identity's first rows, or N(0, 1) entries");
 }
 
-Budget metric_learning_budget(std::string method, const IntKey& iterations, double evaluations,
-                              double pair_work, double squares) {
-  Budget b;
-  b.method = std::move(method);
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n);
-    return double(iterations(p)) * evaluations * (n * n * (dim + pair_work) + 2.0 * n * s.d * dim);
+TaskEstimate metric_learning_cost(const IntKey& iterations, double evaluations, double pair_work) {
+  return [=](const TaskSize& z) {
+    return double(iterations(z.p)) * evaluations *
+           (z.n * z.n * (z.q + pair_work) + 2.0 * z.n * z.d * z.q);
   };
-  if (squares > 0)
-    b.memory = [squares](const DataShape& s, const ParamSet&, arma::uword dim) {
-      const double n = double(s.n);
-      return memory_linear(s, dim) + 8.0 * squares * n * n;
-    };
-  return b;
+}
+
+Budget metric_learning_budget(const IntKey& iterations, double evaluations, double pair_work,
+                              double squares) {
+  return linear_budget(metric_learning_cost(iterations, evaluations, pair_work),
+                       [squares](const TaskSize& z) { return 8.0 * squares * z.n * z.n; });
 }
 
 }  // namespace drbench

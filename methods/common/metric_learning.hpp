@@ -48,8 +48,10 @@ void describe_lbfgs_map(MethodInfo& m, const IntKey& iterations, const RealKey& 
 
 // Cost: `iterations` steps of the optimiser, `evaluations` objective evaluations a step, each
 // forming an n x n matrix at `pair_work` + dim operations a pair, L X and the gradient's product
-// with X^T. Memory, where `squares` > 0: memory_linear and that many dense n x n arrays.
-Budget metric_learning_budget(std::string method, const IntKey& iterations, double evaluations,
-                              double pair_work, double squares);
+// with X^T.
+TaskEstimate metric_learning_cost(const IntKey& iterations, double evaluations, double pair_work);
+// That cost; memory: memory_linear and `squares` dense n x n arrays.
+Budget metric_learning_budget(const IntKey& iterations, double evaluations, double pair_work,
+                              double squares);
 
 }  // namespace drbench

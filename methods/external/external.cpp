@@ -436,10 +436,9 @@ MethodInfo configure(const MethodEntry& e) {
 
 // The budget of a configured entry: its `cost` (relative, like every method's estimate) and what
 // drbench itself holds for the command.
-Budget configure_budget(const MethodEntry& e) {
+Budget entry_budget(const MethodEntry& e) {
   const Reader& r = e.reader;
   const YAML::Node& n = e.node;
-  Budget b;
   // cost: {n: a, d: b, dim: c, scale: s} = s n^a d^b (dim+1)^c, relative like every method's
   // estimate (the default n^2 d is the framework's); `drbench plan --costs` learns seconds anyway.
   double ca = 2, cb = 1, cc = 0, cs = 1;
@@ -461,15 +460,19 @@ Budget configure_budget(const MethodEntry& e) {
       if (!(cs > 0)) r.fail(n["cost"]["scale"], join_key(key, "scale"), "must be positive");
     }
   }
-  b.cost = [=](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return cs * std::pow(double(s.n), ca) * std::pow(double(s.d), cb) *
-           std::pow(double(dim) + 1.0, cc);
-  };
   // drbench itself holds the data, the input file's copy and the embeddings; the command's own
   // memory is its business (and outside this process).
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return 8.0 * (3.0 * double(s.n) * double(s.d) + 4.0 * double(s.n) * double(dim));
-  };
+  return make_budget(
+      [=](const TaskSize& z) {
+        return cs * std::pow(z.n, ca) * std::pow(z.d, cb) * std::pow(z.q + 1.0, cc);
+      },
+      [](const TaskSize& z) { return 8.0 * (3.0 * z.n * z.d + 4.0 * z.n * z.q); });
+}
+
+// Each configured entry's budget comes from its own keys (entry_budget).
+Budget external_budget() {
+  Budget b;
+  b.configure = entry_budget;
   return b;
 }
 
@@ -492,14 +495,6 @@ MethodInfo external_info() {
   return m;
 }
 
-Budget external_budget() {
-  Budget b;
-  b.method = "external";
-  b.configure = configure_budget;
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(external_info)
-DRBENCH_REGISTER_BUDGET(external_budget)
+DRBENCH_METHOD(external_info, external_budget())
 }  // namespace drbench

@@ -32,11 +32,6 @@ MethodInfo gplvm_info() {
   return m;
 }
 
-Budget gplvm_budget() {
-  return gp_variant_budget("gplvm");
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(gplvm_info)
-DRBENCH_REGISTER_BUDGET(gplvm_budget)
+DRBENCH_METHOD(gplvm_info, gp_variant_budget())
 }  // namespace drbench

@@ -121,18 +121,10 @@ void describe_kernel_lpp(MethodInfo& m, const IntKey& neighbours) {
   m.transform_reproduces_embedding = true;
 }
 
-Budget kernel_lpp_budget(std::string method) {
-  Budget b;
-  b.method = std::move(method);
-  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.n * (s.d + 5.0 * s.n);
-  };
+Budget kernel_lpp_budget() {
   // The full eigendecomposition of the Gram matrix (K, eigenvectors, LAPACK's workspace) and the
   // kept n x r basis with its r x r pencil: five n x n at the peak, two kept for the test side.
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_dense(s, dim, 5.0, 2.0);
-  };
-  return b;
+  return dense_budget(dense_eigen_cost(0.0, 5.0), 5.0, 2.0);
 }
 
 }  // namespace drbench

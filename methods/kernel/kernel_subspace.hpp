@@ -102,6 +102,6 @@ class GraphKernelLpp : public KernelSubspace {
 // parameters, at most n - 1 directions.
 void describe_kernel_lpp(MethodInfo& m, const IntKey& neighbours);
 // Their budget: n x n eigenproblems.
-Budget kernel_lpp_budget(std::string method);
+Budget kernel_lpp_budget();
 
 }  // namespace drbench

@@ -20,22 +20,15 @@ double IsometricGraphKeys::cost(const DataShape& s, const ParamSet& p) const {
   return double(s.n) * s.n * (s.d + std::log2(double(s.n) + 1.0) * double(neighbours(p)));
 }
 
-Budget isometric_budget(std::string method, ShapeEstimate extra) {
-  Budget b;
-  b.method = std::move(method);
-  const IsometricGraphKeys geodesics = isometric_graph_keys();
-  if (extra)
-    b.cost = [geodesics, extra](const DataShape& s, const ParamSet& p, arma::uword dim) {
-      return geodesics.cost(s, p) + extra(s, p, dim);
-    };
-  else
-    b.cost = [geodesics](const DataShape& s, const ParamSet& p, arma::uword) {
-      return geodesics.cost(s, p);
-    };
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim) + 8.0 * 2.5 * double(s.n) * double(s.n);
+Budget isometric_budget(TaskEstimate extra) {
+  TaskEstimate cost = [geodesics = isometric_graph_keys()](const TaskSize& z) {
+    return geodesics.cost(z.shape, z.p);
   };
-  return b;
+  if (extra)
+    cost = [geodesics = isometric_graph_keys(), extra](const TaskSize& z) {
+      return geodesics.cost(z.shape, z.p) + extra(z);
+    };
+  return linear_budget(std::move(cost), [](const TaskSize& z) { return 8.0 * 2.5 * z.n * z.n; });
 }
 
 arma::mat oip_matrix(const arma::mat& Xc, const arma::mat& tau) {

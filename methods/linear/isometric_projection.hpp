@@ -23,7 +23,7 @@ IsometricGraphKeys isometric_graph_keys();
 // The budget of them all: the graph's cost (IsometricGraphKeys::cost) plus `extra` where given;
 // memory: the geodesic distances and the isometric kernel, two dense n x n (2.5 with the
 // shortest-path work arrays), then a linear map.
-Budget isometric_budget(std::string method, ShapeEstimate extra = nullptr);
+Budget isometric_budget(TaskEstimate extra = nullptr);
 
 // M of OIP's Algorithm 1, step 3, for centred data Xc (d x n) and tau (n x n):
 // M = (Xc Xc^T)^2 - 2 Xc tau Xc^T, never forming the n x n matrix Xc^T Xc.

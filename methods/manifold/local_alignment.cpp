@@ -208,35 +208,40 @@ LocalAlignmentKeys describe_local_alignment(MethodInfo& m, std::int64_t default_
   return keys;
 }
 
-Budget local_alignment_budget(std::string method, std::int64_t default_neighbours) {
-  Budget b;
-  b.method = std::move(method);
+Budget local_alignment_budget(std::int64_t default_neighbours) {
   // Above the dense limit the sparse LU of M, taken as LLE's measured fill-in (lle's budget).
   const std::string lle = "lle's sparse path on Fashion-MNIST, 50-D, k = 10, 5,000-20,000 points";
   const std::string run = "SuperLU factor entries and peak (2553f1f, 2026-11-27), rounded";
-  b.fitted = {{"lu_bytes_per_entry", 11.0, lle, run},
-              {"lu_entries_scale", 10.0, lle, run},
-              {"lu_entries_exponent", 1.8, lle, run},
-              {"reference_k", 10.0, lle, run}};
-  const double lu_bytes = b.fitted("lu_bytes_per_entry"), lu_scale = b.fitted("lu_entries_scale"),
-               lu_exp = b.fitted("lu_entries_exponent"), ref_k = b.fitted("reference_k");
+  const FittedConstants fitted{{"lu_bytes_per_entry", 11.0, lle, run},
+                               {"lu_entries_scale", 10.0, lle, run},
+                               {"lu_entries_exponent", 1.8, lle, run},
+                               {"reference_k", 10.0, lle, run}};
+  const double lu_bytes = fitted("lu_bytes_per_entry"), lu_scale = fitted("lu_entries_scale"),
+               lu_exp = fitted("lu_entries_exponent"), ref_k = fitted("reference_k");
   const IntKey nb = local_alignment_keys(default_neighbours, false).neighbours;
   // kNN distances (n^2 d), a k x k eigenproblem per point (n k^3), and the n x n eigenproblem.
-  b.cost = [nb](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double n = double(s.n), k = double(nb(p));
-    return n * n * s.d + n * k * k * k + 5.0 * n * n * n;
+  TaskEstimate cost = [nb](const TaskSize& z) {
+    const double k = double(nb(z.p));
+    return z.n * z.n * z.d + z.n * k * k * k + 5.0 * z.n * z.n * z.n;
   };
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), k = double(nb(p));
-    // The kNN search's distance matrix, M's triplets (k^2 a point) and its sparse form, then
-    // the dense lifted M, its factor and LAPACK's copy, or the sparse LU.
+  // The kNN search's distance matrix, M's triplets (k^2 a point) and its sparse form, then the
+  // dense lifted M, its factor and LAPACK's copy, or the sparse LU.
+  TaskEstimate memory = [=](const TaskSize& z) {
+    const double n = z.n, k = double(nb(z.p));
     const double graph = 8.0 * n * n + 40.0 * k * k * n;
-    const double solve = s.n <= LocalAlignmentMethod::kDenseLimit
+    const double solve = z.shape.n <= LocalAlignmentMethod::kDenseLimit
                              ? 24.0 * n * n
                              : lu_bytes * lu_scale * std::pow(n, lu_exp) * (k / ref_k);
-    return kProcessBaseBytes + graph + solve + 16.0 * n * dim;
+    return kProcessBaseBytes + graph + solve + 16.0 * n * z.q;
   };
-  return b;
+  return make_budget(std::move(cost), std::move(memory), fitted);
+}
+
+TaskEstimate local_projection_cost(const IntKey& neighbours) {
+  return [neighbours](const TaskSize& z) {
+    const double n = z.n, d = z.d, k = double(neighbours(z.p));
+    return n * n * d + n * k * k * (d + k) + n * d * d + d * d * d;
+  };
 }
 
 }  // namespace drbench

@@ -132,6 +132,9 @@ LocalAlignmentKeys describe_local_alignment(MethodInfo& m, std::int64_t default_
                                             bool patch);
 // The budget the three share: the kNN search, a k x k eigenproblem a point and the n x n (dense)
 // or sparse (LU) eigenproblem of M.
-Budget local_alignment_budget(std::string method, std::int64_t default_neighbours);
+Budget local_alignment_budget(std::int64_t default_neighbours);
+// The cost npe and lltsa share: kNN distances (n^2 d), a k x k problem per point, the reduced
+// scatter matrices (n d^2) and a d x d generalized eigenproblem.
+TaskEstimate local_projection_cost(const IntKey& neighbours);
 
 }  // namespace drbench

@@ -10,6 +10,7 @@
 #include "framework/core/registry.hpp"
 #include "framework/linalg/distances.hpp"
 #include "framework/linalg/eigen.hpp"
+#include "framework/neighbours/graph_memory.hpp"
 #include "framework/support/time_limit.hpp"
 
 namespace drbench {
@@ -218,6 +219,25 @@ arma::mat MixtureAlignmentMethod::transform(const arma::mat& Xnew) const {
     throw MethodError(name_ + " transform: new points have " + std::to_string(Xnew.n_rows) +
                       " features, the training data " + std::to_string(mix_.input_dim()));
   return (mix_.stacked(Xnew) * V_).t();
+}
+
+Budget mixture_alignment_budget(const IntKey& analysers, const IntKey& iterations,
+                                bool knn_search) {
+  TaskEstimate cost = [=](const TaskSize& z) {
+    const double n = z.n + z.n_test, d = z.d, a = double(analysers(z.p));
+    const double pp = a * (z.q + 1.0);
+    const double search = knn_search ? z.n * z.n * d : 0.0;
+    return double(iterations(z.p)) * a * (n * d * d + d * d * d / 10.0) / 20.0 + search +
+           n * pp * pp + pp * pp * pp;
+  };
+  TaskEstimate memory = [=](const TaskSize& z) {
+    const double n = std::max(z.n, z.n_test), d = z.d, a = double(analysers(z.p));
+    const double pp = a * (z.q + 1.0);
+    const double search = knn_search ? n * std::min(n, 4096.0) : 0.0;
+    return kProcessBaseBytes + 8.0 * (3.0 * n * d + 3.0 * d * d + 4.0 * n * a + 2.0 * n * pp +
+                                      5.0 * pp * pp + search + 2.0 * n * z.q);
+  };
+  return make_budget(std::move(cost), std::move(memory));
 }
 
 }  // namespace drbench

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/method.hpp"
 #include "framework/core/params.hpp"
 #include "framework/core/rng.hpp"
@@ -105,5 +106,13 @@ class MixtureAlignmentMethod : public Method {
   AnalyserMixture mix_;
   arma::mat V_, Y_, A_, B_;
 };
+
+// The budget llc and manifold charting share. Cost: EM, each iteration a d x d weighted
+// covariance and its eigenpairs per analyser; the p x p alignment, p = analysers (dim + 1); with
+// `knn_search`, LLC's exact kNN search over the training points. Memory: centred and weighted
+// copies of the data, one d x d covariance, the n x analysers log-densities and
+// responsibilities, U and (I - W) U, the p x p alignment and its eigen work (and the kNN
+// search's distance blocks).
+Budget mixture_alignment_budget(const IntKey& analysers, const IntKey& iterations, bool knn_search);
 
 }  // namespace drbench

@@ -85,5 +85,58 @@ TEST_CASE("fitted constants are read by name, with where they came from", "[budg
                     Catch::Contains("'bare' needs a name, what it was fitted on"));
 }
 
+TEST_CASE("budget builders: the family's memory, the sizes as doubles", "[budget][memory][cost]") {
+  const ParamSet p;
+  const DataShape s{300, 20, 4, 50};
+  const TaskSize z(s, p, 3);
+  CHECK((z.n == 300.0 && z.d == 20.0 && z.n_test == 50.0 && z.q == 3.0 && z.classes == 4.0));
+  const auto nd = [](const TaskSize& t) { return t.n * t.d; };
+
+  const Budget linear = linear_budget(nd);
+  CHECK(linear.cost(s, p, 3) == 300.0 * 20.0);
+  CHECK(linear.memory(s, p, 3) == memory_linear(s, 3));
+  const Budget extra = linear_budget(nd, [](const TaskSize& t) { return 8.0 * t.n * t.n; });
+  CHECK(extra.memory(s, p, 3) == memory_linear(s, 3) + 8.0 * 300.0 * 300.0);
+
+  const Budget dense = dense_budget(dense_eigen_cost(50.0, 0.0), 2.5, 1.0);
+  CHECK(dense.cost(s, p, 2) == 300.0 * 300.0 * (20.0 + 50.0));
+  CHECK(dense.memory(s, p, 2) == memory_dense(s, 2, 2.5, 1.0));
+  CHECK(dense_eigen_cost(0.0, 5.0)(z) == 300.0 * 300.0 * (20.0 + 5.0 * 300.0));
+  CHECK(thin_svd_cost()(z) == 20.0 * 20.0 * 300.0);
+
+  // Only a cost: the default memory stays, and plus_memory adds to it.
+  const Budget costed = make_budget(nd);
+  CHECK(!costed.memory);
+  CHECK(!costed.iterations);
+  const Budget more = plus_memory(costed, [](const TaskSize& t) { return t.n; });
+  CHECK(more.memory(s, p, 3) == memory_default(s, 3) + 300.0);
+  CHECK(plus_memory(linear, nd).memory(s, p, 3) == memory_linear(s, 3) + 300.0 * 20.0);
+}
+
+Budget named_other() {
+  Budget b;
+  b.method = "test_budget_other";
+  return b;
+}
+
+MethodInfo test_budget_named() {
+  MethodInfo m;
+  m.name = "test_budget_named";
+  return m;
+}
+
+TEST_CASE("DRBENCH_METHOD registers the budget under its method's name", "[budget][registry]") {
+  const Budget* b = Budgets::instance().find("pca");
+  REQUIRE(b != nullptr);
+  CHECK(b->method == "pca");
+  CHECK(Registry::instance().find("pca") != nullptr);
+  // A budget that names another method is refused, and neither is registered.
+  CHECK_THROWS_WITH(detail::MethodRegistrar(&test_budget_named, &named_other),
+                    Catch::Contains("a budget of 'test_budget_other' registered as "
+                                    "'test_budget_named'"));
+  CHECK(Registry::instance().find("test_budget_named") == nullptr);
+  CHECK(Budgets::instance().find("test_budget_named") == nullptr);
+}
+
 }  // namespace
 }  // namespace drbench

@@ -24,15 +24,6 @@ MethodInfo test_cfg_supervised() {
   return m;
 }
 
-Budget test_cfg_supervised_budget() {
-  Budget b;
-  b.method = "test_cfg_supervised";
-  b.cost = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return double(s.n) * double(s.d) * double(dim) * double(p.integer("k"));
-  };
-  return b;
-}
-
 // No out-of-sample map: only the transductive protocol may run it. Default dim limit.
 MethodInfo test_cfg_transductive() {
   MethodInfo m = testing::fake_method_info("test_cfg_transductive", "manifold",
@@ -43,7 +34,8 @@ MethodInfo test_cfg_transductive() {
 }
 
 }  // namespace
-DRBENCH_REGISTER_METHOD(test_cfg_supervised)
-DRBENCH_REGISTER_BUDGET(test_cfg_supervised_budget)
+DRBENCH_METHOD(test_cfg_supervised, make_budget([](const TaskSize& z) {
+                 return z.n * z.d * z.q * double(z.p.integer("k"));
+               }))
 DRBENCH_REGISTER_METHOD(test_cfg_transductive)
 }  // namespace drbench

@@ -42,15 +42,6 @@ MethodInfo test_mem_greedy() {
   return m;
 }
 
-Budget test_mem_greedy_budget() {
-  Budget b;
-  b.method = "test_mem_greedy";
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return 32.0 * double(s.n) * double(s.n);
-  };
-  return b;
-}
-
 std::string yaml_with(const std::string& datasets, const std::string& methods) {
   return "seed: 2\ndatasets: " + datasets + "\nsplits: {train_ratio: [0.5]}\nmethods: " + methods +
          "\n";
@@ -82,8 +73,9 @@ std::string error_of(F&& f) {
 
 }  // namespace
 
-DRBENCH_REGISTER_METHOD(test_mem_greedy)
-DRBENCH_REGISTER_BUDGET(test_mem_greedy_budget)
+// An estimate of four dense n x n matrices.
+DRBENCH_METHOD(test_mem_greedy,
+               make_budget(nullptr, [](const TaskSize& z) { return 32.0 * z.n * z.n; }))
 
 TEST_CASE("memory sizes: units are powers of 1024, bad ones name the option", "[memory]") {
   CHECK(parse_memory_size("--memory-per-rank", "4G") == 4.0 * 1024 * 1024 * 1024);

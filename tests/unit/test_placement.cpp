@@ -35,19 +35,10 @@ MethodInfo test_mem_placed() {
   return m;
 }
 
-Budget test_mem_placed_budget() {
-  Budget b;
-  b.method = "test_mem_placed";
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return 32.0 * double(s.n) * double(s.n);
-  };
-  return b;
-}
-
 }  // namespace
 
-DRBENCH_REGISTER_METHOD(test_mem_placed)
-DRBENCH_REGISTER_BUDGET(test_mem_placed_budget)
+DRBENCH_METHOD(test_mem_placed,
+               make_budget(nullptr, [](const TaskSize& z) { return 32.0 * z.n * z.n; }))
 
 TEST_CASE("placement: slots a task takes on a node", "[placement]") {
   // 64 GiB, 32 ranks, 100 MiB held by every rank: 1948 MiB of room per rank.

@@ -27,18 +27,7 @@ MethodInfo identity_info() {
   return m;
 }
 
-Budget identity_budget() {
-  Budget b;
-  b.method = "identity";
-  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) { return double(s.n) * s.d; };
-  // The data itself is the embedding: copies of the training and test points, no n x n matrix.
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(identity_info)
-DRBENCH_REGISTER_BUDGET(identity_budget)
+// The data itself is the embedding: copies of the training and test points, no n x n matrix.
+DRBENCH_METHOD(identity_info, linear_budget([](const TaskSize& z) { return z.n * z.d; }))
 }  // namespace drbench

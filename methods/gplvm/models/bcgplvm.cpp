@@ -22,11 +22,6 @@ MethodInfo bcgplvm_info() {
   return m;
 }
 
-Budget bcgplvm_budget() {
-  return gp_variant_budget("bcgplvm");
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(bcgplvm_info)
-DRBENCH_REGISTER_BUDGET(bcgplvm_budget)
+DRBENCH_METHOD(bcgplvm_info, gp_variant_budget())
 }  // namespace drbench

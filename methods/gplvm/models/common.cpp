@@ -151,19 +151,16 @@ MethodInfo gp_variant_info(std::string name, std::string summary, std::string re
   return m;
 }
 
-Budget gp_variant_budget(std::string name) {
-  Budget b;
-  b.method = std::move(name);
+Budget gp_variant_budget() {
   // As the plain GP-LVM: one Cholesky + inverse and O(n^2 d) products per
   // evaluation, about two evaluations per SCG iteration. Sparse: about six n x m x m products,
   // four n x m x d ones and a few m^3 factorisations per evaluation.
-  b.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
-    const GplvmSettings g = estimate_settings(p);
-    const double n = double(s.n), d = double(s.d), it = double(g.iterations);
-    if (const double mi = sparse_inducing(g, s)) {
-      return it * 2.0 * (6.0 * n * mi * mi + 4.0 * n * mi * d + 4.0 * mi * mi * mi);
-    }
-    return it * 2.0 * (n * n * n + 3.0 * n * n * d);
+  TaskEstimate cost = [](const TaskSize& z) {
+    const GplvmSettings g = estimate_settings(z.p);
+    const double it = double(g.iterations);
+    if (const double mi = sparse_inducing(g, z.shape))
+      return it * 2.0 * (6.0 * z.n * mi * mi + 4.0 * z.n * mi * z.d + 4.0 * mi * mi * mi);
+    return it * 2.0 * (z.n * z.n * z.n + 3.0 * z.n * z.n * z.d);
   };
   // Sparse: the n x m matrices of one evaluation, m x m ones, and the n x d work arrays; no n x n
   // matrix of the likelihood. At most six n x m live at once (K_fu, whitened in its own storage;
@@ -177,14 +174,11 @@ Budget gp_variant_budget(std::string name) {
   // `drbench validate` at N = 1500 (benchmarks/memory_peaks.py; the other variants' priors are
   // of the same kind, not measured); the fitted model keeps a few N x N while the test points are
   // mapped.
-  b.memory = [](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    if (const double mi = sparse_inducing(estimate_settings(p), s)) {
-      const double n = double(s.n), d = double(s.d);
-      return 8.0 * (7.0 * n * mi + 6.0 * mi * mi + 8.0 * n * d + 6.0 * n * double(dim));
-    }
-    return memory_dense(s, dim, 11.0, 4.0);
-  };
-  return b;
+  return make_budget(std::move(cost), [](const TaskSize& z) {
+    if (const double mi = sparse_inducing(estimate_settings(z.p), z.shape))
+      return 8.0 * (7.0 * z.n * mi + 6.0 * mi * mi + 8.0 * z.n * z.d + 6.0 * z.n * z.q);
+    return memory_dense(z.shape, z.dim, 11.0, 4.0);
+  });
 }
 
 }  // namespace drbench

@@ -87,7 +87,7 @@ double sparse_inducing(const GplvmSettings& g, const DataShape& s);
 // cost, max_dim n-1).
 // The budget of the variants: the GP-LVM's iterations of n^3 (exact) or n m^2 (sparse) work, and
 // its n x n (exact) or n x m (sparse) matrices.
-Budget gp_variant_budget(std::string name);
+Budget gp_variant_budget();
 MethodInfo gp_variant_info(std::string name, std::string summary, std::string reference,
                            std::vector<ParamSpec> params, bool supervised);
 

@@ -49,11 +49,6 @@ MethodInfo dgplvm_info() {
   return m;
 }
 
-Budget dgplvm_budget() {
-  return gp_variant_budget("dgplvm");
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(dgplvm_info)
-DRBENCH_REGISTER_BUDGET(dgplvm_budget)
+DRBENCH_METHOD(dgplvm_info, gp_variant_budget())
 }  // namespace drbench

@@ -64,10 +64,8 @@ void drop_gaussian_prior_default(std::vector<ParamSpec>& specs) {
     }
 }
 
-void add_dynamics_memory(Budget& b) {
-  b.memory = [base = b.memory](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return base(s, p, dim) + 24.0 * double(s.n) * double(s.n);
-  };
+Budget with_dynamics(Budget b) {
+  return plus_memory(std::move(b), [](const TaskSize& z) { return 24.0 * z.n * z.n; });
 }
 
 }  // namespace drbench

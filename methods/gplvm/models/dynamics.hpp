@@ -46,6 +46,6 @@ void drop_gaussian_prior_default(std::vector<ParamSpec>& specs);
 
 // The dynamics prior is an exact GP over the time steps, with n x n matrices of its own whatever
 // the likelihood: the memory estimate adds them.
-void add_dynamics_memory(Budget& b);
+Budget with_dynamics(Budget b);
 
 }  // namespace drbench

@@ -31,11 +31,6 @@ MethodInfo gplrf_info() {
   return m;
 }
 
-Budget gplrf_budget() {
-  return gp_variant_budget("gplrf");
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(gplrf_info)
-DRBENCH_REGISTER_BUDGET(gplrf_budget)
+DRBENCH_METHOD(gplrf_info, gp_variant_budget())
 }  // namespace drbench

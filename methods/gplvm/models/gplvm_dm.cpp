@@ -70,23 +70,8 @@ MethodInfo bcgplvm_dm_info() {
                                gp_variant_param_specs("rbf", dynamics_keys().specs(), false), true);
 }
 
-// Both budgets: the GP-LVM's and the dynamics' memory.
-Budget dynamics_variant_budget(std::string name) {
-  Budget b = gp_variant_budget(std::move(name));
-  add_dynamics_memory(b);
-  return b;
-}
-
-Budget gplvm_dm_budget() {
-  return dynamics_variant_budget("gplvm_dm");
-}
-Budget bcgplvm_dm_budget() {
-  return dynamics_variant_budget("bcgplvm_dm");
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(gplvm_dm_info)
-DRBENCH_REGISTER_METHOD(bcgplvm_dm_info)
-DRBENCH_REGISTER_BUDGET(gplvm_dm_budget)
-DRBENCH_REGISTER_BUDGET(bcgplvm_dm_budget)
+// Both budgets: the GP-LVM's and the dynamics' memory.
+DRBENCH_METHOD(gplvm_dm_info, with_dynamics(gp_variant_budget()))
+DRBENCH_METHOD(bcgplvm_dm_info, with_dynamics(gp_variant_budget()))
 }  // namespace drbench

@@ -40,11 +40,6 @@ MethodInfo llgplvm_info() {
   return m;
 }
 
-Budget llgplvm_budget() {
-  return gp_variant_budget("llgplvm");
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(llgplvm_info)
-DRBENCH_REGISTER_BUDGET(llgplvm_budget)
+DRBENCH_METHOD(llgplvm_info, gp_variant_budget())
 }  // namespace drbench

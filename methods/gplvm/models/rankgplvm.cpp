@@ -35,11 +35,6 @@ MethodInfo rankgplvm_info() {
   return m;
 }
 
-Budget rankgplvm_budget() {
-  return gp_variant_budget("rankgplvm");
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(rankgplvm_info)
-DRBENCH_REGISTER_BUDGET(rankgplvm_budget)
+DRBENCH_METHOD(rankgplvm_info, gp_variant_budget())
 }  // namespace drbench

@@ -137,23 +137,22 @@ MethodInfo tpslvm_family_info(std::string name, std::string summary, std::vector
   return m;
 }
 
-Budget tpslvm_family_budget(std::string name) {
-  Budget b = gp_variant_budget(std::move(name));
+Budget tpslvm_family_budget() {
+  // Sparse: the thin-plate kernel keeps eta and eta'/r of (X, Z) and (Z, Z) for the gradient
+  // pass, two slots of two n x m matrices, on top of the sparse GP-LVM's.
+  Budget b = plus_memory(gp_variant_budget(), [](const TaskSize& z) {
+    return 8.0 * 4.0 * z.n * sparse_inducing(tpslvm_keys()(z.p).gp, z.shape);
+  });
   // Per evaluation: E (N^2), E E^T and the two gradient products (3 N^3) on top of the GP floor.
   // Sparse: the sparse GP-LVM's n m^2 products plus the thin-plate form's four (K_fu, its two
   // gradient products, the diagonal's).
-  b.cost = [](const DataShape& s, const ParamSet& p, arma::uword) {
-    const TpsLvmSetting t = tpslvm_keys()(p);
-    const double n = double(s.n), it = double(t.gp.iterations);
-    if (const double mi = sparse_inducing(t.gp, s))
-      return it * 2.0 * (10.0 * n * mi * mi + 4.0 * n * mi * double(s.d) + 4.0 * mi * mi * mi);
-    return it * 2.0 * (4.0 * n * n * n + 3.0 * n * n * double(s.d));
-  };
-  // Sparse: the thin-plate kernel keeps eta and eta'/r of (X, Z) and (Z, Z) for the gradient
-  // pass, two slots of two n x m matrices, on top of the sparse GP-LVM's.
-  b.memory = [base = b.memory](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return base(s, p, dim) + 8.0 * 4.0 * double(s.n) * sparse_inducing(tpslvm_keys()(p).gp, s);
-  };
+  b.cost = make_budget([](const TaskSize& z) {
+             const TpsLvmSetting t = tpslvm_keys()(z.p);
+             const double it = double(t.gp.iterations);
+             if (const double mi = sparse_inducing(t.gp, z.shape))
+               return it * 2.0 * (10.0 * z.n * mi * mi + 4.0 * z.n * mi * z.d + 4.0 * mi * mi * mi);
+             return it * 2.0 * (4.0 * z.n * z.n * z.n + 3.0 * z.n * z.n * z.d);
+           }).cost;
   return b;
 }
 
@@ -220,26 +219,9 @@ MethodInfo bctpslvm_dm_info() {
   return m;
 }
 
-Budget tpslvm_budget() {
-  return tpslvm_family_budget("tpslvm");
-}
-Budget bctpslvm_budget() {
-  return tpslvm_family_budget("bctpslvm");
-}
-Budget tpslvm_dm_budget() {
-  return tpslvm_family_budget("tpslvm_dm");
-}
-Budget bctpslvm_dm_budget() {
-  return tpslvm_family_budget("bctpslvm_dm");
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(tpslvm_info)
-DRBENCH_REGISTER_METHOD(bctpslvm_info)
-DRBENCH_REGISTER_METHOD(tpslvm_dm_info)
-DRBENCH_REGISTER_METHOD(bctpslvm_dm_info)
-DRBENCH_REGISTER_BUDGET(tpslvm_budget)
-DRBENCH_REGISTER_BUDGET(bctpslvm_budget)
-DRBENCH_REGISTER_BUDGET(tpslvm_dm_budget)
-DRBENCH_REGISTER_BUDGET(bctpslvm_dm_budget)
+DRBENCH_METHOD(tpslvm_info, tpslvm_family_budget())
+DRBENCH_METHOD(bctpslvm_info, tpslvm_family_budget())
+DRBENCH_METHOD(tpslvm_dm_info, tpslvm_family_budget())
+DRBENCH_METHOD(bctpslvm_dm_info, tpslvm_family_budget())
 }  // namespace drbench

@@ -66,6 +66,6 @@ class TpsLvm final : public GplvmMethod {
 // `own`, latent dimension capped at 4.
 MethodInfo tpslvm_family_info(std::string name, std::string summary, std::vector<ParamSpec> own);
 // Their budget: the GP-LVM's with the thin-plate kernel's work.
-Budget tpslvm_family_budget(std::string name);
+Budget tpslvm_family_budget();
 
 }  // namespace drbench

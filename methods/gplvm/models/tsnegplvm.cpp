@@ -36,17 +36,9 @@ MethodInfo tsnegplvm_info() {
   return m;
 }
 
-Budget tsnegplvm_budget() {
-  Budget b = gp_variant_budget("tsnegplvm");
-  // The t-SNE prior holds the dense n x n affinities P and its Student-t kernel whatever the
-  // likelihood (the sparse approximations save the likelihood's n x n matrices only).
-  b.memory = [base = b.memory](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return base(s, p, dim) + 16.0 * double(s.n) * double(s.n);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(tsnegplvm_info)
-DRBENCH_REGISTER_BUDGET(tsnegplvm_budget)
+// The t-SNE prior holds the dense n x n affinities P and its Student-t kernel whatever the
+// likelihood (the sparse approximations save the likelihood's n x n matrices only).
+DRBENCH_METHOD(tsnegplvm_info,
+               plus_memory(gp_variant_budget(), [](const TaskSize& z) { return 16.0 * z.n * z.n; }))
 }  // namespace drbench

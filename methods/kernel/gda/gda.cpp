@@ -76,21 +76,8 @@ MethodInfo gda_info() {
   return m;
 }
 
-Budget gda_budget() {
-  Budget b;
-  b.method = "gda";
-  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.n * (s.d + 5.0 * s.n);
-  };
-  // The full eigendecomposition of the Gram matrix (K, eigenvectors, LAPACK's workspace) and the
-  // kept n x r basis with its r x r scatter: five n x n at the peak, two kept for the test side.
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_dense(s, dim, 5.0, 2.0);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(gda_info)
-DRBENCH_REGISTER_BUDGET(gda_budget)
+// The full eigendecomposition of the Gram matrix (K, eigenvectors, LAPACK's workspace) and the
+// kept n x r basis with its r x r scatter: five n x n at the peak, two kept for the test side.
+DRBENCH_METHOD(gda_info, dense_budget(dense_eigen_cost(0.0, 5.0), 5.0, 2.0))
 }  // namespace drbench

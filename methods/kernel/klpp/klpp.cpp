@@ -53,11 +53,6 @@ MethodInfo klpp_info() {
   return m;
 }
 
-Budget klpp_budget() {
-  return kernel_lpp_budget("klpp");
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(klpp_info)
-DRBENCH_REGISTER_BUDGET(klpp_budget)
+DRBENCH_METHOD(klpp_info, kernel_lpp_budget())
 }  // namespace drbench

@@ -30,21 +30,8 @@ MethodInfo kpca_info() {
   return m;
 }
 
-Budget kpca_budget() {
-  Budget b;
-  b.method = "kpca";
-  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.n * (s.d + 50.0);
-  };
-  // The Gram matrix and its distances (2.5 n x n with the Lanczos work), then the test points'
-  // cross-kernel and its centred copy; only dim eigenvectors are kept.
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_dense(s, dim, 2.5, 0.0);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(kpca_info)
-DRBENCH_REGISTER_BUDGET(kpca_budget)
+// The Gram matrix and its distances (2.5 n x n with the Lanczos work), then the test points'
+// cross-kernel and its centred copy; only dim eigenvectors are kept.
+DRBENCH_METHOD(kpca_info, dense_budget(dense_eigen_cost(50.0, 0.0), 2.5, 0.0))
 }  // namespace drbench

@@ -75,11 +75,6 @@ MethodInfo sklpp_info() {
   return m;
 }
 
-Budget sklpp_budget() {
-  return kernel_lpp_budget("sklpp");
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(sklpp_info)
-DRBENCH_REGISTER_BUDGET(sklpp_budget)
+DRBENCH_METHOD(sklpp_info, kernel_lpp_budget())
 }  // namespace drbench

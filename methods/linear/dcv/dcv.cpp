@@ -88,20 +88,9 @@ MethodInfo dcv_info() {
   return m;
 }
 
-Budget dcv_budget() {
-  Budget b;
-  b.method = "dcv";
-  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.d * std::min(s.n, s.d);  // the thin SVD of X - class means
-  };
-  // The thin SVD of the within-class differences: U is d x min(n, d), beside a d x d projector.
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim) + 8.0 * double(s.d) * double(std::min(s.n, s.d));
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(dcv_info)
-DRBENCH_REGISTER_BUDGET(dcv_budget)
+// The thin SVD of X - class means; U is d x min(n, d), beside a d x d projector.
+DRBENCH_METHOD(dcv_info,
+               linear_budget([](const TaskSize& z) { return z.n * z.d * std::min(z.n, z.d); },
+                             [](const TaskSize& z) { return 8.0 * z.d * std::min(z.n, z.d); }))
 }  // namespace drbench

@@ -123,24 +123,15 @@ MethodInfo factor_analysis_info() {
   return m;
 }
 
-Budget factor_analysis_budget() {
-  Budget b;
-  const FactorAnalysisKeys keys;
-  b.method = "factor_analysis";
-  // d <= n: the covariance once (n d^2), then a d x d eigenproblem an iteration; d > n: a thin
-  // SVD of the scaled data an iteration.
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double n = double(s.n), d = double(s.d), it = double(keys.iterations(p));
-    return s.d <= s.n ? n * d * d + it * d * d * d : it * n * n * d;
-  };
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    // The scaled copy of the data and its singular vectors when d > n (thin SVD).
-    return memory_linear(s, dim) + (s.d > s.n ? 16.0 * double(s.n) * s.d : 0.0);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(factor_analysis_info)
-DRBENCH_REGISTER_BUDGET(factor_analysis_budget)
+// d <= n: the covariance once (n d^2), then a d x d eigenproblem an iteration; d > n: a thin
+// SVD of the scaled data an iteration, which holds the scaled copy and its singular vectors.
+DRBENCH_METHOD(factor_analysis_info,
+               linear_budget(
+                   [keys = FactorAnalysisKeys{}](const TaskSize& z) {
+                     const double it = double(keys.iterations(z.p));
+                     return z.d <= z.n ? z.n * z.d * z.d + it * z.d * z.d * z.d
+                                       : it * z.n * z.n * z.d;
+                   },
+                   [](const TaskSize& z) { return z.d > z.n ? 16.0 * z.n * z.d : 0.0; }))
 }  // namespace drbench

@@ -160,22 +160,13 @@ MethodInfo fastica_info() {
   return m;
 }
 
-Budget fastica_budget() {
-  Budget b;
-  const FastIcaKeys keys;
-  b.method = "fastica";
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double a = std::min(s.n, s.d), b = std::max(s.n, s.d);
-    return a * a * b + double(keys.iterations(p)) * s.n * double(dim) * double(dim);
-  };
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    // The whitened data and g(W Z), g'(W Z), each dim x n, beside memory_linear.
-    return memory_linear(s, dim) + 8.0 * 4.0 * double(s.n) * dim;
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(fastica_info)
-DRBENCH_REGISTER_BUDGET(fastica_budget)
+// The whitening SVD, then the fixed-point steps; the whitened data and g(W Z), g'(W Z), each
+// dim x n, beside memory_linear.
+DRBENCH_METHOD(fastica_info, linear_budget(
+                                 [keys = FastIcaKeys{}](const TaskSize& z) {
+                                   return thin_svd_cost()(z) +
+                                          double(keys.iterations(z.p)) * z.n * z.q * z.q;
+                                 },
+                                 [](const TaskSize& z) { return 8.0 * 4.0 * z.n * z.q; }))
 }  // namespace drbench

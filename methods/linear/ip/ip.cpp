@@ -36,11 +36,6 @@ MethodInfo ip_info() {
   return m;
 }
 
-Budget ip_budget() {
-  return isometric_budget("ip");
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(ip_info)
-DRBENCH_REGISTER_BUDGET(ip_budget)
+DRBENCH_METHOD(ip_info, isometric_budget())
 }  // namespace drbench

@@ -49,14 +49,8 @@ MethodInfo ip_sr_info() {
   return m;
 }
 
-// The graph, then the sparse regression: about n^3 / 10.
-Budget ip_sr_budget() {
-  return isometric_budget("ip_sr", [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.n * s.n / 10.0;
-  });
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(ip_sr_info)
-DRBENCH_REGISTER_BUDGET(ip_sr_budget)
+// The graph, then the sparse regression: about n^3 / 10.
+DRBENCH_METHOD(ip_sr_info,
+               isometric_budget([](const TaskSize& z) { return z.n * z.n * z.n / 10.0; }))
 }  // namespace drbench

@@ -68,20 +68,8 @@ MethodInfo lda_info() {
   return m;
 }
 
-Budget lda_budget() {
-  Budget b;
-  b.method = "lda";
-  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.d * s.d + double(s.d) * s.d * s.d;
-  };
-  // Within-class differences (n x d) and the two d x d scatter matrices.
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(lda_info)
-DRBENCH_REGISTER_BUDGET(lda_budget)
+// Within-class differences (n x d) and the two d x d scatter matrices.
+DRBENCH_METHOD(lda_info,
+               linear_budget([](const TaskSize& z) { return z.n * z.d * z.d + z.d * z.d * z.d; }))
 }  // namespace drbench

@@ -191,23 +191,17 @@ MethodInfo lmnn_info() {
   return m;
 }
 
-Budget lmnn_budget() {
-  const LmnnKeys keys;
-  // Every evaluation scans all pairs for impostors in the embedding and forms L X and the
-  // gradient's product with X^T; a line search takes about two evaluations per iteration.
-  Budget b = metric_learning_budget("lmnn", keys.iterations, 2.0, 4.0, 0.0);
-  // A block of 256 distance columns, the target lists and the impostor pairs, counted at 200
-  // per point (metric-learn's active sets on ordinary data are far below that; all pairs can be
-  // impostors only when every class overlaps every other at the start).
-  b.memory = [keys](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n);
-    return memory_linear(s, dim) + 8.0 * n * (256.0 + 3.0 * double(keys.neighbours(p))) +
-           24.0 * n * std::min(n, 200.0);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(lmnn_info)
-DRBENCH_REGISTER_BUDGET(lmnn_budget)
+// Every evaluation scans all pairs for impostors in the embedding and forms L X and the
+// gradient's product with X^T; a line search takes about two evaluations per iteration. Memory: a
+// block of 256 distance columns, the target lists and the impostor pairs, counted at 200 per
+// point (metric-learn's active sets on ordinary data are far below that; all pairs can be
+// impostors only when every class overlaps every other at the start).
+DRBENCH_METHOD(lmnn_info, make_budget(metric_learning_cost(LmnnKeys{}.iterations, 2.0, 4.0),
+                                      [keys = LmnnKeys{}](const TaskSize& z) {
+                                        return memory_linear(z.shape, z.dim) +
+                                               8.0 * z.n *
+                                                   (256.0 + 3.0 * double(keys.neighbours(z.p))) +
+                                               24.0 * z.n * std::min(z.n, 200.0);
+                                      }))
 }  // namespace drbench

@@ -51,24 +51,13 @@ MethodInfo lpp_info() {
   return m;
 }
 
-Budget lpp_budget() {
-  Budget b;
-  const LppKeys keys;
-  b.method = "lpp";
-  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.n * s.d + double(s.d) * s.d * s.d;
-  };
-  // The PCA-reduced points and their products with the sparse kNN graph (four n x d arrays),
-  // the graph itself.
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n);
-    return memory_linear(s, dim) + 8.0 * 4.0 * n * double(s.d) +
-           32.0 * n * double(keys.neighbours(p));
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(lpp_info)
-DRBENCH_REGISTER_BUDGET(lpp_budget)
+// The PCA-reduced points and their products with the sparse kNN graph (four n x d arrays), the
+// graph itself.
+DRBENCH_METHOD(lpp_info,
+               make_budget([](const TaskSize& z) { return z.n * z.n * z.d + z.d * z.d * z.d; },
+                           [keys = LppKeys{}](const TaskSize& z) {
+                             return memory_linear(z.shape, z.dim) + 8.0 * 4.0 * z.n * z.d +
+                                    32.0 * z.n * double(keys.neighbours(z.p));
+                           }))
 }  // namespace drbench

@@ -97,14 +97,9 @@ MethodInfo mcml_info() {
   return m;
 }
 
+}  // namespace
 // Every evaluation forms the n x n softmax, its exponentials and two products with it; the line
 // search takes about 1.5 evaluations per iteration. It holds the target distribution, log P, W,
 // its symmetric sum and a transposed copy: five n x n arrays.
-Budget mcml_budget() {
-  return metric_learning_budget("mcml", McmlKeys{}.iterations, 1.5, 12.0, 5.0);
-}
-
-}  // namespace
-DRBENCH_REGISTER_METHOD(mcml_info)
-DRBENCH_REGISTER_BUDGET(mcml_budget)
+DRBENCH_METHOD(mcml_info, metric_learning_budget(McmlKeys{}.iterations, 1.5, 12.0, 5.0))
 }  // namespace drbench

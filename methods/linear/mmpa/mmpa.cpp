@@ -164,21 +164,11 @@ MethodInfo mmpa_info() {
   return m;
 }
 
-Budget mmpa_budget() {
-  Budget b;
-  b.method = "mmpa";
-  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return 2.0 * double(s.n) * s.n * s.d + double(s.d) * s.d * s.d;
-  };
-  // Distances, the same-class mask and the two dense graphs with their Laplacians: about eight
-  // n x n at once.
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim) + 8.0 * 8.0 * double(s.n) * double(s.n);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(mmpa_info)
-DRBENCH_REGISTER_BUDGET(mmpa_budget)
+// Distances, the same-class mask and the two dense graphs with their Laplacians: about eight
+// n x n at once.
+DRBENCH_METHOD(
+    mmpa_info,
+    linear_budget([](const TaskSize& z) { return 2.0 * z.n * z.n * z.d + z.d * z.d * z.d; },
+                  [](const TaskSize& z) { return 8.0 * 8.0 * z.n * z.n; }))
 }  // namespace drbench

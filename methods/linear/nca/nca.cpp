@@ -76,14 +76,9 @@ MethodInfo nca_info() {
   return m;
 }
 
+}  // namespace
 // Every evaluation forms the n x n softmax and two products with it, about 1.5 evaluations an
 // L-BFGS step; it holds the label mask, P, its masked copy, the weights and their symmetric sum:
 // five n x n arrays.
-Budget nca_budget() {
-  return metric_learning_budget("nca", NcaKeys{}.iterations, 1.5, 10.0, 5.0);
-}
-
-}  // namespace
-DRBENCH_REGISTER_METHOD(nca_info)
-DRBENCH_REGISTER_BUDGET(nca_budget)
+DRBENCH_METHOD(nca_info, metric_learning_budget(NcaKeys{}.iterations, 1.5, 10.0, 5.0))
 }  // namespace drbench

@@ -238,25 +238,20 @@ MethodInfo nmf_info() {
   return m;
 }
 
-Budget nmf_budget() {
-  Budget b;
-  const NmfKeys keys;
-  b.method = "nmf";
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d), k = double(dim);
-    return std::min(n, d) * n * d +
-           double(keys.iterations(p)) * (2.0 * n * d * k + (n + d) * k * k);
-  };
-  // The transposed (and shifted) data, its SVD's factors, W, H and the product W H of the error.
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d), r = double(std::min(s.n, s.d));
-    return memory_linear(s, dim) + 8.0 * (3.0 * n * d + r * (n + d) + 3.0 * dim * (n + d)) +
-           8.0 * double(s.n_test) * (d + 2.0 * dim);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(nmf_info)
-DRBENCH_REGISTER_BUDGET(nmf_budget)
+// The SVD start, then the multiplicative updates. Memory: the transposed (and shifted) data, its
+// SVD's factors, W, H and the product W H of the error.
+DRBENCH_METHOD(nmf_info, make_budget(
+                             [keys = NmfKeys{}](const TaskSize& z) {
+                               const double n = z.n, d = z.d, k = z.q;
+                               return std::min(n, d) * n * d +
+                                      double(keys.iterations(z.p)) *
+                                          (2.0 * n * d * k + (n + d) * k * k);
+                             },
+                             [](const TaskSize& z) {
+                               const double n = z.n, d = z.d, r = std::min(n, d), q = z.q;
+                               return memory_linear(z.shape, z.dim) +
+                                      8.0 * (3.0 * n * d + r * (n + d) + 3.0 * q * (n + d)) +
+                                      8.0 * z.n_test * (d + 2.0 * q);
+                             }))
 }  // namespace drbench

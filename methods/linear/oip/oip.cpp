@@ -42,11 +42,6 @@ MethodInfo oip_info() {
   return m;
 }
 
-Budget oip_budget() {
-  return isometric_budget("oip");
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(oip_info)
-DRBENCH_REGISTER_BUDGET(oip_budget)
+DRBENCH_METHOD(oip_info, isometric_budget())
 }  // namespace drbench

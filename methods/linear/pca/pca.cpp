@@ -1,8 +1,8 @@
 #include "methods/linear/pca/pca.hpp"
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/registry.hpp"
 #include "methods/common/plain_projection.hpp"
-#include "methods/linear/pca_models.hpp"
 
 namespace drbench {
 
@@ -19,11 +19,6 @@ MethodInfo pca_info() {
       "Jolliffe, Principal Component Analysis (2002); baseline of TPSLVM/GPLRF/OIP");
 }
 
-Budget pca_budget() {
-  return pca_models_budget("pca");
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(pca_info)
-DRBENCH_REGISTER_BUDGET(pca_budget)
+DRBENCH_METHOD(pca_info, linear_budget(thin_svd_cost()))
 }  // namespace drbench

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "framework/budget/budget.hpp"
 #include "framework/core/registry.hpp"
 #include "framework/linalg/pca.hpp"
 #include "methods/common/plain_projection.hpp"
-#include "methods/linear/pca_models.hpp"
 
 namespace drbench {
 
@@ -68,11 +68,6 @@ MethodInfo ppca_info() {
   return m;
 }
 
-Budget ppca_budget() {
-  return pca_models_budget("ppca");
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(ppca_info)
-DRBENCH_REGISTER_BUDGET(ppca_budget)
+DRBENCH_METHOD(ppca_info, linear_budget(thin_svd_cost()))
 }  // namespace drbench

@@ -33,20 +33,11 @@ MethodInfo random_projection_info() {
   return m;
 }
 
-Budget random_projection_budget() {
-  Budget b;
-  b.method = "random_projection";
-  b.cost = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return double(s.n) * s.d * double(dim);
-  };
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    const double n = double(s.n + s.n_test);
-    return 8.0 * (double(s.d) * dim + 2.0 * n * dim);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(random_projection_info)
-DRBENCH_REGISTER_BUDGET(random_projection_budget)
+// The projection matrix (d x dim) and the embeddings of the training and test points.
+DRBENCH_METHOD(random_projection_info,
+               make_budget([](const TaskSize& z) { return z.n * z.d * z.q; },
+                           [](const TaskSize& z) {
+                             return 8.0 * (z.d * z.q + 2.0 * (z.n + z.n_test) * z.q);
+                           }))
 }  // namespace drbench

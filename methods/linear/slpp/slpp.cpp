@@ -58,29 +58,24 @@ MethodInfo slpp_info() {
   return m;
 }
 
-Budget slpp_budget() {
-  Budget b;
-  b.method = "slpp";
-  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    const double per = s.n_classes ? double(s.n) / s.n_classes : double(s.n);
-    return double(s.n) * per * s.d + double(s.d) * s.d * s.d + double(s.n) * s.d * s.d;
-  };
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d);
-    const double per = s.n_classes ? n / double(s.n_classes) : n;
-    const double pairs = double(s.n_classes ? s.n_classes : 1) * per * per;
-    // The stored graph (edge list, weights, sparse matrix: about 80 bytes a pair while it is
-    // assembled, measured with benchmarks/memory_peaks.py) up to the limit, one class's n_c x 256
-    // weight block and its members' copies above it; the data, the PCA pre-step and the d x d
-    // problems.
-    const double graph =
-        pairs <= Slpp::kStoredPairsLimit ? 80.0 * pairs : 8.0 * per * (256.0 + 2.0 * d);
-    return 8.0 * 1048576.0 + 4.0 * 8.0 * n * d + graph + 6.0 * 8.0 * d * d + 8.0 * n * dim;
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(slpp_info)
-DRBENCH_REGISTER_BUDGET(slpp_budget)
+// The same-class graph (pairs within each class), a PCA pre-step and d x d problems. Memory: the
+// stored graph (edge list, weights, sparse matrix: about 80 bytes a pair while it is assembled,
+// measured with benchmarks/memory_peaks.py) up to the limit, one class's n_c x 256 weight block
+// and its members' copies above it; the data, the PCA pre-step and the d x d problems.
+DRBENCH_METHOD(slpp_info, make_budget(
+                              [](const TaskSize& z) {
+                                const double per = z.classes ? z.n / z.classes : z.n;
+                                return z.n * per * z.d + z.d * z.d * z.d + z.n * z.d * z.d;
+                              },
+                              [](const TaskSize& z) {
+                                const double n = z.n, d = z.d;
+                                const double per = z.classes ? n / z.classes : n;
+                                const double pairs = (z.classes ? z.classes : 1.0) * per * per;
+                                const double graph = pairs <= Slpp::kStoredPairsLimit
+                                                         ? 80.0 * pairs
+                                                         : 8.0 * per * (256.0 + 2.0 * d);
+                                return 8.0 * 1048576.0 + 4.0 * 8.0 * n * d + graph +
+                                       6.0 * 8.0 * d * d + 8.0 * n * z.q;
+                              }))
 }  // namespace drbench

@@ -59,14 +59,7 @@ MethodInfo soip_info() {
   return m;
 }
 
-// The graph, then a d x d problem per direction.
-Budget soip_budget() {
-  return isometric_budget("soip", [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return double(dim) * s.d * s.d * s.d;
-  });
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(soip_info)
-DRBENCH_REGISTER_BUDGET(soip_budget)
+// The graph, then a d x d problem per direction.
+DRBENCH_METHOD(soip_info, isometric_budget([](const TaskSize& z) { return z.q * z.d * z.d * z.d; }))
 }  // namespace drbench

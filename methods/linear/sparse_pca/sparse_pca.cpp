@@ -158,24 +158,18 @@ MethodInfo sparse_pca_info() {
   return m;
 }
 
-Budget sparse_pca_budget() {
-  Budget b;
-  const SparsePcaKeys keys;
-  b.method = "sparse_pca";
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d), k = double(dim);
-    return std::min(n, d) * n * d +
-           double(keys.iterations(p)) * (3.0 * n * d * k + 20.0 * d * k * k);
-  };
-  // The centred data, its thin SVD, the dictionary (dim x n) and the residual of the objective.
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d), r = double(std::min(s.n, s.d));
-    return memory_linear(s, dim) + 8.0 * (2.0 * n * d + r * (n + d) + 3.0 * dim * n);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(sparse_pca_info)
-DRBENCH_REGISTER_BUDGET(sparse_pca_budget)
+// The SVD start, then the dictionary steps. Memory: the centred data, its thin SVD, the
+// dictionary (dim x n) and the residual of the objective.
+DRBENCH_METHOD(sparse_pca_info, linear_budget(
+                                    [keys = SparsePcaKeys{}](const TaskSize& z) {
+                                      const double n = z.n, d = z.d, k = z.q;
+                                      return std::min(n, d) * n * d +
+                                             double(keys.iterations(z.p)) *
+                                                 (3.0 * n * d * k + 20.0 * d * k * k);
+                                    },
+                                    [](const TaskSize& z) {
+                                      const double n = z.n, d = z.d, r = std::min(n, d);
+                                      return 8.0 * (2.0 * n * d + r * (n + d) + 3.0 * z.q * n);
+                                    }))
 }  // namespace drbench

@@ -43,20 +43,6 @@ MethodInfo truncated_svd_info() {
   return m;
 }
 
-Budget truncated_svd_budget() {
-  Budget b;
-  b.method = "truncated_svd";
-  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    const double a = std::min(s.n, s.d), b = std::max(s.n, s.d);
-    return a * a * b;
-  };
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return memory_linear(s, dim);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(truncated_svd_info)
-DRBENCH_REGISTER_BUDGET(truncated_svd_budget)
+DRBENCH_METHOD(truncated_svd_info, linear_budget(thin_svd_cost()))
 }  // namespace drbench

@@ -93,21 +93,10 @@ MethodInfo diffusion_maps_info() {
   return m;
 }
 
-Budget diffusion_maps_budget() {
-  Budget b;
-  b.method = "diffusion_maps";
-  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    const double n = double(s.n);
-    return n * n * s.d + 5.0 * n * n * n;
-  };
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    // Distances, kernel and the symmetric matrix with LAPACK's copy; then the test rows.
-    return memory_dense(s, dim + 1, 4.0, 1.0);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(diffusion_maps_info)
-DRBENCH_REGISTER_BUDGET(diffusion_maps_budget)
+// Distances, kernel and the symmetric matrix with LAPACK's copy; then the test rows.
+DRBENCH_METHOD(
+    diffusion_maps_info,
+    make_budget([](const TaskSize& z) { return z.n * z.n * z.d + 5.0 * z.n * z.n * z.n; },
+                [](const TaskSize& z) { return memory_dense(z.shape, z.dim + 1, 4.0, 1.0); }))
 }  // namespace drbench

@@ -110,11 +110,6 @@ MethodInfo hessian_lle_info() {
   return m;
 }
 
-Budget hessian_lle_budget() {
-  return local_alignment_budget("hessian_lle", kNeighbours);
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(hessian_lle_info)
-DRBENCH_REGISTER_BUDGET(hessian_lle_budget)
+DRBENCH_METHOD(hessian_lle_info, local_alignment_budget(kNeighbours))
 }  // namespace drbench

@@ -185,24 +185,21 @@ MethodInfo isomap_info() {
 }
 
 Budget isomap_budget() {
-  Budget b;
   const IsomapKeys keys;
-  b.method = "isomap";
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double k = static_cast<double>(keys.neighbours(p));
-    const double l = static_cast<double>(keys.landmarks(p));
-    const double sources = l > 0 ? std::min(l, double(s.n)) : double(s.n);
-    return double(s.n) *
-           (s.n * s.d / 8.0 + sources * (2.0 * k * std::log2(double(s.n) + 1) + 50.0));
+  TaskEstimate cost = [=](const TaskSize& z) {
+    const double k = static_cast<double>(keys.neighbours(z.p));
+    const double l = static_cast<double>(keys.landmarks(z.p));
+    const double sources = l > 0 ? std::min(l, z.n) : z.n;
+    return z.n * (z.n * z.d / 8.0 + sources * (2.0 * k * std::log2(z.n + 1) + 50.0));
   };
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d);
-    const arma::uword k = static_cast<arma::uword>(keys.neighbours(p));
-    const double l = std::min(double(keys.landmarks(p)), n);
+  TaskEstimate memory = [=](const TaskSize& z) {
+    const double n = z.n, d = z.d;
+    const arma::uword k = static_cast<arma::uword>(keys.neighbours(z.p));
+    const double l = std::min(double(keys.landmarks(z.p)), n);
     double bytes =
         kProcessBaseBytes + 16.0 * n * d +
-        (keys.graph(p) == "knn"
-             ? neighbour_graph_memory(s.n, s.d, k, keys.neighbour_graph(p))
+        (keys.graph(z.p) == "knn"
+             ? neighbour_graph_memory(z.shape.n, z.shape.d, k, keys.neighbour_graph(z.p))
              : 8.0 * n * std::min(n, 4194304.0 / std::max(n, 1.0)) + 64.0 * n * double(k));
     if (l > 0) {
       // n x m geodesics and one n x block of them squared at a time; the landmark MDS (m x m).
@@ -211,16 +208,15 @@ Budget isomap_budget() {
       // The n x n squared geodesics (symmetrised in place), Lanczos on products with them (a
       // second n x n matrix only where the dense solver takes small problems), and one block of
       // new points' distances and geodesics for the out-of-sample map.
-      bytes += 8.0 * n * n * (s.n > 800 ? 1.0 : 2.0) +
-               lanczos_memory(s.n, std::max<arma::uword>(2 * dim + 1, 20)) +
+      bytes += 8.0 * n * n * (z.shape.n > 800 ? 1.0 : 2.0) +
+               lanczos_memory(z.shape.n, std::max<arma::uword>(2 * z.dim + 1, 20)) +
                2.0 * 8.0 * n * double(kTransformBlock);
     }
-    return bytes + 8.0 * n * 2.0 * double(dim);
+    return bytes + 8.0 * n * 2.0 * z.q;
   };
-  return b;
+  return make_budget(std::move(cost), std::move(memory));
 }
 
 }  // namespace
-DRBENCH_REGISTER_METHOD(isomap_info)
-DRBENCH_REGISTER_BUDGET(isomap_budget)
+DRBENCH_METHOD(isomap_info, isomap_budget())
 }  // namespace drbench

@@ -98,26 +98,22 @@ MethodInfo landmark_mds_info() {
   return m;
 }
 
-Budget landmark_mds_budget() {
-  Budget b;
-  b.method = "landmark_mds";
-  const LandmarkMdsKeys keys;
-  // The landmarks' m x m eigenproblem and the n x m distances of the triangulation (MaxMin: m
-  // passes over the data).
-  b.cost = [keys](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double lm = landmarks_used(keys.landmarks(p), s.n), n = double(s.n + s.n_test);
-    return lm * lm * (s.d + 10.0 * lm) + 2.0 * n * lm * s.d;
-  };
-  b.memory = [keys](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double lm = landmarks_used(keys.landmarks(p), s.n),
-                 block = double(std::min<arma::uword>(std::max(s.n, s.n_test), kPlaceBlock));
-    return kProcessBaseBytes + 8.0 * (3.0 * lm * lm + lm * s.d + 2.0 * lm * block) +
-           8.0 * dim * double(s.n + s.n_test) * 2.0;
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(landmark_mds_info)
-DRBENCH_REGISTER_BUDGET(landmark_mds_budget)
+// The landmarks' m x m eigenproblem and the n x m distances of the triangulation (MaxMin: m
+// passes over the data).
+DRBENCH_METHOD(landmark_mds_info,
+               make_budget(
+                   [keys = LandmarkMdsKeys{}](const TaskSize& z) {
+                     const double lm = landmarks_used(keys.landmarks(z.p), z.shape.n),
+                                  n = z.n + z.n_test;
+                     return lm * lm * (z.d + 10.0 * lm) + 2.0 * n * lm * z.d;
+                   },
+                   [keys = LandmarkMdsKeys{}](const TaskSize& z) {
+                     const double lm = landmarks_used(keys.landmarks(z.p), z.shape.n),
+                                  block = double(std::min<arma::uword>(
+                                      std::max(z.shape.n, z.shape.n_test), kPlaceBlock));
+                     return kProcessBaseBytes +
+                            8.0 * (3.0 * lm * lm + lm * z.d + 2.0 * lm * block) +
+                            8.0 * z.q * (z.n + z.n_test) * 2.0;
+                   }))
 }  // namespace drbench

@@ -209,30 +209,23 @@ MethodInfo landmark_mvu_info() {
   return m;
 }
 
-Budget landmark_mvu_budget() {
-  Budget b;
-  b.method = "landmark_mvu";
-  const LandmarkMvuKeys keys;
-  b.cost = [keys](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double lm = landmarks_used(keys.landmarks(p), s.n),
-                 c = mvu_constraints(s.n, keys.neighbours(p));
-    // The SDP, with dense rank-one constraints of length m, and the sparse solve for Q.
-    return sdp_cost(lm, c) + 30.0 * c * c * lm + double(s.n) * lm * 50.0 + double(s.n) * s.n * s.d;
-  };
-  b.memory = [keys](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double lm = landmarks_used(keys.landmarks(p), s.n), n = double(s.n),
-                 c = mvu_constraints(s.n, keys.neighbours(p));
-    const double k = double(keys.neighbours(p));
-    // The SDP, its m-long constraint vectors, Q and its copies (n x m), the sparse Phi, the
-    // exact kNN search's blocks and the embeddings.
-    return kProcessBaseBytes + sdp_memory(lm, c) + 12.0 * c * lm + 8.0 * 4.0 * n * lm +
-           100.0 * n * k * k + 8.0 * n * std::min(n, 4096.0) + 8.0 * n * s.d +
-           8.0 * 2.0 * dim * double(s.n + s.n_test);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(landmark_mvu_info)
-DRBENCH_REGISTER_BUDGET(landmark_mvu_budget)
+// The SDP, with dense rank-one constraints of length m, and the sparse solve for Q. Memory: the
+// SDP, its m-long constraint vectors, Q and its copies (n x m), the sparse Phi, the exact kNN
+// search's blocks and the embeddings.
+DRBENCH_METHOD(landmark_mvu_info,
+               make_budget(
+                   [keys = LandmarkMvuKeys{}](const TaskSize& z) {
+                     const double lm = landmarks_used(keys.landmarks(z.p), z.shape.n),
+                                  c = mvu_constraints(z.shape.n, keys.neighbours(z.p));
+                     return sdp_cost(lm, c) + 30.0 * c * c * lm + z.n * lm * 50.0 + z.n * z.n * z.d;
+                   },
+                   [keys = LandmarkMvuKeys{}](const TaskSize& z) {
+                     const double lm = landmarks_used(keys.landmarks(z.p), z.shape.n), n = z.n,
+                                  c = mvu_constraints(z.shape.n, keys.neighbours(z.p));
+                     const double k = double(keys.neighbours(z.p));
+                     return kProcessBaseBytes + sdp_memory(lm, c) + 12.0 * c * lm +
+                            8.0 * 4.0 * n * lm + 100.0 * n * k * k + 8.0 * n * std::min(n, 4096.0) +
+                            8.0 * n * z.d + 8.0 * 2.0 * z.q * (z.n + z.n_test);
+                   }))
 }  // namespace drbench

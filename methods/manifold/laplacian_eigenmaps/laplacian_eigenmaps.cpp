@@ -166,30 +166,27 @@ MethodInfo le_info() {
 }
 
 Budget le_budget() {
-  Budget b;
   const LeKeys keys;
-  b.method = "laplacian_eigenmaps";
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword) {
-    return double(s.n) * (s.n * s.d + 100.0 * double(keys.neighbours(p)));
+  TaskEstimate cost = [=](const TaskSize& z) {
+    return z.n * (z.n * z.d + 100.0 * double(keys.neighbours(z.p)));
   };
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d);
-    const arma::uword k = static_cast<arma::uword>(keys.neighbours(p));
-    // The data and the method's copy; the graph; W, S and their temporaries (~4 sparse copies of
-    // about 1.5 k n edges, 16 bytes each); then the eigensolver: dense S and LAPACK's copy up to
-    // the dense limit, Lanczos above it.
+  // The data and the method's copy; the graph; W, S and their temporaries (~4 sparse copies of
+  // about 1.5 k n edges, 16 bytes each); then the eigensolver: dense S and LAPACK's copy up to
+  // the dense limit, Lanczos above it.
+  TaskEstimate memory = [=](const TaskSize& z) {
+    const double n = z.n, d = z.d;
+    const arma::uword k = static_cast<arma::uword>(keys.neighbours(z.p));
     double bytes = kProcessBaseBytes + 16.0 * n * d +
-                   neighbour_graph_memory(s.n, s.d, k, keys.neighbour_graph(p)) +
+                   neighbour_graph_memory(z.shape.n, z.shape.d, k, keys.neighbour_graph(z.p)) +
                    4.0 * 1.5 * double(k) * n * 16.0 + 8.0 * n * 4.0;
-    bytes += s.n <= LaplacianEigenmaps::kDenseLimit
+    bytes += z.shape.n <= LaplacianEigenmaps::kDenseLimit
                  ? 2.0 * 8.0 * n * n
-                 : lanczos_memory(s.n, std::max<arma::uword>(2 * dim + 20, 60));
-    return bytes + 8.0 * n * 2.0 * double(dim);
+                 : lanczos_memory(z.shape.n, std::max<arma::uword>(2 * z.dim + 20, 60));
+    return bytes + 8.0 * n * 2.0 * z.q;
   };
-  return b;
+  return make_budget(std::move(cost), std::move(memory));
 }
 
 }  // namespace
-DRBENCH_REGISTER_METHOD(le_info)
-DRBENCH_REGISTER_BUDGET(le_budget)
+DRBENCH_METHOD(le_info, le_budget())
 }  // namespace drbench

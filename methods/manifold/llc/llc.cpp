@@ -78,32 +78,6 @@ MethodInfo llc_info() {
   return m;
 }
 
-Budget llc_budget() {
-  Budget b;
-  const LlcKeys keys;
-  b.method = "llc";
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n + s.n_test), d = double(s.d), a = double(keys.analysers(p));
-    // EM: each iteration a d x d weighted covariance and its eigenpairs per analyser; the kNN
-    // search; the p x p alignment, p = analysers (dims + 1).
-    const double pp = a * (dim + 1.0);
-    return double(keys.iterations(p)) * a * (n * d * d + d * d * d / 10.0) / 20.0 +
-           double(s.n) * s.n * d + n * pp * pp + pp * pp * pp;
-  };
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(std::max(s.n, s.n_test)), d = double(s.d),
-                 a = double(keys.analysers(p));
-    const double pp = a * (dim + 1.0);
-    // Centred and weighted copies of the data, one d x d covariance, the n x analysers
-    // log-densities and responsibilities, U and (I - W) U, the p x p alignment and its eigen
-    // work, the exact kNN search's distance blocks.
-    return kProcessBaseBytes + 8.0 * (3.0 * n * d + 3.0 * d * d + 4.0 * n * a + 2.0 * n * pp +
-                                      5.0 * pp * pp + n * std::min(n, 4096.0) + 2.0 * n * dim);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(llc_info)
-DRBENCH_REGISTER_BUDGET(llc_budget)
+DRBENCH_METHOD(llc_info, mixture_alignment_budget(LlcKeys{}.analysers, LlcKeys{}.iterations, true))
 }  // namespace drbench

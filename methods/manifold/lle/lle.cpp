@@ -114,12 +114,10 @@ MethodInfo lle_info() {
 // of the two fitted curves and is taken as growing linearly in k; a fit to one data set, not a
 // bound.
 Budget lle_budget() {
-  Budget b;
-  b.method = "lle";
   const std::string fmnist = "Fashion-MNIST, 50-D (PCA), k = 10, minimum-degree ordering";
   const std::string run =
       "lle's sparse path, SuperLU factor entries and peak (2553f1f, 2026-11-27)";
-  b.fitted = {
+  const FittedConstants fitted{
       {"m_entries_per_k2", 0.55, "Fashion-MNIST, k = 10: 53 entries a column of M", run},
       {"lu_bytes_per_entry", 10.5, fmnist + ", 20,000 points", run},
       {"lu_entries_scale", 0.733, fmnist + ", 5,000 and 20,000 points", run},
@@ -129,39 +127,35 @@ Budget lle_budget() {
       {"lu_peak_exponent", 2.277, fmnist + ", 20,000 and 60,000 points (4,320 MiB)", run},
       {"reference_k", 10.0, fmnist, run},
   };
-  const double m_per_k2 = b.fitted("m_entries_per_k2"), lu_bytes = b.fitted("lu_bytes_per_entry"),
-               lu_scale = b.fitted("lu_entries_scale"), lu_exp = b.fitted("lu_entries_exponent"),
-               peak_mib = b.fitted("lu_peak_mib_at_reference"),
-               peak_n = b.fitted("lu_peak_reference_n"), peak_exp = b.fitted("lu_peak_exponent"),
-               ref_k = b.fitted("reference_k");
+  const double m_per_k2 = fitted("m_entries_per_k2"), lu_bytes = fitted("lu_bytes_per_entry"),
+               lu_scale = fitted("lu_entries_scale"), lu_exp = fitted("lu_entries_exponent"),
+               peak_mib = fitted("lu_peak_mib_at_reference"),
+               peak_n = fitted("lu_peak_reference_n"), peak_exp = fitted("lu_peak_exponent"),
+               ref_k = fitted("reference_k");
   const LleKeys k;
-  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.n * (s.d + 5.0 * s.n);
-  };
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d);
-    const arma::uword nk = static_cast<arma::uword>(k.neighbours(p));
+  TaskEstimate memory = [=](const TaskSize& z) {
+    const double n = z.n, d = z.d;
+    const arma::uword nk = static_cast<arma::uword>(k.neighbours(z.p));
     const double kk = double(nk);
     // M = (I - W)'(I - W) holds the neighbours of neighbours; while it is factored it exists as
     // the product and as SuperLU's compressed-column arrays.
     const double m_nnz = m_per_k2 * kk * kk * n;
     double bytes = kProcessBaseBytes + 16.0 * n * d +
-                   neighbour_graph_memory(s.n, s.d, nk, k.neighbour_graph(p)) +
+                   neighbour_graph_memory(z.shape.n, z.shape.d, nk, k.neighbour_graph(z.p)) +
                    40.0 * (kk + 1.0) * n + 28.0 * m_nnz;
-    if (s.n <= LLE::kDenseLimit) {
+    if (z.shape.n <= LLE::kDenseLimit) {
       bytes += 3.0 * 8.0 * n * n;  // dense M, its Cholesky factor, LAPACK's work copy
     } else {
       const double small_fit = lu_bytes * lu_scale * std::pow(n, lu_exp);
       const double large_fit = peak_mib * 1048576.0 * std::pow(n / peak_n, peak_exp);
       bytes += std::max(small_fit, large_fit) * (kk / ref_k) +
-               lanczos_memory(s.n, std::max<arma::uword>(2 * dim + 10, 30));
+               lanczos_memory(z.shape.n, std::max<arma::uword>(2 * z.dim + 10, 30));
     }
-    return bytes + 8.0 * n * 2.0 * double(dim);
+    return bytes + 8.0 * n * 2.0 * z.q;
   };
-  return b;
+  return make_budget(dense_eigen_cost(0.0, 5.0), std::move(memory), fitted);
 }
 
 }  // namespace
-DRBENCH_REGISTER_METHOD(lle_info)
-DRBENCH_REGISTER_BUDGET(lle_budget)
+DRBENCH_METHOD(lle_info, lle_budget())
 }  // namespace drbench

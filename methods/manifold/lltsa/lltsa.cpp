@@ -52,25 +52,14 @@ MethodInfo lltsa_info() {
   return m;
 }
 
-Budget lltsa_budget() {
-  Budget b;
-  const LltsaKeys keys;
-  b.method = "lltsa";
-  // kNN distances (n^2 d), a k x k eigenproblem per point, the scatter matrices and a d x d
-  // generalized eigenproblem.
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double n = double(s.n), d = double(s.d), k = double(keys.neighbours(p));
-    return n * n * d + n * k * k * (d + k) + n * d * d + d * d * d;
-  };
-  // The kNN search's n x n distances, B's triplets (k^2 a point) and its sparse form, Z B.
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), k = double(keys.neighbours(p));
-    return memory_linear(s, dim) + 8.0 * n * n + 40.0 * k * k * n + 16.0 * n * double(s.d);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(lltsa_info)
-DRBENCH_REGISTER_BUDGET(lltsa_budget)
+// kNN distances (n^2 d), a k x k eigenproblem per point, the scatter matrices and a d x d
+// generalized eigenproblem. Memory: the kNN search's n x n distances, B's triplets (k^2 a point)
+// and its sparse form, Z B.
+DRBENCH_METHOD(lltsa_info, make_budget(local_projection_cost(LltsaKeys{}.neighbours),
+                                       [keys = LltsaKeys{}](const TaskSize& z) {
+                                         const double n = z.n, k = double(keys.neighbours(z.p));
+                                         return memory_linear(z.shape, z.dim) + 8.0 * n * n +
+                                                40.0 * k * k * n + 16.0 * n * z.d;
+                                       }))
 }  // namespace drbench

@@ -36,11 +36,6 @@ MethodInfo ltsa_info() {
   return m;
 }
 
-Budget ltsa_budget() {
-  return local_alignment_budget("ltsa", kNeighbours);
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(ltsa_info)
-DRBENCH_REGISTER_BUDGET(ltsa_budget)
+DRBENCH_METHOD(ltsa_info, local_alignment_budget(kNeighbours))
 }  // namespace drbench

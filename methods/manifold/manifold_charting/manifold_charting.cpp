@@ -70,27 +70,7 @@ MethodInfo manifold_charting_info() {
   return m;
 }
 
-Budget manifold_charting_budget() {
-  Budget b;
-  const ChartingKeys keys;
-  b.method = "manifold_charting";
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n + s.n_test), d = double(s.d), a = double(keys.analysers(p));
-    const double pp = a * (dim + 1.0);
-    return double(keys.iterations(p)) * a * (n * d * d + d * d * d / 10.0) / 20.0 + n * pp * pp +
-           pp * pp * pp;
-  };
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(std::max(s.n, s.n_test)), d = double(s.d),
-                 a = double(keys.analysers(p));
-    const double pp = a * (dim + 1.0);
-    return kProcessBaseBytes + 8.0 * (3.0 * n * d + 3.0 * d * d + 4.0 * n * a + 2.0 * n * pp +
-                                      5.0 * pp * pp + 2.0 * n * dim);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(manifold_charting_info)
-DRBENCH_REGISTER_BUDGET(manifold_charting_budget)
+DRBENCH_METHOD(manifold_charting_info,
+               mixture_alignment_budget(ChartingKeys{}.analysers, ChartingKeys{}.iterations, false))
 }  // namespace drbench

@@ -36,16 +36,6 @@ MethodInfo mds_info() {
   return m;
 }
 
-Budget mds_budget() {
-  Budget b;
-  b.method = "mds";
-  b.cost = [](const DataShape& s, const ParamSet&, arma::uword) {
-    return double(s.n) * s.n * (s.d + 100.0);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(mds_info)
-DRBENCH_REGISTER_BUDGET(mds_budget)
+DRBENCH_METHOD(mds_info, make_budget(dense_eigen_cost(100.0, 0.0)))
 }  // namespace drbench

@@ -100,11 +100,6 @@ MethodInfo modified_lle_info() {
   return m;
 }
 
-Budget modified_lle_budget() {
-  return local_alignment_budget("modified_lle", kNeighbours);
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(modified_lle_info)
-DRBENCH_REGISTER_BUDGET(modified_lle_budget)
+DRBENCH_METHOD(modified_lle_info, local_alignment_budget(kNeighbours))
 }  // namespace drbench

@@ -85,22 +85,16 @@ MethodInfo mvu_info() {
   return m;
 }
 
-Budget mvu_budget() {
-  Budget b;
-  const MvuKeys keys;
-  b.method = "mvu";
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword) {
-    return sdp_cost(double(s.n), mvu_constraints(s.n, keys.neighbours(p)));
-  };
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n);
-    return kProcessBaseBytes + sdp_memory(n, mvu_constraints(s.n, keys.neighbours(p))) +
-           8.0 * n * (3.0 * n + s.d + 2.0 * dim) + 40.0 * n * double(keys.neighbours(p));
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(mvu_info)
-DRBENCH_REGISTER_BUDGET(mvu_budget)
+DRBENCH_METHOD(mvu_info,
+               make_budget(
+                   [keys = MvuKeys{}](const TaskSize& z) {
+                     return sdp_cost(z.n, mvu_constraints(z.shape.n, keys.neighbours(z.p)));
+                   },
+                   [keys = MvuKeys{}](const TaskSize& z) {
+                     const double n = z.n, k = double(keys.neighbours(z.p));
+                     return kProcessBaseBytes +
+                            sdp_memory(n, mvu_constraints(z.shape.n, keys.neighbours(z.p))) +
+                            8.0 * n * (3.0 * n + z.d + 2.0 * z.q) + 40.0 * n * k;
+                   }))
 }  // namespace drbench

@@ -56,25 +56,12 @@ MethodInfo npe_info() {
   return m;
 }
 
-Budget npe_budget() {
-  Budget b;
-  const NpeKeys keys;
-  b.method = "npe";
-  // kNN distances (n^2 d), a k x k solve per point, the reduced scatter matrices (n d^2) and a
-  // d x d generalized eigenproblem.
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword) {
-    const double n = double(s.n), d = double(s.d), k = double(keys.neighbours(p));
-    return n * n * d + n * k * k * (d + k) + n * d * d + d * d * d;
-  };
-  // The kNN search's n x n distances, the reduced data and its residuals (two n x d arrays).
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    const double n = double(s.n);
-    return memory_linear(s, dim) + 8.0 * n * n + 16.0 * n * double(s.d);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(npe_info)
-DRBENCH_REGISTER_BUDGET(npe_budget)
+// kNN distances (n^2 d), a k x k solve per point, the reduced scatter matrices (n d^2) and a
+// d x d generalized eigenproblem. Memory: the kNN search's n x n distances, the reduced data and
+// its residuals (two n x d arrays).
+DRBENCH_METHOD(npe_info,
+               make_budget(local_projection_cost(NpeKeys{}.neighbours), [](const TaskSize& z) {
+                 return memory_linear(z.shape, z.dim) + 8.0 * z.n * z.n + 16.0 * z.n * z.d;
+               }))
 }  // namespace drbench

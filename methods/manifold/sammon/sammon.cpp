@@ -386,17 +386,8 @@ MethodInfo sammon_info() {
   return m;
 }
 
-Budget sammon_budget() {
-  Budget b;
-  const SammonKeys keys;
-  b.method = "sammon";
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return double(s.n) * s.n * (s.d + 20.0 * double(keys.iterations(p)) * (dim + 1));
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(sammon_info)
-DRBENCH_REGISTER_BUDGET(sammon_budget)
+DRBENCH_METHOD(sammon_info, make_budget([keys = SammonKeys{}](const TaskSize& z) {
+                 return z.n * z.n * (z.d + 20.0 * double(keys.iterations(z.p)) * (z.q + 1));
+               }))
 }  // namespace drbench

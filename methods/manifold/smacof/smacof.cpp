@@ -223,23 +223,13 @@ MethodInfo smacof_info() {
   return m;
 }
 
-Budget smacof_budget() {
-  Budget b;
-  const SmacofKeys keys;
-  b.method = "smacof";
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n);
-    return n * n * s.d + 5.0 * n * n * n + double(keys.iterations(p)) * n * n * (4.0 + dim);
-  };
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    // Input distances, current distances, targets, B and the classical start's double-centred
-    // matrix with its eigensolver's copy.
-    return memory_dense(s, dim, 6.0, 1.0);
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(smacof_info)
-DRBENCH_REGISTER_BUDGET(smacof_budget)
+// Input distances, current distances, targets, B and the classical start's double-centred
+// matrix with its eigensolver's copy.
+DRBENCH_METHOD(smacof_info, dense_budget(
+                                [keys = SmacofKeys{}](const TaskSize& z) {
+                                  return z.n * z.n * z.d + 5.0 * z.n * z.n * z.n +
+                                         double(keys.iterations(z.p)) * z.n * z.n * (4.0 + z.q);
+                                },
+                                6.0, 1.0))
 }  // namespace drbench

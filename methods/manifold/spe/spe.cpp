@@ -127,23 +127,15 @@ MethodInfo spe_info() {
   return m;
 }
 
-Budget spe_budget() {
-  Budget b;
-  const SpeKeys keys;
-  b.method = "spe";
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    return double(keys.iterations(p)) * double(keys.pairs(p)) * double(s.n) *
-           (double(s.d) + 3.0 * dim);
-  };
-  // The embedding and the pair sample: no n x n matrix.
-  b.memory = [](const DataShape& s, const ParamSet&, arma::uword dim) {
-    return kProcessBaseBytes + 8.0 * 2.0 * double(s.n) * (double(dim) + s.d) +
-           8.0 * 3.0 * kSamplePairs;
-  };
-  return b;
-}
-
 }  // namespace
-DRBENCH_REGISTER_METHOD(spe_info)
-DRBENCH_REGISTER_BUDGET(spe_budget)
+// The embedding and the pair sample: no n x n matrix.
+DRBENCH_METHOD(spe_info, make_budget(
+                             [keys = SpeKeys{}](const TaskSize& z) {
+                               return double(keys.iterations(z.p)) * double(keys.pairs(z.p)) * z.n *
+                                      (z.d + 3.0 * z.q);
+                             },
+                             [](const TaskSize& z) {
+                               return kProcessBaseBytes + 8.0 * 2.0 * z.n * (z.q + z.d) +
+                                      8.0 * 3.0 * kSamplePairs;
+                             }))
 }  // namespace drbench

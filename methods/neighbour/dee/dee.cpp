@@ -15,6 +15,7 @@
 #include "methods/neighbour/dee/dee_bh_objective.hpp"
 #include "methods/neighbour/dee/dee_objective.hpp"
 #include "methods/neighbour/linear_embedding.hpp"
+#include "methods/neighbour/linear_embedding_budget.hpp"
 
 namespace drbench {
 
@@ -188,36 +189,33 @@ MethodInfo dee_info() {
 }
 
 Budget dee_budget() {
-  Budget b;
   const DeeKeys keys;
   const LinearEmbeddingKeys& k = keys.k;
-  b.method = "dee";
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d), it = double(k.iterations(p));
-    if (linear_embedding_uses_barnes_hut(k.gradient(p), s.n, dim)) {
-      // The class graph's search, then per evaluation Y = A X, F X^T and the walk (O(d) a cell).
-      const double nb = double(k.neighbours(p));
-      // all_pairs: two Gram-sized products per class, about n^2 d / C in all.
-      const double classes = double(std::max<std::size_t>(s.n_classes, 1));
-      const double setup =
-          keys.attraction(p) == "all_pairs" ? 2.0 * n * n * d / classes : n * d * (nb + d);
-      return setup + 5.0 * it * n * (2.0 * d * dim + std::log2(n + 1.0) * (20.0 + 2.0 * d));
-    }
-    const double per_iter = double(dim) * s.n * (s.n + s.d) + 2.0 * s.n * s.n;
-    return double(s.d) * s.d * (s.d / 3.0 + s.n) + 50.0 * it * per_iter / 10;
+  // Dense: D2, the two class masks, the kernel and w+, w- while the weights are formed; w+, w-
+  // and K while fitting.
+  TaskEstimate dense_cost = [=](const TaskSize& z) {
+    const double n = z.n, d = z.d, it = double(k.iterations(z.p));
+    const double per_iter = z.q * n * (n + d) + 2.0 * n * n;
+    return d * d * (d / 3.0 + n) + 50.0 * it * per_iter / 10;
   };
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    // Dense: D2, the two class masks, the kernel and w+, w- while the weights are formed; w+, w-
-    // and K while fitting.
-    if (!linear_embedding_uses_barnes_hut(k.gradient(p), s.n, dim))
-      return memory_dense(s, dim, 6.0, 0.0);
-    return memory_linear(s, dim) + dee_linear_time_bytes(s, arma::uword(k.neighbours(p)),
-                                                         keys.attraction(p) == "all_pairs", dim);
+  // Linear time: the class graph's search, then per evaluation Y = A X, F X^T and the walk (O(d)
+  // a cell); all_pairs: two Gram-sized products per class, about n^2 d / C in all.
+  TaskEstimate bh_cost = [=](const TaskSize& z) {
+    const double n = z.n, d = z.d, it = double(k.iterations(z.p)), nb = double(k.neighbours(z.p));
+    const double classes = std::max(z.classes, 1.0);
+    const double setup =
+        keys.attraction(z.p) == "all_pairs" ? 2.0 * n * n * d / classes : n * d * (nb + d);
+    return setup + 5.0 * it * n * (2.0 * d * z.q + std::log2(n + 1.0) * (20.0 + 2.0 * d));
   };
-  return b;
+  TaskEstimate bh_memory = [=](const TaskSize& z) {
+    return memory_linear(z.shape, z.dim) +
+           dee_linear_time_bytes(z.shape, arma::uword(k.neighbours(z.p)),
+                                 keys.attraction(z.p) == "all_pairs", z.dim);
+  };
+  return linear_embedding_budget(k, std::move(dense_cost), 6.0, std::move(bh_cost),
+                                 std::move(bh_memory));
 }
 
 }  // namespace
-DRBENCH_REGISTER_METHOD(dee_info)
-DRBENCH_REGISTER_BUDGET(dee_budget)
+DRBENCH_METHOD(dee_info, dee_budget())
 }  // namespace drbench

@@ -14,6 +14,7 @@
 #include "methods/neighbour/dsne/dsne_bh_objective.hpp"
 #include "methods/neighbour/dsne/dsne_objective.hpp"
 #include "methods/neighbour/linear_embedding.hpp"
+#include "methods/neighbour/linear_embedding_budget.hpp"
 
 namespace drbench {
 
@@ -86,38 +87,32 @@ MethodInfo dsne_info() {
 }
 
 Budget dsne_budget() {
-  Budget b;
-  const DsneKeys keys;
-  const LinearEmbeddingKeys& k = keys.k;
-  b.method = "dsne";
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = double(s.n), d = double(s.d), it = double(k.iterations(p));
-    if (linear_embedding_uses_barnes_hut(k.gradient(p), s.n, dim)) {
-      // The two class graphs' searches (the different-class one over about all points), then
-      // per evaluation Y = A X, G X^T, the sparse attraction and the walk.
-      const double nb = double(k.neighbours(p));
-      return n * n * d / 50.0 +
-             5.0 * it * n * (2.0 * d * dim + 4.0 * nb + 20.0 * std::log2(n + 1.0));
-    }
-    return 5.0 * it * (double(dim) * s.n * (s.n + s.d) + 4.0 * s.n * s.n) / 10;
+  const LinearEmbeddingKeys k = DsneKeys{}.k;
+  // Dense: D2, the two class masks, P and each group's index, distance and kernel vectors while
+  // P is formed (about 8 n x n; 1.85 GB peak RSS measured at 5,000 points, data included).
+  TaskEstimate dense_cost = [=](const TaskSize& z) {
+    const double n = z.n, d = z.d, it = double(k.iterations(z.p));
+    return 5.0 * it * (z.q * n * (n + d) + 4.0 * n * n) / 10;
   };
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    // Dense: D2, the two class masks, P and each group's index, distance and kernel vectors
-    // while P is formed (about 8 n x n; 1.85 GB peak RSS measured at 5,000 points, data included).
-    if (!linear_embedding_uses_barnes_hut(k.gradient(p), s.n, dim))
-      return memory_dense(s, dim, 8.0, 0.0);
-    // Centred inputs, a class's reference copy and the search's blocks (about 3 n d doubles); the
-    // sparse P of two graphs while built (at most 4 k n entries, about 50 bytes each with the
-    // edge lists); the rank table (4 C n bytes); embeddings, forces and prefix sums of y.
-    const double n = double(s.n), d = double(s.d), nb = double(k.neighbours(p));
-    const double classes = double(std::max<std::size_t>(s.n_classes, 2));
-    return memory_linear(s, dim) + 8.0 * (3.0 * n * d + 30.0 * n * double(dim)) + 200.0 * nb * n +
+  // Linear time: the two class graphs' searches (the different-class one over about all
+  // points), then per evaluation Y = A X, G X^T, the sparse attraction and the walk.
+  TaskEstimate bh_cost = [=](const TaskSize& z) {
+    const double n = z.n, d = z.d, it = double(k.iterations(z.p)), nb = double(k.neighbours(z.p));
+    return n * n * d / 50.0 + 5.0 * it * n * (2.0 * d * z.q + 4.0 * nb + 20.0 * std::log2(n + 1.0));
+  };
+  // Centred inputs, a class's reference copy and the search's blocks (about 3 n d doubles); the
+  // sparse P of two graphs while built (at most 4 k n entries, about 50 bytes each with the edge
+  // lists); the rank table (4 C n bytes); embeddings, forces and prefix sums of y.
+  TaskEstimate bh_memory = [=](const TaskSize& z) {
+    const double n = z.n, d = z.d, nb = double(k.neighbours(z.p));
+    const double classes = std::max(z.classes, 2.0);
+    return memory_linear(z.shape, z.dim) + 8.0 * (3.0 * n * d + 30.0 * n * z.q) + 200.0 * nb * n +
            4.0 * classes * n;
   };
-  return b;
+  return linear_embedding_budget(k, std::move(dense_cost), 8.0, std::move(bh_cost),
+                                 std::move(bh_memory));
 }
 
 }  // namespace
-DRBENCH_REGISTER_METHOD(dsne_info)
-DRBENCH_REGISTER_BUDGET(dsne_budget)
+DRBENCH_METHOD(dsne_info, dsne_budget())
 }  // namespace drbench

@@ -274,53 +274,51 @@ MethodInfo ee_info() {
 }
 
 Budget ee_budget() {
-  Budget b;
-  b.method = "ee";
   // The preconditioner's LU factors, 12 bytes an entry and half as much again while SuperLU
   // factors: entries measured on Fashion-MNIST at k = 5 (0.47 M at 5,000 points, 6.2 M at
   // 20,000, 50.6 M at 60,000: about n^1.91) and at k = 3, 10 on 20,000 (about k^1.5).
   const std::string fmnist = "Fashion-MNIST, 50-D, perplexity 20";
   const std::string run = "ee's sd path, SuperLU factor entries (66228c2, 2026-11-27)";
-  b.fitted = {
+  const FittedConstants fitted{
       {"lu_bytes_per_entry", 18.0, "SuperLU: 12 bytes an entry, x 1.5 while factoring", run},
       {"lu_entries_scale", 0.0378, fmnist + ", k = 5, 5,000 / 20,000 / 60,000 points", run},
       {"lu_entries_exponent", 1.91, fmnist + ", k = 5, 5,000 / 20,000 / 60,000 points", run},
       {"reference_k", 5.0, fmnist, run},
       {"lu_k_exponent", 1.5, fmnist + ", k = 3, 5, 10 at 20,000 points", run},
   };
-  const double lu_bytes = b.fitted("lu_bytes_per_entry"), lu_scale = b.fitted("lu_entries_scale"),
-               lu_exp = b.fitted("lu_entries_exponent"), ref_k = b.fitted("reference_k"),
-               k_exp = b.fitted("lu_k_exponent");
+  const double lu_bytes = fitted("lu_bytes_per_entry"), lu_scale = fitted("lu_entries_scale"),
+               lu_exp = fitted("lu_entries_exponent"), ref_k = fitted("reference_k"),
+               k_exp = fitted("lu_k_exponent");
   const EeKeys keys;
   // Whether a setting runs the linear-time path, for the estimates.
-  const auto barnes_hut = [keys](const ParamSet& p, arma::uword n, arma::uword dim) {
-    return ee_uses_barnes_hut(keys.gradient(p), keys.weights(p) == "perplexity", n, dim);
+  const auto barnes_hut = [keys](const TaskSize& z) {
+    return ee_uses_barnes_hut(keys.gradient(z.p), keys.weights(z.p) == "perplexity", z.shape.n,
+                              z.dim);
   };
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, it = double(keys.iterations(p));
-    if (barnes_hut(p, s.n, dim))
-      return n * s.d * 3.0 * keys.perplexity(p) +
-             20.0 * it * n * (std::log2(n + 1.0) * (20.0 + s.d) + 3.0 * keys.perplexity(p));
-    return n * n * (s.d + n / 3.0) + 20.0 * it * n * n * (dim + 3);
+  TaskEstimate cost = [=](const TaskSize& z) {
+    const double n = z.n, it = double(keys.iterations(z.p));
+    if (barnes_hut(z))
+      return n * z.d * 3.0 * keys.perplexity(z.p) +
+             20.0 * it * n * (std::log2(n + 1.0) * (20.0 + z.d) + 3.0 * keys.perplexity(z.p));
+    return n * n * (z.d + n / 3.0) + 20.0 * it * n * n * (z.q + 3);
   };
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    if (!barnes_hut(p, s.n, dim)) return memory_default(s, dim);
+  TaskEstimate memory = [=](const TaskSize& z) {
+    if (!barnes_hut(z)) return memory_default(z.shape, z.dim);
     // Sparse w+ and the CG matrix (about 2 x 3 perplexity entries per point each), the inputs in
     // tree order with prefix and node sums (about 4 copies of X), the optimiser's vectors.
-    const double n = double(s.n), d = double(s.d), kk = 3.0 * keys.perplexity(p);
-    double bytes = 8.0 * (4.0 * n * kk * 2.0 + 6.0 * n * d + 40.0 * n * double(dim));
+    const double n = z.n, d = z.d, kk = 3.0 * keys.perplexity(z.p);
+    double bytes = 8.0 * (4.0 * n * kk * 2.0 + 6.0 * n * d + 40.0 * n * z.q);
     // The preconditioner's LU factors (fitted above).
-    const double k = double(keys.precondition_neighbours(p));
-    if (keys.optimizer(p) == "sd" && k > 0)
+    const double k = double(keys.precondition_neighbours(z.p));
+    if (keys.optimizer(z.p) == "sd" && k > 0)
       bytes += lu_bytes * lu_scale * std::pow(n, lu_exp) * std::pow(k / ref_k, k_exp);
     return bytes;
   };
-  return b;
+  return make_budget(std::move(cost), std::move(memory), fitted);
 }
 
 }  // namespace
 
-DRBENCH_REGISTER_METHOD(ee_info)
-DRBENCH_REGISTER_BUDGET(ee_budget)
+DRBENCH_METHOD(ee_info, ee_budget())
 
 }  // namespace drbench

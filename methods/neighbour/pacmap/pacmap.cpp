@@ -249,30 +249,28 @@ MethodInfo pacmap_info() {
   return m;
 }
 
+// The kNN search (about n log n (k + 50) distance evaluations) and the pair sample, then
+// `iterations` passes over every point's pairs.
 Budget pacmap_budget() {
-  Budget b;
   const PacmapKeys keys;
-  b.method = "pacmap";
   const auto pairs_per_point = [=](const ParamSet& p) {
     return double(keys.neighbours(p)) * (1.0 + keys.mn_ratio(p) + keys.fp_ratio(p));
   };
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, k = double(keys.neighbours(p));
-    const double pairs = pairs_per_point(p);
-    return n * s.d * (k + 50.0) * std::log2(n + 2.0) +
-           double(keys.iterations(p)) * n * pairs * (double(dim) + 10.0);
-  };
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, k = double(keys.neighbours(p));
-    const double pairs = pairs_per_point(p);
-    return 8.0 * (n * s.d + 3.0 * n * (k + 50.0) + 2.0 * n * pairs + 6.0 * n * double(dim));
-  };
-  return b;
+  return make_budget(
+      [=](const TaskSize& z) {
+        const double n = z.n, k = double(keys.neighbours(z.p));
+        return n * z.d * (k + 50.0) * std::log2(n + 2.0) +
+               double(keys.iterations(z.p)) * n * pairs_per_point(z.p) * (z.q + 10.0);
+      },
+      [=](const TaskSize& z) {
+        const double n = z.n, k = double(keys.neighbours(z.p));
+        return 8.0 *
+               (n * z.d + 3.0 * n * (k + 50.0) + 2.0 * n * pairs_per_point(z.p) + 6.0 * n * z.q);
+      });
 }
 
 }  // namespace
 
-DRBENCH_REGISTER_METHOD(pacmap_info)
-DRBENCH_REGISTER_BUDGET(pacmap_budget)
+DRBENCH_METHOD(pacmap_info, pacmap_budget())
 
 }  // namespace drbench

@@ -229,32 +229,29 @@ MethodInfo trimap_info() {
   return m;
 }
 
+// The kNN search on at most 100 input dimensions and the triplet sample, then `iterations` passes
+// over every point's triplets.
 Budget trimap_budget() {
-  Budget b;
   const TrimapKeys keys;
-  b.method = "trimap";
   const auto triplets_per_point = [=](const ParamSet& p) {
     return double(keys.neighbours(p) * keys.outliers(p) + keys.random_triplets(p));
   };
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n;
-    const double per = triplets_per_point(p);
-    return n * std::min<double>(s.d, 100) * (double(keys.neighbours(p)) + 50.0) *
-               std::log2(n + 2.0) +
-           double(keys.iterations(p)) * n * per * (double(dim) + 8.0);
-  };
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n;
-    const double per = triplets_per_point(p);
-    return 8.0 * (3.0 * n * s.d + 3.0 * n * (double(keys.neighbours(p)) + 50.0) + 4.0 * n * per +
-                  8.0 * n * double(dim));
-  };
-  return b;
+  return make_budget(
+      [=](const TaskSize& z) {
+        const double n = z.n;
+        return n * std::min(z.d, 100.0) * (double(keys.neighbours(z.p)) + 50.0) *
+                   std::log2(n + 2.0) +
+               double(keys.iterations(z.p)) * n * triplets_per_point(z.p) * (z.q + 8.0);
+      },
+      [=](const TaskSize& z) {
+        const double n = z.n;
+        return 8.0 * (3.0 * n * z.d + 3.0 * n * (double(keys.neighbours(z.p)) + 50.0) +
+                      4.0 * n * triplets_per_point(z.p) + 8.0 * n * z.q);
+      });
 }
 
 }  // namespace
 
-DRBENCH_REGISTER_METHOD(trimap_info)
-DRBENCH_REGISTER_BUDGET(trimap_budget)
+DRBENCH_METHOD(trimap_info, trimap_budget())
 
 }  // namespace drbench

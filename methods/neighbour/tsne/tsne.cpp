@@ -236,38 +236,35 @@ MethodInfo tsne_info() {
 }
 
 Budget tsne_budget() {
-  Budget b;
   const TsneKeys keys;
-  b.method = "tsne";
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, it = static_cast<double>(keys.iterations(p));
-    const std::string g = tsne_gradient_for(keys.gradient(p), s.n, dim);
-    if (g == "exact") return n * n * (s.d + 5.0 * it * dim);
-    const double attract = 3.0 * keys.perplexity(p);
+  TaskEstimate cost = [=](const TaskSize& z) {
+    const double n = z.n, it = static_cast<double>(keys.iterations(z.p));
+    const std::string g = tsne_gradient_for(keys.gradient(z.p), z.shape.n, z.dim);
+    if (g == "exact") return n * n * (z.d + 5.0 * it * z.q);
+    const double attract = 3.0 * keys.perplexity(z.p);
     // The neighbour search: quadratic when exact, about n log n x 50 distance evaluations on HNSW.
-    const bool approx = use_approximate(s.n, s.d, static_cast<arma::uword>(attract),
-                                        parse_graph_kind(keys.neighbour_graph(p)));
-    const double search = approx ? n * std::log2(n + 1.0) * 50.0 * s.d : n * n * s.d;
-    if (g == "fft") return search + it * n * (60.0 + attract) * dim;
-    return search + it * n * (std::log2(n + 1.0) * 20.0 + attract) * dim;
+    const bool approx = use_approximate(z.shape.n, z.shape.d, static_cast<arma::uword>(attract),
+                                        parse_graph_kind(keys.neighbour_graph(z.p)));
+    const double search = approx ? n * std::log2(n + 1.0) * 50.0 * z.d : n * n * z.d;
+    if (g == "fft") return search + it * n * (60.0 + attract) * z.q;
+    return search + it * n * (std::log2(n + 1.0) * 20.0 + attract) * z.q;
   };
   // Exact: the dense P, distances and their exponentials (n x n each). Sparse: the graph, P and
   // its transpose, the optimiser's vectors and, for fft, the padded grids FftKernelSums keeps (the
   // kernel, 4 charges and 4 sums, with the transforms of the kernel and the charges).
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, d = s.d;
-    const std::string g = tsne_gradient_for(keys.gradient(p), s.n, dim);
-    if (g == "exact") return 8.0 * (3.0 * n * n + 4.0 * n * d + 8.0 * n * dim);
-    const double k = 3.0 * keys.perplexity(p);
-    const double grid = g == "fft" ? 8.0 * 14.0 * std::pow(2.0 * 3.0 * 200.0, dim) : 0.0;
-    return 8.0 * (4.0 * n * d + 10.0 * n * k + 12.0 * n * dim) + grid;
+  TaskEstimate memory = [=](const TaskSize& z) {
+    const double n = z.n, d = z.d;
+    const std::string g = tsne_gradient_for(keys.gradient(z.p), z.shape.n, z.dim);
+    if (g == "exact") return 8.0 * (3.0 * n * n + 4.0 * n * d + 8.0 * n * z.q);
+    const double k = 3.0 * keys.perplexity(z.p);
+    const double grid = g == "fft" ? 8.0 * 14.0 * std::pow(2.0 * 3.0 * 200.0, z.q) : 0.0;
+    return 8.0 * (4.0 * n * d + 10.0 * n * k + 12.0 * n * z.q) + grid;
   };
-  return b;
+  return make_budget(std::move(cost), std::move(memory));
 }
 
 }  // namespace
 
-DRBENCH_REGISTER_METHOD(tsne_info)
-DRBENCH_REGISTER_BUDGET(tsne_budget)
+DRBENCH_METHOD(tsne_info, tsne_budget())
 
 }  // namespace drbench

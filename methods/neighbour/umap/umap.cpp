@@ -339,29 +339,23 @@ MethodInfo umap_info() {
   return m;
 }
 
-Budget umap_budget() {
-  Budget b;
-  const UmapKeys keys;
-  b.method = "umap";
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const double n = s.n, k = double(keys.neighbours(p));
-    double ep = double(keys.iterations(p));
-    if (ep == 0) ep = umap::default_epochs(s.n);
-    return n * s.d * k * std::log2(n + 2.0) +
-           ep * n * k * (1.0 + keys.negative_sample_rate(p)) * (double(dim) + 20.0);
-  };
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    // Data (kept for the transform's index), the graph and its union (a few copies of n k
-    // entries), the edge schedule and the embedding.
-    const double n = s.n, k = double(keys.neighbours(p));
-    return 8.0 * (2.0 * n * s.d + 16.0 * n * k + 4.0 * n * double(dim));
-  };
-  return b;
-}
-
 }  // namespace
 
-DRBENCH_REGISTER_METHOD(umap_info)
-DRBENCH_REGISTER_BUDGET(umap_budget)
+// The kNN search, then the epochs' edge samples with their negative samples. Memory: the data
+// (kept for the transform's index), the graph and its union (a few copies of n k entries), the
+// edge schedule and the embedding.
+DRBENCH_METHOD(umap_info, make_budget(
+                              [keys = UmapKeys{}](const TaskSize& z) {
+                                const double n = z.n, k = double(keys.neighbours(z.p));
+                                double ep = double(keys.iterations(z.p));
+                                if (ep == 0) ep = umap::default_epochs(z.shape.n);
+                                return n * z.d * k * std::log2(n + 2.0) +
+                                       ep * n * k * (1.0 + keys.negative_sample_rate(z.p)) *
+                                           (z.q + 20.0);
+                              },
+                              [keys = UmapKeys{}](const TaskSize& z) {
+                                const double n = z.n, k = double(keys.neighbours(z.p));
+                                return 8.0 * (2.0 * n * z.d + 16.0 * n * k + 4.0 * n * z.q);
+                              }))
 
 }  // namespace drbench

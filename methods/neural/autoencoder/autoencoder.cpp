@@ -203,29 +203,28 @@ MethodInfo autoencoder_info() {
 }
 
 Budget autoencoder_budget() {
-  Budget b;
   const AutoencoderKeys keys;
-  b.method = "autoencoder";
+  const auto widths = [keys](const TaskSize& z) {
+    return autoencoder_widths(z.shape.d, z.dim, keys.hidden_layers(z.p), keys.hidden_units(z.p));
+  };
   // Forward and backward passes: about 6 flops per parameter per point, 1.5 evaluations per
   // iteration.
-  b.cost = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const auto w = autoencoder_widths(s.d, dim, keys.hidden_layers(p), keys.hidden_units(p));
-    return double(keys.iterations(p)) * 1.5 * 6.0 * double(s.n) * autoencoder_params(w);
+  TaskEstimate cost = [=](const TaskSize& z) {
+    return double(keys.iterations(z.p)) * 1.5 * 6.0 * z.n * autoencoder_params(widths(z));
   };
   // Every layer's activations over the training points (both halves) and two back-propagated
   // blocks; the parameters, their gradient and the optimiser's ten L-BFGS pairs.
-  b.memory = [=](const DataShape& s, const ParamSet& p, arma::uword dim) {
-    const auto w = autoencoder_widths(s.d, dim, keys.hidden_layers(p), keys.hidden_units(p));
+  TaskEstimate memory = [=](const TaskSize& z) {
+    const auto w = widths(z);
     double units = 0;
     for (const arma::uword u : w) units += 2.0 * double(u);
     const double widest = double(*std::max_element(w.begin(), w.end()));
-    return 8.0 * (double(s.n) * (units + 2.0 * widest + s.d) +
-                  double(s.n_test) * (units / 2 + s.d) + 25.0 * autoencoder_params(w));
+    return 8.0 * (z.n * (units + 2.0 * widest + z.d) + z.n_test * (units / 2 + z.d) +
+                  25.0 * autoencoder_params(w));
   };
-  return b;
+  return make_budget(std::move(cost), std::move(memory));
 }
 
 }  // namespace
-DRBENCH_REGISTER_METHOD(autoencoder_info)
-DRBENCH_REGISTER_BUDGET(autoencoder_budget)
+DRBENCH_METHOD(autoencoder_info, autoencoder_budget())
 }  // namespace drbench
