@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
 # Installs the Debian packages drbench needs, and only those that are missing (so a re-run is a
-# no-op that needs no network). Run as root (or with sudo available). --test: add the packages only
-# the test suite needs.
+# no-op that needs no network). Run as root (or with sudo available). Without an argument: what
+# building and running drbench needs (scripts/quickstart.sh). --python: also the Python stack of
+# `drbench plot`, `report` and the python/ tools; --test: that and the packages only the test suite
+# and the benchmarks need.
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libarmadillo-dev libopenblas-dev liblapack-dev
-      libopenmpi-dev openmpi-bin libyaml-cpp-dev libhdf5-dev catch2 libbenchmark-dev
-      libhnswlib-dev libfftw3-dev libsuperlu-dev libmatio-dev libdsdp-dev
-      python3 python3-numpy python3-h5py python3-pandas python3-matplotlib python3-pytest)
+      libopenmpi-dev openmpi-bin libyaml-cpp-dev libhdf5-dev
+      libhnswlib-dev libfftw3-dev libsuperlu-dev libmatio-dev libdsdp-dev)
+# The plotting stack is 96 more packages (90 MB on a bare Debian 12), which a first build and run
+# do not use: the quickstart leaves it out, and drbench names the packages when a command needs them.
+case "${1:-}" in --python | --test | --references)
+  pkgs+=(python3 python3-numpy python3-h5py python3-pandas python3-matplotlib) ;;
+esac
+[ "${1:-}" = "--test" ] && pkgs+=(catch2 libbenchmark-dev python3-pytest)
 # --test (scripts/test.sh): also what only the tests use; chromium renders the HTML report, driven
 # over the DevTools protocol by python3-websocket
 # (tests/python/test_report.py); scikit-learn and Octave run the external methods of

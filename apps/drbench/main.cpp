@@ -720,9 +720,11 @@ int cmd_python(const char* module, int argc, char** argv) {
   const char* env = std::getenv("DRBENCH_PYTHON");
   const std::string python = env && *env ? env : "/usr/bin/python3";
   if (access(python.c_str(), X_OK) != 0)
-    throw Error(std::string("drbench ") + argv[1] + " needs " + python +
-                " with h5py, pandas and matplotlib (Debian: apt-get install python3 python3-h5py "
-                "python3-pandas python3-matplotlib; or set DRBENCH_PYTHON)");
+    throw Error(
+        std::string("drbench ") + argv[1] + " needs " + python +
+        " with h5py, pandas and matplotlib (Debian: apt-get install python3 python3-h5py "
+        "python3-pandas python3-matplotlib, or bash scripts/install-deps.sh --python; or set "
+        "DRBENCH_PYTHON)");
   const char* old = std::getenv("PYTHONPATH");
   const std::string path = dir + (old && *old ? ":" + std::string(old) : "");
   setenv("PYTHONPATH", path.c_str(), 1);

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -29,8 +31,12 @@ struct Trace {
   void log(int it, double f, double g, double s, double step) {
     rows.push_back({it, f, g, s, step});
   }
-  void note(std::string key, std::string value) {
-    notes.emplace_back(std::move(key), std::move(value));
+  // Both strings are built in place in the new element. Moving temporary std::strings into the
+  // pair made g++ 12 report a -Warray-bounds false positive inside libstdc++'s inlined string move
+  // when compiled with the precompiled header (methods/neighbour/tsne/tsne.cpp).
+  void note(std::string_view key, std::string_view value) {
+    notes.emplace_back(std::piecewise_construct, std::forward_as_tuple(key),
+                       std::forward_as_tuple(value));
   }
 };
 

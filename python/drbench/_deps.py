@@ -17,5 +17,5 @@ def require(*modules, what="drbench"):
         pkgs = " ".join(_DEBIAN.get(m, m) for m in missing)
         sys.stderr.write(f"{what}: the Python package(s) {', '.join(missing)} cannot be imported "
                          f"by {sys.executable}; install them (Debian: apt-get install {pkgs}, or "
-                         "bash scripts/install-deps.sh)\n")
+                         "bash scripts/install-deps.sh --python)\n")
         sys.exit(3)
