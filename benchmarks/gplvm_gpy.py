@@ -24,18 +24,11 @@ Without GPy the script says so and exits 0 (skipped).
 """
 import argparse
 import os
-import subprocess
 import sys
-import tempfile
 import time
 
-for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[var] = "1"  # before numpy loads its BLAS
+from gpy_common import run_bench, sheet  # before numpy: one BLAS thread
 import numpy as np  # noqa: E402
-
-for p in reversed(os.environ.get("GPY_PATH", "").split(os.pathsep)):
-    if p:
-        sys.path.insert(0, p)
 
 
 def main():
@@ -56,11 +49,7 @@ def main():
         return 0
 
     rng = np.random.default_rng(a.seed)
-    # A noisy 2-D sheet in d dimensions, centred (the GP-LVM has no mean), as sparse_gplvm_gpy.py.
-    T = rng.standard_normal((a.n, 2))
-    F = np.column_stack([T, np.sin(T[:, 0]) * T[:, 1]])
-    Y = F @ rng.standard_normal((3, a.d)) + 0.1 * rng.standard_normal((a.n, a.d))
-    Y -= Y.mean(0)
+    Y = sheet(rng, a.n, a.d)
     X = rng.standard_normal((a.n, a.q))
     var, ell, bias, noise = 1.3, 0.3, 0.7, 0.05
     # drbench's log hyperparameters: rbf variance, inverse squared lengthscale, bias, white.
@@ -151,18 +140,11 @@ def profile_gpy(m, x0, x1, repeats):
 
 def run_drbench(bench, Y, X, theta, repeats):
     """((objective, gradient), (mean, fastest CPU seconds per evaluation)) from bench_sparse_gplvm."""
-    with tempfile.TemporaryDirectory() as tmp:
-        Z = X[:1]  # read, unused by the exact likelihood
-        for name, arr in (("Y", Y), ("X", X), ("Z", Z), ("theta", theta)):
-            np.savetxt(os.path.join(tmp, name + ".txt"), arr, fmt="%.17g")
-        out = subprocess.run([bench, tmp, str(repeats), "exact"], check=True, capture_output=True,
-                             text=True,
-                             env=dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")).stdout
-        name, f, _, _, cpu_mean, cpu_fastest = out.split()
-        assert name == "exact"
-        return ((float(f), np.loadtxt(os.path.join(tmp, "grad_exact.txt"))),
-                (float(cpu_mean), float(cpu_fastest)))
-
+    # Z is read and unused by the exact likelihood.
+    rows, grads = run_bench(bench, {"Y": Y, "X": X, "Z": X[:1], "theta": theta}, repeats, "exact")
+    name, f, _, _, cpu_mean, cpu_fastest = rows[0]
+    assert name == "exact"
+    return (float(f), grads["exact"]), (float(cpu_mean), float(cpu_fastest))
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -14,19 +14,11 @@ Get GPy and paramz (no install needed; GPy's C extensions are optional):
 Without GPy the script says so and exits 0 (skipped).
 """
 import argparse
-import os
-import subprocess
 import sys
-import tempfile
 import time
 
-for var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-    os.environ[var] = "1"  # before numpy loads its BLAS
+from gpy_common import run_bench, sheet  # before numpy: one BLAS thread
 import numpy as np  # noqa: E402
-
-for p in reversed(os.environ.get("GPY_PATH", "").split(os.pathsep)):
-    if p:
-        sys.path.insert(0, p)
 
 
 def main():
@@ -49,11 +41,7 @@ def main():
         return 0
 
     rng = np.random.default_rng(a.seed)
-    # A noisy 2-D sheet in d dimensions, centred (the GP-LVM has no mean).
-    T = rng.standard_normal((a.n, 2))
-    F = np.column_stack([T, np.sin(T[:, 0]) * T[:, 1]])
-    Y = F @ rng.standard_normal((3, a.d)) + 0.1 * rng.standard_normal((a.n, a.d))
-    Y -= Y.mean(0)
+    Y = sheet(rng, a.n, a.d)
     X = rng.standard_normal((a.n, a.q))
     Z = X[rng.permutation(a.n)[: a.m]] + 0.01 * rng.standard_normal((a.m, a.q))
     # A lengthscale at which Kuu is well conditioned (about 1e6 here), so that neither side needs
@@ -121,19 +109,10 @@ def main():
 
 
 def run_drbench(bench, Y, X, Z, theta, repeats):
-    """{approximation: (objective, seconds per evaluation, gradient)} from bench_sparse_gplvm."""
-    with tempfile.TemporaryDirectory() as tmp:
-        for name, arr in (("Y", Y), ("X", X), ("Z", Z), ("theta", theta)):
-            np.savetxt(os.path.join(tmp, name + ".txt"), arr, fmt="%.17g")
-        out = subprocess.run([bench, tmp, str(repeats)], check=True, capture_output=True, text=True,
-                             env=dict(os.environ, OPENBLAS_NUM_THREADS="1", OMP_NUM_THREADS="1")).stdout
-        ours = {}
-        for line in out.strip().splitlines():
-            name, f, s, fastest = line.split()[:4]  # wall time; CPU time follows
-            ours[name] = (float(f), float(s), float(fastest),
-                          np.loadtxt(os.path.join(tmp, f"grad_{name}.txt")))
-        return ours
-
+    """{approximation: (objective, seconds per evaluation, fastest, gradient)} from
+    bench_sparse_gplvm (wall seconds; CPU seconds follow on its lines)."""
+    rows, grads = run_bench(bench, {"Y": Y, "X": X, "Z": Z, "theta": theta}, repeats)
+    return {r[0]: (float(r[1]), float(r[2]), float(r[3]), grads[r[0]]) for r in rows}
 
 if __name__ == "__main__":
     sys.exit(main())
