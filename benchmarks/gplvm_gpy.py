@@ -11,63 +11,39 @@ on a shared machine wall time counts the other processes' time slices). Beside t
 both sides pay in every evaluation, LAPACK's Cholesky and inverse (dpotrf + dpotri) of the n x n
 kernel matrix, timed the same way through scipy on the BLAS numpy loads.
 
-Get GPy and paramz (no install needed; GPy's C extensions are optional):
-    git clone https://github.com/SheffieldML/GPy /tmp/GPy
-    git clone https://github.com/sods/paramz /tmp/paramz
-    GPY_PATH=/tmp/GPy:/tmp/paramz /usr/bin/python3 benchmarks/gplvm_gpy.py \\
-        --bench build/benchmarks/bench_sparse_gplvm        # -DDRBENCH_BENCHMARKS=ON
-GPy falls back to numpy where its Cython extensions are not built; build them for the fair
-comparison (apt-get install cython3; the line printed first says which ran):
-    cd /tmp/GPy && python3 setup.py build_ext --inplace
+How to get GPy and run this: benchmarks/gpy_common.py.
 --profile adds where GPy's evaluation spends its time (cProfile, by function).
-Without GPy the script says so and exits 0 (skipped).
 """
-import argparse
 import os
 import sys
 import time
 
-from gpy_common import run_bench, sheet  # before numpy: one BLAS thread
+from gpy_common import NOISE, THETA, import_gpy, options, rbf_bias, run_bench, sheet, theta_gradient  # before numpy: one BLAS thread
 import numpy as np  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bench", required=True, help="the bench_sparse_gplvm executable")
-    ap.add_argument("--n", type=int, default=1000)
-    ap.add_argument("--d", type=int, default=12)
-    ap.add_argument("--q", type=int, default=2)
-    ap.add_argument("--repeats", type=int, default=20)
+    ap = options(__doc__, n=1000, repeats=20)
     ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--profile", action="store_true")
     a = ap.parse_args()
-    try:
-        import GPy
-    except Exception as e:  # noqa: BLE001 - any failure to import means: no reference here
-        print(f"skipped: GPy not importable ({e}); see this script's docstring")
+    GPy = import_gpy()
+    if GPy is None:
         return 0
 
     rng = np.random.default_rng(a.seed)
     Y = sheet(rng, a.n, a.d)
     X = rng.standard_normal((a.n, a.q))
-    var, ell, bias, noise = 1.3, 0.3, 0.7, 0.05
-    # drbench's log hyperparameters: rbf variance, inverse squared lengthscale, bias, white.
-    theta = np.log([var, 1.0 / ell**2, bias, noise])
+    noise, theta = NOISE, THETA
 
-    kern = GPy.kern.RBF(a.q, variance=var, lengthscale=ell) + GPy.kern.Bias(a.q, variance=bias)
-    m = GPy.models.GPLVM(Y, a.q, X=X.copy(), kernel=kern)
+    m = GPy.models.GPLVM(Y, a.q, X=X.copy(), kernel=rbf_bias(GPy, a.q))
     # GPy's exact inference adds a constant 1e-8 to the likelihood variance on K's diagonal.
     m.likelihood.variance[:] = noise - 1e-8
     m.parameters_changed()
     f_gpy = m.objective_function()
     k = m.kern
-    # GPy's natural-scale gradients of its log likelihood; drbench's are of the negative log
-    # likelihood in X (row-major n x q, drbench's vec(X^T)) and the log hyperparameters.
-    gth = -np.array([k.rbf.variance.gradient[0] * var,
-                     -0.5 * k.rbf.lengthscale.gradient[0] * ell,  # d/dlog(1/ell^2)
-                     k.bias.variance.gradient[0] * bias,
-                     m.likelihood.variance.gradient[0] * noise])
+    # drbench's gradient in X: row-major n x q, drbench's vec(X^T).
+    gth = theta_gradient(m)
     g_gpy = np.concatenate([-m.X.gradient.ravel(), gth])
 
     from GPy.kern.src.stationary import use_stationary_cython

@@ -7,49 +7,33 @@ Kuu set to 0, as drbench's default inducing_jitter 0) it compares the objective 
 likelihood) and the gradients in X, Z and the log hyperparameters, then times one
 objective+gradient evaluation on each side in the same run, one thread each.
 
-Get GPy and paramz (no install needed; GPy's C extensions are optional):
-    git clone https://github.com/SheffieldML/GPy /tmp/GPy
-    git clone https://github.com/sods/paramz /tmp/paramz
-    GPY_PATH=/tmp/GPy:/tmp/paramz /usr/bin/python3 benchmarks/sparse_gplvm_gpy.py --bench build/benchmarks/bench_sparse_gplvm
-Without GPy the script says so and exits 0 (skipped).
+How to get GPy and run this: benchmarks/gpy_common.py.
 """
-import argparse
 import sys
 import time
 
-from gpy_common import run_bench, sheet  # before numpy: one BLAS thread
+from gpy_common import BIAS, ELL, NOISE, THETA, VAR, import_gpy, options, rbf_bias, run_bench, sheet, theta_gradient  # before numpy: one BLAS thread
 import numpy as np  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--bench", required=True, help="the bench_sparse_gplvm executable")
-    ap.add_argument("--n", type=int, default=5000)
+    ap = options(__doc__, n=5000, repeats=10)
     ap.add_argument("--m", type=int, default=100)
-    ap.add_argument("--d", type=int, default=12)
-    ap.add_argument("--q", type=int, default=2)
-    ap.add_argument("--repeats", type=int, default=10)
-    ap.add_argument("--seed", type=int, default=0)
     a = ap.parse_args()
-    try:
-        import GPy
-        from GPy.inference.latent_function_inference.dtc import DTC
-        from GPy.inference.latent_function_inference.fitc import FITC
-        from GPy.inference.latent_function_inference.var_dtc import VarDTC
-    except Exception as e:  # noqa: BLE001 - any failure to import means: no reference here
-        print(f"skipped: GPy not importable ({e}); see this script's docstring")
+    GPy = import_gpy()
+    if GPy is None:
         return 0
+    from GPy.inference.latent_function_inference.dtc import DTC
+    from GPy.inference.latent_function_inference.fitc import FITC
+    from GPy.inference.latent_function_inference.var_dtc import VarDTC
 
     rng = np.random.default_rng(a.seed)
     Y = sheet(rng, a.n, a.d)
     X = rng.standard_normal((a.n, a.q))
     Z = X[rng.permutation(a.n)[: a.m]] + 0.01 * rng.standard_normal((a.m, a.q))
-    # A lengthscale at which Kuu is well conditioned (about 1e6 here), so that neither side needs
-    # jitter and round-off is all that separates them: at 0.8 this Kuu is numerically singular
-    # (condition 1e16) and each library's jitter decides the digits.
-    var, ell, bias, noise = 1.3, 0.3, 0.7, 0.05
-    # drbench's log hyperparameters: rbf variance, inverse squared lengthscale, bias, white.
-    theta = np.log([var, 1.0 / ell**2, bias, noise])
+    # At this lengthscale round-off is all that separates the two sides: at 0.8 this Kuu is
+    # numerically singular (condition 1e16) and each library's jitter decides the digits.
+    var, ell, bias, noise, theta = VAR, ELL, BIAS, NOISE, THETA
 
     # GPy's DTC and FITC handle one output column only (they flatten v = A^-1 Kuf Y to a vector and
     # fail on more), and its DTC refers to an undefined X_variance: all three are compared on Y's
@@ -68,20 +52,14 @@ def main():
         for name in names:
             infr = {"dtc": DTC, "fitc": FITC, "vfe": VarDTC}[name]()
             infr.const_jitter = 0.0
-            kern = GPy.kern.RBF(a.q, variance=var, lengthscale=ell) + GPy.kern.Bias(a.q, variance=bias)
-            m = GPy.models.SparseGPLVM(Yd, a.q, X=X.copy(), kernel=kern, num_inducing=a.m)
+            m = GPy.models.SparseGPLVM(Yd, a.q, X=X.copy(), kernel=rbf_bias(GPy, a.q),
+                                       num_inducing=a.m)
             m.Z[:] = Z
             m.likelihood.variance[:] = noise
             m.inference_method = infr
             m.parameters_changed()
             f_gpy = m.objective_function()
-            # GPy's natural-scale gradients of its log likelihood; drbench's are of the negative
-            # log likelihood in X, Z and the log hyperparameters.
-            k = m.kern
-            gth = -np.array([k.rbf.variance.gradient[0] * var,
-                             -0.5 * k.rbf.lengthscale.gradient[0] * ell,  # d/dlog(1/ell^2)
-                             k.bias.variance.gradient[0] * bias,
-                             m.likelihood.variance.gradient[0] * noise])
+            gth = theta_gradient(m)
             # Row-major n x q is drbench's vec(X^T).
             g_gpy = np.concatenate([-m.X.gradient.ravel(), -m.Z.gradient.ravel(), gth])
             f_ours, s_ours, min_ours, g_ours = ours[name]
