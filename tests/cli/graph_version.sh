@@ -63,7 +63,7 @@ expect_fail "a version-1 file resumed with tasks left" \
   "$DRBENCH" run "$WORK/g.yaml" --output "$WORK/half.h5" --quiet --no-table
 expect_in "$WORK/err" "half.h5: its 2 finished task(s) were computed with neighbour graph version 1"
 expect_in "$WORK/err" "(root attribute graph_version, absent"
-expect_in "$WORK/err" "this drbench computes version 2, and one file never mixes the two"
+expect_in "$WORK/err" "this drbench computes version 3, and one file never mixes the two"
 expect_in "$WORK/err" "fix: rerun with --force-new"
 [ "$(cat "$WORK/half.h5" "$WORK/half.h5.journal" | sha256sum)" = "$sum_before" ] ||
   fail "the refused run changed the file or its journal"
@@ -71,7 +71,7 @@ expect_in "$WORK/err" "fix: rerun with --force-new"
 # The fix: --force-new starts over under this build.
 "$DRBENCH" run "$WORK/g.yaml" --output "$WORK/half.h5" --force-new --quiet --no-table
 "$DRBENCH" info "$WORK/half.h5" >"$WORK/info"
-expect_in "$WORK/info" "graph version 2"
+expect_in "$WORK/info" "graph version 3"
 same_task_tables "$WORK/half.h5" "$WORK/new.h5"
 
 # Slices of two versions are never joined into one table.
