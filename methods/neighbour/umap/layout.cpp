@@ -102,16 +102,19 @@ struct EpochStats {
 // sample).
 constexpr long kBatch = 8;
 
-// kDim > 0: the embedding's dimension known at compile time (2, the common case: its loops
-// unroll); 0: dim_rt.
-template <bool kMoveTail, bool kStats, int kDim>
-inline void sample_edge(std::size_t i, double epoch, double alpha, const Edges& e, Schedule& s,
-                        double* head_y, double* tail_y, arma::uword n_tail, arma::uword dim_rt,
-                        double a, double b, const PowTable& pow_b1, Stream& rng, EpochStats& st) {
+// The steps of one sample of edge i in `epoch`, the one body of both layouts: the head `cur` moves
+// in place; the tail, read at `tail`, moves through move_tail(d, step) (in place, into a block's
+// buffer, or not at all); negatives are drawn among the n_others points at `others`, the head's own
+// index j skipped when kSkipHead. kDim > 0: the embedding's dimension known at compile time (2,
+// the common case: its loops unroll); 0: dim_rt.
+template <bool kSkipHead, bool kStats, int kDim, class MoveTail>
+inline void sample_steps(std::size_t i, double epoch, double alpha, const Edges& e, Schedule& s,
+                         double* cur, const double* tail, const double* others,
+                         arma::uword n_others, arma::uword dim_rt, double a, double b,
+                         const PowTable& pow_b1, Stream& rng, EpochStats& st,
+                         MoveTail&& move_tail) {
   const arma::uword dim = kDim > 0 ? arma::uword(kDim) : dim_rt;
-  const arma::uword j = e.head(i), k = e.tail(i);
-  double* cur = head_y + j * dim;
-  double* tail = tail_y + k * dim;
+  const arma::uword j = e.head(i);
   const auto n_neg = static_cast<long>((epoch - s.next_neg[i]) / s.per_neg[i]);
   s.next[i] += e.epochs_per_sample(i);
   s.next_neg[i] += double(n_neg) * s.per_neg[i];
@@ -133,9 +136,9 @@ inline void sample_edge(std::size_t i, double epoch, double alpha, const Edges& 
     double rc[kBatch];
     long used = 0;
     for (long p = 0; p < nb; ++p) {
-      const arma::uword r = rng.below(n_tail);
-      if (kMoveTail && r == j) continue;  // the point itself
-      oth[used] = tail_y + r * dim;
+      const arma::uword r = rng.below(n_others);
+      if (kSkipHead && r == j) continue;  // the point itself
+      oth[used] = others + r * dim;
       rc[used] = sq_dist(cur, oth[used], dim);
       ++used;
     }
@@ -161,7 +164,7 @@ inline void sample_edge(std::size_t i, double epoch, double alpha, const Edges& 
       if (attract) {
         const double g = clip(coeff * (c0 - tail[d]));
         step += g;
-        if constexpr (kMoveTail) tail[d] -= g * alpha;
+        move_tail(d, g * alpha);
         if constexpr (kStats) st.grad_sq += g * g;
       }
       cur[d] = c0 + step * alpha;
@@ -174,6 +177,21 @@ inline void sample_edge(std::size_t i, double epoch, double alpha, const Edges& 
   }
 }
 
+// One sample of edge i in `epoch`, in place: the head moves in head_y, the tail in tail_y when
+// kMoveTail (a fit; new points keep their reference points fixed).
+template <bool kMoveTail, bool kStats, int kDim>
+inline void sample_edge(std::size_t i, double epoch, double alpha, const Edges& e, Schedule& s,
+                        double* head_y, double* tail_y, arma::uword n_tail, arma::uword dim_rt,
+                        double a, double b, const PowTable& pow_b1, Stream& rng, EpochStats& st) {
+  const arma::uword dim = kDim > 0 ? arma::uword(kDim) : dim_rt;
+  double* tail = tail_y + e.tail(i) * dim;
+  sample_steps<kMoveTail, kStats, kDim>(
+      i, epoch, alpha, e, s, head_y + e.head(i) * dim, tail, tail_y, n_tail, dim, a, b, pow_b1, rng,
+      st, [tail]([[maybe_unused]] arma::uword d, [[maybe_unused]] double move) {
+        if constexpr (kMoveTail) tail[d] -= move;
+      });
+}
+
 // One sample of edge i in `epoch` for the block layout: the same steps as sample_edge<true, ...>,
 // taken at the positions Y had when the block started, written as the head's move to dh and the
 // tail's to dt instead of into Y. The edge's negatives come from its own stream (seed, epoch,
@@ -184,71 +202,14 @@ inline void sample_edge_delta(std::size_t i, double epoch, double alpha, const E
                               double a, double b, const PowTable& pow_b1, Stream rng, double* cur,
                               double* dh, double* dt, EpochStats& st) {
   const arma::uword dim = kDim > 0 ? arma::uword(kDim) : dim_rt;
-  const arma::uword j = e.head(i), k = e.tail(i);
-  const double* head = y + j * dim;
-  const double* tail = y + k * dim;
+  const double* head = y + e.head(i) * dim;
   for (arma::uword d = 0; d < dim; ++d) {
     cur[d] = head[d];
     dt[d] = 0.0;
   }
-  const auto n_neg = static_cast<long>((epoch - s.next_neg[i]) / s.per_neg[i]);
-  s.next[i] += e.epochs_per_sample(i);
-  s.next_neg[i] += double(n_neg) * s.per_neg[i];
-  bool attract = true;
-  for (long p0 = 0; p0 < n_neg || attract; p0 += kBatch) {
-    const long nb = std::min(kBatch, n_neg - p0);
-    double coeff = 0.0;
-    if (attract) {
-      const double d2 = sq_dist(cur, tail, dim);
-      if (d2 > 0.0) {
-        const double p = pow_b1(d2);
-        const double qinv = 1.0 + a * p * d2;
-        coeff = -2.0 * a * b * p / qinv;
-        if constexpr (kStats) st.add_log_ratio(qinv, 1.0);
-      }
-    }
-    const double* oth[kBatch];
-    double rc[kBatch];
-    long used = 0;
-    for (long p = 0; p < nb; ++p) {
-      const arma::uword r = rng.below(n);
-      if (r == j) continue;
-      oth[used] = y + r * dim;
-      rc[used] = sq_dist(cur, oth[used], dim);
-      ++used;
-    }
-    for (long p = 0; p < used; ++p) {
-      const double d2 = rc[p];
-      double c = 0.0;
-      if (d2 > 0.0) {
-        const double pb = d2 * pow_b1(d2);
-        c = 2.0 * b / ((kRepulsionEps + d2) * (1.0 + a * pb));
-        if constexpr (kStats) st.add_log_ratio(1.0 + a * pb, a * pb);
-      }
-      rc[p] = c;
-    }
-    for (arma::uword d = 0; d < dim; ++d) {
-      const double c0 = cur[d];
-      double step = 0.0;
-      for (long p = 0; p < used; ++p) {
-        const double g = rc[p] > 0.0 ? clip(rc[p] * (c0 - oth[p][d])) : kClip;
-        step += g;
-        if constexpr (kStats) st.grad_sq += g * g;
-      }
-      if (attract) {
-        const double g = clip(coeff * (c0 - tail[d]));
-        step += g;
-        dt[d] -= g * alpha;
-        if constexpr (kStats) st.grad_sq += g * g;
-      }
-      cur[d] = c0 + step * alpha;
-    }
-    if constexpr (kStats) {
-      st.samples += std::size_t(used) + (attract ? 1 : 0);
-      if (attract) ++st.positives;
-    }
-    attract = false;
-  }
+  sample_steps<true, kStats, kDim>(i, epoch, alpha, e, s, cur, y + e.tail(i) * dim, y, n, dim, a, b,
+                                   pow_b1, rng, st,
+                                   [dt](arma::uword d, double move) { dt[d] -= move; });
   for (arma::uword d = 0; d < dim; ++d) dh[d] = cur[d] - head[d];
 }
 
@@ -300,6 +261,22 @@ Edges edges_of(const arma::sp_mat& G, int epochs) {
 
 namespace {
 
+// An epoch's trace row (objective, gradient norm, seconds since t0, step) and the deadline check,
+// for both fit layouts; the objective is summed only when traced.
+void end_epoch(const LayoutOptions& o, const EpochStats& st, int epoch, double alpha,
+               std::chrono::steady_clock::time_point t0) {
+  if (o.trace) {
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    o.trace->log(epoch, st.positives ? st.objective() / double(st.positives) : 0.0,
+                 st.samples ? std::sqrt(st.grad_sq / double(st.samples)) : 0.0, secs, alpha);
+  }
+  check_task_deadline(epoch,
+                      o.trace && st.positives ? st.objective() / double(st.positives)
+                                              : std::numeric_limits<double>::quiet_NaN(),
+                      o.epochs);
+}
+
 template <int kDim>
 void fit_epochs(arma::mat& Y, const Edges& e, const LayoutOptions& o) {
   const arma::uword dim = Y.n_rows, n = Y.n_cols;
@@ -321,17 +298,7 @@ void fit_epochs(arma::mat& Y, const Edges& e, const LayoutOptions& o) {
         sample_edge<true, false, kDim>(i, ep, alpha, e, s, Y.memptr(), Y.memptr(), n, dim, o.a, o.b,
                                        pow_b1, rng, st);
     }
-    if (o.trace) {
-      const double secs =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      o.trace->log(epoch, st.positives ? st.objective() / double(st.positives) : 0.0,
-                   st.samples ? std::sqrt(st.grad_sq / double(st.samples)) : 0.0, secs, alpha);
-    }
-    // The objective is summed only when traced.
-    check_task_deadline(epoch,
-                        o.trace && st.positives ? st.objective() / double(st.positives)
-                                                : std::numeric_limits<double>::quiet_NaN(),
-                        o.epochs);
+    end_epoch(o, st, epoch, alpha, t0);
   }
 }
 
@@ -419,16 +386,7 @@ void fit_epochs_blocks(arma::mat& Y, const Edges& e0, const LayoutOptions& o) {
         for (std::size_t ch = 0; ch < chunks; ++ch) st.merge(chunk_stats[ch]);
       first += len;
     }
-    if (o.trace) {
-      const double secs =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      o.trace->log(epoch, st.positives ? st.objective() / double(st.positives) : 0.0,
-                   st.samples ? std::sqrt(st.grad_sq / double(st.samples)) : 0.0, secs, alpha);
-    }
-    check_task_deadline(epoch,
-                        o.trace && st.positives ? st.objective() / double(st.positives)
-                                                : std::numeric_limits<double>::quiet_NaN(),
-                        o.epochs);
+    end_epoch(o, st, epoch, alpha, t0);
   }
 }
 
